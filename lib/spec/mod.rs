@@ -1,0 +1,448 @@
+//! The chart spec: the `visualization` event's body and the
+//! `render_visualization` argument object, with their validation and
+//! normalization (finite values, string labels, sorting, point limits).
+//!
+//! Pure: no I/O. Parsers feed points into a [`reduce::Reducer`], which keeps
+//! memory bounded by the point limit whatever the input size, and the
+//! renderers only ever see a normalized [`Chart`].
+
+pub mod reduce;
+
+use serde::{Deserialize, Serialize};
+
+/// Default and hard cap of points per series (the render_visualization
+/// design's volume rules).
+pub const DEFAULT_MAX_POINTS: usize = 30;
+pub const HARD_MAX_POINTS: usize = 200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum ChartType {
+    #[default]
+    Bar,
+    Line,
+    Table,
+}
+
+impl ChartType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChartType::Bar => "bar",
+            ChartType::Line => "line",
+            ChartType::Table => "table",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ChartType> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "bar" => Some(ChartType::Bar),
+            "line" => Some(ChartType::Line),
+            "table" => Some(ChartType::Table),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Sort {
+    #[default]
+    None,
+    Asc,
+    Desc,
+}
+
+/// Which points survive when there are more than the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reduction {
+    /// bar/table default: the N largest by absolute value, in input order.
+    Top,
+    /// The first N in input order.
+    First,
+    /// The last N in input order ("the last 5 years").
+    Last,
+    /// line default: evenly spaced, first and last always kept.
+    Even,
+    /// Per bucket the smallest and largest value: spikes survive.
+    Minmax,
+    /// Largest-triangle-three-buckets over a min/max pre-pass.
+    Lttb,
+}
+
+impl Reduction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reduction::Top => "top",
+            Reduction::First => "first",
+            Reduction::Last => "last",
+            Reduction::Even => "even",
+            Reduction::Minmax => "minmax",
+            Reduction::Lttb => "lttb",
+        }
+    }
+
+    /// The footer's words: "showing 30 of 1,204 points, {describe}".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reduction::Top => "top by value",
+            Reduction::First => "first",
+            Reduction::Last => "last",
+            Reduction::Even => "evenly sampled",
+            Reduction::Minmax => "min/max per bucket",
+            Reduction::Lttb => "largest-triangle sampled",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FallbackMode {
+    Unicode,
+    Ascii,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub label: String,
+    pub value: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<Point>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    pub truncated: bool,
+    /// Points before reduction, summed over the series.
+    pub original_point_count: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_mode: Option<FallbackMode>,
+    /// Our extension (docs/events.md): how points were dropped, so the
+    /// renderer's footer can say so. Absent when nothing was dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduction: Option<Reduction>,
+}
+
+/// A normalized chart: what a `visualization` event carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Chart {
+    pub chart_type: ChartType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtitle: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    pub series: Vec<Series>,
+    #[serde(default)]
+    pub meta: Meta,
+}
+
+/// Why a spec was refused. The message is written for whoever sent it: a
+/// person at a shell or a model that will retry with a fixed call.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    #[error(
+        "a {chart} chart takes one series, got {count} ({names}); use --chart line for several series, or pick one value column"
+    )]
+    TooManySeries {
+        chart: &'static str,
+        count: usize,
+        names: String,
+    },
+    #[error("no data points with a finite numeric value{context}")]
+    NoPoints { context: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Chart {
+    /// Total points over all series.
+    pub fn point_count(&self) -> usize {
+        self.series.iter().map(|s| s.points.len()).sum()
+    }
+
+    /// The event form: `{"type":"visualization", ...chart}`.
+    pub fn to_event(&self) -> crate::events::Event {
+        let mut map = serde_json::Map::new();
+        map.insert("type".into(), "visualization".into());
+        if let serde_json::Value::Object(body) =
+            serde_json::to_value(self).expect("a chart always serializes")
+        {
+            map.extend(body);
+        }
+        crate::events::Event(map)
+    }
+
+    /// Reads a chart from an event or a bare spec object. Unknown fields are
+    /// ignored; structure errors name the field.
+    pub fn from_value(v: &serde_json::Value) -> Result<Chart, SpecError> {
+        serde_json::from_value::<Chart>(v.clone())
+            .map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
+    }
+
+    /// Checks the invariants renderers rely on: finite values, and one
+    /// series for bar and table.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        if self.chart_type != ChartType::Line && self.series.len() > 1 {
+            return Err(SpecError::TooManySeries {
+                chart: self.chart_type.as_str(),
+                count: self.series.len(),
+                names: self
+                    .series
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        if self.point_count() == 0 {
+            return Err(SpecError::NoPoints {
+                context: String::new(),
+            });
+        }
+        for s in &self.series {
+            if let Some(p) = s.points.iter().find(|p| !p.value.is_finite()) {
+                return Err(SpecError::Invalid(format!(
+                    "series {:?}, label {:?}: value is not a finite number",
+                    s.name, p.label
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the caller asked of normalization; the chart's own fields say the rest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NormalizeOptions {
+    /// Clamped to 2..=[`HARD_MAX_POINTS`].
+    pub max_points: usize,
+    /// Applies to bar and table; a line keeps input order.
+    pub sort: Sort,
+    /// `None`: top by value for bar and table, even sampling for line.
+    pub reduction: Option<Reduction>,
+}
+
+impl Default for NormalizeOptions {
+    fn default() -> Self {
+        NormalizeOptions {
+            max_points: DEFAULT_MAX_POINTS,
+            sort: Sort::None,
+            reduction: None,
+        }
+    }
+}
+
+impl NormalizeOptions {
+    pub fn limit(&self) -> usize {
+        self.max_points.clamp(2, HARD_MAX_POINTS)
+    }
+
+    pub fn method_for(&self, chart: ChartType) -> Reduction {
+        self.reduction.unwrap_or(match chart {
+            ChartType::Line => Reduction::Even,
+            ChartType::Bar | ChartType::Table => Reduction::Top,
+        })
+    }
+}
+
+/// A chart's series after validation and reduction, with what was dropped
+/// on the way (for warnings and the tool's summary to the model).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Normalized {
+    pub chart: Chart,
+    /// One entry per point dropped for a non-finite value: (series, label).
+    pub non_finite: Vec<(String, String)>,
+}
+
+/// Normalizes a chart whose series may hold any number of points, including
+/// non-finite ones: drops those, enforces one series for bar and table,
+/// reduces to the point limit, sorts, and fills `meta`.
+pub fn normalize(mut chart: Chart, opts: &NormalizeOptions) -> Result<Normalized, SpecError> {
+    let mut non_finite = Vec::new();
+    for s in &mut chart.series {
+        s.points.retain(|p| {
+            let ok = p.value.is_finite();
+            if !ok {
+                non_finite.push((s.name.clone(), p.label.clone()));
+            }
+            ok
+        });
+    }
+    chart.series.retain(|s| !s.points.is_empty());
+    let series = std::mem::take(&mut chart.series);
+    let mut reducers = Vec::with_capacity(series.len());
+    for s in series {
+        let mut r = reduce::Reducer::new(opts.limit(), opts.method_for(chart.chart_type));
+        for p in s.points {
+            r.push(p);
+        }
+        reducers.push((s.name, r));
+    }
+    finish(chart, reducers, opts).map(|chart| Normalized { chart, non_finite })
+}
+
+/// Completes a chart from per-series reducers that were fed while reading
+/// (the streaming path of `viz-parse`). `chart.series` is replaced.
+pub fn finish(
+    mut chart: Chart,
+    reducers: Vec<(String, reduce::Reducer)>,
+    opts: &NormalizeOptions,
+) -> Result<Chart, SpecError> {
+    let non_empty: Vec<_> = reducers.into_iter().filter(|(_, r)| r.seen() > 0).collect();
+    if chart.chart_type != ChartType::Line && non_empty.len() > 1 {
+        return Err(SpecError::TooManySeries {
+            chart: chart.chart_type.as_str(),
+            count: non_empty.len(),
+            names: non_empty
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    }
+    let mut original = 0;
+    let mut truncated = false;
+    let mut method = None;
+    chart.series = non_empty
+        .into_iter()
+        .map(|(name, r)| {
+            original += r.seen();
+            method = Some(r.method());
+            let (points, t) = r.finish();
+            truncated |= t;
+            Series { name, points }
+        })
+        .collect();
+    if chart.series.is_empty() {
+        return Err(SpecError::NoPoints {
+            context: String::new(),
+        });
+    }
+    if chart.chart_type != ChartType::Line {
+        let s = &mut chart.series[0];
+        match opts.sort {
+            Sort::None => {}
+            Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
+            Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
+        }
+    }
+    chart.meta = Meta {
+        truncated,
+        original_point_count: original,
+        fallback_mode: chart.meta.fallback_mode,
+        reduction: if truncated { method } else { None },
+    };
+    Ok(chart)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(kind: ChartType, series: &[(&str, &[f64])]) -> Chart {
+        Chart {
+            chart_type: kind,
+            series: series
+                .iter()
+                .map(|(n, vals)| Series {
+                    name: n.to_string(),
+                    points: vals
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| Point {
+                            label: format!("p{i}"),
+                            value: *v,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            ..Chart::default()
+        }
+    }
+
+    #[test]
+    fn multi_series_bar_is_rejected_with_a_way_out() {
+        let err = normalize(
+            chart(ChartType::Bar, &[("a", &[1.0]), ("b", &[2.0])]),
+            &NormalizeOptions::default(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("--chart line"), "{err}");
+    }
+
+    #[test]
+    fn non_finite_values_are_dropped_and_reported() {
+        let n = normalize(
+            chart(
+                ChartType::Bar,
+                &[("a", &[1.0, f64::NAN, f64::INFINITY, 2.0])],
+            ),
+            &NormalizeOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(n.chart.series[0].points.len(), 2);
+        assert_eq!(n.non_finite.len(), 2);
+        assert_eq!(n.chart.meta.original_point_count, 2);
+    }
+
+    #[test]
+    fn sort_applies_to_bar_not_line() {
+        let opts = NormalizeOptions {
+            sort: Sort::Desc,
+            ..Default::default()
+        };
+        let bar = normalize(chart(ChartType::Bar, &[("a", &[1.0, 3.0, 2.0])]), &opts).unwrap();
+        let vals: Vec<f64> = bar.chart.series[0].points.iter().map(|p| p.value).collect();
+        assert_eq!(vals, vec![3.0, 2.0, 1.0]);
+        let line = normalize(chart(ChartType::Line, &[("a", &[1.0, 3.0, 2.0])]), &opts).unwrap();
+        let vals: Vec<f64> = line.chart.series[0]
+            .points
+            .iter()
+            .map(|p| p.value)
+            .collect();
+        assert_eq!(vals, vec![1.0, 3.0, 2.0]);
+    }
+
+    #[test]
+    fn meta_records_truncation_and_method() {
+        let vals: Vec<f64> = (0..500).map(f64::from).collect();
+        let n = normalize(
+            chart(ChartType::Line, &[("a", &vals)]),
+            &NormalizeOptions {
+                max_points: 1000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(n.chart.series[0].points.len(), HARD_MAX_POINTS);
+        assert!(n.chart.meta.truncated);
+        assert_eq!(n.chart.meta.original_point_count, 500);
+        assert_eq!(n.chart.meta.reduction, Some(Reduction::Even));
+    }
+
+    #[test]
+    fn event_form_round_trips() {
+        let c = normalize(
+            chart(ChartType::Bar, &[("0-60", &[2.9, 3.0])]),
+            &NormalizeOptions::default(),
+        )
+        .unwrap()
+        .chart;
+        let e = c.to_event();
+        assert_eq!(e.kind(), "visualization");
+        let back = Chart::from_value(&serde_json::Value::Object(e.0)).unwrap();
+        assert_eq!(back, c);
+    }
+}

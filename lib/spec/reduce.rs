@@ -1,0 +1,511 @@
+//! Point limits in bounded memory. A [`Reducer`] takes points one at a time
+//! and keeps O(limit) of them (a fixed-size working set, never the input),
+//! so a million-row file charts in the same memory as a twenty-row one.
+//!
+//! Up to [`EXACT_WINDOW`] points the sampling is exact; beyond that the
+//! even, min/max and LTTB reducers work on a bucketed summary whose bucket
+//! width doubles as the input grows, which moves a sampled point by at most
+//! half a bucket (under 1/4000 of the x range).
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::{Point, Reduction};
+
+/// How many input positions the bucketed reducers resolve exactly.
+pub const EXACT_WINDOW: usize = 4096;
+
+#[derive(Debug, Clone)]
+struct Indexed {
+    idx: usize,
+    point: Point,
+}
+
+/// Orders by |value| ascending, then later index first, so the heap's top is
+/// the weakest point: smallest magnitude, and of equals the latest (earlier
+/// points win ties, as a reader scanning the input would expect).
+#[derive(Debug, Clone)]
+struct ByMagnitude(Indexed);
+
+impl PartialEq for ByMagnitude {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for ByMagnitude {}
+impl PartialOrd for ByMagnitude {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ByMagnitude {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed so BinaryHeap (a max-heap) pops the weakest first.
+        other
+            .0
+            .point
+            .value
+            .abs()
+            .total_cmp(&self.0.point.value.abs())
+            .then(self.0.idx.cmp(&other.0.idx))
+    }
+}
+
+/// A bucket of consecutive input positions: its extremes, in input order.
+#[derive(Debug, Clone)]
+struct Bucket {
+    start: usize,
+    /// The point at `start`, which even sampling wants.
+    head: Indexed,
+    min: Indexed,
+    max: Indexed,
+}
+
+impl Bucket {
+    fn new(p: Indexed) -> Bucket {
+        Bucket {
+            start: p.idx,
+            head: p.clone(),
+            min: p.clone(),
+            max: p,
+        }
+    }
+
+    fn add(&mut self, p: Indexed) {
+        if p.point.value < self.min.point.value {
+            self.min = p;
+        } else if p.point.value > self.max.point.value {
+            self.max = p;
+        }
+    }
+
+    fn merge(mut self, other: Bucket) -> Bucket {
+        if other.min.point.value < self.min.point.value {
+            self.min = other.min;
+        }
+        if other.max.point.value > self.max.point.value {
+            self.max = other.max;
+        }
+        self
+    }
+
+    /// Its distinct extremes in input order.
+    fn extremes(&self) -> Vec<&Indexed> {
+        if self.min.idx == self.max.idx {
+            vec![&self.min]
+        } else if self.min.idx < self.max.idx {
+            vec![&self.min, &self.max]
+        } else {
+            vec![&self.max, &self.min]
+        }
+    }
+}
+
+// One reducer per series, built once: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+enum State {
+    Top(BinaryHeap<ByMagnitude>),
+    First(Vec<Indexed>),
+    Last(VecDeque<Indexed>),
+    /// For even, minmax and lttb: buckets of `width` positions.
+    Buckets {
+        width: usize,
+        done: Vec<Bucket>,
+        open: Option<Bucket>,
+        first: Option<Indexed>,
+        last: Option<Indexed>,
+    },
+}
+
+/// Streams points in, keeps at most `limit` of them out.
+#[derive(Debug)]
+pub struct Reducer {
+    limit: usize,
+    method: Reduction,
+    seen: usize,
+    state: State,
+}
+
+impl Reducer {
+    /// `limit` is clamped to at least 2 (a line needs two ends).
+    pub fn new(limit: usize, method: Reduction) -> Reducer {
+        let limit = limit.max(2);
+        let state = match method {
+            Reduction::Top => State::Top(BinaryHeap::with_capacity(limit + 1)),
+            Reduction::First => State::First(Vec::with_capacity(limit.min(1024))),
+            Reduction::Last => State::Last(VecDeque::with_capacity(limit.min(1024) + 1)),
+            Reduction::Even | Reduction::Minmax | Reduction::Lttb => State::Buckets {
+                width: 1,
+                done: Vec::new(),
+                open: None,
+                first: None,
+                last: None,
+            },
+        };
+        Reducer {
+            limit,
+            method,
+            seen: 0,
+            state,
+        }
+    }
+
+    pub fn method(&self) -> Reduction {
+        self.method
+    }
+
+    /// How many points went in.
+    pub fn seen(&self) -> usize {
+        self.seen
+    }
+
+    pub fn push(&mut self, point: Point) {
+        let p = Indexed {
+            idx: self.seen,
+            point,
+        };
+        self.seen += 1;
+        let limit = self.limit;
+        match &mut self.state {
+            State::Top(heap) => {
+                heap.push(ByMagnitude(p));
+                if heap.len() > limit {
+                    heap.pop();
+                }
+            }
+            State::First(v) => {
+                if v.len() < limit {
+                    v.push(p);
+                }
+            }
+            State::Last(q) => {
+                q.push_back(p);
+                if q.len() > limit {
+                    q.pop_front();
+                }
+            }
+            State::Buckets {
+                width,
+                done,
+                open,
+                first,
+                last,
+            } => {
+                if first.is_none() {
+                    *first = Some(p.clone());
+                }
+                *last = Some(p.clone());
+                let starts_new = p.idx.is_multiple_of(*width);
+                match open {
+                    Some(b) if !starts_new => b.add(p),
+                    _ => {
+                        if let Some(b) = open.take() {
+                            done.push(b);
+                        }
+                        *open = Some(Bucket::new(p));
+                    }
+                }
+                if done.len() >= EXACT_WINDOW {
+                    // Halve the resolution: merge neighbours pairwise.
+                    *width *= 2;
+                    let old = std::mem::take(done);
+                    let mut it = old.into_iter();
+                    while let Some(a) = it.next() {
+                        match it.next() {
+                            Some(b) => done.push(a.merge(b)),
+                            None => done.push(a),
+                        }
+                    }
+                    // The open bucket may now belong with the last done one.
+                    if let (Some(o), Some(d)) = (open.as_ref(), done.last())
+                        && o.start / *width == d.start / *width
+                    {
+                        let o = open.take().expect("checked above");
+                        let d = done.pop().expect("checked above");
+                        *open = Some(d.merge(o));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The kept points in input order, and whether any were dropped.
+    pub fn finish(self) -> (Vec<Point>, bool) {
+        let truncated = self.seen > self.limit;
+        let limit = self.limit;
+        let points = match self.state {
+            State::Top(heap) => {
+                let mut v: Vec<Indexed> = heap.into_iter().map(|b| b.0).collect();
+                v.sort_by_key(|p| p.idx);
+                strip(v)
+            }
+            State::First(v) => strip(v),
+            State::Last(q) => strip(q.into_iter().collect()),
+            State::Buckets {
+                done,
+                open,
+                first,
+                last,
+                ..
+            } => {
+                let mut buckets = done;
+                buckets.extend(open);
+                let (Some(first), Some(last)) = (first, last) else {
+                    return (Vec::new(), false);
+                };
+                let n = self.seen;
+                if n <= limit {
+                    // Width is still 1: every bucket is one point.
+                    return (buckets.into_iter().map(|b| b.head.point).collect(), false);
+                }
+                match self.method {
+                    Reduction::Even => strip(even(&buckets, n, limit, &last)),
+                    Reduction::Minmax => strip(minmax(&buckets, n, limit, &first, &last)),
+                    _ => strip(lttb(&buckets, limit, &first, &last)),
+                }
+            }
+        };
+        (points, truncated)
+    }
+}
+
+fn strip(v: Vec<Indexed>) -> Vec<Point> {
+    v.into_iter().map(|p| p.point).collect()
+}
+
+/// `limit` positions spread evenly over 0..n, each answered by the nearest
+/// bucket start (exact while buckets are one point wide).
+fn even(buckets: &[Bucket], n: usize, limit: usize, last: &Indexed) -> Vec<Indexed> {
+    let mut out: Vec<Indexed> = Vec::with_capacity(limit);
+    let mut j = 0;
+    for k in 0..limit {
+        let target = if k + 1 == limit {
+            n - 1
+        } else {
+            ((k as f64) * ((n - 1) as f64) / ((limit - 1) as f64)).round() as usize
+        };
+        if target == n - 1 {
+            out.push(last.clone());
+            break;
+        }
+        while j + 1 < buckets.len()
+            && buckets[j + 1].start.abs_diff(target) <= buckets[j].start.abs_diff(target)
+        {
+            j += 1;
+        }
+        let pick = &buckets[j].head;
+        if out.last().is_none_or(|p| p.idx < pick.idx) {
+            out.push(pick.clone());
+        }
+    }
+    out
+}
+
+/// limit/2 equal ranges of positions; each gives its min and max in order.
+fn minmax(
+    buckets: &[Bucket],
+    n: usize,
+    limit: usize,
+    first: &Indexed,
+    last: &Indexed,
+) -> Vec<Indexed> {
+    let ranges = (limit / 2).max(1);
+    let mut out: Vec<Indexed> = Vec::with_capacity(limit + 2);
+    let mut i = 0;
+    for r in 0..ranges {
+        let end = ((r + 1) * n).div_ceil(ranges);
+        let mut acc: Option<Bucket> = None;
+        while i < buckets.len() && buckets[i].start < end {
+            acc = Some(match acc {
+                None => buckets[i].clone(),
+                Some(a) => a.merge(buckets[i].clone()),
+            });
+            i += 1;
+        }
+        if let Some(a) = acc {
+            for p in a.extremes() {
+                if out.last().is_none_or(|q| q.idx < p.idx) {
+                    out.push(p.clone());
+                }
+            }
+        }
+    }
+    // Keep the ends when the budget allows; they anchor the x range.
+    if out.first().is_some_and(|p| p.idx != first.idx) && out.len() < limit {
+        out.insert(0, first.clone());
+    }
+    if out.last().is_some_and(|p| p.idx != last.idx) && out.len() < limit {
+        out.push(last.clone());
+    }
+    out.truncate(limit.max(2));
+    out
+}
+
+/// Largest-triangle-three-buckets (Steinarsson 2013) over the buckets'
+/// extremes: first and last kept, one point per bucket between them.
+fn lttb(buckets: &[Bucket], limit: usize, first: &Indexed, last: &Indexed) -> Vec<Indexed> {
+    let mut cands: Vec<&Indexed> = Vec::new();
+    for b in buckets {
+        for p in b.extremes() {
+            if p.idx != first.idx && p.idx != last.idx {
+                cands.push(p);
+            }
+        }
+    }
+    let inner = limit.saturating_sub(2);
+    if cands.len() <= inner {
+        let mut out = vec![first.clone()];
+        out.extend(cands.into_iter().cloned());
+        out.push(last.clone());
+        return out;
+    }
+    let xy = |p: &Indexed| (p.idx as f64, p.point.value);
+    let mut out = vec![first.clone()];
+    let size = cands.len() as f64 / inner as f64;
+    let mut prev = xy(first);
+    for k in 0..inner {
+        let lo = (k as f64 * size) as usize;
+        let hi = (((k + 1) as f64 * size) as usize)
+            .min(cands.len())
+            .max(lo + 1);
+        // Average of the next bucket (or the last point) is the third corner.
+        let (nx, ny) = if k + 1 < inner {
+            let nlo = hi;
+            let nhi = (((k + 2) as f64 * size) as usize)
+                .min(cands.len())
+                .max(nlo + 1);
+            let span = &cands[nlo..nhi.min(cands.len())];
+            let c = span.len().max(1) as f64;
+            span.iter().fold((0.0, 0.0), |(sx, sy), p| {
+                let (x, y) = xy(p);
+                (sx + x / c, sy + y / c)
+            })
+        } else {
+            xy(last)
+        };
+        let mut best = lo;
+        let mut best_area = -1.0;
+        for (i, p) in cands.iter().enumerate().take(hi).skip(lo) {
+            let (x, y) = xy(p);
+            let area = ((prev.0 - nx) * (y - prev.1) - (prev.0 - x) * (ny - prev.1)).abs();
+            if area > best_area {
+                best_area = area;
+                best = i;
+            }
+        }
+        prev = xy(cands[best]);
+        out.push(cands[best].clone());
+    }
+    out.push(last.clone());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pts(values: &[f64]) -> Vec<Point> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| Point {
+                label: i.to_string(),
+                value: *v,
+            })
+            .collect()
+    }
+
+    fn run(method: Reduction, limit: usize, values: &[f64]) -> (Vec<Point>, bool) {
+        let mut r = Reducer::new(limit, method);
+        for p in pts(values) {
+            r.push(p);
+        }
+        r.finish()
+    }
+
+    fn labels(v: &[Point]) -> Vec<usize> {
+        v.iter().map(|p| p.label.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn under_the_limit_everything_is_kept() {
+        for m in [
+            Reduction::Top,
+            Reduction::First,
+            Reduction::Last,
+            Reduction::Even,
+            Reduction::Minmax,
+            Reduction::Lttb,
+        ] {
+            let (v, t) = run(m, 5, &[3.0, -1.0, 2.0]);
+            assert_eq!(labels(&v), vec![0, 1, 2], "{m:?}");
+            assert!(!t);
+        }
+    }
+
+    #[test]
+    fn top_keeps_largest_magnitudes_in_input_order() {
+        let (v, t) = run(Reduction::Top, 3, &[1.0, -9.0, 2.0, 8.0, 0.5, 7.0]);
+        assert_eq!(labels(&v), vec![1, 3, 5]);
+        assert!(t);
+    }
+
+    #[test]
+    fn first_and_last() {
+        let vals: Vec<f64> = (0..10).map(f64::from).collect();
+        assert_eq!(labels(&run(Reduction::First, 3, &vals).0), vec![0, 1, 2]);
+        assert_eq!(labels(&run(Reduction::Last, 3, &vals).0), vec![7, 8, 9]);
+    }
+
+    #[test]
+    fn even_is_exact_and_keeps_both_ends() {
+        let vals: Vec<f64> = (0..100).map(f64::from).collect();
+        let (v, t) = run(Reduction::Even, 10, &vals);
+        assert!(t);
+        assert_eq!(labels(&v), vec![0, 11, 22, 33, 44, 55, 66, 77, 88, 99]);
+    }
+
+    #[test]
+    fn even_on_a_huge_input_stays_bounded_and_spread() {
+        let n = 1_000_003;
+        let mut r = Reducer::new(30, Reduction::Even);
+        for i in 0..n {
+            r.push(Point {
+                label: i.to_string(),
+                value: i as f64,
+            });
+        }
+        let (v, _) = r.finish();
+        let idx = labels(&v);
+        assert_eq!(idx.len(), 30);
+        assert_eq!(idx[0], 0);
+        assert_eq!(*idx.last().unwrap(), n - 1);
+        let step = (n - 1) as f64 / 29.0;
+        for (k, i) in idx.iter().enumerate() {
+            let want = k as f64 * step;
+            assert!(
+                (*i as f64 - want).abs() < n as f64 / 2000.0,
+                "{k}: {i} vs {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_single_spike_survives_minmax_and_lttb_but_not_even() {
+        let n = 1_000_000;
+        let spike = 654_321;
+        for m in [Reduction::Minmax, Reduction::Lttb] {
+            let mut r = Reducer::new(30, m);
+            for i in 0..n {
+                r.push(Point {
+                    label: i.to_string(),
+                    value: if i == spike { 1000.0 } else { (i % 7) as f64 },
+                });
+            }
+            let (v, _) = r.finish();
+            assert!(v.len() <= 30, "{m:?}: {}", v.len());
+            assert!(v.iter().any(|p| p.value == 1000.0), "{m:?} lost the spike");
+        }
+    }
+}
