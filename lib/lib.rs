@@ -12,3 +12,4 @@ pub mod events;
 pub mod parse;
 pub mod render;
 pub mod spec;
+pub mod topic;

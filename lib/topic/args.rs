@@ -1,0 +1,107 @@
+//! The command line of `topic-tag`, kept in the library so the man page and
+//! shell completions are generated from the same definition the binary uses.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// What `--summary` prints at the end of the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryMode {
+    /// One `topic_summary` event on stdout.
+    Event,
+    /// The `topic_summary` event, and a table of the chapters on stderr.
+    Table,
+}
+
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "topic-tag",
+    version,
+    about = "Split an event stream into chapters: make topic events, order them, stamp every event",
+    long_about = "\
+Split a JSON-lines event stream (gem-ask, gemini-cli --output-format stream-json) into chapters.
+
+With TITLE, print one `topic` event (with a timestamp) and exit, for shell scripts.
+
+On a stream (stdin, or the files given with --input):
+  * a `tool_use` of `create_new_topic` becomes a `topic` event titled by its `parameters.title`; the
+    tool_use is replaced and its `tool_result` (same `tool_id`) dropped, since the chapter header says
+    it all;
+  * within a run of calls (consecutive `tool_use` and `topic` events with no other event between
+    them; blank and bad lines do not end a run) the topics are moved ahead of the calls, in their own
+    order; the calls keep theirs. A run is held until the next other event, the end of the input, or
+    the input going quiet for --hold-ms;
+  * every event after the first topic is stamped with `topic` (the active chapter's title); an
+    existing `topic` field is overwritten; events before any topic are not stamped;
+  * a topic with the same title as the active one is dropped;
+  * everything else passes through untouched and in order: unknown types and fields are kept, field
+    order and values byte for byte (the stamp is added as the last field).
+
+With --wrap the input is plain text (a build log): every line becomes a `message` event
+(role `assistant`, with the time it was read as `timestamp`), and lines matching --split open a new
+chapter.
+
+Output is flushed per event when stdout is a terminal, and otherwise whenever the input has nothing
+more ready to read, so a live stream shows each event at once and a file goes at bulk speed.
+
+Lines that are not JSON objects are reported on stderr with their file and line number and skipped;
+with --strict the first one ends the program with exit 65.",
+    after_help = "\
+Exit status:
+  0   success (also when stdout is closed early, as by `| head`)
+  1   failure (an I/O error)
+  2   usage error (bad flags, bad --split regex, no session id for --current)
+  65  a bad input line under --strict
+  66  an input file or the session file cannot be opened
+
+Examples:
+  topic-tag Build
+  { topic-tag Build; make 2>&1 | topic-tag --wrap; } | viz-render
+  make 2>&1 | topic-tag --wrap --split '^==> ' --summary=table > build.jsonl
+  gemini -p 'plan and fix the bug' --output-format stream-json | topic-tag | viz-render
+  topic-tag --input run.jsonl --summary | tail -1 | jq .chapters
+  topic-tag --current --session 2b9f0c1e"
+)]
+pub struct Args {
+    /// Print one `topic` event with this title and exit (several words are joined by spaces).
+    #[arg(value_name = "TITLE", conflicts_with_all = ["input", "wrap", "summary", "current", "strict"])]
+    pub title: Vec<String>,
+
+    /// Read events from FILE instead of stdin (repeatable, `-` is stdin); files are one stream.
+    #[arg(short, long = "input", value_name = "FILE")]
+    pub input: Vec<PathBuf>,
+
+    /// Treat the input as plain text lines: each becomes a `message` event.
+    #[arg(short, long)]
+    pub wrap: bool,
+
+    /// With --wrap: a line matching REGEX opens a chapter instead of becoming a message. The title
+    /// is the first capture group when the regex has one, else the line without the matched text.
+    #[arg(short, long, value_name = "REGEX", requires = "wrap")]
+    pub split: Option<String>,
+
+    /// At the end, emit one `topic_summary` event listing the chapters with their counts of
+    /// events, tool calls and errors and their duration; `table` also prints it on stderr.
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "event")]
+    pub summary: Option<SummaryMode>,
+
+    /// A line that is not a JSON object (or a topic without a title) is an error (exit 65)
+    /// instead of a warning.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// How long a held run of calls waits for more calls when the input goes quiet, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub hold_ms: u64,
+
+    /// Print the active topic of a gem-ask session as an `[Active Topic: ...]` line and exit;
+    /// nothing is printed when the session has no topic yet.
+    #[arg(long, conflicts_with_all = ["input", "wrap", "summary"])]
+    pub current: bool,
+
+    /// The session for --current (default: $GEMINI_SESSION_ID).
+    #[arg(long, value_name = "ID", env = "GEMINI_SESSION_ID")]
+    pub session: Option<String>,
+}

@@ -1,0 +1,342 @@
+//! `topic-tag` and the chapter ("topic") logic gem-ask shares: turning
+//! `create_new_topic` calls into `topic` events, putting a turn's topic
+//! ahead of its other calls, stamping every event with the active chapter,
+//! the `[Active Topic: ...]` prompt footer and reading a session's active
+//! topic. The stream work is in [`tagger`] (pure, byte slices in), the line
+//! inspection in [`peek`], the chapter counts in [`summary`]; this file
+//! wires them to files, threads and stdout.
+
+pub mod args;
+pub mod peek;
+pub mod summary;
+pub mod tagger;
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
+use std::thread;
+use std::time::Duration;
+
+use anyhow::Context;
+use regex::Regex;
+use serde_json::Value;
+
+pub use args::{Args, SummaryMode};
+pub use summary::{Chapter, Summary};
+pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, split_title};
+
+use crate::cli::{self, exit};
+use crate::events::{Event, EventWriter, now_rfc3339};
+
+/// Runs `topic-tag`; the exit code for a run that did not fail.
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    if args.current {
+        return print_current(args.session.as_deref());
+    }
+    if !args.title.is_empty() {
+        return print_title(&args.title.join(" "));
+    }
+    run_stream(&args)
+}
+
+/// `topic-tag TITLE`: one topic event, stamped with the time.
+fn print_title(title: &str) -> anyhow::Result<u8> {
+    if title.trim().is_empty() {
+        return Err(cli::coded(exit::USAGE, "TITLE must not be empty"));
+    }
+    let mut event = Event::topic(title, None);
+    event.set("timestamp", now_rfc3339());
+    let mut w = EventWriter::new(io::BufWriter::new(io::stdout().lock()));
+    w.write(&event)?;
+    Ok(exit::OK)
+}
+
+/// `--current`: the session's active topic as the footer's first line.
+fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
+    let id = session.ok_or_else(|| {
+        cli::coded(
+            exit::USAGE,
+            "--current needs a session: give --session ID or set GEMINI_SESSION_ID",
+        )
+    })?;
+    let path = session_path(id)?;
+    let topic = read_active_topic(&path).map_err(|e| {
+        cli::coded(
+            exit::NO_INPUT,
+            format!("cannot read session {id:?} at {}: {e}", path.display()),
+        )
+    })?;
+    if let Some(title) = topic {
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        writeln!(out, "{}", active_topic_line(&title))?;
+        out.flush()?;
+    }
+    Ok(exit::OK)
+}
+
+/// Where gem-ask keeps session `id`:
+/// `$XDG_DATA_HOME/gemline/sessions/ID.jsonl` (or the platform's data dir).
+/// An id is a file name, never a path: `/`, `\`, a leading `.` and control
+/// characters are refused (exit 2).
+pub fn session_path(id: &str) -> anyhow::Result<PathBuf> {
+    let ok = !id.is_empty()
+        && !id.starts_with('.')
+        && !id.chars().any(|c| c == '/' || c == '\\' || c.is_control());
+    if !ok {
+        return Err(cli::coded(
+            exit::USAGE,
+            format!(
+                "bad session id {id:?}: expected a file name (letters, digits, `-`, `_`), not a path"
+            ),
+        ));
+    }
+    use etcetera::BaseStrategy;
+    let base = etcetera::choose_base_strategy().context("cannot find the data directory")?;
+    Ok(base
+        .data_dir()
+        .join("gemline/sessions")
+        .join(format!("{id}.jsonl")))
+}
+
+/// The active topic of a session file: the `title` of the last line with
+/// `"record":"topic"`. Lines that are not JSON objects are skipped (the
+/// writer may be mid-line); `Ok(None)` when the session has no topic yet.
+pub fn read_active_topic(session_path: &Path) -> io::Result<Option<String>> {
+    let mut input = BufReader::new(File::open(session_path)?);
+    let mut active = None;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(active);
+        }
+        // Cheap filter first: most records are turns, not topics.
+        if !buf.windows(7).any(|w| w == b"\"topic\"") {
+            continue;
+        }
+        let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&buf) else {
+            continue;
+        };
+        if map.get("record").and_then(Value::as_str) == Some("topic")
+            && let Some(title) = map.get("title").and_then(Value::as_str)
+        {
+            active = Some(title.to_string());
+        }
+    }
+}
+
+/// `[Active Topic: TITLE]`, on one line whatever the title holds (it goes
+/// into prompts and terminals): line breaks become spaces, other control
+/// characters are dropped.
+pub fn active_topic_line(title: &str) -> String {
+    let clean: String = title
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    format!("[Active Topic: {}]", clean.trim())
+}
+
+/// The end of gem-ask's system instruction: the active topic and the
+/// guidance of the topic grouping design.
+pub fn active_topic_footer(title: Option<&str>) -> String {
+    let head = match title {
+        Some(t) => active_topic_line(t),
+        None => "[Active Topic: none yet]".to_string(),
+    };
+    format!(
+        "{head}\n\
+         If the active topic no longer describes your current phase of work, call \
+         `{CREATE_NEW_TOPIC}` to start a new chapter. Use `{CREATE_NEW_TOPIC}` to organize \
+         your work into logical chapters: call it when moving between major steps (for \
+         example Research -> Strategy -> Implementation). A topic is a forward-only marker: \
+         never go back to an earlier one, start a new one."
+    )
+}
+
+/// Puts the topic calls of one turn first, keeping the order within each
+/// group (a stable partition), so the chapter opens before the turn's
+/// actions.
+pub fn order_calls_topic_first<T>(calls: &mut Vec<T>, is_topic: impl Fn(&T) -> bool) {
+    let (mut topics, rest): (Vec<T>, Vec<T>) = calls.drain(..).partition(|c| is_topic(c));
+    topics.extend(rest);
+    *calls = topics;
+}
+
+/// Bytes per read: big enough that a file goes in few syscalls.
+const CHUNK: usize = 128 * 1024;
+
+enum Source {
+    Stdin,
+    File(File),
+}
+
+enum Msg {
+    Start(String),
+    Data(Vec<u8>),
+    Failed(String, io::Error),
+}
+
+/// Opens every input before any output, so a missing file is exit 66 with
+/// nothing half-written.
+fn open_sources(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, Source)>> {
+    if paths.is_empty() {
+        return Ok(vec![("<stdin>".into(), Source::Stdin)]);
+    }
+    paths
+        .iter()
+        .map(|p| {
+            if p.as_os_str() == "-" {
+                return Ok(("<stdin>".into(), Source::Stdin));
+            }
+            let cannot = |why: String| {
+                cli::coded(
+                    exit::NO_INPUT,
+                    format!("cannot open {}: {why}", p.display()),
+                )
+            };
+            let f = File::open(p).map_err(|e| cannot(e.to_string()))?;
+            if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+                return Err(cannot("is a directory".into()));
+            }
+            Ok((p.display().to_string(), Source::File(f)))
+        })
+        .collect()
+}
+
+/// Reads the inputs on a thread, chunk by chunk. The main thread can then
+/// tell "nothing more ready" (flush now) from "more is here" (keep going),
+/// and can wait for a run's next call with a time limit, which a blocking
+/// read cannot.
+fn spawn_reader(sources: Vec<(String, Source)>) -> (mpsc::Receiver<Msg>, mpsc::Sender<Vec<u8>>) {
+    let (tx, rx) = mpsc::sync_channel::<Msg>(8);
+    let (recycle_tx, recycle_rx) = mpsc::channel::<Vec<u8>>();
+    thread::spawn(move || {
+        for (name, source) in sources {
+            if tx.send(Msg::Start(name.clone())).is_err() {
+                return;
+            }
+            let mut reader: Box<dyn Read> = match source {
+                Source::Stdin => Box::new(io::stdin().lock()),
+                Source::File(f) => Box::new(f),
+            };
+            loop {
+                let mut buf = recycle_rx.try_recv().unwrap_or_default();
+                buf.resize(CHUNK, 0);
+                match reader.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        buf.truncate(n);
+                        if tx.send(Msg::Data(buf)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        let _ = tx.send(Msg::Failed(name, e));
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    (rx, recycle_tx)
+}
+
+fn run_stream(args: &Args) -> anyhow::Result<u8> {
+    let split = match &args.split {
+        Some(re) => Some(
+            Regex::new(re)
+                .map_err(|e| cli::coded(exit::USAGE, format!("bad --split regex {re:?}: {e}")))?,
+        ),
+        None => None,
+    };
+    let sources = open_sources(&args.input)?;
+    let stdout = io::stdout();
+    let opts = Options {
+        wrap: args.wrap,
+        split,
+        strict: args.strict,
+        summary: args.summary.is_some(),
+        flush_each: stdout.is_terminal(),
+    };
+    let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut tagger = Tagger::new(out, opts);
+    let hold = Duration::from_millis(args.hold_ms);
+    let (rx, recycle) = spawn_reader(sources);
+    loop {
+        let msg = match rx.try_recv() {
+            Ok(m) => m,
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                // The reader would block: whatever is written must be seen.
+                tagger.flush()?;
+                let next = if tagger.has_held() {
+                    match rx.recv_timeout(hold) {
+                        Ok(m) => Ok(m),
+                        Err(RecvTimeoutError::Disconnected) => break,
+                        Err(RecvTimeoutError::Timeout) => {
+                            tagger.idle()?;
+                            rx.recv()
+                        }
+                    }
+                } else {
+                    rx.recv()
+                };
+                match next {
+                    Ok(m) => m,
+                    Err(_) => break,
+                }
+            }
+        };
+        match msg {
+            Msg::Start(name) => tagger.start_input(&name)?,
+            Msg::Data(buf) => {
+                tagger.feed(&buf)?;
+                let _ = recycle.send(buf);
+            }
+            Msg::Failed(name, e) => {
+                tagger.idle()?;
+                return Err(anyhow::Error::new(e).context(format!("reading {name}")));
+            }
+        }
+    }
+    let (_, summary) = tagger.finish()?;
+    if args.summary == Some(SummaryMode::Table)
+        && let Some(s) = summary
+    {
+        eprintln!("{}", s.to_table());
+    }
+    Ok(exit::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topic_calls_go_first_stably() {
+        let mut calls = vec!["a", "T1", "b", "T2", "c"];
+        order_calls_topic_first(&mut calls, |c| c.starts_with('T'));
+        assert_eq!(calls, ["T1", "T2", "a", "b", "c"]);
+    }
+
+    #[test]
+    fn footer_names_the_topic_on_one_line() {
+        let f = active_topic_footer(Some("Charting\nnow\x1b[2J"));
+        assert!(f.starts_with("[Active Topic: Charting now[2J]\n"), "{f}");
+        assert!(f.contains("create_new_topic"));
+        assert!(active_topic_footer(None).starts_with("[Active Topic: none yet]\n"));
+    }
+
+    #[test]
+    fn session_ids_are_names_not_paths() {
+        for bad in ["", "../x", "a/b", ".hidden", "a\nb"] {
+            assert!(session_path(bad).is_err(), "{bad:?}");
+        }
+    }
+}

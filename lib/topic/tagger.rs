@@ -1,0 +1,497 @@
+//! The stream state machine of `topic-tag`: bytes in, stamped event lines
+//! out. It owns the active chapter, the held run of calls and the summary;
+//! it knows nothing of threads or files, so tests and the property test
+//! drive it with plain byte slices.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::io::{self, Write};
+
+use regex::Regex;
+
+use super::peek::{Peek, Shape, stamp_for, write_stamped};
+use super::summary::{Summary, Tally};
+use crate::cli;
+use crate::events::now_rfc3339;
+
+/// The tool whose calls open chapters.
+pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
+
+/// Only this many bad-line warnings are printed one by one; a file of
+/// garbage should not bury the terminal. The rest are counted.
+const MAX_WARNINGS: u64 = 20;
+
+/// Results of dropped `create_new_topic` calls still to swallow. A call
+/// whose result never comes must not make memory grow, so old ids go.
+const MAX_PENDING_RESULTS: usize = 256;
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Input lines are plain text, each one a `message` event.
+    pub wrap: bool,
+    /// With `wrap`: lines matching this open a chapter.
+    pub split: Option<Regex>,
+    /// The first bad line is an error (exit 65).
+    pub strict: bool,
+    /// Gather chapter counts for a `topic_summary` event at the end.
+    pub summary: bool,
+    /// Flush after every event (stdout is a terminal).
+    pub flush_each: bool,
+}
+
+/// One event held in the current run of calls.
+enum Held {
+    Topic {
+        title: String,
+        /// The original `topic` event line, or `None` when the topic comes
+        /// from a `create_new_topic` call and a fresh event is made.
+        line: Option<(String, Shape)>,
+        timestamp: Option<String>,
+    },
+    Call {
+        line: String,
+        shape: Shape,
+        timestamp: Option<String>,
+    },
+}
+
+pub struct Tagger<W: Write> {
+    out: W,
+    diag: Box<dyn Write + Send>,
+    opts: Options,
+    active: Option<String>,
+    stamp: Vec<u8>,
+    run: Vec<Held>,
+    results_to_drop: VecDeque<String>,
+    summary: Option<Summary>,
+    scratch: Vec<u8>,
+    carry: Vec<u8>,
+    input_name: String,
+    line_no: usize,
+    warnings: u64,
+    /// Read time for made events, refreshed per chunk of input: the lines
+    /// of one chunk arrived together.
+    now: Option<String>,
+}
+
+impl<W: Write> Tagger<W> {
+    pub fn new(out: W, opts: Options) -> Tagger<W> {
+        Tagger {
+            out,
+            diag: Box::new(io::stderr()),
+            summary: opts.summary.then(Summary::default),
+            opts,
+            active: None,
+            stamp: Vec::new(),
+            run: Vec::new(),
+            results_to_drop: VecDeque::new(),
+            scratch: Vec::with_capacity(4096),
+            carry: Vec::new(),
+            input_name: "<stdin>".into(),
+            line_no: 0,
+            warnings: 0,
+            now: None,
+        }
+    }
+
+    /// Where warnings go (stderr by default).
+    pub fn with_diagnostics(mut self, diag: Box<dyn Write + Send>) -> Tagger<W> {
+        self.diag = diag;
+        self
+    }
+
+    /// The title of the chapter events are being stamped with.
+    pub fn active(&self) -> Option<&str> {
+        self.active.as_deref()
+    }
+
+    /// Whether a run of calls is held back waiting for its end.
+    pub fn has_held(&self) -> bool {
+        !self.run.is_empty()
+    }
+
+    /// The number of bad lines seen.
+    pub fn warnings(&self) -> u64 {
+        self.warnings
+    }
+
+    /// A new input file begins: line numbers restart. A run of calls may go
+    /// on across files, as if they were concatenated.
+    pub fn start_input(&mut self, name: &str) -> anyhow::Result<()> {
+        self.end_input()?;
+        self.input_name = name.to_string();
+        self.line_no = 0;
+        Ok(())
+    }
+
+    /// The current input ended: a last line without a newline still counts.
+    pub fn end_input(&mut self) -> anyhow::Result<()> {
+        if !self.carry.is_empty() {
+            let line = std::mem::take(&mut self.carry);
+            self.line(&line)?;
+            self.carry = line;
+            self.carry.clear();
+        }
+        Ok(())
+    }
+
+    /// Takes the next bytes of the input; complete lines are handled now,
+    /// a partial last line waits for the rest.
+    pub fn feed(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.now = None;
+        let mut rest = bytes;
+        if !self.carry.is_empty() {
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    let mut line = std::mem::take(&mut self.carry);
+                    line.extend_from_slice(&rest[..i]);
+                    rest = &rest[i + 1..];
+                    let r = self.line(&line);
+                    line.clear();
+                    self.carry = line;
+                    r?;
+                }
+                None => {
+                    self.carry.extend_from_slice(rest);
+                    return Ok(());
+                }
+            }
+        }
+        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            self.line(&rest[..i])?;
+            rest = &rest[i + 1..];
+        }
+        self.carry.extend_from_slice(rest);
+        Ok(())
+    }
+
+    /// The input went quiet: let the held run go and show everything.
+    pub fn idle(&mut self) -> io::Result<()> {
+        self.end_run()?;
+        self.out.flush()
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// End of the stream: the held run, the summary event, a flush. Gives
+    /// back the output and the summary (for `--summary=table`).
+    pub fn finish(mut self) -> anyhow::Result<(W, Option<Summary>)> {
+        self.end_input()?;
+        self.end_run()?;
+        if let Some(s) = &self.summary {
+            let line = s.to_event().to_line();
+            self.out.write_all(line.as_bytes())?;
+            self.out.write_all(b"\n")?;
+        }
+        self.out.flush()?;
+        if self.warnings > MAX_WARNINGS {
+            let _ = writeln!(
+                self.diag,
+                "topic-tag: warning: {} bad lines skipped in all ({} not shown)",
+                self.warnings,
+                self.warnings - MAX_WARNINGS
+            );
+        }
+        Ok((self.out, self.summary))
+    }
+
+    fn line(&mut self, raw: &[u8]) -> anyhow::Result<()> {
+        self.line_no += 1;
+        let text: Cow<str> = match std::str::from_utf8(raw) {
+            Ok(s) => Cow::Borrowed(s),
+            // One bad byte in a log must not cost the line.
+            Err(_) => Cow::Owned(String::from_utf8_lossy(raw).into_owned()),
+        };
+        if self.opts.wrap {
+            let t = text.strip_suffix('\r').unwrap_or(&text);
+            return Ok(self.wrap_line(t)?);
+        }
+        let t = text.trim_ascii();
+        if t.is_empty() {
+            return Ok(());
+        }
+        match Peek::parse(t) {
+            Ok(p) => self.event(t, p),
+            Err(e) => {
+                let msg = e.to_string();
+                let what = msg.rsplit_once(" at line ").map_or(&msg[..], |(a, _)| a);
+                let reason = format!(
+                    "not a JSON object event ({what} at column {}); expected one JSON object per line",
+                    e.column()
+                );
+                self.bad_line(&reason, t)
+            }
+        }
+    }
+
+    fn event(&mut self, line: &str, p: Peek) -> anyhow::Result<()> {
+        let timestamp = || p.timestamp.as_deref().map(str::to_string);
+        match p.kind() {
+            "tool_use" => {
+                if p.tool_name.as_deref() == Some(CREATE_NEW_TOPIC) {
+                    match p.parameter_title().filter(|t| !t.trim().is_empty()) {
+                        Some(title) => {
+                            if let Some(id) = &p.tool_id {
+                                if self.results_to_drop.len() == MAX_PENDING_RESULTS {
+                                    self.results_to_drop.pop_front();
+                                }
+                                self.results_to_drop.push_back(id.to_string());
+                            }
+                            self.run.push(Held::Topic {
+                                title,
+                                line: None,
+                                timestamp: timestamp(),
+                            });
+                            return Ok(());
+                        }
+                        None => self.bad_field(
+                            "a create_new_topic call without a title: field `parameters.title` must be a non-empty string; passed on as a plain call",
+                            line,
+                        )?,
+                    }
+                }
+                self.run.push(Held::Call {
+                    line: line.to_string(),
+                    shape: p.shape(),
+                    timestamp: timestamp(),
+                });
+                Ok(())
+            }
+            "topic" => match p.title.as_deref().filter(|t| !t.trim().is_empty()) {
+                Some(title) => {
+                    self.run.push(Held::Topic {
+                        title: title.to_string(),
+                        line: Some((line.to_string(), p.shape())),
+                        timestamp: timestamp(),
+                    });
+                    Ok(())
+                }
+                None => {
+                    self.bad_field(
+                        "a topic event without a title: field `title` must be a non-empty string; passed on in the current chapter",
+                        line,
+                    )?;
+                    self.end_run()?;
+                    self.emit(line, p.shape(), Tally::Other, p.timestamp.as_deref())?;
+                    Ok(())
+                }
+            },
+            "tool_result"
+                if p.tool_id
+                    .as_deref()
+                    .is_some_and(|id| self.results_to_drop.iter().any(|d| d == id)) =>
+            {
+                self.end_run()?;
+                let id = p.tool_id.as_deref().unwrap_or_default();
+                self.results_to_drop.retain(|d| d != id);
+                Ok(())
+            }
+            kind => {
+                let tally = match kind {
+                    "error" if p.severity.as_deref() != Some("warning") => Tally::Error,
+                    "tool_result" | "result" if p.status.as_deref() == Some("error") => {
+                        Tally::Error
+                    }
+                    _ => Tally::Other,
+                };
+                self.end_run()?;
+                self.emit(line, p.shape(), tally, p.timestamp.as_deref())?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Lets the held run go: its topics first, then its calls in order.
+    fn end_run(&mut self) -> io::Result<()> {
+        if self.run.is_empty() {
+            return Ok(());
+        }
+        let run = std::mem::take(&mut self.run);
+        let (topics, calls): (Vec<Held>, Vec<Held>) = run
+            .into_iter()
+            .partition(|h| matches!(h, Held::Topic { .. }));
+        for t in topics {
+            if let Held::Topic {
+                title,
+                line,
+                timestamp,
+            } = t
+            {
+                self.open_topic(&title, line.as_ref(), timestamp.as_deref())?;
+            }
+        }
+        for c in calls {
+            if let Held::Call {
+                line,
+                shape,
+                timestamp,
+            } = c
+            {
+                self.emit(&line, shape, Tally::ToolCall, timestamp.as_deref())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A topic becomes the active chapter, unless it already is.
+    fn open_topic(
+        &mut self,
+        title: &str,
+        original: Option<&(String, Shape)>,
+        timestamp: Option<&str>,
+    ) -> io::Result<()> {
+        if self.active.as_deref() == Some(title) {
+            return Ok(());
+        }
+        self.active = Some(title.to_string());
+        self.stamp = stamp_for(title);
+        if let Some(s) = &mut self.summary {
+            s.open(title, timestamp);
+        }
+        self.scratch.clear();
+        match original {
+            Some((line, shape)) => write_stamped(&mut self.scratch, line, *shape, &self.stamp),
+            None => {
+                self.scratch
+                    .extend_from_slice(br#"{"type":"topic","title":"#);
+                serde_json::to_writer(&mut self.scratch, title)?;
+                if let Some(ts) = timestamp {
+                    self.scratch.extend_from_slice(br#","timestamp":"#);
+                    serde_json::to_writer(&mut self.scratch, ts)?;
+                }
+                self.scratch.push(b',');
+                self.scratch.extend_from_slice(&self.stamp);
+                self.scratch.push(b'}');
+            }
+        }
+        self.write_scratch()
+    }
+
+    /// One event passed on in the active chapter.
+    fn emit(
+        &mut self,
+        line: &str,
+        shape: Shape,
+        tally: Tally,
+        timestamp: Option<&str>,
+    ) -> io::Result<()> {
+        if let Some(s) = &mut self.summary {
+            s.count(tally, timestamp);
+        }
+        self.scratch.clear();
+        if self.active.is_some() {
+            write_stamped(&mut self.scratch, line, shape, &self.stamp);
+        } else {
+            self.scratch.extend_from_slice(line.as_bytes());
+        }
+        self.write_scratch()
+    }
+
+    fn write_scratch(&mut self) -> io::Result<()> {
+        self.scratch.push(b'\n');
+        self.out.write_all(&self.scratch)?;
+        if self.opts.flush_each {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn now(&mut self) -> String {
+        self.now.get_or_insert_with(now_rfc3339).clone()
+    }
+
+    /// `--wrap`: one line of text, a message or (matching `--split`) a
+    /// chapter.
+    fn wrap_line(&mut self, text: &str) -> io::Result<()> {
+        let ts = self.now();
+        if let Some(re) = &self.opts.split
+            && let Some(title) = split_title(re, text)
+        {
+            return self.open_topic(&title, None, Some(&ts));
+        }
+        if let Some(s) = &mut self.summary {
+            s.count(Tally::Other, Some(&ts));
+        }
+        self.scratch.clear();
+        self.scratch
+            .extend_from_slice(br#"{"type":"message","role":"assistant","content":"#);
+        serde_json::to_writer(&mut self.scratch, text)?;
+        self.scratch.extend_from_slice(br#","timestamp":"#);
+        serde_json::to_writer(&mut self.scratch, &ts)?;
+        if self.active.is_some() {
+            self.scratch.push(b',');
+            self.scratch.extend_from_slice(&self.stamp);
+        }
+        self.scratch.push(b'}');
+        self.write_scratch()
+    }
+
+    fn bad_line(&mut self, reason: &str, line: &str) -> anyhow::Result<()> {
+        let start: String = line.chars().take(40).collect();
+        let msg = format!(
+            "{}: line {}: {reason} (starts with {start:?})",
+            self.input_name, self.line_no
+        );
+        if self.opts.strict {
+            self.end_run()?;
+            self.out.flush()?;
+            return Err(cli::data_error(msg));
+        }
+        self.warnings += 1;
+        if self.warnings <= MAX_WARNINGS {
+            let _ = writeln!(self.diag, "topic-tag: warning: {msg}; skipped");
+        }
+        Ok(())
+    }
+
+    /// A line that is an event, but one topic-tag cannot use as meant: a
+    /// warning (an error under --strict); the caller keeps the line.
+    fn bad_field(&mut self, reason: &str, line: &str) -> anyhow::Result<()> {
+        let start: String = line.chars().take(40).collect();
+        let msg = format!(
+            "{}: line {}: {reason} (starts with {start:?})",
+            self.input_name, self.line_no
+        );
+        if self.opts.strict {
+            self.end_run()?;
+            self.out.flush()?;
+            return Err(cli::data_error(msg));
+        }
+        self.warnings += 1;
+        if self.warnings <= MAX_WARNINGS {
+            let _ = writeln!(self.diag, "topic-tag: warning: {msg}");
+        }
+        Ok(())
+    }
+}
+
+/// The chapter title a `--split` match gives: the first capture group when
+/// the regex has one, else the line without the matched text; trimmed. A
+/// match that leaves nothing titles the chapter with the whole line; an
+/// empty line opens no chapter.
+pub fn split_title(re: &Regex, line: &str) -> Option<String> {
+    let title = if re.captures_len() > 1 {
+        let caps = re.captures(line)?;
+        match caps.get(1) {
+            Some(g) => g.as_str().trim().to_string(),
+            None => {
+                let m = caps.get(0)?;
+                format!("{}{}", &line[..m.start()], &line[m.end()..])
+                    .trim()
+                    .to_string()
+            }
+        }
+    } else {
+        let m = re.find(line)?;
+        format!("{}{}", &line[..m.start()], &line[m.end()..])
+            .trim()
+            .to_string()
+    };
+    if !title.is_empty() {
+        return Some(title);
+    }
+    let whole = line.trim();
+    (!whole.is_empty()).then(|| whole.to_string())
+}
