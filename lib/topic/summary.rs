@@ -141,6 +141,7 @@ impl Summary {
             "Errors",
             "Duration",
         ]);
+        let mut number = 0;
         for (i, c) in self.chapters.iter().enumerate() {
             let title = match &c.title {
                 Some(t) => printable(t),
@@ -148,7 +149,8 @@ impl Summary {
             };
             t.add_row(vec![
                 if c.title.is_some() {
-                    i.to_string()
+                    number += 1;
+                    number.to_string()
                 } else {
                     "-".to_string()
                 },

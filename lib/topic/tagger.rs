@@ -215,12 +215,19 @@ impl<W: Write> Tagger<W> {
         match Peek::parse(t) {
             Ok(p) => self.event(t, p),
             Err(e) => {
-                let msg = e.to_string();
-                let what = msg.rsplit_once(" at line ").map_or(&msg[..], |(a, _)| a);
-                let reason = format!(
-                    "not a JSON object event ({what} at column {}); expected one JSON object per line",
-                    e.column()
-                );
+                let reason = if e.classify() == serde_json::error::Category::Data {
+                    format!(
+                        "expected a JSON object (one event per line), found {}",
+                        json_kind(t)
+                    )
+                } else {
+                    let msg = e.to_string();
+                    let what = msg.rsplit_once(" at line ").map_or(&msg[..], |(a, _)| a);
+                    format!(
+                        "not JSON ({what} at column {}); expected a JSON object (one event per line)",
+                        e.column()
+                    )
+                };
                 self.bad_line(&reason, t)
             }
         }
@@ -464,6 +471,17 @@ impl<W: Write> Tagger<W> {
             let _ = writeln!(self.diag, "topic-tag: warning: {msg}");
         }
         Ok(())
+    }
+}
+
+/// What a valid JSON text that is not an object is, for the warning.
+fn json_kind(text: &str) -> &'static str {
+    match text.as_bytes().first() {
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
     }
 }
 
