@@ -578,3 +578,16 @@ fn help_lists_exit_codes() {
             "66  an input file or the session file",
         ));
 }
+
+#[test]
+fn the_man_page_renders_from_the_library_args() {
+    use clap::CommandFactory;
+    let mut page = Vec::new();
+    clap_mangen::Man::new(gemline::topic::Args::command())
+        .render(&mut page)
+        .unwrap();
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains("topic\\-tag"), "{page}");
+    assert!(page.contains("create_new_topic"));
+    assert!(page.contains("66"));
+}
