@@ -76,6 +76,7 @@ proptest! {
         cuts in proptest::collection::vec(0usize..80, 0..10),
         summary in any::<bool>(),
         wrap in any::<bool>(),
+        terminal in any::<bool>(),
     ) {
         let mut input = Vec::new();
         for l in &lines {
@@ -86,6 +87,7 @@ proptest! {
             wrap,
             split: wrap.then(|| Regex::new("^(?:==> |B)").unwrap()),
             summary,
+            flush_each: terminal,
             ..Options::default()
         };
         let whole = tag(&input, &[], &opts);
@@ -94,6 +96,9 @@ proptest! {
         for l in text.lines() {
             let v: serde_json::Value = serde_json::from_str(l).expect("each line is JSON");
             prop_assert!(v.is_object(), "{l}");
+            if terminal {
+                prop_assert!(!l.chars().any(char::is_control), "{l:?}");
+            }
             n += 1;
         }
         if !wrap {

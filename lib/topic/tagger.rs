@@ -35,7 +35,8 @@ pub struct Options {
     pub strict: bool,
     /// Gather chapter counts for a `topic_summary` event at the end.
     pub summary: bool,
-    /// Flush after every event (stdout is a terminal).
+    /// Stdout is a terminal: flush after every event, and escape the
+    /// control characters JSON allows raw.
     pub flush_each: bool,
 }
 
@@ -181,9 +182,10 @@ impl<W: Write> Tagger<W> {
         self.end_input()?;
         self.end_run()?;
         if let Some(s) = &self.summary {
-            let line = s.to_event().to_line();
-            self.out.write_all(line.as_bytes())?;
-            self.out.write_all(b"\n")?;
+            self.scratch.clear();
+            self.scratch
+                .extend_from_slice(s.to_event().to_line().as_bytes());
+            self.write_scratch()?;
         }
         self.out.flush()?;
         if self.warnings > MAX_WARNINGS {
@@ -398,6 +400,11 @@ impl<W: Write> Tagger<W> {
 
     fn write_scratch(&mut self) -> io::Result<()> {
         self.scratch.push(b'\n');
+        if self.opts.flush_each {
+            // A terminal reads this: DEL and C1 controls, legal raw in JSON
+            // strings, are written as \u escapes (the same JSON value).
+            escape_terminal_controls(&mut self.scratch);
+        }
         self.out.write_all(&self.scratch)?;
         if self.opts.flush_each {
             self.out.flush()?;
@@ -474,6 +481,35 @@ impl<W: Write> Tagger<W> {
     }
 }
 
+/// Rewrites DEL and the C1 controls (U+0080..U+009F) of a JSON line as
+/// `\u00XX`. Outside strings they cannot occur in valid JSON, and inside
+/// one the escape is the same value, so the event is unchanged; only a
+/// terminal is spared an 8-bit CSI.
+pub fn escape_terminal_controls(line: &mut Vec<u8>) {
+    let needs = line
+        .windows(2)
+        .any(|w| w[0] == 0x7f || (w[0] == 0xc2 && (0x80..=0x9f).contains(&w[1])));
+    if !needs {
+        return;
+    }
+    let mut out = Vec::with_capacity(line.len() + 16);
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if b == 0x7f {
+            out.extend_from_slice(b"\\u007f");
+            i += 1;
+        } else if b == 0xc2 && line.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) {
+            out.extend_from_slice(format!("\\u{:04x}", line[i + 1]).as_bytes());
+            i += 2;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    *line = out;
+}
+
 /// What a valid JSON text that is not an object is, for the warning.
 fn json_kind(text: &str) -> &'static str {
     match text.as_bytes().first() {
@@ -512,4 +548,30 @@ pub fn split_title(re: &Regex, line: &str) -> Option<String> {
     }
     let whole = line.trim();
     (!whole.is_empty()).then(|| whole.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_controls_become_escapes_of_the_same_value() {
+        let mut line = "{\"c\":\"a\u{9b}2J\u{7f}é\"}\n".as_bytes().to_vec();
+        escape_terminal_controls(&mut line);
+        let text = String::from_utf8(line).unwrap();
+        assert_eq!(text, "{\"c\":\"a\\u009b2J\\u007fé\"}\n");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["c"], "a\u{9b}2J\u{7f}é");
+    }
+
+    #[test]
+    fn split_titles() {
+        let re = Regex::new("^==> ").unwrap();
+        assert_eq!(split_title(&re, "==> Build ").as_deref(), Some("Build"));
+        assert_eq!(split_title(&re, "==> ").as_deref(), Some("==>"));
+        assert_eq!(split_title(&re, "Build"), None);
+        let re = Regex::new(r"^(?:step (\d+)|==>)").unwrap();
+        assert_eq!(split_title(&re, "step 3: x").as_deref(), Some("3"));
+        assert_eq!(split_title(&re, "==> Tests").as_deref(), Some("Tests"));
+    }
 }
