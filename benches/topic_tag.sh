@@ -96,6 +96,14 @@ done
 ours=$(rate "$best")
 echo "topic-tag --summary: ${best}s  ${ours} events/s  peak RSS ${best_rss} KiB"
 
+# Pipes on both sides, as in `producer | topic-tag | consumer`: here the
+# flush-when-the-input-would-block rule is what decides the write sizes.
+s=$(date +%s.%N)
+cat "$DATA" | "${PIN[@]}" "$BIN" | cat > /dev/null
+e=$(date +%s.%N)
+psecs=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.2f", e - s }')
+echo "cat | topic-tag | cat: ${psecs}s  $(rate "$psecs") events/s"
+
 # Flat memory: a stream ten times shorter should need about the same RSS.
 head -n $((EVENTS / 10)) "$DATA" > "$WORK/small.jsonl"
 small_rss=$(/usr/bin/time -f '%M' "$BIN" < "$WORK/small.jsonl" 2>&1 >/dev/null | tail -1 || echo "?")

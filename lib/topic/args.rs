@@ -20,33 +20,40 @@ pub enum SummaryMode {
     version,
     about = "Split an event stream into chapters: make topic events, order them, stamp every event",
     long_about = "\
-Split a JSON-lines event stream (gem-ask, gemini-cli --output-format stream-json) into chapters.
+Split a JSON-lines event stream (gem-ask, or gemini-cli with
+--output-format stream-json) into chapters.
 
-With TITLE, print one `topic` event (with a timestamp) and exit, for shell scripts.
+With TITLE, print one `topic` event (with a timestamp) and exit.
 
 On a stream (stdin, or the files given with --input):
-  * a `tool_use` of `create_new_topic` becomes a `topic` event titled by its `parameters.title`; the
-    tool_use is replaced and its `tool_result` (same `tool_id`) dropped, since the chapter header says
-    it all;
-  * within a run of calls (consecutive `tool_use` and `topic` events with no other event between
-    them; blank and bad lines do not end a run) the topics are moved ahead of the calls, in their own
-    order; the calls keep theirs. A run is held until the next other event, the end of the input, or
-    the input going quiet for --hold-ms;
-  * every event after the first topic is stamped with `topic` (the active chapter's title); an
-    existing `topic` field is overwritten; events before any topic are not stamped;
+  * a `tool_use` of `create_new_topic` becomes a `topic` event titled by
+    its `parameters.title`: the call is replaced, and its `tool_result`
+    (same `tool_id`) dropped, since the chapter header says it all;
+  * within a run of calls (consecutive `tool_use` and `topic` events with
+    no other event between them; blank and bad lines do not end a run)
+    the topics are moved ahead of the calls, in their own order; the
+    calls keep theirs. A run is held until the next other event, the end
+    of the input, or the input going quiet for --hold-ms;
+  * every event after the first topic is stamped with `topic` (the active
+    chapter's title), overwriting any `topic` it had; events before the
+    first topic are not stamped;
   * a topic with the same title as the active one is dropped;
-  * everything else passes through untouched and in order: unknown types and fields are kept, field
-    order and values byte for byte (the stamp is added as the last field).
+  * everything else passes through untouched and in order: unknown types
+    and fields are kept, field order and values byte for byte (the stamp
+    is added as the last field).
 
-With --wrap the input is plain text (a build log): every line becomes a `message` event
-(role `assistant`, with the time it was read as `timestamp`), and lines matching --split open a new
-chapter.
+With --wrap the input is plain text (a build log): every line becomes a
+`message` event (role `assistant`, the time it was read as `timestamp`),
+and lines matching --split open a new chapter instead.
 
-Output is flushed per event when stdout is a terminal, and otherwise whenever the input has nothing
-more ready to read, so a live stream shows each event at once and a file goes at bulk speed.
+Output is flushed per event when stdout is a terminal (where DEL and C1
+control characters are also written as \\u escapes), and otherwise
+whenever the input has nothing more ready, so a live stream shows each
+event at once and a file goes at bulk speed.
 
-Lines that are not JSON objects are reported on stderr with their file and line number and skipped;
-with --strict the first one ends the program with exit 65.",
+Lines that are not JSON objects are reported on stderr with their file
+and line number and skipped; with --strict the first one ends the
+program with exit 65.",
     after_help = "\
 Exit status:
   0   success (also when stdout is closed early, as by `| head`)
