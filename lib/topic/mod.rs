@@ -158,6 +158,12 @@ pub fn active_topic_footer(title: Option<&str>) -> String {
     )
 }
 
+/// What `create_new_topic` answers the model: one line, as in the topic
+/// grouping design.
+pub fn topic_changed_output(title: &str) -> String {
+    format!("Topic changed to: {title:?}")
+}
+
 /// Puts the topic calls of one turn first, keeping the order within each
 /// group (a stable partition), so the chapter opens before the turn's
 /// actions.
@@ -331,6 +337,14 @@ mod tests {
         assert!(f.starts_with("[Active Topic: Charting now[2J]\n"), "{f}");
         assert!(f.contains("create_new_topic"));
         assert!(active_topic_footer(None).starts_with("[Active Topic: none yet]\n"));
+    }
+
+    #[test]
+    fn confirmation_quotes_the_title() {
+        assert_eq!(
+            topic_changed_output("Charting"),
+            "Topic changed to: \"Charting\""
+        );
     }
 
     #[test]
