@@ -11,7 +11,7 @@ use comfy_table::{
 };
 
 use super::RenderOptions;
-use super::text::{NumFormat, Style, clean_line, paint, truncate, width};
+use super::text::{NumFormat, Style, additive, clean_line, paint, truncate, width};
 use crate::spec::Chart;
 
 const UNICODE_STYLE: TableStyle = TableStyle::new()
@@ -124,11 +124,11 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         .collect();
     let widths = share(&natural, w.saturating_sub(overhead(ncols)));
     for (c, h) in heads.iter_mut().enumerate() {
-        *h = truncate(h, widths[c], ascii);
+        *h = additive(&truncate(h, widths[c], ascii));
     }
     for r in &mut cells {
         for (c, cell) in r.iter_mut().enumerate() {
-            *cell = truncate(cell, widths[c], ascii);
+            *cell = additive(&truncate(cell, widths[c], ascii));
         }
     }
 

@@ -31,6 +31,36 @@ fn is_dropped(c: char) -> bool {
     matches!(c, '\u{FE0E}' | '\u{FE0F}')
 }
 
+/// In labels, emoji joiners and skin-tone modifiers go too: terminals
+/// draw a joined sequence as one glyph or several, so columns after it
+/// would not line up. `👨‍👩‍👧` becomes `👨👩👧`, the same on every terminal.
+fn is_dropped_in_line(c: char) -> bool {
+    matches!(c, '\u{200D}' | '\u{1F3FB}'..='\u{1F3FF}')
+}
+
+/// Text whose string width is the sum of its characters' widths, which is
+/// what a layout engine that measures whole strings (comfy-table) needs to
+/// agree with us: a character that would combine with what precedes it
+/// into a narrower cluster is shown as `?`.
+pub fn additive(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut tail: Vec<char> = Vec::new();
+    for c in s.chars() {
+        let before: String = tail.iter().collect();
+        let mut after = before.clone();
+        after.push(c);
+        let ok = UnicodeWidthStr::width(after.as_str())
+            == UnicodeWidthStr::width(before.as_str()) + char_width(c);
+        let c = if ok { c } else { '?' };
+        out.push(c);
+        tail.push(c);
+        if tail.len() > 8 {
+            tail.remove(0);
+        }
+    }
+    out
+}
+
 /// The common non-ASCII punctuation and Latin-1 letters have a readable
 /// ASCII form; everything else becomes `?`.
 pub fn ascii_fold(c: char, out: &mut String) {
@@ -107,6 +137,7 @@ pub fn clean_line(s: &str, ascii: bool) -> String {
     for c in s.chars() {
         match c {
             '\t' | '\n' | '\r' => out.push(' '),
+            c if is_dropped_in_line(c) => {}
             c => push_visible(c, ascii, &mut out),
         }
     }
