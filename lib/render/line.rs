@@ -44,7 +44,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     }
 
     let rows = opts.height.max(2).min((w / 4).max(3));
-    let (lo, hi, ticks) = axis(ymin, ymax, (rows / 3 + 1).max(2));
+    let (lo, hi, ticks) = axis(ymin, ymax, (rows / 3 + 1).max(3));
     let tick_fmt = NumFormat::for_values(ticks.iter().copied());
     let tick_labels: Vec<String> = ticks.iter().map(|&t| tick_fmt.format(t)).collect();
     let tw = tick_labels
@@ -149,7 +149,8 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     for (r, tick) in tick_at.iter().enumerate() {
         let mut l = Line::new();
         let (label, axis) = match *tick {
-            Some(k) => (tick_labels[k].as_str(), if ascii { "+" } else { "┤" }),
+            // ASCII ticks stay `|`: a `+` would read as the second series.
+            Some(k) => (tick_labels[k].as_str(), if ascii { "|" } else { "┤" }),
             None => ("", if ascii { "|" } else { "│" }),
         };
         l.push(&pad_left(label, tw, ascii), Style::Dim, c);

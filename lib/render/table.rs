@@ -111,18 +111,18 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         r.truncate(ncols);
     }
 
-    let natural: Vec<usize> = (0..ncols)
-        .map(|c| {
-            cells
-                .iter()
-                .map(|r| width(&r[c]))
-                .chain([width(&heads[c])])
-                .max()
-                .unwrap_or(0)
-                .max(1)
-        })
-        .collect();
-    let widths = share(&natural, w.saturating_sub(overhead(ncols)));
+    let col_width = |c: usize, with_head: bool| -> usize {
+        cells
+            .iter()
+            .map(|r| width(&r[c]))
+            .chain(with_head.then(|| width(&heads[c])))
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    };
+    let natural: Vec<usize> = (0..ncols).map(|c| col_width(c, true)).collect();
+    let numbers: Vec<usize> = (0..ncols).map(|c| col_width(c, false)).collect();
+    let widths = plan(&natural, &numbers, w.saturating_sub(overhead(ncols)));
     for (c, h) in heads.iter_mut().enumerate() {
         *h = additive(&truncate(h, widths[c], ascii));
     }
@@ -176,6 +176,27 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         );
         lines.push(paint(&truncate(&note, w, ascii), Style::Dim, opts.color));
     }
+}
+
+/// Column widths within `budget`. A cut number would mislead, so value
+/// columns keep their numbers whole and the label column gives way first
+/// (down to a few characters), then value headers are cut; only when even
+/// that does not fit is everything shared out.
+fn plan(natural: &[usize], numbers: &[usize], budget: usize) -> Vec<usize> {
+    let total: usize = natural.iter().sum();
+    if total <= budget {
+        return natural.to_vec();
+    }
+    for values in [&natural[1..], &numbers[1..]] {
+        let used: usize = values.iter().sum();
+        let label_min = natural[0].min(6);
+        if used + label_min <= budget {
+            let mut out = vec![(budget - used).min(natural[0])];
+            out.extend_from_slice(values);
+            return out;
+        }
+    }
+    share(natural, budget)
 }
 
 /// Fits natural column widths into `budget`: narrow columns keep their

@@ -447,7 +447,7 @@ pub const PALETTE: [u8; 6] = [36, 35, 33, 32, 34, 31];
 /// Wraps clean text in a style when colour is on.
 pub fn paint(s: &str, style: Style, color: bool) -> String {
     match style.sgr() {
-        Some(code) if color && !s.is_empty() => format!("\x1b[{code}m{s}\x1b[0m"),
+        Some(code) if color && !s.trim().is_empty() => format!("\x1b[{code}m{s}\x1b[0m"),
         _ => s.to_string(),
     }
 }
