@@ -644,3 +644,16 @@ fn user_prompts_are_one_dim_line() {
         "\x1b[2m> first line second line\x1b[0m\n"
     );
 }
+
+#[test]
+fn thoughts_show_dim_only_when_asked() {
+    let e = r#"{"type":"thought","content":"Let me think","delta":true}
+{"type":"thought","content":" more.","delta":true}
+{"type":"message","role":"assistant","content":"Answer.","delta":true}"#;
+    assert_eq!(ok(&[], e), "Answer.\n");
+    assert_eq!(ok(&["--show-thoughts"], e), "Let me think more.\nAnswer.\n");
+    assert_eq!(
+        ok(&["--show-thoughts", "--color", "always"], e),
+        "\x1b[2mLet me think\x1b[0m\x1b[2m more.\x1b[0m\nAnswer.\n"
+    );
+}

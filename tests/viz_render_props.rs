@@ -161,6 +161,7 @@ proptest! {
         let mut events = vec![Event::topic(&title, Some(&title))];
         for t in &texts {
             events.push(Event::message("assistant", t, true));
+            events.push(Event::thought(t, true));
         }
         events.push(Event::message("user", &title, false));
         events.push(Event::error("warning", &title));
@@ -168,7 +169,10 @@ proptest! {
         events.push(Event::tool_result_err("id", "x", &title));
         events.push(chart.to_event());
         let mut out = Vec::new();
-        for opts in [opts.clone(), RenderOptions { show_tools: true, ..opts.clone() }] {
+        for opts in [
+            opts.clone(),
+            RenderOptions { show_tools: true, show_thoughts: true, ..opts.clone() },
+        ] {
             let mut r = Renderer::new(opts.clone());
             out.clear();
             for e in &events {

@@ -110,6 +110,10 @@ pub struct VizRenderArgs {
     #[arg(long)]
     pub show_tools: bool,
 
+    /// Model thoughts (`thought` events, gem-ask --thoughts) as dim text.
+    #[arg(long)]
+    pub show_thoughts: bool,
+
     /// Only chapter headers, each with its counts of events, tool calls and errors.
     #[arg(long)]
     pub chapters: bool,

@@ -53,6 +53,8 @@ pub struct RenderOptions {
     pub height: usize,
     /// One dim line per `tool_use` and `tool_result`.
     pub show_tools: bool,
+    /// `thought` events as dim streamed text.
+    pub show_thoughts: bool,
     /// Notes on stderr: ignored event types, session, stats.
     pub verbose: bool,
     /// `--chapters`: only chapter headers and per-chapter counts.
@@ -67,6 +69,7 @@ impl Default for RenderOptions {
             color: false,
             height: DEFAULT_HEIGHT,
             show_tools: false,
+            show_thoughts: false,
             verbose: false,
             chapters_only: false,
         }
@@ -244,8 +247,9 @@ pub struct Renderer {
     wrote_any: bool,
     /// A block (chart, chapter) was drawn: the next output gets a blank line.
     gap_pending: bool,
-    /// Assistant deltas are being joined into one paragraph.
-    in_text: bool,
+    /// Deltas of this kind (`message` or `thought`) are being joined into
+    /// one paragraph.
+    in_text: Option<&'static str>,
     topics: usize,
     chapter: Chapter,
     invalid_charts: usize,
@@ -259,7 +263,7 @@ impl Renderer {
             at_line_start: true,
             wrote_any: false,
             gap_pending: false,
-            in_text: false,
+            in_text: None,
             topics: 0,
             chapter: Chapter::default(),
             invalid_charts: 0,
@@ -317,7 +321,7 @@ impl Renderer {
     }
 
     fn end_line(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.in_text = false;
+        self.in_text = None;
         if !self.at_line_start {
             self.emit(out, "\n")?;
         }
@@ -428,6 +432,10 @@ impl Renderer {
                 }
                 Ok(())
             }
+            "thought" if self.opts.show_thoughts => {
+                let content = e.str_field("content").unwrap_or("");
+                self.text(e, "thought", content, Style::Dim, out)
+            }
             "init" => {
                 if self.opts.verbose {
                     eprintln!(
@@ -463,13 +471,27 @@ impl Renderer {
             let l = paint(&t, Style::Dim, self.opts.color);
             return self.lines(out, &[l]);
         }
+        self.text(e, "message", content, Style::Plain, out)
+    }
+
+    /// Streamed prose: deltas of one kind join, anything else starts a
+    /// new line; a complete (non-delta) piece ends its line.
+    fn text(
+        &mut self,
+        e: &Event,
+        kind: &'static str,
+        content: &str,
+        style: Style,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let delta = e.bool_field("delta") == Some(true);
-        if !self.in_text || !delta {
+        if self.in_text != Some(kind) || !delta {
             self.start_item(out)?;
         }
         let t = clean_text(content, !self.opts.unicode);
+        let t = paint(&t, style, self.opts.color);
         self.emit(out, &t)?;
-        self.in_text = delta;
+        self.in_text = delta.then_some(kind);
         if !delta {
             self.end_line(out)?;
         }
@@ -717,6 +739,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     );
     opts.height = usize::from(args.height);
     opts.show_tools = args.show_tools;
+    opts.show_thoughts = args.show_thoughts;
     opts.verbose = args.verbose;
     opts.chapters_only = args.chapters;
     let inputs = cli::open_inputs(&args.files)?;
