@@ -103,8 +103,9 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         for pair in pts.windows(2) {
             segment(pair[0], pair[1], &mut plot);
         }
-        if several && !ascii {
-            let marked: Vec<(usize, usize)> = if sparse {
+        // A lone point is one braille dot, too small to see: mark it.
+        if (several || pts.len() == 1) && !ascii {
+            let marked: Vec<(usize, usize)> = if sparse || pts.len() == 1 {
                 pts.clone()
             } else {
                 pts.last().copied().into_iter().collect()

@@ -230,7 +230,7 @@ pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
 /// Counts of one chapter, for `--chapters`.
 #[derive(Debug, Default, Clone)]
 struct Chapter {
-    number: usize,
+    /// None for the stretch before the first topic.
     title: Option<String>,
     events: usize,
     tool_calls: usize,
@@ -614,7 +614,6 @@ impl Renderer {
             let rule = chapter_rule(self.topics, &title, &self.opts);
             self.lines(out, &[rule])?;
             self.chapter = Chapter {
-                number: self.topics,
                 title: Some(title),
                 ..Chapter::default()
             };
@@ -666,7 +665,6 @@ impl Renderer {
             !self.opts.unicode,
         );
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
-        let _ = c.number;
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
 }
