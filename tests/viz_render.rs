@@ -657,3 +657,9 @@ fn thoughts_show_dim_only_when_asked() {
         "\x1b[2mLet me think\x1b[0m\x1b[2m more.\x1b[0m\nAnswer.\n"
     );
 }
+
+#[test]
+fn a_partial_meta_is_accepted() {
+    let e = r#"{"type":"visualization","chartType":"bar","series":[{"name":"s","points":[{"label":"a","value":1}]}],"meta":{"fallbackMode":"ascii"}}"#;
+    assert_eq!(ok(&["--width", "20"], e), "a ████████████████ 1\n");
+}

@@ -194,7 +194,12 @@ fn footer(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
 /// `type`). A bare spec is normalized as the render_visualization tool
 /// would (its `sort` and `maxPoints` honoured); an event is validated.
 pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
-    let value = Value::Object(e.0.clone());
+    let mut value = Value::Object(e.0.clone());
+    // A hand-written `meta` may lack the counts; they have obvious defaults.
+    if let Some(Value::Object(meta)) = value.get_mut("meta") {
+        meta.entry("truncated").or_insert(Value::Bool(false));
+        meta.entry("originalPointCount").or_insert(Value::from(0));
+    }
     if e.kind() == "visualization" {
         let chart = Chart::from_value(&value)?;
         chart.validate()?;
