@@ -663,3 +663,13 @@ fn a_partial_meta_is_accepted() {
     let e = r#"{"type":"visualization","chartType":"bar","series":[{"name":"s","points":[{"label":"a","value":1}]}],"meta":{"fallbackMode":"ascii"}}"#;
     assert_eq!(ok(&["--width", "20"], e), "a ████████████████ 1\n");
 }
+
+#[test]
+fn styled_text_ending_a_line_adds_no_blank_line() {
+    let e = r#"{"type":"thought","content":"Thinking.\n","delta":true}
+{"type":"message","role":"assistant","content":"Answer.","delta":true}"#;
+    assert_eq!(
+        ok(&["--show-thoughts", "--color", "always"], e),
+        "\x1b[2mThinking.\n\x1b[0mAnswer.\n"
+    );
+}

@@ -320,7 +320,9 @@ impl Renderer {
                 .collect();
             out.write_all(a.as_bytes())?;
         }
-        self.at_line_start = s.ends_with('\n');
+        // A styled piece may end in a reset after its newline.
+        self.at_line_start =
+            s.ends_with('\n') || (s.ends_with('m') && text::strip_ansi(s).ends_with('\n'));
         self.wrote_any = true;
         Ok(())
     }
