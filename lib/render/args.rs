@@ -1,0 +1,128 @@
+//! The `viz-render` command line (clap), kept in the library so the man
+//! page is generated from the same definition the binary parses.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::cli::ColorChoice;
+
+const LONG_ABOUT: &str = "\
+Reads a stream of JSON-lines events (docs/events.md) from the files named, or \
+stdin, and draws each one as it arrives: `visualization` events (and bare \
+chart spec objects, the render_visualization argument form) as bar, line or \
+table charts; `message` text as it streams; `topic` events as numbered \
+chapter headers; `error` events marked as errors. It reads the output of \
+`gemini -p ... --output-format stream-json` as well as gem-ask and viz-parse.
+
+Drawing: bar charts use eighth-block bars (`#` in ASCII) with the value and \
+its unit right-aligned, diverging from a zero axis when values are negative. \
+Line charts use a braille canvas (2x4 dots per cell; `*`, `+`, `o` in ASCII), \
+y ticks at 1/2/5 x 10^k, x labels where they fit, a legend for several \
+series; the plot is at most --height rows and about a quarter of the width. \
+Tables use box borders (ASCII borders in ASCII mode), numbers right-aligned, \
+the unit in the header. A footer says when points were dropped upstream \
+(\"showing 30 of 1,204 points, top by value\").
+
+Numbers: below 1,000 with the decimals the most precise value of the chart \
+needs (2.9, 3.0); 1,000 up to a million whole with separators (1,234); from a \
+million three significant digits and a suffix (1.2M, 45.6B, 7.89T); beyond \
+10^15 or below 10^-4 scientific (1.5e-7). Units follow a space (2.9 s), \
+except %, x and degree signs which attach (12%) and currency symbols which \
+lead ($1,200).
+
+Text: assistant message text passes through as written (the terminal wraps \
+it); a user message (gemini-cli echoes the prompt) is one dim `> prompt` \
+line. Control characters never reach the terminal: ESC shows as ^[, other C0 \
+controls in caret form, C1 controls and bidi overrides as <U+009B>; tabs and \
+newlines in message text are kept. In ASCII mode non-ASCII text is folded \
+(é to e, an em dash to --) or shown as `?`, so no byte above 0x7F is \
+written. Nothing but the message text is ever wider than the width.
+
+Width: --width, else COLUMNS, else the terminal, else 80. Unicode unless \
+--ascii, or LC_ALL / LC_CTYPE / LANG name a non-UTF-8 locale, or TERM=dumb; \
+--unicode forces it. Colour per --color; auto means a terminal, no NO_COLOR \
+and TERM not dumb. With colour off no escape sequence is written.
+
+--json does not draw: each chart is written back as a `visualization` event \
+with meta.fallbackMode set to the mode that would have been drawn (\"unicode\" \
+or \"ascii\"), a bare spec normalized first; every other event passes \
+through unchanged. Lines that are not JSON objects are skipped with a warning \
+naming the line (--strict: exit 65). An invalid chart is drawn as an error \
+line and the stream goes on (--strict: exit 65). Unknown event types are \
+ignored (noted on stderr with --verbose).";
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0   success (also when the reader of stdout goes away, as with `| head`)
+  1   failure (an I/O error)
+  2   usage error
+  65  bad input data with --strict (a line that is not a JSON object, an invalid chart)
+  66  an input file cannot be opened
+
+Examples:
+  viz-parse data.csv | viz-render
+  gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-render
+  gem-ask 'plot the last 5 years' | viz-render --show-tools
+  viz-render --ascii --width 60 events.jsonl
+  topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
+  echo '{\"chartType\":\"bar\",\"series\":[{\"name\":\"s\",\"points\":[{\"label\":\"a\",\"value\":1}]}]}' | viz-render";
+
+/// Draw chart events, streamed text and chapter headers in the terminal.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "viz-render",
+    version,
+    about = "Draw a JSON-lines event stream in the terminal: charts, streamed text, chapters",
+    long_about = LONG_ABOUT,
+    after_help = AFTER_HELP
+)]
+pub struct VizRenderArgs {
+    /// Input files of events; `-` or none reads stdin.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Width in columns (default: COLUMNS, the terminal, or 80).
+    #[arg(long, value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..))]
+    pub width: Option<u16>,
+
+    /// Cap on a line chart's plot rows.
+    #[arg(long, value_name = "ROWS", default_value_t = 15, value_parser = clap::value_parser!(u16).range(2..))]
+    pub height: u16,
+
+    /// Draw with ASCII only.
+    #[arg(long, conflicts_with = "unicode")]
+    pub ascii: bool,
+
+    /// Draw with Unicode whatever the locale says.
+    #[arg(long)]
+    pub unicode: bool,
+
+    /// Colour and bold/dim.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Do not draw: re-emit events, charts with meta.fallbackMode set.
+    #[arg(long, conflicts_with = "chapters")]
+    pub json: bool,
+
+    /// One dim line for each tool call and tool result.
+    #[arg(long)]
+    pub show_tools: bool,
+
+    /// Model thoughts (`thought` events, gem-ask --thoughts) as dim text.
+    #[arg(long)]
+    pub show_thoughts: bool,
+
+    /// Only chapter headers, each with its counts of events, tool calls and errors.
+    #[arg(long)]
+    pub chapters: bool,
+
+    /// A line that is not an event, or an invalid chart, is an error (exit 65).
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Notes on stderr: ignored event types, session, token stats.
+    #[arg(short, long)]
+    pub verbose: bool,
+}

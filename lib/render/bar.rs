@@ -1,0 +1,215 @@
+//! Bar charts: one row per point, label on the left, the bar in eighth
+//! blocks (`#` in ASCII), the value with its unit right-aligned; diverging
+//! from a zero axis when any value is negative.
+
+use super::RenderOptions;
+use super::text::{
+    Line, NumFormat, PALETTE, Style, clean_line, pad_left, pad_right, truncate, width, with_unit,
+};
+use crate::spec::{Chart, Series};
+
+const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+
+pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let several = chart.series.len() > 1;
+    for (i, s) in chart.series.iter().enumerate() {
+        if several {
+            let name = truncate(
+                &clean_line(&s.name, !opts.unicode),
+                opts.width.max(1),
+                !opts.unicode,
+            );
+            let mut l = Line::new();
+            l.push(&name, Style::Fg(PALETTE[i % PALETTE.len()]), opts.color);
+            lines.push(l.finish());
+        }
+        series(chart, s, opts, lines);
+    }
+}
+
+fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let ascii = !opts.unicode;
+    let w = opts.width.max(1);
+    if s.points.is_empty() {
+        lines.push(super::text::paint("(no data)", Style::Dim, opts.color));
+        return;
+    }
+    let fmt = NumFormat::for_values(s.points.iter().map(|p| p.value));
+    let unit = chart
+        .unit
+        .as_deref()
+        .map(|u| clean_line(u.trim(), ascii))
+        .filter(|u| !u.is_empty());
+    let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
+    let values_with = |unit: Option<&str>| -> Vec<String> {
+        s.points
+            .iter()
+            .map(|p| with_unit(&fmt.format(p.value), unit))
+            .collect()
+    };
+    let mut values = values_with(unit.as_deref());
+    let mut unit_in_header = false;
+    if unit.is_some() && values.iter().map(|v| width(v)).max().unwrap_or(0) > max_vw {
+        // A long unit goes once into the header instead of on every row.
+        values = values_with(None);
+        unit_in_header = true;
+    }
+    let vw = values
+        .iter()
+        .map(|v| width(v))
+        .max()
+        .unwrap_or(0)
+        .min(max_vw);
+    let labels: Vec<String> = s
+        .points
+        .iter()
+        .map(|p| clean_line(&p.label, ascii))
+        .collect();
+    let natural_lw = labels.iter().map(|l| width(l)).max().unwrap_or(0);
+    let avail = w.saturating_sub(vw + 2);
+    let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
+    let bw = avail.saturating_sub(lw);
+
+    let y_title = {
+        let y = chart
+            .y_label
+            .as_deref()
+            .map(|y| clean_line(y.trim(), ascii))
+            .filter(|y| !y.is_empty());
+        match (y, unit_in_header.then_some(unit.as_deref()).flatten()) {
+            (Some(y), Some(u)) => Some(format!("{y} ({u})")),
+            (Some(y), None) => Some(y),
+            (None, Some(u)) => Some(format!("({u})")),
+            (None, None) => None,
+        }
+    };
+    let x_title = chart
+        .x_label
+        .as_deref()
+        .map(|x| clean_line(x.trim(), ascii))
+        .filter(|x| !x.is_empty());
+    if x_title.is_some() || y_title.is_some() {
+        let left = pad_right(x_title.as_deref().unwrap_or(""), lw, ascii);
+        let right_room = w.saturating_sub(lw + 1);
+        let right = pad_left(y_title.as_deref().unwrap_or(""), right_room, ascii);
+        let right = right.trim_start();
+        let pad = right_room.saturating_sub(width(right));
+        let mut l = Line::new();
+        l.push(left.trim_end(), Style::Dim, opts.color);
+        l.plain(&" ".repeat(lw - width(left.trim_end()) + 1 + pad));
+        l.push(right, Style::Dim, opts.color);
+        lines.push(l.finish());
+    }
+
+    let neg_max = s.points.iter().map(|p| -p.value).fold(0.0f64, f64::max);
+    let pos_max = s.points.iter().map(|p| p.value).fold(0.0f64, f64::max);
+    let diverging = neg_max > 0.0;
+    // Cells per unit of value, and the width left of the zero axis.
+    let (scale, left_w) = if diverging {
+        let span_cells = bw.saturating_sub(1) as f64;
+        let span = neg_max / 2.0 + pos_max / 2.0;
+        let scale = if span > 0.0 {
+            span_cells / 2.0 / span
+        } else {
+            0.0
+        };
+        let mut left = (neg_max * scale).round() as usize;
+        let cells = bw.saturating_sub(1);
+        left = left.min(cells);
+        if pos_max > 0.0 && left == cells && cells > 1 {
+            left -= 1;
+        }
+        if left == 0 && cells > 0 {
+            left = 1;
+        }
+        (scale, left)
+    } else {
+        let scale = if pos_max > 0.0 {
+            bw as f64 / pos_max
+        } else {
+            0.0
+        };
+        (scale, 0)
+    };
+    let right_w = if diverging {
+        bw.saturating_sub(left_w + 1)
+    } else {
+        bw
+    };
+    let pos_style = Style::Fg(PALETTE[0]);
+    let neg_style = Style::Fg(PALETTE[1]);
+
+    for ((p, label), value) in s.points.iter().zip(&labels).zip(&values) {
+        let mut l = Line::new();
+        if lw > 0 {
+            l.plain(&pad_right(label, lw, ascii));
+            l.plain(" ");
+        }
+        let cells = (p.value.abs() * scale).max(0.0);
+        if diverging {
+            let neg = if p.value < 0.0 {
+                left_bar(cells, left_w, ascii)
+            } else {
+                String::new()
+            };
+            l.plain(&" ".repeat(left_w.saturating_sub(width(&neg))));
+            l.push(&neg, neg_style, opts.color);
+            if bw > 0 {
+                l.push(if ascii { "|" } else { "│" }, Style::Dim, opts.color);
+            }
+        }
+        let pos = if p.value > 0.0 {
+            right_bar(cells, right_w, ascii)
+        } else {
+            String::new()
+        };
+        let pos_w = width(&pos);
+        l.push(&pos, pos_style, opts.color);
+        l.plain(&" ".repeat(right_w.saturating_sub(pos_w)));
+        l.plain(" ");
+        l.plain(&pad_left(value, vw, ascii));
+        lines.push(l.finish());
+    }
+}
+
+/// A bar growing right: full blocks and a left-aligned eighth; a value
+/// above zero shows at least one eighth.
+fn right_bar(cells: f64, max: usize, ascii: bool) -> String {
+    if max == 0 {
+        return String::new();
+    }
+    if ascii {
+        let n = (cells.round() as usize).min(max);
+        return "#".repeat(n);
+    }
+    let eighths = ((cells * 8.0).round() as usize).clamp(1, max * 8);
+    let mut s = "█".repeat(eighths / 8);
+    s.push_str(EIGHTHS[eighths % 8]);
+    s
+}
+
+/// A bar growing left from the axis. Unicode has right-aligned blocks only
+/// for one eighth and one half, so the partial cell is `▕`, `▐` or full.
+fn left_bar(cells: f64, max: usize, ascii: bool) -> String {
+    if max == 0 {
+        return String::new();
+    }
+    if ascii {
+        let n = (cells.round() as usize).min(max);
+        return "#".repeat(n);
+    }
+    let eighths = ((cells * 8.0).round() as usize).clamp(1, max * 8);
+    let full = eighths / 8;
+    let partial = match eighths % 8 {
+        0 => "",
+        1 | 2 => "▕",
+        3..=6 => "▐",
+        _ => "█",
+    };
+    let mut s = partial.to_string();
+    s.push_str(&"█".repeat(full));
+    if width(&s) > max {
+        s = "█".repeat(max);
+    }
+    s
+}

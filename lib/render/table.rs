@@ -1,0 +1,238 @@
+//! Tables through comfy-table: box borders (ASCII borders in ASCII mode),
+//! numbers right-aligned, the unit in the header. comfy-table is told the
+//! exact width, and every cell is cut to its column here first, so it never
+//! has to wrap and never exceeds the width.
+
+use std::collections::HashMap;
+
+use comfy_table::{
+    Attribute, Cell, CellAlignment, ContentArrangement, ContentLineStyle, LineStyle, Table,
+    TableStyle,
+};
+
+use super::RenderOptions;
+use super::text::{NumFormat, Style, additive, clean_line, paint, truncate, width};
+use crate::spec::Chart;
+
+const UNICODE_STYLE: TableStyle = TableStyle::new()
+    .top_border(LineStyle::new('╭', '─', '┬', '╮'))
+    .header_lines(ContentLineStyle::new('│', '│', '│'))
+    .header_separator(LineStyle::new('├', '─', '┼', '┤'))
+    .content_lines(ContentLineStyle::new('│', '│', '│'))
+    .bottom_border(LineStyle::new('╰', '─', '┴', '╯'));
+
+const ASCII_STYLE: TableStyle = TableStyle::new()
+    .top_border(LineStyle::new('+', '-', '+', '+'))
+    .header_lines(ContentLineStyle::new('|', '|', '|'))
+    .header_separator(LineStyle::new('+', '-', '+', '+'))
+    .content_lines(ContentLineStyle::new('|', '|', '|'))
+    .bottom_border(LineStyle::new('+', '-', '+', '+'));
+
+/// Border and padding columns of a table with `n` columns: `│ a │ b │`.
+fn overhead(n: usize) -> usize {
+    3 * n + 1
+}
+
+pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let ascii = !opts.unicode;
+    let w = opts.width.max(1);
+    let unit = chart
+        .unit
+        .as_deref()
+        .map(|u| clean_line(u.trim(), ascii))
+        .filter(|u| !u.is_empty());
+    let with_unit = |h: String| match &unit {
+        Some(u) => format!("{h} ({u})"),
+        None => h,
+    };
+    let label_head = chart
+        .x_label
+        .as_deref()
+        .map(|x| clean_line(x.trim(), ascii))
+        .filter(|x| !x.is_empty())
+        .unwrap_or_else(|| "Label".into());
+    let y_label = chart
+        .y_label
+        .as_deref()
+        .map(|y| clean_line(y.trim(), ascii))
+        .filter(|y| !y.is_empty());
+    let single = chart.series.len() == 1;
+    let mut heads = vec![label_head];
+    for (i, s) in chart.series.iter().enumerate() {
+        let name = clean_line(s.name.trim(), ascii);
+        let h = match (&y_label, single, name.is_empty()) {
+            (Some(y), true, _) => y.clone(),
+            (_, _, false) => name,
+            (_, true, true) => "Value".into(),
+            (_, false, true) => format!("Series {}", i + 1),
+        };
+        heads.push(with_unit(h));
+    }
+
+    // Rows: the union of labels in first-seen order, one column per series.
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let ns = chart.series.len();
+    for (si, s) in chart.series.iter().enumerate() {
+        for p in &s.points {
+            let r = *index.entry(p.label.as_str()).or_insert_with(|| {
+                rows.push((clean_line(&p.label, ascii), vec![None; ns]));
+                rows.len() - 1
+            });
+            rows[r].1[si] = Some(p.value);
+        }
+    }
+    let fmts: Vec<NumFormat> = chart
+        .series
+        .iter()
+        .map(|s| NumFormat::for_values(s.points.iter().map(|p| p.value)))
+        .collect();
+    let mut cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(label, vals)| {
+            let mut r = vec![label.clone()];
+            r.extend(
+                vals.iter()
+                    .zip(&fmts)
+                    .map(|(v, f)| v.map(|v| f.format(v)).unwrap_or_default()),
+            );
+            r
+        })
+        .collect();
+
+    // Columns that cannot get even three characters are left out and said so.
+    let mut ncols = heads.len();
+    while ncols > 2 && overhead(ncols) + 3 * ncols > w {
+        ncols -= 1;
+    }
+    let hidden = heads.len() - ncols;
+    heads.truncate(ncols);
+    for r in &mut cells {
+        r.truncate(ncols);
+    }
+
+    let col_width = |c: usize, with_head: bool| -> usize {
+        cells
+            .iter()
+            .map(|r| width(&r[c]))
+            .chain(with_head.then(|| width(&heads[c])))
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    };
+    let natural: Vec<usize> = (0..ncols).map(|c| col_width(c, true)).collect();
+    let numbers: Vec<usize> = (0..ncols).map(|c| col_width(c, false)).collect();
+    let widths = plan(&natural, &numbers, w.saturating_sub(overhead(ncols)));
+    for (c, h) in heads.iter_mut().enumerate() {
+        *h = additive(&truncate(h, widths[c], ascii));
+    }
+    for r in &mut cells {
+        for (c, cell) in r.iter_mut().enumerate() {
+            *cell = additive(&truncate(cell, widths[c], ascii));
+        }
+    }
+
+    let mut table = Table::new();
+    table
+        .load_style(if ascii { ASCII_STYLE } else { UNICODE_STYLE })
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(w.min(u16::MAX as usize) as u16)
+        .force_no_tty();
+    if opts.color {
+        table.enforce_styling();
+    }
+    table.set_header(heads.iter().enumerate().map(|(c, h)| {
+        let cell = Cell::new(h).add_attribute(Attribute::Bold);
+        if c > 0 {
+            cell.set_alignment(CellAlignment::Right)
+        } else {
+            cell
+        }
+    }));
+    for r in cells {
+        table.add_row(r.into_iter().enumerate().map(|(c, v)| {
+            let cell = Cell::new(v);
+            if c > 0 {
+                cell.set_alignment(CellAlignment::Right)
+            } else {
+                cell
+            }
+        }));
+    }
+    for l in table.lines() {
+        let l = l.trim_end().to_string();
+        // Our budget should make this impossible; if comfy-table ever
+        // disagrees, the width promise wins over the styling.
+        if width(&super::text::strip_ansi(&l)) > w {
+            lines.push(truncate(&super::text::strip_ansi(&l), w, ascii));
+        } else {
+            lines.push(l);
+        }
+    }
+    if hidden > 0 {
+        let note = format!(
+            "({hidden} more column{} not shown at this width)",
+            if hidden == 1 { "" } else { "s" }
+        );
+        lines.push(paint(&truncate(&note, w, ascii), Style::Dim, opts.color));
+    }
+}
+
+/// Column widths within `budget`. A cut number would mislead, so value
+/// columns keep their numbers whole and the label column gives way first
+/// (down to a few characters), then value headers are cut; only when even
+/// that does not fit is everything shared out.
+fn plan(natural: &[usize], numbers: &[usize], budget: usize) -> Vec<usize> {
+    let total: usize = natural.iter().sum();
+    if total <= budget {
+        return natural.to_vec();
+    }
+    for values in [&natural[1..], &numbers[1..]] {
+        let used: usize = values.iter().sum();
+        let label_min = natural[0].min(6);
+        if used + label_min <= budget {
+            let mut out = vec![(budget - used).min(natural[0])];
+            out.extend_from_slice(values);
+            return out;
+        }
+    }
+    share(natural, budget)
+}
+
+/// Fits natural column widths into `budget`: narrow columns keep their
+/// width, the rest share what is left equally (water filling), at least 1.
+fn share(natural: &[usize], budget: usize) -> Vec<usize> {
+    let total: usize = natural.iter().sum();
+    if total <= budget {
+        return natural.to_vec();
+    }
+    let n = natural.len();
+    let mut out = vec![0; n];
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| natural[i]);
+    let mut left = budget;
+    for (k, &i) in order.iter().enumerate() {
+        let fair = left / (n - k);
+        let give = natural[i].min(fair).max(1);
+        out[i] = give;
+        left = left.saturating_sub(give);
+    }
+    // Whatever rounding left over goes to the label column.
+    let used: usize = out.iter().sum();
+    if used < budget && natural[0] > out[0] {
+        out[0] += (budget - used).min(natural[0] - out[0]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_keeps_narrow_columns_whole() {
+        assert_eq!(share(&[30, 5], 20), vec![15, 5]);
+        assert_eq!(share(&[3, 5], 20), vec![3, 5]);
+        assert_eq!(share(&[30, 30], 20), vec![10, 10]);
+    }
+}

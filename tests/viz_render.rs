@@ -1,0 +1,675 @@
+//! viz-render end to end: the real binary, real pipes, a clean environment.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn render(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Out {
+    let mut cmd = cargo_bin_cmd!("viz-render");
+    cmd.env_clear().env("LANG", "C.UTF-8");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .output()
+        .unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn ok(args: &[&str], stdin: &str) -> String {
+    let o = render(args, &[], stdin);
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+    o.stdout
+}
+
+fn testdata(name: &str) -> String {
+    std::fs::read_to_string(format!("testdata/render/{name}")).unwrap()
+}
+
+fn bar(points: &[(&str, f64)]) -> String {
+    let pts: Vec<_> = points
+        .iter()
+        .map(|(l, v)| serde_json::json!({"label": l, "value": v}))
+        .collect();
+    serde_json::json!({"type": "visualization", "chartType": "bar",
+        "series": [{"name": "s", "points": pts}],
+        "meta": {"truncated": false, "originalPointCount": points.len()}})
+    .to_string()
+}
+
+#[test]
+fn bmw_bar_chart_has_labels_bars_and_values_with_unit() {
+    let out = ok(&["--width", "40"], &testdata("bmw.jsonl"));
+    assert_eq!(
+        out,
+        "0-60 mph\n\
+         fastest three\n\
+         Model                               Time\n\
+         M5 CS         █████████████████    2.9 s\n\
+         M8 Competiti… █████████████████▋   3.0 s\n\
+         M3 Competiti… ████████████████████ 3.4 s\n"
+    );
+}
+
+#[test]
+fn ascii_bars_use_hashes_and_dots() {
+    let out = ok(&["--width", "40", "--ascii"], &testdata("bmw.jsonl"));
+    assert!(out.contains("M8 Competi... "), "{out}");
+    assert!(out.contains("#################### 3.4 s"), "{out}");
+    assert!(out.is_ascii());
+}
+
+#[test]
+fn negative_values_diverge_from_a_zero_axis() {
+    let out = ok(&["--width", "40"], &testdata("negative.jsonl"));
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    let col = |r: &str| r.chars().position(|c| c == '│');
+    let axis = col(rows[0]).unwrap();
+    for r in &rows {
+        assert_eq!(col(r), Some(axis), "axis moves: {out}");
+    }
+    // The negative bar ends at the axis, the positive one starts there.
+    assert!(rows[2].contains("████│"), "{out}");
+    assert!(rows[0].contains("│████"), "{out}");
+    assert!(rows[2].ends_with("-15.00%"));
+}
+
+#[test]
+fn eighth_blocks_give_sub_cell_resolution() {
+    let out = ok(&["--width", "30"], &bar(&[("a", 8.0), ("b", 1.0)]));
+    // 8 to 1 over a bar area: b is a fraction of a's length, in eighths.
+    let b = out.lines().nth(1).unwrap();
+    assert!(
+        b.chars().any(|c| "▏▎▍▌▋▊▉".contains(c) || c == '█'),
+        "{out}"
+    );
+}
+
+#[test]
+fn line_chart_uses_braille_nice_ticks_and_end_labels() {
+    let out = ok(&["--width", "60"], &testdata("yearly.jsonl"));
+    assert!(out.contains("20 ┤"), "{out}");
+    assert!(out.contains("12 ┤"), "{out}");
+    assert!(out.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)));
+    let labels = out.lines().find(|l| l.contains("2020")).unwrap();
+    assert!(labels.trim_end().ends_with("2024"), "{out}");
+    assert!(labels.contains("2022"), "{out}");
+}
+
+#[test]
+fn line_chart_height_is_capped() {
+    let out = ok(
+        &["--width", "100", "--height", "6"],
+        &testdata("yearly.jsonl"),
+    );
+    let axis_rows = out
+        .lines()
+        .filter(|l| l.contains('┤') || l.contains('│'))
+        .count();
+    assert_eq!(axis_rows, 6, "{out}");
+    let out = ok(&["--width", "100"], &testdata("yearly.jsonl"));
+    let axis_rows = out
+        .lines()
+        .filter(|l| l.contains('┤') || l.contains('│'))
+        .count();
+    assert_eq!(axis_rows, 15, "{out}");
+}
+
+#[test]
+fn several_series_share_an_x_axis_in_first_seen_order_with_a_legend() {
+    let out = ok(&["--width", "80"], &testdata("multi.jsonl"));
+    let labels = out.lines().find(|l| l.contains("Jan")).unwrap();
+    let order: Vec<usize> = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul"]
+        .iter()
+        .map(|m| {
+            labels
+                .find(m)
+                .unwrap_or_else(|| panic!("{m} missing: {out}"))
+        })
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{labels}");
+    assert!(out.contains("● AAPL  ◆ MSFT  ▲ GOOG"), "{out}");
+    let ascii = ok(&["--width", "80", "--ascii"], &testdata("multi.jsonl"));
+    assert!(ascii.contains("* AAPL  + MSFT  o GOOG"), "{ascii}");
+    for m in ['*', '+', 'o', '|', '-'] {
+        assert!(ascii.contains(m), "{m} missing: {ascii}");
+    }
+}
+
+#[test]
+fn table_has_borders_right_aligned_numbers_and_unit_in_header() {
+    let spec = r#"{"type":"visualization","chartType":"table","yLabel":"Time","unit":"s","series":[{"name":"t","points":[{"label":"M5 CS","value":2.9},{"label":"M8","value":12.25}]}],"meta":{"truncated":false,"originalPointCount":2}}"#;
+    let out = ok(&["--width", "40"], spec);
+    assert_eq!(
+        out,
+        "╭───────┬──────────╮\n\
+         │ Label │ Time (s) │\n\
+         ├───────┼──────────┤\n\
+         │ M5 CS │     2.90 │\n\
+         │ M8    │    12.25 │\n\
+         ╰───────┴──────────╯\n"
+    );
+    let ascii = ok(&["--width", "40", "--ascii"], spec);
+    assert!(
+        ascii.starts_with("+-------+----------+\n| Label | Time (s) |\n"),
+        "{ascii}"
+    );
+}
+
+#[test]
+fn footer_says_when_points_were_dropped() {
+    let out = ok(&["--width", "80"], &testdata("table.jsonl"));
+    assert!(
+        out.ends_with("showing 5 of 1,204 points, top by value\n"),
+        "{out}"
+    );
+    let line = r#"{"type":"visualization","chartType":"line","series":[{"name":"a","points":[{"label":"1","value":1},{"label":"2","value":3}]}],"meta":{"truncated":true,"originalPointCount":1000,"reduction":"even"}}"#;
+    assert!(ok(&[], line).contains("showing 2 of 1,000 points, evenly sampled"));
+    assert!(!ok(&[], &testdata("bmw.jsonl")).contains("showing"));
+}
+
+#[test]
+fn messages_stream_joined_and_lines_are_closed_before_other_output() {
+    let stream = [
+        r#"{"type":"message","role":"assistant","content":"Hel","delta":true}"#,
+        r#"{"type":"message","role":"assistant","content":"lo, ","delta":true}"#,
+        r#"{"type":"message","role":"assistant","content":"world.","delta":true}"#,
+        r#"{"type":"error","severity":"error","message":"boom"}"#,
+        r#"{"type":"message","role":"assistant","content":"More\ttext\nend","delta":true}"#,
+    ]
+    .join("\n");
+    assert_eq!(
+        ok(&[], &stream),
+        "Hello, world.\nerror: boom\nMore\ttext\nend\n"
+    );
+}
+
+#[test]
+fn output_streams_event_by_event() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 64];
+        loop {
+            match stdout.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    writeln!(
+        stdin,
+        r#"{{"type":"message","role":"assistant","content":"first piece","delta":true}}"#
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    // The input is still open: the text must arrive before it ends. The
+    // timeout only keeps a broken build from hanging the suite.
+    let mut got = Vec::new();
+    while got.len() < "first piece".len() {
+        got.extend(
+            rx.recv_timeout(Duration::from_secs(60))
+                .expect("text was not flushed"),
+        );
+    }
+    assert_eq!(got, b"first piece");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let rest: Vec<u8> = rx.iter().flatten().collect();
+    assert_eq!(rest, b"\n");
+}
+
+#[test]
+fn gemini_cli_stream_json_renders() {
+    let out = ok(&["--width", "60"], &testdata("gemini-stream.jsonl"));
+    assert_eq!(
+        out,
+        "> Which are the three fastest BMW models from 0 to 60 mph? …\n\
+         I'll look up current 0-60 times for BMW's fastest models.\n\
+         The three quickest are:\n\
+         \n\
+         1. **M5 CS**: 2.9 s\n\
+         2. **M8 Competition**: 3.0 s\n\
+         3. **M3 Competition xDrive**: 3.4 s\n\
+         All three use twin-turbo V8 engines with all-wheel drive.\n"
+    );
+    let tools = ok(
+        &["--width", "60", "--show-tools"],
+        &testdata("gemini-stream.jsonl"),
+    );
+    assert!(
+        tools.contains("\n→ google_web_search {\"query\":\"fastest BMW 0-60 mph times 20…\n"),
+        "{tools}"
+    );
+    assert!(tools.contains("\n← ok Search results for"), "{tools}");
+    assert!(
+        tools.contains("\n← error: File not found: /home/user/notes/bmw.md\n"),
+        "{tools}"
+    );
+    let o = render(&["-v"], &[], &testdata("gemini-stream.jsonl"));
+    assert!(
+        o.stderr
+            .contains("session 8f14e45f-ceea-4e7a-9c1d-3b2a5e6f7d90 model gemini-2.5-pro"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains("3650 input tokens, 477 output tokens"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn a_failed_result_prints_its_error() {
+    let stream = r#"{"type":"message","role":"assistant","content":"Working","delta":true}
+{"type":"result","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"},"stats":{"total_tokens":10}}"#;
+    let o = render(&[], &[], stream);
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stdout, "Working\nerror: Reached max session turns\n");
+    let ok_result = r#"{"type":"result","status":"success","stats":{"total_tokens":10}}"#;
+    assert_eq!(ok(&[], ok_result), "");
+}
+
+#[test]
+fn errors_and_warnings_are_marked_and_coloured_when_asked() {
+    let stream = r#"{"type":"error","severity":"warning","message":"slow down"}
+{"type":"error","severity":"error","message":"it broke"}"#;
+    assert_eq!(ok(&[], stream), "warning: slow down\nerror: it broke\n");
+    let c = ok(&["--color", "always"], stream);
+    assert_eq!(
+        c,
+        "\x1b[1;33mwarning:\x1b[0m slow down\n\x1b[1;31merror:\x1b[0m it broke\n"
+    );
+}
+
+#[test]
+fn topics_draw_numbered_chapter_rules() {
+    let stream = r#"{"type":"topic","title":"Research"}
+{"type":"message","role":"assistant","content":"x","delta":true}
+{"type":"topic","title":"Charting"}"#;
+    assert_eq!(
+        ok(&["--width", "30"], stream),
+        "── 1 · Research ──────────────\n\nx\n\n── 2 · Charting ──────────────\n"
+    );
+    assert_eq!(
+        ok(&["--width", "30", "--ascii"], stream),
+        "-- 1 . Research --------------\n\nx\n\n-- 2 . Charting --------------\n"
+    );
+}
+
+#[test]
+fn chapters_mode_prints_headers_with_counts_only() {
+    let out = ok(
+        &["--width", "50", "--chapters"],
+        &testdata("chapters.jsonl"),
+    );
+    assert_eq!(
+        out,
+        "── 1 · Researching BMW data ──────────────────────\n   \
+         5 events · 2 tool calls · 1 error\n\
+         ── 2 · Charting ──────────────────────────────────\n   \
+         4 events · 0 tool calls · 0 errors\n"
+    );
+}
+
+#[test]
+fn ui_events_show_their_fallback_text() {
+    let e = r#"{"type":"ui","id":"r","kind":"chart","version":1,"title":"Run","spec":{},"fallbackText":"Pace by distance"}
+{"type":"ui","id":"r","kind":"mystery","version":9,"title":"Only a title"}"#;
+    assert_eq!(ok(&[], e), "Pace by distance\nOnly a title\n");
+}
+
+#[test]
+fn unknown_types_are_ignored_and_noted_with_verbose() {
+    let e = r#"{"type":"telemetry","x":1}
+{"type":"message","role":"assistant","content":"hi"}"#;
+    let o = render(&[], &[], e);
+    assert_eq!(o.stdout, "hi\n");
+    assert_eq!(o.stderr, "");
+    let o = render(&["--verbose"], &[], e);
+    assert!(
+        o.stderr.contains("ignoring events of type \"telemetry\""),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn bad_lines_warn_with_their_number_and_the_stream_goes_on() {
+    let e = "{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"a\"}\nnot json\n[1]\n{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"b\"}\n";
+    let o = render(&[], &[], e);
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stdout, "a\nb\n");
+    assert!(
+        o.stderr.contains("<stdin>: line 2: not JSON"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains("line 3: expected a JSON object"),
+        "{}",
+        o.stderr
+    );
+    let o = render(&["--strict"], &[], e);
+    assert_eq!(o.code, 65);
+    assert_eq!(o.stdout, "a\n");
+    assert!(
+        o.stderr.contains("viz-render: error: <stdin>: line 2"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn an_invalid_chart_is_an_error_line_and_the_stream_goes_on() {
+    let two = r#"{"type":"visualization","chartType":"bar","series":[{"name":"a","points":[{"label":"x","value":1}]},{"name":"b","points":[{"label":"x","value":2}]}],"meta":{"truncated":false,"originalPointCount":2}}"#;
+    let e = format!(
+        "{two}\n{{\"type\":\"visualization\",\"chartType\":\"pie\"}}\n{}",
+        bar(&[("ok", 1.0)])
+    );
+    let o = render(&["--width", "80"], &[], &e);
+    assert_eq!(o.code, 0);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("error: visualization: a bar chart takes one series, got 2"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        lines[1].starts_with("line for several series"),
+        "{}",
+        o.stdout
+    );
+    assert!(
+        lines[2].starts_with("error: visualization: not a chart"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("ok █"), "{}", o.stdout);
+    let o = render(&["--strict"], &[], &e);
+    assert_eq!(o.code, 65);
+}
+
+#[test]
+fn a_bare_spec_is_normalized_and_drawn() {
+    let spec = r#"{"chartType":"bar","title":"Sorted","sort":"desc","maxPoints":2,"series":[{"name":"n","points":[{"label":"a","value":1},{"label":"b","value":3},{"label":"c","value":2}]}]}"#;
+    let out = ok(&["--width", "60"], spec);
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows[0], "Sorted");
+    assert!(rows[1].starts_with("b "), "{out}");
+    assert!(rows[2].starts_with("c "), "{out}");
+    assert_eq!(rows[3], "showing 2 of 3 points, top by value");
+    let needs_parse = r#"{"chartType":"bar","inputText":"a,1\nb,2"}"#;
+    assert!(
+        ok(&[], needs_parse)
+            .replace('\n', " ")
+            .contains("pipe it through viz-parse")
+    );
+}
+
+#[test]
+fn json_mode_records_the_fallback_mode_and_passes_the_rest() {
+    let msg =
+        r#"{"type":"message","role":"assistant","content":"hi","delta":true,"extra":{"z":1}}"#;
+    let input = format!("{msg}\n{}\n", testdata("bmw.jsonl").trim());
+    let out = ok(&["--json", "--ascii"], &input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], msg);
+    let v: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(v["meta"]["fallbackMode"], "ascii");
+    assert_eq!(v["title"], "0-60 mph");
+    let out = ok(&["--json"], &testdata("bmw.jsonl"));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["meta"]["fallbackMode"], "unicode");
+    let bare = r#"{"chartType":"line","series":[{"name":"a","points":[{"label":"1","value":1}]}]}"#;
+    let v: serde_json::Value = serde_json::from_str(&ok(&["--json"], bare)).unwrap();
+    assert_eq!(v["type"], "visualization");
+    assert_eq!(v["meta"]["fallbackMode"], "unicode");
+    assert_eq!(v["meta"]["originalPointCount"], 1);
+}
+
+#[test]
+fn width_comes_from_flag_then_columns_then_80() {
+    let long = bar(&[("a", 1.0)]);
+    let widest = |o: &str| o.lines().map(|l| l.chars().count()).max().unwrap();
+    assert_eq!(widest(&render(&[], &[], &long).stdout), 80);
+    assert_eq!(widest(&render(&[], &[("COLUMNS", "50")], &long).stdout), 50);
+    assert_eq!(
+        widest(&render(&["--width", "30"], &[("COLUMNS", "50")], &long).stdout),
+        30
+    );
+    let o = render(&["--width", "0"], &[], &long);
+    assert_eq!(o.code, 2);
+}
+
+#[test]
+fn unicode_or_ascii_from_flags_locale_and_term() {
+    let chart = testdata("bmw.jsonl");
+    let is_unicode = |args: &[&str], env: &[(&str, &str)]| {
+        let o = render(args, env, &chart);
+        assert_eq!(o.code, 0);
+        !o.stdout.is_ascii()
+    };
+    assert!(is_unicode(&[], &[]));
+    assert!(!is_unicode(&["--ascii"], &[]));
+    assert!(!is_unicode(&[], &[("LC_ALL", "C")]));
+    assert!(!is_unicode(
+        &[],
+        &[("LC_CTYPE", "POSIX"), ("LANG", "en_US.UTF-8")]
+    ));
+    assert!(!is_unicode(&[], &[("TERM", "dumb")]));
+    assert!(is_unicode(
+        &["--unicode"],
+        &[("LC_ALL", "C"), ("TERM", "dumb")]
+    ));
+    assert_eq!(render(&["--ascii", "--unicode"], &[], &chart).code, 2);
+}
+
+#[test]
+fn colour_only_when_asked_and_allowed() {
+    let chart = testdata("multi.jsonl");
+    let escapes =
+        |args: &[&str], env: &[(&str, &str)]| render(args, env, &chart).stdout.contains('\x1b');
+    // Not a terminal: auto means no colour.
+    assert!(!escapes(&[], &[]));
+    assert!(!escapes(&["--color", "never"], &[]));
+    assert!(escapes(&["--color", "always"], &[]));
+    assert!(escapes(&["--color", "always"], &[("NO_COLOR", "1")]));
+    assert!(!escapes(
+        &["--color", "auto"],
+        &[("NO_COLOR", "1"), ("TERM", "xterm")]
+    ));
+}
+
+#[test]
+fn control_characters_never_reach_the_terminal() {
+    let evil = serde_json::json!({"type":"visualization","chartType":"bar","title":"T\u{1b}]0;pwned\u{7}itle",
+        "series":[{"name":"s","points":[{"label":"a\u{1b}[2Jb\u{9b}c\u{202e}d","value":1}]}],
+        "meta":{"truncated":false,"originalPointCount":1}})
+    .to_string();
+    let msg = serde_json::json!({"type":"message","role":"assistant","content":"x\u{1b}[31my\r\nz\u{8}\tw\n"}).to_string();
+    let out = ok(&["--width", "100"], &format!("{evil}\n{msg}"));
+    assert!(!out.contains('\x1b') && !out.contains('\u{9b}') && !out.contains('\u{7}'));
+    assert!(out.starts_with("T^[]0;pwned^Gitle\n"), "{out}");
+    assert!(out.contains("a^[[2Jb<U+009B>c<U+202E>d"), "{out}");
+    assert!(out.ends_with("x^[[31my\nz^H\tw\n"), "{out:?}");
+}
+
+#[test]
+fn ascii_mode_writes_no_byte_above_127() {
+    let mut all = String::new();
+    for f in [
+        "wide-labels.jsonl",
+        "wide-line.jsonl",
+        "wide-table.jsonl",
+        "chapters.jsonl",
+        "gemini-stream.jsonl",
+    ] {
+        all.push_str(&testdata(f));
+    }
+    all.push_str(r#"{"type":"message","role":"assistant","content":"Café — “quoted” 日本 🚀…"}"#);
+    let out = ok(&["--ascii", "--show-tools", "--width", "40"], &all);
+    assert!(out.bytes().all(|b| b < 0x80));
+    assert!(out.contains("Cafe -- \"quoted\" ?? ?..."), "{out}");
+}
+
+#[test]
+fn charts_fit_width_20() {
+    for f in [
+        "bmw.jsonl",
+        "negative.jsonl",
+        "multi.jsonl",
+        "wide-labels.jsonl",
+        "wide-table.jsonl",
+    ] {
+        let out = ok(&["--width", "20"], &testdata(f));
+        for l in out.lines() {
+            assert!(unicode_width::UnicodeWidthStr::width(l) <= 20, "{f}: {l:?}");
+        }
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_success() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
+        .env_clear()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chart = testdata("multi.jsonl");
+        for _ in 0..2000 {
+            if stdin.write_all(chart.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "Stock prices\n");
+    // The reader is gone (dropped above), like `| head -1`.
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status:?} {err}");
+    assert_eq!(err, "");
+}
+
+#[test]
+fn a_missing_file_is_exit_66() {
+    let o = render(&["testdata/render/no-such-file.jsonl"], &[], "");
+    assert_eq!(o.code, 66);
+    assert!(
+        o.stderr
+            .contains("viz-render: error: cannot open testdata/render/no-such-file.jsonl"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn files_are_read_in_order() {
+    let o = render(
+        &[
+            "testdata/render/bmw.jsonl",
+            "-",
+            "testdata/render/negative.jsonl",
+        ],
+        &[],
+        r#"{"type":"message","role":"assistant","content":"between"}"#,
+    );
+    assert_eq!(o.code, 0);
+    let a = o.stdout.find("0-60 mph").unwrap();
+    let b = o.stdout.find("between").unwrap();
+    let c = o.stdout.find("Quarterly").unwrap();
+    assert!(a < b && b < c, "{}", o.stdout);
+}
+
+#[test]
+fn usage_errors_are_exit_2_and_help_lists_exit_codes() {
+    assert_eq!(render(&["--bogus"], &[], "").code, 2);
+    let o = render(&["--help"], &[], "");
+    assert_eq!(o.code, 0);
+    for needle in ["65", "66", "Exit status", "--chapters", "fallbackMode"] {
+        assert!(o.stdout.contains(needle), "{needle} missing from --help");
+    }
+}
+
+#[test]
+fn user_prompts_are_one_dim_line() {
+    let e = r#"{"type":"message","role":"user","content":"first line\nsecond line"}"#;
+    assert_eq!(ok(&[], e), "> first line second line\n");
+    assert_eq!(
+        ok(&["--color", "always"], e),
+        "\x1b[2m> first line second line\x1b[0m\n"
+    );
+}
+
+#[test]
+fn thoughts_show_dim_only_when_asked() {
+    let e = r#"{"type":"thought","content":"Let me think","delta":true}
+{"type":"thought","content":" more.","delta":true}
+{"type":"message","role":"assistant","content":"Answer.","delta":true}"#;
+    assert_eq!(ok(&[], e), "Answer.\n");
+    assert_eq!(ok(&["--show-thoughts"], e), "Let me think more.\nAnswer.\n");
+    assert_eq!(
+        ok(&["--show-thoughts", "--color", "always"], e),
+        "\x1b[2mLet me think\x1b[0m\x1b[2m more.\x1b[0m\nAnswer.\n"
+    );
+}
+
+#[test]
+fn a_partial_meta_is_accepted() {
+    let e = r#"{"type":"visualization","chartType":"bar","series":[{"name":"s","points":[{"label":"a","value":1}]}],"meta":{"fallbackMode":"ascii"}}"#;
+    assert_eq!(ok(&["--width", "20"], e), "a ████████████████ 1\n");
+}
+
+#[test]
+fn styled_text_ending_a_line_adds_no_blank_line() {
+    let e = r#"{"type":"thought","content":"Thinking.\n","delta":true}
+{"type":"message","role":"assistant","content":"Answer.","delta":true}"#;
+    assert_eq!(
+        ok(&["--show-thoughts", "--color", "always"], e),
+        "\x1b[2mThinking.\n\x1b[0mAnswer.\n"
+    );
+}
