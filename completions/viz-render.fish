@@ -1,0 +1,15 @@
+complete -c viz-render -l width -d 'Width in columns (default: COLUMNS, the terminal, or 80)' -r
+complete -c viz-render -l height -d 'Cap on a line chart\'s plot rows' -r
+complete -c viz-render -l color -d 'Colour and bold/dim' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c viz-render -l ascii -d 'Draw with ASCII only'
+complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
+complete -c viz-render -l json -d 'Do not draw: re-emit events, charts with meta.fallbackMode set'
+complete -c viz-render -l show-tools -d 'One dim line for each tool call and tool result'
+complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'
+complete -c viz-render -l chapters -d 'Only chapter headers, each with its counts of events, tool calls and errors'
+complete -c viz-render -l strict -d 'A line that is not an event, or an invalid chart, is an error (exit 65)'
+complete -c viz-render -s v -l verbose -d 'Notes on stderr: ignored event types, session, token stats'
+complete -c viz-render -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c viz-render -s V -l version -d 'Print version'
