@@ -10,7 +10,6 @@
 //! where `response.body` is the raw bytes as text (SSE framing kept). The
 //! API key is a header and headers are never recorded.
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Cursor, Read, Write};
 use std::path::Path;
@@ -127,16 +126,22 @@ fn classify(e: ureq::Error) -> TransportError {
     }
 }
 
-/// Answers from a `--record` file, in order, without a network or a key.
+/// Answers from a `--record` file without a network or a key.
+///
+/// Each request gets the first unused exchange whose recorded `contents`
+/// equal the request's; failing that, the first whose last content (the
+/// newest prompt or tool results) is the same; failing that, the next
+/// unused one. So one file holding a whole session answers each of its
+/// runs: a follow-up run finds its own turn, not the first one again.
 pub struct Replay {
-    exchanges: Mutex<VecDeque<(usize, Value)>>,
+    exchanges: Mutex<Vec<(bool, Value)>>,
 }
 
 impl Replay {
     pub fn open(path: &Path) -> anyhow::Result<Replay> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("cannot read replay file {}: {e}", path.display()))?;
-        let mut exchanges = VecDeque::new();
+        let mut exchanges = Vec::new();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -151,7 +156,7 @@ impl Replay {
                     i + 1
                 );
             }
-            exchanges.push_back((i + 1, v));
+            exchanges.push((false, v));
         }
         Ok(Replay {
             exchanges: Mutex::new(exchanges),
@@ -160,14 +165,41 @@ impl Replay {
 }
 
 impl Transport for Replay {
-    fn post(&self, _path: &str, _body: &[u8]) -> Result<Reply, TransportError> {
-        let next = self.exchanges.lock().expect("replay lock").pop_front();
-        let Some((_line, v)) = next else {
+    fn post(&self, _path: &str, body: &[u8]) -> Result<Reply, TransportError> {
+        let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let contents = request.get("contents");
+        let last = contents.and_then(Value::as_array).and_then(|a| a.last());
+        let mut exchanges = self.exchanges.lock().expect("replay lock");
+        let recorded = |v: &Value| {
+            v.get("request")
+                .and_then(|r| r.get("body"))
+                .and_then(|b| b.get("contents"))
+                .cloned()
+        };
+        let unused = || exchanges.iter().enumerate().filter(|(_, (used, _))| !used);
+        let pick = unused()
+            .find(|(_, (_, v))| contents.is_some() && recorded(v).as_ref() == contents)
+            .or_else(|| {
+                unused().find(|(_, (_, v))| {
+                    last.is_some()
+                        && recorded(v)
+                            .as_ref()
+                            .and_then(Value::as_array)
+                            .and_then(|a| a.last())
+                            == last
+                })
+            })
+            .or_else(|| unused().next())
+            .map(|(i, _)| i);
+        let Some(i) = pick else {
             return Err(TransportError {
                 message: "replay file has no exchange left for this request".into(),
                 retryable: false,
             });
         };
+        exchanges[i].0 = true;
+        let v = exchanges[i].1.clone();
+        drop(exchanges);
         let resp = &v["response"];
         let status = resp["status"].as_u64().unwrap_or(200) as u16;
         let header = |name: &str| {
