@@ -218,6 +218,44 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_turns_never_interleave() {
+        let dir = std::env::temp_dir().join(format!("gemline-session-{}", new_id()));
+        let path = dir.join("s.jsonl");
+        let writers: Vec<_> = (0..8)
+            .map(|w| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    for t in 0..25 {
+                        let turn: Vec<Value> = (0..3)
+                            .map(|i| {
+                                content_record(&json!({"role":"user","parts":[{"text": format!("{w}/{t}/{i}")}]}))
+                            })
+                            .collect();
+                        append(&path, "m", &turn).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let h = load(&path).unwrap();
+        assert!(h.skipped.is_empty());
+        assert_eq!(h.contents.len(), 8 * 25 * 3);
+        for turn in h.contents.chunks(3) {
+            let texts: Vec<&str> = turn
+                .iter()
+                .map(|c| c["parts"][0]["text"].as_str().unwrap())
+                .collect();
+            let prefix = texts[0].rsplit_once('/').unwrap().0;
+            assert_eq!(texts, [0, 1, 2].map(|i| format!("{prefix}/{i}")));
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(r#""record":"meta""#).count(), 1);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn append_then_load_round_trips() {
         let dir = std::env::temp_dir().join(format!("gemline-session-{}", new_id()));
         let path = dir.join("s.jsonl");

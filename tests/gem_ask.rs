@@ -1389,3 +1389,89 @@ fn regenerate_demo_replay() {
     let both = std::fs::read_to_string(t1).unwrap() + &std::fs::read_to_string(t2).unwrap();
     std::fs::write(demo, both).unwrap();
 }
+
+#[test]
+fn session_from_the_environment_and_new_chat() {
+    let sse = fixture("02-text-stream-gemini-2.5-flash-single-chunk.response.sse");
+    let server = FakeGemini::start(
+        "session-env",
+        vec![Reply::sse(&sse), Reply::sse(&sse), Reply::sse(&sse)],
+    );
+    let home = temp_dir("session-env");
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_SESSION_ID", "work-chat")
+        .env_remove("GEMINI_BASE_URL")
+        .env("GOOGLE_GEMINI_BASE_URL", &server.url)
+        .arg("first")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(session_id(&out.stdout), "work-chat");
+    gem_ask(&server, &home)
+        .env("GEMINI_SESSION_ID", "work-chat")
+        .arg("second")
+        .assert()
+        .success();
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_SESSION_ID", "work-chat")
+        .args(["--new-chat", "third"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_ne!(session_id(&out.stdout), "work-chat");
+    let b = server.bodies();
+    let texts = |v: &Value| -> Vec<String> {
+        v["contents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["parts"][0]["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(texts(&b[0]), ["first"]);
+    assert_eq!(texts(&b[1]), ["first", "Paris", "second"]);
+    assert_eq!(texts(&b[2]), ["third"]);
+}
+
+#[test]
+fn sigterm_ends_the_stream_with_a_result() {
+    let server = FakeGemini::start(
+        "sigterm",
+        vec![
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            ))
+            .delay_each(Duration::from_secs(30)),
+        ],
+    );
+    let home = temp_dir("sigterm");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", &home)
+        .env_remove("GEMINI_SESSION_ID")
+        .arg("hi")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    while server.requests().is_empty() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: signalling our own child by its pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"]["message"],
+        "interrupted by SIGTERM"
+    );
+    // The interrupted turn is not stored.
+    let id = session_id(&out.stdout);
+    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
+}

@@ -129,10 +129,12 @@ pub const HELP_TAIL: &str = concat!(
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay)\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
+    "  66   a --replay or --record file cannot be opened\n",
     "  130  interrupted by SIGINT\n",
     "  143  terminated by SIGTERM\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
-     connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, interrupted, output_error.\n\n",
+     connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
+     interrupted. A closed stdout (`| head`) ends the run quietly with 0.\n\n",
     "Environment:\n",
     "  GEMINI_API_KEY, GOOGLE_API_KEY  the API key (first set wins), sent only in the x-goog-api-key header\n",
     "  GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL  API base URL when --base-url is not given\n",

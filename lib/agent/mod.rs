@@ -31,7 +31,7 @@ use crate::session;
 
 /// gem-ask's exit codes (also in the man page, [`args::HELP_TAIL`]).
 pub mod exit {
-    pub use crate::cli::exit::{FAILURE, OK, USAGE};
+    pub use crate::cli::exit::{FAILURE, NO_INPUT, OK, USAGE};
     pub const NO_API_KEY: u8 = 3;
     pub const API: u8 = 4;
     pub const BLOCKED: u8 = 5;
@@ -518,7 +518,7 @@ fn retry_policy(args: &Args) -> RetryPolicy {
 }
 
 fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
-    let setup = |e: anyhow::Error| Failure::Setup(crate::cli::exit::NO_INPUT, e.to_string());
+    let setup = |e: anyhow::Error| Failure::Setup(exit::NO_INPUT, e.to_string());
     if let Some(path) = &args.replay {
         return Ok(Arc::new(Replay::open(path).map_err(setup)?));
     }

@@ -190,30 +190,29 @@ fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wi
     };
     let _ = tx.send(Wire::Status(reply.status, reply.retry_after.clone()));
     let mut body = reply.body;
+    // The body is dropped before the last message goes out: a --record tee
+    // writes its line on drop, and the caller may exit right after.
     if !(200..300).contains(&reply.status) {
         let mut buf = Vec::new();
         let _ = body.by_ref().take(1 << 20).read_to_end(&mut buf);
+        drop(body);
         let _ = tx.send(Wire::ErrorBody(String::from_utf8_lossy(&buf).into_owned()));
         return;
     }
     let mut sse = SseReader::new(BufReader::with_capacity(64 * 1024, body));
-    loop {
+    let last = loop {
         match sse.next_event() {
             Ok(Some(ev)) => {
                 if tx.send(Wire::Data(ev.data)).is_err() {
                     return;
                 }
             }
-            Ok(None) => {
-                let _ = tx.send(Wire::End);
-                return;
-            }
-            Err(e) => {
-                let _ = tx.send(Wire::ReadFailed(e.to_string()));
-                return;
-            }
+            Ok(None) => break Wire::End,
+            Err(e) => break Wire::ReadFailed(e.to_string()),
         }
-    }
+    };
+    drop(sse);
+    let _ = tx.send(last);
 }
 
 fn sleep_interruptibly(total: Duration, obs: &dyn Observer) -> Result<(), GenError> {
