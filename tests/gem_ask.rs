@@ -1475,3 +1475,24 @@ fn sigterm_ends_the_stream_with_a_result() {
     let id = session_id(&out.stdout);
     assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
 }
+
+#[test]
+fn empty_model_variable_means_the_default() {
+    let server = FakeGemini::start(
+        "empty-model",
+        vec![Reply::sse(&fixture(
+            "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+        ))],
+    );
+    let home = temp_dir("empty-model");
+    gem_ask(&server, &home)
+        .env("GEMINI_MODEL", "")
+        .arg("hi")
+        .assert()
+        .success();
+    assert!(
+        server.requests()[0]
+            .request_line
+            .contains("/models/gemini-2.5-flash:")
+    );
+}

@@ -47,8 +47,12 @@ line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fe
 
 /// Runs gem-ask; the value is the exit code. Errors returned carry their
 /// code (`cli::Coded`) and are printed once by `cli::main_with`.
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
+    // GEMINI_MODEL="" is "not set", not a model called "".
+    if args.model.trim().is_empty() {
+        args.model = crate::gemini::DEFAULT_MODEL.to_string();
+    }
     let started = Instant::now();
     let declared = tools::select(
         args.no_tools || args.command_help,
