@@ -1496,3 +1496,48 @@ fn empty_model_variable_means_the_default() {
             .contains("/models/gemini-2.5-flash:")
     );
 }
+
+#[test]
+fn a_json_array_answer_works_like_the_stream() {
+    // What the API sends without alt=sse; some gateways answer that way.
+    let chunks: Vec<Value> = support::split_events(&fixture(
+        "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+    ))
+    .iter()
+    .map(|e| serde_json::from_str(e.trim().strip_prefix("data: ").unwrap()).unwrap())
+    .collect();
+    let server = FakeGemini::start(
+        "json-array",
+        vec![Reply::json(200, &Value::Array(chunks).to_string())],
+    );
+    let home = temp_dir("json-array");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        assistant_text(&ev),
+        "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."
+    );
+}
+
+#[test]
+fn redirects_are_not_followed() {
+    let server = FakeGemini::start(
+        "redirect",
+        vec![Reply::json(307, "{}").header("Location", "http://127.0.0.1:9/steal")],
+    );
+    let home = temp_dir("redirect");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(ev.last().unwrap()["error"]["message"], "HTTP 307: {}");
+    assert_eq!(server.requests().len(), 1);
+}

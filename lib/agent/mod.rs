@@ -508,6 +508,18 @@ fn api_key() -> Option<String> {
         .find(|v| !v.is_empty())
 }
 
+fn plain_http_to_another_host(base: &str) -> bool {
+    let Some(rest) = base.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.split(':').next().unwrap_or(""),
+    };
+    !matches!(host, "localhost" | "127.0.0.1" | "::1")
+}
+
 fn retry_policy(args: &Args) -> RetryPolicy {
     let base_ms = std::env::var("GEMLINE_RETRY_BASE_MS")
         .ok()
@@ -527,8 +539,14 @@ fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
         return Ok(Arc::new(Replay::open(path).map_err(setup)?));
     }
     let key = api_key().ok_or(Failure::NoKey)?;
+    let base = base_url(args);
+    if plain_http_to_another_host(&base) {
+        eprintln!(
+            "gem-ask: warning: {base} is plain http to another host: the API key travels unencrypted"
+        );
+    }
     let http = Http::new(
-        &base_url(args),
+        &base,
         key,
         Timeouts {
             connect: Duration::from_secs(args.connect_timeout),
@@ -539,4 +557,18 @@ fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
         Some(path) => Arc::new(Recording::new(http, path).map_err(setup)?),
         None => Arc::new(http),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_warning_only_off_loopback() {
+        assert!(!plain_http_to_another_host("http://127.0.0.1:8080"));
+        assert!(!plain_http_to_another_host("http://localhost/x"));
+        assert!(!plain_http_to_another_host("http://[::1]:9"));
+        assert!(!plain_http_to_another_host("https://gateway.example"));
+        assert!(plain_http_to_another_host("http://gateway.example:8080/v"));
+    }
 }

@@ -199,6 +199,39 @@ fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wi
         let _ = tx.send(Wire::ErrorBody(String::from_utf8_lossy(&buf).into_owned()));
         return;
     }
+    // Without alt=sse (some gateways drop the query) the same chunks come
+    // as one JSON array.
+    if reply
+        .content_type
+        .as_deref()
+        .is_some_and(|ct| ct.contains("json"))
+    {
+        let mut buf = Vec::new();
+        let read = body.read_to_end(&mut buf);
+        drop(body);
+        let last = match read {
+            Err(e) => Wire::ReadFailed(e.to_string()),
+            Ok(_) => match serde_json::from_slice::<Value>(&buf) {
+                Ok(Value::Array(chunks)) => {
+                    for c in chunks {
+                        if tx.send(Wire::Data(c.to_string())).is_err() {
+                            return;
+                        }
+                    }
+                    Wire::End
+                }
+                Ok(obj @ Value::Object(_)) => {
+                    let _ = tx.send(Wire::Data(obj.to_string()));
+                    Wire::End
+                }
+                Ok(_) | Err(_) => {
+                    Wire::ReadFailed("the JSON answer is not a chunk or a list of chunks".into())
+                }
+            },
+        };
+        let _ = tx.send(last);
+        return;
+    }
     let mut sse = SseReader::new(BufReader::with_capacity(64 * 1024, body));
     let last = loop {
         match sse.next_event() {

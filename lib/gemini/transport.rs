@@ -73,6 +73,9 @@ impl Http {
             .timeout_recv_response(Some(timeouts.read))
             .timeout_recv_body(None)
             .timeout_per_read(Some(timeouts.read))
+            // The API never redirects; following one would hand the key
+            // header to whatever host the Location names.
+            .max_redirects(0)
             .user_agent(concat!("gemline/", env!("CARGO_PKG_VERSION")))
             .build();
         Http {
