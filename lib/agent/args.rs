@@ -152,3 +152,27 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --replay testdata/demo/bmw.replay \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask -c \"find files over 100 MB\"",
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_man_page_carries_exit_codes_and_environment() {
+        Args::command().debug_assert();
+        let mut page = Vec::new();
+        clap_mangen::Man::new(Args::command())
+            .render(&mut page)
+            .unwrap();
+        let page = String::from_utf8(page).unwrap();
+        for needle in [
+            "130",
+            "GEMINI_API_KEY",
+            "GEMINI_SESSION_ID",
+            "\\-\\-max\\-tool\\-rounds",
+        ] {
+            assert!(page.contains(needle), "{needle}");
+        }
+    }
+}
