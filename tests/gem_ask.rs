@@ -1541,3 +1541,41 @@ fn redirects_are_not_followed() {
     assert_eq!(ev.last().unwrap()["error"]["message"], "HTTP 307: {}");
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn replay_files_that_run_out_or_are_missing() {
+    let server = FakeGemini::start("replay-errors", vec![]);
+    let home = temp_dir("replay-errors");
+    let file = home.join("one.replay");
+    let call = with_calls(
+        &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+        &[bmw_bar(), bmw_bar(), bmw_bar()],
+    );
+    // One exchange only, but the run needs two (a tool round).
+    let line = json!({"request":{"method":"POST","path":"/x","body":{}},
+                      "response":{"status":200,"headers":{"content-type":"text/event-stream"},"body":call}});
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .arg("--replay")
+        .arg(&file)
+        .arg("x")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"],
+        json!({"type":"replay_error","message":"replay: replay file has no exchange left for this request"})
+    );
+    let out = gem_ask(&server, &home)
+        .args(["--replay", "/nonexistent/demo.replay", "x"])
+        .assert()
+        .code(66)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(ev.last().unwrap()["error"]["type"], "setup_error");
+    assert!(server.requests().is_empty());
+}

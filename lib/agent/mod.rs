@@ -96,7 +96,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         records: Vec::new(),
     };
     run.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
-    run.emit(stamp(Event::message("user", &prompt, false)))?;
+    if !prompt.trim().is_empty() {
+        run.emit(stamp(Event::message("user", &prompt, false)))?;
+    }
 
     let outcome = match make_transport(&args) {
         Ok(transport) => {
