@@ -135,9 +135,28 @@ impl ApiError {
                 })
                 .and_then(|d| d.get("retryDelay"))
                 .and_then(Value::as_str)
-                .and_then(parse_proto_duration),
+                .and_then(parse_proto_duration)
+                .or_else(|| {
+                    e.get("message")
+                        .and_then(Value::as_str)
+                        .and_then(retry_in_message)
+                }),
         }
     }
+}
+
+/// "... Please retry in 44.097740004s." — quota errors say it in words
+/// when the RetryInfo detail is missing.
+fn retry_in_message(message: &str) -> Option<Duration> {
+    let rest = &message[message.find("retry in ")? + "retry in ".len()..];
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    match &rest[end..] {
+        r if r.starts_with("ms") => rest[..end].parse::<f64>().ok().map(|ms| ms / 1000.0),
+        r if r.starts_with('s') => rest[..end].parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|s| s.is_finite() && *s >= 0.0)
+    .map(Duration::from_secs_f64)
 }
 
 /// A protobuf JSON Duration: `"26s"`, `"0.5s"`, `"44.097740004s"`.
@@ -186,6 +205,18 @@ mod tests {
         let e = ApiError::from_body(502, "<html>Bad Gateway</html>", None);
         assert_eq!(e.to_string(), "HTTP 502: <html>Bad Gateway</html>");
         assert!(e.retryable());
+    }
+
+    #[test]
+    fn retry_hint_in_the_message() {
+        let body = r#"{"error":{"code":429,"message":"Quota exceeded for metric: x, limit: 0\nPlease retry in 44.5s.","status":"RESOURCE_EXHAUSTED"}}"#;
+        let e = ApiError::from_body(429, body, None);
+        assert_eq!(e.retry_after, Some(Duration::from_millis(44_500)));
+        assert_eq!(
+            retry_in_message("retry in 250ms"),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(retry_in_message("retry in a bit"), None);
     }
 
     #[test]
