@@ -442,7 +442,9 @@ fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
     let env_id = std::env::var("GEMINI_SESSION_ID")
         .ok()
         .filter(|s| !s.trim().is_empty());
-    let named = if args.new_chat {
+    // Flags beat the environment: --new-chat and --continue ignore
+    // GEMINI_SESSION_ID.
+    let named = if args.new_chat || args.continue_last {
         None
     } else {
         args.session.clone().or(env_id)
