@@ -7,9 +7,12 @@
 //! others; `parse` and `render` know `spec`; `gemini` and `agent`-level code
 //! emit events into a sink and never know whether a terminal receives them.
 
+pub mod agent;
 pub mod cli;
 pub mod events;
+pub mod gemini;
 pub mod parse;
 pub mod render;
+pub mod session;
 pub mod spec;
 pub mod topic;

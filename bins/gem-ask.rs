@@ -1,0 +1,14 @@
+//! gem-ask: ask Gemini from the shell (see `gem-ask --help`).
+
+use std::process::ExitCode;
+
+use gemline::agent::{self, Args};
+use gemline::cli;
+
+fn main() -> ExitCode {
+    let args = match cli::parse_args::<Args>() {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    cli::main_with("gem-ask", || agent::run(args))
+}

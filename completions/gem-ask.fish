@@ -1,0 +1,32 @@
+complete -c gem-ask -s m -l model -d 'Model name' -r
+complete -c gem-ask -l base-url -d 'API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL, else https://generativelanguage.googleapis.com]' -r
+complete -c gem-ask -l output -d 'Output format' -r -f -a "auto\t'Text on a terminal, the event stream into a pipe or file'
+text\t'Drawn for a person'
+jsonl\t'JSON lines (docs/events.md)'"
+complete -c gem-ask -l session -d 'Continue this session [default: GEMINI_SESSION_ID]' -r
+complete -c gem-ask -l tools -d 'Declare only these tools (render_visualization, create_new_topic)' -r
+complete -c gem-ask -l exclude-tools -d 'Do not declare these tools' -r
+complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
+complete -c gem-ask -l retries -d 'Retries after a 429, 500, 502, 503, 504 or connection failure' -r
+complete -c gem-ask -l max-wait -d 'Most seconds spent waiting between retries of one request' -r
+complete -c gem-ask -l connect-timeout -d 'Seconds to establish a connection' -r
+complete -c gem-ask -l read-timeout -d 'Seconds of silence allowed while reading (no limit on a stream\'s total time)' -r
+complete -c gem-ask -l record -d 'Save every raw API exchange to FILE (JSON lines; the key is never written)' -r -F
+complete -c gem-ask -l replay -d 'Answer from a --record FILE instead of the network (no key needed)' -r -F
+complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto, which needs a terminal, no NO_COLOR and TERM not dumb]' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
+complete -c gem-ask -l continue -d 'Continue the most recently used session'
+complete -c gem-ask -l new-chat -d 'Start a new session, ignoring GEMINI_SESSION_ID'
+complete -c gem-ask -l no-history -d 'Store nothing: the turn is not written to the session file'
+complete -c gem-ask -l no-stdin -d 'Do not read stdin, even when it is not a terminal'
+complete -c gem-ask -s c -l command-help -d 'Ask for a shell command for the prompt; on a terminal it is printed alone'
+complete -c gem-ask -l thoughts -d 'Show the model\'s thought summaries (`thought` events)'
+complete -c gem-ask -l no-tools -d 'Declare no tools'
+complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is shown as [REDACTED])'
+complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'
+complete -c gem-ask -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'
+complete -c gem-ask -l show-tools -d 'Text output only: one line per tool call and tool result'
+complete -c gem-ask -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -s V -l version -d 'Print version'

@@ -1,0 +1,200 @@
+//! gem-ask's command line (clap derive), kept in the library so tests and
+//! the man page generator see the same definition as the binary.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::cli::ColorChoice;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum OutputMode {
+    /// Text on a terminal, the event stream into a pipe or file.
+    #[default]
+    Auto,
+    /// Drawn for a person.
+    Text,
+    /// JSON lines (docs/events.md).
+    Jsonl,
+}
+
+/// Ask Gemini from the shell; answers, tool calls and charts as a stream.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "gem-ask",
+    version,
+    about = "Ask Gemini from the shell; answers, tool calls and charts as an event stream",
+    long_about = "Ask Gemini from the shell. The answer streams as it is generated. The model can draw charts \
+                  (render_visualization) and open chapters (create_new_topic). Into a pipe, or with --output \
+                  jsonl, gem-ask writes the JSON-lines event stream that viz-render draws and topic-tag \
+                  organizes; on a terminal it prints the answer.\n\n\
+                  Text piped on stdin is sent as context before the prompt: \
+                  cat results.csv | gem-ask \"chart the slowest 5\"",
+    after_help = HELP_TAIL,
+)]
+pub struct Args {
+    /// The prompt; several words are joined with spaces.
+    #[arg(value_name = "PROMPT")]
+    pub prompt: Vec<String>,
+
+    /// Model name.
+    #[arg(short, long, env = "GEMINI_MODEL", default_value = crate::gemini::DEFAULT_MODEL)]
+    pub model: String,
+
+    /// API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL, else https://generativelanguage.googleapis.com].
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputMode::Auto)]
+    pub output: OutputMode,
+
+    /// Continue this session [default: GEMINI_SESSION_ID].
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+
+    /// Continue the most recently used session.
+    #[arg(long = "continue", conflicts_with = "session")]
+    pub continue_last: bool,
+
+    /// Start a new session, ignoring GEMINI_SESSION_ID.
+    #[arg(long, conflicts_with_all = ["session", "continue_last"])]
+    pub new_chat: bool,
+
+    /// Store nothing: the turn is not written to the session file.
+    #[arg(long)]
+    pub no_history: bool,
+
+    /// Do not read stdin, even when it is not a terminal.
+    #[arg(long)]
+    pub no_stdin: bool,
+
+    /// Ask for a shell command for the prompt; on a terminal it is printed alone.
+    #[arg(short = 'c', long)]
+    pub command_help: bool,
+
+    /// Show the model's thought summaries (`thought` events).
+    #[arg(long)]
+    pub thoughts: bool,
+
+    /// Declare no tools.
+    #[arg(long, conflicts_with_all = ["tools", "exclude_tools"])]
+    pub no_tools: bool,
+
+    /// Declare only these tools (render_visualization, create_new_topic).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub tools: Vec<String>,
+
+    /// Do not declare these tools.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub exclude_tools: Vec<String>,
+
+    /// Most rounds of tool calls in one turn.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub max_tool_rounds: u32,
+
+    /// Retries after a 429, 500, 502, 503, 504 or connection failure.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub retries: u32,
+
+    /// Most seconds spent waiting between retries of one request.
+    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    pub max_wait: u64,
+
+    /// Seconds to establish a connection.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub connect_timeout: u64,
+
+    /// Seconds of silence allowed while reading (no limit on a stream's total time).
+    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    pub read_timeout: u64,
+
+    /// Save every raw API exchange to FILE (JSON lines; the key is never written).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+
+    /// Answer from a --record FILE instead of the network (no key needed).
+    #[arg(long, value_name = "FILE", conflicts_with = "record")]
+    pub replay: Option<PathBuf>,
+
+    /// Describe each request on stderr (the key is shown as [REDACTED]).
+    #[arg(long)]
+    pub debug: bool,
+
+    /// Text output only: when to colour [default: auto, which needs a terminal, no NO_COLOR and TERM not dumb].
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+
+    /// Text output only: width in columns [default: COLUMNS, else the terminal, else 80].
+    #[arg(long, value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..))]
+    pub width: Option<u16>,
+
+    /// Text output only: draw with ASCII characters only.
+    #[arg(long, conflicts_with = "unicode")]
+    pub ascii: bool,
+
+    /// Text output only: draw with Unicode even when the locale or TERM says otherwise.
+    #[arg(long)]
+    pub unicode: bool,
+
+    /// Text output only: one line per tool call and tool result.
+    #[arg(long)]
+    pub show_tools: bool,
+}
+
+/// Exit codes, environment, sessions and examples: the man page's tail.
+pub const HELP_TAIL: &str = concat!(
+    "Exit codes:\n",
+    "  0    success\n",
+    "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
+    "  2    usage error (bad flags, no prompt)\n",
+    "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay)\n",
+    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
+    "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
+    "  66   a --replay or --record file cannot be opened\n",
+    "  130  interrupted by SIGINT\n",
+    "  143  terminated by SIGTERM\n",
+    "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
+     connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
+     interrupted. A closed stdout (`| head`) ends the run quietly with 0.\n\n",
+    "Environment:\n",
+    "  GEMINI_API_KEY, GOOGLE_API_KEY  the API key (first set wins), sent only in the x-goog-api-key header\n",
+    "  GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL  API base URL when --base-url is not given\n",
+    "  GEMINI_MODEL        model when --model is not given\n",
+    "  GEMINI_SESSION_ID   session to continue when --session is not given\n",
+    "  XDG_DATA_HOME       sessions live in $XDG_DATA_HOME/gemline/sessions/ID.jsonl\n",
+    "  GEMLINE_RETRY_BASE_MS  first backoff step in milliseconds (default 1000)\n\n",
+    "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
+     --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
+     `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
+     to the session file; a failed or interrupted turn is not stored.\n\n",
+    "Examples:\n",
+    "  gem-ask \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
+    "  gem-ask --continue \"BMW models per year for the last 5 years\" | viz-render\n",
+    "  gem-ask --replay testdata/demo/bmw.replay \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
+    "  gem-ask -c \"find files over 100 MB\"",
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_man_page_carries_exit_codes_and_environment() {
+        Args::command().debug_assert();
+        let mut page = Vec::new();
+        clap_mangen::Man::new(Args::command())
+            .render(&mut page)
+            .unwrap();
+        let page = String::from_utf8(page).unwrap();
+        for needle in [
+            "130",
+            "GEMINI_API_KEY",
+            "GEMINI_SESSION_ID",
+            "\\-\\-max\\-tool\\-rounds",
+        ] {
+            assert!(page.contains(needle), "{needle}");
+        }
+    }
+}

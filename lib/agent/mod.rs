@@ -1,0 +1,590 @@
+//! gem-ask: one user turn against Gemini with its rounds of tool calls.
+//!
+//! The agent builds each request from the session history, streams the
+//! answer into an [`EventSink`], runs the tools the model calls, sends their
+//! results back, and repeats until the model answers in text (or
+//! `--max-tool-rounds`). The stream always opens with `init` and closes
+//! with exactly one `result`, on success, on any failure, and on
+//! SIGINT/SIGTERM; the exit code tells the failures apart ([`exit`]).
+
+pub mod args;
+pub mod signals;
+pub mod sink;
+pub mod tools;
+
+use std::io::{self, BufWriter, IsTerminal, Read};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+pub use args::{Args, OutputMode};
+pub use sink::{CommandSink, EventSink, JsonlSink, RenderSink};
+
+use crate::cli::coded;
+use crate::events::{Event, now_rfc3339};
+use crate::gemini::request::{self, RequestSpec};
+use crate::gemini::transport::{Http, Recording, Replay, Timeouts, Transport};
+use crate::gemini::{Client, Delta, GenError, Observer, RetryPolicy, Usage};
+use crate::session;
+
+/// gem-ask's exit codes (also in the man page, [`args::HELP_TAIL`]).
+pub mod exit {
+    pub use crate::cli::exit::{FAILURE, NO_INPUT, OK, USAGE};
+    pub const NO_API_KEY: u8 = 3;
+    pub const API: u8 = 4;
+    pub const BLOCKED: u8 = 5;
+    pub const INTERRUPTED: u8 = 130;
+    pub const TERMINATED: u8 = 143;
+}
+
+const BASE_PROMPT: &str = "You are gem-ask, an assistant answering in a command-line terminal. \
+Be concise and exact; use plain text or light Markdown.\n";
+
+const COMMAND_PROMPT: &str = "You turn requests into shell commands. Reply with exactly one command \
+line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fences.";
+
+/// Runs gem-ask; the value is the exit code. Errors returned carry their
+/// code (`cli::Coded`) and are printed once by `cli::main_with`.
+pub fn run(mut args: Args) -> anyhow::Result<u8> {
+    signals::install();
+    // GEMINI_MODEL="" is "not set", not a model called "".
+    if args.model.trim().is_empty() {
+        args.model = crate::gemini::DEFAULT_MODEL.to_string();
+    }
+    let started = Instant::now();
+    let declared = tools::select(
+        args.no_tools || args.command_help,
+        &args.tools,
+        &args.exclude_tools,
+    )
+    .map_err(|e| coded(exit::USAGE, e))?;
+    let context = read_context(&args)?;
+    let mut prompt = args.prompt.join(" ");
+    if prompt.trim().is_empty() && context.trim().is_empty() {
+        return Err(coded(
+            exit::USAGE,
+            "no prompt: give it as arguments or pipe text on stdin (see --help)",
+        ));
+    }
+    if args.command_help {
+        prompt = format!("Provide the Linux command for: {prompt}");
+    }
+    let session = resolve_session(&args)?;
+
+    let mode = match args.output {
+        OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
+        OutputMode::Auto => OutputMode::Jsonl,
+        m => m,
+    };
+    let out = BufWriter::new(io::stdout().lock());
+    let sink: Box<dyn EventSink> = match mode {
+        OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
+        OutputMode::Text => {
+            let env = crate::cli::TermEnv::from_process();
+            let mut opts = crate::render::RenderOptions::resolve(
+                &env,
+                args.width.map(usize::from),
+                args.ascii,
+                args.unicode,
+                args.color,
+            );
+            opts.show_tools = args.show_tools;
+            opts.show_thoughts = args.thoughts;
+            Box::new(RenderSink::new(out, opts))
+        }
+        _ => Box::new(JsonlSink::new(out)),
+    };
+    let mut run = Run {
+        sink,
+        stats: Stats::default(),
+        topic: session.history.topic.clone(),
+        declared,
+        thoughts: args.thoughts,
+        debug: args.debug,
+        command_help: args.command_help,
+        max_rounds: args.max_tool_rounds,
+        records: Vec::new(),
+    };
+    run.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+    if !prompt.trim().is_empty() {
+        run.emit(stamp(Event::message("user", &prompt, false)))?;
+    }
+
+    let outcome = match make_transport(&args) {
+        Ok(transport) => {
+            let client = Client::new(transport, &args.model, retry_policy(&args));
+            let mut texts: Vec<&str> = Vec::new();
+            if !context.trim().is_empty() {
+                texts.push(&context);
+            }
+            if !prompt.trim().is_empty() {
+                texts.push(&prompt);
+            }
+            let user = request::user_text(&texts);
+            run.converse(&client, &session.history.contents, user, &base_url(&args))
+                .and_then(|()| run.save(&session, &args.model))
+        }
+        Err(f) => Err(f),
+    };
+    run.finish(outcome, started.elapsed())
+}
+
+/// Why a turn did not complete.
+#[derive(Debug)]
+enum Failure {
+    Gen(GenError),
+    NoKey,
+    MaxRounds(u32),
+    Session(String),
+    /// A `--record`/`--replay` file that cannot be opened.
+    Setup(u8, String),
+}
+
+impl From<GenError> for Failure {
+    fn from(e: GenError) -> Self {
+        Failure::Gen(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Gen(GenError::Output(e))
+    }
+}
+
+#[derive(Debug, Default)]
+struct Stats {
+    usage: Usage,
+    requests: u64,
+    tool_calls: u64,
+}
+
+struct Run {
+    sink: Box<dyn EventSink>,
+    stats: Stats,
+    topic: Option<String>,
+    declared: Vec<&'static str>,
+    thoughts: bool,
+    debug: bool,
+    command_help: bool,
+    max_rounds: u32,
+    /// Session records of this turn, written once it completes.
+    records: Vec<Value>,
+}
+
+/// Adds the time to an event that is not a streamed piece.
+fn stamp(mut e: Event) -> Event {
+    if !e.0.contains_key("timestamp") {
+        e.set("timestamp", now_rfc3339());
+    }
+    e
+}
+
+struct Obs<'a> {
+    sink: &'a mut dyn EventSink,
+    thoughts: bool,
+}
+
+impl Observer for Obs<'_> {
+    fn delta(&mut self, d: &Delta) -> io::Result<()> {
+        match d {
+            Delta::Text(t) => self.sink.emit(&Event::message("assistant", t, true)),
+            Delta::Thought(t) if self.thoughts => self.sink.emit(&Event::thought(t, true)),
+            Delta::Thought(_) => Ok(()),
+        }
+    }
+
+    fn retry(&mut self, attempt: u32, delay: Duration, reason: &str) -> io::Result<()> {
+        self.sink.emit(&stamp(Event::retry(
+            attempt,
+            delay.as_millis() as u64,
+            reason,
+        )))
+    }
+
+    fn interrupted(&self) -> bool {
+        signals::received().is_some()
+    }
+}
+
+impl Run {
+    fn emit(&mut self, e: Event) -> io::Result<()> {
+        self.sink.emit(&e)
+    }
+
+    fn system_prompt(&self) -> String {
+        if self.command_help {
+            return COMMAND_PROMPT.to_string();
+        }
+        let mut s = BASE_PROMPT.to_string();
+        s.push_str(&tools::guidance(&self.declared));
+        if self.declared.contains(&tools::CREATE_NEW_TOPIC)
+            && let Some(t) = &self.topic
+        {
+            s.push('\n');
+            s.push_str(&tools::topic_footer(t));
+        }
+        s
+    }
+
+    fn converse(
+        &mut self,
+        client: &Client,
+        history: &[Value],
+        user: Value,
+        base_url: &str,
+    ) -> Result<(), Failure> {
+        let decls: Vec<Value> = self
+            .declared
+            .iter()
+            .map(|t| tools::declaration(t))
+            .collect();
+        let mut contents = history.to_vec();
+        contents.push(user.clone());
+        self.records.push(session::content_record(&user));
+        let mut rounds = 0u32;
+        loop {
+            let system = self.system_prompt();
+            let body = request::build(&RequestSpec {
+                contents: &contents,
+                system: Some(&system),
+                functions: &decls,
+                thoughts: self.thoughts,
+            });
+            if self.debug {
+                eprintln!(
+                    "gem-ask: debug: POST {}{} x-goog-api-key: [REDACTED] ({} contents, {} bytes)",
+                    base_url.trim_end_matches('/'),
+                    client.path(),
+                    contents.len(),
+                    body.to_string().len()
+                );
+            }
+            let mut obs = Obs {
+                sink: self.sink.as_mut(),
+                thoughts: self.thoughts,
+            };
+            let turn = client.generate(&body, &mut obs)?;
+            self.stats.requests += 1;
+            let u = turn.usage;
+            self.stats.usage.prompt += u.prompt;
+            self.stats.usage.candidates += u.candidates;
+            self.stats.usage.thoughts += u.thoughts;
+            self.stats.usage.total += u.total;
+            match turn.finish_reason.as_deref() {
+                Some("MAX_TOKENS") => self.emit(stamp(Event::error(
+                    "warning",
+                    "the answer was cut at the model's output token limit (finishReason MAX_TOKENS)",
+                )))?,
+                Some(r @ ("MALFORMED_FUNCTION_CALL" | "UNEXPECTED_TOOL_CALL")) => {
+                    self.emit(stamp(Event::error(
+                        "warning",
+                        &format!("the model produced an unusable tool call (finishReason {r})"),
+                    )))?
+                }
+                _ => {}
+            }
+            if !turn.parts.is_empty() {
+                let content = turn.content();
+                self.records.push(session::content_record(&content));
+                contents.push(content);
+            }
+            if turn.calls.is_empty() {
+                return Ok(());
+            }
+            rounds += 1;
+            if rounds > self.max_rounds {
+                return Err(Failure::MaxRounds(self.max_rounds));
+            }
+            // A chapter header comes before the actions of its turn,
+            // whatever order the model wrote the calls in.
+            let mut order: Vec<usize> = (0..turn.calls.len()).collect();
+            order.sort_by_key(|&i| turn.calls[i].name != tools::CREATE_NEW_TOPIC);
+            let mut responses: Vec<Option<Value>> = vec![None; turn.calls.len()];
+            for i in order {
+                if signals::received().is_some() {
+                    return Err(Failure::Gen(GenError::Interrupted));
+                }
+                let call = &turn.calls[i];
+                let tool_id = call
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| format!("{}-{}-{}", call.name, rounds, i + 1));
+                let outcome = tools::execute(&call.name, &call.args, &tool_id, &self.declared);
+                for e in outcome.events {
+                    self.emit(stamp(e))?;
+                }
+                self.stats.tool_calls += 1;
+                if let Some(t) = outcome.new_topic {
+                    self.records.push(session::topic_record(&t));
+                    self.topic = Some(t);
+                }
+                let mut fr = Map::new();
+                if let Some(id) = &call.id {
+                    fr.insert("id".into(), id.clone().into());
+                }
+                fr.insert("name".into(), call.name.clone().into());
+                fr.insert("response".into(), outcome.response);
+                responses[i] = Some(json!({"functionResponse": fr}));
+            }
+            let parts: Vec<Value> = responses.into_iter().flatten().collect();
+            let content = json!({"role": "user", "parts": parts});
+            self.records.push(session::content_record(&content));
+            contents.push(content);
+        }
+    }
+
+    fn save(&mut self, s: &SessionChoice, model: &str) -> Result<(), Failure> {
+        let Some(path) = &s.write_to else {
+            return Ok(());
+        };
+        session::append(path, model, &self.records)
+            .map_err(|e| Failure::Session(format!("cannot write session {}: {e}", path.display())))
+    }
+
+    /// Writes the `result` event and turns the outcome into the exit code.
+    fn finish(mut self, outcome: Result<(), Failure>, elapsed: Duration) -> anyhow::Result<u8> {
+        // A signal that arrived after the last check still ends as interrupted.
+        let outcome = match (outcome, signals::received()) {
+            (Ok(()), Some(_)) => Err(Failure::Gen(GenError::Interrupted)),
+            (o, _) => o,
+        };
+        let (code, error) = match &outcome {
+            Ok(()) => (exit::OK, None),
+            Err(Failure::Gen(GenError::Output(e))) => {
+                // Our own stdout failed (a closed pipe): nothing more can be said there.
+                return Err(io::Error::new(e.kind(), e.to_string()).into());
+            }
+            Err(Failure::Gen(GenError::Interrupted)) => {
+                let sig = signals::received().unwrap_or(libc::SIGINT);
+                let code = if sig == libc::SIGTERM {
+                    exit::TERMINATED
+                } else {
+                    exit::INTERRUPTED
+                };
+                (
+                    code,
+                    Some((
+                        "interrupted",
+                        format!("interrupted by {}", signals::name(sig)),
+                    )),
+                )
+            }
+            Err(Failure::Gen(e)) => {
+                let code = match e {
+                    GenError::Blocked(_) => exit::BLOCKED,
+                    _ => exit::API,
+                };
+                (code, Some((e.kind(), e.to_string())))
+            }
+            Err(Failure::NoKey) => (
+                exit::NO_API_KEY,
+                Some((
+                    "missing_api_key",
+                    "no API key: set GEMINI_API_KEY or GOOGLE_API_KEY".to_string(),
+                )),
+            ),
+            Err(Failure::MaxRounds(n)) => (
+                exit::FAILURE,
+                Some((
+                    "max_tool_rounds",
+                    format!(
+                        "the model was still calling tools after {n} rounds (--max-tool-rounds)"
+                    ),
+                )),
+            ),
+            Err(Failure::Session(m)) => (exit::FAILURE, Some(("session_error", m.clone()))),
+            Err(Failure::Setup(code, m)) => (*code, Some(("setup_error", m.clone()))),
+        };
+        let u = self.stats.usage;
+        let mut map = Map::new();
+        map.insert("type".into(), "result".into());
+        map.insert(
+            "status".into(),
+            if error.is_some() { "error" } else { "success" }.into(),
+        );
+        if let Some((kind, message)) = &error {
+            map.insert("error".into(), json!({"type": kind, "message": message}));
+        }
+        map.insert(
+            "stats".into(),
+            json!({
+                "input_tokens": u.prompt,
+                "output_tokens": u.candidates,
+                "thought_tokens": u.thoughts,
+                "total_tokens": u.total,
+                "duration_ms": elapsed.as_millis() as u64,
+                "tool_calls": self.stats.tool_calls,
+                "requests": self.stats.requests,
+            }),
+        );
+        map.insert("timestamp".into(), now_rfc3339().into());
+        self.sink.emit(&Event(map))?;
+        self.sink.finish()?;
+        match error {
+            None => Ok(code),
+            Some((_, message)) => Err(coded(code, message)),
+        }
+    }
+}
+
+fn read_context(args: &Args) -> anyhow::Result<String> {
+    if args.no_stdin || io::stdin().is_terminal() {
+        return Ok(String::new());
+    }
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The session this run belongs to.
+struct SessionChoice {
+    id: String,
+    history: session::History,
+    /// Where to append the turn; `None` with `--no-history`.
+    write_to: Option<PathBuf>,
+}
+
+fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
+    let env_id = std::env::var("GEMINI_SESSION_ID")
+        .ok()
+        .filter(|s| !s.trim().is_empty());
+    // Flags beat the environment: --new-chat and --continue ignore
+    // GEMINI_SESSION_ID.
+    let named = if args.new_chat || args.continue_last {
+        None
+    } else {
+        args.session.clone().or(env_id)
+    };
+    let needs_dir = named.is_some() || args.continue_last || !args.no_history;
+    let dir = if needs_dir {
+        Some(session::sessions_dir()?)
+    } else {
+        None
+    };
+    let (id, existing) = match named {
+        Some(id) => {
+            if !session::valid_id(&id) {
+                return Err(coded(
+                    exit::USAGE,
+                    format!(
+                        "invalid session id {id:?}: use letters, digits, '.', '_' and '-' (at most 128, not starting with '.')"
+                    ),
+                ));
+            }
+            (id, true)
+        }
+        None if args.continue_last => match dir.as_deref().and_then(session::most_recent) {
+            Some(id) => (id, true),
+            None => {
+                eprintln!("gem-ask: note: no earlier session to continue; starting a new one");
+                (session::new_id(), false)
+            }
+        },
+        None => (session::new_id(), false),
+    };
+    let path = dir.map(|d| d.join(format!("{id}.jsonl")));
+    let history = match (&path, existing) {
+        (Some(p), true) => {
+            let h = session::load(p)
+                .map_err(|e| anyhow::anyhow!("cannot read session {}: {e}", p.display()))?;
+            for (line, why) in &h.skipped {
+                eprintln!("gem-ask: warning: session {id}, line {line}: {why} (line skipped)");
+            }
+            h
+        }
+        _ => session::History::default(),
+    };
+    Ok(SessionChoice {
+        write_to: if args.no_history { None } else { path },
+        id,
+        history,
+    })
+}
+
+fn base_url(args: &Args) -> String {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    args.base_url
+        .clone()
+        .or_else(|| env("GEMINI_BASE_URL"))
+        .or_else(|| env("GOOGLE_GEMINI_BASE_URL"))
+        .unwrap_or_else(|| crate::gemini::DEFAULT_BASE_URL.to_string())
+}
+
+fn api_key() -> Option<String> {
+    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        .find(|v| !v.is_empty())
+}
+
+fn plain_http_to_another_host(base: &str) -> bool {
+    let Some(rest) = base.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.split(':').next().unwrap_or(""),
+    };
+    !matches!(host, "localhost" | "127.0.0.1" | "::1")
+}
+
+fn retry_policy(args: &Args) -> RetryPolicy {
+    let base_ms = std::env::var("GEMLINE_RETRY_BASE_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(1000);
+    RetryPolicy {
+        retries: args.retries,
+        base: Duration::from_millis(base_ms),
+        max_wait: Duration::from_secs(args.max_wait),
+        ..RetryPolicy::default()
+    }
+}
+
+fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
+    let setup = |e: anyhow::Error| Failure::Setup(exit::NO_INPUT, e.to_string());
+    if let Some(path) = &args.replay {
+        return Ok(Arc::new(Replay::open(path).map_err(setup)?));
+    }
+    let key = api_key().ok_or(Failure::NoKey)?;
+    let base = base_url(args);
+    if plain_http_to_another_host(&base) {
+        eprintln!(
+            "gem-ask: warning: {base} is plain http to another host: the API key travels unencrypted"
+        );
+    }
+    let http = Http::new(
+        &base,
+        key,
+        Timeouts {
+            connect: Duration::from_secs(args.connect_timeout),
+            read: Duration::from_secs(args.read_timeout),
+        },
+    );
+    Ok(match &args.record {
+        Some(path) => Arc::new(Recording::new(http, path).map_err(setup)?),
+        None => Arc::new(http),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_warning_only_off_loopback() {
+        assert!(!plain_http_to_another_host("http://127.0.0.1:8080"));
+        assert!(!plain_http_to_another_host("http://localhost/x"));
+        assert!(!plain_http_to_another_host("http://[::1]:9"));
+        assert!(!plain_http_to_another_host("https://gateway.example"));
+        assert!(plain_http_to_another_host("http://gateway.example:8080/v"));
+    }
+}

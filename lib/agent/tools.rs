@@ -1,0 +1,476 @@
+//! The tools gem-ask offers the model: their declarations (in the
+//! OpenAPI-subset `parameters` form every Gemini model accepts; JSON-Schema
+//! keywords such as `additionalProperties` there are a 400, fixture 21) and
+//! their execution, which turns a call into events for the user and a
+//! `functionResponse` for the model.
+//!
+//! - `render_visualization`: validates and normalizes the chart, emits
+//!   `tool_use`, `visualization`, `tool_result`; answers the model with a
+//!   short factual summary and a preview of the data, or with the error and
+//!   an accepted example so it can correct itself in the next round.
+//! - `create_new_topic`: sets the active topic (a chapter), emits `topic`,
+//!   answers with a one-line confirmation.
+
+use serde_json::{Value, json};
+
+use crate::events::Event;
+use crate::spec::{self, Chart, ChartType, NormalizeOptions, Point, Series, Sort};
+
+pub const RENDER_VISUALIZATION: &str = "render_visualization";
+pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
+
+/// Every tool, in declaration order.
+pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC];
+
+/// The tools to declare from `--no-tools`, `--tools a,b`, `--exclude-tools a,b`.
+pub fn select(
+    no_tools: bool,
+    only: &[String],
+    exclude: &[String],
+) -> Result<Vec<&'static str>, String> {
+    for name in only.iter().chain(exclude) {
+        if !ALL.contains(&name.as_str()) {
+            return Err(format!(
+                "unknown tool {name:?}; the tools are: {}",
+                ALL.join(", ")
+            ));
+        }
+    }
+    if no_tools {
+        return Ok(Vec::new());
+    }
+    Ok(ALL
+        .iter()
+        .copied()
+        .filter(|t| only.is_empty() || only.iter().any(|o| o == t))
+        .filter(|t| !exclude.iter().any(|x| x == t))
+        .collect())
+}
+
+const VIZ_EXAMPLE: &str = r#"{"chartType":"bar","title":"BMW 0-60 mph","xLabel":"Model","yLabel":"0-60 mph","unit":"s","sort":"asc","series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0},{"label":"M3 Competition xDrive","value":3.4}]}]}"#;
+
+/// The `FunctionDeclaration` of a tool.
+pub fn declaration(name: &str) -> Value {
+    match name {
+        RENDER_VISUALIZATION => json!({
+            "name": RENDER_VISUALIZATION,
+            "description": format!(
+                "Draws a bar chart, line chart or table in the user's terminal from structured data. \
+                 Use it when the user asks to compare, chart, trend or show tabular metrics, after \
+                 gathering or computing the numbers. bar and table take exactly one series; line takes \
+                 one or more series (for trends over time, points in chronological order). Values are \
+                 plain numbers; put the unit in `unit`. Example (BMW 0-60 comparison): {VIZ_EXAMPLE}"
+            ),
+            "parameters": {
+                "type": "OBJECT",
+                "properties": {
+                    "chartType": {"type": "STRING", "enum": ["bar", "line", "table"],
+                                  "description": "bar: compare categories; line: trend over an ordered axis; table: exact values."},
+                    "title": {"type": "STRING", "description": "Chart title."},
+                    "subtitle": {"type": "STRING", "description": "One line under the title, e.g. the source or year."},
+                    "xLabel": {"type": "STRING", "description": "What the labels are, e.g. Model or Year."},
+                    "yLabel": {"type": "STRING", "description": "What the values measure, e.g. 0-60 mph."},
+                    "unit": {"type": "STRING", "description": "Unit of the values, e.g. s, %, units."},
+                    "series": {
+                        "type": "ARRAY",
+                        "description": "Data series: one for bar and table, one or more for line.",
+                        "items": {
+                            "type": "OBJECT",
+                            "properties": {
+                                "name": {"type": "STRING", "description": "Series name (legend)."},
+                                "points": {
+                                    "type": "ARRAY",
+                                    "items": {
+                                        "type": "OBJECT",
+                                        "properties": {
+                                            "label": {"type": "STRING", "description": "Category or x value, e.g. M5 CS or 2021."},
+                                            "value": {"type": "NUMBER", "description": "Finite number."}
+                                        },
+                                        "required": ["label", "value"]
+                                    }
+                                }
+                            },
+                            "required": ["name", "points"]
+                        }
+                    },
+                    "sort": {"type": "STRING", "enum": ["none", "asc", "desc"],
+                             "description": "Order of a bar or table by value; lines keep their order."},
+                    "maxPoints": {"type": "INTEGER", "description": "Most points per series to show (default 30, at most 200)."},
+                    "inputText": {"type": "STRING", "description": "Fallback when series is omitted: the data as CSV, a Markdown table or JSON."}
+                },
+                "required": ["chartType"]
+            }
+        }),
+        CREATE_NEW_TOPIC => json!({
+            "name": CREATE_NEW_TOPIC,
+            "description": "Starts a new chapter of the work, shown to the user as a header. Call it when moving \
+                            between major phases (for example Research -> Strategy -> Implementation), before \
+                            that phase's other calls. Forward-only: do not reopen an earlier topic.",
+            "parameters": {
+                "type": "OBJECT",
+                "properties": {
+                    "title": {"type": "STRING", "description": "Short title of the new phase, e.g. Researching BMW data."}
+                },
+                "required": ["title"]
+            }
+        }),
+        other => panic!("no declaration for tool {other}"),
+    }
+}
+
+/// The system prompt's lines for the declared tools.
+pub fn guidance(tools: &[&str]) -> String {
+    let mut g = String::new();
+    if tools.contains(&RENDER_VISUALIZATION) {
+        g.push_str(
+            "When the user asks to compare, chart, trend or show tabular metrics, gather or compute the \
+             data first, then call render_visualization with structured series. After it returns, answer \
+             in one or two sentences; do not repeat the data as text.\n",
+        );
+    }
+    if tools.contains(&CREATE_NEW_TOPIC) {
+        g.push_str(
+            "Use create_new_topic to organize your work into logical chapters: call it when moving between \
+             major steps (e.g. Research -> Strategy -> Implementation). It is a forward-only marker.\n",
+        );
+    }
+    g
+}
+
+/// The footer naming the active topic, appended to the system instruction.
+pub fn topic_footer(topic: &str) -> String {
+    format!(
+        "[Active Topic: {topic}]\nIf the current active topic no longer describes your current phase of work, \
+         use create_new_topic to start a new chapter."
+    )
+}
+
+/// What running one call produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// For the user, in order (tool_use first, tool_result last).
+    pub events: Vec<Event>,
+    /// `functionResponse.response`.
+    pub response: Value,
+    /// Set by create_new_topic.
+    pub new_topic: Option<String>,
+}
+
+/// Runs one call. Unknown or undeclared tools are an error answer, so the
+/// model can recover.
+pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Outcome {
+    let mut events = vec![Event::tool_use(name, tool_id, args.clone())];
+    if !declared.contains(&name) {
+        let msg = format!(
+            "unknown tool {name:?}; available tools: {}",
+            if declared.is_empty() {
+                "none".to_string()
+            } else {
+                declared.join(", ")
+            }
+        );
+        events.push(Event::tool_result_err(tool_id, "unknown_tool", &msg));
+        return Outcome {
+            events,
+            response: json!({"error": msg}),
+            new_topic: None,
+        };
+    }
+    match name {
+        RENDER_VISUALIZATION => match normalize_viz_args(args) {
+            Ok(n) => {
+                let summary = summarize(&n);
+                events.push(n.chart.to_event());
+                events.push(Event::tool_result_ok(tool_id, &summary));
+                Outcome {
+                    events,
+                    response: json!({"output": summary}),
+                    new_topic: None,
+                }
+            }
+            Err(e) => {
+                let msg = format!(
+                    "render_visualization: {e}. Accepted arguments look like {VIZ_EXAMPLE}; bar and table take \
+                     one series, line takes one or more; every value is a finite number."
+                );
+                events.push(Event::tool_result_err(tool_id, "invalid_arguments", &msg));
+                Outcome {
+                    events,
+                    response: json!({"error": msg}),
+                    new_topic: None,
+                }
+            }
+        },
+        CREATE_NEW_TOPIC => {
+            let title = args
+                .get("title")
+                .and_then(Value::as_str)
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default();
+            if title.is_empty() {
+                let msg = "create_new_topic: title is required, e.g. {\"title\":\"Researching BMW data\"}";
+                events.push(Event::tool_result_err(tool_id, "invalid_arguments", msg));
+                return Outcome {
+                    events,
+                    response: json!({"error": msg}),
+                    new_topic: None,
+                };
+            }
+            let confirmation = format!("Topic changed to: \"{title}\"");
+            events.push(Event::topic(&title, None));
+            events.push(Event::tool_result_ok(tool_id, &confirmation));
+            Outcome {
+                events,
+                response: json!({"output": confirmation}),
+                new_topic: Some(title),
+            }
+        }
+        _ => unreachable!("declared tools are known"),
+    }
+}
+
+/// Validates and normalizes `render_visualization` arguments.
+///
+// MERGE: replace the body with `crate::parse::chart_from_tool_args(args)
+// .map_err(|e| e.to_string())`, which also reads `inputText`.
+pub fn normalize_viz_args(args: &Value) -> Result<spec::Normalized, String> {
+    let obj = args
+        .as_object()
+        .ok_or_else(|| "the arguments must be an object".to_string())?;
+    let text = |k: &str| -> Result<Option<String>, String> {
+        match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone()).filter(|s| !s.is_empty())),
+            Some(other) => Err(format!("{k} must be a string, got {other}")),
+        }
+    };
+    let chart_type = match obj.get("chartType") {
+        Some(Value::String(s)) => ChartType::parse(s)
+            .ok_or_else(|| format!("chartType must be bar, line or table, got {s:?}"))?,
+        Some(other) => return Err(format!("chartType must be bar, line or table, got {other}")),
+        None => return Err("chartType is required (bar, line or table)".into()),
+    };
+    let sort = match text("sort")?.as_deref() {
+        None | Some("none") => Sort::None,
+        Some("asc") => Sort::Asc,
+        Some("desc") => Sort::Desc,
+        Some(s) => return Err(format!("sort must be none, asc or desc, got {s:?}")),
+    };
+    let max_points = match obj.get("maxPoints") {
+        None | Some(Value::Null) => spec::DEFAULT_MAX_POINTS,
+        Some(v) => v
+            .as_f64()
+            .filter(|n| n.is_finite() && *n >= 1.0)
+            .map(|n| n as usize)
+            .ok_or_else(|| format!("maxPoints must be a positive number, got {v}"))?,
+    };
+    let series = match obj.get("series") {
+        Some(Value::Array(a)) if !a.is_empty() => a,
+        Some(Value::Array(_)) => return Err("series is empty".into()),
+        Some(other) => {
+            return Err(format!(
+                "series must be an array of {{name, points}}, got {other}"
+            ));
+        }
+        None if text("inputText")?.is_some() => {
+            return Err("inputText is not supported yet; pass the data as series".into());
+        }
+        None => return Err("series is required".into()),
+    };
+    let mut out = Vec::with_capacity(series.len());
+    for (i, s) in series.iter().enumerate() {
+        let name = match s.get("name") {
+            Some(Value::String(n)) if !n.is_empty() => n.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            _ => format!("Series {}", i + 1),
+        };
+        let points = s.get("points").and_then(Value::as_array).ok_or_else(|| {
+            format!("series {name:?}: points must be an array of {{label, value}}")
+        })?;
+        let mut ps = Vec::with_capacity(points.len());
+        for (j, p) in points.iter().enumerate() {
+            let label = match p.get("label") {
+                Some(Value::String(l)) => l.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                Some(other) => {
+                    return Err(format!(
+                        "series {name:?}, point {}: label must be a string, got {other}",
+                        j + 1
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "series {name:?}, point {}: label is missing",
+                        j + 1
+                    ));
+                }
+            };
+            let value = match p.get("value") {
+                Some(Value::Number(n)) => n.as_f64(),
+                Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
+                _ => None,
+            }
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| {
+                format!(
+                    "series {name:?}, point {} ({label:?}): value must be a finite number, got {}",
+                    j + 1,
+                    p.get("value")
+                        .map_or("nothing".to_string(), Value::to_string)
+                )
+            })?;
+            ps.push(Point { label, value });
+        }
+        out.push(Series { name, points: ps });
+    }
+    let chart = Chart {
+        chart_type,
+        title: text("title")?,
+        subtitle: text("subtitle")?,
+        x_label: text("xLabel")?,
+        y_label: text("yLabel")?,
+        unit: text("unit")?,
+        series: out,
+        ..Chart::default()
+    };
+    let opts = NormalizeOptions {
+        max_points,
+        sort,
+        reduction: None,
+    };
+    spec::normalize(chart, &opts).map_err(|e| match e {
+        spec::SpecError::TooManySeries { chart, count, names } => format!(
+            "a {chart} chart takes one series, got {count} ({names}); use chartType line for several series, or send one"
+        ),
+        other => other.to_string(),
+    })
+}
+
+/// The model's view of a rendered chart: what was drawn, in a few lines.
+pub fn summarize(n: &spec::Normalized) -> String {
+    let c = &n.chart;
+    let unit = c
+        .unit
+        .as_deref()
+        .map(|u| format!(" {u}"))
+        .unwrap_or_default();
+    let mut s = format!(
+        "Rendered a {} chart{} with {} series and {} points.",
+        c.chart_type.as_str(),
+        c.title
+            .as_deref()
+            .map(|t| format!(" \"{t}\""))
+            .unwrap_or_default(),
+        c.series.len(),
+        c.point_count()
+    );
+    if c.meta.truncated {
+        s.push_str(&format!(
+            " Showing {} of {} points ({}).",
+            c.point_count(),
+            c.meta.original_point_count,
+            c.meta.reduction.map(|r| r.describe()).unwrap_or("reduced")
+        ));
+    }
+    const PREVIEW: usize = 10;
+    for series in &c.series {
+        let shown: Vec<String> = series
+            .points
+            .iter()
+            .take(PREVIEW)
+            .map(|p| format!("{}={}{unit}", p.label, p.value))
+            .collect();
+        let more = series.points.len().saturating_sub(PREVIEW);
+        s.push_str(&format!(" {}: {}", series.name, shown.join(", ")));
+        if more > 0 {
+            s.push_str(&format!(", ... ({more} more)"));
+        }
+        s.push('.');
+    }
+    if !n.non_finite.is_empty() {
+        s.push_str(&format!(
+            " Dropped {} points without a finite value.",
+            n.non_finite.len()
+        ));
+    }
+    s.push_str(" The chart is on the user's screen.");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selection() {
+        assert_eq!(select(false, &[], &[]).unwrap(), ALL);
+        assert!(select(true, &[], &[]).unwrap().is_empty());
+        assert_eq!(
+            select(false, &[], &["create_new_topic".into()]).unwrap(),
+            [RENDER_VISUALIZATION]
+        );
+        assert!(select(false, &["nope".into()], &[]).is_err());
+    }
+
+    #[test]
+    fn the_canonical_example_renders() {
+        let args: Value = serde_json::from_str(VIZ_EXAMPLE).unwrap();
+        let out = execute(RENDER_VISUALIZATION, &args, "t1", ALL);
+        let kinds: Vec<&str> = out.events.iter().map(Event::kind).collect();
+        assert_eq!(kinds, ["tool_use", "visualization", "tool_result"]);
+        assert_eq!(
+            out.response["output"],
+            "Rendered a bar chart \"BMW 0-60 mph\" with 1 series and 3 points. 0-60 mph: M5 CS=2.9 s, \
+             M8 Competition=3 s, M3 Competition xDrive=3.4 s. The chart is on the user's screen."
+        );
+    }
+
+    #[test]
+    fn bad_arguments_answer_with_the_fix() {
+        let out = execute(
+            RENDER_VISUALIZATION,
+            &json!({"chartType":"bar","series":[{"name":"a","points":[{"label":"x","value":"fast"}]}]}),
+            "t1",
+            ALL,
+        );
+        let err = out.response["error"].as_str().unwrap();
+        assert!(
+            err.contains("point 1 (\"x\"): value must be a finite number, got \"fast\""),
+            "{err}"
+        );
+        assert!(err.contains("\"chartType\":\"bar\""), "{err}");
+        let out = execute(
+            RENDER_VISUALIZATION,
+            &json!({"chartType":"bar","inputText":"a,1"}),
+            "t",
+            ALL,
+        );
+        assert!(
+            out.response["error"]
+                .as_str()
+                .unwrap()
+                .contains("inputText is not supported yet")
+        );
+    }
+
+    #[test]
+    fn declarations_use_only_the_openapi_subset() {
+        fn walk(v: &Value) {
+            if let Value::Object(m) = v {
+                for (k, x) in m {
+                    assert!(
+                        !matches!(
+                            k.as_str(),
+                            "additionalProperties" | "$schema" | "const" | "$defs"
+                        ),
+                        "{k}"
+                    );
+                    walk(x);
+                }
+            }
+        }
+        for t in ALL {
+            walk(&declaration(t)["parameters"]);
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! One streamed model call with its retries: POST the body, read the SSE
+//! answer, fold it into a [`Turn`], pass each text piece to the caller the
+//! moment it arrives, and try again on 429/5xx/connection trouble as long as
+//! nothing has been shown yet.
+//!
+//! The network is read on a worker thread that hands SSE payloads over a
+//! channel; the caller's thread waits on that channel in short slices, so a
+//! SIGINT/SIGTERM (an atomic flag) ends the call within ~50 ms even while
+//! the model is silent, and the program can still write its `result`.
+
+use std::io::{BufReader, Read};
+use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::error::{ApiError, GenError};
+use super::retry::RetryPolicy;
+use super::sse::SseReader;
+use super::transport::Transport;
+use super::turn::{Delta, Turn};
+
+/// What the caller sees of a call in progress.
+pub trait Observer {
+    fn delta(&mut self, d: &Delta) -> std::io::Result<()>;
+    /// Called before each wait between attempts.
+    fn retry(&mut self, attempt: u32, delay: Duration, reason: &str) -> std::io::Result<()>;
+    /// Polled while waiting; true ends the call with [`GenError::Interrupted`].
+    fn interrupted(&self) -> bool;
+}
+
+pub struct Client {
+    transport: Arc<dyn Transport>,
+    model: String,
+    pub retry: RetryPolicy,
+}
+
+/// What the worker thread reports.
+enum Wire {
+    Status(u16, Option<String>),
+    ErrorBody(String),
+    Data(String),
+    ReadFailed(String),
+    End,
+    NoReply(String, bool),
+}
+
+impl Client {
+    pub fn new(transport: Arc<dyn Transport>, model: &str, retry: RetryPolicy) -> Client {
+        Client {
+            transport,
+            model: model.to_string(),
+            retry,
+        }
+    }
+
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The request path; the key is a header, never part of it.
+    pub fn path(&self) -> String {
+        format!(
+            "/v1beta/models/{}:streamGenerateContent?alt=sse",
+            self.model.trim_start_matches("models/")
+        )
+    }
+
+    /// Sends one request and streams the answer, retrying as the policy
+    /// allows.
+    pub fn generate(&self, body: &Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
+        let bytes = serde_json::to_vec(body).expect("a JSON value always serializes");
+        let mut attempt = 0u32;
+        let mut waited = Duration::ZERO;
+        loop {
+            let (result, shown) = self.attempt(&bytes, obs);
+            let err = match result {
+                Ok(turn) => return Ok(turn),
+                Err(e) => e,
+            };
+            let hint = match &err {
+                GenError::Api(a) if a.retryable() => Some(a.retry_after),
+                GenError::Connection(_) | GenError::StreamCut(_) => Some(None),
+                _ => None,
+            };
+            // Once text went out, another attempt would show it twice.
+            let Some(hint) = hint.filter(|_| !shown) else {
+                return Err(err);
+            };
+            attempt += 1;
+            let Some(delay) = self.retry.delay(attempt, hint, waited) else {
+                return Err(err);
+            };
+            let reason = match &err {
+                GenError::Api(a) => format!("HTTP {} {}", a.code, a.status).trim().to_string(),
+                other => other.to_string(),
+            };
+            obs.retry(attempt, delay, &reason)?;
+            sleep_interruptibly(delay, obs)?;
+            waited += delay;
+        }
+    }
+
+    /// One attempt; the flag says whether any delta reached the observer.
+    fn attempt(&self, body: &[u8], obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
+        let (tx, rx) = mpsc::channel();
+        let transport = self.transport.clone();
+        let path = self.path();
+        let body = body.to_vec();
+        std::thread::spawn(move || pump(transport.as_ref(), &path, &body, &tx));
+        let mut turn = Turn::default();
+        let mut shown = false;
+        let mut status = 0;
+        let mut retry_after = None;
+        loop {
+            let msg = match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => {
+                    if obs.interrupted() {
+                        return (Err(GenError::Interrupted), shown);
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => Wire::ReadFailed("reader stopped".into()),
+            };
+            if obs.interrupted() {
+                return (Err(GenError::Interrupted), shown);
+            }
+            match msg {
+                Wire::NoReply(m, retryable) => {
+                    let e = if retryable {
+                        GenError::Connection(m)
+                    } else if m.starts_with("replay file") {
+                        GenError::Replay(m)
+                    } else {
+                        GenError::Connection(m)
+                    };
+                    return (Err(e), shown);
+                }
+                Wire::Status(s, ra) => {
+                    status = s;
+                    retry_after = ra;
+                }
+                Wire::ErrorBody(b) => {
+                    let e = ApiError::from_body(status, &b, retry_after.as_deref());
+                    return (Err(GenError::Api(e)), shown);
+                }
+                Wire::Data(d) => {
+                    let chunk: Value = match serde_json::from_str(&d) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            let msg = format!("a stream event is not JSON ({e})");
+                            return (Err(GenError::StreamCut(msg)), shown);
+                        }
+                    };
+                    let deltas = match turn.push_chunk(&chunk) {
+                        Ok(d) => d,
+                        Err(e) => return (Err(e), shown),
+                    };
+                    for d in &deltas {
+                        if let Err(e) = obs.delta(d) {
+                            return (Err(GenError::Output(e)), true);
+                        }
+                        shown = true;
+                    }
+                }
+                Wire::ReadFailed(m) => return (Err(GenError::StreamCut(m)), shown),
+                Wire::End => {
+                    if turn.finish_reason.is_none() {
+                        let m = "no finishReason before the end of the stream".to_string();
+                        return (Err(GenError::StreamCut(m)), shown);
+                    }
+                    return (Ok(turn), shown);
+                }
+            }
+        }
+    }
+}
+
+/// The worker: sends, then forwards the answer piece by piece. A closed
+/// channel (the caller gave up) ends it quietly.
+fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wire>) {
+    let reply = match transport.post(path, body) {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = tx.send(Wire::NoReply(e.message, e.retryable));
+            return;
+        }
+    };
+    let _ = tx.send(Wire::Status(reply.status, reply.retry_after.clone()));
+    let mut body = reply.body;
+    // The body is dropped before the last message goes out: a --record tee
+    // writes its line on drop, and the caller may exit right after.
+    if !(200..300).contains(&reply.status) {
+        let mut buf = Vec::new();
+        let _ = body.by_ref().take(1 << 20).read_to_end(&mut buf);
+        drop(body);
+        let _ = tx.send(Wire::ErrorBody(String::from_utf8_lossy(&buf).into_owned()));
+        return;
+    }
+    // Without alt=sse (some gateways drop the query) the same chunks come
+    // as one JSON array.
+    if reply
+        .content_type
+        .as_deref()
+        .is_some_and(|ct| ct.contains("json"))
+    {
+        let mut buf = Vec::new();
+        let read = body.read_to_end(&mut buf);
+        drop(body);
+        let last = match read {
+            Err(e) => Wire::ReadFailed(e.to_string()),
+            Ok(_) => match serde_json::from_slice::<Value>(&buf) {
+                Ok(Value::Array(chunks)) => {
+                    for c in chunks {
+                        if tx.send(Wire::Data(c.to_string())).is_err() {
+                            return;
+                        }
+                    }
+                    Wire::End
+                }
+                Ok(obj @ Value::Object(_)) => {
+                    let _ = tx.send(Wire::Data(obj.to_string()));
+                    Wire::End
+                }
+                Ok(_) | Err(_) => {
+                    Wire::ReadFailed("the JSON answer is not a chunk or a list of chunks".into())
+                }
+            },
+        };
+        let _ = tx.send(last);
+        return;
+    }
+    let mut sse = SseReader::new(BufReader::with_capacity(64 * 1024, body));
+    let last = loop {
+        match sse.next_event() {
+            Ok(Some(ev)) => {
+                if tx.send(Wire::Data(ev.data)).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => break Wire::End,
+            Err(e) => break Wire::ReadFailed(e.to_string()),
+        }
+    };
+    drop(sse);
+    let _ = tx.send(last);
+}
+
+fn sleep_interruptibly(total: Duration, obs: &dyn Observer) -> Result<(), GenError> {
+    let step = Duration::from_millis(20);
+    let start = std::time::Instant::now();
+    while start.elapsed() < total {
+        if obs.interrupted() {
+            return Err(GenError::Interrupted);
+        }
+        std::thread::sleep(step.min(total.saturating_sub(start.elapsed())));
+    }
+    Ok(())
+}

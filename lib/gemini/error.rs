@@ -1,0 +1,230 @@
+//! What can go wrong in one call to the model, and what the API says about
+//! it: the `{"error":{code,message,status,details}}` envelope (also seen
+//! wrapped in a one-element array, and inside a 200 event stream), the
+//! `RetryInfo.retryDelay` hint, and the `Retry-After` header.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// Why a model call failed, in the categories the exit codes tell apart.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    /// The API answered with an error (HTTP status, or an in-stream error
+    /// object).
+    #[error("{0}")]
+    Api(ApiError),
+    /// No HTTP answer at all: connect, TLS, timeout, reset.
+    #[error("connection failed: {0}")]
+    Connection(String),
+    /// The stream ended before the model finished its turn.
+    #[error("the response stream ended early: {0}")]
+    StreamCut(String),
+    /// Prompt or answer blocked by the safety filters.
+    #[error("blocked by safety filters: {0}")]
+    Blocked(String),
+    /// SIGINT or SIGTERM arrived.
+    #[error("interrupted")]
+    Interrupted,
+    /// A `--replay` file that does not answer this request.
+    #[error("replay: {0}")]
+    Replay(String),
+    /// Writing our own output failed (a closed pipe ends quietly upstream).
+    #[error(transparent)]
+    Output(#[from] std::io::Error),
+}
+
+impl GenError {
+    /// The `type` of the `result` event's `error`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            GenError::Api(_) => "api_error",
+            GenError::Connection(_) => "connection_error",
+            GenError::StreamCut(_) => "stream_interrupted",
+            GenError::Blocked(_) => "blocked",
+            GenError::Interrupted => "interrupted",
+            GenError::Replay(_) => "replay_error",
+            GenError::Output(_) => "output_error",
+        }
+    }
+}
+
+/// One API error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    /// HTTP status, or the envelope's `code` for an in-stream error.
+    pub code: u16,
+    /// `RESOURCE_EXHAUSTED`, `INVALID_ARGUMENT`, ...
+    pub status: String,
+    pub message: String,
+    /// From `RetryInfo.retryDelay` or `Retry-After`.
+    pub retry_after: Option<Duration>,
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HTTP {}", self.code)?;
+        if !self.status.is_empty() {
+            write!(f, " {}", self.status)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl ApiError {
+    /// Statuses worth another attempt: rate limits and server trouble.
+    pub fn retryable(&self) -> bool {
+        matches!(self.code, 429 | 500 | 502 | 503 | 504)
+    }
+
+    /// Reads an error body. Anything that is not the JSON envelope still
+    /// becomes an error with the body's first bytes as its message.
+    pub fn from_body(http_status: u16, body: &str, retry_after_header: Option<&str>) -> ApiError {
+        let parsed = serde_json::from_str::<Value>(body).ok();
+        let envelope = parsed.as_ref().and_then(|v| match v {
+            Value::Array(a) => a.first().and_then(|x| x.get("error")),
+            other => other.get("error"),
+        });
+        let header_delay = retry_after_header.and_then(parse_retry_after);
+        match envelope {
+            Some(e) => {
+                let mut err = ApiError::from_envelope(e);
+                if http_status >= 400 {
+                    err.code = http_status;
+                }
+                err.retry_after = err.retry_after.or(header_delay);
+                err
+            }
+            None => ApiError {
+                code: http_status,
+                status: String::new(),
+                message: if body.trim().is_empty() {
+                    "(empty body)".into()
+                } else {
+                    body.trim().chars().take(300).collect()
+                },
+                retry_after: header_delay,
+            },
+        }
+    }
+
+    /// Reads the object under `"error"`.
+    pub fn from_envelope(e: &Value) -> ApiError {
+        let code = e.get("code").and_then(Value::as_u64).unwrap_or(0);
+        ApiError {
+            code: u16::try_from(code).unwrap_or(0),
+            status: e
+                .get("status")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            message: e
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("(no message)")
+                .to_string(),
+            retry_after: e
+                .get("details")
+                .and_then(Value::as_array)
+                .and_then(|ds| {
+                    ds.iter().find(|d| {
+                        d.get("@type")
+                            .and_then(Value::as_str)
+                            .is_some_and(|t| t.ends_with("google.rpc.RetryInfo"))
+                    })
+                })
+                .and_then(|d| d.get("retryDelay"))
+                .and_then(Value::as_str)
+                .and_then(parse_proto_duration)
+                .or_else(|| {
+                    e.get("message")
+                        .and_then(Value::as_str)
+                        .and_then(retry_in_message)
+                }),
+        }
+    }
+}
+
+/// "... Please retry in 44.097740004s." — quota errors say it in words
+/// when the RetryInfo detail is missing.
+fn retry_in_message(message: &str) -> Option<Duration> {
+    let rest = &message[message.find("retry in ")? + "retry in ".len()..];
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    match &rest[end..] {
+        r if r.starts_with("ms") => rest[..end].parse::<f64>().ok().map(|ms| ms / 1000.0),
+        r if r.starts_with('s') => rest[..end].parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|s| s.is_finite() && *s >= 0.0)
+    .map(Duration::from_secs_f64)
+}
+
+/// A protobuf JSON Duration: `"26s"`, `"0.5s"`, `"44.097740004s"`.
+pub fn parse_proto_duration(s: &str) -> Option<Duration> {
+    let secs: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+}
+
+/// `Retry-After` in delta-seconds. The HTTP-date form is ignored: Google
+/// does not send it and a wrong clock would make it misleading.
+pub fn parse_retry_after(s: &str) -> Option<Duration> {
+    s.trim().parse::<u64>().ok().map(Duration::from_secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_info_from_the_recorded_429() {
+        let body =
+            include_str!("../../testdata/gemini/14-error-429-resource-exhausted.response.json");
+        let e = ApiError::from_body(429, body, None);
+        assert_eq!(e.code, 429);
+        assert_eq!(e.status, "RESOURCE_EXHAUSTED");
+        assert_eq!(e.retry_after, Some(Duration::from_secs(26)));
+        assert!(e.retryable());
+    }
+
+    #[test]
+    fn retry_after_header_when_no_retry_info() {
+        let e = ApiError::from_body(503, r#"{"error":{"code":503,"message":"x"}}"#, Some("3"));
+        assert_eq!(e.retry_after, Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+    }
+
+    #[test]
+    fn array_wrapped_and_non_json_bodies() {
+        let e = ApiError::from_body(
+            400,
+            r#"[{"error":{"code":400,"message":"m","status":"INVALID_ARGUMENT"}}]"#,
+            None,
+        );
+        assert_eq!(e.to_string(), "HTTP 400 INVALID_ARGUMENT: m");
+        assert!(!e.retryable());
+        let e = ApiError::from_body(502, "<html>Bad Gateway</html>", None);
+        assert_eq!(e.to_string(), "HTTP 502: <html>Bad Gateway</html>");
+        assert!(e.retryable());
+    }
+
+    #[test]
+    fn retry_hint_in_the_message() {
+        let body = r#"{"error":{"code":429,"message":"Quota exceeded for metric: x, limit: 0\nPlease retry in 44.5s.","status":"RESOURCE_EXHAUSTED"}}"#;
+        let e = ApiError::from_body(429, body, None);
+        assert_eq!(e.retry_after, Some(Duration::from_millis(44_500)));
+        assert_eq!(
+            retry_in_message("retry in 250ms"),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(retry_in_message("retry in a bit"), None);
+    }
+
+    #[test]
+    fn proto_durations() {
+        assert_eq!(
+            parse_proto_duration("0.25s"),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(parse_proto_duration("26"), None);
+    }
+}

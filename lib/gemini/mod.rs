@@ -1,0 +1,21 @@
+//! The Gemini REST client: `streamGenerateContent?alt=sse` over ureq, the
+//! SSE reader, retries, error envelopes, turns assembled from chunks, and
+//! the transports (live, recorded, replayed). It knows nothing of tools,
+//! sessions or output formats; the agent drives it through [`Client`].
+
+pub mod client;
+pub mod error;
+pub mod request;
+pub mod retry;
+pub mod sse;
+pub mod transport;
+pub mod turn;
+
+pub use client::{Client, Observer};
+pub use error::{ApiError, GenError};
+pub use retry::RetryPolicy;
+pub use turn::{Delta, FunctionCall, Turn, Usage};
+
+/// The public endpoint; `--base-url` and the environment override it.
+pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com";
+pub const DEFAULT_MODEL: &str = "gemini-2.5-flash";

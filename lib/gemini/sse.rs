@@ -1,0 +1,177 @@
+//! Server-sent events, read as the WHATWG spec defines them: lines end in
+//! `\r\n`, `\n` or `\r`; a blank line ends an event; several `data:` lines
+//! join with `\n`; lines starting with `:` are comments; one space after the
+//! colon is dropped. Gemini frames every event as `data: <json>\r\n\r\n`,
+//! but proxies and gateways re-frame, so nothing narrower is assumed.
+//!
+//! The reader hands out each event the moment its blank line arrives, so a
+//! chunk reaches the terminal while the next one is still being generated.
+
+use std::io::{self, BufRead};
+
+/// One dispatched event. `event` is the `event:` field (empty for the
+/// default `message` type); `id` is the last `id:` seen.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SseEvent {
+    pub event: String,
+    pub data: String,
+    pub id: Option<String>,
+}
+
+pub struct SseReader<R> {
+    input: R,
+    line: Vec<u8>,
+    /// A `\r` ended the previous line; a `\n` right after it is the same
+    /// line ending, not a blank line.
+    after_cr: bool,
+    last_id: Option<String>,
+}
+
+impl<R: BufRead> SseReader<R> {
+    pub fn new(input: R) -> Self {
+        SseReader {
+            input,
+            line: Vec::new(),
+            after_cr: false,
+            last_id: None,
+        }
+    }
+
+    /// The next event, or `None` at the end of the stream. An event cut off
+    /// by the end of the stream (no blank line) is discarded, as the spec
+    /// says: a truncated JSON object must not be parsed as if whole.
+    pub fn next_event(&mut self) -> io::Result<Option<SseEvent>> {
+        let mut data: Option<String> = None;
+        let mut event = String::new();
+        loop {
+            let Some(line) = self.next_line()? else {
+                return Ok(None);
+            };
+            if line.is_empty() {
+                if let Some(d) = data.take() {
+                    return Ok(Some(SseEvent {
+                        event: std::mem::take(&mut event),
+                        data: d,
+                        id: self.last_id.clone(),
+                    }));
+                }
+                event.clear();
+                continue;
+            }
+            if line.starts_with(':') {
+                continue;
+            }
+            let (field, value) = match line.find(':') {
+                Some(i) => {
+                    let v = &line[i + 1..];
+                    (&line[..i], v.strip_prefix(' ').unwrap_or(v))
+                }
+                None => (line.as_str(), ""),
+            };
+            match field {
+                "data" => match &mut data {
+                    Some(d) => {
+                        d.push('\n');
+                        d.push_str(value);
+                    }
+                    None => data = Some(value.to_string()),
+                },
+                "event" => event = value.to_string(),
+                "id" if !value.contains('\0') => self.last_id = Some(value.to_string()),
+                _ => {}
+            }
+        }
+    }
+
+    /// One line without its ending; `None` at end of input (a last line
+    /// without an ending is still returned).
+    fn next_line(&mut self) -> io::Result<Option<String>> {
+        self.line.clear();
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                if self.line.is_empty() {
+                    return Ok(None);
+                }
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if buf[0] == b'\n' {
+                    self.input.consume(1);
+                    continue;
+                }
+            }
+            match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    self.line.extend_from_slice(&buf[..i]);
+                    self.after_cr = buf[i] == b'\r';
+                    self.input.consume(i + 1);
+                    break;
+                }
+                None => {
+                    let n = buf.len();
+                    self.line.extend_from_slice(buf);
+                    self.input.consume(n);
+                }
+            }
+        }
+        Ok(Some(String::from_utf8_lossy(&self.line).into_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(input: &str) -> Vec<SseEvent> {
+        let mut r = SseReader::new(input.as_bytes());
+        let mut out = Vec::new();
+        while let Some(e) = r.next_event().unwrap() {
+            out.push(e);
+        }
+        out
+    }
+
+    fn datas(input: &str) -> Vec<String> {
+        all(input).into_iter().map(|e| e.data).collect()
+    }
+
+    #[test]
+    fn crlf_and_lf_framing() {
+        assert_eq!(
+            datas("data: {\"a\":1}\r\n\r\ndata: 2\r\n\r\n"),
+            ["{\"a\":1}", "2"]
+        );
+        assert_eq!(datas("data: 1\n\ndata: 2\n\n"), ["1", "2"]);
+        assert_eq!(datas("data: 1\r\rdata: 2\r\r"), ["1", "2"]);
+    }
+
+    #[test]
+    fn multiple_data_lines_comments_and_fields() {
+        let ev = all(": keep-alive\n\nevent: x\nid: 7\ndata: a\ndata:b\nretry: 10\n\n");
+        assert_eq!(ev.len(), 1);
+        assert_eq!(ev[0].data, "a\nb");
+        assert_eq!(ev[0].event, "x");
+        assert_eq!(ev[0].id.as_deref(), Some("7"));
+    }
+
+    #[test]
+    fn an_event_without_its_blank_line_is_dropped() {
+        assert_eq!(datas("data: 1\n\ndata: {\"cut"), ["1"]);
+    }
+
+    #[test]
+    fn crlf_split_across_reads() {
+        // A BufReader of capacity 1 splits "\r" and "\n" across fills.
+        let input = "data: 1\r\n\r\ndata: 2\r\n\r\n";
+        let mut r = SseReader::new(io::BufReader::with_capacity(1, input.as_bytes()));
+        assert_eq!(r.next_event().unwrap().unwrap().data, "1");
+        assert_eq!(r.next_event().unwrap().unwrap().data, "2");
+        assert_eq!(r.next_event().unwrap(), None);
+    }
+}

@@ -1,0 +1,325 @@
+//! How a request body reaches the model and the raw answer comes back:
+//! over HTTPS ([`Http`]), from a `--replay` file ([`Replay`]), or either one
+//! with a copy of every exchange written to a `--record` file
+//! ([`Recording`]). The client above sees only a status, a `Retry-After`
+//! and a byte stream, so replayed sessions go through exactly the code that
+//! live ones do.
+//!
+//! The record format is JSON lines, one exchange per line:
+//! `{"request":{"method","path","body"},"response":{"status","headers","body"},"timestamp"}`
+//! where `response.body` is the raw bytes as text (SSE framing kept). The
+//! API key is a header and headers are never recorded.
+
+use std::fs::File;
+use std::io::{self, Cursor, Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// The raw answer to one POST.
+pub struct Reply {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub retry_after: Option<String>,
+    pub body: Box<dyn Read + Send>,
+}
+
+/// A failure before any HTTP status arrived.
+#[derive(Debug, Clone)]
+pub struct TransportError {
+    pub message: String,
+    /// Connection trouble that another attempt may not meet.
+    pub retryable: bool,
+}
+
+pub trait Transport: Send + Sync {
+    /// POSTs `body` to `path` (`/v1beta/models/...`, query included).
+    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError>;
+}
+
+/// The live API over ureq (rustls).
+pub struct Http {
+    agent: ureq::Agent,
+    base_url: String,
+    api_key: String,
+}
+
+/// Connect and per-read limits; no total limit, so a long healthy stream is
+/// never cut, while a silent peer is.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    pub connect: Duration,
+    pub read: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            connect: Duration::from_secs(30),
+            read: Duration::from_secs(300),
+        }
+    }
+}
+
+impl Http {
+    pub fn new(base_url: &str, api_key: String, timeouts: Timeouts) -> Http {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(None)
+            .timeout_per_call(None)
+            .timeout_connect(Some(timeouts.connect))
+            .timeout_recv_response(Some(timeouts.read))
+            .timeout_recv_body(None)
+            .timeout_per_read(Some(timeouts.read))
+            // The API never redirects; following one would hand the key
+            // header to whatever host the Location names.
+            .max_redirects(0)
+            .user_agent(concat!("gemline/", env!("CARGO_PKG_VERSION")))
+            .build();
+        Http {
+            agent: config.into(),
+            base_url: base_url.trim_end_matches('/').to_string(),
+            api_key,
+        }
+    }
+}
+
+impl Transport for Http {
+    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
+        let url = format!("{}{}", self.base_url, path);
+        let res = self
+            .agent
+            .post(&url)
+            .header("x-goog-api-key", &self.api_key)
+            .header("content-type", "application/json")
+            .header("accept", "text/event-stream")
+            .send(body);
+        match res {
+            Ok(resp) => {
+                let header = |name: &str| {
+                    resp.headers()
+                        .get(name)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string)
+                };
+                Ok(Reply {
+                    status: resp.status().as_u16(),
+                    content_type: header("content-type"),
+                    retry_after: header("retry-after"),
+                    body: Box::new(resp.into_body().into_reader()),
+                })
+            }
+            Err(e) => Err(classify(e)),
+        }
+    }
+}
+
+fn classify(e: ureq::Error) -> TransportError {
+    use ureq::Error as E;
+    let retryable = matches!(
+        e,
+        E::Io(_) | E::Timeout(_) | E::HostNotFound | E::ConnectionFailed | E::Protocol(_)
+    );
+    // ureq's messages carry the URL at most, never headers: the key stays out.
+    TransportError {
+        message: e.to_string(),
+        retryable,
+    }
+}
+
+/// Answers from a `--record` file without a network or a key.
+///
+/// Each request gets the first unused exchange whose recorded `contents`
+/// equal the request's; failing that, the first whose last content (the
+/// newest prompt or tool results) is the same; failing that, the next
+/// unused one. So one file holding a whole session answers each of its
+/// runs: a follow-up run finds its own turn, not the first one again.
+pub struct Replay {
+    exchanges: Mutex<Vec<(bool, Value)>>,
+}
+
+impl Replay {
+    pub fn open(path: &Path) -> anyhow::Result<Replay> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read replay file {}: {e}", path.display()))?;
+        let mut exchanges = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(line).map_err(|e| {
+                anyhow::anyhow!("{}: line {}: not JSON: {e}", path.display(), i + 1)
+            })?;
+            if v.get("response").and_then(|r| r.get("status")).is_none() {
+                anyhow::bail!(
+                    "{}: line {}: expected an exchange {{\"request\":...,\"response\":{{\"status\":...,\"body\":...}}}}",
+                    path.display(),
+                    i + 1
+                );
+            }
+            exchanges.push((false, v));
+        }
+        Ok(Replay {
+            exchanges: Mutex::new(exchanges),
+        })
+    }
+}
+
+impl Transport for Replay {
+    fn post(&self, _path: &str, body: &[u8]) -> Result<Reply, TransportError> {
+        let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let contents = request.get("contents");
+        let last = contents.and_then(Value::as_array).and_then(|a| a.last());
+        let mut exchanges = self.exchanges.lock().expect("replay lock");
+        let recorded = |v: &Value| {
+            v.get("request")
+                .and_then(|r| r.get("body"))
+                .and_then(|b| b.get("contents"))
+                .cloned()
+        };
+        let unused = || exchanges.iter().enumerate().filter(|(_, (used, _))| !used);
+        let pick = unused()
+            .find(|(_, (_, v))| contents.is_some() && recorded(v).as_ref() == contents)
+            .or_else(|| {
+                unused().find(|(_, (_, v))| {
+                    last.is_some()
+                        && recorded(v)
+                            .as_ref()
+                            .and_then(Value::as_array)
+                            .and_then(|a| a.last())
+                            == last
+                })
+            })
+            .or_else(|| unused().next())
+            .map(|(i, _)| i);
+        let Some(i) = pick else {
+            return Err(TransportError {
+                message: "replay file has no exchange left for this request".into(),
+                retryable: false,
+            });
+        };
+        exchanges[i].0 = true;
+        let v = exchanges[i].1.clone();
+        drop(exchanges);
+        let resp = &v["response"];
+        let status = resp["status"].as_u64().unwrap_or(200) as u16;
+        let header = |name: &str| {
+            resp.get("headers")
+                .and_then(|h| h.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let body = resp
+            .get("body")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .as_bytes()
+            .to_vec();
+        Ok(Reply {
+            status,
+            content_type: header("content-type"),
+            retry_after: header("retry-after"),
+            body: Box::new(Cursor::new(body)),
+        })
+    }
+}
+
+/// Wraps a transport and appends every exchange to a record file.
+pub struct Recording<T> {
+    inner: T,
+    file: Arc<Mutex<File>>,
+}
+
+impl<T: Transport> Recording<T> {
+    pub fn new(inner: T, path: &Path) -> anyhow::Result<Recording<T>> {
+        let file = File::create(path)
+            .map_err(|e| anyhow::anyhow!("cannot create record file {}: {e}", path.display()))?;
+        Ok(Recording {
+            inner,
+            file: Arc::new(Mutex::new(file)),
+        })
+    }
+}
+
+impl<T: Transport> Transport for Recording<T> {
+    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
+        let request_body: Value =
+            serde_json::from_slice(body).unwrap_or_else(|_| String::from_utf8_lossy(body).into());
+        let request = json!({"method": "POST", "path": path, "body": request_body});
+        match self.inner.post(path, body) {
+            Ok(reply) => {
+                let mut headers = serde_json::Map::new();
+                if let Some(ct) = &reply.content_type {
+                    headers.insert("content-type".into(), ct.clone().into());
+                }
+                if let Some(ra) = &reply.retry_after {
+                    headers.insert("retry-after".into(), ra.clone().into());
+                }
+                let tee = Tee {
+                    inner: reply.body,
+                    copy: Vec::new(),
+                    pending: Some((request, reply.status, Value::Object(headers))),
+                    file: self.file.clone(),
+                };
+                Ok(Reply {
+                    status: reply.status,
+                    content_type: reply.content_type,
+                    retry_after: reply.retry_after,
+                    body: Box::new(tee),
+                })
+            }
+            Err(e) => {
+                write_record(
+                    &self.file,
+                    json!({"request": request, "error": e.message, "timestamp": crate::events::now_rfc3339()}),
+                );
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Copies the body as it is read; the record line is written when the body
+/// is dropped, so a stream cut midway is recorded as far as it came.
+struct Tee {
+    inner: Box<dyn Read + Send>,
+    copy: Vec<u8>,
+    pending: Option<(Value, u16, Value)>,
+    file: Arc<Mutex<File>>,
+}
+
+impl Read for Tee {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.copy.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl Drop for Tee {
+    fn drop(&mut self) {
+        if let Some((request, status, headers)) = self.pending.take() {
+            let body = String::from_utf8_lossy(&self.copy).into_owned();
+            write_record(
+                &self.file,
+                json!({"request": request,
+                       "response": {"status": status, "headers": headers, "body": body},
+                       "timestamp": crate::events::now_rfc3339()}),
+            );
+        }
+    }
+}
+
+fn write_record(file: &Mutex<File>, line: Value) {
+    let mut text = line.to_string();
+    text.push('\n');
+    if let Ok(mut f) = file.lock() {
+        // A record file is a debugging aid: failing to write it must not
+        // fail the answer, but it is said once on stderr.
+        if let Err(e) = f.write_all(text.as_bytes()) {
+            eprintln!("gem-ask: warning: cannot write the record file: {e}");
+        }
+    }
+}

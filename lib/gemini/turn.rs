@@ -1,0 +1,263 @@
+//! One model turn assembled from its stream of `GenerateContentResponse`
+//! chunks: text and thought deltas go out as they come; the parts kept for
+//! history are the model's own, verbatim, `thoughtSignature` included,
+//! because Gemini 3 rejects a follow-up that drops one (fixture 20).
+//!
+//! Only the splitting of streamed text is undone: adjacent plain text
+//! pieces are joined into one part and an empty text that only carries a
+//! signature becomes a signature-only part, which is what the API's own
+//! SDKs send back (fixture 26 was accepted that way). Thought summaries are
+//! shown (with `--thoughts`) but not resent; their signatures are.
+
+use serde_json::{Map, Value, json};
+
+use super::error::{ApiError, GenError};
+
+/// Token counts of a turn, from the last chunk's `usageMetadata`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Usage {
+    pub prompt: u64,
+    pub candidates: u64,
+    pub thoughts: u64,
+    pub total: u64,
+}
+
+/// A function call the model asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionCall {
+    pub name: String,
+    pub args: Value,
+    /// Present on Gemini 3 (fixture 08); echoed in the functionResponse.
+    pub id: Option<String>,
+}
+
+/// What a chunk gives the caller to show right away.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
+    Text(String),
+    Thought(String),
+}
+
+#[derive(Debug, Default)]
+pub struct Turn {
+    pub parts: Vec<Value>,
+    pub calls: Vec<FunctionCall>,
+    pub usage: Usage,
+    pub finish_reason: Option<String>,
+    pub finish_message: Option<String>,
+    pub model_version: Option<String>,
+}
+
+/// finishReasons that mean "the filters stopped this answer".
+const BLOCKING_FINISH: &[&str] = &[
+    "SAFETY",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "IMAGE_SAFETY",
+    "RECITATION",
+];
+
+impl Turn {
+    /// Folds one chunk (one SSE `data:`) into the turn; returns what to show.
+    pub fn push_chunk(&mut self, chunk: &Value) -> Result<Vec<Delta>, GenError> {
+        if let Some(e) = chunk.get("error") {
+            return Err(GenError::Api(ApiError::from_envelope(e)));
+        }
+        if let Some(u) = chunk.get("usageMetadata") {
+            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+            self.usage = Usage {
+                prompt: n("promptTokenCount"),
+                candidates: n("candidatesTokenCount"),
+                thoughts: n("thoughtsTokenCount"),
+                total: n("totalTokenCount"),
+            };
+        }
+        if let Some(v) = chunk.get("modelVersion").and_then(Value::as_str) {
+            self.model_version = Some(v.to_string());
+        }
+        if let Some(reason) = chunk
+            .get("promptFeedback")
+            .and_then(|p| p.get("blockReason"))
+            .and_then(Value::as_str)
+        {
+            return Err(GenError::Blocked(format!(
+                "the prompt was blocked (blockReason {reason})"
+            )));
+        }
+        let mut out = Vec::new();
+        let Some(cand) = chunk
+            .get("candidates")
+            .and_then(Value::as_array)
+            .and_then(|c| c.first())
+        else {
+            return Ok(out);
+        };
+        let parts = cand
+            .get("content")
+            .and_then(|c| c.get("parts"))
+            .and_then(Value::as_array);
+        for part in parts.into_iter().flatten() {
+            let Some(obj) = part.as_object() else {
+                continue;
+            };
+            self.absorb(obj, &mut out);
+        }
+        if let Some(r) = cand.get("finishReason").and_then(Value::as_str) {
+            self.finish_reason = Some(r.to_string());
+            if let Some(m) = cand.get("finishMessage").and_then(Value::as_str) {
+                self.finish_message = Some(m.to_string());
+            }
+            if BLOCKING_FINISH.contains(&r) {
+                let blocked: Vec<&str> = cand
+                    .get("safetyRatings")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter(|r| r.get("blocked").and_then(Value::as_bool) == Some(true))
+                    .filter_map(|r| r.get("category").and_then(Value::as_str))
+                    .collect();
+                let detail = if blocked.is_empty() {
+                    String::new()
+                } else {
+                    format!(", category {}", blocked.join(", "))
+                };
+                return Err(GenError::Blocked(format!(
+                    "the answer was stopped (finishReason {r}{detail})"
+                )));
+            }
+        }
+        Ok(out)
+    }
+
+    fn absorb(&mut self, obj: &Map<String, Value>, out: &mut Vec<Delta>) {
+        let signature = obj.get("thoughtSignature").cloned();
+        if obj.get("thought").and_then(Value::as_bool) == Some(true) {
+            if let Some(t) = obj.get("text").and_then(Value::as_str)
+                && !t.is_empty()
+            {
+                out.push(Delta::Thought(t.to_string()));
+            }
+            if let Some(sig) = signature {
+                self.parts.push(json!({"thoughtSignature": sig}));
+            }
+            return;
+        }
+        if let Some(fc) = obj.get("functionCall") {
+            self.calls.push(FunctionCall {
+                name: fc
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                args: fc.get("args").cloned().unwrap_or_else(|| json!({})),
+                id: fc.get("id").and_then(Value::as_str).map(str::to_string),
+            });
+            self.parts.push(Value::Object(obj.clone()));
+            return;
+        }
+        if let Some(text) = obj.get("text").and_then(Value::as_str) {
+            if !text.is_empty() {
+                out.push(Delta::Text(text.to_string()));
+            }
+            let plain = obj.len() == 1;
+            if plain {
+                if text.is_empty() {
+                    return;
+                }
+                if let Some(Value::Object(last)) = self.parts.last_mut()
+                    && last.len() == 1
+                    && let Some(Value::String(prev)) = last.get_mut("text")
+                {
+                    prev.push_str(text);
+                    return;
+                }
+                self.parts.push(Value::Object(obj.clone()));
+            } else if text.is_empty() && obj.len() == 2 && signature.is_some() {
+                self.parts
+                    .push(json!({"thoughtSignature": signature.unwrap_or_default()}));
+            } else {
+                self.parts.push(Value::Object(obj.clone()));
+            }
+            return;
+        }
+        // executableCode, inlineData, ...: kept as they came.
+        self.parts.push(Value::Object(obj.clone()));
+    }
+
+    /// The model's Content for the history.
+    pub fn content(&self) -> Value {
+        json!({"role": "model", "parts": self.parts})
+    }
+
+    /// All text of the turn.
+    pub fn text(&self) -> String {
+        self.parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn_from_sse(raw: &str) -> (Turn, Vec<Delta>) {
+        let mut t = Turn::default();
+        let mut deltas = Vec::new();
+        let mut r = crate::gemini::sse::SseReader::new(raw.as_bytes());
+        while let Some(ev) = r.next_event().unwrap() {
+            let v: Value = serde_json::from_str(&ev.data).unwrap();
+            deltas.extend(t.push_chunk(&v).unwrap());
+        }
+        (t, deltas)
+    }
+
+    #[test]
+    fn streamed_text_with_final_signature_becomes_the_fixture_26_history() {
+        let (t, deltas) = turn_from_sse(include_str!(
+            "../../testdata/gemini/25-text-stream-after-tools-gemini-3.1-pro-preview.response.sse"
+        ));
+        assert_eq!(deltas.len(), 3);
+        let expected: Value = serde_json::from_str(include_str!(
+            "../../testdata/gemini/26-second-turn-history-gemini-3.1-pro-preview.request.json"
+        ))
+        .unwrap();
+        assert_eq!(t.content(), expected["contents"][3]);
+        assert_eq!(t.usage.prompt, 440);
+    }
+
+    #[test]
+    fn one_call_per_event_is_the_fixture_09_history() {
+        let (t, _) = turn_from_sse(include_str!(
+            "../../testdata/gemini/08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"
+        ));
+        assert_eq!(t.calls.len(), 3);
+        assert_eq!(t.calls[0].id.as_deref(), Some("3ae8iwca"));
+        let expected: Value = serde_json::from_str(include_str!(
+            "../../testdata/gemini/09-parallel-functionResponse-stream-gemini-3-flash-preview.request.json"
+        ))
+        .unwrap();
+        assert_eq!(t.content(), expected["contents"][1]);
+    }
+
+    #[test]
+    fn safety_finish_and_prompt_block_are_errors() {
+        let v: Value = serde_json::from_str(include_str!(
+            "../../testdata/gemini/22-safety-finishReason-SAFETY.response.json"
+        ))
+        .unwrap();
+        let e = Turn::default().push_chunk(&v).unwrap_err();
+        assert!(
+            e.to_string().contains("HARM_CATEGORY_SEXUALLY_EXPLICIT"),
+            "{e}"
+        );
+        let v: Value = serde_json::from_str(include_str!(
+            "../../testdata/gemini/23-safety-promptFeedback-blocked.response.json"
+        ))
+        .unwrap();
+        let e = Turn::default().push_chunk(&v).unwrap_err();
+        assert!(e.to_string().contains("PROHIBITED_CONTENT"), "{e}");
+    }
+}

@@ -1,0 +1,286 @@
+//! Conversation sessions: the history `gem-ask` resends on a follow-up,
+//! stored under the XDG data directory as
+//! `$XDG_DATA_HOME/gemline/sessions/ID.jsonl`.
+//!
+//! The file is append-only JSON lines, one object per line with a `record`
+//! field (topic-tag reads the same file):
+//!
+//! - `{"record":"meta","model":"...","created":"<RFC 3339>"}`, first line;
+//! - `{"record":"content","content":<Gemini Content, verbatim>,"timestamp":"..."}`,
+//!   role `user` or `model`, parts as sent and received (thought
+//!   signatures, function calls and responses included);
+//! - `{"record":"topic","title":"...","timestamp":"..."}`, the active topic
+//!   from then on.
+//!
+//! A turn (prompt, model answers, tool responses) is written once it is
+//! complete, as one `write` on a file opened with `O_APPEND` under an
+//! exclusive `flock`, so runs sharing a session never interleave inside a
+//! turn and a failed or interrupted turn leaves no half conversation that
+//! the API would refuse next time.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::events::now_rfc3339;
+
+/// `$XDG_DATA_HOME/gemline/sessions` (or the platform's equivalent).
+pub fn sessions_dir() -> anyhow::Result<PathBuf> {
+    use etcetera::BaseStrategy;
+    let base = etcetera::choose_base_strategy()
+        .map_err(|e| anyhow::anyhow!("cannot find the data directory: {e}"))?;
+    Ok(base.data_dir().join("gemline").join("sessions"))
+}
+
+/// Session ids become file names: letters, digits, `.`, `_`, `-`, not
+/// starting with a dot, at most 128 bytes.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// A fresh id: UTC time to the second plus 6 hex digits, so ids sort by
+/// age and two runs in one second still differ.
+pub fn new_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos(),
+    );
+    let ts = now_rfc3339();
+    // 2026-11-22T02:02:55.123Z -> 20261122-020255
+    let compact: String = ts[..19].chars().filter(|c| c.is_ascii_digit()).collect();
+    format!(
+        "{}-{}-{:06x}",
+        &compact[..8],
+        &compact[8..],
+        h.finish() & 0xff_ffff
+    )
+}
+
+/// The id of the most recently written session, if any.
+pub fn most_recent(dir: &Path) -> Option<String> {
+    let entries = fs::read_dir(dir).ok()?;
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let id = name.strip_suffix(".jsonl")?.to_string();
+            let modified = e.metadata().ok()?.modified().ok()?;
+            valid_id(&id).then_some((modified, id))
+        })
+        .max()
+        .map(|(_, id)| id)
+}
+
+/// A session as read back.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct History {
+    pub contents: Vec<Value>,
+    pub topic: Option<String>,
+    pub model: Option<String>,
+    /// Lines that could not be used, for warnings: (line number, why).
+    pub skipped: Vec<(usize, String)>,
+}
+
+/// Reads a session file; a missing file is an empty history. Bad lines are
+/// skipped and reported, the rest is kept.
+pub fn load(path: &Path) -> io::Result<History> {
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(History::default()),
+        Err(e) => return Err(e),
+    };
+    let mut h = History::default();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                h.skipped.push((i + 1, format!("not JSON: {e}")));
+                continue;
+            }
+        };
+        match v.get("record").and_then(Value::as_str) {
+            Some("content") => match v.get("content") {
+                Some(c @ Value::Object(_))
+                    if matches!(
+                        c.get("role").and_then(Value::as_str),
+                        Some("user") | Some("model")
+                    ) =>
+                {
+                    h.contents.push(c.clone())
+                }
+                _ => h.skipped.push((
+                    i + 1,
+                    "content record without a user or model Content".into(),
+                )),
+            },
+            Some("topic") => {
+                h.topic = v
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .filter(|t| !t.is_empty());
+            }
+            Some("meta") => {
+                h.model = v.get("model").and_then(Value::as_str).map(str::to_string);
+            }
+            // Records from newer versions are not ours to judge.
+            _ => {}
+        }
+    }
+    Ok(h)
+}
+
+pub fn content_record(content: &Value) -> Value {
+    json!({"record": "content", "content": content, "timestamp": now_rfc3339()})
+}
+
+pub fn topic_record(title: &str) -> Value {
+    json!({"record": "topic", "title": title, "timestamp": now_rfc3339()})
+}
+
+/// Appends records as one write; writes the `meta` line first when the
+/// file is new. Creates the directory as needed.
+pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let _lock = Flock::exclusive(&file)?;
+    let mut text = String::new();
+    if file.metadata()?.len() == 0 {
+        text.push_str(
+            &json!({"record": "meta", "model": model, "created": now_rfc3339()}).to_string(),
+        );
+        text.push('\n');
+    }
+    for r in records {
+        text.push_str(&r.to_string());
+        text.push('\n');
+    }
+    // One write of whole lines: concurrent appenders never split a line.
+    (&file).write_all(text.as_bytes())?;
+    (&file).flush()
+}
+
+/// An advisory lock held until dropped.
+struct Flock<'a>(&'a File);
+
+impl<'a> Flock<'a> {
+    fn exclusive(f: &'a File) -> io::Result<Flock<'a>> {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on an open descriptor we own for the lock's lifetime.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Flock(f))
+    }
+}
+
+impl Drop for Flock<'_> {
+    fn drop(&mut self) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: as above; unlocking cannot invalidate anything.
+        unsafe {
+            libc::flock(self.0.as_raw_fd(), libc::LOCK_UN);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_file_safe() {
+        assert!(valid_id(&new_id()));
+        assert!(!valid_id("../x"));
+        assert!(!valid_id(".hidden"));
+        assert!(!valid_id(""));
+        assert!(valid_id("bmw-demo_1.2"));
+    }
+
+    #[test]
+    fn concurrent_turns_never_interleave() {
+        let dir = std::env::temp_dir().join(format!("gemline-session-{}", new_id()));
+        let path = dir.join("s.jsonl");
+        let writers: Vec<_> = (0..8)
+            .map(|w| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    for t in 0..25 {
+                        let turn: Vec<Value> = (0..3)
+                            .map(|i| {
+                                content_record(&json!({"role":"user","parts":[{"text": format!("{w}/{t}/{i}")}]}))
+                            })
+                            .collect();
+                        append(&path, "m", &turn).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let h = load(&path).unwrap();
+        assert!(h.skipped.is_empty());
+        assert_eq!(h.contents.len(), 8 * 25 * 3);
+        for turn in h.contents.chunks(3) {
+            let texts: Vec<&str> = turn
+                .iter()
+                .map(|c| c["parts"][0]["text"].as_str().unwrap())
+                .collect();
+            let prefix = texts[0].rsplit_once('/').unwrap().0;
+            assert_eq!(texts, [0, 1, 2].map(|i| format!("{prefix}/{i}")));
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(r#""record":"meta""#).count(), 1);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn append_then_load_round_trips() {
+        let dir = std::env::temp_dir().join(format!("gemline-session-{}", new_id()));
+        let path = dir.join("s.jsonl");
+        let user = json!({"role":"user","parts":[{"text":"hi"}]});
+        let model = json!({"role":"model","parts":[{"text":"hello"},{"thoughtSignature":"abc"}]});
+        append(
+            &path,
+            "m",
+            &[content_record(&user), topic_record("Research")],
+        )
+        .unwrap();
+        append(&path, "m", &[content_record(&model)]).unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"garbage\n")
+            .unwrap();
+        let h = load(&path).unwrap();
+        assert_eq!(h.contents, vec![user, model]);
+        assert_eq!(h.topic.as_deref(), Some("Research"));
+        assert_eq!(h.model.as_deref(), Some("m"));
+        assert_eq!(h.skipped.len(), 1);
+        let first = std::fs::read_to_string(&path).unwrap();
+        assert!(first.starts_with(r#"{"record":"meta","model":"m","created":"#));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

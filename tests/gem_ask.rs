@@ -1,0 +1,1581 @@
+//! gem-ask against a fake Gemini server serving the recorded payloads of
+//! testdata/gemini: every test checks the events that come out and the
+//! request bodies that went in.
+
+mod support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{Value, json};
+use support::{FakeGemini, Reply, fixture, temp_dir};
+
+const KEY: &str = "test-key-5f3a9c";
+
+fn gem_ask(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("gem-ask");
+    for k in [
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+        "GEMINI_BASE_URL",
+        "GOOGLE_GEMINI_BASE_URL",
+        "GEMINI_MODEL",
+        "GEMINI_SESSION_ID",
+    ] {
+        cmd.env_remove(k);
+    }
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", data_home)
+        .env("GEMLINE_RETRY_BASE_MS", "1");
+    cmd
+}
+
+/// Events from stdout with the volatile fields (times, ids) removed.
+fn events(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+            let o = v.as_object_mut().unwrap();
+            o.remove("timestamp");
+            if o["type"] == "init" {
+                o.insert("session_id".into(), "ID".into());
+            }
+            if let Some(s) = o.get_mut("stats").and_then(Value::as_object_mut) {
+                s.remove("duration_ms");
+            }
+            v
+        })
+        .collect()
+}
+
+fn kinds(ev: &[Value]) -> Vec<&str> {
+    ev.iter().map(|e| e["type"].as_str().unwrap()).collect()
+}
+
+fn assistant_text(ev: &[Value]) -> String {
+    ev.iter()
+        .filter(|e| e["type"] == "message" && e["role"] == "assistant")
+        .map(|e| e["content"].as_str().unwrap())
+        .collect()
+}
+
+fn session_id(stdout: &[u8]) -> String {
+    let first: Value =
+        serde_json::from_str(String::from_utf8_lossy(stdout).lines().next().unwrap()).unwrap();
+    first["session_id"].as_str().unwrap().to_string()
+}
+
+/// Replaces the functionCalls of an SSE fixture, in order, keeping every
+/// other byte of the recording (ids, signatures, usage).
+fn with_calls(sse: &str, calls: &[Value]) -> String {
+    let mut i = 0;
+    support::split_events(sse)
+        .into_iter()
+        .map(|ev| {
+            let data = ev.trim().strip_prefix("data: ").unwrap();
+            let mut v: Value = serde_json::from_str(data).unwrap();
+            if let Some(parts) = v["candidates"][0]["content"]["parts"].as_array_mut() {
+                for p in parts {
+                    if let Some(fc) = p.get_mut("functionCall") {
+                        fc["name"] = calls[i]["name"].clone();
+                        fc["args"] = calls[i]["args"].clone();
+                        i += 1;
+                    }
+                }
+            }
+            format!("data: {v}\r\n\r\n")
+        })
+        .collect()
+}
+
+fn bmw_bar() -> Value {
+    json!({"name":"render_visualization","args":{"chartType":"bar","title":"BMW 0-60 mph","unit":"s","sort":"asc",
+      "series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0},
+      {"label":"M3 Competition xDrive","value":3.4}]}]}})
+}
+
+fn bmw_line() -> Value {
+    json!({"name":"render_visualization","args":{"chartType":"line","title":"BMW models per year","xLabel":"Year",
+      "yLabel":"Models","series":[{"name":"Models","points":[{"label":"2020","value":38},{"label":"2021","value":40},
+      {"label":"2022","value":41},{"label":"2023","value":44},{"label":"2024","value":46}]}]}})
+}
+
+#[test]
+fn plain_streamed_text() {
+    let server = FakeGemini::start(
+        "plain",
+        vec![Reply::sse(&fixture(
+            "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+        ))],
+    );
+    let home = temp_dir("plain");
+    let out = gem_ask(&server, &home)
+        .args(["What", "is", "the", "capital", "of", "France?"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev,
+        vec![
+            json!({"type":"init","session_id":"ID","model":"gemini-2.5-flash"}),
+            json!({"type":"message","role":"user","content":"What is the capital of France?"}),
+            json!({"type":"message","role":"assistant","content":"Paris","delta":true}),
+            json!({"type":"result","status":"success","stats":{"input_tokens":11,"output_tokens":1,
+                   "thought_tokens":33,"total_tokens":45,"tool_calls":0,"requests":1}}),
+        ]
+    );
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(
+        reqs[0].request_line,
+        "POST /v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse HTTP/1.1"
+    );
+    let body = reqs[0].json();
+    assert_eq!(
+        body["contents"],
+        json!([{"role":"user","parts":[{"text":"What is the capital of France?"}]}])
+    );
+    let system = body["systemInstruction"]["parts"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        system.contains("then call render_visualization with structured series"),
+        "{system}"
+    );
+    assert!(body.get("system").is_none());
+    let names: Vec<&str> = body["tools"][0]["functionDeclarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["render_visualization", "create_new_topic"]);
+    // The session holds the turn.
+    let id = session_id(&out.stdout);
+    let file = home.join(format!("gemline/sessions/{id}.jsonl"));
+    let lines: Vec<Value> = std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["record"], "meta");
+    assert_eq!(lines[1]["content"], body["contents"][0]);
+    assert_eq!(
+        lines[2]["content"],
+        json!({"role":"model","parts":[{"text":"Paris"}]})
+    );
+}
+
+#[test]
+fn key_only_in_the_header_and_never_printed() {
+    let server = FakeGemini::start(
+        "key-header",
+        vec![Reply::sse(&fixture(
+            "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+        ))],
+    );
+    let home = temp_dir("key-header");
+    let out = gem_ask(&server, &home)
+        .args(["--debug", "--no-history", "hi"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let req = &server.requests()[0];
+    assert_eq!(req.header("x-goog-api-key"), Some(KEY));
+    assert!(!req.request_line.contains(KEY));
+    assert!(!req.request_line.contains("key="));
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!all.contains(KEY));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x-goog-api-key: [REDACTED]"));
+    // --no-history: nothing stored.
+    assert!(!home.join("gemline/sessions").exists());
+}
+
+#[test]
+fn missing_key_makes_no_request() {
+    let server = FakeGemini::start("no-key", vec![]);
+    let home = temp_dir("no-key");
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .arg("hi")
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"missing_api_key","message":"no API key: set GEMINI_API_KEY or GOOGLE_API_KEY"})
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gem-ask: error: no API key"));
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn google_api_key_is_the_fallback() {
+    let server = FakeGemini::start(
+        "google-key",
+        vec![Reply::sse(&fixture(
+            "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+        ))],
+    );
+    let home = temp_dir("google-key");
+    gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .env("GOOGLE_API_KEY", "other-key")
+        .args(["--model", "gemini-3-flash-preview", "hi"])
+        .assert()
+        .success();
+    let req = &server.requests()[0];
+    assert_eq!(req.header("x-goog-api-key"), Some("other-key"));
+    assert!(
+        req.request_line
+            .contains("/models/gemini-3-flash-preview:streamGenerateContent")
+    );
+}
+
+#[test]
+fn several_chunks_stream_as_deltas_and_sse_variants_parse() {
+    // LF framing, a comment, and one event split over two data: lines.
+    let raw = ": ping\n\ndata: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"The sum \"}]}}]}\n\n\
+               data: {\"candidates\":[{\"content\":{\"role\":\"model\",\n\
+               data: \"parts\":[{\"text\":\"is 5.\"}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":3,\"candidatesTokenCount\":4,\"totalTokenCount\":7}}\n\n";
+    let server = FakeGemini::start(
+        "chunks",
+        vec![
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            ))
+            .delay_each(Duration::from_millis(20)),
+            Reply::sse(raw),
+        ],
+    );
+    let home = temp_dir("chunks");
+    let out = gem_ask(&server, &home)
+        .arg("sum?")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    let deltas: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["type"] == "message" && e["role"] == "assistant")
+        .map(|e| e["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        deltas,
+        [
+            "The sum of ",
+            "2 and 3 is 5.\nThe sum of 4 and ",
+            "5 is 9.\nThe sum of 6 and 7 is 13."
+        ]
+    );
+    let out = gem_ask(&server, &home)
+        .arg("sum?")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(assistant_text(&events(&out.stdout)), "The sum is 5.");
+}
+
+#[test]
+fn thoughts_only_with_the_flag() {
+    let sse = fixture("03-text-stream-thoughts-gemini-2.5-flash.response.sse");
+    let server = FakeGemini::start("thoughts", vec![Reply::sse(&sse), Reply::sse(&sse)]);
+    let home = temp_dir("thoughts");
+    let out = gem_ask(&server, &home)
+        .args(["--thoughts", "primes"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    let thoughts: Vec<&Value> = ev.iter().filter(|e| e["type"] == "thought").collect();
+    assert_eq!(thoughts.len(), 3);
+    assert!(
+        thoughts[0]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("**Calculating Prime Sum**")
+    );
+    assert_eq!(thoughts[0]["delta"], true);
+    assert!(assistant_text(&ev).contains("5117"));
+    assert_eq!(
+        server.bodies()[0]["generationConfig"],
+        json!({"thinkingConfig":{"includeThoughts":true}})
+    );
+    let out = gem_ask(&server, &home)
+        .arg("primes")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(!kinds(&events(&out.stdout)).contains(&"thought"));
+    assert!(server.bodies()[1].get("generationConfig").is_none());
+}
+
+#[test]
+fn single_call_2_5_echoes_the_signature_and_sends_no_id() {
+    let call = Reply::sse(&with_calls(
+        &format!(
+            "data: {}\r\n\r\n",
+            serde_json::from_str::<Value>(&fixture(
+                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
+            ))
+            .unwrap()
+        ),
+        &[bmw_bar()],
+    ));
+    let text = Reply::sse_from_json(&fixture(
+        "05-functionResponse-roundtrip-generateContent-gemini-2.5-flash.response.json",
+    ));
+    let server = FakeGemini::start("single-call", vec![call, text]);
+    let home = temp_dir("single-call");
+    let out = gem_ask(&server, &home)
+        .arg("Fastest 3 BMW models, compare 0-60 in a chart")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        kinds(&ev),
+        [
+            "init",
+            "message",
+            "tool_use",
+            "visualization",
+            "tool_result",
+            "message",
+            "result"
+        ]
+    );
+    assert_eq!(ev[2]["tool_name"], "render_visualization");
+    assert_eq!(ev[2]["tool_id"], "render_visualization-1-1");
+    assert_eq!(ev[3]["chartType"], "bar");
+    assert_eq!(
+        ev[3]["series"][0]["points"][0],
+        json!({"label":"M5 CS","value":2.9})
+    );
+    assert_eq!(ev[4]["status"], "success");
+    assert_eq!(ev[6]["stats"]["tool_calls"], 1);
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 2);
+    let model = &bodies[1]["contents"][1];
+    assert_eq!(model["role"], "model");
+    assert!(
+        model["parts"][0]["thoughtSignature"]
+            .as_str()
+            .unwrap()
+            .starts_with("CssBAb4+9vtA0YNy")
+    );
+    let fr = &bodies[1]["contents"][2]["parts"][0]["functionResponse"];
+    assert!(fr.get("id").is_none());
+    assert_eq!(fr["name"], "render_visualization");
+    assert!(fr["response"]["output"].as_str().unwrap().starts_with(
+        "Rendered a bar chart \"BMW 0-60 mph\" with 1 series and 3 points. 0-60 mph: M5 CS=2.9 s"
+    ));
+}
+
+#[test]
+fn parallel_calls_2_5_in_one_event() {
+    let calls = [
+        bmw_bar(),
+        json!({"name":"render_visualization","args":{"chartType":"bar","series":[{"name":"a","points":[{"label":"x","value":1}]},{"name":"b","points":[{"label":"x","value":2}]}]}}),
+        json!({"name":"sum","args":{"a":6,"b":7}}),
+    ];
+    let server = FakeGemini::start(
+        "parallel-25",
+        vec![
+            Reply::sse(&with_calls(
+                &fixture("06-parallel-functionCall-stream-gemini-2.5-flash.response.sse"),
+                &calls,
+            )),
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("parallel-25");
+    let out = gem_ask(&server, &home)
+        .arg("charts")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        kinds(&ev),
+        [
+            "init",
+            "message",
+            "tool_use",
+            "visualization",
+            "tool_result",
+            "tool_use",
+            "tool_result",
+            "tool_use",
+            "tool_result",
+            "message",
+            "message",
+            "message",
+            "result"
+        ]
+    );
+    assert_eq!(ev[6]["status"], "error");
+    assert_eq!(ev[6]["error"]["type"], "invalid_arguments");
+    assert!(
+        ev[6]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("use chartType line")
+    );
+    assert_eq!(ev[8]["error"]["type"], "unknown_tool");
+    let b = &server.bodies()[1];
+    // The model's turn verbatim: signature on the first call only.
+    let model_parts = b["contents"][1]["parts"].as_array().unwrap();
+    assert_eq!(model_parts.len(), 3);
+    assert!(model_parts[0].get("thoughtSignature").is_some());
+    assert!(model_parts[1].get("thoughtSignature").is_none());
+    let responses = b["contents"][2]["parts"].as_array().unwrap();
+    let names: Vec<&str> = responses
+        .iter()
+        .map(|p| p["functionResponse"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["render_visualization", "render_visualization", "sum"]
+    );
+    assert!(
+        responses
+            .iter()
+            .all(|p| p["functionResponse"].get("id").is_none())
+    );
+    assert!(responses[1]["functionResponse"]["response"]["error"].is_string());
+}
+
+#[test]
+fn parallel_calls_3_one_per_event_with_ids() {
+    let calls = [
+        bmw_bar(),
+        bmw_line(),
+        json!({"name":"sum","args":{"a":6,"b":7}}),
+    ];
+    let server = FakeGemini::start(
+        "parallel-3",
+        vec![
+            Reply::sse(&with_calls(
+                &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+                &calls,
+            )),
+            Reply::sse(&fixture(
+                "09-parallel-functionResponse-stream-gemini-3-flash-preview.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("parallel-3");
+    let out = gem_ask(&server, &home)
+        .args(["-m", "gemini-3-flash-preview", "charts"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    let ids: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["type"] == "tool_use")
+        .map(|e| e["tool_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["3ae8iwca", "up3kf30e", "ycroch25"]);
+    let b = &server.bodies()[1];
+    let recorded: Value = serde_json::from_str(&fixture(
+        "09-parallel-functionResponse-stream-gemini-3-flash-preview.request.json",
+    ))
+    .unwrap();
+    // Same parts as the recorded follow-up, except the tools we swapped in.
+    let mut expected_model = recorded["contents"][1].clone();
+    for (i, c) in calls.iter().enumerate() {
+        expected_model["parts"][i]["functionCall"]["name"] = c["name"].clone();
+        expected_model["parts"][i]["functionCall"]["args"] = c["args"].clone();
+    }
+    assert_eq!(b["contents"][1], expected_model);
+    let resp_ids: Vec<&str> = b["contents"][2]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["functionResponse"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(resp_ids, ["3ae8iwca", "up3kf30e", "ycroch25"]);
+    assert_eq!(
+        assistant_text(&ev),
+        "The sum of 2 and 3 is 5, the sum of 4 and 5 is 9, and the sum of 6 and 7 is 13."
+    );
+}
+
+#[test]
+fn gemini_3_1_history_matches_the_recorded_second_turn() {
+    // Turn 1: calls (fixture 11) then text ending in a signature-only event
+    // (fixture 25). Turn 2 in the same session must send what fixture 26
+    // shows the API accepting.
+    let server = FakeGemini::start(
+        "history-3-1",
+        vec![
+            Reply::sse(&fixture(
+                "11-parallel-functionCall-stream-gemini-3.1-pro-preview.response.sse",
+            )),
+            Reply::sse(&fixture(
+                "25-text-stream-after-tools-gemini-3.1-pro-preview.response.sse",
+            )),
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("history-3-1");
+    let recorded: Value = serde_json::from_str(&fixture(
+        "26-second-turn-history-gemini-3.1-pro-preview.request.json",
+    ))
+    .unwrap();
+    let first_prompt = recorded["contents"][0]["parts"][0]["text"]
+        .as_str()
+        .unwrap();
+    let second_prompt = recorded["contents"][4]["parts"][0]["text"]
+        .as_str()
+        .unwrap();
+    let out = gem_ask(&server, &home)
+        .args([
+            "-m",
+            "gemini-3.1-pro-preview",
+            "--tools",
+            "render_visualization",
+            first_prompt,
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let id = session_id(&out.stdout);
+    gem_ask(&server, &home)
+        .args([
+            "-m",
+            "gemini-3.1-pro-preview",
+            "--session",
+            &id,
+            second_prompt,
+        ])
+        .assert()
+        .success();
+    let third = &server.bodies()[2];
+    let c = third["contents"].as_array().unwrap();
+    assert_eq!(c.len(), 5);
+    assert_eq!(c[0], recorded["contents"][0]);
+    assert_eq!(c[1], recorded["contents"][1]);
+    assert_eq!(c[3], recorded["contents"][3]);
+    assert_eq!(c[4], recorded["contents"][4]);
+    // Our functionResponses: same ids and names, our answer (sum is not ours).
+    for i in 0..3 {
+        let ours = &c[2]["parts"][i]["functionResponse"];
+        let theirs = &recorded["contents"][2]["parts"][i]["functionResponse"];
+        assert_eq!(ours["id"], theirs["id"]);
+        assert_eq!(ours["name"], theirs["name"]);
+        assert!(
+            ours["response"]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("unknown tool \"sum\"")
+        );
+    }
+}
+
+#[test]
+fn rate_limited_then_success() {
+    let body =
+        fixture("14-error-429-resource-exhausted.response.json").replace("\"26s\"", "\"0.05s\"");
+    let server = FakeGemini::start(
+        "retry-429",
+        vec![
+            Reply::json(429, &body),
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("retry-429");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        kinds(&ev),
+        ["init", "message", "retry", "message", "result"]
+    );
+    assert_eq!(
+        ev[2],
+        json!({"type":"retry","attempt":1,"delay_ms":50,"reason":"HTTP 429 RESOURCE_EXHAUSTED"})
+    );
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 2);
+    assert_eq!(bodies[0], bodies[1]);
+}
+
+#[test]
+fn bad_request_is_not_retried() {
+    let server = FakeGemini::start(
+        "no-retry-400",
+        vec![Reply::json(
+            400,
+            &fixture("15-error-400-api-key-invalid.response.json"),
+        )],
+    );
+    let home = temp_dir("no-retry-400");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"api_error","message":"HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key."})
+    );
+    assert_eq!(server.requests().len(), 1);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("gem-ask: error: HTTP 400 INVALID_ARGUMENT")
+    );
+    // A failed turn leaves no session behind.
+    let id = session_id(&out.stdout);
+    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
+}
+
+#[test]
+fn forbidden_and_not_found_are_not_retried() {
+    for (name, status, file) in [
+        (
+            "no-retry-403",
+            403,
+            "19-error-403-no-credentials.response.json",
+        ),
+        (
+            "no-retry-404",
+            404,
+            "16-error-404-model-not-found.response.json",
+        ),
+    ] {
+        let server = FakeGemini::start(name, vec![Reply::json(status, &fixture(file))]);
+        let home = temp_dir(name);
+        gem_ask(&server, &home).arg("hi").assert().code(4);
+        assert_eq!(server.requests().len(), 1, "{name}");
+    }
+}
+
+#[test]
+fn server_errors_exhaust_the_retries() {
+    let e500 = fixture("18-error-500-internal.response.json");
+    let server = FakeGemini::start(
+        "exhausted-500",
+        vec![
+            Reply::json(500, &e500),
+            Reply::json(503, &fixture("17-error-503-unavailable.response.json"))
+                .header("Retry-After", "0"),
+            Reply::json(500, &e500),
+        ],
+    );
+    let home = temp_dir("exhausted-500");
+    let out = gem_ask(&server, &home)
+        .args(["--retries", "2", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "retry", "retry", "result"]);
+    assert_eq!(ev[2]["reason"], "HTTP 500 INTERNAL");
+    assert_eq!(ev[3]["reason"], "HTTP 503 UNAVAILABLE");
+    assert_eq!(ev[3]["delay_ms"], 0);
+    assert_eq!(ev[4]["error"]["type"], "api_error");
+    assert!(
+        ev[4]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("HTTP 500 INTERNAL: An internal error")
+    );
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
+fn connection_refused_is_retried_then_fails() {
+    // A port that was just free: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let server = FakeGemini::start("refused", vec![]);
+    let home = temp_dir("refused");
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .args(["--retries", "2", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "retry", "retry", "result"]);
+    assert_eq!(ev[4]["error"]["type"], "connection_error");
+}
+
+#[test]
+fn stream_cut_after_text_is_an_error_not_a_retry() {
+    let server = FakeGemini::start(
+        "cut",
+        vec![
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            ))
+            .cut_after(1, "data: {\"candidates\": [{\"content\": {\"par"),
+        ],
+    );
+    let home = temp_dir("cut");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "message", "result"]);
+    assert_eq!(ev[2]["content"], "The sum of ");
+    assert_eq!(ev[3]["status"], "error");
+    assert_eq!(ev[3]["error"]["type"], "stream_interrupted");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn stream_cut_before_any_text_is_retried() {
+    let sse = fixture("07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse");
+    let server = FakeGemini::start(
+        "cut-early",
+        vec![
+            Reply::sse(&sse).cut_after(0, "data: {\"cand"),
+            Reply::sse(&sse),
+        ],
+    );
+    let home = temp_dir("cut-early");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev)[2], "retry");
+    assert_eq!(
+        ev[2]["reason"].as_str().unwrap().split(':').next().unwrap(),
+        "the response stream ended early"
+    );
+    assert_eq!(
+        assistant_text(&ev),
+        "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."
+    );
+}
+
+#[test]
+fn error_object_inside_the_stream() {
+    let err = "data: {\"error\":{\"code\":503,\"message\":\"The model is overloaded. Please try again later.\",\"status\":\"UNAVAILABLE\"}}\r\n\r\n";
+    let text = fixture("07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse");
+    let first = support::split_events(&text)[0].clone();
+    let server = FakeGemini::start(
+        "in-stream-error",
+        vec![
+            Reply::sse(err),
+            Reply::sse(&text),
+            Reply::sse(&format!("{first}{err}")),
+        ],
+    );
+    let home = temp_dir("in-stream-error");
+    // Before any text: retried like a 503.
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(ev[2]["type"], "retry");
+    assert_eq!(ev[2]["reason"], "HTTP 503 UNAVAILABLE");
+    // After text: an API error.
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "message", "result"]);
+    assert_eq!(
+        ev[3]["error"]["message"],
+        "HTTP 503 UNAVAILABLE: The model is overloaded. Please try again later."
+    );
+}
+
+#[test]
+fn safety_blocks_have_their_own_exit_code() {
+    let server = FakeGemini::start(
+        "safety",
+        vec![
+            Reply::sse_from_json(&fixture("22-safety-finishReason-SAFETY.response.json")),
+            Reply::sse_from_json(&fixture("23-safety-promptFeedback-blocked.response.json")),
+        ],
+    );
+    let home = temp_dir("safety");
+    let out = gem_ask(&server, &home)
+        .arg("x")
+        .assert()
+        .code(5)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"],
+        json!({"type":"blocked","message":"blocked by safety filters: the answer was stopped (finishReason SAFETY, category HARM_CATEGORY_SEXUALLY_EXPLICIT)"})
+    );
+    let out = gem_ask(&server, &home)
+        .arg("x")
+        .assert()
+        .code(5)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"]["message"],
+        "blocked by safety filters: the prompt was blocked (blockReason PROHIBITED_CONTENT)"
+    );
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn bmw_scenario_bar_then_same_session_line() {
+    let call_1 = with_calls(
+        &fixture("11-parallel-functionCall-stream-gemini-3.1-pro-preview.response.sse"),
+        &[bmw_bar(), bmw_bar(), bmw_bar()],
+    );
+    // One call only: keep the first event and the closing one.
+    let ev1 = support::split_events(&call_1);
+    let turn1_call = format!("{}{}", ev1[0], ev1[3]);
+    let call_2 = with_calls(
+        &fixture("26-second-turn-history-gemini-3.1-pro-preview.response.sse"),
+        &[bmw_line(), bmw_line(), bmw_line()],
+    );
+    let ev2 = support::split_events(&call_2);
+    let turn2_call = format!("{}{}", ev2[0], ev2[3]);
+    let text = |t: &str| {
+        format!(
+            "data: {}\r\n\r\n",
+            json!({"candidates":[{"content":{"role":"model","parts":[{"text":t}]},"finishReason":"STOP","index":0}],
+                   "usageMetadata":{"promptTokenCount":500,"candidatesTokenCount":20,"totalTokenCount":520}})
+        )
+    };
+    let server = FakeGemini::start(
+        "bmw",
+        vec![
+            Reply::sse(&turn1_call),
+            Reply::sse(&text("The M5 CS is the quickest at 2.9 s.")),
+            Reply::sse(&turn2_call),
+            Reply::sse(&text("BMW's lineup grew from 38 to 46 models.")),
+        ],
+    );
+    let home = temp_dir("bmw");
+    let out = gem_ask(&server, &home)
+        .args([
+            "-m",
+            "gemini-3.1-pro-preview",
+            "Fastest 3 BMW models, compare 0-60 in a chart",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    let viz: Vec<&Value> = ev.iter().filter(|e| e["type"] == "visualization").collect();
+    assert_eq!(viz.len(), 1);
+    assert_eq!(
+        *viz[0],
+        json!({"type":"visualization","chartType":"bar","title":"BMW 0-60 mph","unit":"s",
+               "series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0},
+               {"label":"M3 Competition xDrive","value":3.4}]}],"meta":{"truncated":false,"originalPointCount":3}})
+    );
+    // The follow-up with --continue picks the same session.
+    let out2 = gem_ask(&server, &home)
+        .args([
+            "-m",
+            "gemini-3.1-pro-preview",
+            "--continue",
+            "BMW models per year for the last 5 years",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(session_id(&out2.stdout), session_id(&out.stdout));
+    let ev = events(&out2.stdout);
+    assert_eq!(
+        kinds(&ev),
+        [
+            "init",
+            "message",
+            "tool_use",
+            "visualization",
+            "tool_result",
+            "message",
+            "result"
+        ]
+    );
+    assert_eq!(ev[3]["chartType"], "line");
+    assert_eq!(ev[3]["series"][0]["points"].as_array().unwrap().len(), 5);
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 4);
+    let c = bodies[2]["contents"].as_array().unwrap();
+    // user, model(call), user(response), model(text), user(follow-up)
+    assert_eq!(c.len(), 5);
+    assert_eq!(
+        c[1]["parts"][0]["functionCall"]["name"],
+        "render_visualization"
+    );
+    assert!(c[1]["parts"][0]["thoughtSignature"].is_string());
+    assert!(c[2]["parts"][0]["functionResponse"]["response"]["output"].is_string());
+    assert_eq!(
+        c[3]["parts"][0]["text"],
+        "The M5 CS is the quickest at 2.9 s."
+    );
+    assert_eq!(
+        c[4]["parts"][0]["text"],
+        "BMW models per year for the last 5 years"
+    );
+}
+
+#[test]
+fn record_then_replay_without_network_or_key() {
+    let server = FakeGemini::start(
+        "record",
+        vec![
+            Reply::sse(&with_calls(
+                &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+                &[bmw_bar(), bmw_line(), bmw_bar()],
+            )),
+            Reply::sse(&fixture(
+                "09-parallel-functionResponse-stream-gemini-3-flash-preview.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("record");
+    let file = home.join("session.replay");
+    let live = gem_ask(&server, &home)
+        .args(["--no-history", "--record", file.to_str().unwrap(), "charts"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains(KEY));
+    assert_eq!(text.lines().count(), 2);
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first["request"]["path"],
+        "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+    );
+    assert_eq!(first["response"]["status"], 200);
+    assert_eq!(
+        first["response"]["body"].as_str().unwrap(),
+        with_calls(
+            &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+            &[bmw_bar(), bmw_line(), bmw_bar()],
+        )
+    );
+    let replayed = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .env("GEMINI_BASE_URL", "http://127.0.0.1:9")
+        .args(["--no-history", "--replay", file.to_str().unwrap(), "charts"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(events(&replayed.stdout), events(&live.stdout));
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn the_readme_demo_replays_both_turns() {
+    let home = temp_dir("demo");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/demo/bmw.replay");
+    let server = FakeGemini::start("demo-unused", vec![]);
+    let run = |args: &[&str]| {
+        let out = gem_ask(&server, &home)
+            .env_remove("GEMINI_API_KEY")
+            .arg("--replay")
+            .arg(&demo)
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        events(&out.stdout)
+    };
+    let ev = run(&["Fastest 3 BMW models, compare 0-60 in a chart"]);
+    let viz = ev.iter().find(|e| e["type"] == "visualization").unwrap();
+    assert_eq!(viz["chartType"], "bar");
+    let ev = run(&["--continue", "BMW models per year for the last 5 years"]);
+    let viz = ev.iter().find(|e| e["type"] == "visualization").unwrap();
+    assert_eq!(viz["chartType"], "line");
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn tool_selection_flags() {
+    let sse = fixture("02-text-stream-gemini-2.5-flash-single-chunk.response.sse");
+    let server = FakeGemini::start(
+        "tool-flags",
+        vec![Reply::sse(&sse), Reply::sse(&sse), Reply::sse(&sse)],
+    );
+    let home = temp_dir("tool-flags");
+    gem_ask(&server, &home)
+        .args(["--no-tools", "hi"])
+        .assert()
+        .success();
+    gem_ask(&server, &home)
+        .args(["--tools", "create_new_topic", "hi"])
+        .assert()
+        .success();
+    gem_ask(&server, &home)
+        .args(["--exclude-tools", "create_new_topic", "hi"])
+        .assert()
+        .success();
+    let b = server.bodies();
+    assert!(b[0].get("tools").is_none());
+    let decl_names = |v: &Value| -> Vec<String> {
+        v["tools"][0]["functionDeclarations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(decl_names(&b[1]), ["create_new_topic"]);
+    assert_eq!(decl_names(&b[2]), ["render_visualization"]);
+    let out = gem_ask(&server, &home)
+        .args(["--tools", "web_search", "hi"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown tool \"web_search\""));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let server = FakeGemini::start("usage", vec![]);
+    let home = temp_dir("usage");
+    gem_ask(&server, &home).assert().code(2);
+    gem_ask(&server, &home)
+        .args(["--bogus", "x"])
+        .assert()
+        .code(2);
+    gem_ask(&server, &home)
+        .args(["--session", "../etc", "x"])
+        .assert()
+        .code(2);
+    gem_ask(&server, &home)
+        .args(["--session", "a", "--new-chat", "x"])
+        .assert()
+        .code(2);
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn stdin_is_context_before_the_prompt() {
+    let server = FakeGemini::start(
+        "stdin",
+        vec![
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("stdin");
+    gem_ask(&server, &home)
+        .arg("chart the slowest 5")
+        .write_stdin("model,secs\nM5 CS,2.9\n")
+        .assert()
+        .success();
+    gem_ask(&server, &home)
+        .args(["--no-stdin", "just this"])
+        .write_stdin("ignored")
+        .assert()
+        .success();
+    let b = server.bodies();
+    assert_eq!(
+        b[0]["contents"][0]["parts"],
+        json!([{"text":"model,secs\nM5 CS,2.9\n"},{"text":"chart the slowest 5"}])
+    );
+    assert_eq!(b[1]["contents"][0]["parts"], json!([{"text":"just this"}]));
+}
+
+#[test]
+fn command_help_prints_the_command_alone() {
+    let sse = format!(
+        "data: {}\r\n\r\n",
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":"```bash\nfind . -size +100M\n```"}]},"finishReason":"STOP"}]})
+    );
+    let server = FakeGemini::start("command-help", vec![Reply::sse(&sse)]);
+    let home = temp_dir("command-help");
+    gem_ask(&server, &home)
+        .args(["--output", "text", "-c", "files over 100 MB"])
+        .assert()
+        .success()
+        .stdout("find . -size +100M\n");
+    let b = &server.bodies()[0];
+    assert_eq!(
+        b["contents"][0]["parts"][0]["text"],
+        "Provide the Linux command for: files over 100 MB"
+    );
+    assert!(b.get("tools").is_none());
+}
+
+#[test]
+fn too_many_tool_rounds() {
+    let call = with_calls(
+        &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+        &[bmw_bar(), bmw_bar(), bmw_bar()],
+    );
+    let server = FakeGemini::start("rounds", vec![Reply::sse(&call), Reply::sse(&call)]);
+    let home = temp_dir("rounds");
+    let out = gem_ask(&server, &home)
+        .args(["--max-tool-rounds", "1", "x"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(ev.last().unwrap()["error"]["type"], "max_tool_rounds");
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn topic_comes_first_and_is_carried_into_the_next_requests() {
+    let calls = [
+        bmw_bar(),
+        json!({"name":"create_new_topic","args":{"title":"Charting BMW data"}}),
+        bmw_bar(),
+    ];
+    let server = FakeGemini::start(
+        "topic",
+        vec![
+            Reply::sse(&with_calls(
+                &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+                &calls,
+            )),
+            Reply::sse(&fixture(
+                "09-parallel-functionResponse-stream-gemini-3-flash-preview.response.sse",
+            )),
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("topic");
+    let out = gem_ask(&server, &home)
+        .arg("chart BMW")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        &kinds(&ev)[2..6],
+        ["tool_use", "topic", "tool_result", "tool_use"]
+    );
+    assert_eq!(ev[2]["tool_name"], "create_new_topic");
+    assert_eq!(ev[2]["tool_id"], "up3kf30e");
+    assert_eq!(ev[3], json!({"type":"topic","title":"Charting BMW data"}));
+    let b = server.bodies();
+    let sys = |v: &Value| {
+        v["systemInstruction"]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!sys(&b[0]).contains("[Active Topic:"));
+    assert!(sys(&b[1]).contains(
+        "[Active Topic: Charting BMW data]\nIf the current active topic no longer describes"
+    ));
+    // functionResponses stay in the model's call order.
+    let names: Vec<&str> = b[1]["contents"][2]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["functionResponse"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "render_visualization",
+            "create_new_topic",
+            "render_visualization"
+        ]
+    );
+    assert_eq!(
+        b[1]["contents"][2]["parts"][1]["functionResponse"]["response"],
+        json!({"output":"Topic changed to: \"Charting BMW data\""})
+    );
+    // The next turn of the session starts with the topic in place.
+    let id = session_id(&out.stdout);
+    gem_ask(&server, &home)
+        .args(["--session", &id, "and now?"])
+        .assert()
+        .success();
+    assert!(sys(&server.bodies()[2]).contains("[Active Topic: Charting BMW data]"));
+    let stored =
+        std::fs::read_to_string(home.join(format!("gemline/sessions/{id}.jsonl"))).unwrap();
+    assert!(stored.lines().any(|l| l.starts_with(r#"{"record":"topic","title":"Charting BMW data","timestamp":"#)));
+}
+
+#[test]
+fn sigint_ends_the_stream_with_a_result() {
+    let server = FakeGemini::start(
+        "sigint",
+        vec![
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            ))
+            .delay_each(Duration::from_secs(30)),
+        ],
+    );
+    let home = temp_dir("sigint");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", &home)
+        .env_remove("GEMINI_SESSION_ID")
+        .arg("hi")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    // Wait until the request is in: the model is "thinking".
+    while server.requests().is_empty() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: signalling our own child by its pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"interrupted","message":"interrupted by SIGINT"})
+    );
+}
+
+/// Rebuilds testdata/demo/bmw.replay, the README's demo session, by
+/// recording gem-ask against the fake server serving payloads in the
+/// recorded gemini-2.5-flash shapes (a streamed call with its signature, no
+/// id; then text in pieces). Run: cargo test --test gem_ask -- --ignored
+#[test]
+#[ignore]
+fn regenerate_demo_replay() {
+    let sig = "CssBAb4+9vtA0YNySGDhNbWUekpgT0C4JzfoLAMCUxxSlERpI2LVij53p/T9qWJSHxNvQmxdYycF8yf/oRMZ0cnD1wKxww2tYiJpDtgJXwJRLKNaB6YpvNLH7gbW/3Sd2qNzdOlcbbenmh6gYBvjrngYKV8PYSoGj58y7BmJ7bpdwar93Q+wTGQNaeJLQeAJM+KqpF1IB6fZWk4EtotwxKnePkkMgFtwFGYXOZQjhnCudMJprOkORFhhoF4mujrSVU9uqWAIpkhahJn6d2I=";
+    let call = |args: Value, rid: &str, prompt_tokens: u64| {
+        format!(
+            "data: {}\r\n\r\n",
+            json!({"candidates":[{"content":{"parts":[{"functionCall":{"name":"render_visualization","args":args},"thoughtSignature":sig}],"role":"model"},
+                   "finishReason":"STOP","index":0,"finishMessage":"Model generated function call(s)."}],
+                   "usageMetadata":{"promptTokenCount":prompt_tokens,"candidatesTokenCount":96,"totalTokenCount":prompt_tokens + 96 + 412,
+                   "promptTokensDetails":[{"modality":"TEXT","tokenCount":prompt_tokens}],"thoughtsTokenCount":412},
+                   "modelVersion":"gemini-2.5-flash","responseId":rid})
+        )
+    };
+    let text = |pieces: &[&str], rid: &str, prompt_tokens: u64| {
+        let mut out = String::new();
+        let mut done = 0;
+        for (i, p) in pieces.iter().enumerate() {
+            done += p.split_whitespace().count() as u64 + 2;
+            let mut cand = json!({"content":{"parts":[{"text":p}],"role":"model"},"index":0});
+            if i + 1 == pieces.len() {
+                cand["finishReason"] = "STOP".into();
+            }
+            out.push_str(&format!(
+                "data: {}\r\n\r\n",
+                json!({"candidates":[cand],"usageMetadata":{"promptTokenCount":prompt_tokens,"candidatesTokenCount":done,
+                       "totalTokenCount":prompt_tokens + done,"promptTokensDetails":[{"modality":"TEXT","tokenCount":prompt_tokens}]},
+                       "modelVersion":"gemini-2.5-flash","responseId":rid})
+            ));
+        }
+        out
+    };
+    let bar = json!({"chartType":"bar","title":"BMW 0-60 mph, quickest current models","subtitle":"BMW M claims, 2025 model year",
+        "xLabel":"Model","yLabel":"0-60 mph","unit":"s","sort":"asc",
+        "series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition Coupe","value":3.0},
+        {"label":"M3 Competition xDrive","value":3.4}]}]});
+    let line = json!({"chartType":"line","title":"BMW brand deliveries per year","subtitle":"BMW Group annual reports",
+        "xLabel":"Year","yLabel":"Cars delivered","unit":"million",
+        "series":[{"name":"BMW","points":[{"label":"2020","value":2.03},{"label":"2021","value":2.21},{"label":"2022","value":2.10},
+        {"label":"2023","value":2.25},{"label":"2024","value":2.20}]}]});
+    let server = FakeGemini::start(
+        "demo",
+        vec![
+            Reply::sse(&call(bar, "k2m8ZcW1BLqTnsEP4dGqgQo", 742)),
+            Reply::sse(&text(
+                &[
+                    "The quickest three are the M5 CS (2.9 s), the M8 Competition Coupe (3.0 s)",
+                    " and the M3 Competition xDrive (3.4 s); all are BMW's own 0-60 mph figures.",
+                    " Independent tests often run a tenth or two quicker.",
+                ],
+                "l9m8ZbXeA5yVnsEPwpuNqAk",
+                918,
+            )),
+            Reply::sse(&call(line, "n4m8ZdHtIuSUnsEP0aKg2Qw", 1003)),
+            Reply::sse(&text(
+                &[
+                    "I read \"models per year\" as BMW-brand cars delivered each year.",
+                    " Deliveries dipped in 2022 on chip shortages, peaked at 2.25 million in 2023",
+                    " and eased to 2.20 million in 2024.",
+                ],
+                "p1n8ZeKwHvaXnsEPyb6FoA0",
+                1187,
+            )),
+        ],
+    );
+    let home = temp_dir("demo-regen");
+    let t1 = home.join("t1.replay");
+    let t2 = home.join("t2.replay");
+    gem_ask(&server, &home)
+        .arg("--record")
+        .arg(&t1)
+        .arg("Fastest 3 BMW models, compare 0-60 in a chart")
+        .assert()
+        .success();
+    gem_ask(&server, &home)
+        .arg("--record")
+        .arg(&t2)
+        .args(["--continue", "BMW models per year for the last 5 years"])
+        .assert()
+        .success();
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/demo/bmw.replay");
+    std::fs::create_dir_all(demo.parent().unwrap()).unwrap();
+    let both = std::fs::read_to_string(t1).unwrap() + &std::fs::read_to_string(t2).unwrap();
+    std::fs::write(demo, both).unwrap();
+}
+
+#[test]
+fn session_from_the_environment_and_new_chat() {
+    let sse = fixture("02-text-stream-gemini-2.5-flash-single-chunk.response.sse");
+    let server = FakeGemini::start(
+        "session-env",
+        vec![Reply::sse(&sse), Reply::sse(&sse), Reply::sse(&sse)],
+    );
+    let home = temp_dir("session-env");
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_SESSION_ID", "work-chat")
+        .env_remove("GEMINI_BASE_URL")
+        .env("GOOGLE_GEMINI_BASE_URL", &server.url)
+        .arg("first")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(session_id(&out.stdout), "work-chat");
+    gem_ask(&server, &home)
+        .env("GEMINI_SESSION_ID", "work-chat")
+        .arg("second")
+        .assert()
+        .success();
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_SESSION_ID", "work-chat")
+        .args(["--new-chat", "third"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_ne!(session_id(&out.stdout), "work-chat");
+    let b = server.bodies();
+    let texts = |v: &Value| -> Vec<String> {
+        v["contents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["parts"][0]["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(texts(&b[0]), ["first"]);
+    assert_eq!(texts(&b[1]), ["first", "Paris", "second"]);
+    assert_eq!(texts(&b[2]), ["third"]);
+}
+
+#[test]
+fn sigterm_ends_the_stream_with_a_result() {
+    let server = FakeGemini::start(
+        "sigterm",
+        vec![
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            ))
+            .delay_each(Duration::from_secs(30)),
+        ],
+    );
+    let home = temp_dir("sigterm");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", &home)
+        .env_remove("GEMINI_SESSION_ID")
+        .arg("hi")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    while server.requests().is_empty() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // SAFETY: signalling our own child by its pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"]["message"],
+        "interrupted by SIGTERM"
+    );
+    // The interrupted turn is not stored.
+    let id = session_id(&out.stdout);
+    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
+}
+
+#[test]
+fn empty_model_variable_means_the_default() {
+    let server = FakeGemini::start(
+        "empty-model",
+        vec![Reply::sse(&fixture(
+            "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+        ))],
+    );
+    let home = temp_dir("empty-model");
+    gem_ask(&server, &home)
+        .env("GEMINI_MODEL", "")
+        .arg("hi")
+        .assert()
+        .success();
+    assert!(
+        server.requests()[0]
+            .request_line
+            .contains("/models/gemini-2.5-flash:")
+    );
+}
+
+#[test]
+fn a_json_array_answer_works_like_the_stream() {
+    // What the API sends without alt=sse; some gateways answer that way.
+    let chunks: Vec<Value> = support::split_events(&fixture(
+        "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+    ))
+    .iter()
+    .map(|e| serde_json::from_str(e.trim().strip_prefix("data: ").unwrap()).unwrap())
+    .collect();
+    let server = FakeGemini::start(
+        "json-array",
+        vec![Reply::json(200, &Value::Array(chunks).to_string())],
+    );
+    let home = temp_dir("json-array");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        assistant_text(&ev),
+        "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."
+    );
+}
+
+#[test]
+fn redirects_are_not_followed() {
+    let server = FakeGemini::start(
+        "redirect",
+        vec![Reply::json(307, "{}").header("Location", "http://127.0.0.1:9/steal")],
+    );
+    let home = temp_dir("redirect");
+    let out = gem_ask(&server, &home)
+        .arg("hi")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(ev.last().unwrap()["error"]["message"], "HTTP 307: {}");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn replay_files_that_run_out_or_are_missing() {
+    let server = FakeGemini::start("replay-errors", vec![]);
+    let home = temp_dir("replay-errors");
+    let file = home.join("one.replay");
+    let call = with_calls(
+        &fixture("08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"),
+        &[bmw_bar(), bmw_bar(), bmw_bar()],
+    );
+    // One exchange only, but the run needs two (a tool round).
+    let line = json!({"request":{"method":"POST","path":"/x","body":{}},
+                      "response":{"status":200,"headers":{"content-type":"text/event-stream"},"body":call}});
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .arg("--replay")
+        .arg(&file)
+        .arg("x")
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"],
+        json!({"type":"replay_error","message":"replay: replay file has no exchange left for this request"})
+    );
+    let out = gem_ask(&server, &home)
+        .args(["--replay", "/nonexistent/demo.replay", "x"])
+        .assert()
+        .code(66)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(ev.last().unwrap()["error"]["type"], "setup_error");
+    assert!(server.requests().is_empty());
+}

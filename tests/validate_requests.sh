@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Validates every request body gem-ask sent in the integration tests against
+# the official Gemini v1beta schema (google-ai-generativelanguage protos and
+# google-genai types), with ../shared/tools/validate_gemini.py.
+#
+#   tests/validate_requests.sh            # runs the gem_ask tests, then validates
+#   tests/validate_requests.sh --no-test  # validates what is already captured
+#
+# Environment: GEMLINE_SHARED (default ../shared from the repo root),
+# GEMLINE_CAPTURE_DIR (default target/gemini-requests), PYTHON (default python3).
+# Creates .venv with the two validator packages when it is missing.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+shared="${GEMLINE_SHARED:-$root/../shared}"
+validator="$shared/tools/validate_gemini.py"
+capture="${GEMLINE_CAPTURE_DIR:-$root/target/gemini-requests}"
+venv="$root/.venv"
+
+if [[ ! -f "$validator" ]]; then
+    echo "validate_requests: no validator at $validator (set GEMLINE_SHARED)" >&2
+    exit 66
+fi
+if [[ ! -x "$venv/bin/python" ]]; then
+    "${PYTHON:-python3}" -m venv "$venv"
+    "$venv/bin/pip" install --quiet google-ai-generativelanguage google-genai
+fi
+
+if [[ "${1:-}" != "--no-test" ]]; then
+    rm -rf "$capture"
+    mkdir -p "$capture"
+    (cd "$root" && GEMLINE_CAPTURE_DIR="$capture" cargo test --quiet --test gem_ask)
+fi
+
+shopt -s nullglob
+files=("$capture"/*.json)
+if (( ${#files[@]} == 0 )); then
+    echo "validate_requests: no captured request bodies in $capture" >&2
+    exit 66
+fi
+
+# One interpreter for all files: importing the proto packages costs a second.
+"$venv/bin/python" - "$validator" "${files[@]}" <<'PY'
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("validate_gemini", sys.argv[1])
+v = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(v)
+failed = 0
+for path in sys.argv[2:]:
+    raw = open(path, "rb").read()
+    errs = []
+    try:
+        v.proto_parse("request", raw.decode(), False)
+    except Exception as e:
+        errs.append(f"proto: {type(e).__name__}: {str(e)[:400]}")
+    try:
+        v.genai_check_request(json.loads(raw))
+    except Exception as e:
+        errs.append(f"genai: {type(e).__name__}: {str(e)[:400]}")
+    # The schema takes any role string; the API knows only these two.
+    roles = {c.get("role") for c in json.loads(raw).get("contents", [])}
+    if not roles <= {"user", "model"}:
+        errs.append(f"roles: contents may only be user or model, found {sorted(map(str, roles))}")
+    if errs:
+        failed += 1
+        print(f"FAIL {path}")
+        for e in errs:
+            print("    " + e)
+print(f"validate_requests: {len(sys.argv) - 2 - failed} of {len(sys.argv) - 2} request bodies valid")
+sys.exit(1 if failed else 0)
+PY
