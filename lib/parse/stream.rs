@@ -1,0 +1,83 @@
+//! Event streams through viz-parse: a `tool_use` of `render_visualization`
+//! becomes a `visualization` event; every other event is written back as
+//! the very line it came on (field order, number spelling and all); a line
+//! that is not an event is a warning with its number, and the stream goes on.
+
+use std::io::{BufRead, Write};
+
+use serde_json::Value;
+
+use crate::events::{Event, EventWriter};
+
+use super::ParseError;
+use super::table::Warner;
+use super::tool::chart_from_tool_args;
+
+pub(crate) const TOOL_NAME: &str = "render_visualization";
+
+/// The `visualization` event for one `tool_use` event, or why not. The
+/// tool_use's timestamp is kept.
+pub(crate) fn convert(e: &Event) -> Option<Result<Event, String>> {
+    if e.kind() != "tool_use" || e.str_field("tool_name") != Some(TOOL_NAME) {
+        return None;
+    }
+    let empty = Value::Object(Default::default());
+    let params = e.get("parameters").unwrap_or(&empty);
+    Some(match chart_from_tool_args(params) {
+        Ok(n) => {
+            let mut v = n.chart.to_event();
+            if let Some(ts) = e.get("timestamp") {
+                v.set("timestamp", ts.clone());
+            }
+            Ok(v)
+        }
+        Err(err) => Err(format!("{}: {}", err.field, err.problem)),
+    })
+}
+
+/// Copies a stream, converting render_visualization calls.
+pub(crate) fn pass(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let mut buf = Vec::new();
+    let mut line = 0usize;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        line += 1;
+        let text = String::from_utf8_lossy(&buf);
+        let event = match Event::from_line(&text, line) {
+            Ok(None) => continue,
+            Ok(Some(e)) => e,
+            Err(e) => {
+                warn.skip(format!("{e}; line skipped"))?;
+                continue;
+            }
+        };
+        match convert(&event) {
+            Some(Ok(viz)) => EventWriter::new(&mut *out)
+                .write(&viz)
+                .map_err(ParseError::Write)?,
+            Some(Err(why)) => {
+                warn.skip(format!(
+                    "line {line}: render_visualization call not charted ({why}); passed on as it came"
+                ))?;
+                write_raw(out, text.trim())?;
+            }
+            None => write_raw(out, text.trim())?,
+        }
+    }
+    warn.finish("lines");
+    Ok(())
+}
+
+fn write_raw(out: &mut dyn Write, line: &str) -> Result<(), ParseError> {
+    out.write_all(line.as_bytes())
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush())
+        .map_err(ParseError::Write)
+}
