@@ -161,8 +161,8 @@ struct Stat {
 
 impl Stat {
     fn numeric(&self) -> bool {
-        // A stray word among many numbers is a bad row, not a text column.
-        self.numbers > 0 && self.text * 4 <= self.numbers
+        // A stray word among numbers is a bad row, not a text column.
+        self.numbers > 0 && self.text <= self.numbers
     }
 }
 
@@ -433,18 +433,16 @@ fn plan(
         None => ChartType::Bar,
     };
     if chart_type != ChartType::Line && values.len() > 1 {
-        return Err(ParseError::Data(
-            SpecError::TooManySeries {
-                chart: chart_type.as_str(),
-                count: values.len(),
-                names: values
-                    .iter()
-                    .map(|&i| list[i].as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }
-            .to_string(),
-        ));
+        return Err(ParseError::Data(format!(
+            "a {} chart takes one series, got {} ({}): use --chart line for several series, or give one -y/--value",
+            chart_type.as_str(),
+            values.len(),
+            values
+                .iter()
+                .map(|&i| list[i].as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
 
     let unit = match &opts.unit {
@@ -653,6 +651,15 @@ impl Builder {
                         .join(", ")
                 )
             })),
+            Err(SpecError::TooManySeries {
+                chart,
+                count,
+                names,
+            }) => Err(ParseError::Data(format!(
+                "a {chart} chart takes one series, but --series {:?} gives {count} ({names}): \
+                 use --chart line for several series, or leave out --series",
+                self.plan.names[self.plan.series.unwrap_or(0)]
+            ))),
             Err(e) => Err(ParseError::Data(e.to_string())),
         }
     }
