@@ -629,3 +629,24 @@ fn a_million_point_sine_keeps_its_thirty_peaks() {
         assert_eq!(peaks, 30, "{method}: {vals:?}");
     }
 }
+
+#[test]
+fn a_stream_whose_first_line_is_garbage_is_still_a_stream() {
+    let o = ok(&[], b"oops\n{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"x\"}\n");
+    assert_eq!(o.stdout, "{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"x\"}\n");
+    assert!(o.stderr.contains("line 1: not JSON"), "{}", o.stderr);
+}
+
+#[test]
+fn pretty_printed_documents_one_after_another() {
+    // `jq '.[]' models.json` output: records, not one document.
+    let input = b"{\n  \"model\": \"M5 CS\",\n  \"secs\": 2.9\n}\n{\n  \"model\": \"M2\",\n  \"secs\": 3.9\n}\n";
+    let v = one(&[], input);
+    assert_eq!(points(&v, 0), [("M5 CS".into(), 2.9), ("M2".into(), 3.9)]);
+    // Pretty-printed events are events.
+    let input = b"{\n \"type\": \"topic\",\n \"title\": \"A\"\n}\n{\n \"type\": \"tool_use\", \"tool_name\": \"render_visualization\", \"tool_id\": \"1\",\n \"parameters\": {\"chartType\": \"bar\", \"series\": [{\"name\": \"s\", \"points\": [{\"label\": \"a\", \"value\": 1}]}]}\n}\n";
+    let o = ok(&[], input);
+    assert_eq!(o.events.len(), 2);
+    assert_eq!(o.events[0], json!({"type": "topic", "title": "A"}));
+    assert_eq!(o.events[1]["type"], "visualization");
+}

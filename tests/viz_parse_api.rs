@@ -38,7 +38,11 @@ fn yearly_line_with_numeric_labels_and_string_values() {
     .unwrap();
     // chartType inferred from year labels.
     assert_eq!(n.chart.chart_type, ChartType::Line);
-    let labels: Vec<&str> = n.chart.series[0].points.iter().map(|p| p.label.as_str()).collect();
+    let labels: Vec<&str> = n.chart.series[0]
+        .points
+        .iter()
+        .map(|p| p.label.as_str())
+        .collect();
     assert_eq!(labels, ["2021", "2022", "2023"]);
 }
 
@@ -89,7 +93,10 @@ fn input_text_in_every_accepted_format() {
             .collect();
         assert_eq!(
             pts,
-            [("M5 CS".to_string(), 2.9), ("M8 Competition".to_string(), 3.0)],
+            [
+                ("M5 CS".to_string(), 2.9),
+                ("M8 Competition".to_string(), 3.0)
+            ],
             "{t}"
         );
     }
@@ -102,8 +109,14 @@ fn prose_in_input_text_is_refused_with_examples() {
     assert_eq!(e.field, "inputText");
     let msg = e.to_string();
     assert!(msg.contains("could not be read as data"), "{msg}");
-    assert!(msg.contains(r#""series":[{"name":"0-60","points":[{"label":"M5 CS","value":2.9}"#), "{msg}");
-    assert!(msg.contains(r#""inputText":"year,sales\n2021,120"#), "{msg}");
+    assert!(
+        msg.contains(r#""series":[{"name":"0-60","points":[{"label":"M5 CS","value":2.9}"#),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(r#""inputText":"year,sales\n2021,120"#),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -113,13 +126,34 @@ fn errors_name_the_field_for_a_model_to_fix() {
         (json!({"chartType": "pie", "series": []}), "chartType"),
         (json!({"chartType": "bar"}), "series"),
         (json!({"chartType": "bar", "series": "M5 2.9"}), "series"),
-        (json!({"chartType": "bar", "series": [{"name": "a"}]}), "series[0].points"),
-        (json!({"chartType": "bar", "series": [{"name": "a", "points": [{"value": 1}]}]}), "series[0].points[0].label"),
-        (json!({"chartType": "bar", "series": [{"name": "a", "points": [3]}]}), "series[0].points[0]"),
-        (json!({"chartType": "bar", "sort": "up", "series": []}), "sort"),
-        (json!({"chartType": "bar", "maxPoints": "many", "series": []}), "maxPoints"),
-        (json!({"chartType": "bar", "title": [1], "series": []}), "title"),
-        (json!({"chartType": "bar", "series": [{"name": "a", "points": [{"label": "x", "value": "n/a"}]}]}), "series[].points[].value"),
+        (
+            json!({"chartType": "bar", "series": [{"name": "a"}]}),
+            "series[0].points",
+        ),
+        (
+            json!({"chartType": "bar", "series": [{"name": "a", "points": [{"value": 1}]}]}),
+            "series[0].points[0].label",
+        ),
+        (
+            json!({"chartType": "bar", "series": [{"name": "a", "points": [3]}]}),
+            "series[0].points[0]",
+        ),
+        (
+            json!({"chartType": "bar", "sort": "up", "series": []}),
+            "sort",
+        ),
+        (
+            json!({"chartType": "bar", "maxPoints": "many", "series": []}),
+            "maxPoints",
+        ),
+        (
+            json!({"chartType": "bar", "title": [1], "series": []}),
+            "title",
+        ),
+        (
+            json!({"chartType": "bar", "series": [{"name": "a", "points": [{"label": "x", "value": "n/a"}]}]}),
+            "series[].points[].value",
+        ),
     ];
     for (args, field) in cases {
         let e = refuse(args.clone());
@@ -141,7 +175,10 @@ fn non_finite_values_are_dropped_and_reported() {
     assert_eq!(n.chart.unit.as_deref(), Some("s"));
     assert_eq!(
         n.non_finite,
-        [("t".to_string(), "b".to_string()), ("t".to_string(), "c".to_string())]
+        [
+            ("t".to_string(), "b".to_string()),
+            ("t".to_string(), "c".to_string())
+        ]
     );
 }
 

@@ -12,6 +12,7 @@ use super::sources::is_alignment_row;
 
 const PEEK_BYTES: usize = 64 * 1024;
 const PEEK_LINES: usize = 200;
+const EVENT_PROBE_LINES: usize = 5;
 
 /// Event types of docs/events.md: a JSON object with one of these is an event.
 pub(crate) const EVENT_TYPES: &[&str] = &[
@@ -76,7 +77,9 @@ pub(crate) fn sniff(
     let mut prefix = Vec::new();
     let mut lines = 0;
     let mut eof = false;
-    let mut first_seen = false;
+    // An event among the first few lines makes a stream (the first line may
+    // be a malformed one, which the stream then reports and skips).
+    let mut checked = 0;
     loop {
         let start = prefix.len();
         if r.read_until(b'\n', &mut prefix)? == 0 {
@@ -84,11 +87,11 @@ pub(crate) fn sniff(
             break;
         }
         lines += 1;
-        if !first_seen {
+        if checked < EVENT_PROBE_LINES && forced.is_none() {
             let line = String::from_utf8_lossy(&prefix[start..]);
             if !line.trim().is_empty() {
-                first_seen = true;
-                if forced.is_none() && is_event_line(&line) {
+                checked += 1;
+                if is_event_line(&line) {
                     return Ok((prefix, Kind::Events));
                 }
             }

@@ -143,8 +143,8 @@ pub(crate) fn examples_error(seen: String) -> ParseError {
 enum Source<'a> {
     /// An event stream, to be passed through (the reader replays the peek).
     Events(Box<dyn BufRead + 'a>),
-    /// A single event given as one (pretty-printed) JSON document.
-    Event(Event),
+    /// Events given as (pretty-printed) JSON documents.
+    Event(Vec<Event>),
     Chart(Normalized),
 }
 
@@ -162,8 +162,28 @@ fn read_input<'a>(
         Kind::JsonDoc => {
             let mut buf = Vec::new();
             full.read_to_end(&mut buf)?;
-            let v: Value = serde_json::from_slice(&buf)
+            // Several documents one after another (`jq .` output) are read
+            // as an array of them, or as events when they are events.
+            let mut docs = serde_json::Deserializer::from_slice(&buf)
+                .into_iter::<Value>()
+                .collect::<Result<Vec<Value>, _>>()
                 .map_err(|e| examples_error(format!("JSON that does not parse ({e})")))?;
+            if docs.len() > 1 {
+                if docs.iter().all(is_event) {
+                    let events = docs
+                        .into_iter()
+                        .filter_map(|d| match d {
+                            Value::Object(m) => Some(Event(m)),
+                            _ => None,
+                        })
+                        .collect();
+                    return Ok(Source::Event(events));
+                }
+                return json_document(Value::Array(docs), opts, warn);
+            }
+            let v = docs
+                .pop()
+                .ok_or_else(|| examples_error("empty input".into()))?;
             return json_document(v, opts, warn);
         }
         Kind::Jsonl => chart_from_rows(&mut sources::JsonlRows::new(full), opts, warn)?,
@@ -171,6 +191,12 @@ fn read_input<'a>(
         Kind::Delimited(d) => chart_from_rows(&mut sources::CsvRows::new(full, d), opts, warn)?,
     };
     Ok(Source::Chart(n))
+}
+
+fn is_event(v: &Value) -> bool {
+    v.get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| detect::EVENT_TYPES.contains(&t))
 }
 
 fn is_args_object(obj: &Map<String, Value>) -> bool {
@@ -192,7 +218,7 @@ fn json_document<'a>(
                     .and_then(Value::as_str)
                     .is_some_and(|t| detect::EVENT_TYPES.contains(&t)) =>
         {
-            Ok(Source::Event(Event(obj)))
+            Ok(Source::Event(vec![Event(obj)]))
         }
         Value::Object(mut obj) if opts.format == Some(Format::Args) || is_args_object(&obj) => {
             apply_overrides(&mut obj, opts);
@@ -255,7 +281,8 @@ pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseEr
     let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
     let event = match read_input(input, opts, &mut warn)? {
         Source::Chart(n) => return Ok(n),
-        Source::Event(e) => e,
+        Source::Event(mut events) if events.len() == 1 => events.remove(0),
+        Source::Event(_) => return Err(examples_error("several events".into())),
         Source::Events(mut r) => {
             let mut first = String::new();
             r.read_line(&mut first)?;
@@ -323,16 +350,22 @@ fn process(
     match read_input(input, opts, &mut warn)? {
         Source::Events(mut r) => stream::pass(&mut *r, out, &mut warn),
         Source::Chart(n) => write(out, &n.chart.to_event()),
-        Source::Event(e) => match stream::convert(&e) {
-            Some(Ok(viz)) => write(out, &viz),
-            Some(Err(why)) => {
-                warn.skip(format!(
-                    "render_visualization call not charted ({why}); passed on as it came"
-                ))?;
-                write(out, &e)
+        Source::Event(events) => {
+            for e in events {
+                match stream::convert(&e) {
+                    Some(Ok(viz)) => write(out, &viz)?,
+                    Some(Err(why)) => {
+                        warn.skip(format!(
+                            "render_visualization call not charted ({why}); passed on as it came"
+                        ))?;
+                        write(out, &e)?
+                    }
+                    None => write(out, &e)?,
+                }
             }
-            None => write(out, &e),
-        },
+            warn.finish("events");
+            Ok(())
+        }
     }
 }
 
