@@ -632,8 +632,14 @@ fn a_million_point_sine_keeps_its_thirty_peaks() {
 
 #[test]
 fn a_stream_whose_first_line_is_garbage_is_still_a_stream() {
-    let o = ok(&[], b"oops\n{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"x\"}\n");
-    assert_eq!(o.stdout, "{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"x\"}\n");
+    let o = ok(
+        &[],
+        b"oops\n{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"x\"}\n",
+    );
+    assert_eq!(
+        o.stdout,
+        "{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"x\"}\n"
+    );
     assert!(o.stderr.contains("line 1: not JSON"), "{}", o.stderr);
 }
 

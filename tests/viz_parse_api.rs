@@ -215,3 +215,16 @@ fn parse_text_reports_skipped_rows() {
     assert_eq!(n.chart.title.as_deref(), Some("T"));
     assert!(parse_text("just words", &ParseOptions::default()).is_err());
 }
+
+#[test]
+fn the_command_line_definition_is_sound_and_documents_exit_codes() {
+    use clap::CommandFactory;
+    let cmd = gemline::parse::VizParseArgs::command();
+    cmd.clone().debug_assert();
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd).render(&mut page).unwrap();
+    let page = String::from_utf8(page).unwrap();
+    for want in ["viz\\-parse", "65", "66", "\\-\\-max\\-points", "\\-\\-downsample"] {
+        assert!(page.contains(want), "man page lacks {want:?}");
+    }
+}

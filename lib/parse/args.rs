@@ -74,7 +74,7 @@ Examples:
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
   jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
-  gem-ask 'chart BMW 0-60 times' | viz-parse | viz-render";
+  gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render";
 
 /// Turn tables of numbers into chart events.
 #[derive(Debug, Clone, Parser)]

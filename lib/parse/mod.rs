@@ -293,8 +293,10 @@ pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseEr
         }
     };
     if let Some(converted) = stream::convert(&event) {
-        let viz = converted.map_err(ParseError::Data)?;
-        return chart_of_event(viz);
+        let (viz, dropped) = converted.map_err(ParseError::Data)?;
+        let mut n = chart_of_event(viz)?;
+        n.non_finite = dropped;
+        return Ok(n);
     }
     if event.kind() == "visualization" {
         return chart_of_event(event);
@@ -353,7 +355,14 @@ fn process(
         Source::Event(events) => {
             for e in events {
                 match stream::convert(&e) {
-                    Some(Ok(viz)) => write(out, &viz)?,
+                    Some(Ok((viz, dropped))) => {
+                        for (series, label) in dropped {
+                            warn.skip(format!(
+                                "series {series:?}, label {label:?}: value is not a finite number; point skipped"
+                            ))?;
+                        }
+                        write(out, &viz)?
+                    }
                     Some(Err(why)) => {
                         warn.skip(format!(
                             "render_visualization call not charted ({why}); passed on as it came"

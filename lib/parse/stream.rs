@@ -15,9 +15,10 @@ use super::tool::chart_from_tool_args;
 
 pub(crate) const TOOL_NAME: &str = "render_visualization";
 
-/// The `visualization` event for one `tool_use` event, or why not. The
+/// The `visualization` event for one `tool_use` event (with the points
+/// dropped for values that are not finite numbers), or why not. The
 /// tool_use's timestamp is kept.
-pub(crate) fn convert(e: &Event) -> Option<Result<Event, String>> {
+pub(crate) fn convert(e: &Event) -> Option<Result<(Event, Vec<(String, String)>), String>> {
     if e.kind() != "tool_use" || e.str_field("tool_name") != Some(TOOL_NAME) {
         return None;
     }
@@ -29,7 +30,7 @@ pub(crate) fn convert(e: &Event) -> Option<Result<Event, String>> {
             if let Some(ts) = e.get("timestamp") {
                 v.set("timestamp", ts.clone());
             }
-            Ok(v)
+            Ok((v, n.non_finite))
         }
         Err(err) => Err(format!("{}: {}", err.field, err.problem)),
     })
@@ -59,9 +60,17 @@ pub(crate) fn pass(
             }
         };
         match convert(&event) {
-            Some(Ok(viz)) => EventWriter::new(&mut *out)
-                .write(&viz)
-                .map_err(ParseError::Write)?,
+            Some(Ok((viz, dropped))) => {
+                if let Some((series, label)) = dropped.first() {
+                    warn.note(format!(
+                        "line {line}: render_visualization: {} point(s) dropped for a value that is not a finite number (first: series {series:?}, label {label:?})",
+                        dropped.len()
+                    ));
+                }
+                EventWriter::new(&mut *out)
+                    .write(&viz)
+                    .map_err(ParseError::Write)?
+            }
             Some(Err(why)) => {
                 warn.skip(format!(
                     "line {line}: render_visualization call not charted ({why}); passed on as it came"
