@@ -224,7 +224,13 @@ fn the_command_line_definition_is_sound_and_documents_exit_codes() {
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd).render(&mut page).unwrap();
     let page = String::from_utf8(page).unwrap();
-    for want in ["viz\\-parse", "65", "66", "\\-\\-max\\-points", "\\-\\-downsample"] {
+    for want in [
+        "viz\\-parse",
+        "65",
+        "66",
+        "\\-\\-max\\-points",
+        "\\-\\-downsample",
+    ] {
         assert!(page.contains(want), "man page lacks {want:?}");
     }
 }

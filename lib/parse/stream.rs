@@ -15,10 +15,14 @@ use super::tool::chart_from_tool_args;
 
 pub(crate) const TOOL_NAME: &str = "render_visualization";
 
+/// A converted call: the `visualization` event and the (series, label) of
+/// each point dropped for a value that is not a finite number.
+pub(crate) type Converted = (Event, Vec<(String, String)>);
+
 /// The `visualization` event for one `tool_use` event (with the points
 /// dropped for values that are not finite numbers), or why not. The
 /// tool_use's timestamp is kept.
-pub(crate) fn convert(e: &Event) -> Option<Result<(Event, Vec<(String, String)>), String>> {
+pub(crate) fn convert(e: &Event) -> Option<Result<Converted, String>> {
     if e.kind() != "tool_use" || e.str_field("tool_name") != Some(TOOL_NAME) {
         return None;
     }
