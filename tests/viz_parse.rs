@@ -197,6 +197,18 @@ fn csv_dialects() {
     let v = one(&["testdata/headerless.csv"], b"");
     assert_eq!(labels(&v, 0), ["M5 CS", "M8 Competition", "M2"]);
     assert!(v.get("xLabel").is_none());
+    // Quoted delimiters and newlines inside fields; a quote mid-field is text.
+    let v = one(
+        &[],
+        b"name,notes,v\n\"multi\nline\",x,1\n12\" screen,\"a,b\",2\n",
+    );
+    assert_eq!(
+        points(&v, 0),
+        [
+            ("multi\nline".to_string(), 1.0),
+            ("12\" screen".to_string(), 2.0)
+        ]
+    );
     // Forced format and delimiter.
     let v = one(
         &["--format", "csv", "-d", ";", "--no-header"],

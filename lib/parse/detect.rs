@@ -204,30 +204,61 @@ fn describe(text: &str) -> String {
     )
 }
 
-/// Delimiter occurrences outside double quotes.
-fn count(line: &str, d: u8) -> usize {
-    let mut quoted = false;
-    let mut n = 0;
-    for &b in line.as_bytes() {
-        if b == b'"' {
-            quoted = !quoted;
-        } else if b == d && !quoted {
+/// Delimiters per record, quoting as the csv crate reads it: a quote opens
+/// a quoted field only at the start of a field (so `12" screen` is text),
+/// `""` inside is an escaped quote, and a newline inside quotes does not
+/// end the record.
+fn counts(text: &str, d: u8) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut quoted, mut field_start, mut n, mut content) = (false, true, 0, false);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if quoted {
+            if c == b'"' {
+                if b.get(i + 1) == Some(&b'"') {
+                    i += 1;
+                } else {
+                    quoted = false;
+                }
+            }
+        } else if c == b'"' && field_start {
+            quoted = true;
+            field_start = false;
+            content = true;
+        } else if c == d {
             n += 1;
+            field_start = true;
+            content = true;
+        } else if c == b'\n' {
+            if content {
+                out.push(n);
+            }
+            (n, field_start, content) = (0, true, false);
+        } else if c != b'\r' {
+            field_start = false;
+            content = true;
         }
+        i += 1;
     }
-    n
+    if content {
+        out.push(n);
+    }
+    out
 }
 
 /// The delimiter that splits the lines most consistently. On a tie the
 /// rarer-in-prose one wins: tab, then `;` (its files write decimal commas),
 /// then `|`, then `,`.
 pub(crate) fn sniff_delimiter(lines: &[&str]) -> Option<u8> {
-    if lines.is_empty() {
-        return None;
-    }
+    let text = lines.join("\n");
     let mut best: Option<(f64, u8)> = None;
     for d in [b'\t', b';', b'|', b','] {
-        let counts: Vec<usize> = lines.iter().map(|l| count(l, d)).collect();
+        let counts = counts(&text, d);
+        if counts.is_empty() {
+            return None;
+        }
         let mut modes: Vec<(usize, usize)> = Vec::new();
         for &c in &counts {
             match modes.iter_mut().find(|(k, _)| *k == c) {
@@ -242,8 +273,8 @@ pub(crate) fn sniff_delimiter(lines: &[&str]) -> Option<u8> {
         else {
             continue;
         };
-        let share = hits as f64 / lines.len() as f64;
-        let needed = if lines.len() < 5 { 1.0 } else { 0.8 };
+        let share = hits as f64 / counts.len() as f64;
+        let needed = if counts.len() < 5 { 1.0 } else { 0.8 };
         if share + 1e-9 >= needed && best.is_none_or(|(s, _)| share > s + 1e-9) {
             best = Some((share, d));
         }
@@ -263,6 +294,11 @@ mod tests {
         assert_eq!(sniff_delimiter(&["a|b", "c|1"]), Some(b'|'));
         assert_eq!(sniff_delimiter(&["\"x,y\",b", "c,1"]), Some(b','));
         assert_eq!(sniff_delimiter(&["hello world"]), None);
+        assert_eq!(
+            sniff_delimiter(&["a,b", "\"multi", "line\",1", "c,2"]),
+            Some(b',')
+        );
+        assert_eq!(sniff_delimiter(&["size,v", "12\" screen,1"]), Some(b','));
     }
 
     #[test]
