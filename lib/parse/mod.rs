@@ -31,7 +31,10 @@ use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 
 pub use args::VizParseArgs;
 pub use table::Warner;
-pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
+pub use tool::{
+    TOOL_DESCRIPTION, TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args, tool_parameters_schema,
+    tool_summary,
+};
 
 use detect::Kind;
 use table::chart_from_rows;

@@ -461,3 +461,105 @@ mod tests {
         assert!(e.to_string().contains("inputText"));
     }
 }
+
+/// The tool's description for the model, with the one canonical example.
+pub const TOOL_DESCRIPTION: &str = "Render a bar chart, line chart or table in the user's terminal. \
+Use it when the user asks to compare, chart, trend or show tabular metrics: gather or compute the \
+numbers first, then call this with structured series. bar and table take one series (sort with \
+\"sort\"); line takes several and keeps point order (use it for time). Example, BMW 0-60 mph: \
+{\"chartType\":\"bar\",\"title\":\"BMW 0-60 mph\",\"unit\":\"s\",\"sort\":\"asc\",\"series\":[{\"name\":\"0-60\",\
+\"points\":[{\"label\":\"M5 CS\",\"value\":2.9},{\"label\":\"M8 Competition\",\"value\":3.0},\
+{\"label\":\"M3 Competition\",\"value\":3.4}]}]}";
+
+/// JSON Schema of the argument object (Gemini's `parametersJsonSchema`).
+pub fn tool_parameters_schema() -> Value {
+    let text = |d: &str| serde_json::json!({"type": "string", "description": d});
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "chartType": {"type": "string", "enum": ["bar", "line", "table"],
+                          "description": "bar or table for comparisons (one series), line for trends (several series allowed)"},
+            "title": text("Chart title"),
+            "subtitle": text("Subtitle, e.g. the source or date of the data"),
+            "xLabel": text("Title of the label axis"),
+            "yLabel": text("Title of the value axis"),
+            "unit": text("Unit of the values, e.g. \"s\" or \"%\""),
+            "series": {
+                "type": "array",
+                "description": "The data: one series for bar and table, one or more for line",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "points": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "label": {"type": "string"},
+                                    "value": {"type": "number"}
+                                },
+                                "required": ["label", "value"]
+                            }
+                        }
+                    },
+                    "required": ["name", "points"]
+                }
+            },
+            "sort": {"type": "string", "enum": ["none", "asc", "desc"],
+                     "description": "Order of bar and table points"},
+            "maxPoints": {"type": "integer", "minimum": 2, "maximum": 200,
+                          "description": "Points kept per series (default 30)"},
+            "inputText": text("Instead of series: CSV, a Markdown table or JSON text to parse")
+        },
+        "required": ["chartType"]
+    })
+}
+
+/// What the tool answers the model after charting: the chart in one line
+/// and a preview of the normalized data (at most 10 points per series), so
+/// the model can describe what the user sees without guessing.
+pub fn tool_summary(n: &Normalized) -> String {
+    let c = &n.chart;
+    let mut out = format!("Rendered a {} chart", c.chart_type.as_str());
+    if let Some(t) = &c.title {
+        out.push_str(&format!(" {t:?}"));
+    }
+    let shown = c.point_count();
+    out.push_str(&format!(
+        " with {} series and {shown} point{}",
+        c.series.len(),
+        if shown == 1 { "" } else { "s" }
+    ));
+    if let Some(u) = &c.unit {
+        out.push_str(&format!(" (unit {u})"));
+    }
+    out.push('.');
+    if c.meta.truncated {
+        out.push_str(&format!(
+            " Showing {shown} of {} points, {}.",
+            c.meta.original_point_count,
+            c.meta.reduction.map_or("reduced", |r| r.describe())
+        ));
+    }
+    for s in &c.series {
+        let preview: Vec<String> = s
+            .points
+            .iter()
+            .take(10)
+            .map(|p| format!("{}={}", p.label, p.value))
+            .collect();
+        out.push_str(&format!("\n{}: {}", s.name, preview.join(", ")));
+        if s.points.len() > 10 {
+            out.push_str(&format!(", … ({} more)", s.points.len() - 10));
+        }
+    }
+    if let Some((series, label)) = n.non_finite.first() {
+        out.push_str(&format!(
+            "\nDropped {} point{} whose value was not a finite number (first: {series}, {label}).",
+            n.non_finite.len(),
+            if n.non_finite.len() == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
