@@ -431,37 +431,6 @@ fn first_paragraph(m: &str) -> &str {
     m.split("\n\n").next().unwrap_or(m).trim_end()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn bmw_bar() {
-        let n = chart_from_tool_args(&json!({
-            "chartType": "bar", "unit": "s",
-            "series": [{"name": "0-60", "points": [
-                {"label": "M5 CS", "value": 2.9}, {"label": "M8", "value": "3.0s"},
-                {"label": "X", "value": null}]}]
-        }))
-        .unwrap();
-        assert_eq!(n.chart.series[0].points.len(), 2);
-        assert_eq!(n.non_finite, vec![("0-60".into(), "X".into())]);
-    }
-
-    #[test]
-    fn errors_name_the_field() {
-        let e = chart_from_tool_args(&json!({"chartType": "pie", "series": []})).unwrap_err();
-        assert_eq!(e.field, "chartType");
-        let e = chart_from_tool_args(
-            &json!({"chartType": "bar", "series": [{"name": "a", "points": 3}]}),
-        )
-        .unwrap_err();
-        assert_eq!(e.field, "series[0].points");
-        assert!(e.to_string().contains("inputText"));
-    }
-}
-
 /// The tool's description for the model, with the one canonical example.
 pub const TOOL_DESCRIPTION: &str = "Render a bar chart, line chart or table in the user's terminal. \
 Use it when the user asks to compare, chart, trend or show tabular metrics: gather or compute the \
@@ -562,4 +531,35 @@ pub fn tool_summary(n: &Normalized) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bmw_bar() {
+        let n = chart_from_tool_args(&json!({
+            "chartType": "bar", "unit": "s",
+            "series": [{"name": "0-60", "points": [
+                {"label": "M5 CS", "value": 2.9}, {"label": "M8", "value": "3.0s"},
+                {"label": "X", "value": null}]}]
+        }))
+        .unwrap();
+        assert_eq!(n.chart.series[0].points.len(), 2);
+        assert_eq!(n.non_finite, vec![("0-60".into(), "X".into())]);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = chart_from_tool_args(&json!({"chartType": "pie", "series": []})).unwrap_err();
+        assert_eq!(e.field, "chartType");
+        let e = chart_from_tool_args(
+            &json!({"chartType": "bar", "series": [{"name": "a", "points": 3}]}),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "series[0].points");
+        assert!(e.to_string().contains("inputText"));
+    }
 }
