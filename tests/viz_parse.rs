@@ -77,10 +77,26 @@ fn refused(o: &Out) {
     assert_eq!(o.stdout, "", "nothing on stdout when refused");
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("viz-parse-test-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A scratch file removed when dropped, so big generated inputs do not
+/// pile up in the temp directory.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> TempFile {
+        let dir =
+            std::env::temp_dir().join(format!("viz-parse-test-{}-{name}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        TempFile(dir.join(name))
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
+        if let Some(dir) = self.0.parent() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
 }
 
 #[test]
@@ -550,9 +566,10 @@ fn control_characters_never_reach_stderr_raw() {
 
 #[test]
 fn closed_pipe_ends_quietly() {
-    let path = tmp("many-events.jsonl");
+    let file = TempFile::new("many-events.jsonl");
+    let path = &file.0;
     {
-        let mut f = std::io::BufWriter::new(fs::File::create(&path).unwrap());
+        let mut f = std::io::BufWriter::new(fs::File::create(path).unwrap());
         for i in 0..200_000 {
             writeln!(
                 f,
@@ -562,7 +579,7 @@ fn closed_pipe_ends_quietly() {
         }
     }
     let mut child = Command::new(assert_cmd::cargo::cargo_bin!("viz-parse"))
-        .arg(&path)
+        .arg(path)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -578,19 +595,23 @@ fn closed_pipe_ends_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
-/// A line chart from `n` generated rows, through a temp file.
-fn big_line(name: &str, n: usize, f: impl Fn(usize) -> f64, args: &[&str]) -> Vec<f64> {
-    let path = tmp(name);
-    if !path.exists() {
-        let mut w = std::io::BufWriter::new(fs::File::create(&path).unwrap());
-        writeln!(w, "x,y").unwrap();
-        for i in 0..n {
-            writeln!(w, "{i},{}", f(i)).unwrap();
-        }
+/// `n` generated rows in a temp file.
+fn big_input(name: &str, n: usize, f: impl Fn(usize) -> f64) -> TempFile {
+    let file = TempFile::new(name);
+    let mut w = std::io::BufWriter::new(fs::File::create(&file.0).unwrap());
+    writeln!(w, "x,y").unwrap();
+    for i in 0..n {
+        writeln!(w, "{i},{}", f(i)).unwrap();
     }
+    w.flush().unwrap();
+    file
+}
+
+/// The values of a line chart drawn from `file`.
+fn big_line(file: &TempFile, n: usize, args: &[&str]) -> Vec<f64> {
     let mut all = vec!["--chart", "line"];
     all.extend_from_slice(args);
-    let p = path.to_str().unwrap().to_string();
+    let p = file.0.to_str().unwrap().to_string();
     all.push(&p);
     let v = one(&all, b"");
     assert_eq!(v["meta"]["originalPointCount"], n);
@@ -600,8 +621,9 @@ fn big_line(name: &str, n: usize, f: impl Fn(usize) -> f64, args: &[&str]) -> Ve
 #[test]
 fn a_spike_in_a_million_rows_survives_minmax_and_lttb() {
     let spike = |i: usize| if i == 654_321 { 1000.0 } else { (i % 7) as f64 };
+    let file = big_input("spike.csv", 1_000_000, spike);
     for method in ["minmax", "lttb"] {
-        let vals = big_line("spike.csv", 1_000_000, spike, &["--downsample", method]);
+        let vals = big_line(&file, 1_000_000, &["--downsample", method]);
         assert!(vals.len() <= 30, "{method}: {}", vals.len());
         assert!(vals.contains(&1000.0), "{method} lost the spike: {vals:?}");
     }
@@ -611,13 +633,9 @@ fn a_spike_in_a_million_rows_survives_minmax_and_lttb() {
 fn a_million_point_sine_keeps_its_thirty_peaks() {
     let n = 1_000_000;
     let sine = move |i: usize| (2.0 * std::f64::consts::PI * 30.0 * i as f64 / n as f64).sin();
+    let file = big_input("sine.csv", n, sine);
     for method in ["minmax", "lttb"] {
-        let vals = big_line(
-            "sine.csv",
-            n,
-            sine,
-            &["--downsample", method, "--max-points", "200"],
-        );
+        let vals = big_line(&file, n, &["--downsample", method, "--max-points", "200"]);
         assert!(vals.len() <= 200);
         // Each positive half-period is one run of positive values whose top
         // must still be near the crest.
