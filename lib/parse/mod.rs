@@ -20,7 +20,7 @@ mod stream;
 mod table;
 mod tool;
 
-use std::io::{self, BufRead, BufWriter, Cursor, Read, Write};
+use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
@@ -30,14 +30,13 @@ use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 
 pub use args::VizParseArgs;
-pub use table::Warner;
 pub use tool::{
     TOOL_DESCRIPTION, TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args, tool_parameters_schema,
     tool_summary,
 };
 
 use detect::Kind;
-use table::chart_from_rows;
+use table::{Warner, chart_from_rows};
 
 /// An input format, for `--format` and [`ParseOptions::format`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -403,6 +402,9 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
     } else {
         args.inputs.clone()
     };
+    if args.inputs.is_empty() && io::stdin().is_terminal() {
+        diagnostic("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
+    }
     let mut status = cli::exit::OK;
     let mut fail = |code: u8, msg: String| {
         diagnostic(&format!("viz-parse: error: {msg}"));

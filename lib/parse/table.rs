@@ -106,7 +106,7 @@ pub(crate) trait Rows {
 
 /// Warnings about skipped rows and lines: the first few in full, then only
 /// counted, with one summary at the end. `--strict` turns them into errors.
-pub struct Warner<'w> {
+pub(crate) struct Warner<'w> {
     sink: &'w mut dyn FnMut(String),
     strict: bool,
     shown: usize,
@@ -114,7 +114,7 @@ pub struct Warner<'w> {
 }
 
 impl<'w> Warner<'w> {
-    pub fn new(sink: &'w mut dyn FnMut(String), strict: bool) -> Self {
+    pub(crate) fn new(sink: &'w mut dyn FnMut(String), strict: bool) -> Self {
         Warner {
             sink,
             strict,
