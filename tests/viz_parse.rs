@@ -686,3 +686,14 @@ fn pretty_printed_documents_one_after_another() {
     assert_eq!(o.events[0], json!({"type": "topic", "title": "A"}));
     assert_eq!(o.events[1]["type"], "visualization");
 }
+
+#[test]
+fn label_colon_value_lines() {
+    let v = one(&[], b"M5 CS: 2.9s\nM8 Competition: 3.0s\n");
+    assert_eq!(
+        points(&v, 0),
+        [("M5 CS".into(), 2.9), ("M8 Competition".into(), 3.0)]
+    );
+    assert_eq!(v["unit"], "s");
+    refused(&run(&[], b"We meet at 12:30\n"));
+}

@@ -81,3 +81,37 @@ proptest! {
         let _ = chart_from_tool_args(&serde_json::json!({"inputText": input}));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Any numeric table gives a valid chart within the point limit, with
+    /// meta telling how many points there were.
+    #[test]
+    fn numeric_tables_give_valid_bounded_charts(
+        values in proptest::collection::vec(-1e9f64..1e9, 1..400),
+        max in 1usize..300,
+        chart in prop_oneof![Just("bar"), Just("line"), Just("table")],
+    ) {
+        let mut text = String::from("name,value\n");
+        for (i, v) in values.iter().enumerate() {
+            text.push_str(&format!("item {i},{v}\n"));
+        }
+        let opts = ParseOptions {
+            max_points: Some(max),
+            chart: gemline::spec::ChartType::parse(chart),
+            ..ParseOptions::default()
+        };
+        let n = parse_text(&text, &opts).unwrap();
+        n.chart.validate().unwrap();
+        let limit = max.clamp(2, 200);
+        let kept = n.chart.series[0].points.len();
+        prop_assert!(kept <= limit);
+        prop_assert_eq!(n.chart.meta.original_point_count, values.len());
+        prop_assert_eq!(n.chart.meta.truncated, values.len() > limit);
+        if values.len() <= limit {
+            prop_assert_eq!(kept, values.len());
+        }
+        prop_assert!(n.non_finite.is_empty());
+    }
+}

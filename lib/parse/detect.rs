@@ -179,6 +179,17 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
             Kind::Prose(describe(text))
         };
     }
+    // `label: value` lines, as people and models list figures. The space
+    // after the colon keeps times (`12:30`) out.
+    if lines.iter().all(|l| {
+        l.rsplit_once(':').is_some_and(|(label, value)| {
+            !label.trim().is_empty()
+                && value.starts_with([' ', '\t'])
+                && parse_number(value).is_some()
+        })
+    }) {
+        return Kind::Delimited(b':');
+    }
     // One column of numbers is data too (a list of measurements).
     if lines
         .iter()
@@ -316,5 +327,14 @@ mod tests {
             Kind::Prose(_)
         ));
         assert_eq!(classify("  \n", true, None), Kind::Empty);
+        assert_eq!(
+            classify("M5 CS: 2.9s\nM8: 3.0s\n", true, None),
+            Kind::Delimited(b':')
+        );
+        assert!(matches!(
+            classify("Note: it is fast\n", true, None),
+            Kind::Prose(_)
+        ));
+        assert!(matches!(classify("at 12:30\n", true, None), Kind::Prose(_)));
     }
 }

@@ -17,6 +17,7 @@ pub(crate) fn delimiter_name(d: u8) -> &'static str {
         b';' => "semicolon-separated text",
         b'\t' => "tab-separated text",
         b'|' => "pipe-separated text",
+        b':' => "label: value lines",
         _ => "delimited text",
     }
 }
