@@ -85,8 +85,8 @@ Examples:
     long_about = "Reads data from files or stdin and writes one `visualization` event per input \
 (a JSON line) for viz-render to draw. The format is detected: CSV and TSV (delimiter `,` `;` tab \
 or `|` sniffed, header row detected, quotes, CRLF and a UTF-8 BOM handled), a JSON object map \
-{\"M5 CS\": 2.9}, a JSON array of records or of pairs, JSON lines of records, a Markdown table, or \
-the render_visualization argument object. A stream of events passes through untouched, except \
+{\"M5 CS\": 2.9}, a JSON array of records or of pairs, JSON lines of records, a Markdown table, `label: value` lines, \
+or the render_visualization argument object. A stream of events passes through untouched, except \
 that render_visualization tool calls become visualization events.\n\n\
 Without -x/-y the label is the first column that is not numeric (the first column when all are) \
 and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \

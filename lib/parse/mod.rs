@@ -133,6 +133,7 @@ pub const INPUT_EXAMPLES: &str = r#"Accepted input, for example:
   Markdown table   | model | secs |
                    |-------|------|
                    | M5 CS | 2.9  |
+  label: value     M5 CS: 2.9s
   tool arguments   {"chartType": "bar", "series": [{"name": "0-60", "points": [{"label": "M5 CS", "value": 2.9}]}]}"#;
 
 pub(crate) fn examples_error(seen: String) -> ParseError {
