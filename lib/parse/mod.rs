@@ -235,6 +235,11 @@ fn json_document<'a>(
             warn.finish("points");
             Ok(Source::Chart(n))
         }
+        v if opts.format == Some(Format::Args) => Err(ParseError::Data(
+            chart_from_tool_args(&v)
+                .err()
+                .map_or_else(|| "not an argument object".into(), |e| e.to_string()),
+        )),
         v => {
             let mut rows = sources::json_rows(v, warn)?;
             Ok(Source::Chart(chart_from_rows(&mut rows, opts, warn)?))

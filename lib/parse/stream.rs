@@ -26,9 +26,13 @@ pub(crate) fn convert(e: &Event) -> Option<Result<Converted, String>> {
     if e.kind() != "tool_use" || e.str_field("tool_name") != Some(TOOL_NAME) {
         return None;
     }
-    let empty = Value::Object(Default::default());
-    let params = e.get("parameters").unwrap_or(&empty);
-    Some(match chart_from_tool_args(params) {
+    // Some producers send the arguments as a JSON string (OpenAI style).
+    let params = match e.get("parameters") {
+        Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::String(s.clone())),
+        Some(v) => v.clone(),
+        None => Value::Object(Default::default()),
+    };
+    Some(match chart_from_tool_args(&params) {
         Ok(n) => {
             let mut v = n.chart.to_event();
             if let Some(ts) = e.get("timestamp") {
