@@ -25,6 +25,7 @@ pub(crate) const EVENT_TYPES: &[&str] = &[
     "visualization",
     "ui",
     "topic",
+    "topic_summary",
     "signal",
     "thought",
     "retry",
