@@ -1,1 +1,14 @@
-fn main() {}
+//! viz-parse: data in, `visualization` events out. All logic lives in
+//! `gemline::parse`; see `viz-parse --help` or `man viz-parse`.
+
+use std::process::ExitCode;
+
+use gemline::cli;
+use gemline::parse::{self, VizParseArgs};
+
+fn main() -> ExitCode {
+    match cli::parse_args::<VizParseArgs>() {
+        Ok(args) => cli::main_with("viz-parse", || parse::run(args)),
+        Err(code) => code,
+    }
+}

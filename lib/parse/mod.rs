@@ -1,2 +1,447 @@
 //! Input parsers: CSV, TSV, JSON, JSON lines, Markdown tables and the
-//! render_visualization argument object, turned into chart specs.
+//! render_visualization argument object, turned into normalized chart
+//! specs; and `viz-parse`, the filter around them.
+//!
+//! Three entry points:
+//! - [`chart_from_tool_args`]: what `gem-ask`'s `render_visualization` tool
+//!   calls with the model's arguments; its errors are written for the model.
+//! - [`parse_text`]: the text parser behind `inputText` and files.
+//! - [`run`]: the `viz-parse` program, streaming row by row into bounded
+//!   reducers so memory follows `--max-points`, not the input size.
+//!
+//! Format detection reads a prefix (64 KiB or 200 lines) and replays it;
+//! an event stream is recognised from its first line so live streams flow.
+
+pub mod args;
+mod detect;
+pub mod number;
+mod sources;
+mod stream;
+mod table;
+mod tool;
+
+use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use crate::cli;
+use crate::events::{Event, EventWriter};
+use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
+
+pub use args::VizParseArgs;
+pub use tool::{
+    TOOL_DESCRIPTION, TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args, tool_parameters_schema,
+    tool_summary,
+};
+
+use detect::Kind;
+use table::{Warner, chart_from_rows};
+
+/// An input format, for `--format` and [`ParseOptions::format`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Delimited text; the delimiter is sniffed unless given.
+    Csv,
+    Tsv,
+    /// One JSON document (object map, array of records or pairs, args object).
+    Json,
+    /// JSON lines of records.
+    Jsonl,
+    Markdown,
+    /// The render_visualization argument object.
+    Args,
+    /// A stream of events.
+    Events,
+}
+
+/// What the caller asks of the parser. `Default` is "detect everything".
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ParseOptions {
+    pub format: Option<Format>,
+    /// `None`: line for dates, years, periods and ordered numbers, else bar.
+    pub chart: Option<ChartType>,
+    pub title: Option<String>,
+    pub subtitle: Option<String>,
+    pub x_label: Option<String>,
+    pub y_label: Option<String>,
+    /// `None`: the unit the values are written with, if they share one.
+    pub unit: Option<String>,
+    pub sort: Option<Sort>,
+    /// `None`: 30. Clamped to 2..=200.
+    pub max_points: Option<usize>,
+    /// `Top`, `First` or `Last`: which points survive a cut (bar, table;
+    /// also honoured by a line when no `downsample` is given).
+    pub keep: Option<Reduction>,
+    /// `Even`, `Minmax` or `Lttb`: how a line is thinned.
+    pub downsample: Option<Reduction>,
+    /// Column references: a name, or a 1-based number.
+    pub label: Option<String>,
+    pub values: Vec<String>,
+    pub series: Option<String>,
+    /// `None`: detect whether the first row is a header.
+    pub header: Option<bool>,
+    pub delimiter: Option<u8>,
+    /// Skipped rows and bad event lines are errors.
+    pub strict: bool,
+}
+
+impl ParseOptions {
+    /// The reducer for a chart kind; `None` means the spec default.
+    pub fn reduction_for(&self, chart: ChartType) -> Option<Reduction> {
+        match chart {
+            ChartType::Line => self.downsample.or(self.keep),
+            ChartType::Bar | ChartType::Table => self.keep,
+        }
+    }
+}
+
+/// Why an input gave no chart.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// The input is not data we can chart (exit 65).
+    #[error("{0}")]
+    Data(String),
+    /// The options do not fit the input, e.g. no such column (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// Reading the input failed (exit 1).
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// Writing the output failed; a closed pipe ends the program quietly.
+    #[error("{0}")]
+    Write(io::Error),
+}
+
+impl ParseError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            ParseError::Data(_) => cli::exit::DATA,
+            ParseError::Usage(_) => cli::exit::USAGE,
+            ParseError::Io(_) | ParseError::Write(_) => cli::exit::FAILURE,
+        }
+    }
+}
+
+/// One short example of each accepted input, shown whenever input is refused.
+pub const INPUT_EXAMPLES: &str = r#"Accepted input, for example:
+  CSV or TSV       model,secs          (delimiter , ; tab or |; header optional)
+                   M5 CS,2.9
+  JSON object      {"M5 CS": 2.9, "M8 Competition": 3.0}
+  JSON records     [{"model": "M5 CS", "secs": 2.9}]   (or one object per line)
+  JSON pairs       [["M5 CS", 2.9], ["M8 Competition", 3.0]]
+  Markdown table   | model | secs |
+                   |-------|------|
+                   | M5 CS | 2.9  |
+  label: value     M5 CS: 2.9s
+  tool arguments   {"chartType": "bar", "series": [{"name": "0-60", "points": [{"label": "M5 CS", "value": 2.9}]}]}"#;
+
+pub(crate) fn examples_error(seen: String) -> ParseError {
+    ParseError::Data(format!(
+        "cannot read this as chart data: saw {seen}.\n\n{INPUT_EXAMPLES}"
+    ))
+}
+
+/// What one input turned out to be.
+enum Source<'a> {
+    /// An event stream, to be passed through (the reader replays the peek).
+    Events(Box<dyn BufRead + 'a>),
+    /// Events given as (pretty-printed) JSON documents.
+    Event(Vec<Event>),
+    Chart(Normalized),
+}
+
+fn read_input<'a>(
+    mut input: Box<dyn BufRead + 'a>,
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Result<Source<'a>, ParseError> {
+    let (prefix, kind) = detect::sniff(&mut *input, opts.format, opts.delimiter)?;
+    let mut full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
+    let n = match kind {
+        Kind::Events => return Ok(Source::Events(full)),
+        Kind::Empty => return Err(examples_error("empty input".into())),
+        Kind::Prose(seen) => return Err(examples_error(seen)),
+        Kind::JsonDoc => {
+            let mut buf = Vec::new();
+            full.read_to_end(&mut buf)?;
+            // Several documents one after another (`jq .` output) are read
+            // as an array of them, or as events when they are events.
+            let mut docs = serde_json::Deserializer::from_slice(&buf)
+                .into_iter::<Value>()
+                .collect::<Result<Vec<Value>, _>>()
+                .map_err(|e| examples_error(format!("JSON that does not parse ({e})")))?;
+            if docs.len() > 1 {
+                if docs.iter().all(is_event) {
+                    let events = docs
+                        .into_iter()
+                        .filter_map(|d| match d {
+                            Value::Object(m) => Some(Event(m)),
+                            _ => None,
+                        })
+                        .collect();
+                    return Ok(Source::Event(events));
+                }
+                return json_document(Value::Array(docs), opts, warn);
+            }
+            let v = docs
+                .pop()
+                .ok_or_else(|| examples_error("empty input".into()))?;
+            return json_document(v, opts, warn);
+        }
+        Kind::Jsonl => chart_from_rows(&mut sources::JsonlRows::new(full), opts, warn)?,
+        Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
+        Kind::Delimited(d) => chart_from_rows(&mut sources::CsvRows::new(full, d), opts, warn)?,
+    };
+    Ok(Source::Chart(n))
+}
+
+fn is_event(v: &Value) -> bool {
+    v.get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| detect::EVENT_TYPES.contains(&t))
+}
+
+fn is_args_object(obj: &Map<String, Value>) -> bool {
+    ["series", "inputText", "chartType"]
+        .iter()
+        .any(|k| obj.contains_key(*k))
+}
+
+fn json_document<'a>(
+    v: Value,
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Result<Source<'a>, ParseError> {
+    match v {
+        Value::Object(obj)
+            if opts.format != Some(Format::Args)
+                && obj
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| detect::EVENT_TYPES.contains(&t)) =>
+        {
+            Ok(Source::Event(vec![Event(obj)]))
+        }
+        Value::Object(mut obj) if opts.format == Some(Format::Args) || is_args_object(&obj) => {
+            apply_overrides(&mut obj, opts);
+            let n = chart_from_tool_args(&Value::Object(obj))
+                .map_err(|e| ParseError::Data(e.to_string()))?;
+            for (series, label) in &n.non_finite {
+                warn.skip(format!(
+                    "series {series:?}, label {label:?}: value is not a finite number; point skipped"
+                ))?;
+            }
+            warn.finish("points");
+            Ok(Source::Chart(n))
+        }
+        v if opts.format == Some(Format::Args) => Err(ParseError::Data(
+            chart_from_tool_args(&v)
+                .err()
+                .map_or_else(|| "not an argument object".into(), |e| e.to_string()),
+        )),
+        v => {
+            let mut rows = sources::json_rows(v, warn)?;
+            Ok(Source::Chart(chart_from_rows(&mut rows, opts, warn)?))
+        }
+    }
+}
+
+/// Flags given on the command line win over the argument object's fields.
+fn apply_overrides(obj: &mut Map<String, Value>, opts: &ParseOptions) {
+    let mut set = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            obj.insert(k.to_string(), v);
+        }
+    };
+    set("chartType", opts.chart.map(|c| c.as_str().into()));
+    set("title", opts.title.clone().map(Value::from));
+    set("subtitle", opts.subtitle.clone().map(Value::from));
+    set("xLabel", opts.x_label.clone().map(Value::from));
+    set("yLabel", opts.y_label.clone().map(Value::from));
+    set("unit", opts.unit.clone().map(Value::from));
+    set(
+        "sort",
+        opts.sort.map(|s| {
+            match s {
+                Sort::None => "none",
+                Sort::Asc => "asc",
+                Sort::Desc => "desc",
+            }
+            .into()
+        }),
+    );
+    set("maxPoints", opts.max_points.map(Value::from));
+    set("keep", opts.keep.map(|r| r.as_str().into()));
+    set("downsample", opts.downsample.map(|r| r.as_str().into()));
+}
+
+/// Parses text (CSV, TSV, JSON, JSON lines, a Markdown table or a
+/// render_visualization argument object) into one normalized chart.
+///
+/// Rows whose value is not a number are skipped and listed in
+/// [`Normalized::non_finite`] as (series, label). An event stream is not
+/// chart data and is refused, except a lone `visualization` event or a
+/// render_visualization `tool_use`, which are normalized.
+pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseError> {
+    let mut sink = |_: String| {};
+    let mut warn = Warner::new(&mut sink, opts.strict);
+    let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
+    let event = match read_input(input, opts, &mut warn)? {
+        Source::Chart(n) => return Ok(n),
+        Source::Event(mut events) if events.len() == 1 => events.remove(0),
+        Source::Event(_) => return Err(examples_error("several events".into())),
+        Source::Events(mut r) => {
+            let mut first = String::new();
+            r.read_line(&mut first)?;
+            match Event::from_line(&first, 1) {
+                Ok(Some(e)) => e,
+                _ => return Err(examples_error("an event stream".into())),
+            }
+        }
+    };
+    if let Some(converted) = stream::convert(&event) {
+        let (viz, dropped) = converted.map_err(ParseError::Data)?;
+        let mut n = chart_of_event(viz)?;
+        n.non_finite = dropped;
+        return Ok(n);
+    }
+    if event.kind() == "visualization" {
+        return chart_of_event(event);
+    }
+    Err(examples_error(format!(
+        "a {:?} event, not chart data",
+        event.kind()
+    )))
+}
+
+fn chart_of_event(e: Event) -> Result<Normalized, ParseError> {
+    let chart = spec::Chart::from_value(&Value::Object(e.0))
+        .map_err(|e| ParseError::Data(e.to_string()))?;
+    let max = chart
+        .meta
+        .original_point_count
+        .max(spec::DEFAULT_MAX_POINTS);
+    spec::normalize(
+        chart,
+        &spec::NormalizeOptions {
+            max_points: max,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| ParseError::Data(e.to_string()))
+}
+
+/// One diagnostic line on stderr, control characters made visible. A
+/// failing stderr is ignored: there is nowhere left to report it.
+fn diagnostic(msg: &str) {
+    let clean: String = msg
+        .chars()
+        .flat_map(|c| match c {
+            '\n' | '\t' => vec![c],
+            c if c.is_control() => c.escape_unicode().collect(),
+            c => vec![c],
+        })
+        .collect();
+    let _ = writeln!(io::stderr().lock(), "{clean}");
+}
+
+/// Reads one input and writes its event(s).
+fn process(
+    input: Box<dyn BufRead>,
+    name: &str,
+    opts: &ParseOptions,
+    out: &mut dyn Write,
+) -> Result<(), ParseError> {
+    let mut sink = |m: String| diagnostic(&format!("viz-parse: warning: {name}: {m}"));
+    let mut warn = Warner::new(&mut sink, opts.strict);
+    let write =
+        |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
+    match read_input(input, opts, &mut warn)? {
+        Source::Events(mut r) => stream::pass(&mut *r, out, &mut warn),
+        Source::Chart(n) => write(out, &n.chart.to_event()),
+        Source::Event(events) => {
+            for e in events {
+                match stream::convert(&e) {
+                    Some(Ok((viz, dropped))) => {
+                        for (series, label) in dropped {
+                            warn.skip(format!(
+                                "series {series:?}, label {label:?}: value is not a finite number; point skipped"
+                            ))?;
+                        }
+                        write(out, &viz)?
+                    }
+                    Some(Err(why)) => {
+                        warn.skip(format!(
+                            "render_visualization call not charted ({why}); passed on as it came"
+                        ))?;
+                        write(out, &e)?
+                    }
+                    None => write(out, &e)?,
+                }
+            }
+            warn.finish("events");
+            Ok(())
+        }
+    }
+}
+
+/// The `viz-parse` program: each input gives its own chart (or its events),
+/// in order. A failing input is reported and the others still run; the
+/// exit code is that of the first failure.
+pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
+    let opts = args
+        .options()
+        .map_err(|m| cli::coded(cli::exit::USAGE, m))?;
+    if let Some(n) = opts.max_points
+        && n > spec::HARD_MAX_POINTS
+    {
+        diagnostic(&format!(
+            "viz-parse: warning: --max-points {n} is above the cap; using {}",
+            spec::HARD_MAX_POINTS
+        ));
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let paths = if args.inputs.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.inputs.clone()
+    };
+    if args.inputs.is_empty() && io::stdin().is_terminal() {
+        diagnostic("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
+    }
+    let mut status = cli::exit::OK;
+    let mut fail = |code: u8, msg: String| {
+        diagnostic(&format!("viz-parse: error: {msg}"));
+        if status == cli::exit::OK {
+            status = code;
+        }
+    };
+    for path in &paths {
+        if path.as_os_str() != "-" && path.is_dir() {
+            fail(
+                cli::exit::NO_INPUT,
+                format!("cannot open {}: is a directory", path.display()),
+            );
+            continue;
+        }
+        let input = match cli::open_input(path) {
+            Ok(i) => i,
+            Err(e) => {
+                let code = e
+                    .downcast_ref::<cli::Coded>()
+                    .map_or(cli::exit::FAILURE, |c| c.code);
+                fail(code, e.to_string());
+                continue;
+            }
+        };
+        match process(input.reader, &input.name, &opts, &mut out) {
+            Ok(()) => {}
+            Err(ParseError::Write(e)) => return Err(e.into()),
+            Err(e) => fail(e.exit_code(), format!("{}: {e}", input.name)),
+        }
+    }
+    out.flush()?;
+    Ok(status)
+}

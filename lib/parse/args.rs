@@ -1,0 +1,241 @@
+//! The command line of `viz-parse`, kept in the library so the man page is
+//! generated from the same definition the program parses.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+use crate::spec::{ChartType, Reduction, Sort};
+
+use super::{Format, ParseOptions};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChartArg {
+    Bar,
+    Line,
+    Table,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    None,
+    Asc,
+    Desc,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    /// The largest by absolute value (bar and table default).
+    Top,
+    /// The first N in input order.
+    First,
+    /// The last N in input order ("the last 5 years").
+    Last,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DownsampleArg {
+    /// Evenly spaced points, first and last kept (default).
+    Even,
+    /// Smallest and largest point of each bucket: spikes survive.
+    Minmax,
+    /// Largest-triangle-three-buckets: shape and peaks survive.
+    Lttb,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Comma-separated (or `;`/`|`, sniffed; see --delimiter).
+    Csv,
+    /// Tab-separated.
+    Tsv,
+    /// One JSON document: object map, array of records or pairs.
+    Json,
+    /// JSON lines: one record per line.
+    Jsonl,
+    /// A GFM Markdown table.
+    Markdown,
+    /// The render_visualization argument object.
+    Args,
+    /// A stream of events (JSON lines with a "type").
+    Events,
+}
+
+const AFTER_HELP: &str = "\
+Exit status:
+  0   every input was read (rows that were not numbers are skipped with a warning)
+  1   failure (an input could not be read, output could not be written)
+  2   usage error (bad flag, a --label/--value/--series column that does not exist)
+  65  input is not data: prose, ambiguous text, no numeric column, no row left,
+      several series for bar/table, a malformed event line with --strict
+  66  an input file cannot be opened
+
+Examples:
+  viz-parse testdata/bmw.csv | viz-render
+  viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
+  jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
+  gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render";
+
+/// Turn tables of numbers into chart events.
+#[derive(Debug, Clone, Parser)]
+#[command(
+    name = "viz-parse",
+    version,
+    about = "Turn CSV, TSV, JSON, JSON lines or Markdown tables into chart events",
+    long_about = "Reads data from files or stdin and writes one `visualization` event per input \
+(a JSON line) for viz-render to draw. The format is detected: CSV and TSV (delimiter `,` `;` tab \
+or `|` sniffed, header row detected, quotes, CRLF and a UTF-8 BOM handled), a JSON object map \
+{\"M5 CS\": 2.9}, a JSON array of records or of pairs, JSON lines of records, a Markdown table, `label: value` lines, \
+or the render_visualization argument object. A stream of events passes through untouched, except \
+that render_visualization tool calls become visualization events.\n\n\
+Without -x/-y the label is the first column that is not numeric (the first column when all are) \
+and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \
+12%  $1,200  1e6); a unit they share becomes the chart's unit. The chart is a line when the labels \
+look like dates, years or ordered numbers, else a bar chart.\n\n\
+At most --max-points points are kept per series: bar and table keep the largest by absolute value \
+(or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
+whatever the input size.",
+    after_help = AFTER_HELP
+)]
+pub struct VizParseArgs {
+    /// Input files; `-` or nothing reads stdin. Each file gives its own chart.
+    #[arg(value_name = "FILE")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Chart kind [default: line for dates, years and ordered numbers, else bar]
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartArg>,
+
+    /// Input format, instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// The label column (name or 1-based number).
+    #[arg(short = 'x', long = "label", value_name = "COLUMN")]
+    pub label: Option<String>,
+
+    /// A value column (name or 1-based number); repeat for several series (line only).
+    #[arg(short = 'y', long = "value", value_name = "COLUMN")]
+    pub values: Vec<String>,
+
+    /// Long format: one series per distinct value of this column.
+    #[arg(short = 's', long = "series", value_name = "COLUMN")]
+    pub series: Option<String>,
+
+    /// Chart title.
+    #[arg(long)]
+    pub title: Option<String>,
+
+    /// Chart subtitle.
+    #[arg(long)]
+    pub subtitle: Option<String>,
+
+    /// X axis title [default: the label column's name].
+    #[arg(long)]
+    pub x_label: Option<String>,
+
+    /// Y axis title [default: the value column's name].
+    #[arg(long)]
+    pub y_label: Option<String>,
+
+    /// Unit of the values, e.g. s or % [default: the unit the numbers are written with].
+    #[arg(long)]
+    pub unit: Option<String>,
+
+    /// Order of bar and table points (a line keeps input order).
+    #[arg(long, value_enum)]
+    pub sort: Option<SortArg>,
+
+    /// Points kept per series [default: 30; at most 200].
+    #[arg(long, value_name = "N")]
+    pub max_points: Option<usize>,
+
+    /// Which points a bar or table keeps when there are too many.
+    #[arg(long, value_enum)]
+    pub keep: Option<KeepArg>,
+
+    /// How a line is thinned when there are too many points [default: even].
+    #[arg(long, value_enum)]
+    pub downsample: Option<DownsampleArg>,
+
+    /// Field delimiter of CSV input, instead of sniffing it.
+    #[arg(short = 'd', long, value_name = "CHAR")]
+    pub delimiter: Option<char>,
+
+    /// The first row is a header.
+    #[arg(long, conflicts_with = "no_header")]
+    pub header: bool,
+
+    /// The first row is data.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Treat skipped rows and malformed event lines as errors (exit 65).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl VizParseArgs {
+    /// The parser options these flags ask for.
+    pub fn options(&self) -> Result<ParseOptions, String> {
+        let delimiter = match self.delimiter {
+            None => None,
+            Some('t') => Some(b'\t'),
+            Some(c) if c.is_ascii() && c != '"' && c != '\n' && c != '\r' => Some(c as u8),
+            Some(c) => {
+                return Err(format!(
+                    "--delimiter {c:?}: use one ASCII character such as , ; | or a tab"
+                ));
+            }
+        };
+        Ok(ParseOptions {
+            format: self.format.map(|f| match f {
+                FormatArg::Csv => Format::Csv,
+                FormatArg::Tsv => Format::Tsv,
+                FormatArg::Json => Format::Json,
+                FormatArg::Jsonl => Format::Jsonl,
+                FormatArg::Markdown => Format::Markdown,
+                FormatArg::Args => Format::Args,
+                FormatArg::Events => Format::Events,
+            }),
+            chart: self.chart.map(|c| match c {
+                ChartArg::Bar => ChartType::Bar,
+                ChartArg::Line => ChartType::Line,
+                ChartArg::Table => ChartType::Table,
+            }),
+            title: self.title.clone(),
+            subtitle: self.subtitle.clone(),
+            x_label: self.x_label.clone(),
+            y_label: self.y_label.clone(),
+            unit: self.unit.clone(),
+            sort: self.sort.map(|s| match s {
+                SortArg::None => Sort::None,
+                SortArg::Asc => Sort::Asc,
+                SortArg::Desc => Sort::Desc,
+            }),
+            max_points: self.max_points,
+            keep: self.keep.map(|k| match k {
+                KeepArg::Top => Reduction::Top,
+                KeepArg::First => Reduction::First,
+                KeepArg::Last => Reduction::Last,
+            }),
+            downsample: self.downsample.map(|d| match d {
+                DownsampleArg::Even => Reduction::Even,
+                DownsampleArg::Minmax => Reduction::Minmax,
+                DownsampleArg::Lttb => Reduction::Lttb,
+            }),
+            label: self.label.clone(),
+            values: self.values.clone(),
+            series: self.series.clone(),
+            header: if self.header {
+                Some(true)
+            } else if self.no_header {
+                Some(false)
+            } else {
+                None
+            },
+            delimiter,
+            strict: self.strict,
+        })
+    }
+}

@@ -1,0 +1,341 @@
+//! Format detection from a peeked prefix (at most 64 KiB or 200 lines).
+//! An event stream is recognised from its first line alone, so a live
+//! stream (`gem-ask | viz-parse`) is never held back waiting for more.
+
+use std::io::BufRead;
+
+use serde_json::Value;
+
+use super::Format;
+use super::number::{is_missing, parse_number};
+use super::sources::is_alignment_row;
+
+const PEEK_BYTES: usize = 64 * 1024;
+const PEEK_LINES: usize = 200;
+const EVENT_PROBE_LINES: usize = 5;
+
+/// Event types of docs/events.md: a JSON object with one of these is an event.
+pub(crate) const EVENT_TYPES: &[&str] = &[
+    "init",
+    "message",
+    "tool_use",
+    "tool_result",
+    "error",
+    "result",
+    "visualization",
+    "ui",
+    "topic",
+    "topic_summary",
+    "signal",
+    "thought",
+    "retry",
+];
+
+/// What the prefix says the input is.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Kind {
+    Events,
+    /// One JSON value (an args object, a map, an array), read whole.
+    JsonDoc,
+    Jsonl,
+    Markdown,
+    Delimited(u8),
+    Empty,
+    /// Not data: what was seen, for the error.
+    Prose(String),
+}
+
+pub(crate) fn is_event_line(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('{')
+        && serde_json::from_str::<Value>(t).is_ok_and(|v| {
+            v.get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|k| EVENT_TYPES.contains(&k))
+        })
+}
+
+/// Drops a UTF-8 byte order mark at the start of the input.
+pub(crate) fn skip_bom(r: &mut dyn BufRead) -> std::io::Result<()> {
+    let buf = r.fill_buf()?;
+    if buf.starts_with(b"\xEF\xBB\xBF") {
+        r.consume(3);
+    }
+    Ok(())
+}
+
+/// Reads the prefix and classifies it. The prefix must be replayed before
+/// the rest of the reader.
+pub(crate) fn sniff(
+    r: &mut dyn BufRead,
+    forced: Option<Format>,
+    delimiter: Option<u8>,
+) -> std::io::Result<(Vec<u8>, Kind)> {
+    skip_bom(r)?;
+    if forced == Some(Format::Events) {
+        return Ok((Vec::new(), Kind::Events));
+    }
+    let mut prefix = Vec::new();
+    let mut lines = 0;
+    let mut eof = false;
+    // An event among the first few lines makes a stream (the first line may
+    // be a malformed one, which the stream then reports and skips).
+    let mut checked = 0;
+    loop {
+        let start = prefix.len();
+        if r.read_until(b'\n', &mut prefix)? == 0 {
+            eof = true;
+            break;
+        }
+        lines += 1;
+        if checked < EVENT_PROBE_LINES && forced.is_none() {
+            let line = String::from_utf8_lossy(&prefix[start..]);
+            if !line.trim().is_empty() {
+                checked += 1;
+                if is_event_line(&line) {
+                    return Ok((prefix, Kind::Events));
+                }
+            }
+        }
+        if prefix.len() >= PEEK_BYTES || lines >= PEEK_LINES {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&prefix);
+    let kind = match forced {
+        Some(Format::Json) | Some(Format::Args) => Kind::JsonDoc,
+        Some(Format::Jsonl) => Kind::Jsonl,
+        Some(Format::Markdown) => Kind::Markdown,
+        Some(Format::Tsv) => Kind::Delimited(delimiter.unwrap_or(b'\t')),
+        Some(Format::Csv) => Kind::Delimited(
+            delimiter
+                .or_else(|| sniff_delimiter(&complete_lines(&text, eof)))
+                .unwrap_or(b','),
+        ),
+        Some(Format::Events) => Kind::Events,
+        None => classify(&text, eof, delimiter),
+    };
+    Ok((prefix, kind))
+}
+
+/// Lines of the prefix that are whole (the last may be cut by the peek).
+fn complete_lines(text: &str, eof: bool) -> Vec<&str> {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    if !eof || lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+        .into_iter()
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
+    let lines = complete_lines(text, eof);
+    let Some(first) = lines.first().map(|l| l.trim()) else {
+        return if text.trim().is_empty() {
+            Kind::Empty
+        } else {
+            // One enormous line (a minified JSON document, say).
+            if text.trim_start().starts_with(['{', '[']) {
+                Kind::JsonDoc
+            } else {
+                Kind::Prose(describe(text))
+            }
+        };
+    };
+    if let Some(d) = delimiter {
+        return Kind::Delimited(d);
+    }
+    if first.starts_with('{') || first.starts_with('[') {
+        if is_event_line(first) {
+            return Kind::Events;
+        }
+        let alone = serde_json::from_str::<Value>(first).is_ok();
+        let next_is_json = lines
+            .get(1)
+            .is_some_and(|l| l.trim_start().starts_with(['{', '[']));
+        return if alone && next_is_json {
+            Kind::Jsonl
+        } else {
+            Kind::JsonDoc
+        };
+    }
+    if lines
+        .windows(2)
+        .any(|w| w[0].contains('|') && is_alignment_row(w[1]))
+    {
+        return Kind::Markdown;
+    }
+    if let Some(d) = sniff_delimiter(&lines) {
+        // Prose with commas splits evenly too; data has numbers in it.
+        let any_number = lines.iter().any(|l| {
+            l.split(d as char)
+                .any(|c| parse_number(c.trim_matches('"')).is_some())
+        });
+        return if any_number {
+            Kind::Delimited(d)
+        } else {
+            Kind::Prose(describe(text))
+        };
+    }
+    // `label: value` lines, as people and models list figures. The space
+    // after the colon keeps times (`12:30`) out.
+    if lines.iter().all(|l| {
+        l.rsplit_once(':').is_some_and(|(label, value)| {
+            !label.trim().is_empty()
+                && value.starts_with([' ', '\t'])
+                && parse_number(value).is_some()
+        })
+    }) {
+        return Kind::Delimited(b':');
+    }
+    // One column of numbers is data too (a list of measurements).
+    if lines
+        .iter()
+        .all(|l| is_missing(l) || parse_number(l).is_some())
+    {
+        return Kind::Delimited(b',');
+    }
+    Kind::Prose(describe(text))
+}
+
+fn describe(text: &str) -> String {
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let n = text.lines().filter(|l| !l.trim().is_empty()).count();
+    format!(
+        "{} line{} of text with no table structure, starting {:?}",
+        n,
+        if n == 1 { "" } else { "s" },
+        super::table::short(first)
+    )
+}
+
+/// Delimiters per record, quoting as the csv crate reads it: a quote opens
+/// a quoted field only at the start of a field (so `12" screen` is text),
+/// `""` inside is an escaped quote, and a newline inside quotes does not
+/// end the record.
+fn counts(text: &str, d: u8) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let (mut quoted, mut field_start, mut n, mut content) = (false, true, 0, false);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if quoted {
+            if c == b'"' {
+                if b.get(i + 1) == Some(&b'"') {
+                    i += 1;
+                } else {
+                    quoted = false;
+                }
+            }
+        } else if c == b'"' && field_start {
+            quoted = true;
+            field_start = false;
+            content = true;
+        } else if c == d {
+            n += 1;
+            field_start = true;
+            content = true;
+        } else if c == b'\n' {
+            if content {
+                out.push(n);
+            }
+            (n, field_start, content) = (0, true, false);
+        } else if c != b'\r' {
+            field_start = false;
+            content = true;
+        }
+        i += 1;
+    }
+    if content {
+        out.push(n);
+    }
+    out
+}
+
+/// The delimiter that splits the lines most consistently. On a tie the
+/// rarer-in-prose one wins: tab, then `;` (its files write decimal commas),
+/// then `|`, then `,`.
+pub(crate) fn sniff_delimiter(lines: &[&str]) -> Option<u8> {
+    let text = lines.join("\n");
+    let mut best: Option<(f64, u8)> = None;
+    for d in [b'\t', b';', b'|', b','] {
+        let counts = counts(&text, d);
+        if counts.is_empty() {
+            return None;
+        }
+        let mut modes: Vec<(usize, usize)> = Vec::new();
+        for &c in &counts {
+            match modes.iter_mut().find(|(k, _)| *k == c) {
+                Some(m) => m.1 += 1,
+                None => modes.push((c, 1)),
+            }
+        }
+        let Some(&(_, hits)) = modes
+            .iter()
+            .filter(|(k, _)| *k > 0)
+            .max_by_key(|(k, n)| (*n, *k))
+        else {
+            continue;
+        };
+        let share = hits as f64 / counts.len() as f64;
+        let needed = if counts.len() < 5 { 1.0 } else { 0.8 };
+        if share + 1e-9 >= needed && best.is_none_or(|(s, _)| share > s + 1e-9) {
+            best = Some((share, d));
+        }
+    }
+    best.map(|(_, d)| d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delimiters() {
+        assert_eq!(sniff_delimiter(&["a,b", "c,1"]), Some(b','));
+        assert_eq!(sniff_delimiter(&["a;b", "c;1,5"]), Some(b';'));
+        assert_eq!(sniff_delimiter(&["a\tb", "c\t1,234"]), Some(b'\t'));
+        assert_eq!(sniff_delimiter(&["a|b", "c|1"]), Some(b'|'));
+        assert_eq!(sniff_delimiter(&["\"x,y\",b", "c,1"]), Some(b','));
+        assert_eq!(sniff_delimiter(&["hello world"]), None);
+        assert_eq!(
+            sniff_delimiter(&["a,b", "\"multi", "line\",1", "c,2"]),
+            Some(b',')
+        );
+        assert_eq!(sniff_delimiter(&["size,v", "12\" screen,1"]), Some(b','));
+    }
+
+    #[test]
+    fn kinds() {
+        assert_eq!(classify("{\"a\":1}\n{\"a\":2}\n", true, None), Kind::Jsonl);
+        assert_eq!(classify("{\n \"a\": 1\n}\n", true, None), Kind::JsonDoc);
+        assert_eq!(classify("[[\"a\",1]]", true, None), Kind::JsonDoc);
+        assert_eq!(
+            classify("| a | b |\n|---|---|\n| x | 1 |\n", true, None),
+            Kind::Markdown
+        );
+        assert_eq!(classify("1\n2\n3\n", true, None), Kind::Delimited(b','));
+        assert!(matches!(
+            classify("The M5 is fast.\n", true, None),
+            Kind::Prose(_)
+        ));
+        assert_eq!(classify("  \n", true, None), Kind::Empty);
+        assert_eq!(
+            classify("M5 CS: 2.9s\nM8: 3.0s\n", true, None),
+            Kind::Delimited(b':')
+        );
+        assert!(matches!(
+            classify("Note: it is fast\n", true, None),
+            Kind::Prose(_)
+        ));
+        assert!(matches!(classify("at 12:30\n", true, None), Kind::Prose(_)));
+    }
+}

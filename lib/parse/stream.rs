@@ -1,0 +1,100 @@
+//! Event streams through viz-parse: a `tool_use` of `render_visualization`
+//! becomes a `visualization` event; every other event is written back as
+//! the very line it came on (field order, number spelling and all); a line
+//! that is not an event is a warning with its number, and the stream goes on.
+
+use std::io::{BufRead, Write};
+
+use serde_json::Value;
+
+use crate::events::{Event, EventWriter};
+
+use super::ParseError;
+use super::table::Warner;
+use super::tool::chart_from_tool_args;
+
+pub(crate) const TOOL_NAME: &str = "render_visualization";
+
+/// A converted call: the `visualization` event and the (series, label) of
+/// each point dropped for a value that is not a finite number.
+pub(crate) type Converted = (Event, Vec<(String, String)>);
+
+/// The `visualization` event for one `tool_use` event (with the points
+/// dropped for values that are not finite numbers), or why not. The
+/// tool_use's timestamp is kept.
+pub(crate) fn convert(e: &Event) -> Option<Result<Converted, String>> {
+    if e.kind() != "tool_use" || e.str_field("tool_name") != Some(TOOL_NAME) {
+        return None;
+    }
+    // Some producers send the arguments as a JSON string (OpenAI style).
+    let params = match e.get("parameters") {
+        Some(Value::String(s)) => serde_json::from_str(s).unwrap_or(Value::String(s.clone())),
+        Some(v) => v.clone(),
+        None => Value::Object(Default::default()),
+    };
+    Some(match chart_from_tool_args(&params) {
+        Ok(n) => {
+            let mut v = n.chart.to_event();
+            if let Some(ts) = e.get("timestamp") {
+                v.set("timestamp", ts.clone());
+            }
+            Ok((v, n.non_finite))
+        }
+        Err(err) => Err(format!("{}: {}", err.field, err.problem)),
+    })
+}
+
+/// Copies a stream, converting render_visualization calls.
+pub(crate) fn pass(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let mut buf = Vec::new();
+    let mut line = 0usize;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        line += 1;
+        let text = String::from_utf8_lossy(&buf);
+        let event = match Event::from_line(&text, line) {
+            Ok(None) => continue,
+            Ok(Some(e)) => e,
+            Err(e) => {
+                warn.skip(format!("{e}; line skipped"))?;
+                continue;
+            }
+        };
+        match convert(&event) {
+            Some(Ok((viz, dropped))) => {
+                if let Some((series, label)) = dropped.first() {
+                    warn.note(format!(
+                        "line {line}: render_visualization: {} point(s) dropped for a value that is not a finite number (first: series {series:?}, label {label:?})",
+                        dropped.len()
+                    ));
+                }
+                EventWriter::new(&mut *out)
+                    .write(&viz)
+                    .map_err(ParseError::Write)?
+            }
+            Some(Err(why)) => {
+                warn.skip(format!(
+                    "line {line}: render_visualization call not charted ({why}); passed on as it came"
+                ))?;
+                write_raw(out, text.trim())?;
+            }
+            None => write_raw(out, text.trim())?,
+        }
+    }
+    warn.finish("lines");
+    Ok(())
+}
+
+fn write_raw(out: &mut dyn Write, line: &str) -> Result<(), ParseError> {
+    out.write_all(line.as_bytes())
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush())
+        .map_err(ParseError::Write)
+}

@@ -1,0 +1,565 @@
+//! The `render_visualization` argument object, normalized as the tool
+//! does: the structured `series` when given, else `inputText` through the
+//! text parser. Errors name the field and carry accepted examples, because
+//! their reader is usually a model that will retry with a fixed call.
+
+use serde_json::{Map, Value};
+
+use crate::spec::{
+    self, Chart, ChartType, NormalizeOptions, Normalized, Point, Reduction, Series, Sort, SpecError,
+};
+
+use super::number::parse_number;
+use super::table::looks_ordered;
+use super::{ParseError, ParseOptions, parse_text};
+
+/// Minimal valid calls, shown with every refusal.
+pub const TOOL_EXAMPLES: &str = r#"Accepted arguments, for example:
+  {"chartType":"bar","title":"0-60 mph","unit":"s","series":[{"name":"0-60","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0}]}]}
+  {"chartType":"line","title":"Sales","inputText":"year,sales\n2021,120\n2022,135\n2023,150"}
+chartType is "bar", "line" or "table"; only "line" takes several series. Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
+
+/// Why a `render_visualization` call was refused: the field at fault and
+/// what is wrong with it. `Display` adds [`TOOL_EXAMPLES`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolArgsError {
+    /// The JSON path of the field at fault (`series[0].points`), or
+    /// `arguments` for the object as a whole.
+    pub field: String,
+    /// One sentence about that field.
+    pub problem: String,
+}
+
+impl std::fmt::Display for ToolArgsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}\n{}", self.field, self.problem, TOOL_EXAMPLES)
+    }
+}
+
+impl std::error::Error for ToolArgsError {}
+
+fn err(field: impl Into<String>, problem: impl Into<String>) -> ToolArgsError {
+    ToolArgsError {
+        field: field.into(),
+        problem: problem.into(),
+    }
+}
+
+fn kind(v: &Value) -> String {
+    let s = v.to_string();
+    let s: String = s.chars().take(40).collect();
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(_) => format!("the boolean {s}"),
+        Value::Number(_) => format!("the number {s}"),
+        Value::String(_) => format!("the string {s}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, ToolArgsError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Number(n)) => Ok(Some(n.to_string())),
+        Some(other) => Err(err(key, format!("must be a string, got {}", kind(other)))),
+    }
+}
+
+fn opt_enum<T>(
+    obj: &Map<String, Value>,
+    key: &str,
+    accepted: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Option<T>, ToolArgsError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => parse(&s.trim().to_ascii_lowercase())
+            .map(Some)
+            .ok_or_else(|| err(key, format!("must be {accepted}, got {s:?}"))),
+        Some(other) => Err(err(key, format!("must be {accepted}, got {}", kind(other)))),
+    }
+}
+
+/// The options the argument object sets, other than its data.
+fn options(obj: &Map<String, Value>) -> Result<ParseOptions, ToolArgsError> {
+    let chart = opt_enum(
+        obj,
+        "chartType",
+        r#""bar", "line" or "table""#,
+        ChartType::parse,
+    )?;
+    let sort = opt_enum(obj, "sort", r#""none", "asc" or "desc""#, |s| match s {
+        "none" => Some(Sort::None),
+        "asc" => Some(Sort::Asc),
+        "desc" => Some(Sort::Desc),
+        _ => None,
+    })?;
+    // gemline extensions: which points survive a cut.
+    let keep = opt_enum(obj, "keep", r#""top", "first" or "last""#, |s| match s {
+        "top" => Some(Reduction::Top),
+        "first" => Some(Reduction::First),
+        "last" => Some(Reduction::Last),
+        _ => None,
+    })?;
+    let downsample = opt_enum(
+        obj,
+        "downsample",
+        r#""even", "minmax" or "lttb""#,
+        |s| match s {
+            "even" => Some(Reduction::Even),
+            "minmax" => Some(Reduction::Minmax),
+            "lttb" => Some(Reduction::Lttb),
+            _ => None,
+        },
+    )?;
+    let max_points = match obj.get("maxPoints") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let n = v
+                .as_f64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse::<f64>().ok()))
+                .filter(|n| n.is_finite() && *n >= 1.0)
+                .ok_or_else(|| {
+                    err(
+                        "maxPoints",
+                        format!("must be a whole number from 2 to 200, got {}", kind(v)),
+                    )
+                })?;
+            Some((n as usize).min(spec::HARD_MAX_POINTS))
+        }
+    };
+    Ok(ParseOptions {
+        chart,
+        title: opt_str(obj, "title")?,
+        subtitle: opt_str(obj, "subtitle")?,
+        x_label: opt_str(obj, "xLabel")?,
+        y_label: opt_str(obj, "yLabel")?,
+        unit: opt_str(obj, "unit")?,
+        sort,
+        max_points,
+        keep,
+        downsample,
+        ..ParseOptions::default()
+    })
+}
+
+fn label_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A value as a number; numeric strings as people write them ("2.9s").
+fn value_of(v: &Value) -> Option<(f64, String)> {
+    match v {
+        Value::Number(n) => n.as_f64().map(|f| (f, String::new())),
+        Value::String(s) => parse_number(s).map(|n| (n.value, n.unit.to_string())),
+        _ => None,
+    }
+}
+
+/// Points from `[{label, value}]`, `[[label, value]]` or `{label: value}`.
+fn points(
+    v: &Value,
+    path: &str,
+    name: &str,
+    out: &mut Vec<(Point, String)>,
+    dropped: &mut Vec<(String, String)>,
+) -> Result<(), ToolArgsError> {
+    let mut add = |label: String, value: &Value| match value_of(value) {
+        Some((v, unit)) if v.is_finite() => out.push((Point { label, value: v }, unit)),
+        _ => dropped.push((name.to_string(), label)),
+    };
+    match v {
+        Value::Array(items) => {
+            for (j, p) in items.iter().enumerate() {
+                let at = format!("{path}[{j}]");
+                match p {
+                    Value::Object(o) => {
+                        let label = o
+                            .get("label")
+                            .or_else(|| o.get("x"))
+                            .or_else(|| o.get("name"))
+                            .ok_or_else(|| {
+                                err(
+                                    format!("{at}.label"),
+                                    "is missing; every point needs a label",
+                                )
+                            })?;
+                        let label = label_text(label).ok_or_else(|| {
+                            err(
+                                format!("{at}.label"),
+                                format!("must be a string, got {}", kind(label)),
+                            )
+                        })?;
+                        let value = o.get("value").or_else(|| o.get("y")).ok_or_else(|| {
+                            err(
+                                format!("{at}.value"),
+                                "is missing; every point needs a numeric value",
+                            )
+                        })?;
+                        add(label, value);
+                    }
+                    Value::Array(pair) if pair.len() == 2 => {
+                        let label = label_text(&pair[0]).ok_or_else(|| {
+                            err(
+                                format!("{at}[0]"),
+                                format!("must be a string label, got {}", kind(&pair[0])),
+                            )
+                        })?;
+                        add(label, &pair[1]);
+                    }
+                    other => {
+                        return Err(err(
+                            at,
+                            format!(
+                                r#"must be an object like {{"label": "M5 CS", "value": 2.9}}, got {}"#,
+                                kind(other)
+                            ),
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                add(k.clone(), v);
+            }
+            Ok(())
+        }
+        other => Err(err(
+            path,
+            format!(
+                r#"must be an array of points like [{{"label": "M5 CS", "value": 2.9}}], got {}"#,
+                kind(other)
+            ),
+        )),
+    }
+}
+
+/// Normalizes a `render_visualization` call as the tool would.
+///
+/// The data comes from `series` (`[{name, points: [{label, value}]}]`) or,
+/// when that is absent, from `inputText` (CSV, TSV, Markdown table or JSON,
+/// through [`parse_text`]). Labels may be numbers (they become strings);
+/// values may be numbers or numeric strings (`"2.9s"`; a common suffix
+/// becomes `unit` when none is given). Non-finite or unreadable values are
+/// dropped and listed in [`Normalized::non_finite`]. `maxPoints` is clamped
+/// to 200; `bar` and `table` take one series. A missing `chartType` is
+/// inferred (line for dates, years and ordered numbers, else bar).
+/// gemline also reads `keep` (`top`, `first`, `last`) and `downsample`
+/// (`even`, `minmax`, `lttb`).
+pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
+    let obj = args.as_object().ok_or_else(|| {
+        err(
+            "arguments",
+            format!("must be a JSON object, got {}", kind(args)),
+        )
+    })?;
+    let opts = options(obj)?;
+    let series = obj.get("series").filter(|v| !v.is_null());
+    let Some(series) = series else {
+        return match obj.get("inputText") {
+            Some(Value::String(text)) if !text.trim().is_empty() => parse_text(text, &opts)
+                .map_err(|e| match e {
+                    ParseError::Data(m) | ParseError::Usage(m) => err(
+                        "inputText",
+                        format!("could not be read as data: {}", first_paragraph(&m)),
+                    ),
+                    ParseError::Io(e) => err("inputText", e.to_string()),
+                    ParseError::Write(e) => err("inputText", e.to_string()),
+                }),
+            Some(Value::String(_)) | None | Some(Value::Null) => Err(err(
+                "series",
+                "is missing: give series (an array of {name, points}) or inputText",
+            )),
+            Some(other) => Err(err(
+                "inputText",
+                format!(
+                    "must be a string of CSV, Markdown or JSON text, got {}",
+                    kind(other)
+                ),
+            )),
+        };
+    };
+    let list: Vec<&Value> = match series {
+        Value::Array(a) => a.iter().collect(),
+        Value::Object(_) => vec![series],
+        other => {
+            return Err(err(
+                "series",
+                format!(
+                    "must be an array of {{name, points}} objects, got {}",
+                    kind(other)
+                ),
+            ));
+        }
+    };
+    if list.is_empty() {
+        return Err(err(
+            "series",
+            "is empty: give at least one series with points",
+        ));
+    }
+    let mut dropped = Vec::new();
+    let mut built: Vec<(String, Vec<(Point, String)>)> = Vec::new();
+    for (i, s) in list.iter().enumerate() {
+        let path = format!("series[{i}]");
+        let o = s.as_object().ok_or_else(|| {
+            err(
+                path.clone(),
+                format!(
+                    "must be an object {{\"name\": ..., \"points\": [...]}}, got {}",
+                    kind(s)
+                ),
+            )
+        })?;
+        let name = match o.get("name") {
+            Some(v) => label_text(v).unwrap_or_default(),
+            None => String::new(),
+        };
+        let name = if name.is_empty() {
+            if list.len() == 1 {
+                "value".to_string()
+            } else {
+                format!("series {}", i + 1)
+            }
+        } else {
+            name
+        };
+        let p = o.get("points").or_else(|| o.get("data")).ok_or_else(|| {
+            err(
+                format!("{path}.points"),
+                "is missing: every series needs points",
+            )
+        })?;
+        let mut pts = Vec::new();
+        points(p, &format!("{path}.points"), &name, &mut pts, &mut dropped)?;
+        built.push((name, pts));
+    }
+    let chart_type = opts.chart.unwrap_or_else(|| {
+        if built.len() > 1 || looks_ordered(built[0].1.iter().map(|(p, _)| p.label.as_str())) {
+            ChartType::Line
+        } else {
+            ChartType::Bar
+        }
+    });
+    let unit = opts.unit.clone().or_else(|| unit_of(&built));
+    let chart = Chart {
+        chart_type,
+        title: opts.title.clone(),
+        subtitle: opts.subtitle.clone(),
+        x_label: opts.x_label.clone(),
+        y_label: opts.y_label.clone(),
+        unit,
+        series: built
+            .into_iter()
+            .map(|(name, pts)| Series {
+                name,
+                points: pts.into_iter().map(|(p, _)| p).collect(),
+            })
+            .collect(),
+        ..Chart::default()
+    };
+    let nopts = NormalizeOptions {
+        max_points: opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS),
+        sort: opts.sort.unwrap_or_default(),
+        reduction: opts.reduction_for(chart_type),
+    };
+    match spec::normalize(chart, &nopts) {
+        Ok(mut n) => {
+            dropped.append(&mut n.non_finite);
+            n.non_finite = dropped;
+            Ok(n)
+        }
+        Err(SpecError::TooManySeries {
+            chart,
+            count,
+            names,
+        }) => Err(err(
+            "series",
+            format!(
+                "chartType {chart:?} takes exactly one series, got {count} ({names}): use chartType \"line\" for several series, or send one series"
+            ),
+        )),
+        Err(SpecError::NoPoints { .. }) => Err(err(
+            "series[].points[].value",
+            format!(
+                "no point has a finite numeric value{}: values must be numbers like 2.9 or numeric strings like \"2.9s\"",
+                if dropped.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " ({} dropped, e.g. label {:?})",
+                        dropped.len(),
+                        dropped[0].1
+                    )
+                }
+            ),
+        )),
+        Err(SpecError::Invalid(m)) => Err(err("series", m)),
+    }
+}
+
+/// The one unit every string value was written with, if they agree.
+fn unit_of(built: &[(String, Vec<(Point, String)>)]) -> Option<String> {
+    let mut unit: Option<&str> = None;
+    for (_, pts) in built {
+        for (_, u) in pts {
+            if u.is_empty() {
+                continue;
+            }
+            match unit {
+                None => unit = Some(u),
+                Some(x) if x == u => {}
+                Some(_) => return None,
+            }
+        }
+    }
+    unit.map(str::to_string)
+}
+
+/// The error without its examples block (inputText errors get the tool's).
+fn first_paragraph(m: &str) -> &str {
+    m.split("\n\n").next().unwrap_or(m).trim_end()
+}
+
+/// The tool's description for the model, with the one canonical example.
+pub const TOOL_DESCRIPTION: &str = "Render a bar chart, line chart or table in the user's terminal. \
+Use it when the user asks to compare, chart, trend or show tabular metrics: gather or compute the \
+numbers first, then call this with structured series. bar and table take one series (sort with \
+\"sort\"); line takes several and keeps point order (use it for time). Example, BMW 0-60 mph: \
+{\"chartType\":\"bar\",\"title\":\"BMW 0-60 mph\",\"unit\":\"s\",\"sort\":\"asc\",\"series\":[{\"name\":\"0-60\",\
+\"points\":[{\"label\":\"M5 CS\",\"value\":2.9},{\"label\":\"M8 Competition\",\"value\":3.0},\
+{\"label\":\"M3 Competition\",\"value\":3.4}]}]}";
+
+/// JSON Schema of the argument object (Gemini's `parametersJsonSchema`).
+pub fn tool_parameters_schema() -> Value {
+    let text = |d: &str| serde_json::json!({"type": "string", "description": d});
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "chartType": {"type": "string", "enum": ["bar", "line", "table"],
+                          "description": "bar or table for comparisons (one series), line for trends (several series allowed)"},
+            "title": text("Chart title"),
+            "subtitle": text("Subtitle, e.g. the source or date of the data"),
+            "xLabel": text("Title of the label axis"),
+            "yLabel": text("Title of the value axis"),
+            "unit": text("Unit of the values, e.g. \"s\" or \"%\""),
+            "series": {
+                "type": "array",
+                "description": "The data: one series for bar and table, one or more for line",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "points": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "label": {"type": "string"},
+                                    "value": {"type": "number"}
+                                },
+                                "required": ["label", "value"]
+                            }
+                        }
+                    },
+                    "required": ["name", "points"]
+                }
+            },
+            "sort": {"type": "string", "enum": ["none", "asc", "desc"],
+                     "description": "Order of bar and table points"},
+            "maxPoints": {"type": "integer", "minimum": 2, "maximum": 200,
+                          "description": "Points kept per series (default 30)"},
+            "inputText": text("Instead of series: CSV, a Markdown table or JSON text to parse")
+        },
+        "required": ["chartType"]
+    })
+}
+
+/// What the tool answers the model after charting: the chart in one line
+/// and a preview of the normalized data (at most 10 points per series), so
+/// the model can describe what the user sees without guessing.
+pub fn tool_summary(n: &Normalized) -> String {
+    let c = &n.chart;
+    let mut out = format!("Rendered a {} chart", c.chart_type.as_str());
+    if let Some(t) = &c.title {
+        out.push_str(&format!(" {t:?}"));
+    }
+    let shown = c.point_count();
+    out.push_str(&format!(
+        " with {} series and {shown} point{}",
+        c.series.len(),
+        if shown == 1 { "" } else { "s" }
+    ));
+    if let Some(u) = &c.unit {
+        out.push_str(&format!(" (unit {u})"));
+    }
+    out.push('.');
+    if c.meta.truncated {
+        out.push_str(&format!(
+            " Showing {shown} of {} points, {}.",
+            c.meta.original_point_count,
+            c.meta.reduction.map_or("reduced", |r| r.describe())
+        ));
+    }
+    for s in &c.series {
+        let preview: Vec<String> = s
+            .points
+            .iter()
+            .take(10)
+            .map(|p| format!("{}={}", p.label, p.value))
+            .collect();
+        out.push_str(&format!("\n{}: {}", s.name, preview.join(", ")));
+        if s.points.len() > 10 {
+            out.push_str(&format!(", … ({} more)", s.points.len() - 10));
+        }
+    }
+    if let Some((series, label)) = n.non_finite.first() {
+        out.push_str(&format!(
+            "\nDropped {} point{} whose value was not a finite number (first: {series}, {label}).",
+            n.non_finite.len(),
+            if n.non_finite.len() == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bmw_bar() {
+        let n = chart_from_tool_args(&json!({
+            "chartType": "bar", "unit": "s",
+            "series": [{"name": "0-60", "points": [
+                {"label": "M5 CS", "value": 2.9}, {"label": "M8", "value": "3.0s"},
+                {"label": "X", "value": null}]}]
+        }))
+        .unwrap();
+        assert_eq!(n.chart.series[0].points.len(), 2);
+        assert_eq!(n.non_finite, vec![("0-60".into(), "X".into())]);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let e = chart_from_tool_args(&json!({"chartType": "pie", "series": []})).unwrap_err();
+        assert_eq!(e.field, "chartType");
+        let e = chart_from_tool_args(
+            &json!({"chartType": "bar", "series": [{"name": "a", "points": 3}]}),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "series[0].points");
+        assert!(e.to_string().contains("inputText"));
+    }
+}
