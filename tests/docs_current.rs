@@ -11,6 +11,7 @@ use clap_complete::Shell;
 fn commands() -> Vec<clap::Command> {
     vec![
         gemline::agent::Args::command(),
+        gemline::parse::VizParseArgs::command(),
         gemline::render::VizRenderArgs::command(),
         gemline::topic::Args::command(),
     ]

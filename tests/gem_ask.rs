@@ -442,7 +442,7 @@ fn parallel_calls_2_5_in_one_event() {
         ev[6]["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("use chartType line")
+            .contains("use chartType \"line\" for several series")
     );
     assert_eq!(ev[8]["error"]["type"], "unknown_tool");
     let b = &server.bodies()[1];

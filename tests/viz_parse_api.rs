@@ -234,26 +234,3 @@ fn the_command_line_definition_is_sound_and_documents_exit_codes() {
         assert!(page.contains(want), "man page lacks {want:?}");
     }
 }
-
-#[test]
-fn tool_summary_tells_the_model_what_was_drawn() {
-    let pts: Vec<Value> = (0..40)
-        .map(|i| json!({"label": format!("p{i}"), "value": i}))
-        .collect();
-    let mut args = json!({"chartType": "bar", "title": "T", "unit": "s", "series": [{"name": "s", "points": pts}]});
-    args["series"][0]["points"][0]["value"] = json!("n/a");
-    let n = chart_from_tool_args(&args).unwrap();
-    let s = gemline::parse::tool_summary(&n);
-    assert_eq!(
-        s,
-        "Rendered a bar chart \"T\" with 1 series and 30 points (unit s). Showing 30 of 39 points, top by value.\n\
-         s: p10=10, p11=11, p12=12, p13=13, p14=14, p15=15, p16=16, p17=17, p18=18, p19=19, … (20 more)\n\
-         Dropped 1 point whose value was not a finite number (first: s, p0)."
-    );
-    let schema = gemline::parse::tool_parameters_schema();
-    assert_eq!(
-        schema["properties"]["chartType"]["enum"],
-        json!(["bar", "line", "table"])
-    );
-    assert!(gemline::parse::TOOL_DESCRIPTION.contains("M5 CS"));
-}

@@ -14,7 +14,7 @@
 use serde_json::{Value, json};
 
 use crate::events::Event;
-use crate::spec::{self, Chart, ChartType, NormalizeOptions, Point, Series, Sort};
+use crate::spec;
 
 pub const RENDER_VISUALIZATION: &str = "render_visualization";
 pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
@@ -96,6 +96,10 @@ pub fn declaration(name: &str) -> Value {
                     "sort": {"type": "STRING", "enum": ["none", "asc", "desc"],
                              "description": "Order of a bar or table by value; lines keep their order."},
                     "maxPoints": {"type": "INTEGER", "description": "Most points per series to show (default 30, at most 200)."},
+                    "keep": {"type": "STRING", "enum": ["top", "first", "last"],
+                             "description": "bar or table with more than maxPoints points: keep the largest (top, default), the first or the last ones (last N years)."},
+                    "downsample": {"type": "STRING", "enum": ["even", "minmax", "lttb"],
+                                   "description": "line with more than maxPoints points: even sampling (default), or minmax / lttb to keep peaks."},
                     "inputText": {"type": "STRING", "description": "Fallback when series is omitted: the data as CSV, a Markdown table or JSON."}
                 },
                 "required": ["chartType"]
@@ -189,10 +193,7 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
                 }
             }
             Err(e) => {
-                let msg = format!(
-                    "render_visualization: {e}. Accepted arguments look like {VIZ_EXAMPLE}; bar and table take \
-                     one series, line takes one or more; every value is a finite number."
-                );
+                let msg = format!("render_visualization: {e}");
                 events.push(Event::tool_result_err(tool_id, "invalid_arguments", &msg));
                 Outcome {
                     events,
@@ -229,121 +230,11 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
     }
 }
 
-/// Validates and normalizes `render_visualization` arguments.
-///
-// MERGE: replace the body with `crate::parse::chart_from_tool_args(args)
-// .map_err(|e| e.to_string())`, which also reads `inputText`.
-pub fn normalize_viz_args(args: &Value) -> Result<spec::Normalized, String> {
-    let obj = args
-        .as_object()
-        .ok_or_else(|| "the arguments must be an object".to_string())?;
-    let text = |k: &str| -> Result<Option<String>, String> {
-        match obj.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone()).filter(|s| !s.is_empty())),
-            Some(other) => Err(format!("{k} must be a string, got {other}")),
-        }
-    };
-    let chart_type = match obj.get("chartType") {
-        Some(Value::String(s)) => ChartType::parse(s)
-            .ok_or_else(|| format!("chartType must be bar, line or table, got {s:?}"))?,
-        Some(other) => return Err(format!("chartType must be bar, line or table, got {other}")),
-        None => return Err("chartType is required (bar, line or table)".into()),
-    };
-    let sort = match text("sort")?.as_deref() {
-        None | Some("none") => Sort::None,
-        Some("asc") => Sort::Asc,
-        Some("desc") => Sort::Desc,
-        Some(s) => return Err(format!("sort must be none, asc or desc, got {s:?}")),
-    };
-    let max_points = match obj.get("maxPoints") {
-        None | Some(Value::Null) => spec::DEFAULT_MAX_POINTS,
-        Some(v) => v
-            .as_f64()
-            .filter(|n| n.is_finite() && *n >= 1.0)
-            .map(|n| n as usize)
-            .ok_or_else(|| format!("maxPoints must be a positive number, got {v}"))?,
-    };
-    let series = match obj.get("series") {
-        Some(Value::Array(a)) if !a.is_empty() => a,
-        Some(Value::Array(_)) => return Err("series is empty".into()),
-        Some(other) => {
-            return Err(format!(
-                "series must be an array of {{name, points}}, got {other}"
-            ));
-        }
-        None if text("inputText")?.is_some() => {
-            return Err("inputText is not supported yet; pass the data as series".into());
-        }
-        None => return Err("series is required".into()),
-    };
-    let mut out = Vec::with_capacity(series.len());
-    for (i, s) in series.iter().enumerate() {
-        let name = match s.get("name") {
-            Some(Value::String(n)) if !n.is_empty() => n.clone(),
-            Some(Value::Number(n)) => n.to_string(),
-            _ => format!("Series {}", i + 1),
-        };
-        let points = s.get("points").and_then(Value::as_array).ok_or_else(|| {
-            format!("series {name:?}: points must be an array of {{label, value}}")
-        })?;
-        let mut ps = Vec::with_capacity(points.len());
-        for (j, p) in points.iter().enumerate() {
-            let label = match p.get("label") {
-                Some(Value::String(l)) => l.clone(),
-                Some(Value::Number(n)) => n.to_string(),
-                Some(other) => {
-                    return Err(format!(
-                        "series {name:?}, point {}: label must be a string, got {other}",
-                        j + 1
-                    ));
-                }
-                None => {
-                    return Err(format!(
-                        "series {name:?}, point {}: label is missing",
-                        j + 1
-                    ));
-                }
-            };
-            let value = match p.get("value") {
-                Some(Value::Number(n)) => n.as_f64(),
-                Some(Value::String(s)) => s.trim().parse::<f64>().ok(),
-                _ => None,
-            }
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| {
-                format!(
-                    "series {name:?}, point {} ({label:?}): value must be a finite number, got {}",
-                    j + 1,
-                    p.get("value")
-                        .map_or("nothing".to_string(), Value::to_string)
-                )
-            })?;
-            ps.push(Point { label, value });
-        }
-        out.push(Series { name, points: ps });
-    }
-    let chart = Chart {
-        chart_type,
-        title: text("title")?,
-        subtitle: text("subtitle")?,
-        x_label: text("xLabel")?,
-        y_label: text("yLabel")?,
-        unit: text("unit")?,
-        series: out,
-        ..Chart::default()
-    };
-    let opts = NormalizeOptions {
-        max_points,
-        sort,
-        reduction: None,
-    };
-    spec::normalize(chart, &opts).map_err(|e| match e {
-        spec::SpecError::TooManySeries { chart, count, names } => format!(
-            "a {chart} chart takes one series, got {count} ({names}); use chartType line for several series, or send one"
-        ),
-        other => other.to_string(),
-    })
+/// Validates and normalizes `render_visualization` arguments with the same
+/// code viz-parse uses for tool arguments (inputText included). The error
+/// names the field and carries accepted examples for the model's retry.
+pub fn normalize_viz_args(args: &Value) -> Result<spec::Normalized, crate::parse::ToolArgsError> {
+    crate::parse::chart_from_tool_args(args)
 }
 
 /// The model's view of a rendered chart: what was drawn, in a few lines.
@@ -434,22 +325,20 @@ mod tests {
             ALL,
         );
         let err = out.response["error"].as_str().unwrap();
-        assert!(
-            err.contains("point 1 (\"x\"): value must be a finite number, got \"fast\""),
-            "{err}"
-        );
+        assert!(err.starts_with("render_visualization: series"), "{err}");
         assert!(err.contains("\"chartType\":\"bar\""), "{err}");
         let out = execute(
             RENDER_VISUALIZATION,
-            &json!({"chartType":"bar","inputText":"a,1"}),
+            &json!({"chartType":"bar","inputText":"model,0-60 (s)\nM5 CS,2.9\nM8,3.0"}),
             "t",
             ALL,
         );
+        assert_eq!(out.events[1].kind(), "visualization", "{:?}", out.response);
         assert!(
-            out.response["error"]
+            out.response["output"]
                 .as_str()
                 .unwrap()
-                .contains("inputText is not supported yet")
+                .contains("M5 CS=2.9 s")
         );
     }
 

@@ -30,10 +30,7 @@ use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 
 pub use args::VizParseArgs;
-pub use tool::{
-    TOOL_DESCRIPTION, TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args, tool_parameters_schema,
-    tool_summary,
-};
+pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
 use table::{Warner, chart_from_rows};

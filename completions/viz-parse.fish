@@ -1,0 +1,34 @@
+complete -c viz-parse -l chart -d 'Chart kind [default: line for dates, years and ordered numbers, else bar]' -r -f -a "bar\t''
+line\t''
+table\t''"
+complete -c viz-parse -l format -d 'Input format, instead of detecting it' -r -f -a "csv\t'Comma-separated (or `;`/`|`, sniffed; see --delimiter)'
+tsv\t'Tab-separated'
+json\t'One JSON document: object map, array of records or pairs'
+jsonl\t'JSON lines: one record per line'
+markdown\t'A GFM Markdown table'
+args\t'The render_visualization argument object'
+events\t'A stream of events (JSON lines with a "type")'"
+complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number)' -r
+complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line only)' -r
+complete -c viz-parse -s s -l series -d 'Long format: one series per distinct value of this column' -r
+complete -c viz-parse -l title -d 'Chart title' -r
+complete -c viz-parse -l subtitle -d 'Chart subtitle' -r
+complete -c viz-parse -l x-label -d 'X axis title [default: the label column\'s name]' -r
+complete -c viz-parse -l y-label -d 'Y axis title [default: the value column\'s name]' -r
+complete -c viz-parse -l unit -d 'Unit of the values, e.g. s or % [default: the unit the numbers are written with]' -r
+complete -c viz-parse -l sort -d 'Order of bar and table points (a line keeps input order)' -r -f -a "none\t''
+asc\t''
+desc\t''"
+complete -c viz-parse -l max-points -d 'Points kept per series [default: 30; at most 200]' -r
+complete -c viz-parse -l keep -d 'Which points a bar or table keeps when there are too many' -r -f -a "top\t'The largest by absolute value (bar and table default)'
+first\t'The first N in input order'
+last\t'The last N in input order ("the last 5 years")'"
+complete -c viz-parse -l downsample -d 'How a line is thinned when there are too many points [default: even]' -r -f -a "even\t'Evenly spaced points, first and last kept (default)'
+minmax\t'Smallest and largest point of each bucket: spikes survive'
+lttb\t'Largest-triangle-three-buckets: shape and peaks survive'"
+complete -c viz-parse -s d -l delimiter -d 'Field delimiter of CSV input, instead of sniffing it' -r
+complete -c viz-parse -l header -d 'The first row is a header'
+complete -c viz-parse -l no-header -d 'The first row is data'
+complete -c viz-parse -l strict -d 'Treat skipped rows and malformed event lines as errors (exit 65)'
+complete -c viz-parse -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c viz-parse -s V -l version -d 'Print version'
