@@ -280,11 +280,13 @@ fn summary_counts_chapters_and_durations() {
     assert_eq!(
         last,
         json!({"type":"topic_summary","chapters":[
-            {"events":4,"tool_calls":0,"errors":0,"duration_ms":1903},
+            {"events":3,"tool_calls":0,"errors":0,"duration_ms":1903},
             {"title":"Researching BMW data","events":7,"tool_calls":3,"errors":1,"duration_ms":9016},
             {"title":"Charting","events":4,"tool_calls":1,"errors":0,"duration_ms":1630}],
-            "total":{"events":15,"tool_calls":4,"errors":1}})
+            "total":{"events":14,"tool_calls":4,"errors":1}})
     );
+    // `init` is not counted (as in viz-render --chapters), but the stretch
+    // before the first topic starts at its time.
     // The summary event is not stamped and comes last, once.
     assert_eq!(out.matches("topic_summary").count(), 1);
     assert!(last.get("topic").is_none());
@@ -301,7 +303,7 @@ fn summary_table_goes_to_stderr() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
         stderr
-            .contains("| - | (before the first topic) | 2      | 0          | 0      | 1.0s     |"),
+            .contains("| - | (before the first topic) | 1      | 0          | 0      | 1.0s     |"),
         "{stderr}"
     );
     assert!(

@@ -18,7 +18,6 @@ use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
 use std::thread;
 use std::time::Duration;
 
-use anyhow::Context;
 use regex::Regex;
 use serde_json::Value;
 
@@ -28,6 +27,7 @@ pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, split_title};
 
 use crate::cli::{self, exit};
 use crate::events::{Event, EventWriter, now_rfc3339};
+use crate::session;
 
 /// Runs `topic-tag`; the exit code for a run that did not fail.
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -75,33 +75,29 @@ fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// Where gem-ask keeps session `id`:
-/// `$XDG_DATA_HOME/gemline/sessions/ID.jsonl` (or the platform's data dir).
-/// An id is a file name, never a path: `/`, `\`, a leading `.` and control
-/// characters are refused (exit 2).
+/// Where gem-ask keeps session `id`: the path gem-ask itself uses
+/// ([`session::sessions_dir`], `$XDG_DATA_HOME/gemline/sessions/ID.jsonl`),
+/// and only for an id gem-ask accepts ([`session::valid_id`]); anything
+/// else, a path in particular, is refused (exit 2).
 pub fn session_path(id: &str) -> anyhow::Result<PathBuf> {
-    let ok = !id.is_empty()
-        && !id.starts_with('.')
-        && !id.chars().any(|c| c == '/' || c == '\\' || c.is_control());
-    if !ok {
+    if !session::valid_id(id) {
         return Err(cli::coded(
             exit::USAGE,
             format!(
-                "bad session id {id:?}: expected a file name (letters, digits, `-`, `_`), not a path"
+                "bad session id {id:?}: expected letters, digits, `.`, `_` and `-` (not starting \
+                 with `.`, at most 128 bytes), as gem-ask prints in its `init` event"
             ),
         ));
     }
-    use etcetera::BaseStrategy;
-    let base = etcetera::choose_base_strategy().context("cannot find the data directory")?;
-    Ok(base
-        .data_dir()
-        .join("gemline/sessions")
-        .join(format!("{id}.jsonl")))
+    Ok(session::sessions_dir()?.join(format!("{id}.jsonl")))
 }
 
-/// The active topic of a session file: the `title` of the last line with
-/// `"record":"topic"`. Lines that are not JSON objects are skipped (the
-/// writer may be mid-line); `Ok(None)` when the session has no topic yet.
+/// The active topic of a session file, read as gem-ask reads it
+/// ([`session::load`]): the `title` of the last line with
+/// `"record":"topic"`, none when that title is empty. Lines that are not
+/// JSON objects are skipped (the writer may be mid-line); `Ok(None)` when
+/// the session has no topic yet. Streams the file: a long session costs
+/// no memory.
 pub fn read_active_topic(session_path: &Path) -> io::Result<Option<String>> {
     let mut input = BufReader::new(File::open(session_path)?);
     let mut active = None;
@@ -118,10 +114,12 @@ pub fn read_active_topic(session_path: &Path) -> io::Result<Option<String>> {
         let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&buf) else {
             continue;
         };
-        if map.get("record").and_then(Value::as_str) == Some("topic")
-            && let Some(title) = map.get("title").and_then(Value::as_str)
-        {
-            active = Some(title.to_string());
+        if map.get("record").and_then(Value::as_str) == Some("topic") {
+            active = map
+                .get("title")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string);
         }
     }
 }
@@ -141,27 +139,23 @@ pub fn active_topic_line(title: &str) -> String {
     format!("[Active Topic: {}]", clean.trim())
 }
 
-/// The end of gem-ask's system instruction: the active topic and the
-/// guidance of the topic grouping design.
-pub fn active_topic_footer(title: Option<&str>) -> String {
-    let head = match title {
-        Some(t) => active_topic_line(t),
-        None => "[Active Topic: none yet]".to_string(),
-    };
+/// The end of gem-ask's system instruction while a topic is active: the
+/// `[Active Topic: ...]` line and the mandate of the topic grouping design
+/// (the rest of its guidance, major steps and forward-only, is in the
+/// system prompt's tool guidance). The same text gem-ask sends, made safe
+/// for a prompt: the title on one line, without control characters.
+pub fn active_topic_footer(title: &str) -> String {
     format!(
-        "{head}\n\
-         If the active topic no longer describes your current phase of work, call \
-         `{CREATE_NEW_TOPIC}` to start a new chapter. Use `{CREATE_NEW_TOPIC}` to organize \
-         your work into logical chapters: call it when moving between major steps (for \
-         example Research -> Strategy -> Implementation). A topic is a forward-only marker: \
-         never go back to an earlier one, start a new one."
+        "{}\nIf the current active topic no longer describes your current phase of work, \
+         use {CREATE_NEW_TOPIC} to start a new chapter.",
+        active_topic_line(title)
     )
 }
 
 /// What `create_new_topic` answers the model: one line, as in the topic
-/// grouping design.
+/// grouping design (`Topic changed to: "${title}"`).
 pub fn topic_changed_output(title: &str) -> String {
-    format!("Topic changed to: {title:?}")
+    format!("Topic changed to: \"{title}\"")
 }
 
 /// Puts the topic calls of one turn first, keeping the order within each
@@ -333,10 +327,32 @@ mod tests {
 
     #[test]
     fn footer_names_the_topic_on_one_line() {
-        let f = active_topic_footer(Some("Charting\nnow\x1b[2J"));
+        let f = active_topic_footer("Charting\nnow\x1b[2J");
         assert!(f.starts_with("[Active Topic: Charting now[2J]\n"), "{f}");
-        assert!(f.contains("create_new_topic"));
-        assert!(active_topic_footer(None).starts_with("[Active Topic: none yet]\n"));
+        assert!(f.ends_with("use create_new_topic to start a new chapter."));
+        assert_eq!(f.lines().count(), 2);
+    }
+
+    /// gem-ask builds its footer and its answer itself (lib/agent/tools.rs);
+    /// the two must not drift apart while they are two functions.
+    #[test]
+    fn footer_and_confirmation_are_gem_asks() {
+        use crate::agent::tools;
+        assert_eq!(
+            active_topic_footer("Charting BMW data"),
+            tools::topic_footer("Charting BMW data")
+        );
+        let out = tools::execute(
+            tools::CREATE_NEW_TOPIC,
+            &serde_json::json!({"title": "Charting"}),
+            "t1",
+            tools::ALL,
+        );
+        assert_eq!(
+            out.response,
+            serde_json::json!({"output": topic_changed_output("Charting")})
+        );
+        assert_eq!(tools::CREATE_NEW_TOPIC, CREATE_NEW_TOPIC);
     }
 
     #[test]
@@ -349,8 +365,34 @@ mod tests {
 
     #[test]
     fn session_ids_are_names_not_paths() {
-        for bad in ["", "../x", "a/b", ".hidden", "a\nb"] {
+        for bad in ["", "../x", "a/b", ".hidden", "a\nb", "a b"] {
             assert!(session_path(bad).is_err(), "{bad:?}");
         }
+        assert!(session_path("20261122-022606-0a1b2c").is_ok());
+    }
+
+    /// topic-tag --current and gem-ask must agree on a session's topic:
+    /// the same file read both ways.
+    #[test]
+    fn active_topic_agrees_with_gem_asks_session_reader() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/topic");
+        for (name, want) in [
+            ("session.jsonl", Some("Charting")),
+            ("session-no-topic.jsonl", None),
+        ] {
+            let p = dir.join(name);
+            let ours = read_active_topic(&p).unwrap();
+            assert_eq!(ours.as_deref(), want, "{name}");
+            assert_eq!(ours, session::load(&p).unwrap().topic, "{name}");
+        }
+        let tmp = std::env::temp_dir().join(format!("topic-empty-{}.jsonl", std::process::id()));
+        std::fs::write(
+            &tmp,
+            "{\"record\":\"topic\",\"title\":\"A\"}\n{\"record\":\"topic\",\"title\":\"\"}\n",
+        )
+        .unwrap();
+        assert_eq!(read_active_topic(&tmp).unwrap(), None);
+        assert_eq!(session::load(&tmp).unwrap().topic, None);
+        std::fs::remove_file(&tmp).ok();
     }
 }

@@ -16,6 +16,9 @@ pub enum Tally {
     /// with `status: error`.
     Error,
     Other,
+    /// Session metadata (`init`): passed on, but not part of any chapter's
+    /// work, so not counted (viz-render --chapters agrees).
+    Session,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +54,9 @@ impl Chapter {
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
     chapters: Vec<Chapter>,
+    /// The time of an `init` before any chapter: when events before the
+    /// first topic follow, their stretch starts there.
+    session_start: Option<i64>,
 }
 
 impl Summary {
@@ -65,15 +71,25 @@ impl Summary {
 
     /// Any other event passed on in the current chapter.
     pub fn count(&mut self, tally: Tally, timestamp: Option<&str>) {
+        if tally == Tally::Session {
+            if self.chapters.is_empty() && self.session_start.is_none() {
+                self.session_start = timestamp.and_then(parse_rfc3339_ms);
+            }
+            return;
+        }
         if self.chapters.is_empty() {
-            self.chapters.push(Chapter::new(None));
+            let mut c = Chapter::new(None);
+            if let Some(ms) = self.session_start {
+                c.see_time(ms);
+            }
+            self.chapters.push(c);
         }
         let c = self.chapters.last_mut().expect("just ensured");
         c.events += 1;
         match tally {
             Tally::ToolCall => c.tool_calls += 1,
             Tally::Error => c.errors += 1,
-            Tally::Other => {}
+            Tally::Other | Tally::Session => {}
         }
         if let Some(ms) = timestamp.and_then(parse_rfc3339_ms) {
             c.see_time(ms);

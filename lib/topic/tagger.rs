@@ -303,6 +303,7 @@ impl<W: Write> Tagger<W> {
                     "tool_result" | "result" if p.status.as_deref() == Some("error") => {
                         Tally::Error
                     }
+                    "init" => Tally::Session,
                     _ => Tally::Other,
                 };
                 self.end_run()?;
