@@ -416,3 +416,162 @@ fn summary_and_chapters_agree_on_agent_streams() {
         );
     }
 }
+
+fn evals_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("evals")
+}
+
+/// The model's answers for evals/testdata/smoke-prompts.jsonl, in order:
+/// a multi-step chart prompt done right (two chapters, the chart's calls
+/// written in the wrong order), a one-line answer, and a multi-step prompt
+/// answered without chapters.
+fn eval_server(name: &str) -> FakeGemini {
+    FakeGemini::start(
+        name,
+        vec![
+            Reply::sse(&sse_turn(
+                json!([{"text":"Looking up the figures."},
+                       call("create_new_topic", json!({"title":"Researching BMW 0-60 times"}))]),
+                "e1",
+            )),
+            Reply::sse(&sse_turn(
+                json!([
+                    call("render_visualization", bmw_bar()),
+                    call("create_new_topic", json!({"title":"Charting"}))
+                ]),
+                "e2",
+            )),
+            Reply::sse(&sse_turn(
+                json!([{"text":"The M5 CS is the quickest."}]),
+                "e3",
+            )),
+            Reply::sse(&sse_turn(
+                json!([{"text":"To draw fine-grained plots with 2x4 dots per cell."}]),
+                "e4",
+            )),
+            Reply::sse(&sse_turn(
+                json!([{"text":"1. Look for shared state. 2. Re-run it in a loop."}]),
+                "e5",
+            )),
+        ],
+    )
+}
+
+/// Runs evals/run.py; the key and base URL come from `env`.
+fn eval_py(args: &[&str], env: &[(&str, &str)], home: &Path) -> std::process::Output {
+    let mut cmd = StdCommand::new("python3");
+    cmd.arg(evals_dir().join("run.py"))
+        .arg("--gem-ask")
+        .arg(cargo_bin!("gem-ask"))
+        .arg("--prompts")
+        .arg(evals_dir().join("testdata/smoke-prompts.jsonl"))
+        .args(args)
+        .env("XDG_DATA_HOME", home)
+        .env("GEMLINE_RETRY_BASE_MS", "1");
+    for k in [
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+        "GEMINI_BASE_URL",
+        "GOOGLE_GEMINI_BASE_URL",
+        "GEMINI_MODEL",
+        "GEMINI_SESSION_ID",
+    ] {
+        cmd.env_remove(k);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("python3 runs evals/run.py")
+}
+
+/// The eval's lines without what varies from run to run.
+fn eval_lines(out: &std::process::Output) -> Vec<Value> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+            v.as_object_mut().unwrap().remove("duration_ms");
+            v
+        })
+        .collect()
+}
+
+fn expected_eval() -> Vec<Value> {
+    vec![
+        json!({"type":"eval_case","id":"chart-in-chapters","exit":0,"status":"success",
+               "topics":["Researching BMW 0-60 times","Charting"],
+               "tool_calls":["create_new_topic","create_new_topic","render_visualization"],
+               "charts":1,"reopened_topics":0,"chart_in_chapter":true,
+               "chapters_ok":true,"chart_ok":true,"stderr":""}),
+        json!({"type":"eval_case","id":"no-chart","exit":0,"status":"success",
+               "topics":[],"tool_calls":[],"charts":0,"reopened_topics":0,"chart_in_chapter":null,
+               "chapters_ok":null,"chart_ok":true,"stderr":""}),
+        json!({"type":"eval_case","id":"plan-without-chapters","exit":0,"status":"success",
+               "topics":[],"tool_calls":[],"charts":0,"reopened_topics":0,"chart_in_chapter":null,
+               "chapters_ok":false,"chart_ok":true,"stderr":""}),
+        json!({"type":"eval_summary","cases":3,"errors":0,"chapter_rate":0.5,
+               "chart_when_asked_rate":1.0,"no_chart_when_not_asked_rate":1.0,
+               "mean_topics_multi_step":1.0}),
+    ]
+}
+
+#[test]
+fn eval_replays_offline_and_records_what_it_replays() {
+    let home = temp_dir("e2e-eval");
+    // The committed recording, with no key and no network.
+    let replay = evals_dir().join("testdata/smoke.replay");
+    let out = eval_py(
+        &["--replay", replay.to_str().unwrap()],
+        &[("GEMINI_BASE_URL", "http://127.0.0.1:9")],
+        &home,
+    );
+    assert_eq!(eval_lines(&out), expected_eval());
+
+    // --record against the (fake) live API scores the same and writes a
+    // file that replays to the same scores.
+    let server = eval_server("e2e-eval");
+    let file = home.join("fresh.replay");
+    let out = eval_py(
+        &["--record", file.to_str().unwrap()],
+        &[("GEMINI_API_KEY", KEY), ("GEMINI_BASE_URL", &server.url)],
+        &home,
+    );
+    assert_eq!(eval_lines(&out), expected_eval());
+    assert_eq!(server.requests().len(), 5);
+    let recorded = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(recorded.lines().count(), 5);
+    assert!(!recorded.contains(KEY));
+    let out = eval_py(&["--replay", file.to_str().unwrap()], &[], &home);
+    assert_eq!(eval_lines(&out), expected_eval());
+
+    // No key and no replay: skipped, exit 0, one line.
+    let out = eval_py(&[], &[], &home);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"type\": \"eval_summary\", \"skipped\": \"GEMINI_API_KEY is not set\"}\n"
+    );
+    std::fs::remove_dir_all(&home).ok();
+}
+
+/// Rewrites evals/testdata/smoke.replay from the scripted answers:
+/// `cargo test --test topics_e2e -- --ignored regenerate_eval_replay`.
+#[test]
+#[ignore]
+fn regenerate_eval_replay() {
+    let home = temp_dir("e2e-eval-regen");
+    let server = eval_server("e2e-eval-regen");
+    let file = evals_dir().join("testdata/smoke.replay");
+    let out = eval_py(
+        &["--record", file.to_str().unwrap()],
+        &[("GEMINI_API_KEY", KEY), ("GEMINI_BASE_URL", &server.url)],
+        &home,
+    );
+    assert_eq!(eval_lines(&out), expected_eval());
+    std::fs::remove_dir_all(&home).ok();
+}
