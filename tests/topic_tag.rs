@@ -293,6 +293,26 @@ fn summary_counts_chapters_and_durations() {
 }
 
 #[test]
+fn a_summary_passing_through_again_is_not_stamped_or_counted() {
+    let path = data("gem-ask-stream.jsonl");
+    let once = run_ok(&["--summary", "-i", path.to_str().unwrap()]);
+    let summary = once.lines().last().unwrap().to_string();
+    let twice = cargo_bin_cmd!("topic-tag")
+        .arg("--summary")
+        .write_stdin(once.clone())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let twice = String::from_utf8(twice).unwrap();
+    let lines: Vec<&str> = twice.lines().collect();
+    // The first summary passes byte for byte; the second counts the same.
+    assert_eq!(lines[lines.len() - 2], summary);
+    assert_eq!(lines[lines.len() - 1], summary);
+}
+
+#[test]
 fn summary_table_goes_to_stderr() {
     let path = data("gem-ask-stream.jsonl");
     let assert = cargo_bin_cmd!("topic-tag")
@@ -302,13 +322,15 @@ fn summary_table_goes_to_stderr() {
     let o = assert.get_output();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
-        stderr
-            .contains("| - | (before the first topic) | 1      | 0          | 0      | 1.0s     |"),
+        stderr.contains(
+            "| - | (before the first chapter) | 1      | 0          | 0      | 1.0s     |"
+        ),
         "{stderr}"
     );
     assert!(
-        stderr
-            .contains("| 2 | Charting                 | 7      | 1          | 1      | 3.5s     |")
+        stderr.contains(
+            "| 2 | Charting                   | 7      | 1          | 1      | 3.5s     |"
+        )
     );
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(!stdout.contains("| Chapter"));

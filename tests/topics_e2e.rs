@@ -254,6 +254,42 @@ fn gem_ask_chapter_through_topic_tag_viz_render_and_the_session() {
     std::fs::remove_dir_all(&home).ok();
 }
 
+#[test]
+fn an_oddly_spaced_title_is_one_chapter_through_topic_tag() {
+    // gem-ask tidies the title of the chapter it opens; topic-tag, making
+    // the chapter from the call's raw arguments, must land on the same
+    // title, or gem-ask's own topic event would open a second chapter.
+    let server = FakeGemini::start(
+        "e2e-spacing",
+        vec![
+            Reply::sse(&sse_turn(
+                json!([call(
+                    "create_new_topic",
+                    json!({"title":"  Charting\n BMW  data "})
+                )]),
+                "s1",
+            )),
+            Reply::sse(&sse_turn(json!([{"text":"ok"}]), "s2")),
+        ],
+    );
+    let home = temp_dir("e2e-spacing");
+    let out = run(gem_ask(&server, &home).args(["--no-history", "go"]), b"");
+    let tagged = run(&mut cargo_bin_cmd!("topic-tag"), out.as_bytes());
+    let kinds: Vec<String> = events(&tagged).iter().map(brief).collect();
+    assert_eq!(
+        kinds,
+        [
+            "init",
+            "message",
+            "topic:Charting BMW data @Charting BMW data",
+            "message @Charting BMW data",
+            "result @Charting BMW data",
+        ],
+        "{tagged}"
+    );
+    std::fs::remove_dir_all(&home).ok();
+}
+
 /// A shell with the freshly built programs first on PATH.
 fn sh(script: &str) -> String {
     let dir = cargo_bin!("topic-tag").parent().unwrap().to_path_buf();

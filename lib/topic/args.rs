@@ -27,8 +27,9 @@ With TITLE, print one `topic` event (with a timestamp) and exit.
 
 On a stream (stdin, or the files given with --input):
   * a `tool_use` of `create_new_topic` becomes a `topic` event titled by
-    its `parameters.title`: the call is replaced, and its `tool_result`
-    (same `tool_id`) dropped, since the chapter header says it all;
+    its `parameters.title` (whitespace runs made one space, as gem-ask
+    does): the call is replaced, and its `tool_result` (same `tool_id`)
+    dropped, since the chapter header says it all;
   * within a run of calls (consecutive `tool_use` and `topic` events with
     no other event between them; blank and bad lines do not end a run)
     the topics are moved ahead of the calls, in their own order; the
@@ -37,7 +38,10 @@ On a stream (stdin, or the files given with --input):
   * every event after the first topic is stamped with `topic` (the active
     chapter's title), overwriting any `topic` it had; events before the
     first topic are not stamped;
-  * a topic with the same title as the active one is dropped;
+  * a topic with the same title as the active one (whitespace aside) is
+    dropped;
+  * a `topic_summary` (from an earlier topic-tag --summary) passes
+    unstamped and is not counted;
   * everything else passes through untouched and in order: unknown types
     and fields are kept, field order and values byte for byte (the stamp
     is added as the last field).

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 pub use args::{Args, SummaryMode};
 pub use summary::{Chapter, Summary};
-pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, split_title};
+pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, normalize_title, split_title};
 
 use crate::cli::{self, exit};
 use crate::events::{Event, EventWriter, now_rfc3339};
@@ -353,6 +353,14 @@ mod tests {
             serde_json::json!({"output": topic_changed_output("Charting")})
         );
         assert_eq!(tools::CREATE_NEW_TOPIC, CREATE_NEW_TOPIC);
+        let odd = " Charting\n BMW \t data ";
+        let out = tools::execute(
+            tools::CREATE_NEW_TOPIC,
+            &serde_json::json!({ "title": odd }),
+            "t2",
+            tools::ALL,
+        );
+        assert_eq!(out.new_topic, Some(normalize_title(odd)));
     }
 
     #[test]

@@ -161,7 +161,7 @@ impl Summary {
         for (i, c) in self.chapters.iter().enumerate() {
             let title = match &c.title {
                 Some(t) => printable(t),
-                None => "(before the first topic)".to_string(),
+                None => "(before the first chapter)".to_string(),
             };
             t.add_row(vec![
                 if c.title.is_some() {

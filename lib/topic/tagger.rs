@@ -61,6 +61,8 @@ pub struct Tagger<W: Write> {
     diag: Box<dyn Write + Send>,
     opts: Options,
     active: Option<String>,
+    /// `active` as compared for duplicates.
+    active_key: Option<String>,
     stamp: Vec<u8>,
     run: Vec<Held>,
     results_to_drop: VecDeque<String>,
@@ -83,6 +85,7 @@ impl<W: Write> Tagger<W> {
             summary: opts.summary.then(Summary::default),
             opts,
             active: None,
+            active_key: None,
             stamp: Vec::new(),
             run: Vec::new(),
             results_to_drop: VecDeque::new(),
@@ -240,7 +243,13 @@ impl<W: Write> Tagger<W> {
         match p.kind() {
             "tool_use" => {
                 if p.tool_name.as_deref() == Some(CREATE_NEW_TOPIC) {
-                    match p.parameter_title().filter(|t| !t.trim().is_empty()) {
+                    // Titled as gem-ask titles the chapter it opens for the
+                    // same call, so its own `topic` event is a duplicate.
+                    match p
+                        .parameter_title()
+                        .map(|t| normalize_title(&t))
+                        .filter(|t| !t.is_empty())
+                    {
                         Some(title) => {
                             if let Some(id) = &p.tool_id {
                                 if self.results_to_drop.len() == MAX_PENDING_RESULTS {
@@ -297,6 +306,14 @@ impl<W: Write> Tagger<W> {
                 self.results_to_drop.retain(|d| d != id);
                 Ok(())
             }
+            // Another topic-tag's summary: not an event of any chapter.
+            "topic_summary" => {
+                self.end_run()?;
+                self.scratch.clear();
+                self.scratch.extend_from_slice(line.as_bytes());
+                self.write_scratch()?;
+                Ok(())
+            }
             kind => {
                 let tally = match kind {
                     "error" if p.severity.as_deref() != Some("warning") => Tally::Error,
@@ -345,16 +362,19 @@ impl<W: Write> Tagger<W> {
         Ok(())
     }
 
-    /// A topic becomes the active chapter, unless it already is.
+    /// A topic becomes the active chapter, unless it already is (titles
+    /// compared as [`normalize_title`] leaves them).
     fn open_topic(
         &mut self,
         title: &str,
         original: Option<&(String, Shape)>,
         timestamp: Option<&str>,
     ) -> io::Result<()> {
-        if self.active.as_deref() == Some(title) {
+        let key = normalize_title(title);
+        if self.active_key.as_deref() == Some(key.as_str()) {
             return Ok(());
         }
+        self.active_key = Some(key);
         self.active = Some(title.to_string());
         self.stamp = stamp_for(title);
         if let Some(s) = &mut self.summary {
@@ -511,6 +531,13 @@ pub fn escape_terminal_controls(line: &mut Vec<u8>) {
     *line = out;
 }
 
+/// A chapter title as gem-ask makes it from a `create_new_topic` call:
+/// runs of whitespace (line breaks included) become one space, the ends
+/// are trimmed. Two titles that normalize alike are the same chapter.
+pub fn normalize_title(title: &str) -> String {
+    title.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// What a valid JSON text that is not an object is, for the warning.
 fn json_kind(text: &str) -> &'static str {
     match text.as_bytes().first() {
@@ -563,6 +590,15 @@ mod tests {
         assert_eq!(text, "{\"c\":\"a\\u009b2J\\u007fé\"}\n");
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["c"], "a\u{9b}2J\u{7f}é");
+    }
+
+    #[test]
+    fn titles_normalize_like_gem_ask() {
+        assert_eq!(
+            normalize_title("  Charting\n BMW\tdata "),
+            "Charting BMW data"
+        );
+        assert_eq!(normalize_title(" \n"), "");
     }
 
     #[test]
