@@ -34,7 +34,8 @@ On a stream (stdin, or the files given with --input):
     no other event between them; blank and bad lines do not end a run)
     the topics are moved ahead of the calls, in their own order; the
     calls keep theirs. A run is held until the next other event, the end
-    of the input, or the input going quiet for --hold-ms;
+    of the input, or the input going quiet for --hold-ms (a run of more
+    than 1024 events is let go in parts, so memory stays flat);
   * every event after the first topic is stamped with `topic` (the active
     chapter's title), overwriting any `topic` it had; events before the
     first topic are not stamped;

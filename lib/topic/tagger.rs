@@ -25,6 +25,11 @@ const MAX_WARNINGS: u64 = 20;
 /// whose result never comes must not make memory grow, so old ids go.
 const MAX_PENDING_RESULTS: usize = 256;
 
+/// The most events a run of calls holds back. Runs are a model turn's
+/// calls, a handful; a stream of nothing but calls must not make memory
+/// grow, so a longer run is let go in parts (its topics first within each).
+pub const MAX_RUN: usize = 1024;
+
 #[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Input lines are plain text, each one a `message` event.
@@ -257,11 +262,11 @@ impl<W: Write> Tagger<W> {
                                 }
                                 self.results_to_drop.push_back(id.to_string());
                             }
-                            self.run.push(Held::Topic {
+                            self.hold(Held::Topic {
                                 title,
                                 line: None,
                                 timestamp: timestamp(),
-                            });
+                            })?;
                             return Ok(());
                         }
                         None => self.bad_field(
@@ -270,20 +275,20 @@ impl<W: Write> Tagger<W> {
                         )?,
                     }
                 }
-                self.run.push(Held::Call {
+                self.hold(Held::Call {
                     line: line.to_string(),
                     shape: p.shape(),
                     timestamp: timestamp(),
-                });
+                })?;
                 Ok(())
             }
             "topic" => match p.title.as_deref().filter(|t| !t.trim().is_empty()) {
                 Some(title) => {
-                    self.run.push(Held::Topic {
+                    self.hold(Held::Topic {
                         title: title.to_string(),
                         line: Some((line.to_string(), p.shape())),
                         timestamp: timestamp(),
-                    });
+                    })?;
                     Ok(())
                 }
                 None => {
@@ -328,6 +333,15 @@ impl<W: Write> Tagger<W> {
                 Ok(())
             }
         }
+    }
+
+    /// Holds an event in the current run of calls.
+    fn hold(&mut self, h: Held) -> io::Result<()> {
+        if self.run.len() >= MAX_RUN {
+            self.end_run()?;
+        }
+        self.run.push(h);
+        Ok(())
     }
 
     /// Lets the held run go: its topics first, then its calls in order.
@@ -590,6 +604,33 @@ mod tests {
         assert_eq!(text, "{\"c\":\"a\\u009b2J\\u007fé\"}\n");
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["c"], "a\u{9b}2J\u{7f}é");
+    }
+
+    #[test]
+    fn a_long_run_is_let_go_in_parts() {
+        let mut input = String::new();
+        for i in 0..MAX_RUN + 2 {
+            input.push_str(&format!(
+                "{{\"type\":\"tool_use\",\"tool_name\":\"x\",\"tool_id\":\"{i}\"}}\n"
+            ));
+        }
+        input.push_str(r#"{"type":"topic","title":"T"}"#);
+        input.push('\n');
+        let mut t = Tagger::new(Vec::new(), Options::default());
+        t.feed(input.as_bytes()).unwrap();
+        assert_eq!(MAX_RUN, 1024, "the man page names the limit");
+        // The first MAX_RUN calls went out when the run was full.
+        assert!(t.run.len() <= MAX_RUN);
+        let out = String::from_utf8(t.finish().unwrap().0).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), MAX_RUN + 3);
+        assert!(!lines[MAX_RUN - 1].contains("topic"));
+        // The rest of the run: its topic first, then its two calls, stamped.
+        assert_eq!(
+            lines[MAX_RUN],
+            r#"{"type":"topic","title":"T","topic":"T"}"#
+        );
+        assert!(lines[MAX_RUN + 1].ends_with(r#""tool_id":"1024","topic":"T"}"#));
     }
 
     #[test]
