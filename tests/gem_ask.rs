@@ -872,8 +872,9 @@ fn safety_blocks_have_their_own_exit_code() {
     assert_eq!(server.requests().len(), 2);
 }
 
-#[test]
-fn bmw_scenario_bar_then_same_session_line() {
+/// The BMW scenario's four answers (Gemini 3.1 shapes, signatures kept):
+/// a bar chart call, its text, a line chart call, its text.
+fn bmw_server(name: &str) -> FakeGemini {
     let call_1 = with_calls(
         &fixture("11-parallel-functionCall-stream-gemini-3.1-pro-preview.response.sse"),
         &[bmw_bar(), bmw_bar(), bmw_bar()],
@@ -894,15 +895,20 @@ fn bmw_scenario_bar_then_same_session_line() {
                    "usageMetadata":{"promptTokenCount":500,"candidatesTokenCount":20,"totalTokenCount":520}})
         )
     };
-    let server = FakeGemini::start(
-        "bmw",
+    FakeGemini::start(
+        name,
         vec![
             Reply::sse(&turn1_call),
             Reply::sse(&text("The M5 CS is the quickest at 2.9 s.")),
             Reply::sse(&turn2_call),
             Reply::sse(&text("BMW's lineup grew from 38 to 46 models.")),
         ],
-    );
+    )
+}
+
+#[test]
+fn bmw_scenario_bar_then_same_session_line() {
+    let server = bmw_server("bmw");
     let home = temp_dir("bmw");
     let out = gem_ask(&server, &home)
         .args([
@@ -970,6 +976,202 @@ fn bmw_scenario_bar_then_same_session_line() {
         c[4]["parts"][0]["text"],
         "BMW models per year for the last 5 years"
     );
+}
+
+/// gem-ask's environment for a `std::process::Command` (real pipes).
+fn gem_ask_std(server: &FakeGemini, data_home: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    for k in [
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+        "GEMINI_BASE_URL",
+        "GOOGLE_GEMINI_BASE_URL",
+        "GEMINI_MODEL",
+        "GEMINI_SESSION_ID",
+    ] {
+        cmd.env_remove(k);
+    }
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", data_home)
+        .env("GEMLINE_RETRY_BASE_MS", "1")
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// `gem-ask ARGS | viz-render --width 60 --ascii --color never`, both
+/// binaries joined by a real pipe; returns what viz-render drew.
+fn pipe_into_viz_render(server: &FakeGemini, home: &Path, args: &[&str]) -> String {
+    let mut ask = gem_ask_std(server, home)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let render = std::process::Command::new(assert_cmd::cargo::cargo_bin!("viz-render"))
+        .args(["--width", "60", "--ascii", "--color", "never"])
+        .env_remove("NO_COLOR")
+        .stdin(ask.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    let ask = ask.wait_with_output().unwrap();
+    assert!(
+        ask.status.success(),
+        "gem-ask: {}",
+        String::from_utf8_lossy(&ask.stderr)
+    );
+    assert!(
+        render.status.success(),
+        "viz-render: {}",
+        String::from_utf8_lossy(&render.stderr)
+    );
+    String::from_utf8(render.stdout).unwrap()
+}
+
+#[test]
+fn bmw_scenario_piped_into_viz_render() {
+    let server = bmw_server("bmw-pipe");
+    let home = temp_dir("bmw-pipe");
+    let first = pipe_into_viz_render(
+        &server,
+        &home,
+        &[
+            "-m",
+            "gemini-3.1-pro-preview",
+            "Fastest 3 BMW models, compare 0-60 in a chart",
+        ],
+    );
+    assert_eq!(
+        first,
+        "> Fastest 3 BMW models, compare 0-60 in a chart\n\
+         \n\
+         BMW 0-60 mph\n\
+         M5 CS                 ###########################      2.9 s\n\
+         M8 Competition        ############################     3.0 s\n\
+         M3 Competition xDrive ################################ 3.4 s\n\
+         \n\
+         The M5 CS is the quickest at 2.9 s.\n"
+    );
+    let second = pipe_into_viz_render(
+        &server,
+        &home,
+        &[
+            "-m",
+            "gemini-3.1-pro-preview",
+            "--continue",
+            "BMW models per year for the last 5 years",
+        ],
+    );
+    let lines: Vec<&str> = second.lines().collect();
+    assert_eq!(
+        lines[..5],
+        [
+            "> BMW models per year for the last 5 years",
+            "",
+            "BMW models per year",
+            "Models",
+            "46 |                                                      **",
+        ]
+    );
+    // The line rises from 38 in 2020 to 46 in 2024: ticks, axis, years.
+    assert_eq!(lines[4].split('|').next(), Some("46 "));
+    assert!(lines.contains(&"38 |***"), "{second}");
+    assert!(lines.iter().any(|l| l.starts_with("   +-----")), "{second}");
+    let years: Vec<&str> = lines
+        .iter()
+        .find(|l| l.contains("2020"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(years, ["2020", "2021", "2022", "2023", "2024"]);
+    assert!(second.ends_with("Year\n\nBMW's lineup grew from 38 to 46 models.\n"));
+    // The follow-up resent the first turn: same session, history included.
+    assert_eq!(server.bodies()[2]["contents"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn output_text_draws_the_chart_as_viz_render_does() {
+    let server = bmw_server("bmw-text");
+    let home = temp_dir("bmw-text");
+    let out = gem_ask(&server, &home)
+        .args([
+            "--output",
+            "text",
+            "--width",
+            "60",
+            "--ascii",
+            "--color",
+            "never",
+            "Fastest 3 BMW models, compare 0-60 in a chart",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "> Fastest 3 BMW models, compare 0-60 in a chart\n\
+         \n\
+         BMW 0-60 mph\n\
+         M5 CS                 ###########################      2.9 s\n\
+         M8 Competition        ############################     3.0 s\n\
+         M3 Competition xDrive ################################ 3.4 s\n\
+         \n\
+         The M5 CS is the quickest at 2.9 s.\n"
+    );
+}
+
+#[test]
+fn output_text_never_passes_control_characters_through() {
+    let evil_call = json!({"name":"render_visualization","args":{"chartType":"bar","title":"Pwn\u{1b}]0;owned\u{7}",
+        "series":[{"name":"s","points":[{"label":"a\u{1b}[2J","value":1},{"label":"b\u{9b}31m","value":2}]}]}});
+    let call = with_calls(
+        &format!(
+            "data: {}\r\n\r\n",
+            serde_json::from_str::<Value>(&fixture(
+                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
+            ))
+            .unwrap()
+        ),
+        &[evil_call],
+    );
+    let text = format!(
+        "data: {}\r\n\r\n",
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":"done\u{1b}[2J\u{1b}]52;c;Zm9v\u{7} \u{202e}x"}]},"finishReason":"STOP"}]})
+    );
+    let server = FakeGemini::start(
+        "ctrl",
+        vec![
+            Reply::sse(&call),
+            Reply::sse(&text),
+            Reply::sse(&call),
+            Reply::sse(&text),
+        ],
+    );
+    let home = temp_dir("ctrl");
+    let colour = regex::Regex::new("\u{1b}\\[[0-9;]*m").unwrap();
+    for extra in [&["--ascii"][..], &["--unicode"][..]] {
+        let out = gem_ask(&server, &home)
+            .args(["--output", "text", "--color", "always", "--width", "60"])
+            .args(extra)
+            .arg("chart")
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let shown = String::from_utf8(out.stdout).unwrap();
+        // Only our own colour sequences (ESC [ ... m) may carry an ESC.
+        let stripped = colour.replace_all(&shown, "");
+        assert!(
+            !stripped
+                .chars()
+                .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+            "{shown:?}"
+        );
+        assert!(stripped.contains("done^[[2J^[]52;c;Zm9v^G"), "{stripped:?}");
+        assert!(stripped.contains("a^[[2J"), "{stripped:?}");
+    }
+    assert_eq!(server.requests().len(), 4);
 }
 
 #[test]
@@ -1578,4 +1780,59 @@ fn replay_files_that_run_out_or_are_missing() {
     let ev = events(&out.stdout);
     assert_eq!(ev.last().unwrap()["error"]["type"], "setup_error");
     assert!(server.requests().is_empty());
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_0() {
+    // `gem-ask ... | head`: the reader takes the lines up to the first
+    // piece of the answer and goes away while the rest is still coming.
+    let server = FakeGemini::start(
+        "head",
+        vec![
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            ))
+            .delay_each(Duration::from_millis(200)),
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("head");
+    let mut child = gem_ask_std(&server, &home)
+        .arg("hi")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    while !lines
+        .last()
+        .is_some_and(|l: &String| l.contains(r#""role":"assistant""#))
+    {
+        let mut line = String::new();
+        assert_ne!(
+            std::io::BufRead::read_line(&mut reader, &mut line).unwrap(),
+            0
+        );
+        lines.push(line);
+    }
+    assert!(lines[0].starts_with(r#"{"type":"init","#), "{lines:?}");
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // Closed before the first event: same quiet end, no request made.
+    let mut child = gem_ask_std(&server, &home)
+        .arg("hi")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(server.requests().len(), 1);
 }
