@@ -636,6 +636,49 @@ fn rate_limited_then_success() {
 }
 
 #[test]
+fn max_wait_bounds_the_waiting() {
+    // The server asks for 26 s (the recorded RetryInfo); --max-wait 5 says
+    // no. A second 429 asking for 3 s fits once, then the budget is spent.
+    let e26 = fixture("14-error-429-resource-exhausted.response.json");
+    let e3 = e26.replace("\"26s\"", "\"3s\"");
+    let server = FakeGemini::start(
+        "max-wait",
+        vec![
+            Reply::json(429, &e26),
+            Reply::json(429, &e3),
+            Reply::json(429, &e3),
+        ],
+    );
+    let home = temp_dir("max-wait");
+    let out = gem_ask(&server, &home)
+        .args(["--max-wait", "5", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    let msg = ev[2]["error"]["message"].as_str().unwrap();
+    assert!(msg.starts_with("HTTP 429 RESOURCE_EXHAUSTED: "), "{msg}");
+    assert!(
+        msg.ends_with(" (not retried: the server asked for 26s; waiting would pass --max-wait 5s)"),
+        "{msg}"
+    );
+    assert_eq!(server.requests().len(), 1);
+    // 3 s fits in 5 once; the second 3 s would make 6.
+    let out = gem_ask(&server, &home)
+        .args(["--max-wait", "5", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "retry", "result"]);
+    assert_eq!(ev[2]["delay_ms"], 3000);
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
 fn bad_request_is_not_retried() {
     let server = FakeGemini::start(
         "no-retry-400",
@@ -667,8 +710,13 @@ fn bad_request_is_not_retried() {
 }
 
 #[test]
-fn forbidden_and_not_found_are_not_retried() {
+fn unauthorized_forbidden_and_not_found_are_not_retried() {
     for (name, status, file) in [
+        (
+            "no-retry-401",
+            401,
+            "10-error-401-vertex-apikey.response.json",
+        ),
         (
             "no-retry-403",
             403,
@@ -1679,6 +1727,39 @@ fn sigterm_ends_the_stream_with_a_result() {
 }
 
 #[test]
+fn base_url_flag_and_model_variable() {
+    let sse = fixture("02-text-stream-gemini-2.5-flash-single-chunk.response.sse");
+    let server = FakeGemini::start("base-url-flag", vec![Reply::sse(&sse), Reply::sse(&sse)]);
+    let home = temp_dir("base-url-flag");
+    // --base-url beats the environment (which points nowhere here); a
+    // trailing slash is fine.
+    gem_ask(&server, &home)
+        .env("GEMINI_BASE_URL", "http://127.0.0.1:9")
+        .env("GEMINI_MODEL", "gemini-3-flash-preview")
+        .args(["--base-url", &format!("{}/", server.url), "hi"])
+        .assert()
+        .success();
+    // --model beats GEMINI_MODEL.
+    gem_ask(&server, &home)
+        .env("GEMINI_MODEL", "gemini-3-flash-preview")
+        .args(["--model", "gemini-2.5-pro", "hi"])
+        .assert()
+        .success();
+    let lines: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.request_line.clone())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "POST /v1beta/models/gemini-3-flash-preview:streamGenerateContent?alt=sse HTTP/1.1",
+            "POST /v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse HTTP/1.1",
+        ]
+    );
+}
+
+#[test]
 fn empty_model_variable_means_the_default() {
     let server = FakeGemini::start(
         "empty-model",
@@ -1785,14 +1866,17 @@ fn replay_files_that_run_out_or_are_missing() {
 #[test]
 fn a_closed_stdout_ends_quietly_with_0() {
     // `gem-ask ... | head`: the reader takes the lines up to the first
-    // piece of the answer and goes away while the rest is still coming.
+    // piece of the answer and goes away; only then does the server send the
+    // rest. That the piece arrived at all while the server held back the
+    // rest also proves each chunk is passed on as it comes.
+    let gate = support::Gate::default();
     let server = FakeGemini::start(
         "head",
         vec![
             Reply::sse(&fixture(
                 "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
             ))
-            .delay_each(Duration::from_millis(200)),
+            .gated(1, &gate),
             Reply::sse(&fixture(
                 "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
             )),
@@ -1820,18 +1904,31 @@ fn a_closed_stdout_ends_quietly_with_0() {
     }
     assert!(lines[0].starts_with(r#"{"type":"init","#), "{lines:?}");
     drop(reader);
+    gate.open();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    // Closed before the first event: same quiet end, no request made.
-    let mut child = gem_ask_std(&server, &home)
+    assert!(!gate.timed_out());
+    // Closed before the first event: same quiet end, no request made. The
+    // read end is closed before gem-ask starts, so no write can win a race.
+    let mut fds = [0; 2];
+    // SAFETY: pipe2() fills two descriptors we then own; close-on-exec so
+    // no child spawned meanwhile by another test keeps the read end open.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    // SAFETY: each descriptor is owned exactly once.
+    let (read_end, write_end) = unsafe {
+        use std::os::fd::FromRawFd;
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        )
+    };
+    drop(read_end);
+    let out = gem_ask_std(&server, &home)
         .arg("hi")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
+        .stdout(write_end)
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(server.requests().len(), 1);
