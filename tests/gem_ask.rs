@@ -1933,3 +1933,100 @@ fn a_closed_stdout_ends_quietly_with_0() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
+    let sse = fixture("07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse");
+    // Headers, then silence far longer than --read-timeout. (The fake
+    // server answers one connection at a time: the slow stream below gets
+    // a server of its own.)
+    let silent = FakeGemini::start(
+        "read-timeout",
+        vec![Reply::sse(&sse).delay_each(Duration::from_secs(60))],
+    );
+    // Each event within the timeout, the whole stream beyond it.
+    let slow = FakeGemini::start(
+        "read-timeout-slow",
+        vec![Reply::sse(&sse).delay_each(Duration::from_millis(700))],
+    );
+    let home = temp_dir("read-timeout");
+    let out = gem_ask(&silent, &home)
+        .args(["--read-timeout", "1", "--retries", "0", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"stream_interrupted","message":"the response stream ended early: timeout: per read"})
+    );
+    let out = gem_ask(&slow, &home)
+        .args(["--read-timeout", "1", "--retries", "0", "hi"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        assistant_text(&events(&out.stdout)),
+        "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."
+    );
+}
+
+#[test]
+fn sigterm_while_stdin_is_still_open() {
+    let server = FakeGemini::start("sigterm-stdin", vec![]);
+    let home = temp_dir("sigterm-stdin");
+    let mut child = gem_ask_std(&server, &home)
+        .arg("summarize")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Some context, and the writer stays open (`tail -f log | gem-ask`);
+    // a watchdog closes it after 20 s so a gem-ask deaf to the signal
+    // fails this test instead of hanging it.
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"line 1\n").unwrap();
+    let (done, alarm) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let fired = alarm.recv_timeout(Duration::from_secs(20)).is_err();
+        drop(stdin);
+        fired
+    });
+    // Signal only once gem-ask catches SIGTERM (bit 15 of SigCgt), else
+    // the default action would kill it before it can answer.
+    let status = format!("/proc/{}/status", child.id());
+    loop {
+        let text = std::fs::read_to_string(&status).unwrap();
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .map(|m| u64::from_str_radix(m.trim(), 16).unwrap())
+            .unwrap();
+        if caught & (1 << (libc::SIGTERM - 1)) != 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: signalling our own child by its pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    done.send(()).unwrap();
+    assert!(
+        !watchdog.join().unwrap(),
+        "gem-ask waited for stdin to close"
+    );
+    assert_eq!(out.status.code(), Some(143));
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"interrupted","message":"interrupted by SIGTERM"})
+    );
+    assert!(server.requests().is_empty());
+}

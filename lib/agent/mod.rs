@@ -60,9 +60,13 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         &args.exclude_tools,
     )
     .map_err(|e| coded(exit::USAGE, e))?;
+    // None: a signal arrived while stdin was still open; the run ends as
+    // interrupted, with its init and result, and sends nothing.
     let context = read_context(&args)?;
+    let interrupted_early = context.is_none();
+    let context = context.unwrap_or_default();
     let mut prompt = args.prompt.join(" ");
-    if prompt.trim().is_empty() && context.trim().is_empty() {
+    if !interrupted_early && prompt.trim().is_empty() && context.trim().is_empty() {
         return Err(coded(
             exit::USAGE,
             "no prompt: give it as arguments or pipe text on stdin (see --help)",
@@ -112,7 +116,12 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         run.emit(stamp(Event::message("user", &prompt, false)))?;
     }
 
-    let outcome = match make_transport(&args) {
+    let transport = if interrupted_early {
+        Err(Failure::Gen(GenError::Interrupted))
+    } else {
+        make_transport(&args)
+    };
+    let outcome = match transport {
         Ok(transport) => {
             let client = Client::new(transport, &args.model, retry_policy(&args));
             let mut texts: Vec<&str> = Vec::new();
@@ -246,6 +255,10 @@ impl Run {
         self.records.push(session::content_record(&user));
         let mut rounds = 0u32;
         loop {
+            // No request after a signal: it would only cost tokens.
+            if signals::received().is_some() {
+                return Err(Failure::Gen(GenError::Interrupted));
+            }
             let system = self.system_prompt();
             let body = request::build(&RequestSpec {
                 contents: &contents,
@@ -430,16 +443,33 @@ impl Run {
     }
 }
 
-fn read_context(args: &Args) -> anyhow::Result<String> {
+/// Stdin as context, or `None` when SIGINT/SIGTERM arrived first. The read
+/// runs on a thread so a signal ends the wait even while the writer keeps
+/// the pipe open (`tail -f log | gem-ask ...`): the handlers restart reads.
+fn read_context(args: &Args) -> anyhow::Result<Option<String>> {
     if args.no_stdin || io::stdin().is_terminal() {
-        return Ok(String::new());
+        return Ok(Some(String::new()));
     }
-    let mut bytes = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let r = io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes);
+        let _ = tx.send(r);
+    });
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(bytes)) => return Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Ok(Err(e)) => anyhow::bail!("cannot read stdin: {e}"),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if signals::received().is_some() {
+                    return Ok(None);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("cannot read stdin: the reader stopped")
+            }
+        }
+    }
 }
 
 /// The session this run belongs to.
