@@ -203,6 +203,39 @@ fn key_only_in_the_header_and_never_printed() {
 }
 
 #[test]
+fn a_key_echoed_by_the_server_is_redacted() {
+    let echo = format!(
+        r#"{{"error":{{"code":500,"message":"upstream rejected x-goog-api-key: {KEY}","status":"INTERNAL"}}}}"#
+    );
+    let server = FakeGemini::start(
+        "key-echo",
+        vec![Reply::json(500, &echo), Reply::json(500, &echo)],
+    );
+    let home = temp_dir("key-echo");
+    let out = gem_ask(&server, &home)
+        .args(["--retries", "1", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stdout.contains(KEY) && !stderr.contains(KEY),
+        "{stdout}{stderr}"
+    );
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"]["message"],
+        "HTTP 500 INTERNAL: upstream rejected x-goog-api-key: [REDACTED]"
+    );
+    assert_eq!(
+        stderr,
+        "gem-ask: error: HTTP 500 INTERNAL: upstream rejected x-goog-api-key: [REDACTED]\n"
+    );
+}
+
+#[test]
 fn missing_key_makes_no_request() {
     let server = FakeGemini::start("no-key", vec![]);
     let home = temp_dir("no-key");
@@ -1397,10 +1430,11 @@ fn command_help_prints_the_command_alone() {
         "data: {}\r\n\r\n",
         json!({"candidates":[{"content":{"role":"model","parts":[{"text":"```bash\nfind . -size +100M\n```"}]},"finishReason":"STOP"}]})
     );
-    let server = FakeGemini::start("command-help", vec![Reply::sse(&sse)]);
+    let server = FakeGemini::start("command-help", vec![Reply::sse(&sse), Reply::sse(&sse)]);
     let home = temp_dir("command-help");
+    // Into a pipe too: `$(gem-ask -c ...)` gets the command alone.
     gem_ask(&server, &home)
-        .args(["--output", "text", "-c", "files over 100 MB"])
+        .args(["-c", "files over 100 MB"])
         .assert()
         .success()
         .stdout("find . -size +100M\n");
@@ -1410,6 +1444,16 @@ fn command_help_prints_the_command_alone() {
         "Provide the Linux command for: files over 100 MB"
     );
     assert!(b.get("tools").is_none());
+    let out = gem_ask(&server, &home)
+        .args(["--output", "jsonl", "-c", "files over 100 MB"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        assistant_text(&events(&out.stdout)),
+        "```bash\nfind . -size +100M\n```"
+    );
 }
 
 #[test]
@@ -2029,4 +2073,35 @@ fn sigterm_while_stdin_is_still_open() {
         json!({"type":"interrupted","message":"interrupted by SIGTERM"})
     );
     assert!(server.requests().is_empty());
+}
+
+#[test]
+fn output_text_shows_an_error_once() {
+    let server = FakeGemini::start("text-error", vec![]);
+    let home = temp_dir("text-error");
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .args(["--output", "text", "--ascii", "--color", "never", "hi"])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "> hi\nerror: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY\n"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // -c prints only the command, so its failure goes to stderr.
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .args(["--output", "text", "-c", "list files"])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "gem-ask: error: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY\n"
+    );
 }

@@ -78,6 +78,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let session = resolve_session(&args)?;
 
     let mode = match args.output {
+        // -c exists to print a command alone, for a person or for
+        // `$(gem-ask -c ...)`; the events only when asked for.
+        OutputMode::Auto if args.command_help => OutputMode::Text,
         OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
         OutputMode::Auto => OutputMode::Jsonl,
         m => m,
@@ -108,6 +111,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         thoughts: args.thoughts,
         debug: args.debug,
         command_help: args.command_help,
+        // The renderer draws a failed result as an error line; saying it
+        // again on stderr would show it twice on the terminal.
+        error_drawn: mode == OutputMode::Text && !args.command_help,
         max_rounds: args.max_tool_rounds,
         records: Vec::new(),
     };
@@ -178,6 +184,7 @@ struct Run {
     thoughts: bool,
     debug: bool,
     command_help: bool,
+    error_drawn: bool,
     max_rounds: u32,
     /// Session records of this turn, written once it completes.
     records: Vec<Value>,
@@ -209,7 +216,7 @@ impl Observer for Obs<'_> {
         self.sink.emit(&stamp(Event::retry(
             attempt,
             delay.as_millis() as u64,
-            reason,
+            &redact_key(reason),
         )))
     }
 
@@ -411,6 +418,8 @@ impl Run {
             Err(Failure::Session(m)) => (exit::FAILURE, Some(("session_error", m.clone()))),
             Err(Failure::Setup(code, m)) => (*code, Some(("setup_error", m.clone()))),
         };
+        // A proxy or gateway may echo the key back in an error message.
+        let error = error.map(|(kind, message)| (kind, redact_key(&message)));
         let u = self.stats.usage;
         let mut map = Map::new();
         map.insert("type".into(), "result".into());
@@ -438,6 +447,7 @@ impl Run {
         self.sink.finish()?;
         match error {
             None => Ok(code),
+            Some(_) if self.error_drawn => Ok(code),
             Some((_, message)) => Err(coded(code, message)),
         }
     }
@@ -552,6 +562,17 @@ fn api_key() -> Option<String> {
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
         .find(|v| !v.is_empty())
+}
+
+/// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
+fn redact_key(text: &str) -> String {
+    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        // A one-letter "key" would blank out half the message.
+        .filter(|v| v.len() >= 8)
+        .fold(text.to_string(), |t, key| t.replace(&key, "[REDACTED]"))
 }
 
 fn plain_http_to_another_host(base: &str) -> bool {
