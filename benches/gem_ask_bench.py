@@ -168,7 +168,7 @@ def main():
 
     srv, base = start_server(gap, True)
     env["GEMINI_BASE_URL"] = base
-    lat = []
+    lat, by_index = [], [[] for _ in CHUNKS]
     for _ in range(runs):
         p = subprocess.Popen(ours, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, env=env, bufsize=0)
@@ -188,12 +188,15 @@ def main():
         sent = [int(srv.stdout.readline().split()[1]) for _ in CHUNKS]
         if len(got) != len(CHUNKS):
             sys.exit(f"expected {len(CHUNKS)} deltas, got {len(got)}")
-        lat += [(g - s) / 1e6 for g, s in zip(got, sent)]
+        for i, (g, s) in enumerate(zip(got, sent)):
+            lat.append((g - s) / 1e6)
+            by_index[i].append((g - s) / 1e6)
     srv.kill()
     lat.sort()
     print(f"added latency per chunk (server write -> gem-ask event read), {len(lat)} chunks, "
           f"{gap * 1000:.0f} ms apart:")
-    print(f"  median {med(lat):.3f} ms   p95 {lat[int(len(lat) * 0.95)]:.3f} ms   max {lat[-1]:.3f} ms")
+    print(f"  median {med(lat):.3f} ms   p95 {lat[int(len(lat) * 0.95)]:.3f} ms   max {lat[-1]:.3f} ms"
+          f"   (chunk 1 median {med(by_index[0]):.3f} ms, chunk 2 median {med(by_index[1]):.3f} ms)")
 
 
 if sys.argv[1:2] == ["--serve"]:
