@@ -23,9 +23,11 @@ median of the per-pair wall ratios.
 Phase 2, per-chunk latency: the server pauses GAP seconds (default 0.05)
 between the chunks so each travels alone; for each chunk, the time from the
 server's write returning to gem-ask's `message` line arriving on our end of
-its stdout pipe (CLOCK_MONOTONIC, system-wide, on both sides).
+its stdout pipe (CLOCK_MONOTONIC, system-wide, on both sides). The same
+measured through `curl -N` (which only copies the bytes) is the floor set
+by the kernel and the machine; gem-ask's own share is the difference.
 """
-import json, os, socket, statistics, subprocess, sys, time
+import json, os, shutil, socket, statistics, subprocess, sys, time
 
 CHUNKS = [
     {"candidates": [{"content": {"parts": [{"text": "The M5 CS is "}], "role": "model"}, "index": 0}],
@@ -168,36 +170,48 @@ def main():
 
     srv, base = start_server(gap, True)
     env["GEMINI_BASE_URL"] = base
-    lat, by_index = [], [[] for _ in CHUNKS]
-    for _ in range(runs):
-        p = subprocess.Popen(ours, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, env=env, bufsize=0)
-        got, buf = [], b""
-        while True:
-            data = os.read(p.stdout.fileno(), 65536)
-            if not data:
-                break
-            now = time.monotonic_ns()
-            buf += data
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                e = json.loads(line)
-                if e.get("type") == "message" and e.get("role") == "assistant":
-                    got.append(now)
-        p.wait()
-        sent = [int(srv.stdout.readline().split()[1]) for _ in CHUNKS]
-        if len(got) != len(CHUNKS):
-            sys.exit(f"expected {len(CHUNKS)} deltas, got {len(got)}")
-        for i, (g, s) in enumerate(zip(got, sent)):
-            lat.append((g - s) / 1e6)
-            by_index[i].append((g - s) / 1e6)
-    srv.kill()
-    lat.sort()
-    print(f"added latency per chunk (server write -> gem-ask event read), {len(lat)} chunks, "
-          f"{gap * 1000:.0f} ms apart:")
-    print(f"  median {med(lat):.3f} ms   p95 {lat[int(len(lat) * 0.95)]:.3f} ms   max {lat[-1]:.3f} ms"
-          f"   (chunk 1 median {med(by_index[0]):.3f} ms, chunk 2 median {med(by_index[1]):.3f} ms)")
 
+    def latencies(cmd, is_chunk):
+        lat, by_index = [], [[] for _ in CHUNKS]
+        for _ in range(runs):
+            p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, env=env, bufsize=0)
+            got, buf = [], b""
+            while True:
+                data = os.read(p.stdout.fileno(), 65536)
+                if not data:
+                    break
+                now = time.monotonic_ns()
+                buf += data
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    if is_chunk(line):
+                        got.append(now)
+            p.wait()
+            sent = [int(srv.stdout.readline().split()[1]) for _ in CHUNKS]
+            if len(got) != len(CHUNKS):
+                sys.exit(f"{cmd[0]}: expected {len(CHUNKS)} chunks, got {len(got)}")
+            for i, (g, s) in enumerate(zip(got, sent)):
+                lat.append((g - s) / 1e6)
+                by_index[i].append((g - s) / 1e6)
+        lat.sort()
+        return (f"median {med(lat):.3f} ms   p95 {lat[int(len(lat) * 0.95)]:.3f} ms   max {lat[-1]:.3f} ms"
+                f"   (chunk 1 median {med(by_index[0]):.3f}, chunk 2 median {med(by_index[1]):.3f})")
+
+    def is_delta(line):
+        e = json.loads(line)
+        return e.get("type") == "message" and e.get("role") == "assistant"
+
+    print(f"latency per chunk, server write -> line read from the client's stdout; "
+          f"{runs * len(CHUNKS)} chunks, {gap * 1000:.0f} ms apart:")
+    print(f"  gem-ask event      {latencies(ours, is_delta)}")
+    # The floor: the same path through curl, which only copies bytes. What
+    # gem-ask adds is the difference (the rest is the kernel waking threads).
+    curl = ["curl", "-sN", "-X", "POST", "-H", "content-type: application/json", "-d", "{}",
+            base + "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"]
+    if shutil.which("curl"):
+        print(f"  curl data: line    {latencies(curl, lambda l: l.startswith(b'data: '))}")
+    srv.kill()
 
 if sys.argv[1:2] == ["--serve"]:
     Server(float(sys.argv[2]), sys.argv[3] == "1")
