@@ -2105,3 +2105,29 @@ fn output_text_shows_an_error_once() {
         "gem-ask: error: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY\n"
     );
 }
+
+#[test]
+fn an_unreadable_session_ends_inside_the_stream() {
+    let server = FakeGemini::start("bad-session", vec![]);
+    let home = temp_dir("bad-session");
+    // A directory where the session file should be: it cannot be read.
+    std::fs::create_dir_all(home.join("gemline/sessions/stuck.jsonl")).unwrap();
+    let out = gem_ask(&server, &home)
+        .args(["--session", "stuck", "hi"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(ev[2]["error"]["type"], "session_error");
+    assert!(
+        ev[2]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read session "),
+        "{:?}",
+        ev[2]
+    );
+    assert!(server.requests().is_empty());
+}

@@ -124,6 +124,8 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 
     let transport = if interrupted_early {
         Err(Failure::Gen(GenError::Interrupted))
+    } else if let Some(m) = &session.load_error {
+        Err(Failure::Session(m.clone()))
     } else {
         make_transport(&args)
     };
@@ -488,6 +490,9 @@ struct SessionChoice {
     history: session::History,
     /// Where to append the turn; `None` with `--no-history`.
     write_to: Option<PathBuf>,
+    /// The history could not be read: the run ends, inside its stream,
+    /// before any request (answering without it would fork the session).
+    load_error: Option<String>,
 }
 
 fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
@@ -529,21 +534,27 @@ fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
         None => (session::new_id(), false),
     };
     let path = dir.map(|d| d.join(format!("{id}.jsonl")));
+    let mut load_error = None;
     let history = match (&path, existing) {
-        (Some(p), true) => {
-            let h = session::load(p)
-                .map_err(|e| anyhow::anyhow!("cannot read session {}: {e}", p.display()))?;
-            for (line, why) in &h.skipped {
-                eprintln!("gem-ask: warning: session {id}, line {line}: {why} (line skipped)");
+        (Some(p), true) => match session::load(p) {
+            Ok(h) => {
+                for (line, why) in &h.skipped {
+                    eprintln!("gem-ask: warning: session {id}, line {line}: {why} (line skipped)");
+                }
+                h
             }
-            h
-        }
+            Err(e) => {
+                load_error = Some(format!("cannot read session {}: {e}", p.display()));
+                session::History::default()
+            }
+        },
         _ => session::History::default(),
     };
     Ok(SessionChoice {
         write_to: if args.no_history { None } else { path },
         id,
         history,
+        load_error,
     })
 }
 
