@@ -1233,7 +1233,15 @@ fn output_text_never_passes_control_characters_through() {
     let colour = regex::Regex::new("\u{1b}\\[[0-9;]*m").unwrap();
     for extra in [&["--ascii"][..], &["--unicode"][..]] {
         let out = gem_ask(&server, &home)
-            .args(["--output", "text", "--color", "always", "--width", "60"])
+            .args([
+                "--output",
+                "text",
+                "--color",
+                "always",
+                "--width",
+                "60",
+                "--show-tools",
+            ])
             .args(extra)
             .arg("chart")
             .assert()
@@ -1251,6 +1259,8 @@ fn output_text_never_passes_control_characters_through() {
         );
         assert!(stripped.contains("done^[[2J^[]52;c;Zm9v^G"), "{stripped:?}");
         assert!(stripped.contains("a^[[2J"), "{stripped:?}");
+        // The tool lines (--show-tools) carry the title too.
+        assert!(stripped.contains("Pwn^[]0;owned^G"), "{stripped:?}");
     }
     assert_eq!(server.requests().len(), 4);
 }
