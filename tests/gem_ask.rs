@@ -2141,3 +2141,64 @@ fn an_unreadable_session_ends_inside_the_stream() {
     );
     assert!(server.requests().is_empty());
 }
+
+#[test]
+fn connect_timeout_gives_up_on_a_peer_that_never_accepts() {
+    // A listener with a backlog of 0 that never accepts: once its queue is
+    // full the kernel drops further SYNs, so connecting hangs.
+    // SAFETY: plain socket calls on a descriptor owned by this test.
+    let (fd, port) = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0);
+        let mut addr: libc::sockaddr_in = std::mem::zeroed();
+        addr.sin_family = libc::AF_INET as libc::sa_family_t;
+        addr.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        assert_eq!(
+            libc::bind(fd, &addr as *const _ as *const libc::sockaddr, len),
+            0
+        );
+        assert_eq!(libc::listen(fd, 0), 0);
+        let mut bound: libc::sockaddr_in = std::mem::zeroed();
+        let mut blen = len;
+        libc::getsockname(fd, &mut bound as *mut _ as *mut libc::sockaddr, &mut blen);
+        (fd, u16::from_be(bound.sin_port))
+    };
+    // Fill the accept queue.
+    let fillers: Vec<_> = (0..4)
+        .filter_map(|_| {
+            std::net::TcpStream::connect_timeout(
+                &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                Duration::from_millis(200),
+            )
+            .ok()
+        })
+        .collect();
+    let server = FakeGemini::start("connect-timeout", vec![]);
+    let home = temp_dir("connect-timeout");
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .args([
+            "--connect-timeout",
+            "1",
+            "--read-timeout",
+            "2",
+            "--retries",
+            "0",
+            "hi",
+        ])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"],
+        json!({"type":"connection_error","message":"connection failed: timeout: connect"})
+    );
+    drop(fillers);
+    // SAFETY: closing the descriptor opened above.
+    unsafe {
+        libc::close(fd);
+    }
+}
