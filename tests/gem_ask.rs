@@ -2014,7 +2014,7 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(
         ev[2]["error"],
-        json!({"type":"stream_interrupted","message":"the response stream ended early: timeout: per read"})
+        json!({"type":"stream_interrupted","message":"the response stream ended early: no data for 1s (--read-timeout)"})
     );
     let out = gem_ask(&slow, &home)
         .args(["--read-timeout", "1", "--retries", "0", "hi"])
@@ -2194,7 +2194,7 @@ fn connect_timeout_gives_up_on_a_peer_that_never_accepts() {
     let ev = events(&out.stdout);
     assert_eq!(
         ev.last().unwrap()["error"],
-        json!({"type":"connection_error","message":"connection failed: timeout: connect"})
+        json!({"type":"connection_error","message":"connection failed: no connection within 1s (--connect-timeout)"})
     );
     drop(fillers);
     // SAFETY: closing the descriptor opened above.
