@@ -203,6 +203,39 @@ fn key_only_in_the_header_and_never_printed() {
 }
 
 #[test]
+fn a_key_echoed_by_the_server_is_redacted() {
+    let echo = format!(
+        r#"{{"error":{{"code":500,"message":"upstream rejected x-goog-api-key: {KEY}","status":"INTERNAL"}}}}"#
+    );
+    let server = FakeGemini::start(
+        "key-echo",
+        vec![Reply::json(500, &echo), Reply::json(500, &echo)],
+    );
+    let home = temp_dir("key-echo");
+    let out = gem_ask(&server, &home)
+        .args(["--retries", "1", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stdout.contains(KEY) && !stderr.contains(KEY),
+        "{stdout}{stderr}"
+    );
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"]["message"],
+        "HTTP 500 INTERNAL: upstream rejected x-goog-api-key: [REDACTED]"
+    );
+    assert_eq!(
+        stderr,
+        "gem-ask: error: HTTP 500 INTERNAL: upstream rejected x-goog-api-key: [REDACTED]\n"
+    );
+}
+
+#[test]
 fn missing_key_makes_no_request() {
     let server = FakeGemini::start("no-key", vec![]);
     let home = temp_dir("no-key");
@@ -636,6 +669,49 @@ fn rate_limited_then_success() {
 }
 
 #[test]
+fn max_wait_bounds_the_waiting() {
+    // The server asks for 26 s (the recorded RetryInfo); --max-wait 5 says
+    // no. A second 429 asking for 3 s fits once, then the budget is spent.
+    let e26 = fixture("14-error-429-resource-exhausted.response.json");
+    let e3 = e26.replace("\"26s\"", "\"3s\"");
+    let server = FakeGemini::start(
+        "max-wait",
+        vec![
+            Reply::json(429, &e26),
+            Reply::json(429, &e3),
+            Reply::json(429, &e3),
+        ],
+    );
+    let home = temp_dir("max-wait");
+    let out = gem_ask(&server, &home)
+        .args(["--max-wait", "5", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    let msg = ev[2]["error"]["message"].as_str().unwrap();
+    assert!(msg.starts_with("HTTP 429 RESOURCE_EXHAUSTED: "), "{msg}");
+    assert!(
+        msg.ends_with(" (not retried: the server asked for 26s; waiting would pass --max-wait 5s)"),
+        "{msg}"
+    );
+    assert_eq!(server.requests().len(), 1);
+    // 3 s fits in 5 once; the second 3 s would make 6.
+    let out = gem_ask(&server, &home)
+        .args(["--max-wait", "5", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "retry", "result"]);
+    assert_eq!(ev[2]["delay_ms"], 3000);
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
 fn bad_request_is_not_retried() {
     let server = FakeGemini::start(
         "no-retry-400",
@@ -667,8 +743,13 @@ fn bad_request_is_not_retried() {
 }
 
 #[test]
-fn forbidden_and_not_found_are_not_retried() {
+fn unauthorized_forbidden_and_not_found_are_not_retried() {
     for (name, status, file) in [
+        (
+            "no-retry-401",
+            401,
+            "10-error-401-vertex-apikey.response.json",
+        ),
         (
             "no-retry-403",
             403,
@@ -872,8 +953,9 @@ fn safety_blocks_have_their_own_exit_code() {
     assert_eq!(server.requests().len(), 2);
 }
 
-#[test]
-fn bmw_scenario_bar_then_same_session_line() {
+/// The BMW scenario's four answers (Gemini 3.1 shapes, signatures kept):
+/// a bar chart call, its text, a line chart call, its text.
+fn bmw_server(name: &str) -> FakeGemini {
     let call_1 = with_calls(
         &fixture("11-parallel-functionCall-stream-gemini-3.1-pro-preview.response.sse"),
         &[bmw_bar(), bmw_bar(), bmw_bar()],
@@ -894,15 +976,20 @@ fn bmw_scenario_bar_then_same_session_line() {
                    "usageMetadata":{"promptTokenCount":500,"candidatesTokenCount":20,"totalTokenCount":520}})
         )
     };
-    let server = FakeGemini::start(
-        "bmw",
+    FakeGemini::start(
+        name,
         vec![
             Reply::sse(&turn1_call),
             Reply::sse(&text("The M5 CS is the quickest at 2.9 s.")),
             Reply::sse(&turn2_call),
             Reply::sse(&text("BMW's lineup grew from 38 to 46 models.")),
         ],
-    );
+    )
+}
+
+#[test]
+fn bmw_scenario_bar_then_same_session_line() {
+    let server = bmw_server("bmw");
     let home = temp_dir("bmw");
     let out = gem_ask(&server, &home)
         .args([
@@ -970,6 +1057,212 @@ fn bmw_scenario_bar_then_same_session_line() {
         c[4]["parts"][0]["text"],
         "BMW models per year for the last 5 years"
     );
+}
+
+/// gem-ask's environment for a `std::process::Command` (real pipes).
+fn gem_ask_std(server: &FakeGemini, data_home: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    for k in [
+        "GEMINI_API_KEY",
+        "GOOGLE_API_KEY",
+        "GEMINI_BASE_URL",
+        "GOOGLE_GEMINI_BASE_URL",
+        "GEMINI_MODEL",
+        "GEMINI_SESSION_ID",
+    ] {
+        cmd.env_remove(k);
+    }
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", data_home)
+        .env("GEMLINE_RETRY_BASE_MS", "1")
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// `gem-ask ARGS | viz-render --width 60 --ascii --color never`, both
+/// binaries joined by a real pipe; returns what viz-render drew.
+fn pipe_into_viz_render(server: &FakeGemini, home: &Path, args: &[&str]) -> String {
+    let mut ask = gem_ask_std(server, home)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let render = std::process::Command::new(assert_cmd::cargo::cargo_bin!("viz-render"))
+        .args(["--width", "60", "--ascii", "--color", "never"])
+        .env_remove("NO_COLOR")
+        .stdin(ask.stdout.take().unwrap())
+        .output()
+        .unwrap();
+    let ask = ask.wait_with_output().unwrap();
+    assert!(
+        ask.status.success(),
+        "gem-ask: {}",
+        String::from_utf8_lossy(&ask.stderr)
+    );
+    assert!(
+        render.status.success(),
+        "viz-render: {}",
+        String::from_utf8_lossy(&render.stderr)
+    );
+    String::from_utf8(render.stdout).unwrap()
+}
+
+#[test]
+fn bmw_scenario_piped_into_viz_render() {
+    let server = bmw_server("bmw-pipe");
+    let home = temp_dir("bmw-pipe");
+    let first = pipe_into_viz_render(
+        &server,
+        &home,
+        &[
+            "-m",
+            "gemini-3.1-pro-preview",
+            "Fastest 3 BMW models, compare 0-60 in a chart",
+        ],
+    );
+    assert_eq!(
+        first,
+        "> Fastest 3 BMW models, compare 0-60 in a chart\n\
+         \n\
+         BMW 0-60 mph\n\
+         M5 CS                 ###########################      2.9 s\n\
+         M8 Competition        ############################     3.0 s\n\
+         M3 Competition xDrive ################################ 3.4 s\n\
+         \n\
+         The M5 CS is the quickest at 2.9 s.\n"
+    );
+    let second = pipe_into_viz_render(
+        &server,
+        &home,
+        &[
+            "-m",
+            "gemini-3.1-pro-preview",
+            "--continue",
+            "BMW models per year for the last 5 years",
+        ],
+    );
+    let lines: Vec<&str> = second.lines().collect();
+    assert_eq!(
+        lines[..5],
+        [
+            "> BMW models per year for the last 5 years",
+            "",
+            "BMW models per year",
+            "Models",
+            "46 |                                                      **",
+        ]
+    );
+    // The line rises from 38 in 2020 to 46 in 2024: ticks, axis, years.
+    assert_eq!(lines[4].split('|').next(), Some("46 "));
+    assert!(lines.contains(&"38 |***"), "{second}");
+    assert!(lines.iter().any(|l| l.starts_with("   +-----")), "{second}");
+    let years: Vec<&str> = lines
+        .iter()
+        .find(|l| l.contains("2020"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(years, ["2020", "2021", "2022", "2023", "2024"]);
+    assert!(second.ends_with("Year\n\nBMW's lineup grew from 38 to 46 models.\n"));
+    // The follow-up resent the first turn: same session, history included.
+    assert_eq!(server.bodies()[2]["contents"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn output_text_draws_the_chart_as_viz_render_does() {
+    let server = bmw_server("bmw-text");
+    let home = temp_dir("bmw-text");
+    let out = gem_ask(&server, &home)
+        .args([
+            "--output",
+            "text",
+            "--width",
+            "60",
+            "--ascii",
+            "--color",
+            "never",
+            "Fastest 3 BMW models, compare 0-60 in a chart",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "> Fastest 3 BMW models, compare 0-60 in a chart\n\
+         \n\
+         BMW 0-60 mph\n\
+         M5 CS                 ###########################      2.9 s\n\
+         M8 Competition        ############################     3.0 s\n\
+         M3 Competition xDrive ################################ 3.4 s\n\
+         \n\
+         The M5 CS is the quickest at 2.9 s.\n"
+    );
+}
+
+#[test]
+fn output_text_never_passes_control_characters_through() {
+    let evil_call = json!({"name":"render_visualization","args":{"chartType":"bar","title":"Pwn\u{1b}]0;owned\u{7}",
+        "series":[{"name":"s","points":[{"label":"a\u{1b}[2J","value":1},{"label":"b\u{9b}31m","value":2}]}]}});
+    let call = with_calls(
+        &format!(
+            "data: {}\r\n\r\n",
+            serde_json::from_str::<Value>(&fixture(
+                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
+            ))
+            .unwrap()
+        ),
+        &[evil_call],
+    );
+    let text = format!(
+        "data: {}\r\n\r\n",
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":"done\u{1b}[2J\u{1b}]52;c;Zm9v\u{7} \u{202e}x"}]},"finishReason":"STOP"}]})
+    );
+    let server = FakeGemini::start(
+        "ctrl",
+        vec![
+            Reply::sse(&call),
+            Reply::sse(&text),
+            Reply::sse(&call),
+            Reply::sse(&text),
+        ],
+    );
+    let home = temp_dir("ctrl");
+    let colour = regex::Regex::new("\u{1b}\\[[0-9;]*m").unwrap();
+    for extra in [&["--ascii"][..], &["--unicode"][..]] {
+        let out = gem_ask(&server, &home)
+            .args([
+                "--output",
+                "text",
+                "--color",
+                "always",
+                "--width",
+                "60",
+                "--show-tools",
+            ])
+            .args(extra)
+            .arg("chart")
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let shown = String::from_utf8(out.stdout).unwrap();
+        // Only our own colour sequences (ESC [ ... m) may carry an ESC.
+        let stripped = colour.replace_all(&shown, "");
+        assert!(
+            !stripped
+                .chars()
+                .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+            "{shown:?}"
+        );
+        assert!(stripped.contains("done^[[2J^[]52;c;Zm9v^G"), "{stripped:?}");
+        assert!(stripped.contains("a^[[2J"), "{stripped:?}");
+        // The tool lines (--show-tools) carry the title too.
+        assert!(stripped.contains("Pwn^[]0;owned^G"), "{stripped:?}");
+    }
+    assert_eq!(server.requests().len(), 4);
 }
 
 #[test]
@@ -1147,10 +1440,11 @@ fn command_help_prints_the_command_alone() {
         "data: {}\r\n\r\n",
         json!({"candidates":[{"content":{"role":"model","parts":[{"text":"```bash\nfind . -size +100M\n```"}]},"finishReason":"STOP"}]})
     );
-    let server = FakeGemini::start("command-help", vec![Reply::sse(&sse)]);
+    let server = FakeGemini::start("command-help", vec![Reply::sse(&sse), Reply::sse(&sse)]);
     let home = temp_dir("command-help");
+    // Into a pipe too: `$(gem-ask -c ...)` gets the command alone.
     gem_ask(&server, &home)
-        .args(["--output", "text", "-c", "files over 100 MB"])
+        .args(["-c", "files over 100 MB"])
         .assert()
         .success()
         .stdout("find . -size +100M\n");
@@ -1160,6 +1454,16 @@ fn command_help_prints_the_command_alone() {
         "Provide the Linux command for: files over 100 MB"
     );
     assert!(b.get("tools").is_none());
+    let out = gem_ask(&server, &home)
+        .args(["--output", "jsonl", "-c", "files over 100 MB"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        assistant_text(&events(&out.stdout)),
+        "```bash\nfind . -size +100M\n```"
+    );
 }
 
 #[test]
@@ -1477,6 +1781,39 @@ fn sigterm_ends_the_stream_with_a_result() {
 }
 
 #[test]
+fn base_url_flag_and_model_variable() {
+    let sse = fixture("02-text-stream-gemini-2.5-flash-single-chunk.response.sse");
+    let server = FakeGemini::start("base-url-flag", vec![Reply::sse(&sse), Reply::sse(&sse)]);
+    let home = temp_dir("base-url-flag");
+    // --base-url beats the environment (which points nowhere here); a
+    // trailing slash is fine.
+    gem_ask(&server, &home)
+        .env("GEMINI_BASE_URL", "http://127.0.0.1:9")
+        .env("GEMINI_MODEL", "gemini-3-flash-preview")
+        .args(["--base-url", &format!("{}/", server.url), "hi"])
+        .assert()
+        .success();
+    // --model beats GEMINI_MODEL.
+    gem_ask(&server, &home)
+        .env("GEMINI_MODEL", "gemini-3-flash-preview")
+        .args(["--model", "gemini-2.5-pro", "hi"])
+        .assert()
+        .success();
+    let lines: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.request_line.clone())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "POST /v1beta/models/gemini-3-flash-preview:streamGenerateContent?alt=sse HTTP/1.1",
+            "POST /v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse HTTP/1.1",
+        ]
+    );
+}
+
+#[test]
 fn empty_model_variable_means_the_default() {
     let server = FakeGemini::start(
         "empty-model",
@@ -1578,4 +1915,290 @@ fn replay_files_that_run_out_or_are_missing() {
     let ev = events(&out.stdout);
     assert_eq!(ev.last().unwrap()["error"]["type"], "setup_error");
     assert!(server.requests().is_empty());
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_0() {
+    // `gem-ask ... | head`: the reader takes the lines up to the first
+    // piece of the answer and goes away; only then does the server send the
+    // rest. That the piece arrived at all while the server held back the
+    // rest also proves each chunk is passed on as it comes.
+    let gate = support::Gate::default();
+    let server = FakeGemini::start(
+        "head",
+        vec![
+            Reply::sse(&fixture(
+                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
+            ))
+            .gated(1, &gate),
+            Reply::sse(&fixture(
+                "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+            )),
+        ],
+    );
+    let home = temp_dir("head");
+    let mut child = gem_ask_std(&server, &home)
+        .arg("hi")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    while !lines
+        .last()
+        .is_some_and(|l: &String| l.contains(r#""role":"assistant""#))
+    {
+        let mut line = String::new();
+        assert_ne!(
+            std::io::BufRead::read_line(&mut reader, &mut line).unwrap(),
+            0
+        );
+        lines.push(line);
+    }
+    assert!(lines[0].starts_with(r#"{"type":"init","#), "{lines:?}");
+    drop(reader);
+    gate.open();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(!gate.timed_out());
+    // Closed before the first event: same quiet end, no request made. The
+    // read end is closed before gem-ask starts, so no write can win a race.
+    let mut fds = [0; 2];
+    // SAFETY: pipe2() fills two descriptors we then own; close-on-exec so
+    // no child spawned meanwhile by another test keeps the read end open.
+    assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+    // SAFETY: each descriptor is owned exactly once.
+    let (read_end, write_end) = unsafe {
+        use std::os::fd::FromRawFd;
+        (
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        )
+    };
+    drop(read_end);
+    let out = gem_ask_std(&server, &home)
+        .arg("hi")
+        .stdout(write_end)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
+    let sse = fixture("07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse");
+    // Headers, then silence far longer than --read-timeout. (The fake
+    // server answers one connection at a time: the slow stream below gets
+    // a server of its own.)
+    let silent = FakeGemini::start(
+        "read-timeout",
+        vec![Reply::sse(&sse).delay_each(Duration::from_secs(60))],
+    );
+    // Each event within the timeout, the whole stream beyond it.
+    let slow = FakeGemini::start(
+        "read-timeout-slow",
+        vec![Reply::sse(&sse).delay_each(Duration::from_millis(700))],
+    );
+    let home = temp_dir("read-timeout");
+    let out = gem_ask(&silent, &home)
+        .args(["--read-timeout", "1", "--retries", "0", "hi"])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"stream_interrupted","message":"the response stream ended early: no data for 1s (--read-timeout)"})
+    );
+    let out = gem_ask(&slow, &home)
+        .args(["--read-timeout", "1", "--retries", "0", "hi"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        assistant_text(&events(&out.stdout)),
+        "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."
+    );
+}
+
+#[test]
+fn sigterm_while_stdin_is_still_open() {
+    let server = FakeGemini::start("sigterm-stdin", vec![]);
+    let home = temp_dir("sigterm-stdin");
+    let mut child = gem_ask_std(&server, &home)
+        .arg("summarize")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Some context, and the writer stays open (`tail -f log | gem-ask`);
+    // a watchdog closes it after 20 s so a gem-ask deaf to the signal
+    // fails this test instead of hanging it.
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"line 1\n").unwrap();
+    let (done, alarm) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let fired = alarm.recv_timeout(Duration::from_secs(20)).is_err();
+        drop(stdin);
+        fired
+    });
+    // Signal only once gem-ask catches SIGTERM (bit 15 of SigCgt), else
+    // the default action would kill it before it can answer.
+    let status = format!("/proc/{}/status", child.id());
+    loop {
+        let text = std::fs::read_to_string(&status).unwrap();
+        let caught = text
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .map(|m| u64::from_str_radix(m.trim(), 16).unwrap())
+            .unwrap();
+        if caught & (1 << (libc::SIGTERM - 1)) != 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: signalling our own child by its pid.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let out = child.wait_with_output().unwrap();
+    done.send(()).unwrap();
+    assert!(
+        !watchdog.join().unwrap(),
+        "gem-ask waited for stdin to close"
+    );
+    assert_eq!(out.status.code(), Some(143));
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(
+        ev[2]["error"],
+        json!({"type":"interrupted","message":"interrupted by SIGTERM"})
+    );
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn output_text_shows_an_error_once() {
+    let server = FakeGemini::start("text-error", vec![]);
+    let home = temp_dir("text-error");
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .args(["--output", "text", "--ascii", "--color", "never", "hi"])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "> hi\nerror: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY\n"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // -c prints only the command, so its failure goes to stderr.
+    let out = gem_ask(&server, &home)
+        .env_remove("GEMINI_API_KEY")
+        .args(["--output", "text", "-c", "list files"])
+        .assert()
+        .code(3)
+        .get_output()
+        .clone();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "gem-ask: error: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY\n"
+    );
+}
+
+#[test]
+fn an_unreadable_session_ends_inside_the_stream() {
+    let server = FakeGemini::start("bad-session", vec![]);
+    let home = temp_dir("bad-session");
+    // A directory where the session file should be: it cannot be read.
+    std::fs::create_dir_all(home.join("gemline/sessions/stuck.jsonl")).unwrap();
+    let out = gem_ask(&server, &home)
+        .args(["--session", "stuck", "hi"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(kinds(&ev), ["init", "message", "result"]);
+    assert_eq!(ev[2]["error"]["type"], "session_error");
+    assert!(
+        ev[2]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read session "),
+        "{:?}",
+        ev[2]
+    );
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn connect_timeout_gives_up_on_a_peer_that_never_accepts() {
+    // A listener with a backlog of 0 that never accepts: once its queue is
+    // full the kernel drops further SYNs, so connecting hangs.
+    // SAFETY: plain socket calls on a descriptor owned by this test.
+    let (fd, port) = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0);
+        let mut addr: libc::sockaddr_in = std::mem::zeroed();
+        addr.sin_family = libc::AF_INET as libc::sa_family_t;
+        addr.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        assert_eq!(
+            libc::bind(fd, &addr as *const _ as *const libc::sockaddr, len),
+            0
+        );
+        assert_eq!(libc::listen(fd, 0), 0);
+        let mut bound: libc::sockaddr_in = std::mem::zeroed();
+        let mut blen = len;
+        libc::getsockname(fd, &mut bound as *mut _ as *mut libc::sockaddr, &mut blen);
+        (fd, u16::from_be(bound.sin_port))
+    };
+    // Fill the accept queue.
+    let fillers: Vec<_> = (0..4)
+        .filter_map(|_| {
+            std::net::TcpStream::connect_timeout(
+                &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                Duration::from_millis(200),
+            )
+            .ok()
+        })
+        .collect();
+    let server = FakeGemini::start("connect-timeout", vec![]);
+    let home = temp_dir("connect-timeout");
+    let out = gem_ask(&server, &home)
+        .env("GEMINI_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .args([
+            "--connect-timeout",
+            "1",
+            "--read-timeout",
+            "2",
+            "--retries",
+            "0",
+            "hi",
+        ])
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"],
+        json!({"type":"connection_error","message":"connection failed: no connection within 1s (--connect-timeout)"})
+    );
+    drop(fillers);
+    // SAFETY: closing the descriptor opened above.
+    unsafe {
+        libc::close(fd);
+    }
 }

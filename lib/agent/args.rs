@@ -69,7 +69,7 @@ pub struct Args {
     #[arg(long)]
     pub no_stdin: bool,
 
-    /// Ask for a shell command for the prompt; on a terminal it is printed alone.
+    /// Ask for a shell command for the prompt and print it alone, also into a pipe (the event stream only with --output jsonl).
     #[arg(short = 'c', long)]
     pub command_help: bool,
 
@@ -156,7 +156,9 @@ pub const HELP_TAIL: &str = concat!(
     "  143  terminated by SIGTERM\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
      connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
-     interrupted. A closed stdout (`| head`) ends the run quietly with 0.\n\n",
+     interrupted. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
+     a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
+     the run quietly with 0.\n\n",
     "Environment:\n",
     "  GEMINI_API_KEY, GOOGLE_API_KEY  the API key (first set wins), sent only in the x-goog-api-key header\n",
     "  GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL  API base URL when --base-url is not given\n",

@@ -60,9 +60,13 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         &args.exclude_tools,
     )
     .map_err(|e| coded(exit::USAGE, e))?;
+    // None: a signal arrived while stdin was still open; the run ends as
+    // interrupted, with its init and result, and sends nothing.
     let context = read_context(&args)?;
+    let interrupted_early = context.is_none();
+    let context = context.unwrap_or_default();
     let mut prompt = args.prompt.join(" ");
-    if prompt.trim().is_empty() && context.trim().is_empty() {
+    if !interrupted_early && prompt.trim().is_empty() && context.trim().is_empty() {
         return Err(coded(
             exit::USAGE,
             "no prompt: give it as arguments or pipe text on stdin (see --help)",
@@ -74,6 +78,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let session = resolve_session(&args)?;
 
     let mode = match args.output {
+        // -c exists to print a command alone, for a person or for
+        // `$(gem-ask -c ...)`; the events only when asked for.
+        OutputMode::Auto if args.command_help => OutputMode::Text,
         OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
         OutputMode::Auto => OutputMode::Jsonl,
         m => m,
@@ -104,6 +111,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         thoughts: args.thoughts,
         debug: args.debug,
         command_help: args.command_help,
+        // The renderer draws a failed result as an error line; saying it
+        // again on stderr would show it twice on the terminal.
+        error_drawn: mode == OutputMode::Text && !args.command_help,
         max_rounds: args.max_tool_rounds,
         records: Vec::new(),
     };
@@ -112,7 +122,14 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         run.emit(stamp(Event::message("user", &prompt, false)))?;
     }
 
-    let outcome = match make_transport(&args) {
+    let transport = if interrupted_early {
+        Err(Failure::Gen(GenError::Interrupted))
+    } else if let Some(m) = &session.load_error {
+        Err(Failure::Session(m.clone()))
+    } else {
+        make_transport(&args)
+    };
+    let outcome = match transport {
         Ok(transport) => {
             let client = Client::new(transport, &args.model, retry_policy(&args));
             let mut texts: Vec<&str> = Vec::new();
@@ -169,6 +186,7 @@ struct Run {
     thoughts: bool,
     debug: bool,
     command_help: bool,
+    error_drawn: bool,
     max_rounds: u32,
     /// Session records of this turn, written once it completes.
     records: Vec<Value>,
@@ -200,7 +218,7 @@ impl Observer for Obs<'_> {
         self.sink.emit(&stamp(Event::retry(
             attempt,
             delay.as_millis() as u64,
-            reason,
+            &redact_key(reason),
         )))
     }
 
@@ -246,6 +264,10 @@ impl Run {
         self.records.push(session::content_record(&user));
         let mut rounds = 0u32;
         loop {
+            // No request after a signal: it would only cost tokens.
+            if signals::received().is_some() {
+                return Err(Failure::Gen(GenError::Interrupted));
+            }
             let system = self.system_prompt();
             let body = request::build(&RequestSpec {
                 contents: &contents,
@@ -398,6 +420,8 @@ impl Run {
             Err(Failure::Session(m)) => (exit::FAILURE, Some(("session_error", m.clone()))),
             Err(Failure::Setup(code, m)) => (*code, Some(("setup_error", m.clone()))),
         };
+        // A proxy or gateway may echo the key back in an error message.
+        let error = error.map(|(kind, message)| (kind, redact_key(&message)));
         let u = self.stats.usage;
         let mut map = Map::new();
         map.insert("type".into(), "result".into());
@@ -425,21 +449,39 @@ impl Run {
         self.sink.finish()?;
         match error {
             None => Ok(code),
+            Some(_) if self.error_drawn => Ok(code),
             Some((_, message)) => Err(coded(code, message)),
         }
     }
 }
 
-fn read_context(args: &Args) -> anyhow::Result<String> {
+/// Stdin as context, or `None` when SIGINT/SIGTERM arrived first. The read
+/// runs on a thread so a signal ends the wait even while the writer keeps
+/// the pipe open (`tail -f log | gem-ask ...`): the handlers restart reads.
+fn read_context(args: &Args) -> anyhow::Result<Option<String>> {
     if args.no_stdin || io::stdin().is_terminal() {
-        return Ok(String::new());
+        return Ok(Some(String::new()));
     }
-    let mut bytes = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let r = io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes);
+        let _ = tx.send(r);
+    });
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(bytes)) => return Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Ok(Err(e)) => anyhow::bail!("cannot read stdin: {e}"),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if signals::received().is_some() {
+                    return Ok(None);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("cannot read stdin: the reader stopped")
+            }
+        }
+    }
 }
 
 /// The session this run belongs to.
@@ -448,6 +490,9 @@ struct SessionChoice {
     history: session::History,
     /// Where to append the turn; `None` with `--no-history`.
     write_to: Option<PathBuf>,
+    /// The history could not be read: the run ends, inside its stream,
+    /// before any request (answering without it would fork the session).
+    load_error: Option<String>,
 }
 
 fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
@@ -489,21 +534,27 @@ fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
         None => (session::new_id(), false),
     };
     let path = dir.map(|d| d.join(format!("{id}.jsonl")));
+    let mut load_error = None;
     let history = match (&path, existing) {
-        (Some(p), true) => {
-            let h = session::load(p)
-                .map_err(|e| anyhow::anyhow!("cannot read session {}: {e}", p.display()))?;
-            for (line, why) in &h.skipped {
-                eprintln!("gem-ask: warning: session {id}, line {line}: {why} (line skipped)");
+        (Some(p), true) => match session::load(p) {
+            Ok(h) => {
+                for (line, why) in &h.skipped {
+                    eprintln!("gem-ask: warning: session {id}, line {line}: {why} (line skipped)");
+                }
+                h
             }
-            h
-        }
+            Err(e) => {
+                load_error = Some(format!("cannot read session {}: {e}", p.display()));
+                session::History::default()
+            }
+        },
         _ => session::History::default(),
     };
     Ok(SessionChoice {
         write_to: if args.no_history { None } else { path },
         id,
         history,
+        load_error,
     })
 }
 
@@ -522,6 +573,17 @@ fn api_key() -> Option<String> {
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
         .find(|v| !v.is_empty())
+}
+
+/// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
+fn redact_key(text: &str) -> String {
+    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        // A one-letter "key" would blank out half the message.
+        .filter(|v| v.len() >= 8)
+        .fold(text.to_string(), |t, key| t.replace(&key, "[REDACTED]"))
 }
 
 fn plain_http_to_another_host(base: &str) -> bool {

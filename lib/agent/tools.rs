@@ -344,22 +344,64 @@ mod tests {
 
     #[test]
     fn declarations_use_only_the_openapi_subset() {
-        fn walk(v: &Value) {
-            if let Value::Object(m) = v {
-                for (k, x) in m {
-                    assert!(
-                        !matches!(
-                            k.as_str(),
-                            "additionalProperties" | "$schema" | "const" | "$defs"
-                        ),
-                        "{k}"
-                    );
-                    walk(x);
+        // The v1beta `Schema` fields; anything else (additionalProperties,
+        // $schema, const, ...) is the 400 of fixture 21.
+        const SCHEMA_FIELDS: &[&str] = &[
+            "type",
+            "format",
+            "title",
+            "description",
+            "nullable",
+            "enum",
+            "maxItems",
+            "minItems",
+            "properties",
+            "required",
+            "minProperties",
+            "maxProperties",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "example",
+            "anyOf",
+            "propertyOrdering",
+            "default",
+            "items",
+            "minimum",
+            "maximum",
+        ];
+        const TYPES: &[&str] = &[
+            "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL",
+        ];
+        fn walk(schema: &Value, at: &str) {
+            let m = schema
+                .as_object()
+                .unwrap_or_else(|| panic!("{at}: not an object"));
+            for (k, v) in m {
+                assert!(SCHEMA_FIELDS.contains(&k.as_str()), "{at}: {k}");
+                match k.as_str() {
+                    "type" => assert!(TYPES.contains(&v.as_str().unwrap()), "{at}: {v}"),
+                    "properties" => {
+                        for (name, sub) in v.as_object().unwrap() {
+                            walk(sub, &format!("{at}.{name}"));
+                        }
+                    }
+                    "items" => walk(v, &format!("{at}[]")),
+                    "required" => {
+                        let props = m["properties"].as_object().unwrap();
+                        for r in v.as_array().unwrap() {
+                            assert!(props.contains_key(r.as_str().unwrap()), "{at}: {r}");
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
         for t in ALL {
-            walk(&declaration(t)["parameters"]);
+            let d = declaration(t);
+            let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(keys, ["name", "description", "parameters"]);
+            walk(&d["parameters"], t);
         }
     }
 }

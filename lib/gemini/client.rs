@@ -90,7 +90,18 @@ impl Client {
             };
             attempt += 1;
             let Some(delay) = self.retry.delay(attempt, hint, waited) else {
-                return Err(err);
+                if attempt > self.retry.retries {
+                    return Err(err);
+                }
+                // Retries were left but the wait did not fit: say so, or a
+                // 429 that asks for 60 s looks like a refusal to retry.
+                let note = format!(
+                    " (not retried: {}waiting would pass --max-wait {}s)",
+                    hint.map(|h| format!("the server asked for {}s; ", h.as_secs_f64()))
+                        .unwrap_or_default(),
+                    self.retry.max_wait.as_secs()
+                );
+                return Err(err.with_note(&note));
             };
             let reason = match &err {
                 GenError::Api(a) => format!("HTTP {} {}", a.code, a.status).trim().to_string(),

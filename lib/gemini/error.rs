@@ -35,6 +35,19 @@ pub enum GenError {
 }
 
 impl GenError {
+    /// The same error with `note` appended to its message.
+    pub fn with_note(self, note: &str) -> GenError {
+        match self {
+            GenError::Api(mut a) => {
+                a.message.push_str(note);
+                GenError::Api(a)
+            }
+            GenError::Connection(m) => GenError::Connection(m + note),
+            GenError::StreamCut(m) => GenError::StreamCut(m + note),
+            other => other,
+        }
+    }
+
     /// The `type` of the `result` event's `error`.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -94,4 +94,14 @@ mod tests {
             assert!(d >= step / 2 && d <= step, "{attempt}: {d:?}");
         }
     }
+
+    #[test]
+    fn jitter_spreads_the_waits() {
+        let p = RetryPolicy::default();
+        let waits: std::collections::BTreeSet<Duration> = (0..20)
+            .map(|_| p.delay(3, None, Duration::ZERO).unwrap())
+            .collect();
+        // Without jitter every wait would be the same 4 s step.
+        assert!(waits.len() > 10, "{waits:?}");
+    }
 }

@@ -25,6 +25,8 @@ pub struct SseReader<R> {
     /// line ending, not a blank line.
     after_cr: bool,
     last_id: Option<String>,
+    /// Nothing read yet: a UTF-8 byte order mark here is dropped.
+    at_start: bool,
 }
 
 impl<R: BufRead> SseReader<R> {
@@ -34,6 +36,7 @@ impl<R: BufRead> SseReader<R> {
             line: Vec::new(),
             after_cr: false,
             last_id: None,
+            at_start: true,
         }
     }
 
@@ -48,7 +51,9 @@ impl<R: BufRead> SseReader<R> {
                 return Ok(None);
             };
             if line.is_empty() {
-                if let Some(d) = data.take() {
+                // An empty data buffer dispatches nothing (a bare `data:`
+                // keep-alive from a gateway is not an empty JSON chunk).
+                if let Some(d) = data.take().filter(|d| !d.is_empty()) {
                     return Ok(Some(SseEvent {
                         event: std::mem::take(&mut event),
                         data: d,
@@ -120,7 +125,11 @@ impl<R: BufRead> SseReader<R> {
                 }
             }
         }
-        Ok(Some(String::from_utf8_lossy(&self.line).into_owned()))
+        let mut text = &self.line[..];
+        if std::mem::take(&mut self.at_start) {
+            text = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(text);
+        }
+        Ok(Some(String::from_utf8_lossy(text).into_owned()))
     }
 }
 
@@ -158,6 +167,13 @@ mod tests {
         assert_eq!(ev[0].data, "a\nb");
         assert_eq!(ev[0].event, "x");
         assert_eq!(ev[0].id.as_deref(), Some("7"));
+    }
+
+    #[test]
+    fn a_leading_bom_and_empty_data_are_ignored() {
+        assert_eq!(datas("\u{feff}data: 1\n\ndata:\n\ndata: 2\n\n"), ["1", "2"]);
+        // Only at the very start: later it is part of the data.
+        assert_eq!(datas("data: 1\n\ndata: \u{feff}2\n\n"), ["1", "\u{feff}2"]);
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub struct Http {
     agent: ureq::Agent,
     base_url: String,
     api_key: String,
+    timeouts: Timeouts,
 }
 
 /// Connect and per-read limits; no total limit, so a long healthy stream is
@@ -82,6 +83,7 @@ impl Http {
             agent: config.into(),
             base_url: base_url.trim_end_matches('/').to_string(),
             api_key,
+            timeouts,
         }
     }
 }
@@ -108,24 +110,64 @@ impl Transport for Http {
                     status: resp.status().as_u16(),
                     content_type: header("content-type"),
                     retry_after: header("retry-after"),
-                    body: Box::new(resp.into_body().into_reader()),
+                    body: Box::new(NamedTimeouts {
+                        inner: resp.into_body().into_reader(),
+                        read: self.timeouts.read,
+                    }),
                 })
             }
-            Err(e) => Err(classify(e)),
+            Err(e) => Err(classify(e, &self.timeouts)),
         }
     }
 }
 
-fn classify(e: ureq::Error) -> TransportError {
+fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
     use ureq::Error as E;
+    use ureq::Timeout as T;
     let retryable = matches!(
         e,
         E::Io(_) | E::Timeout(_) | E::HostNotFound | E::ConnectionFailed | E::Protocol(_)
     );
-    // ureq's messages carry the URL at most, never headers: the key stays out.
-    TransportError {
-        message: e.to_string(),
-        retryable,
+    // ureq's messages carry the URL at most, never headers: the key stays
+    // out. Its timeout names ("timeout: connect") are said in our flags.
+    let message = match e {
+        E::Timeout(T::Connect | T::Resolve) => format!(
+            "no connection within {}s (--connect-timeout)",
+            t.connect.as_secs_f64()
+        ),
+        E::Timeout(T::RecvResponse | T::PerRead) => {
+            format!(
+                "no answer within {}s (--read-timeout)",
+                t.read.as_secs_f64()
+            )
+        }
+        other => other.to_string(),
+    };
+    TransportError { message, retryable }
+}
+
+/// The response body, with ureq's per-read timeout told as `--read-timeout`.
+struct NamedTimeouts<R> {
+    inner: R,
+    read: Duration,
+}
+
+impl<R: Read> Read for NamedTimeouts<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            let timed_out = e
+                .get_ref()
+                .and_then(|x| x.downcast_ref::<ureq::Error>())
+                .is_some_and(|x| matches!(x, ureq::Error::Timeout(_)));
+            if timed_out {
+                io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("no data for {}s (--read-timeout)", self.read.as_secs_f64()),
+                )
+            } else {
+                e
+            }
+        })
     }
 }
 

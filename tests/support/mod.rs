@@ -12,7 +12,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -23,6 +23,36 @@ pub struct Reply {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Body,
+    /// The SSE event with this index waits until the gate opens.
+    pub gate: Option<(usize, Gate)>,
+}
+
+/// Holds the server back until the test has seen something, so a test can
+/// prove an event left gem-ask while the rest of the answer was not yet
+/// sent. A gate never opened gives way after 20 s and says so.
+#[derive(Debug, Clone, Default)]
+pub struct Gate(Arc<(Mutex<(bool, bool)>, Condvar)>);
+
+impl Gate {
+    pub fn open(&self) {
+        self.0.0.lock().unwrap().0 = true;
+        self.0.1.notify_all();
+    }
+
+    /// True when the server gave up waiting: the test never opened it.
+    pub fn timed_out(&self) -> bool {
+        self.0.0.lock().unwrap().1
+    }
+
+    fn wait(&self) {
+        let (lock, cv) = &*self.0;
+        let (mut state, _) = cv
+            .wait_timeout_while(lock.lock().unwrap(), Duration::from_secs(20), |s| !s.0)
+            .unwrap();
+        if !state.0 {
+            state.1 = true;
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -46,6 +76,7 @@ impl Reply {
                 "application/json; charset=UTF-8".into(),
             )],
             body: Body::Whole(body.as_bytes().to_vec()),
+            gate: None,
         }
     }
 
@@ -61,6 +92,7 @@ impl Reply {
                     .collect(),
                 cut: None,
             },
+            gate: None,
         }
     }
 
@@ -85,6 +117,12 @@ impl Reply {
                 e.0 = d;
             }
         }
+        self
+    }
+
+    /// Event `index` is sent only once `gate` is open.
+    pub fn gated(mut self, index: usize, gate: &Gate) -> Reply {
+        self.gate = Some((index, gate.clone()));
         self
     }
 
@@ -245,7 +283,10 @@ fn serve(mut s: TcpStream, reply: &Reply) -> std::io::Result<()> {
             head.push_str("Transfer-Encoding: chunked\r\n\r\n");
             s.write_all(head.as_bytes())?;
             s.flush()?;
-            for (delay, e) in events {
+            for (i, (delay, e)) in events.iter().enumerate() {
+                if let Some((_, gate)) = reply.gate.as_ref().filter(|(n, _)| *n == i) {
+                    gate.wait();
+                }
                 if !delay.is_zero() {
                     std::thread::sleep(*delay);
                 }
