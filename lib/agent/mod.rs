@@ -242,7 +242,7 @@ impl Run {
             && let Some(t) = &self.topic
         {
             s.push('\n');
-            s.push_str(&tools::topic_footer(t));
+            s.push_str(&crate::topic::active_topic_footer(t));
         }
         s
     }
@@ -323,7 +323,9 @@ impl Run {
             // A chapter header comes before the actions of its turn,
             // whatever order the model wrote the calls in.
             let mut order: Vec<usize> = (0..turn.calls.len()).collect();
-            order.sort_by_key(|&i| turn.calls[i].name != tools::CREATE_NEW_TOPIC);
+            crate::topic::order_calls_topic_first(&mut order, |&i| {
+                turn.calls[i].name == tools::CREATE_NEW_TOPIC
+            });
             let mut responses: Vec<Option<Value>> = vec![None; turn.calls.len()];
             for i in order {
                 if signals::received().is_some() {

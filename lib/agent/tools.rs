@@ -17,7 +17,7 @@ use crate::events::Event;
 use crate::spec;
 
 pub const RENDER_VISUALIZATION: &str = "render_visualization";
-pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
+pub use crate::topic::CREATE_NEW_TOPIC;
 
 /// Every tool, in declaration order.
 pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC];
@@ -141,14 +141,6 @@ pub fn guidance(tools: &[&str]) -> String {
     g
 }
 
-/// The footer naming the active topic, appended to the system instruction.
-pub fn topic_footer(topic: &str) -> String {
-    format!(
-        "[Active Topic: {topic}]\nIf the current active topic no longer describes your current phase of work, \
-         use create_new_topic to start a new chapter."
-    )
-}
-
 /// What running one call produced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
@@ -206,7 +198,7 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
             let title = args
                 .get("title")
                 .and_then(Value::as_str)
-                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                .map(crate::topic::normalize_title)
                 .unwrap_or_default();
             if title.is_empty() {
                 let msg = "create_new_topic: title is required, e.g. {\"title\":\"Researching BMW data\"}";
@@ -217,7 +209,7 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
                     new_topic: None,
                 };
             }
-            let confirmation = format!("Topic changed to: \"{title}\"");
+            let confirmation = crate::topic::topic_changed_output(&title);
             events.push(Event::topic(&title, None));
             events.push(Event::tool_result_ok(tool_id, &confirmation));
             Outcome {

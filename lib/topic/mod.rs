@@ -333,36 +333,6 @@ mod tests {
         assert_eq!(f.lines().count(), 2);
     }
 
-    /// gem-ask builds its footer and its answer itself (lib/agent/tools.rs);
-    /// the two must not drift apart while they are two functions.
-    #[test]
-    fn footer_and_confirmation_are_gem_asks() {
-        use crate::agent::tools;
-        assert_eq!(
-            active_topic_footer("Charting BMW data"),
-            tools::topic_footer("Charting BMW data")
-        );
-        let out = tools::execute(
-            tools::CREATE_NEW_TOPIC,
-            &serde_json::json!({"title": "Charting"}),
-            "t1",
-            tools::ALL,
-        );
-        assert_eq!(
-            out.response,
-            serde_json::json!({"output": topic_changed_output("Charting")})
-        );
-        assert_eq!(tools::CREATE_NEW_TOPIC, CREATE_NEW_TOPIC);
-        let odd = " Charting\n BMW \t data ";
-        let out = tools::execute(
-            tools::CREATE_NEW_TOPIC,
-            &serde_json::json!({ "title": odd }),
-            "t2",
-            tools::ALL,
-        );
-        assert_eq!(out.new_topic, Some(normalize_title(odd)));
-    }
-
     #[test]
     fn confirmation_quotes_the_title() {
         assert_eq!(
