@@ -184,6 +184,91 @@ fn footer_says_when_points_were_dropped() {
 }
 
 #[test]
+fn the_footer_names_how_points_were_dropped() {
+    for (method, words) in [
+        ("top", "top by value"),
+        ("first", "the first in input order"),
+        ("last", "the last in input order"),
+        ("even", "evenly sampled"),
+        ("minmax", "min/max per bucket"),
+        ("lttb", "largest-triangle sampled"),
+    ] {
+        let spec = format!(
+            r#"{{"type":"visualization","chartType":"line","series":[{{"name":"a","points":[{{"label":"1","value":1}},{{"label":"2","value":3}}]}}],"meta":{{"truncated":true,"originalPointCount":1204,"reduction":"{method}"}}}}"#
+        );
+        let out = ok(&["--width", "80"], &spec);
+        assert!(
+            out.ends_with(&format!("\nshowing 2 of 1,204 points, {words}\n")),
+            "{method}: {out}"
+        );
+    }
+}
+
+#[test]
+fn tables_show_exact_values_and_the_data_decimals() {
+    let spec = |values: &[f64]| {
+        let pts: Vec<_> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| serde_json::json!({"label": format!("p{i}"), "value": v}))
+            .collect();
+        serde_json::json!({"type": "visualization", "chartType": "table",
+            "series": [{"name": "n", "points": pts}],
+            "meta": {"truncated": false, "originalPointCount": values.len()}})
+        .to_string()
+    };
+    let out = ok(&["--width", "40"], &spec(&[37_400_000.0, 131_136.0, 2.5e9]));
+    assert_eq!(
+        out,
+        "╭───────┬───────────────╮\n\
+         │ Label │             n │\n\
+         ├───────┼───────────────┤\n\
+         │ p0    │    37,400,000 │\n\
+         │ p1    │       131,136 │\n\
+         │ p2    │ 2,500,000,000 │\n\
+         ╰───────┴───────────────╯\n"
+    );
+    let out = ok(&["--width", "40"], &spec(&[2.9, 3.0, 0.125]));
+    assert!(
+        out.contains("│ 2.900 │") && out.contains("│ 3.000 │"),
+        "{out}"
+    );
+    assert!(out.contains("│ 0.125 │"), "{out}");
+    // Where exact numbers cannot fit whole, the compact form is used
+    // rather than a cut number.
+    let out = ok(&["--width", "20"], &spec(&[37_400_000.0, 131_136.0, 2.5e9]));
+    assert!(out.contains("37.4M") && out.contains("2.5B"), "{out}");
+    assert!(!out.contains('…'), "{out}");
+    // Bars keep the compact form.
+    let bar = spec(&[37_400_000.0, 131_136.0]).replace("\"table\"", "\"bar\"");
+    assert!(ok(&["--width", "60"], &bar).contains("37.4M"));
+}
+
+#[test]
+fn a_line_with_few_points_marks_every_point() {
+    let line = |n: usize| {
+        let pts: Vec<_> = (0..n)
+            .map(|i| serde_json::json!({"label": (2000 + i).to_string(), "value": (i * i) as f64}))
+            .collect();
+        serde_json::json!({"type": "visualization", "chartType": "line",
+            "series": [{"name": "n", "points": pts}],
+            "meta": {"truncated": false, "originalPointCount": n}})
+        .to_string()
+    };
+    let markers = |out: &str| out.chars().filter(|&c| c == '●').count();
+    let out = ok(&["--width", "80"], &line(5));
+    assert_eq!(markers(&out), 5, "{out}");
+    let out = ok(&["--width", "20"], &line(5));
+    assert_eq!(markers(&out), 5, "{out}");
+    // Dense: the braille line alone.
+    let out = ok(&["--width", "40"], &line(30));
+    assert_eq!(markers(&out), 0, "{out}");
+    // ASCII draws the line with the marker; nothing else is added.
+    let out = ok(&["--width", "80", "--ascii"], &line(5));
+    assert!(out.contains('*') && out.is_ascii(), "{out}");
+}
+
+#[test]
 fn messages_stream_joined_and_lines_are_closed_before_other_output() {
     let stream = [
         r#"{"type":"message","role":"assistant","content":"Hel","delta":true}"#,
