@@ -535,6 +535,12 @@ fn json_mode_records_the_fallback_mode_and_passes_the_rest() {
     let out = ok(&["--json"], &testdata("bmw.jsonl"));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["meta"]["fallbackMode"], "unicode");
+    // The locale and TERM decide it as they decide the drawing.
+    for env in [[("LANG", "C")], [("TERM", "dumb")]] {
+        let o = render(&["--json"], &env, &testdata("bmw.jsonl"));
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(v["meta"]["fallbackMode"], "ascii", "{env:?}");
+    }
     let bare = r#"{"chartType":"line","series":[{"name":"a","points":[{"label":"1","value":1}]}]}"#;
     let v: serde_json::Value = serde_json::from_str(&ok(&["--json"], bare)).unwrap();
     assert_eq!(v["type"], "visualization");
