@@ -4,7 +4,7 @@
 usage: compare.py CASES.json [--runs N]
 
 CASES.json is a list of {"name", "ours", "peer", "peer_name"}, optionally
-with "runs" (fewer runs for a slow case; --runs still caps it) and targets
+with "runs" (its own number of runs; --runs N caps it) and targets
 checked on the medians: "target_ms" and "target_mib" (ours at most that),
 "target_ratio" (ours/peer wall time below that). Each command
 is run through `sh -c` with stdout to /dev/null. Wall time comes from
@@ -47,13 +47,14 @@ def run(cmd):
 
 def main():
     cases = json.load(open(sys.argv[1]))
-    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 7
+    given = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else None
+    runs = given or 7
     verdicts = []
     print(f"{'case':<34} {'ours ms':>9} {'peer ms':>9} {'time ratio':>10} {'ours MiB':>9} {'peer MiB':>9} {'mem ratio':>9}  peer")
     for c in cases:
         run(c["ours"]); run(c["peer"])  # warm-up: page cache, lazy binding
         ours, peer, tr, mr = [], [], [], []
-        n = min(runs, c.get("runs", runs))
+        n = c.get("runs", runs) if given is None else min(given, c.get("runs", given))
         for _ in range(n):
             a = run(c["ours"]); b = run(c["peer"])
             ours.append(a); peer.append(b)
@@ -72,6 +73,8 @@ def main():
         if checks:
             verdicts.append(f"  {c['name']}: " + ", ".join(f"{what} {'met' if ok else 'NOT met'}" for what, ok in checks))
     print(f"(median of {runs} alternating runs each unless noted; ratio < 1 means gemline is faster / smaller)")
+    floor = statistics.median(run("true")[0] for _ in range(21))
+    print(f"(every wall time includes starting `sh -c` from this driver: {floor:.1f} ms for `sh -c true`)")
     if not GNU_TIME:
         print("(no /usr/bin/time: memory includes this driver's own ~15 MiB; read it as an upper bound)")
     if verdicts:

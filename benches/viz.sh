@@ -3,7 +3,8 @@
 # wall time and peak memory on the same generated files in the same run,
 # with ours/xan ratios. Not a test: prints figures for a person to read.
 #
-#   benches/viz.sh [--runs N]        (default 7 alternating runs per case)
+#   benches/viz.sh [--runs N]   (default: 21 alternating runs of each 20-row
+#                                case, 7 of the 1M and 3 of the 4M one)
 #
 # Targets: 20 rows parse+render under 5 ms and 5 MiB; 1,000,000 rows (line,
 # two numeric columns, about 16 MB) faster than xan and under 10 MiB peak;
@@ -12,7 +13,10 @@
 #
 # Peak memory is the largest single process of each pipeline (see
 # benches/compare.py), so `viz-parse | viz-render` is judged by its larger
-# half; wall time covers the whole pipeline, `sh -c` start-up included.
+# half; wall time covers the whole pipeline, `sh -c` start-up included
+# (the driver prints that floor). The 20-row figures are process start-up
+# almost entirely, so a busy machine moves them; `perf stat -r 100 sh -c
+# '...'` gives a steadier number when in doubt.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +53,7 @@ gen_xy() {
   if [ ! -s "$out" ]; then
     echo "generating $n rows into $out" >&2
     awk -v n="$n" 'BEGIN { srand(5); print "x,y";
-      for (i = 0; i < n; i++) printf "%d,%.3f\n", i, 1000 * sin(i * 6.283185307 * 30 / n) + rand() * 50 }' > "$out"
+      for (i = 0; i < n; i++) printf "%d,%.4f\n", i, 1000 * sin(i * 6.283185307 * 30 / n) + rand() * 50 }' > "$out"
   fi
 }
 gen_xy 1000000 "$WORK/xy1m.csv"
@@ -69,10 +73,10 @@ cat > "$CASES" <<EOF
 [
   {"name": "bar, 20 rows", "ours": "$(ours_bar bar20)",
    "peer": "xan hist -l model -v secs $WORK/bar20.csv --cols 80 --color never",
-   "peer_name": "xan hist", "target_ms": 5, "target_mib": 5},
+   "peer_name": "xan hist", "target_ms": 5, "target_mib": 5, "runs": 21},
   {"name": "line, 20 rows", "ours": "$(ours_line line20)",
    "peer": "xan plot -L year value $WORK/line20.csv --cols 80 --rows 15 --color never",
-   "peer_name": "xan plot -L", "target_ms": 5, "target_mib": 5},
+   "peer_name": "xan plot -L", "target_ms": 5, "target_mib": 5, "runs": 21},
   {"name": "line, 1,000,000 rows", "ours": "$(ours_line xy1m)", "peer": "$(peer_line xy1m)",
    "peer_name": "xan plot -L", "target_ratio": 1, "target_mib": 10},
   {"name": "line, 4,000,000 rows", "ours": "$(ours_line xy4m)", "peer": "$(peer_line xy4m)",
