@@ -764,3 +764,66 @@ fn styled_text_ending_a_line_adds_no_blank_line() {
         "\x1b[2mThinking.\n\x1b[0mAnswer.\n"
     );
 }
+
+/// `viz-parse FILE | viz-render ...` as a shell runs it; the exit status of
+/// every stage comes back on the last line.
+fn shell_pipeline(pipeline: &str) -> (String, String) {
+    let script = format!("{pipeline}; echo \"status ${{PIPESTATUS[*]}}\"");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .env("PARSE", env!("CARGO_BIN_EXE_viz-parse"))
+        .env("RENDER", env!("CARGO_BIN_EXE_viz-render"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn viz_parse_into_viz_render_through_a_real_pipe() {
+    let (out, err) =
+        shell_pipeline(r#""$PARSE" testdata/bmw.csv | "$RENDER" --width 60 --color never"#);
+    assert_eq!(
+        out,
+        "model                                           0-60 mph (s)\n\
+         M5 CS                 ███████████████████████▊         2.9 s\n\
+         M8 Competition Coupe  ████████████████████████▋        3.0 s\n\
+         M3 Competition xDrive ███████████████████████████▉     3.4 s\n\
+         M4 CSL                █████████████████████████████▌   3.6 s\n\
+         i4 M50                ██████████████████████████████▍  3.7 s\n\
+         X5 M Competition      ██████████████████████████████▍  3.7 s\n\
+         M2                    ████████████████████████████████ 3.9 s\n\
+         status 0 0\n"
+    );
+    assert_eq!(err, "");
+}
+
+#[test]
+fn head_1_ends_both_programs_quietly_with_success() {
+    // Far more output than a pipe holds, so both writers meet the closed pipe.
+    let dir = std::env::temp_dir().join(format!("gemline-head-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let events = dir.join("charts.jsonl");
+    let chart = testdata("bmw.jsonl");
+    std::fs::write(&events, chart.repeat(5000)).unwrap();
+    let path = events.to_str().unwrap();
+    let (out, err) = shell_pipeline(&format!(
+        r#""$PARSE" '{path}' | "$RENDER" --width 60 | head -1"#
+    ));
+    assert_eq!(out, "0-60 mph\nstatus 0 0 0\n");
+    assert_eq!(err, "");
+    // viz-parse alone, its event stream cut short.
+    let (out, err) = shell_pipeline(&format!(r#""$PARSE" '{path}' | head -1"#));
+    assert_eq!(
+        out,
+        format!("{}\nstatus 0 0\n", chart.lines().next().unwrap())
+    );
+    assert_eq!(err, "");
+    std::fs::remove_dir_all(&dir).ok();
+}
