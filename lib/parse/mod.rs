@@ -133,8 +133,8 @@ pub const INPUT_EXAMPLES: &str = r#"Accepted input, for example:
   label: value     M5 CS: 2.9s
   tool arguments   {"chartType": "bar", "series": [{"name": "0-60", "points": [{"label": "M5 CS", "value": 2.9}]}]}"#;
 
-/// The one more input `viz-parse` (not `inputText`) takes, appended to
-/// [`INPUT_EXAMPLES`] in the program's errors.
+/// The input only the `viz-parse` program takes (an `inputText` cannot be
+/// a stream): appended to [`INPUT_EXAMPLES`] in the program's errors.
 const STREAM_EXAMPLE: &str = r#"  event stream     {"type": "message", "role": "assistant", "content": "Hi"}   (JSON lines:
                    passed through; render_visualization tool_use events become charts)"#;
 
