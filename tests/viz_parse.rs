@@ -119,6 +119,27 @@ fn yearly_line_trend() {
 }
 
 #[test]
+fn the_chart_kind_follows_the_labels() {
+    for (input, kind) in [
+        (
+            &b"day,v\n2024-01-01,3\n2024-01-02,4\n2024-01-03,2\n"[..],
+            "line",
+        ),
+        (b"quarter,v\nQ1 2024,3\nQ2 2024,4\nQ3 2024,2\n", "line"),
+        (b"month,v\nJan,3\nFeb,4\nMar,2\n", "line"),
+        (b"size,ms\n10,3\n100,4\n1000,9\n", "line"),
+        (b"size,ms\n10,3\n1000,4\n100,9\n", "bar"),
+        (b"model,secs\nM5 CS,2.9\nM2,3.9\n", "bar"),
+    ] {
+        let v = one(&[], input);
+        assert_eq!(v["chartType"], kind, "{}", String::from_utf8_lossy(input));
+    }
+    // Asked for, it is what was asked.
+    let v = one(&["--chart", "bar"], b"year,v\n2020,1\n2021,2\n");
+    assert_eq!(v["chartType"], "bar");
+}
+
+#[test]
 fn table_payload_sorted_as_asked() {
     let v = one(&["testdata/args_table.json"], b"");
     assert_eq!(v["chartType"], "table");
@@ -291,7 +312,9 @@ fn prose_rejected_with_guidance() {
         "JSON records",
         "JSON pairs",
         "Markdown table",
+        "label: value",
         "tool arguments",
+        "event stream",
     ] {
         assert!(o.stderr.contains(want), "missing {want:?} in {}", o.stderr);
     }
@@ -465,7 +488,14 @@ fn long_format_one_series_per_value() {
         b"",
     );
     refused(&o);
-    assert!(o.stderr.contains("--chart line"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains(
+            "a bar chart takes one series, but --series \"symbol\" gives 2 (AAPL, MSFT): \
+             use --chart line for several series, or leave out --series"
+        ),
+        "{}",
+        o.stderr
+    );
     // Too many series.
     let mut s = String::from("s,x,v\n");
     for i in 0..60 {

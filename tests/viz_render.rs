@@ -184,6 +184,91 @@ fn footer_says_when_points_were_dropped() {
 }
 
 #[test]
+fn the_footer_names_how_points_were_dropped() {
+    for (method, words) in [
+        ("top", "top by value"),
+        ("first", "the first in input order"),
+        ("last", "the last in input order"),
+        ("even", "evenly sampled"),
+        ("minmax", "min/max per bucket"),
+        ("lttb", "largest-triangle sampled"),
+    ] {
+        let spec = format!(
+            r#"{{"type":"visualization","chartType":"line","series":[{{"name":"a","points":[{{"label":"1","value":1}},{{"label":"2","value":3}}]}}],"meta":{{"truncated":true,"originalPointCount":1204,"reduction":"{method}"}}}}"#
+        );
+        let out = ok(&["--width", "80"], &spec);
+        assert!(
+            out.ends_with(&format!("\nshowing 2 of 1,204 points, {words}\n")),
+            "{method}: {out}"
+        );
+    }
+}
+
+#[test]
+fn tables_show_exact_values_and_the_data_decimals() {
+    let spec = |values: &[f64]| {
+        let pts: Vec<_> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| serde_json::json!({"label": format!("p{i}"), "value": v}))
+            .collect();
+        serde_json::json!({"type": "visualization", "chartType": "table",
+            "series": [{"name": "n", "points": pts}],
+            "meta": {"truncated": false, "originalPointCount": values.len()}})
+        .to_string()
+    };
+    let out = ok(&["--width", "40"], &spec(&[37_400_000.0, 131_136.0, 2.5e9]));
+    assert_eq!(
+        out,
+        "╭───────┬───────────────╮\n\
+         │ Label │             n │\n\
+         ├───────┼───────────────┤\n\
+         │ p0    │    37,400,000 │\n\
+         │ p1    │       131,136 │\n\
+         │ p2    │ 2,500,000,000 │\n\
+         ╰───────┴───────────────╯\n"
+    );
+    let out = ok(&["--width", "40"], &spec(&[2.9, 3.0, 0.125]));
+    assert!(
+        out.contains("│ 2.900 │") && out.contains("│ 3.000 │"),
+        "{out}"
+    );
+    assert!(out.contains("│ 0.125 │"), "{out}");
+    // Where exact numbers cannot fit whole, the compact form is used
+    // rather than a cut number.
+    let out = ok(&["--width", "20"], &spec(&[37_400_000.0, 131_136.0, 2.5e9]));
+    assert!(out.contains("37.4M") && out.contains("2.5B"), "{out}");
+    assert!(!out.contains('…'), "{out}");
+    // Bars keep the compact form.
+    let bar = spec(&[37_400_000.0, 131_136.0]).replace("\"table\"", "\"bar\"");
+    assert!(ok(&["--width", "60"], &bar).contains("37.4M"));
+}
+
+#[test]
+fn a_line_with_few_points_marks_every_point() {
+    let line = |n: usize| {
+        let pts: Vec<_> = (0..n)
+            .map(|i| serde_json::json!({"label": (2000 + i).to_string(), "value": (i * i) as f64}))
+            .collect();
+        serde_json::json!({"type": "visualization", "chartType": "line",
+            "series": [{"name": "n", "points": pts}],
+            "meta": {"truncated": false, "originalPointCount": n}})
+        .to_string()
+    };
+    let markers = |out: &str| out.chars().filter(|&c| c == '●').count();
+    let out = ok(&["--width", "80"], &line(5));
+    assert_eq!(markers(&out), 5, "{out}");
+    let out = ok(&["--width", "20"], &line(5));
+    assert_eq!(markers(&out), 5, "{out}");
+    // Dense: the braille line alone.
+    let out = ok(&["--width", "40"], &line(30));
+    assert_eq!(markers(&out), 0, "{out}");
+    // ASCII draws the line with the marker; nothing else is added.
+    let out = ok(&["--width", "80", "--ascii"], &line(5));
+    assert!(out.contains('*') && out.is_ascii(), "{out}");
+}
+
+#[test]
 fn messages_stream_joined_and_lines_are_closed_before_other_output() {
     let stream = [
         r#"{"type":"message","role":"assistant","content":"Hel","delta":true}"#,
@@ -450,6 +535,12 @@ fn json_mode_records_the_fallback_mode_and_passes_the_rest() {
     let out = ok(&["--json"], &testdata("bmw.jsonl"));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["meta"]["fallbackMode"], "unicode");
+    // The locale and TERM decide it as they decide the drawing.
+    for env in [[("LANG", "C")], [("TERM", "dumb")]] {
+        let o = render(&["--json"], &env, &testdata("bmw.jsonl"));
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(v["meta"]["fallbackMode"], "ascii", "{env:?}");
+    }
     let bare = r#"{"chartType":"line","series":[{"name":"a","points":[{"label":"1","value":1}]}]}"#;
     let v: serde_json::Value = serde_json::from_str(&ok(&["--json"], bare)).unwrap();
     assert_eq!(v["type"], "visualization");
@@ -672,4 +763,67 @@ fn styled_text_ending_a_line_adds_no_blank_line() {
         ok(&["--show-thoughts", "--color", "always"], e),
         "\x1b[2mThinking.\n\x1b[0mAnswer.\n"
     );
+}
+
+/// `viz-parse FILE | viz-render ...` as a shell runs it; the exit status of
+/// every stage comes back on the last line.
+fn shell_pipeline(pipeline: &str) -> (String, String) {
+    let script = format!("{pipeline}; echo \"status ${{PIPESTATUS[*]}}\"");
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .env("PARSE", env!("CARGO_BIN_EXE_viz-parse"))
+        .env("RENDER", env!("CARGO_BIN_EXE_viz-render"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn viz_parse_into_viz_render_through_a_real_pipe() {
+    let (out, err) =
+        shell_pipeline(r#""$PARSE" testdata/bmw.csv | "$RENDER" --width 60 --color never"#);
+    assert_eq!(
+        out,
+        "model                                           0-60 mph (s)\n\
+         M5 CS                 ███████████████████████▊         2.9 s\n\
+         M8 Competition Coupe  ████████████████████████▋        3.0 s\n\
+         M3 Competition xDrive ███████████████████████████▉     3.4 s\n\
+         M4 CSL                █████████████████████████████▌   3.6 s\n\
+         i4 M50                ██████████████████████████████▍  3.7 s\n\
+         X5 M Competition      ██████████████████████████████▍  3.7 s\n\
+         M2                    ████████████████████████████████ 3.9 s\n\
+         status 0 0\n"
+    );
+    assert_eq!(err, "");
+}
+
+#[test]
+fn head_1_ends_both_programs_quietly_with_success() {
+    // Far more output than a pipe holds, so both writers meet the closed pipe.
+    let dir = std::env::temp_dir().join(format!("gemline-head-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let events = dir.join("charts.jsonl");
+    let chart = testdata("bmw.jsonl");
+    std::fs::write(&events, chart.repeat(5000)).unwrap();
+    let path = events.to_str().unwrap();
+    let (out, err) = shell_pipeline(&format!(
+        r#""$PARSE" '{path}' | "$RENDER" --width 60 | head -1"#
+    ));
+    assert_eq!(out, "0-60 mph\nstatus 0 0 0\n");
+    assert_eq!(err, "");
+    // viz-parse alone, its event stream cut short.
+    let (out, err) = shell_pipeline(&format!(r#""$PARSE" '{path}' | head -1"#));
+    assert_eq!(
+        out,
+        format!("{}\nstatus 0 0\n", chart.lines().next().unwrap())
+    );
+    assert_eq!(err, "");
+    std::fs::remove_dir_all(&dir).ok();
 }

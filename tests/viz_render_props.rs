@@ -140,8 +140,17 @@ fn check_line(line: &str, opts: &RenderOptions) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The cases to run: `PROPTEST_CASES` when set (a deeper run, as in
+/// `PROPTEST_CASES=2000 cargo test --test NAME`), else this test's default.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn charts_fit_any_width(chart in chart(), opts in options()) {

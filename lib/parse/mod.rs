@@ -133,6 +133,11 @@ pub const INPUT_EXAMPLES: &str = r#"Accepted input, for example:
   label: value     M5 CS: 2.9s
   tool arguments   {"chartType": "bar", "series": [{"name": "0-60", "points": [{"label": "M5 CS", "value": 2.9}]}]}"#;
 
+/// The input only the `viz-parse` program takes (an `inputText` cannot be
+/// a stream): appended to [`INPUT_EXAMPLES`] in the program's errors.
+const STREAM_EXAMPLE: &str = r#"  event stream     {"type": "message", "role": "assistant", "content": "Hi"}   (JSON lines:
+                   passed through; render_visualization tool_use events become charts)"#;
+
 pub(crate) fn examples_error(seen: String) -> ParseError {
     ParseError::Data(format!(
         "cannot read this as chart data: saw {seen}.\n\n{INPUT_EXAMPLES}"
@@ -436,7 +441,14 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
         match process(input.reader, &input.name, &opts, &mut out) {
             Ok(()) => {}
             Err(ParseError::Write(e)) => return Err(e.into()),
-            Err(e) => fail(e.exit_code(), format!("{}: {e}", input.name)),
+            Err(e) => {
+                let mut msg = format!("{}: {e}", input.name);
+                if msg.ends_with(INPUT_EXAMPLES) {
+                    msg.push('\n');
+                    msg.push_str(STREAM_EXAMPLE);
+                }
+                fail(e.exit_code(), msg)
+            }
         }
     }
     out.flush()?;

@@ -58,7 +58,11 @@ impl Cells for OwnedRow {
 
 impl Cells for csv::ByteRecord {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
-        self.get(i).map(String::from_utf8_lossy)
+        // The strict check is the fast one; lossy only for the rare bad cell.
+        self.get(i).map(|b| match std::str::from_utf8(b) {
+            Ok(s) => Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(b),
+        })
     }
     fn width(&self) -> usize {
         self.len()
@@ -515,6 +519,15 @@ fn plan(
     })
 }
 
+/// A row's label: its label cell, or its row number when there is no
+/// label column.
+fn row_label(row: &dyn Cells, col: Option<usize>, rows: usize) -> Cow<'_, str> {
+    match col {
+        Some(l) => cell(row, l).unwrap_or_default(),
+        None => Cow::Owned(rows.to_string()),
+    }
+}
+
 /// Streams rows of a decided plan into reducers.
 struct Builder {
     plan: Plan,
@@ -555,15 +568,10 @@ impl Builder {
 
     fn push(&mut self, row: &dyn Cells, loc: Loc, warn: &mut Warner) -> Result<(), ParseError> {
         self.rows += 1;
-        let mut label: Option<String> = None;
-        let row_label = |label: &mut Option<String>, rows: usize| -> String {
-            label
-                .get_or_insert_with(|| match self.plan.label {
-                    Some(l) => cell(row, l).map(Cow::into_owned).unwrap_or_default(),
-                    None => rows.to_string(),
-                })
-                .clone()
-        };
+        // Borrowed from the row and made only when a value needs it: the
+        // reducer copies it only for a point it keeps.
+        let mut label: Option<Cow<'_, str>> = None;
+        let (label_col, rows) = (self.plan.label, self.rows);
         for k in 0..self.plan.values.len() {
             let col = self.plan.values[k];
             let c = cell(row, col);
@@ -593,14 +601,14 @@ impl Builder {
             };
             match value {
                 Some(v) => {
-                    let l = row_label(&mut label, self.rows);
-                    self.reducers[slot]
-                        .1
-                        .push(spec::Point { label: l, value: v });
+                    let l = label.get_or_insert_with(|| row_label(row, label_col, rows));
+                    self.reducers[slot].1.push_value(v, l);
                 }
                 None => {
                     self.skipped += 1;
-                    let l = row_label(&mut label, self.rows);
+                    let l = label
+                        .get_or_insert_with(|| row_label(row, label_col, rows))
+                        .to_string();
                     if self.non_finite.len() < MAX_REPORTED {
                         self.non_finite
                             .push((self.reducers[slot].0.clone(), l.clone()));

@@ -19,12 +19,16 @@ Drawing: bar charts use eighth-block bars (`#` in ASCII) with the value and \
 its unit right-aligned, diverging from a zero axis when values are negative. \
 Line charts use a braille canvas (2x4 dots per cell; `*`, `+`, `o` in ASCII), \
 y ticks at 1/2/5 x 10^k, x labels where they fit, a legend for several \
-series; the plot is at most --height rows and about a quarter of the width. \
-Tables use box borders (ASCII borders in ASCII mode), numbers right-aligned, \
-the unit in the header. A footer says when points were dropped upstream \
+series; each data point gets its series' marker when the points are few (at \
+most a third of the plot's columns; in ASCII the line is drawn with the \
+marker itself); the plot is at most --height rows and about a quarter of the \
+width. Tables use box borders (ASCII borders in ASCII mode), numbers \
+right-aligned and exact (37,400,000, with the decimals the data has; the \
+compact form only when exact numbers cannot fit the width), the unit in the \
+header. A footer says when points were dropped upstream \
 (\"showing 30 of 1,204 points, top by value\").
 
-Numbers: below 1,000 with the decimals the most precise value of the chart \
+Numbers in bar charts and on axes: below 1,000 with the decimals the most precise value of the chart \
 needs (2.9, 3.0); 1,000 up to a million whole with separators (1,234); from a \
 million three significant digits and a suffix (1.2M, 45.6B, 7.89T); beyond \
 10^15 or below 10^-4 scientific (1.5e-7). Units follow a space (2.9 s), \

@@ -89,15 +89,21 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
         .map(|x| clean_line(x.trim(), ascii))
         .filter(|x| !x.is_empty());
     if x_title.is_some() || y_title.is_some() {
-        let left = pad_right(x_title.as_deref().unwrap_or(""), lw, ascii);
-        let right_room = w.saturating_sub(lw + 1);
-        let right = pad_left(y_title.as_deref().unwrap_or(""), right_room, ascii);
-        let right = right.trim_start();
-        let pad = right_room.saturating_sub(width(right));
+        // The y title ends at the right edge over the values; the x title
+        // heads the labels and may run on over the bars, up to one space
+        // before the y title, rather than being cut to the label width.
+        let right = truncate(
+            y_title.as_deref().unwrap_or(""),
+            w.saturating_sub(lw + 1),
+            ascii,
+        );
+        let rw = width(&right);
+        let left_room = if rw > 0 { w.saturating_sub(rw + 1) } else { w };
+        let left = truncate(x_title.as_deref().unwrap_or(""), left_room, ascii);
         let mut l = Line::new();
-        l.push(left.trim_end(), Style::Dim, opts.color);
-        l.plain(&" ".repeat(lw - width(left.trim_end()) + 1 + pad));
-        l.push(right, Style::Dim, opts.color);
+        l.push(&left, Style::Dim, opts.color);
+        l.plain(&" ".repeat(w.saturating_sub(width(&left) + rw)));
+        l.push(&right, Style::Dim, opts.color);
         lines.push(l.finish());
     }
 

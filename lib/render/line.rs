@@ -1,7 +1,8 @@
 //! Line charts: a braille canvas (2×4 dots per cell) or, in ASCII, one
 //! marker character per cell (`*`, `+`, `o`, ...), with y ticks at nice
-//! numbers, x labels where they fit and a legend for several series. The x
-//! positions are the union of all series' labels in first-seen order.
+//! numbers, x labels where they fit, a marker on each data point when the
+//! points are few, and a legend for several series. The x positions are
+//! the union of all series' labels in first-seen order.
 
 use std::collections::HashMap;
 
@@ -103,12 +104,18 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         for pair in pts.windows(2) {
             segment(pair[0], pair[1], &mut plot);
         }
-        // A lone point is one braille dot, too small to see: mark it.
-        if (several || pts.len() == 1) && !ascii {
+        // Braille dots are too small to find the data points on: when
+        // there is room (or a lone point) every point gets its series'
+        // marker; a dense series with others gets one on its last point,
+        // to tie it to the legend. In ASCII the line is drawn with the
+        // marker itself, one character per cell, so there is nothing to add.
+        if !ascii {
             let marked: Vec<(usize, usize)> = if sparse || pts.len() == 1 {
                 pts.clone()
-            } else {
+            } else if several {
                 pts.last().copied().into_iter().collect()
+            } else {
+                Vec::new()
             };
             for (x, y) in marked {
                 let cell = (y / dy) * pw + x / dx;

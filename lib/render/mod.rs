@@ -13,7 +13,9 @@
 //! thing not fitted to the width: it is prose and the terminal wraps it.
 //!
 //! Choices documented in `viz-render --help`:
-//! - numbers: see [`text::NumFormat`] (`2.9 s`, `1,234`, `1.2M`, `1.5e-7`);
+//! - numbers: compact in bars and on axes, see [`text::NumFormat`] (`2.9 s`,
+//!   `1,234`, `1.2M`, `1.5e-7`); exact in tables, see [`text::ExactFormat`]
+//!   (`37,400,000`);
 //! - user messages (gemini-cli echoes the prompt) are one dim `> text` line;
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 

@@ -1,7 +1,8 @@
 //! Tables through comfy-table: box borders (ASCII borders in ASCII mode),
-//! numbers right-aligned, the unit in the header. comfy-table is told the
-//! exact width, and every cell is cut to its column here first, so it never
-//! has to wrap and never exceeds the width.
+//! numbers right-aligned and exact ([`ExactFormat`]: `37,400,000`, not
+//! `37.4M`), the unit in the header. comfy-table is told the exact width,
+//! and every cell is cut to its column here first, so it never has to wrap
+//! and never exceeds the width.
 
 use std::collections::HashMap;
 
@@ -11,7 +12,7 @@ use comfy_table::{
 };
 
 use super::RenderOptions;
-use super::text::{NumFormat, Style, additive, clean_line, paint, truncate, width};
+use super::text::{ExactFormat, NumFormat, Style, additive, clean_line, paint, truncate, width};
 use crate::spec::Chart;
 
 const UNICODE_STYLE: TableStyle = TableStyle::new()
@@ -27,6 +28,9 @@ const ASCII_STYLE: TableStyle = TableStyle::new()
     .header_separator(LineStyle::new('+', '-', '+', '+'))
     .content_lines(ContentLineStyle::new('|', '|', '|'))
     .bottom_border(LineStyle::new('+', '-', '+', '+'));
+
+/// The label column gives way down to this many columns before numbers do.
+const LABEL_MIN: usize = 6;
 
 /// Border and padding columns of a table with `n` columns: `│ a │ b │`.
 fn overhead(n: usize) -> usize {
@@ -82,23 +86,36 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
             rows[r].1[si] = Some(p.value);
         }
     }
-    let fmts: Vec<NumFormat> = chart
-        .series
-        .iter()
-        .map(|s| NumFormat::for_values(s.points.iter().map(|p| p.value)))
-        .collect();
-    let mut cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|(label, vals)| {
-            let mut r = vec![label.clone()];
-            r.extend(
-                vals.iter()
-                    .zip(&fmts)
-                    .map(|(v, f)| v.map(|v| f.format(v)).unwrap_or_default()),
-            );
-            r
-        })
-        .collect();
+    // A table is where people read exact values: no compact 37.4M here,
+    // unless the exact numbers cannot fit the width whole (checked below).
+    let format_cells = |compact: bool| -> Vec<Vec<String>> {
+        let fmts: Vec<Box<dyn Fn(f64) -> String>> = chart
+            .series
+            .iter()
+            .map(|s| -> Box<dyn Fn(f64) -> String> {
+                let values = s.points.iter().map(|p| p.value);
+                if compact {
+                    let f = NumFormat::for_values(values);
+                    Box::new(move |v| f.format(v))
+                } else {
+                    let f = ExactFormat::for_values(values);
+                    Box::new(move |v| f.format(v))
+                }
+            })
+            .collect();
+        rows.iter()
+            .map(|(label, vals)| {
+                let mut r = vec![label.clone()];
+                r.extend(
+                    vals.iter()
+                        .zip(&fmts)
+                        .map(|(v, f)| v.map(f).unwrap_or_default()),
+                );
+                r
+            })
+            .collect()
+    };
+    let mut cells = format_cells(false);
 
     // Columns that cannot get even three characters are left out and said so.
     let mut ncols = heads.len();
@@ -111,18 +128,17 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         r.truncate(ncols);
     }
 
-    let col_width = |c: usize, with_head: bool| -> usize {
-        cells
-            .iter()
-            .map(|r| width(&r[c]))
-            .chain(with_head.then(|| width(&heads[c])))
-            .max()
-            .unwrap_or(0)
-            .max(1)
-    };
-    let natural: Vec<usize> = (0..ncols).map(|c| col_width(c, true)).collect();
-    let numbers: Vec<usize> = (0..ncols).map(|c| col_width(c, false)).collect();
-    let widths = plan(&natural, &numbers, w.saturating_sub(overhead(ncols)));
+    let (mut natural, mut numbers) = natural_widths(&cells, &heads);
+    let budget = w.saturating_sub(overhead(ncols));
+    if numbers[1..].iter().sum::<usize>() + natural[0].min(LABEL_MIN) > budget {
+        // A cut number would mislead; the compact form (37.4M) is still true.
+        cells = format_cells(true);
+        for r in &mut cells {
+            r.truncate(ncols);
+        }
+        (natural, numbers) = natural_widths(&cells, &heads);
+    }
+    let widths = plan(&natural, &numbers, budget);
     for (c, h) in heads.iter_mut().enumerate() {
         *h = additive(&truncate(h, widths[c], ascii));
     }
@@ -178,6 +194,23 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     }
 }
 
+/// Each column's widest cell with its header, and without (the numbers).
+fn natural_widths(cells: &[Vec<String>], heads: &[String]) -> (Vec<usize>, Vec<usize>) {
+    let col = |c: usize, head: Option<&String>| -> usize {
+        cells
+            .iter()
+            .map(|r| width(&r[c]))
+            .chain(head.map(|h| width(h)))
+            .max()
+            .unwrap_or(0)
+            .max(1)
+    };
+    (
+        (0..heads.len()).map(|c| col(c, Some(&heads[c]))).collect(),
+        (0..heads.len()).map(|c| col(c, None)).collect(),
+    )
+}
+
 /// Column widths within `budget`. A cut number would mislead, so value
 /// columns keep their numbers whole and the label column gives way first
 /// (down to a few characters), then value headers are cut; only when even
@@ -189,7 +222,7 @@ fn plan(natural: &[usize], numbers: &[usize], budget: usize) -> Vec<usize> {
     }
     for values in [&natural[1..], &numbers[1..]] {
         let used: usize = values.iter().sum();
-        let label_min = natural[0].min(6);
+        let label_min = natural[0].min(LABEL_MIN);
         if used + label_min <= budget {
             let mut out = vec![(budget - used).min(natural[0])];
             out.extend_from_slice(values);

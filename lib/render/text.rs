@@ -375,6 +375,55 @@ impl NumFormat {
     }
 }
 
+/// How a table writes its values: exactly, as the data has them. Whole
+/// numbers in full with separators (`37,400,000`, never `37.4M`), and the
+/// decimals the most precise value of the column carries (at most 8), the
+/// same for every value so the points line up (`2.90`, `3.25`). Only
+/// magnitudes a fixed form cannot show in a sensible width (from 10^15, or
+/// non-zero below 10^-4) are scientific, with every significant digit
+/// (`1.2345e-7`).
+#[derive(Debug, Clone, Copy)]
+pub struct ExactFormat {
+    decimals: usize,
+}
+
+/// The most decimals a table shows; digits beyond are float noise
+/// (`0.1 + 0.2` is 0.3), not data.
+const MAX_EXACT_DECIMALS: usize = 8;
+
+impl ExactFormat {
+    pub fn for_values(values: impl IntoIterator<Item = f64>) -> ExactFormat {
+        let decimals = values
+            .into_iter()
+            .filter(|v| v.is_finite() && !exact_is_sci(*v))
+            .map(|v| {
+                // The digits the data was written with, up to the cap;
+                // trailing zeros are not data.
+                let s = format!("{:.*}", MAX_EXACT_DECIMALS, v.abs());
+                s.split_once('.')
+                    .map_or(0, |(_, f)| f.trim_end_matches('0').len())
+            })
+            .max()
+            .unwrap_or(0);
+        ExactFormat { decimals }
+    }
+
+    pub fn format(&self, v: f64) -> String {
+        if !v.is_finite() {
+            return "?".into();
+        }
+        if exact_is_sci(v) {
+            return format!("{v:e}");
+        }
+        fixed(v, self.decimals)
+    }
+}
+
+fn exact_is_sci(v: f64) -> bool {
+    let a = v.abs();
+    a >= 1e15 || (a > 0.0 && a < 1e-4)
+}
+
 /// Writes a value with its unit: `%` and other short symbols attach
 /// (`12%`), currency symbols lead (`$1,200`), words follow a space
 /// (`2.9 s`).
@@ -526,6 +575,27 @@ mod tests {
         assert_eq!(with_unit("2.9", Some("s")), "2.9 s");
         assert_eq!(with_unit("12", Some("%")), "12%");
         assert_eq!(with_unit("-5", Some("$")), "-$5");
+    }
+
+    #[test]
+    fn tables_write_numbers_exactly() {
+        let f = ExactFormat::for_values([37_400_000.0, 131_136.0]);
+        assert_eq!(f.format(37_400_000.0), "37,400,000");
+        assert_eq!(f.format(131_136.0), "131,136");
+        let f = ExactFormat::for_values([2.9, 3.0, 3.25]);
+        assert_eq!(f.format(3.0), "3.00");
+        assert_eq!(f.format(2.9), "2.90");
+        let f = ExactFormat::for_values([1_234_567.5, -0.5]);
+        assert_eq!(f.format(1_234_567.5), "1,234,567.5");
+        assert_eq!(f.format(-0.5), "-0.5");
+        let f = ExactFormat::for_values([0.1 + 0.2]);
+        assert_eq!(f.format(0.1 + 0.2), "0.3");
+        let f = ExactFormat::for_values([1.0 / 3.0]);
+        assert_eq!(f.format(1.0 / 3.0), "0.33333333");
+        let f = ExactFormat::for_values([1.2345e-7, 2e18, 0.0]);
+        assert_eq!(f.format(1.2345e-7), "1.2345e-7");
+        assert_eq!(f.format(2e18), "2e18");
+        assert_eq!(f.format(0.0), "0");
     }
 
     #[test]

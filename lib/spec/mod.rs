@@ -86,8 +86,8 @@ impl Reduction {
     pub fn describe(self) -> &'static str {
         match self {
             Reduction::Top => "top by value",
-            Reduction::First => "first",
-            Reduction::Last => "last",
+            Reduction::First => "the first in input order",
+            Reduction::Last => "the last in input order",
             Reduction::Even => "evenly sampled",
             Reduction::Minmax => "min/max per bucket",
             Reduction::Lttb => "largest-triangle sampled",
