@@ -417,13 +417,11 @@ fn summary_of_a_build_log_and_viz_render_chapters_agree() {
         summary["total"],
         json!({"events":21,"tool_calls":0,"errors":0})
     );
-    // viz-render reads the stream without the summary event: it would
-    // count it as one more event of the last chapter (a viz-render gap,
-    // reported; `topic_summary` is not an event of any chapter).
-    let body = &tagged[..tagged.trim_end().rfind('\n').unwrap() + 1];
+    // The whole stream, summary included: `topic_summary` is not an event
+    // of any chapter, and viz-render does not count it.
     let drawn = run(
         cargo_bin_cmd!("viz-render").args(["--chapters", "--ascii", "--width", "120"]),
-        body.as_bytes(),
+        tagged.as_bytes(),
     );
     assert_eq!(chapters_counts(&drawn), expected, "{drawn}");
 }

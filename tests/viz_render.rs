@@ -427,6 +427,23 @@ fn chapters_mode_prints_headers_with_counts_only() {
 }
 
 #[test]
+fn chapters_mode_does_not_count_a_topic_summary() {
+    // topic-tag --summary ends the stream with one `topic_summary`: it is
+    // about the chapters, not an event of the last one.
+    let mut stream = testdata("chapters.jsonl");
+    stream.push_str(
+        r#"{"type":"topic_summary","chapters":[{"title":"Researching BMW data","events":5,"tool_calls":2,"errors":1},{"title":"Charting","events":4,"tool_calls":0,"errors":0}],"total":{"events":9,"tool_calls":2,"errors":1}}"#,
+    );
+    assert_eq!(
+        ok(&["--width", "50", "--chapters"], &stream),
+        "── 1 · Researching BMW data ──────────────────────\n   \
+         5 events · 2 tool calls · 1 error\n\
+         ── 2 · Charting ──────────────────────────────────\n   \
+         4 events · 0 tool calls · 0 errors\n"
+    );
+}
+
+#[test]
 fn ui_events_show_their_fallback_text() {
     let e = r#"{"type":"ui","id":"r","kind":"chart","version":1,"title":"Run","spec":{},"fallbackText":"Pace by distance"}
 {"type":"ui","id":"r","kind":"mystery","version":9,"title":"Only a title"}"#;

@@ -628,8 +628,9 @@ impl Renderer {
             };
             return Ok(());
         }
-        // Session metadata is not part of any chapter's work.
-        if e.kind() == "init" {
+        // Session metadata is not part of any chapter's work, and
+        // topic-tag's closing summary is about the chapters, not in one.
+        if matches!(e.kind(), "init" | "topic_summary") {
             return Ok(());
         }
         let c = &mut self.chapter;
