@@ -443,6 +443,62 @@ fn chapters_mode_does_not_count_a_topic_summary() {
     );
 }
 
+/// gem-ask's own stream, no topic-tag in between: each `create_new_topic`
+/// call comes as `tool_use`, then the `topic` it opens, then its result.
+const RAW_GEM_ASK_CHAPTERS: &str = r#"{"type":"init","session_id":"s","model":"m"}
+{"type":"tool_use","tool_name":"create_new_topic","tool_id":"c1","parameters":{"title":"Research"}}
+{"type":"topic","title":"Research","summary":null}
+{"type":"tool_result","tool_id":"c1","status":"success","output":"Topic changed to: \"Research\""}
+{"type":"tool_use","tool_name":"google_web_search","tool_id":"c2","parameters":{"query":"q"}}
+{"type":"tool_result","tool_id":"c2","status":"success","output":"found"}
+{"type":"tool_use","tool_name":"create_new_topic","tool_id":"c3","parameters":{"title":"  Charting "}}
+{"type":"topic","title":"Charting","summary":null}
+{"type":"tool_result","tool_id":"c3","status":"success","output":"Topic changed to: \"Charting\""}
+{"type":"message","role":"assistant","content":"Done."}
+{"type":"result","status":"success"}"#;
+
+#[test]
+fn chapters_mode_does_not_count_create_new_topic_calls_of_a_raw_gem_ask_stream() {
+    assert_eq!(
+        ok(
+            &["--width", "40", "--ascii", "--chapters"],
+            RAW_GEM_ASK_CHAPTERS
+        ),
+        "-- 1 . Research ------------------------\n   \
+         2 events, 1 tool call, 0 errors\n\
+         -- 2 . Charting ------------------------\n   \
+         2 events, 0 tool calls, 0 errors\n"
+    );
+    // A call without a title opens nothing: it and its failed result are
+    // a tool call and an error of the chapter, as topic-tag counts them.
+    let failed = r#"{"type":"topic","title":"Research"}
+{"type":"tool_use","tool_name":"create_new_topic","tool_id":"c9","parameters":{"title":" "}}
+{"type":"tool_result","tool_id":"c9","status":"error","error":{"type":"invalid_arguments","message":"create_new_topic: title is required"}}"#;
+    assert_eq!(
+        ok(&["--width", "40", "--ascii", "--chapters"], failed),
+        "-- 1 . Research ------------------------\n   \
+         2 events, 1 tool call, 1 error\n"
+    );
+}
+
+#[test]
+fn show_tools_hides_create_new_topic_calls_the_chapter_header_says_it() {
+    assert_eq!(
+        ok(
+            &["--width", "40", "--ascii", "--show-tools"],
+            RAW_GEM_ASK_CHAPTERS
+        ),
+        "-- 1 . Research ------------------------\n\
+         \n\
+         -> google_web_search {\"query\":\"q\"}\n\
+         <- ok found\n\
+         \n\
+         -- 2 . Charting ------------------------\n\
+         \n\
+         Done.\n"
+    );
+}
+
 #[test]
 fn ui_events_show_their_fallback_text() {
     let e = r#"{"type":"ui","id":"r","kind":"chart","version":1,"title":"Run","spec":{},"fallbackText":"Pace by distance"}

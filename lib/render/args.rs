@@ -28,6 +28,15 @@ compact form only when exact numbers cannot fit the width), the unit in the \
 header. A footer says when points were dropped upstream \
 (\"showing 30 of 1,204 points, top by value\").
 
+Chapters: --chapters prints each chapter header with its counts: events \
+(not the `topic` itself, `init`, or topic-tag's closing `topic_summary`), \
+tool calls (`tool_use`) and errors (`error` events that are not warnings, \
+failed tool results and runs, invalid charts). On gem-ask's own stream each \
+create_new_topic call comes as a `tool_use`, the `topic` it opens and its \
+`tool_result`: the header says what they say, so they are neither counted \
+nor shown by --show-tools (a call without a title opens no chapter and \
+stays an ordinary call).
+
 Numbers in bar charts and on axes: below 1,000 with the decimals the most precise value of the chart \
 needs (2.9, 3.0); 1,000 up to a million whole with separators (1,234); from a \
 million three significant digits and a suffix (1.2M, 45.6B, 7.89T); beyond \
@@ -110,7 +119,8 @@ pub struct VizRenderArgs {
     #[arg(long, conflicts_with = "chapters")]
     pub json: bool,
 
-    /// One dim line for each tool call and tool result.
+    /// One dim line for each tool call and tool result (create_new_topic calls
+    /// excepted: their chapter header says it).
     #[arg(long)]
     pub show_tools: bool,
 

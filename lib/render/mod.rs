@@ -25,7 +25,7 @@ mod line;
 mod table;
 pub mod text;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
 
 use serde_json::Value;
@@ -36,6 +36,10 @@ use crate::spec::{self, Chart, ChartType, NormalizeOptions, Reduction, Sort, Spe
 use text::{Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 
 pub use args::VizRenderArgs;
+
+/// Results of `create_new_topic` calls still to hide. A call whose result
+/// never comes must not make memory grow, so old ids go (as in topic-tag).
+const MAX_PENDING_TOPIC_RESULTS: usize = 256;
 
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;
@@ -261,6 +265,9 @@ pub struct Renderer {
     chapter: Chapter,
     invalid_charts: usize,
     noted_types: BTreeSet<String>,
+    /// Ids of `create_new_topic` calls whose results are not shown or
+    /// counted: the `topic` event between them is the chapter.
+    topic_call_ids: VecDeque<String>,
 }
 
 impl Renderer {
@@ -275,6 +282,7 @@ impl Renderer {
             chapter: Chapter::default(),
             invalid_charts: 0,
             noted_types: BTreeSet::new(),
+            topic_call_ids: VecDeque::new(),
         }
     }
 
@@ -289,12 +297,54 @@ impl Renderer {
 
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        if self.is_topic_call(e) {
+            // It still ends a line of text, as any tool line does.
+            if !self.opts.chapters_only {
+                self.end_line(out)?;
+            }
+            return out.flush();
+        }
         if self.opts.chapters_only {
             self.count(e, out)?;
         } else {
             self.draw(e, out)?;
         }
         out.flush()
+    }
+
+    /// A `create_new_topic` call of a raw gem-ask stream (`tool_use`, then
+    /// the `topic` it opens, then its `tool_result`), or that result: the
+    /// chapter header says all they say, so they are neither drawn nor
+    /// counted, as topic-tag drops them. A call without a title opens no
+    /// chapter; it and its error stay an ordinary call and result.
+    fn is_topic_call(&mut self, e: &Event) -> bool {
+        match e.kind() {
+            "tool_use" if e.str_field("tool_name") == Some(crate::topic::CREATE_NEW_TOPIC) => {
+                let titled = e
+                    .get("parameters")
+                    .and_then(|p| p.get("title"))
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !crate::topic::normalize_title(t).is_empty());
+                if titled && let Some(id) = e.str_field("tool_id") {
+                    if self.topic_call_ids.len() == MAX_PENDING_TOPIC_RESULTS {
+                        self.topic_call_ids.pop_front();
+                    }
+                    self.topic_call_ids.push_back(id.to_string());
+                }
+                titled
+            }
+            "tool_result" => match e.str_field("tool_id") {
+                Some(id) => match self.topic_call_ids.iter().position(|d| d == id) {
+                    Some(i) => {
+                        self.topic_call_ids.remove(i);
+                        true
+                    }
+                    None => false,
+                },
+                None => false,
+            },
+            _ => false,
+        }
     }
 
     /// Ends the picture: closes an open line of text, prints the last
