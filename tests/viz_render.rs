@@ -500,6 +500,28 @@ fn show_tools_hides_create_new_topic_calls_the_chapter_header_says_it() {
 }
 
 #[test]
+fn a_topic_repeating_the_current_chapter_is_skipped() {
+    // Chapters are forward-only markers; topic-tag drops such a repeat too
+    // (titles compared with whitespace runs made one space).
+    let stream = r#"{"type":"topic","title":"A"}
+{"type":"message","role":"assistant","content":"x"}
+{"type":"topic","title":"  A ","summary":"again"}
+{"type":"message","role":"assistant","content":"y"}
+{"type":"topic","title":"B"}
+{"type":"topic","title":"A"}"#;
+    assert_eq!(
+        ok(&["--width", "20", "--ascii"], stream),
+        "-- 1 . A -----------\n\nx\ny\n\n-- 2 . B -----------\n\n-- 3 . A -----------\n"
+    );
+    assert_eq!(
+        ok(&["--width", "40", "--ascii", "--chapters"], stream),
+        "-- 1 . A -------------------------------\n   2 events, 0 tool calls, 0 errors\n\
+         -- 2 . B -------------------------------\n   0 events, 0 tool calls, 0 errors\n\
+         -- 3 . A -------------------------------\n   0 events, 0 tool calls, 0 errors\n"
+    );
+}
+
+#[test]
 fn ui_events_show_their_fallback_text() {
     let e = r#"{"type":"ui","id":"r","kind":"chart","version":1,"title":"Run","spec":{},"fallbackText":"Pace by distance"}
 {"type":"ui","id":"r","kind":"mystery","version":9,"title":"Only a title"}"#;

@@ -12,7 +12,9 @@ Reads a stream of JSON-lines events (docs/events.md) from the files named, or \
 stdin, and draws each one as it arrives: `visualization` events (and bare \
 chart spec objects, the render_visualization argument form) as bar, line or \
 table charts; `message` text as it streams; `topic` events as numbered \
-chapter headers; `error` events marked as errors. It reads the output of \
+chapter headers (a topic repeating the open chapter's title, whitespace \
+aside, is skipped: chapters are forward-only markers); `error` events \
+marked as errors. It reads the output of \
 `gemini -p ... --output-format stream-json` as well as gem-ask and viz-parse.
 
 Drawing: bar charts use eighth-block bars (`#` in ASCII) with the value and \

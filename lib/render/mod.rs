@@ -268,6 +268,9 @@ pub struct Renderer {
     /// Ids of `create_new_topic` calls whose results are not shown or
     /// counted: the `topic` event between them is the chapter.
     topic_call_ids: VecDeque<String>,
+    /// The open chapter's title as [`crate::topic::normalize_title`]
+    /// leaves it, to skip a topic that repeats it.
+    chapter_key: Option<String>,
 }
 
 impl Renderer {
@@ -283,6 +286,7 @@ impl Renderer {
             invalid_charts: 0,
             noted_types: BTreeSet::new(),
             topic_call_ids: VecDeque::new(),
+            chapter_key: None,
         }
     }
 
@@ -303,6 +307,15 @@ impl Renderer {
                 self.end_line(out)?;
             }
             return out.flush();
+        }
+        if e.kind() == "topic" {
+            // Chapters are forward-only markers: a topic naming the open
+            // chapter again opens nothing (topic-tag drops it too).
+            let key = crate::topic::normalize_title(e.str_field("title").unwrap_or(""));
+            if self.chapter_key.as_deref() == Some(key.as_str()) {
+                return out.flush();
+            }
+            self.chapter_key = Some(key);
         }
         if self.opts.chapters_only {
             self.count(e, out)?;
