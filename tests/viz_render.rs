@@ -284,52 +284,155 @@ fn messages_stream_joined_and_lines_are_closed_before_other_output() {
     );
 }
 
-#[test]
-fn output_streams_event_by_event() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
-        .env_clear()
-        .env("LANG", "C.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 64];
-        loop {
-            match stdout.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if tx.send(buf[..n].to_vec()).is_err() {
-                        break;
+/// viz-render on a pipe whose writing end stays open: what it has drawn
+/// so far can be read while the input goes on.
+struct Live {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    rx: mpsc::Receiver<Vec<u8>>,
+}
+
+impl Live {
+    fn start(args: &[&str]) -> Live {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
+            .env_clear()
+            .env("LANG", "C.UTF-8")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 64];
+            loop {
+                match stdout.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
                     }
                 }
             }
-        }
-    });
-    writeln!(
-        stdin,
-        r#"{{"type":"message","role":"assistant","content":"first piece","delta":true}}"#
-    )
-    .unwrap();
-    stdin.flush().unwrap();
-    // The input is still open: the text must arrive before it ends. The
-    // timeout only keeps a broken build from hanging the suite.
-    let mut got = Vec::new();
-    while got.len() < "first piece".len() {
-        got.extend(
-            rx.recv_timeout(Duration::from_secs(60))
-                .expect("text was not flushed"),
-        );
+        });
+        Live { child, stdin, rx }
     }
-    assert_eq!(got, b"first piece");
-    drop(stdin);
-    assert!(child.wait().unwrap().success());
-    let rest: Vec<u8> = rx.iter().flatten().collect();
-    assert_eq!(rest, b"\n");
+
+    /// Sends one event and returns exactly `expected` bytes of output,
+    /// read while the input is still open. The timeout only keeps a
+    /// broken build from hanging the suite.
+    fn send(&mut self, event: &str, expected: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{event}").unwrap();
+        stdin.flush().unwrap();
+        let mut got = Vec::new();
+        while got.len() < expected.len() {
+            got.extend(
+                self.rx
+                    .recv_timeout(Duration::from_secs(60))
+                    .unwrap_or_else(|_| {
+                        panic!(
+                            "not flushed: {:?}, only {:?}",
+                            expected,
+                            String::from_utf8_lossy(&got)
+                        )
+                    }),
+            );
+        }
+        assert_eq!(String::from_utf8(got).unwrap(), expected, "after {event}");
+    }
+
+    /// Ends the input; returns the rest of the output.
+    fn close(mut self) -> String {
+        drop(self.stdin.take());
+        assert!(self.child.wait().unwrap().success());
+        String::from_utf8(self.rx.iter().flatten().collect()).unwrap()
+    }
+}
+
+fn delta(text: &str) -> String {
+    serde_json::json!({"type": "message", "role": "assistant", "content": text, "delta": true})
+        .to_string()
+}
+
+#[test]
+fn output_streams_event_by_event() {
+    let mut live = Live::start(&[]);
+    // The input is still open: the text must arrive before it ends.
+    live.send(&delta("first piece "), "first piece");
+    assert_eq!(live.close(), "\n");
+}
+
+#[test]
+fn wrapped_text_streams_holding_back_only_an_unfinished_word() {
+    let mut live = Live::start(&["--width", "20"]);
+    live.send(&delta("The quick brown fox "), "The quick brown fox");
+    // "jumps" cannot fit after "fox": the line breaks at once; "la" may
+    // still fit, so it waits for the rest of its word.
+    live.send(&delta("jumps over a la"), "\njumps over a");
+    live.send(&delta("zy dog.\nNew para"), " lazy\ndog.\nNew");
+    // Any other event shows what was held back; the word may go on.
+    live.send(r#"{"type":"x-unknown"}"#, " para");
+    live.send(&delta("graph is on"), "graph is");
+    assert_eq!(live.close(), " on\n");
+}
+
+#[test]
+fn message_text_is_word_wrapped_at_the_width_whatever_the_deltas() {
+    // Cut mid-word, as models stream: the words still break whole.
+    let pieces = [
+        "The three quickest are all ar",
+        "e twin-turbo; the M3 Competition xD",
+        "rive is",
+        " the cheapest.\tDone.",
+    ];
+    let stream: Vec<String> = pieces.iter().map(|p| delta(p)).collect();
+    let expected = "The three quickest are all\n\
+                    are twin-turbo; the M3\n\
+                    Competition xDrive is the\n\
+                    cheapest.\tDone.\n";
+    assert_eq!(ok(&["--width", "26"], &stream.join("\n")), expected);
+    // One whole message lays out the same.
+    let whole =
+        serde_json::json!({"type": "message", "role": "assistant", "content": pieces.concat()});
+    assert_eq!(ok(&["--width", "26"], &whole.to_string()), expected);
+    // A word longer than the width is cut hard; no line starts with the
+    // blank it was broken at.
+    assert_eq!(
+        ok(&["--width", "10"], &delta("see https://example.com/a/b ok")),
+        "see\nhttps://ex\nample.com/\na/b ok\n"
+    );
+}
+
+#[test]
+fn markdown_in_messages_keeps_its_shape_and_code_is_not_wrapped() {
+    let text = "Steps:\n\
+                - install the toolchain and the tools\n\
+                \x20 1. run the demo pipeline now\n\
+                \n\
+                ```sh\n\
+                viz-parse testdata/bmw.csv | viz-render --width 60\n\
+                ```\n\
+                \x20   cargo test --test viz_render -- --nocapture\n\
+                Done, all green.";
+    assert_eq!(
+        ok(&["--width", "24"], &delta(text)),
+        "Steps:\n\
+         - install the toolchain\n\
+         \x20 and the tools\n\
+         \x20 1. run the demo\n\
+         \x20    pipeline now\n\
+         \n\
+         ```sh\n\
+         viz-parse testdata/bmw.csv | viz-render --width 60\n\
+         ```\n\
+         \x20   cargo test --test viz_render -- --nocapture\n\
+         Done, all green.\n"
+    );
 }
 
 #[test]
@@ -840,7 +943,9 @@ fn thoughts_show_dim_only_when_asked() {
     assert_eq!(ok(&["--show-thoughts"], e), "Let me think more.\nAnswer.\n");
     assert_eq!(
         ok(&["--show-thoughts", "--color", "always"], e),
-        "\x1b[2mLet me think\x1b[0m\x1b[2m more.\x1b[0m\nAnswer.\n"
+        // Each piece painted as it is written: the last word of a delta is
+        // held back until the next one shows where it ends.
+        "\x1b[2mLet me\x1b[0m\x1b[2m think\x1b[0m\x1b[2m more.\x1b[0m\nAnswer.\n"
     );
 }
 

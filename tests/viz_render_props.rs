@@ -196,9 +196,9 @@ proptest! {
             if !opts.color {
                 prop_assert!(!s.contains('\x1b'));
             }
-            // Message text is prose and may be as long as it likes; every
-            // other line keeps to the width. Check the lines we drew by
-            // removing the message text, which holds no control chars.
+            // Message text may hold code lines (indented or fenced), which
+            // pass unwrapped, so widths are checked without it below; here
+            // only that no control character gets through.
             for c in strip_ansi(&s).chars() {
                 prop_assert!(!c.is_control() || c == '\n' || c == '\t', "{:?}", c);
             }
@@ -229,5 +229,112 @@ proptest! {
         for line in String::from_utf8(out).unwrap().lines() {
             check_line(line, &chapters)?;
         }
+    }
+}
+
+/// Prose as models write it: words of Latin, CJK and emoji, long URLs,
+/// blanks, tabs, newlines and list markers; no code (lines indented by 4
+/// columns or more, fences), which passes unwrapped.
+fn prose() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        4 => "[a-zA-Z,.]{1,12}",
+        1 => "[日本語テキスト한국어😀🚀é…\u{301}]{1,8}",
+        1 => "[a-z/:.]{15,60}",
+        4 => Just(" ".to_string()),
+        1 => Just("  ".to_string()),
+        1 => Just("\t".to_string()),
+        1 => Just("\n".to_string()),
+        1 => Just("\n- ".to_string()),
+        1 => Just("\n  12. ".to_string()),
+    ];
+    prop::collection::vec(token, 0..80).prop_map(|t| {
+        t.concat()
+            .split('\n')
+            .map(|l| {
+                let body = l.trim_start_matches([' ', '\t']);
+                let lead = if body.len() < l.len() { "  " } else { "" };
+                format!("{lead}{body}")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// Columns as a terminal counts them: tabs to the next multiple of 8.
+fn terminal_width(line: &str) -> usize {
+    let mut col = 0;
+    for c in line.chars() {
+        col = match c {
+            '\t' => (col / 8 + 1) * 8,
+            c => col + c.width().unwrap_or(0),
+        };
+    }
+    col.max(line.width())
+}
+
+fn draw_text(deltas: &[String], opts: &RenderOptions) -> String {
+    let mut r = Renderer::new(opts.clone());
+    let mut out = Vec::new();
+    for d in deltas {
+        r.event(&Event::message("assistant", d, true), &mut out)
+            .unwrap();
+    }
+    r.finish(&mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+
+    #[test]
+    fn message_text_wraps_within_the_width_however_it_is_cut(
+        text in prose(),
+        width in 20usize..=120,
+        unicode in any::<bool>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        let opts = RenderOptions { width, unicode, ..RenderOptions::default() };
+        let whole = draw_text(std::slice::from_ref(&text), &opts);
+        for line in whole.lines() {
+            prop_assert!(
+                terminal_width(line) <= width,
+                "line of width {} > {}: {:?}",
+                terminal_width(line),
+                width,
+                line
+            );
+        }
+        // Nothing but blanks is lost or added.
+        let visible = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let clean = gemline::render::text::clean_text(&text, !unicode);
+        let expected = if unicode {
+            visible(&clean)
+        } else {
+            visible(&clean).chars().map(|c| if c.is_ascii() { c } else { '?' }).collect()
+        };
+        prop_assert_eq!(visible(&whole), expected);
+        // Text that fits is written as it is, blanks at line ends aside.
+        if unicode && clean.lines().all(|l| terminal_width(l) <= width) {
+            let mut fitted: String = clean
+                .split('\n')
+                .map(|l| l.trim_end_matches([' ', '\t']))
+                .collect::<Vec<_>>()
+                .join("\n");
+            if !fitted.is_empty() && !fitted.ends_with('\n') {
+                fitted.push('\n');
+            }
+            prop_assert_eq!(&whole, &fitted);
+        }
+        // Where the deltas were cut does not matter.
+        let chars: Vec<char> = text.chars().collect();
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
+        at.sort_unstable();
+        let mut deltas = Vec::new();
+        let mut prev = 0;
+        for i in at.into_iter().chain([chars.len()]) {
+            deltas.push(chars[prev..i].iter().collect::<String>());
+            prev = i;
+        }
+        prop_assert_eq!(draw_text(&deltas, &opts), whole);
     }
 }

@@ -8,8 +8,6 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 const WIDTHS: [usize; 4] = [20, 40, 80, 132];
 
 fn draw(file: &str, width: usize, mode: &str, color: &str) -> String {
-    // Message text is prose the terminal wraps; only charts are fitted.
-    let prose = file == "chapters.jsonl";
     let input = std::fs::read(format!("testdata/render/{file}")).unwrap();
     let out = cargo_bin_cmd!("viz-render")
         .env_clear()
@@ -29,7 +27,7 @@ fn draw(file: &str, width: usize, mode: &str, color: &str) -> String {
         let plain = gemline::render::text::strip_ansi(line);
         let by_char: usize = plain.chars().map(|c| c.width().unwrap_or(0)).sum();
         assert!(
-            prose || by_char.max(plain.width()) <= width,
+            by_char.max(plain.width()) <= width,
             "{file} at {width}: too wide: {plain:?}"
         );
         assert_eq!(line, line.trim_end(), "trailing blanks in {line:?}");

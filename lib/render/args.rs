@@ -46,13 +46,22 @@ million three significant digits and a suffix (1.2M, 45.6B, 7.89T); beyond \
 except %, x and degree signs which attach (12%) and currency symbols which \
 lead ($1,200).
 
-Text: assistant message text passes through as written (the terminal wraps \
-it); a user message (gemini-cli echoes the prompt) is one dim `> prompt` \
-line. Control characters never reach the terminal: ESC shows as ^[, other C0 \
+Text: assistant message text (and thoughts) is word-wrapped at the width as \
+it streams: a word that would pass the width starts the next line (the blank \
+before it dropped), a word longer than the width is cut, newlines are kept, \
+tabs reach the next multiple of 8 columns. Each delta is written when it \
+arrives, except its unfinished last word while it still fits the line: \
+that waits for the next delta, or any other event, or the end of input. \
+Indentation is kept and a wrapped line continues under its text (under the \
+text of a list item: `-`, `*`, `+`, `1.`); code, that is lines indented by 4 \
+columns or more and lines inside ``` or ~~~ fences, passes as written, \
+neither wrapped nor cut. A user message (gemini-cli echoes the prompt) is \
+one dim `> prompt` line. Control characters never reach the terminal: ESC shows as ^[, other C0 \
 controls in caret form, C1 controls and bidi overrides as <U+009B>; tabs and \
 newlines in message text are kept. In ASCII mode non-ASCII text is folded \
 (é to e, an em dash to --) or shown as `?`, so no byte above 0x7F is \
-written. Nothing but the message text is ever wider than the width.
+written. Nothing but code lines in message text is ever wider than the \
+width.
 
 Width: --width, else COLUMNS, else the terminal, else 80. Unicode unless \
 --ascii, or LC_ALL / LC_CTYPE / LANG name a non-UTF-8 locale, or TERM=dumb; \

@@ -9,8 +9,9 @@
 //! colour off no escape sequence is written, in ASCII mode no byte above
 //! 0x7F is written, and control characters from data or models are shown
 //! in a visible form (`ESC` as `^[`, C1 controls and bidi overrides as
-//! `<U+009B>`) instead of reaching the terminal. Message text is the one
-//! thing not fitted to the width: it is prose and the terminal wraps it.
+//! `<U+009B>`) instead of reaching the terminal. Message text is
+//! word-wrapped at the width as it streams (see [`wrap`]); its code lines
+//! (indented by 4 or more, or inside fences) are the one thing not fitted.
 //!
 //! Choices documented in `viz-render --help`:
 //! - numbers: compact in bars and on axes, see [`text::NumFormat`] (`2.9 s`,
@@ -24,6 +25,7 @@ mod bar;
 mod line;
 mod table;
 pub mod text;
+mod wrap;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
@@ -261,6 +263,10 @@ pub struct Renderer {
     /// Deltas of this kind (`message` or `thought`) are being joined into
     /// one paragraph.
     in_text: Option<&'static str>,
+    /// Lays out the text being joined, at the width.
+    wrapper: wrap::Wrapper,
+    /// The style of that text, for what the wrapper held back.
+    text_style: Style,
     topics: usize,
     chapter: Chapter,
     invalid_charts: usize,
@@ -276,11 +282,13 @@ pub struct Renderer {
 impl Renderer {
     pub fn new(opts: RenderOptions) -> Renderer {
         Renderer {
-            opts,
+            opts: opts.clone(),
             at_line_start: true,
             wrote_any: false,
             gap_pending: false,
             in_text: None,
+            wrapper: wrap::Wrapper::new(opts.width),
+            text_style: Style::Plain,
             topics: 0,
             chapter: Chapter::default(),
             invalid_charts: 0,
@@ -301,6 +309,14 @@ impl Renderer {
 
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        // The stream moved on: the word held back for wrapping must show.
+        if let Some(kind) = self.in_text
+            && !(e.kind() == kind && e.bool_field("delta") == Some(true))
+        {
+            let mut held = String::new();
+            self.wrapper.flush(&mut held);
+            self.emit_text(out, &held)?;
+        }
         if self.is_topic_call(e) {
             // It still ends a line of text, as any tool line does.
             if !self.opts.chapters_only {
@@ -392,8 +408,17 @@ impl Renderer {
         Ok(())
     }
 
+    fn emit_text(&mut self, out: &mut dyn Write, s: &str) -> io::Result<()> {
+        let t = paint(s, self.text_style, self.opts.color);
+        self.emit(out, &t)
+    }
+
     fn end_line(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.in_text = None;
+        if self.in_text.take().is_some() {
+            let mut held = String::new();
+            self.wrapper.finish(&mut held);
+            self.emit_text(out, &held)?;
+        }
         if !self.at_line_start {
             self.emit(out, "\n")?;
         }
@@ -561,9 +586,11 @@ impl Renderer {
             self.start_item(out)?;
         }
         let t = clean_text(content, !self.opts.unicode);
-        let t = paint(&t, style, self.opts.color);
-        self.emit(out, &t)?;
-        self.in_text = delta.then_some(kind);
+        self.text_style = style;
+        self.in_text = Some(kind);
+        let mut laid = String::new();
+        self.wrapper.push(&t, &mut laid);
+        self.emit_text(out, &laid)?;
         if !delta {
             self.end_line(out)?;
         }
