@@ -4,32 +4,14 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{Value, json};
-use support::{FakeGemini, Reply, fixture, temp_dir};
-
-const KEY: &str = "test-key-5f3a9c";
+use support::{FakeGemini, KEY, Reply, fixture, temp_dir};
 
 fn gem_ask(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("gem-ask");
-    for k in [
-        "GEMINI_API_KEY",
-        "GOOGLE_API_KEY",
-        "GEMINI_BASE_URL",
-        "GOOGLE_GEMINI_BASE_URL",
-        "GEMINI_MODEL",
-        "GEMINI_SESSION_ID",
-    ] {
-        cmd.env_remove(k);
-    }
-    cmd.env("GEMINI_API_KEY", KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", data_home)
-        .env("GEMLINE_RETRY_BASE_MS", "1");
-    cmd
+    support::gem_ask_cmd(server, data_home)
 }
 
 /// Events from stdout with the volatile fields (times, ids) removed.
@@ -1062,14 +1044,7 @@ fn bmw_scenario_bar_then_same_session_line() {
 /// gem-ask's environment for a `std::process::Command` (real pipes).
 fn gem_ask_std(server: &FakeGemini, data_home: &Path) -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
-    for k in [
-        "GEMINI_API_KEY",
-        "GOOGLE_API_KEY",
-        "GEMINI_BASE_URL",
-        "GOOGLE_GEMINI_BASE_URL",
-        "GEMINI_MODEL",
-        "GEMINI_SESSION_ID",
-    ] {
+    for k in support::GEMINI_ENV {
         cmd.env_remove(k);
     }
     cmd.env("GEMINI_API_KEY", KEY)
@@ -1564,10 +1539,11 @@ fn topic_comes_first_and_is_carried_into_the_next_requests() {
     assert!(stored.lines().any(|l| l.starts_with(r#"{"record":"topic","title":"Charting BMW data","timestamp":"#)));
 }
 
-#[test]
-fn sigint_ends_the_stream_with_a_result() {
+/// Runs gem-ask against a model that answers nothing for 30 s, sends it
+/// `signal` once the request is in, and returns what it wrote.
+fn interrupted(name: &str, signal: i32) -> (std::process::Output, PathBuf) {
     let server = FakeGemini::start(
-        "sigint",
+        name,
         vec![
             Reply::sse(&fixture(
                 "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
@@ -1575,26 +1551,27 @@ fn sigint_ends_the_stream_with_a_result() {
             .delay_each(Duration::from_secs(30)),
         ],
     );
-    let home = temp_dir("sigint");
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
-    cmd.env("GEMINI_API_KEY", KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", &home)
-        .env_remove("GEMINI_SESSION_ID")
+    let home = temp_dir(name);
+    let child = gem_ask_std(&server, &home)
         .arg("hi")
-        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let child = cmd.spawn().unwrap();
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     // Wait until the request is in: the model is "thinking".
     while server.requests().is_empty() {
         std::thread::sleep(Duration::from_millis(10));
     }
     // SAFETY: signalling our own child by its pid.
     unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
+        libc::kill(child.id() as i32, signal);
     }
-    let out = child.wait_with_output().unwrap();
+    (child.wait_with_output().unwrap(), home)
+}
+
+#[test]
+fn sigint_ends_the_stream_with_a_result() {
+    let (out, _) = interrupted("sigint", libc::SIGINT);
     assert_eq!(out.status.code(), Some(130));
     let ev = events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
@@ -1602,6 +1579,20 @@ fn sigint_ends_the_stream_with_a_result() {
         ev[2]["error"],
         json!({"type":"interrupted","message":"interrupted by SIGINT"})
     );
+}
+
+#[test]
+fn sigterm_ends_the_stream_with_a_result() {
+    let (out, home) = interrupted("sigterm", libc::SIGTERM);
+    assert_eq!(out.status.code(), Some(143));
+    let ev = events(&out.stdout);
+    assert_eq!(
+        ev.last().unwrap()["error"]["message"],
+        "interrupted by SIGTERM"
+    );
+    // The interrupted turn is not stored.
+    let id = session_id(&out.stdout);
+    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
 }
 
 /// Rebuilds testdata/demo/bmw.replay, the README's demo session, by
@@ -1737,47 +1728,6 @@ fn session_from_the_environment_and_new_chat() {
     assert_eq!(texts(&b[0]), ["first"]);
     assert_eq!(texts(&b[1]), ["first", "Paris", "second"]);
     assert_eq!(texts(&b[2]), ["third"]);
-}
-
-#[test]
-fn sigterm_ends_the_stream_with_a_result() {
-    let server = FakeGemini::start(
-        "sigterm",
-        vec![
-            Reply::sse(&fixture(
-                "07-parallel-functionResponse-stream-gemini-2.5-flash.response.sse",
-            ))
-            .delay_each(Duration::from_secs(30)),
-        ],
-    );
-    let home = temp_dir("sigterm");
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
-    cmd.env("GEMINI_API_KEY", KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", &home)
-        .env_remove("GEMINI_SESSION_ID")
-        .arg("hi")
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let child = cmd.spawn().unwrap();
-    while server.requests().is_empty() {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    // SAFETY: signalling our own child by its pid.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
-    }
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(143));
-    let ev = events(&out.stdout);
-    assert_eq!(
-        ev.last().unwrap()["error"]["message"],
-        "interrupted by SIGTERM"
-    );
-    // The interrupted turn is not stored.
-    let id = session_id(&out.stdout);
-    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
 }
 
 #[test]

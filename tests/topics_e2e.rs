@@ -17,27 +17,11 @@ use std::process::Command as StdCommand;
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
 use serde_json::{Value, json};
-use support::{FakeGemini, Reply, temp_dir};
-
-const KEY: &str = "test-key-e2e-7c1d";
+use support::{FakeGemini, KEY, Reply, temp_dir};
 
 fn gem_ask(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("gem-ask");
-    for k in [
-        "GEMINI_API_KEY",
-        "GOOGLE_API_KEY",
-        "GEMINI_BASE_URL",
-        "GOOGLE_GEMINI_BASE_URL",
-        "GEMINI_MODEL",
-        "GEMINI_SESSION_ID",
-    ] {
-        cmd.env_remove(k);
-    }
-    cmd.env("GEMINI_API_KEY", KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", data_home)
-        .env("GEMLINE_RETRY_BASE_MS", "1")
-        .args(["--output", "jsonl", "--no-stdin"]);
+    let mut cmd = support::gem_ask_cmd(server, data_home);
+    cmd.args(["--output", "jsonl", "--no-stdin"]);
     cmd
 }
 
@@ -502,14 +486,7 @@ fn eval_py(args: &[&str], env: &[(&str, &str)], home: &Path) -> std::process::Ou
         .args(args)
         .env("XDG_DATA_HOME", home)
         .env("GEMLINE_RETRY_BASE_MS", "1");
-    for k in [
-        "GEMINI_API_KEY",
-        "GOOGLE_API_KEY",
-        "GEMINI_BASE_URL",
-        "GOOGLE_GEMINI_BASE_URL",
-        "GEMINI_MODEL",
-        "GEMINI_SESSION_ID",
-    ] {
+    for k in support::GEMINI_ENV {
         cmd.env_remove(k);
     }
     for (k, v) in env {

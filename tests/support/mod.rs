@@ -335,3 +335,31 @@ pub fn fixture(name: &str) -> String {
         .join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// The API key the tests give gem-ask; it must never show up in output.
+pub const KEY: &str = "test-key-5f3a9c";
+
+/// Every variable through which the caller's environment could steer
+/// gem-ask at a real endpoint or session; tests start without them.
+pub const GEMINI_ENV: &[&str] = &[
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GEMINI_BASE_URL",
+    "GOOGLE_GEMINI_BASE_URL",
+    "GEMINI_MODEL",
+    "GEMINI_SESSION_ID",
+];
+
+/// gem-ask pointed at `server`, with [`KEY`], sessions under `data_home`
+/// and millisecond retry backoff.
+pub fn gem_ask_cmd(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("gem-ask");
+    for k in GEMINI_ENV {
+        cmd.env_remove(k);
+    }
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", data_home)
+        .env("GEMLINE_RETRY_BASE_MS", "1");
+    cmd
+}
