@@ -64,7 +64,7 @@ pub fn main_with(prog: &str, run: impl FnOnce() -> anyhow::Result<u8>) -> ExitCo
             for cause in e.chain().skip(1) {
                 msg.push_str(&format!(": {cause}"));
             }
-            eprintln!("{prog}: error: {}", sanitize_line(&msg));
+            diag(format!("{prog}: error: {msg}"));
             ExitCode::from(code)
         }
     }
@@ -82,8 +82,18 @@ pub fn parse_args<T: clap::Parser>() -> Result<T, ExitCode> {
     })
 }
 
-/// Control characters in a one-line diagnostic, shown in caret form.
-fn sanitize_line(s: &str) -> String {
+/// Writes one diagnostic to stderr, control characters shown harmlessly.
+/// A closed or broken stderr is ignored: a diagnostic must never be what
+/// kills a filter (`eprintln!` panics there). Every program's warnings and
+/// errors go through here.
+pub fn diag(text: impl AsRef<str>) {
+    use std::io::Write;
+    let _ = writeln!(io::stderr().lock(), "{}", sanitize_line(text.as_ref()));
+}
+
+/// Control characters in a diagnostic, shown in caret form (`^[`), C1
+/// controls as `<U+009B>`; newlines and tabs kept.
+pub fn sanitize_line(s: &str) -> String {
     s.chars()
         .map(|c| match c {
             '\n' | '\t' => c.to_string(),
@@ -91,7 +101,14 @@ fn sanitize_line(s: &str) -> String {
                 format!("^{}", char::from_u32(c as u32 + 0x40).unwrap_or('?'))
             }
             '\u{7f}' => "^?".to_string(),
-            c if ('\u{80}'..='\u{9f}').contains(&c) => format!("<U+{:04X}>", c as u32),
+            // C1 controls, and the bidi overrides that can make a line read
+            // differently from what it holds (Trojan Source).
+            c if ('\u{80}'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c) =>
+            {
+                format!("<U+{:04X}>", c as u32)
+            }
             c => c.to_string(),
         })
         .collect()
@@ -298,5 +315,6 @@ mod tests {
     #[test]
     fn diagnostics_never_carry_raw_escapes() {
         assert_eq!(sanitize_line("a\x1b[31mb"), "a^[[31mb");
+        assert_eq!(sanitize_line("x\u{202e}y\u{9b}"), "x<U+202E>y<U+009B>");
     }
 }
