@@ -168,20 +168,35 @@ fn retry_in_message(message: &str) -> Option<Duration> {
         r if r.starts_with('s') => rest[..end].parse::<f64>().ok(),
         _ => None,
     }
-    .filter(|s| s.is_finite() && *s >= 0.0)
-    .map(Duration::from_secs_f64)
+    .and_then(hint_from_secs)
+}
+
+/// No server hint is believed beyond a day: a larger one (`"1e30s"`) is a
+/// broken or hostile answer, and `--max-wait` refuses it anyway.
+const MAX_HINT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Seconds as a hint; `None` for negative, NaN or infinite values, capped
+/// at [`MAX_HINT`] (`Duration::from_secs_f64` would panic on huge ones).
+fn hint_from_secs(secs: f64) -> Option<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .map(|d| d.min(MAX_HINT))
+        .or_else(|| (secs.is_finite() && secs > 0.0).then_some(MAX_HINT))
 }
 
 /// A protobuf JSON Duration: `"26s"`, `"0.5s"`, `"44.097740004s"`.
 pub fn parse_proto_duration(s: &str) -> Option<Duration> {
     let secs: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+    hint_from_secs(secs)
 }
 
 /// `Retry-After` in delta-seconds. The HTTP-date form is ignored: Google
 /// does not send it and a wrong clock would make it misleading.
 pub fn parse_retry_after(s: &str) -> Option<Duration> {
-    s.trim().parse::<u64>().ok().map(Duration::from_secs)
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .map(|n| Duration::from_secs(n).min(MAX_HINT))
 }
 
 #[cfg(test)]
@@ -239,5 +254,22 @@ mod tests {
             Some(Duration::from_millis(250))
         );
         assert_eq!(parse_proto_duration("26"), None);
+    }
+
+    #[test]
+    fn huge_hints_are_capped_not_a_panic() {
+        assert_eq!(parse_proto_duration("1e30s"), Some(MAX_HINT));
+        assert_eq!(parse_proto_duration("-1s"), None);
+        assert_eq!(parse_proto_duration("NaNs"), None);
+        assert_eq!(parse_proto_duration("infs"), None);
+        assert_eq!(retry_in_message("Please retry in 1e300s."), None);
+        let digits = format!("Please retry in {}s.", "9".repeat(300));
+        assert_eq!(retry_in_message(&digits), Some(MAX_HINT));
+        assert_eq!(parse_retry_after("18446744073709551615"), Some(MAX_HINT));
+        let body = r#"{"error":{"code":429,"message":"m","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1e30s"}]}}"#;
+        assert_eq!(
+            ApiError::from_body(429, body, None).retry_after,
+            Some(MAX_HINT)
+        );
     }
 }

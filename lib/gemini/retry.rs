@@ -45,7 +45,7 @@ impl RetryPolicy {
             None => {
                 let exp = self
                     .base
-                    .saturating_mul(1u32 << (attempt - 1).min(20))
+                    .saturating_mul(1u32 << attempt.saturating_sub(1).min(20))
                     .min(self.max_step);
                 // Full jitter on the upper half: spreads clients that failed
                 // together without ever waiting less than half the step.
@@ -53,7 +53,8 @@ impl RetryPolicy {
                 half + half.mul_f64(jitter())
             }
         };
-        (waited + d <= self.max_wait).then_some(d)
+        let total = waited.checked_add(d)?;
+        (total <= self.max_wait).then_some(d)
     }
 }
 
@@ -83,6 +84,15 @@ mod tests {
         assert_eq!(p.delay(1, Some(s(200)), s(0)), None);
         assert_eq!(p.delay(6, Some(s(1)), s(0)), None);
         assert_eq!(p.delay(2, Some(s(10)), s(115)), None);
+    }
+
+    #[test]
+    fn huge_hints_and_attempt_zero_do_not_overflow() {
+        let p = RetryPolicy::default();
+        let max = Duration::from_secs(u64::MAX);
+        assert_eq!(p.delay(1, Some(max), Duration::from_secs(1)), None);
+        assert_eq!(p.delay(1, Some(Duration::from_secs(1)), max), None);
+        assert!(p.delay(0, None, Duration::ZERO).is_some());
     }
 
     #[test]
