@@ -2152,3 +2152,35 @@ fn connect_timeout_gives_up_on_a_peer_that_never_accepts() {
         libc::close(fd);
     }
 }
+
+#[test]
+fn huge_token_counts_saturate_instead_of_overflowing() {
+    let max = u64::MAX;
+    let usage = json!({"promptTokenCount": max, "candidatesTokenCount": max,
+                       "thoughtsTokenCount": max, "totalTokenCount": max});
+    let call = json!({"candidates":[{"content":{"role":"model","parts":[{"functionCall": bmw_bar()}]},
+                      "finishReason":"STOP"}], "usageMetadata": usage});
+    let text = json!({"candidates":[{"content":{"role":"model","parts":[{"text":"done"}]},
+                      "finishReason":"STOP"}], "usageMetadata": usage});
+    let server = FakeGemini::start(
+        "huge-usage",
+        vec![
+            Reply::sse(&format!("data: {call}\r\n\r\n")),
+            Reply::sse(&format!("data: {text}\r\n\r\n")),
+        ],
+    );
+    let home = temp_dir("huge-usage");
+    let out = gem_ask(&server, &home)
+        .args(["--no-history", "chart it"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let ev = events(&out.stdout);
+    let result = ev.last().unwrap();
+    assert_eq!(
+        result["stats"],
+        json!({"input_tokens": max, "output_tokens": max, "thought_tokens": max,
+               "total_tokens": max, "tool_calls": 1, "requests": 2})
+    );
+}

@@ -289,12 +289,14 @@ impl Run {
                 thoughts: self.thoughts,
             };
             let turn = client.generate(&body, &mut obs)?;
-            self.stats.requests += 1;
-            let u = turn.usage;
-            self.stats.usage.prompt += u.prompt;
-            self.stats.usage.candidates += u.candidates;
-            self.stats.usage.thoughts += u.thoughts;
-            self.stats.usage.total += u.total;
+            self.stats.requests = self.stats.requests.saturating_add(1);
+            // The counts come from the server: a broken one must not
+            // overflow the sums.
+            let (u, sum) = (turn.usage, &mut self.stats.usage);
+            sum.prompt = sum.prompt.saturating_add(u.prompt);
+            sum.candidates = sum.candidates.saturating_add(u.candidates);
+            sum.thoughts = sum.thoughts.saturating_add(u.thoughts);
+            sum.total = sum.total.saturating_add(u.total);
             match turn.finish_reason.as_deref() {
                 Some("MAX_TOKENS") => self.emit(stamp(Event::error(
                     "warning",
