@@ -2184,3 +2184,19 @@ fn huge_token_counts_saturate_instead_of_overflowing() {
                "total_tokens": max, "tool_calls": 1, "requests": 2})
     );
 }
+
+/// roff joins a line to the one before it unless a blank line separates
+/// them: an indented list (exit codes, variables) followed directly by a
+/// paragraph would run into it in `man gem-ask`.
+#[test]
+fn man_page_lists_end_before_the_next_paragraph() {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/gem-ask.1"))
+        .unwrap();
+    let lines: Vec<&str> = page.lines().collect();
+    for w in lines.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a.starts_with("  ") && !b.is_empty() && !b.starts_with(' ') && !b.starts_with('.') {
+            panic!("a list line runs into a paragraph:\n{a}\n{b}");
+        }
+    }
+}

@@ -153,7 +153,7 @@ pub const HELP_TAIL: &str = concat!(
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  66   a --replay or --record file cannot be opened\n",
     "  130  interrupted by SIGINT\n",
-    "  143  terminated by SIGTERM\n",
+    "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
      connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
      interrupted. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
