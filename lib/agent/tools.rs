@@ -173,7 +173,9 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
         };
     }
     match name {
-        RENDER_VISUALIZATION => match normalize_viz_args(args) {
+        // The same validation viz-parse applies to tool arguments; its error
+        // names the field and carries accepted examples for the model's retry.
+        RENDER_VISUALIZATION => match crate::parse::chart_from_tool_args(args) {
             Ok(n) => {
                 let summary = summarize(&n);
                 events.push(n.chart.to_event());
@@ -220,13 +222,6 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
         }
         _ => unreachable!("declared tools are known"),
     }
-}
-
-/// Validates and normalizes `render_visualization` arguments with the same
-/// code viz-parse uses for tool arguments (inputText included). The error
-/// names the field and carries accepted examples for the model's retry.
-pub fn normalize_viz_args(args: &Value) -> Result<spec::Normalized, crate::parse::ToolArgsError> {
-    crate::parse::chart_from_tool_args(args)
 }
 
 /// The model's view of a rendered chart: what was drawn, in a few lines.
