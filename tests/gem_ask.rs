@@ -2200,3 +2200,58 @@ fn man_page_lists_end_before_the_next_paragraph() {
         }
     }
 }
+
+/// A gem-ask stuck writing to a stdout nobody reads cannot reach its
+/// `result`: the first Ctrl-C only sets the flag, the second one must kill
+/// it (the handler is one-shot).
+#[test]
+fn a_second_sigint_kills_a_stuck_run() {
+    use std::io::BufRead;
+    use std::os::unix::process::ExitStatusExt;
+    let big = "x".repeat(1 << 20);
+    let text = json!({"candidates":[{"content":{"role":"model","parts":[{"text": big}]},
+                      "finishReason":"STOP"}]});
+    let server = FakeGemini::start(
+        "second-sigint",
+        vec![Reply::sse(&format!("data: {text}\r\n\r\n"))],
+    );
+    let home = temp_dir("second-sigint");
+    let mut child = gem_ask_std(&server, &home)
+        .args(["--no-history", "hi"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Once the start of the answer's 1 MiB line is out, gem-ask is inside
+    // that write; the pipe is then left unread (but open), so it blocks.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    for kind in ["\"init\"", "\"user\""] {
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        assert!(line.contains(kind), "{line}");
+    }
+    let mut start = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut start).unwrap();
+    // Signals sent close together may merge into one, so keep sending
+    // until it is gone; a run that ignores them is killed after 20 s.
+    let mut status = None;
+    for _ in 0..200 {
+        // SAFETY: signalling our own child by its pid.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        if let Some(s) = child.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+    }
+    let Some(status) = status else {
+        child.kill().unwrap();
+        child.wait().unwrap();
+        panic!("gem-ask survived repeated SIGINTs while stuck writing");
+    };
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    drop(stdout);
+}

@@ -152,7 +152,7 @@ pub const HELP_TAIL: &str = concat!(
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  66   a --replay or --record file cannot be opened\n",
-    "  130  interrupted by SIGINT\n",
+    "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
      connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \

@@ -2,6 +2,10 @@
 //! while waiting, so an interrupted run still ends its stream with a
 //! `result` event and the documented exit code. Plain `libc::sigaction`:
 //! the handler only stores the signal number (async-signal-safe).
+//!
+//! The handler is one-shot (`SA_RESETHAND`): a run stuck where it cannot
+//! poll the flag (blocked in a session lock, or writing to a stdout nobody
+//! reads) is killed by the second Ctrl-C.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -20,7 +24,7 @@ pub fn install() {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_signal as *const () as libc::sighandler_t;
             libc::sigemptyset(&mut sa.sa_mask);
-            sa.sa_flags = libc::SA_RESTART;
+            sa.sa_flags = libc::SA_RESTART | libc::SA_RESETHAND;
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }
