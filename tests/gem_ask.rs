@@ -1595,10 +1595,12 @@ fn sigterm_ends_the_stream_with_a_result() {
     assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
 }
 
-/// Rebuilds testdata/demo/bmw.replay, the README's demo session, by
-/// recording gem-ask against the fake server serving payloads in the
-/// recorded gemini-2.5-flash shapes (a streamed call with its signature, no
-/// id; then text in pieces). Run: cargo test --test gem_ask -- --ignored
+/// Rebuilds testdata/demo/bmw.replay, the README's demo session: a scripted
+/// session in the recorded gemini-2.5-flash wire format. The answers below
+/// are written by hand (not captured from the live API) in the shapes of the
+/// recorded fixtures (a streamed call with its thought signature and no id,
+/// then text in pieces); gem-ask's `--record` against the fake server turns
+/// them into the replay file. Run: cargo test --test gem_ask -- --ignored
 #[test]
 #[ignore]
 fn regenerate_demo_replay() {
