@@ -25,7 +25,9 @@ pub use sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 use crate::cli::coded;
 use crate::events::{Event, now_rfc3339};
 use crate::gemini::request::{self, RequestSpec};
-use crate::gemini::transport::{Http, Recording, Replay, Timeouts, Transport};
+use crate::gemini::transport::{
+    BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url, scrub_url,
+};
 use crate::gemini::{Client, Delta, GenError, Observer, RetryPolicy, Usage};
 use crate::session;
 
@@ -60,6 +62,12 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         &args.exclude_tools,
     )
     .map_err(|e| coded(exit::USAGE, e))?;
+    // A malformed --base-url is a usage error, said before any stream
+    // starts like the others; a replayed run never uses it.
+    let base = base_url(&args);
+    if args.replay.is_none() {
+        BaseUrl::parse(&base).map_err(|e| coded(exit::USAGE, e))?;
+    }
     // None: a signal arrived while stdin was still open; the run ends as
     // interrupted, with its init and result, and sends nothing.
     let context = read_context(&args)?;
@@ -116,6 +124,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         error_drawn: mode == OutputMode::Text && !args.command_help,
         max_rounds: args.max_tool_rounds,
         records: Vec::new(),
+        base_url: base.clone(),
     };
     run.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
     if !prompt.trim().is_empty() {
@@ -140,7 +149,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
                 texts.push(&prompt);
             }
             let user = request::user_text(&texts);
-            run.converse(&client, &session.history.contents, user, &base_url(&args))
+            run.converse(&client, &session.history.contents, user, &base)
                 .and_then(|()| run.save(&session, &args.model))
         }
         Err(f) => Err(f),
@@ -190,6 +199,8 @@ struct Run {
     max_rounds: u32,
     /// Session records of this turn, written once it completes.
     records: Vec<Value>,
+    /// Its userinfo and query never reach a message.
+    base_url: String,
 }
 
 /// Adds the time to an event that is not a streamed piece.
@@ -276,13 +287,13 @@ impl Run {
                 thoughts: self.thoughts,
             });
             if self.debug {
-                eprintln!(
+                crate::cli::diag(format!(
                     "gem-ask: debug: POST {}{} x-goog-api-key: [REDACTED] ({} contents, {} bytes)",
-                    base_url.trim_end_matches('/'),
+                    display_url(base_url.trim()).trim_end_matches('/'),
                     client.path(),
                     contents.len(),
                     body.to_string().len()
-                );
+                ));
             }
             let mut obs = Obs {
                 sink: self.sink.as_mut(),
@@ -424,8 +435,10 @@ impl Run {
             Err(Failure::Session(m)) => (exit::FAILURE, Some(("session_error", m.clone()))),
             Err(Failure::Setup(code, m)) => (*code, Some(("setup_error", m.clone()))),
         };
-        // A proxy or gateway may echo the key back in an error message.
-        let error = error.map(|(kind, message)| (kind, redact_key(&message)));
+        // A proxy or gateway may echo the key back in an error message, and
+        // the HTTP library quotes the URL with its credentials and query.
+        let error =
+            error.map(|(kind, message)| (kind, redact_key(&scrub_url(&message, &self.base_url))));
         let u = self.stats.usage;
         let mut map = Map::new();
         map.insert("type".into(), "result".into());
@@ -531,7 +544,9 @@ fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
         None if args.continue_last => match dir.as_deref().and_then(session::most_recent) {
             Some(id) => (id, true),
             None => {
-                eprintln!("gem-ask: note: no earlier session to continue; starting a new one");
+                crate::cli::diag(
+                    "gem-ask: note: no earlier session to continue; starting a new one",
+                );
                 (session::new_id(), false)
             }
         },
@@ -543,7 +558,9 @@ fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
         (Some(p), true) => match session::load(p) {
             Ok(h) => {
                 for (line, why) in &h.skipped {
-                    eprintln!("gem-ask: warning: session {id}, line {line}: {why} (line skipped)");
+                    crate::cli::diag(format!(
+                        "gem-ask: warning: session {id}, line {line}: {why} (line skipped)"
+                    ));
                 }
                 h
             }
@@ -591,7 +608,8 @@ fn redact_key(text: &str) -> String {
 }
 
 fn plain_http_to_another_host(base: &str) -> bool {
-    let Some(rest) = base.strip_prefix("http://") else {
+    let shown = display_url(base);
+    let Some(rest) = shown.strip_prefix("http://") else {
         return false;
     };
     let authority = rest.split('/').next().unwrap_or("");
@@ -623,9 +641,10 @@ fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
     let key = api_key().ok_or(Failure::NoKey)?;
     let base = base_url(args);
     if plain_http_to_another_host(&base) {
-        eprintln!(
-            "gem-ask: warning: {base} is plain http to another host: the API key travels unencrypted"
-        );
+        crate::cli::diag(format!(
+            "gem-ask: warning: {} is plain http to another host: the API key travels unencrypted",
+            display_url(&base)
+        ));
     }
     let http = Http::new(
         &base,
@@ -652,5 +671,8 @@ mod tests {
         assert!(!plain_http_to_another_host("http://[::1]:9"));
         assert!(!plain_http_to_another_host("https://gateway.example"));
         assert!(plain_http_to_another_host("http://gateway.example:8080/v"));
+        assert!(!plain_http_to_another_host(
+            "http://u:p@127.0.0.1:8080/?k=v"
+        ));
     }
 }

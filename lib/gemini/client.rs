@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::error::{ApiError, GenError};
 use super::retry::RetryPolicy;
 use super::sse::SseReader;
-use super::transport::Transport;
+use super::transport::{Transport, TransportErrorKind};
 use super::turn::{Delta, Turn};
 
 /// What the caller sees of a call in progress.
@@ -43,7 +43,7 @@ enum Wire {
     Data(String),
     ReadFailed(String),
     End,
-    NoReply(String, bool),
+    NoReply(String, TransportErrorKind),
 }
 
 impl Client {
@@ -139,13 +139,11 @@ impl Client {
                 return (Err(GenError::Interrupted), shown);
             }
             match msg {
-                Wire::NoReply(m, retryable) => {
-                    let e = if retryable {
-                        GenError::Connection(m)
-                    } else if m.starts_with("replay file") {
-                        GenError::Replay(m)
-                    } else {
-                        GenError::Connection(m)
+                Wire::NoReply(m, kind) => {
+                    let e = match kind {
+                        TransportErrorKind::Retryable => GenError::Connection(m),
+                        TransportErrorKind::Fatal => GenError::ConnectionFatal(m),
+                        TransportErrorKind::ReplayExhausted => GenError::Replay(m),
                     };
                     return (Err(e), shown);
                 }
@@ -195,7 +193,7 @@ fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wi
     let reply = match transport.post(path, body) {
         Ok(r) => r,
         Err(e) => {
-            let _ = tx.send(Wire::NoReply(e.message, e.retryable));
+            let _ = tx.send(Wire::NoReply(e.message, e.kind));
             return;
         }
     };
@@ -269,4 +267,61 @@ fn sleep_interruptibly(total: Duration, obs: &dyn Observer) -> Result<(), GenErr
         std::thread::sleep(step.min(total.saturating_sub(start.elapsed())));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemini::transport::{Reply, TransportError};
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    struct Failing(TransportErrorKind, AtomicU32);
+
+    impl Transport for Failing {
+        fn post(&self, _: &str, _: &[u8]) -> Result<Reply, TransportError> {
+            self.1.fetch_add(1, Ordering::SeqCst);
+            Err(TransportError {
+                message: "x".into(),
+                kind: self.0,
+            })
+        }
+    }
+
+    struct Quiet;
+
+    impl Observer for Quiet {
+        fn delta(&mut self, _: &Delta) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn retry(&mut self, _: u32, _: Duration, _: &str) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn interrupted(&self) -> bool {
+            false
+        }
+    }
+
+    fn attempts(kind: TransportErrorKind) -> (u32, GenError) {
+        let t = Arc::new(Failing(kind, AtomicU32::new(0)));
+        let policy = RetryPolicy {
+            retries: 3,
+            base: Duration::from_millis(1),
+            ..RetryPolicy::default()
+        };
+        let client = Client::new(t.clone(), "m", policy);
+        let err = client.generate(&Value::Null, &mut Quiet).unwrap_err();
+        (t.1.load(Ordering::SeqCst), err)
+    }
+
+    #[test]
+    fn fatal_transport_errors_are_not_retried() {
+        let (n, e) = attempts(TransportErrorKind::Fatal);
+        assert_eq!(n, 1);
+        assert_eq!(e.kind(), "connection_error");
+        let (n, e) = attempts(TransportErrorKind::ReplayExhausted);
+        assert_eq!(n, 1);
+        assert_eq!(e.kind(), "replay_error");
+        let (n, _) = attempts(TransportErrorKind::Retryable);
+        assert_eq!(n, 4);
+    }
 }

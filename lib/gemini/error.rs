@@ -14,9 +14,13 @@ pub enum GenError {
     /// object).
     #[error("{0}")]
     Api(ApiError),
-    /// No HTTP answer at all: connect, TLS, timeout, reset.
+    /// No HTTP answer at all: connect, timeout, reset. Retried.
     #[error("connection failed: {0}")]
     Connection(String),
+    /// No HTTP answer, and another attempt would fail the same way: a bad
+    /// URL, a TLS or configuration error. Not retried.
+    #[error("connection failed: {0}")]
+    ConnectionFatal(String),
     /// The stream ended before the model finished its turn.
     #[error("the response stream ended early: {0}")]
     StreamCut(String),
@@ -43,6 +47,7 @@ impl GenError {
                 GenError::Api(a)
             }
             GenError::Connection(m) => GenError::Connection(m + note),
+            GenError::ConnectionFatal(m) => GenError::ConnectionFatal(m + note),
             GenError::StreamCut(m) => GenError::StreamCut(m + note),
             other => other,
         }
@@ -52,7 +57,7 @@ impl GenError {
     pub fn kind(&self) -> &'static str {
         match self {
             GenError::Api(_) => "api_error",
-            GenError::Connection(_) => "connection_error",
+            GenError::Connection(_) | GenError::ConnectionFatal(_) => "connection_error",
             GenError::StreamCut(_) => "stream_interrupted",
             GenError::Blocked(_) => "blocked",
             GenError::Interrupted => "interrupted",

@@ -30,8 +30,92 @@ pub struct Reply {
 #[derive(Debug, Clone)]
 pub struct TransportError {
     pub message: String,
-    /// Connection trouble that another attempt may not meet.
-    pub retryable: bool,
+    pub kind: TransportErrorKind,
+}
+
+/// Whether another attempt can help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportErrorKind {
+    /// Connection trouble that another attempt may not meet: refused,
+    /// reset, timed out, name not resolved.
+    Retryable,
+    /// The same request would fail the same way: a bad URL, an unknown
+    /// scheme, a TLS or configuration error.
+    Fatal,
+    /// A `--replay` file with no exchange left.
+    ReplayExhausted,
+}
+
+/// A `--base-url` that parsed as an http(s) URL with a host.
+#[derive(Debug, Clone)]
+pub struct BaseUrl {
+    /// As given, without a trailing `/`; used for requests only.
+    pub raw: String,
+    /// `host:port` (port defaulted from the scheme), for messages.
+    pub authority: String,
+}
+
+impl BaseUrl {
+    /// Checks `text` is an http(s) URL with a host. The error names the URL
+    /// without its credentials or query.
+    pub fn parse(text: &str) -> Result<BaseUrl, String> {
+        let bad = |why: &str| {
+            format!(
+                "invalid base URL {:?}: {why}; expected an http(s) URL such as {}",
+                display_url(text),
+                super::DEFAULT_BASE_URL
+            )
+        };
+        let uri: ureq::http::Uri = text.trim().parse().map_err(|_| bad("not a URL"))?;
+        let raw = text.trim().trim_end_matches('/');
+        let default_port = match uri.scheme_str() {
+            Some(s) if s.eq_ignore_ascii_case("https") => 443,
+            Some(s) if s.eq_ignore_ascii_case("http") => 80,
+            Some(_) => return Err(bad("the scheme is not http or https")),
+            None => return Err(bad("no scheme")),
+        };
+        let host = uri
+            .host()
+            .filter(|h| !h.is_empty())
+            .ok_or_else(|| bad("no host"))?;
+        Ok(BaseUrl {
+            raw: raw.to_string(),
+            authority: format!("{host}:{}", uri.port_u16().unwrap_or(default_port)),
+        })
+    }
+}
+
+/// `url` without its userinfo (`user:password@`), query and fragment: the
+/// form every message shows, since those parts may hold credentials.
+pub fn display_url(url: &str) -> String {
+    let (scheme, rest) = match url.find("://") {
+        Some(i) => url.split_at(i + 3),
+        None => ("", url),
+    };
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let auth_end = rest.find('/').unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(auth_end);
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    format!("{scheme}{host}{path}")
+}
+
+/// `text` with the secret parts of `url` (userinfo, query, fragment)
+/// replaced, wherever a library quoted the URL in an error.
+pub fn scrub_url(text: &str, url: &str) -> String {
+    let mut out = text.replace(url, &display_url(url));
+    let (_, rest) = url.split_at(url.find("://").map_or(0, |i| i + 3));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let mut secrets: Vec<&str> = Vec::new();
+    if let Some(at) = authority.rfind('@') {
+        secrets.push(&authority[..at]);
+    }
+    if let Some(q) = rest.find(['?', '#']) {
+        secrets.push(&rest[q + 1..]);
+    }
+    for s in secrets.into_iter().filter(|s| s.len() >= 3) {
+        out = out.replace(s, "[REDACTED]");
+    }
+    out
 }
 
 pub trait Transport: Send + Sync {
@@ -43,6 +127,8 @@ pub trait Transport: Send + Sync {
 pub struct Http {
     agent: ureq::Agent,
     base_url: String,
+    /// `host:port`, named in connection errors.
+    authority: String,
     api_key: String,
     timeouts: Timeouts,
 }
@@ -79,9 +165,13 @@ impl Http {
             .max_redirects(0)
             .user_agent(concat!("gemline/", env!("CARGO_PKG_VERSION")))
             .build();
+        let authority = BaseUrl::parse(base_url)
+            .map(|b| b.authority)
+            .unwrap_or_else(|_| display_url(base_url));
         Http {
             agent: config.into(),
-            base_url: base_url.trim_end_matches('/').to_string(),
+            base_url: base_url.trim().trim_end_matches('/').to_string(),
+            authority,
             api_key,
             timeouts,
         }
@@ -116,7 +206,14 @@ impl Transport for Http {
                     }),
                 })
             }
-            Err(e) => Err(classify(e, &self.timeouts)),
+            Err(e) => {
+                let mut err = classify(e, &self.timeouts);
+                err.message = scrub_url(
+                    &format!("{}: {}", self.authority, err.message),
+                    &self.base_url,
+                );
+                Err(err)
+            }
         }
     }
 }
@@ -124,10 +221,19 @@ impl Transport for Http {
 fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
     use ureq::Error as E;
     use ureq::Timeout as T;
-    let retryable = matches!(
+    let kind = if matches!(
         e,
-        E::Io(_) | E::Timeout(_) | E::HostNotFound | E::ConnectionFailed | E::Protocol(_)
-    );
+        E::Io(_)
+            | E::Timeout(_)
+            | E::HostNotFound
+            | E::ConnectionFailed
+            | E::Protocol(_)
+            | E::BodyStalled
+    ) {
+        TransportErrorKind::Retryable
+    } else {
+        TransportErrorKind::Fatal
+    };
     // ureq's messages carry the URL at most, never headers: the key stays
     // out. Its timeout names ("timeout: connect") are said in our flags.
     let message = match e {
@@ -143,7 +249,7 @@ fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
         }
         other => other.to_string(),
     };
-    TransportError { message, retryable }
+    TransportError { message, kind }
 }
 
 /// The response body, with ureq's per-read timeout told as `--read-timeout`.
@@ -239,7 +345,7 @@ impl Transport for Replay {
         let Some(i) = pick else {
             return Err(TransportError {
                 message: "replay file has no exchange left for this request".into(),
-                retryable: false,
+                kind: TransportErrorKind::ReplayExhausted,
             });
         };
         exchanges[i].0 = true;
@@ -361,7 +467,61 @@ fn write_record(file: &Mutex<File>, line: Value) {
         // A record file is a debugging aid: failing to write it must not
         // fail the answer, but it is said once on stderr.
         if let Err(e) = f.write_all(text.as_bytes()) {
-            eprintln!("gem-ask: warning: cannot write the record file: {e}");
+            crate::cli::diag(format!(
+                "gem-ask: warning: cannot write the record file: {e}"
+            ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls_are_checked() {
+        let ok = BaseUrl::parse("https://generativelanguage.googleapis.com/").unwrap();
+        assert_eq!(ok.authority, "generativelanguage.googleapis.com:443");
+        assert_eq!(ok.raw, "https://generativelanguage.googleapis.com");
+        assert_eq!(
+            BaseUrl::parse("http://127.0.0.1:8080/v").unwrap().authority,
+            "127.0.0.1:8080"
+        );
+        for bad in ["ftp://x", "localhost:8080", "http://", "not a url", ""] {
+            let e = BaseUrl::parse(bad).unwrap_err();
+            assert!(e.contains("expected an http(s) URL"), "{bad}: {e}");
+        }
+        let e = BaseUrl::parse("ftp://u:pw@x/?key=s3cret").unwrap_err();
+        assert!(!e.contains("pw") && !e.contains("s3cret"), "{e}");
+    }
+
+    #[test]
+    fn userinfo_and_query_never_shown() {
+        assert_eq!(
+            display_url("https://user:pw@host:1/p/a?key=k#f"),
+            "https://host:1/p/a"
+        );
+        assert_eq!(display_url("http://h"), "http://h");
+        let url = "https://user:hunter2@host/p?token=abcdef";
+        let msg = format!("bad uri {url} and https://user:hunter2@host/p");
+        let s = scrub_url(&msg, url);
+        assert!(!s.contains("hunter2") && !s.contains("abcdef"), "{s}");
+    }
+
+    #[test]
+    fn configuration_errors_are_fatal() {
+        let t = Timeouts::default();
+        assert_eq!(
+            classify(ureq::Error::BadUri("x".into()), &t).kind,
+            TransportErrorKind::Fatal
+        );
+        assert_eq!(
+            classify(ureq::Error::Tls("no roots"), &t).kind,
+            TransportErrorKind::Fatal
+        );
+        assert_eq!(
+            classify(ureq::Error::ConnectionFailed, &t).kind,
+            TransportErrorKind::Retryable
+        );
     }
 }
