@@ -2018,10 +2018,20 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
         "read-timeout",
         vec![Reply::sse(&sse).delay_each(Duration::from_secs(60))],
     );
-    // Each event within the timeout, the whole stream beyond it.
+    // Each event well within the timeout (300 ms gaps under 3 s, room
+    // for a loaded machine), the whole stream (13 gaps) beyond it.
+    let pieces: String = (1..=13)
+        .map(|i| {
+            let mut cand = json!({"content":{"role":"model","parts":[{"text": format!("{i} ")}]}});
+            if i == 13 {
+                cand["finishReason"] = "STOP".into();
+            }
+            format!("data: {}\r\n\r\n", json!({"candidates":[cand]}))
+        })
+        .collect();
     let slow = FakeGemini::start(
         "read-timeout-slow",
-        vec![Reply::sse(&sse).delay_each(Duration::from_millis(700))],
+        vec![Reply::sse(&pieces).delay_each(Duration::from_millis(300))],
     );
     let home = temp_dir("read-timeout");
     let out = gem_ask(&silent, &home)
@@ -2037,14 +2047,14 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
         json!({"type":"stream_interrupted","message":"the response stream ended early: no data for 1s (--read-timeout)"})
     );
     let out = gem_ask(&slow, &home)
-        .args(["--read-timeout", "1", "--retries", "0", "hi"])
+        .args(["--read-timeout", "3", "--retries", "0", "hi"])
         .assert()
         .success()
         .get_output()
         .clone();
     assert_eq!(
         assistant_text(&events(&out.stdout)),
-        "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 "
     );
 }
 
