@@ -16,10 +16,15 @@
 //! complete, as one `write` on a file opened with `O_APPEND` under an
 //! exclusive `flock`, so runs sharing a session never interleave inside a
 //! turn and a failed or interrupted turn leaves no half conversation that
-//! the API would refuse next time.
+//! the API would refuse next time. Readers take a shared `flock`, so they
+//! see whole turns only.
+//!
+//! Sessions hold prompts and piped stdin: files are created mode 0600 and
+//! directories 0700 (existing ones are left as the user set them).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -96,10 +101,17 @@ pub struct History {
 /// Reads a session file; a missing file is an empty history. Bad lines are
 /// skipped and reported, the rest is kept.
 pub fn load(path: &Path) -> io::Result<History> {
-    let text = match fs::read_to_string(path) {
-        Ok(t) => t,
+    let file = match File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(History::default()),
         Err(e) => return Err(e),
+    };
+    let text = {
+        let _lock = Flock::shared(&file)?;
+        let mut bytes = Vec::new();
+        (&file).read_to_end(&mut bytes)?;
+        String::from_utf8(bytes)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8"))?
     };
     let mut h = History::default();
     for (i, line) in text.lines().enumerate() {
@@ -160,9 +172,16 @@ pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
         return Ok(());
     }
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
     }
-    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)?;
     let _lock = Flock::exclusive(&file)?;
     let mut text = String::new();
     if file.metadata()?.len() == 0 {
@@ -185,12 +204,25 @@ struct Flock<'a>(&'a File);
 
 impl<'a> Flock<'a> {
     fn exclusive(f: &'a File) -> io::Result<Flock<'a>> {
+        Flock::take(f, libc::LOCK_EX)
+    }
+
+    fn shared(f: &'a File) -> io::Result<Flock<'a>> {
+        Flock::take(f, libc::LOCK_SH)
+    }
+
+    fn take(f: &'a File, op: libc::c_int) -> io::Result<Flock<'a>> {
         use std::os::fd::AsRawFd;
-        // SAFETY: flock on an open descriptor we own for the lock's lifetime.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return Err(io::Error::last_os_error());
+        loop {
+            // SAFETY: flock on an open descriptor we own for the lock's lifetime.
+            if unsafe { libc::flock(f.as_raw_fd(), op) } == 0 {
+                return Ok(Flock(f));
+            }
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(e);
+            }
         }
-        Ok(Flock(f))
     }
 }
 
@@ -215,6 +247,45 @@ mod tests {
         assert!(!valid_id(".hidden"));
         assert!(!valid_id(""));
         assert!(valid_id("bmw-demo_1.2"));
+    }
+
+    #[test]
+    fn load_waits_for_a_turn_being_written() {
+        let dir = std::env::temp_dir().join(format!("gemline-session-lock-{}", new_id()));
+        let path = dir.join("s.jsonl");
+        append(
+            &path,
+            "m",
+            &[content_record(&json!({"role":"user","parts":[]}))],
+        )
+        .unwrap();
+        let writer = File::options().append(true).open(&path).unwrap();
+        let lock = Flock::exclusive(&writer).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p = path.clone();
+        std::thread::spawn(move || tx.send(load(&p).map(|h| h.contents.len())).unwrap());
+        // While the writer holds its lock the reader must not finish. (On a
+        // slow machine it may not have started: that passes too.)
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(rx.try_recv().is_err(), "load read under a writer's lock");
+        (&writer)
+            .write_all(b"{\"record\":\"content\",\"content\":{\"role\":\"model\",\"parts\":[]}}\n")
+            .unwrap();
+        drop(lock);
+        assert_eq!(rx.recv().unwrap().unwrap(), 2);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn sessions_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("gemline-session-mode-{}", new_id()));
+        let path = dir.join("sessions").join("s.jsonl");
+        append(&path, "m", &[topic_record("t")]).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        let _ = fs::remove_dir_all(dir);
     }
 
     #[test]
