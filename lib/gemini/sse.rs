@@ -18,8 +18,14 @@ pub struct SseEvent {
     pub id: Option<String>,
 }
 
+/// The longest line, and the longest event's data, accepted: far above any
+/// real chunk, low enough that a broken or hostile peer cannot exhaust
+/// memory. Longer is a stream error.
+pub const MAX_EVENT: usize = 16 << 20;
+
 pub struct SseReader<R> {
     input: R,
+    limit: usize,
     line: Vec<u8>,
     /// A `\r` ended the previous line; a `\n` right after it is the same
     /// line ending, not a blank line.
@@ -31,8 +37,14 @@ pub struct SseReader<R> {
 
 impl<R: BufRead> SseReader<R> {
     pub fn new(input: R) -> Self {
+        SseReader::with_limit(input, MAX_EVENT)
+    }
+
+    /// A reader refusing lines and events longer than `limit` bytes.
+    pub fn with_limit(input: R, limit: usize) -> Self {
         SseReader {
             input,
+            limit,
             line: Vec::new(),
             after_cr: false,
             last_id: None,
@@ -73,6 +85,11 @@ impl<R: BufRead> SseReader<R> {
                 }
                 None => (line.as_str(), ""),
             };
+            if field == "data"
+                && data.as_ref().map_or(0, |d| d.len() + 1) + value.len() > self.limit
+            {
+                return Err(self.too_long("an event"));
+            }
             match field {
                 "data" => match &mut data {
                     Some(d) => {
@@ -111,7 +128,11 @@ impl<R: BufRead> SseReader<R> {
                     continue;
                 }
             }
-            match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let end = buf.iter().position(|&b| b == b'\n' || b == b'\r');
+            if self.line.len() + end.unwrap_or(buf.len()) > self.limit {
+                return Err(self.too_long("a line"));
+            }
+            match end {
                 Some(i) => {
                     self.line.extend_from_slice(&buf[..i]);
                     self.after_cr = buf[i] == b'\r';
@@ -133,9 +154,22 @@ impl<R: BufRead> SseReader<R> {
     }
 }
 
+impl<R> SseReader<R> {
+    fn too_long(&self, what: &str) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{what} of the event stream is longer than {} MiB",
+                self.limit >> 20
+            ),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     fn all(input: &str) -> Vec<SseEvent> {
         let mut r = SseReader::new(input.as_bytes());
@@ -189,5 +223,29 @@ mod tests {
         assert_eq!(r.next_event().unwrap().unwrap().data, "1");
         assert_eq!(r.next_event().unwrap().unwrap().data, "2");
         assert_eq!(r.next_event().unwrap(), None);
+    }
+
+    #[test]
+    fn endless_lines_and_events_are_errors_not_memory() {
+        // 17 MiB without a line ending.
+        let endless = io::BufReader::new(io::repeat(b'x').take(17 << 20));
+        let e = SseReader::new(endless).next_event().unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            e.to_string(),
+            "a line of the event stream is longer than 16 MiB"
+        );
+        // Short lines, one event that never ends: 3 MiB of 1 KiB data lines.
+        let line = format!("data: {}\n", "y".repeat(1024));
+        let input = line.repeat(3 << 10);
+        let mut r = SseReader::with_limit(input.as_bytes(), 2 << 20);
+        let e = r.next_event().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "an event of the event stream is longer than 2 MiB"
+        );
+        // Within the limit all is well.
+        let mut r = SseReader::with_limit("data: 12\n\n".as_bytes(), 8);
+        assert_eq!(r.next_event().unwrap().unwrap().data, "12");
     }
 }
