@@ -2342,3 +2342,35 @@ fn a_second_sigint_kills_a_stuck_run() {
     assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
     drop(stdout);
 }
+
+#[test]
+fn stdin_over_8_mib_is_refused_not_cut() {
+    let server = FakeGemini::start("big-stdin", vec![]);
+    let home = temp_dir("big-stdin");
+    let out = gem_ask(&server, &home)
+        .arg("summarize")
+        .write_stdin(vec![b'a'; (8 << 20) + 1])
+        .assert()
+        .code(65)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "gem-ask: error: stdin is larger than 8 MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)\n"
+    );
+    assert!(server.requests().is_empty());
+    // Exactly 8 MiB is still sent.
+    let server = FakeGemini::start(
+        "big-stdin-ok",
+        vec![Reply::sse(&fixture(
+            "02-text-stream-gemini-2.5-flash-single-chunk.response.sse",
+        ))],
+    );
+    gem_ask(&server, &home)
+        .args(["--no-history", "summarize"])
+        .write_stdin(vec![b'a'; 8 << 20])
+        .assert()
+        .success();
+    assert_eq!(server.requests().len(), 1);
+}

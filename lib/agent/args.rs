@@ -29,7 +29,9 @@ pub enum OutputMode {
                   jsonl, gem-ask writes the JSON-lines event stream that viz-render draws and topic-tag \
                   organizes; on a terminal it prints the answer.\n\n\
                   Text piped on stdin is sent as context before the prompt: \
-                  cat results.csv | gem-ask \"chart the slowest 5\"",
+                  cat results.csv | gem-ask \"chart the slowest 5\". At most 8 MiB of it: more is refused \
+                  (exit 65) rather than cut, since a model answering about half a file does not say so; \
+                  trim it first (tail -c 8M).",
     after_help = HELP_TAIL,
 )]
 pub struct Args {
@@ -151,6 +153,7 @@ pub const HELP_TAIL: &str = concat!(
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay)\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
+    "  65   stdin is larger than 8 MiB\n",
     "  66   a --replay or --record file cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",

@@ -33,7 +33,7 @@ use crate::session;
 
 /// gem-ask's exit codes (also in the man page, [`args::HELP_TAIL`]).
 pub mod exit {
-    pub use crate::cli::exit::{FAILURE, NO_INPUT, OK, USAGE};
+    pub use crate::cli::exit::{DATA, FAILURE, NO_INPUT, OK, USAGE};
     pub const NO_API_KEY: u8 = 3;
     pub const API: u8 = 4;
     pub const BLOCKED: u8 = 5;
@@ -472,7 +472,11 @@ impl Run {
     }
 }
 
-/// Stdin as context, or `None` when SIGINT/SIGTERM arrived first. The read
+/// The most stdin gem-ask sends as context (documented in `--help`).
+pub const MAX_CONTEXT: u64 = 8 << 20;
+
+/// Stdin as context, or `None` when SIGINT/SIGTERM arrived first. More
+/// than [`MAX_CONTEXT`] is an error (exit 65), not a silent cut. The read
 /// runs on a thread so a signal ends the wait even while the writer keeps
 /// the pipe open (`tail -f log | gem-ask ...`): the handlers restart reads.
 fn read_context(args: &Args) -> anyhow::Result<Option<String>> {
@@ -482,11 +486,24 @@ fn read_context(args: &Args) -> anyhow::Result<Option<String>> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
-        let r = io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes);
+        let r = io::stdin()
+            .lock()
+            .take(MAX_CONTEXT + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes);
         let _ = tx.send(r);
     });
     loop {
         match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(bytes)) if bytes.len() as u64 > MAX_CONTEXT => {
+                return Err(coded(
+                    exit::DATA,
+                    format!(
+                        "stdin is larger than {} MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)",
+                        MAX_CONTEXT >> 20
+                    ),
+                ));
+            }
             Ok(Ok(bytes)) => return Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
             Ok(Err(e)) => anyhow::bail!("cannot read stdin: {e}"),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
