@@ -12,7 +12,7 @@ complete -c gem-ask -l max-wait -d 'Most seconds spent waiting between retries o
 complete -c gem-ask -l connect-timeout -d 'Seconds to establish a connection' -r
 complete -c gem-ask -l read-timeout -d 'Seconds of silence allowed while reading (no limit on a stream\'s total time)' -r
 complete -c gem-ask -l record -d 'Save every raw API exchange to FILE (JSON lines; the key is never written)' -r -F
-complete -c gem-ask -l replay -d 'Answer from a --record FILE instead of the network (no key needed)' -r -F
+complete -c gem-ask -l replay -d 'Answer from a --record FILE instead of the network (no key needed); an answer recorded for a different prompt, model or tool set comes with a warning event' -r -F
 complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto, which needs a terminal, no NO_COLOR and TERM not dumb]' -r -f -a "auto\t''
 always\t''
 never\t''"

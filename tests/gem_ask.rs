@@ -2374,3 +2374,50 @@ fn stdin_over_8_mib_is_refused_not_cut() {
         .success();
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn replay_warns_when_the_request_differs_from_the_recording() {
+    let server = FakeGemini::start("replay-differs", vec![]);
+    let home = temp_dir("replay-differs");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/demo/bmw.replay");
+    let replay = |args: &[&str]| {
+        let out = gem_ask(&server, &home)
+            .env_remove("GEMINI_API_KEY")
+            .arg("--replay")
+            .arg(&demo)
+            .args(args)
+            .output()
+            .unwrap();
+        events(&out.stdout)
+            .into_iter()
+            .filter(|e| e["type"] == "error")
+            .map(|e| e["message"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // The recorded request: no warning.
+    assert_eq!(
+        replay(&[
+            "--no-history",
+            "Fastest 3 BMW models, compare 0-60 in a chart"
+        ]),
+        Vec::<String>::new()
+    );
+    // Another prompt, model and tool set: answered, but said.
+    assert_eq!(
+        replay(&[
+            "--no-history",
+            "--model",
+            "foo",
+            "--no-tools",
+            "something else"
+        ]),
+        vec![
+            "replay: request differs from the recording (other contents; model foo, recorded \
+             gemini-2.5-flash; tools none, recorded render_visualization, create_new_topic); \
+             answering with the recorded one"
+                .to_string();
+            2
+        ]
+    );
+    assert!(server.requests().is_empty());
+}

@@ -115,7 +115,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
 
-    /// Answer from a --record FILE instead of the network (no key needed).
+    /// Answer from a --record FILE instead of the network (no key needed); an answer recorded for a
+    /// different prompt, model or tool set comes with a warning event.
     #[arg(long, value_name = "FILE", conflicts_with = "record")]
     pub replay: Option<PathBuf>,
 

@@ -236,6 +236,11 @@ impl Observer for Obs<'_> {
     fn interrupted(&self) -> bool {
         signals::received().is_some()
     }
+
+    fn warning(&mut self, text: &str) -> io::Result<()> {
+        self.sink
+            .emit(&stamp(Event::error("warning", &redact_key(text))))
+    }
 }
 
 impl Run {

@@ -28,6 +28,10 @@ pub trait Observer {
     fn retry(&mut self, attempt: u32, delay: Duration, reason: &str) -> std::io::Result<()>;
     /// Polled while waiting; true ends the call with [`GenError::Interrupted`].
     fn interrupted(&self) -> bool;
+    /// Something the user should know that does not stop the call.
+    fn warning(&mut self, _text: &str) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 pub struct Client {
@@ -44,6 +48,7 @@ enum Wire {
     ReadFailed(String),
     End,
     NoReply(String, TransportErrorKind),
+    Warning(String),
 }
 
 impl Client {
@@ -147,6 +152,11 @@ impl Client {
                     };
                     return (Err(e), shown);
                 }
+                Wire::Warning(w) => {
+                    if let Err(e) = obs.warning(&w) {
+                        return (Err(GenError::Output(e)), shown);
+                    }
+                }
                 Wire::Status(s, ra) => {
                     status = s;
                     retry_after = ra;
@@ -197,6 +207,9 @@ fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wi
             return;
         }
     };
+    if let Some(w) = &reply.warning {
+        let _ = tx.send(Wire::Warning(w.clone()));
+    }
     let _ = tx.send(Wire::Status(reply.status, reply.retry_after.clone()));
     let mut body = reply.body;
     // The body is dropped before the last message goes out: a --record tee

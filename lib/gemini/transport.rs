@@ -24,6 +24,9 @@ pub struct Reply {
     pub content_type: Option<String>,
     pub retry_after: Option<String>,
     pub body: Box<dyn Read + Send>,
+    /// Said to the user as a warning: a `--replay` answer recorded for a
+    /// different request.
+    pub warning: Option<String>,
 }
 
 /// A failure before any HTTP status arrived.
@@ -204,6 +207,7 @@ impl Transport for Http {
                         inner: resp.into_body().into_reader(),
                         read: self.timeouts.read,
                     }),
+                    warning: None,
                 })
             }
             Err(e) => {
@@ -284,6 +288,8 @@ impl<R: Read> Read for NamedTimeouts<R> {
 /// newest prompt or tool results) is the same; failing that, the next
 /// unused one. So one file holding a whole session answers each of its
 /// runs: a follow-up run finds its own turn, not the first one again.
+/// An answer recorded for a different request (other contents, model or
+/// declared tools) still comes, with a warning saying how it differs.
 pub struct Replay {
     exchanges: Mutex<Vec<(bool, Value)>>,
 }
@@ -316,7 +322,7 @@ impl Replay {
 }
 
 impl Transport for Replay {
-    fn post(&self, _path: &str, body: &[u8]) -> Result<Reply, TransportError> {
+    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
         let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
         let contents = request.get("contents");
         let last = contents.and_then(Value::as_array).and_then(|a| a.last());
@@ -351,6 +357,7 @@ impl Transport for Replay {
         exchanges[i].0 = true;
         let v = exchanges[i].1.clone();
         drop(exchanges);
+        let warning = replay_mismatch(path, &request, &v["request"]);
         let resp = &v["response"];
         let status = resp["status"].as_u64().unwrap_or(200) as u16;
         let header = |name: &str| {
@@ -370,8 +377,60 @@ impl Transport for Replay {
             content_type: header("content-type"),
             retry_after: header("retry-after"),
             body: Box::new(Cursor::new(body)),
+            warning,
         })
     }
+}
+
+/// How a request differs from the recorded one it is answered with, as a
+/// warning; `None` when contents, model and declared tools all match.
+fn replay_mismatch(path: &str, request: &Value, recorded: &Value) -> Option<String> {
+    let model = |p: &str| {
+        p.split("/models/")
+            .nth(1)
+            .and_then(|m| m.split(':').next())
+            .unwrap_or("")
+            .to_string()
+    };
+    let tools = |b: &Value| -> Vec<String> {
+        b.get("tools")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.get("functionDeclarations").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))
+            .collect()
+    };
+    let rec_body = recorded.get("body").unwrap_or(&Value::Null);
+    let mut diffs = Vec::new();
+    if request.get("contents") != rec_body.get("contents") {
+        diffs.push("other contents".to_string());
+    }
+    let (m, rm) = (
+        model(path),
+        model(recorded.get("path").and_then(Value::as_str).unwrap_or("")),
+    );
+    if m != rm {
+        diffs.push(format!("model {m}, recorded {rm}"));
+    }
+    let (t, rt) = (tools(request), tools(rec_body));
+    if t != rt {
+        let list = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        diffs.push(format!("tools {}, recorded {}", list(&t), list(&rt)));
+    }
+    (!diffs.is_empty()).then(|| {
+        format!(
+            "replay: request differs from the recording ({}); answering with the recorded one",
+            diffs.join("; ")
+        )
+    })
 }
 
 /// Wraps a transport and appends every exchange to a record file.
@@ -416,6 +475,7 @@ impl<T: Transport> Transport for Recording<T> {
                     content_type: reply.content_type,
                     retry_after: reply.retry_after,
                     body: Box::new(tee),
+                    warning: reply.warning,
                 })
             }
             Err(e) => {
