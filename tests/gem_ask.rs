@@ -2421,3 +2421,35 @@ fn replay_warns_when_the_request_differs_from_the_recording() {
     );
     assert!(server.requests().is_empty());
 }
+
+#[test]
+fn answers_over_16_mib_are_a_stream_error_not_memory() {
+    let huge = format!(
+        "{{\"candidates\":[{{\"x\":\"{}\"}}]}}",
+        "y".repeat(17 << 20)
+    );
+    let server = FakeGemini::start(
+        "huge-answer",
+        vec![
+            Reply::sse(&format!("data: {huge}\r\n\r\n")),
+            Reply::json(200, &huge),
+        ],
+    );
+    let home = temp_dir("huge-answer");
+    for expected in [
+        "the response stream ended early: a line of the event stream is longer than 16 MiB",
+        "the response stream ended early: the JSON answer is longer than 16 MiB",
+    ] {
+        let out = gem_ask(&server, &home)
+            .args(["--no-history", "--retries", "0", "hi"])
+            .assert()
+            .code(4)
+            .get_output()
+            .clone();
+        let ev = events(&out.stdout);
+        assert_eq!(
+            ev.last().unwrap()["error"],
+            json!({"type": "stream_interrupted", "message": expected})
+        );
+    }
+}

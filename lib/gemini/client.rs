@@ -228,11 +228,17 @@ fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wi
         .as_deref()
         .is_some_and(|ct| ct.contains("json"))
     {
+        // Bounded like the SSE reader: a peer cannot exhaust memory.
+        let limit = super::sse::MAX_EVENT as u64;
         let mut buf = Vec::new();
-        let read = body.read_to_end(&mut buf);
+        let read = body.by_ref().take(limit + 1).read_to_end(&mut buf);
         drop(body);
         let last = match read {
             Err(e) => Wire::ReadFailed(e.to_string()),
+            Ok(_) if buf.len() as u64 > limit => Wire::ReadFailed(format!(
+                "the JSON answer is longer than {} MiB",
+                limit >> 20
+            )),
             Ok(_) => match serde_json::from_slice::<Value>(&buf) {
                 Ok(Value::Array(chunks)) => {
                     for c in chunks {
