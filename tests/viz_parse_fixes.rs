@@ -1,0 +1,69 @@
+//! viz-parse as a first-time user met it: number suffixes, European
+//! numbers, nested JSON, ragged rows, missing values, options of a bare
+//! spec, and dates written newest first. The real binary, real stdin.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+
+#[allow(dead_code)]
+struct Out {
+    code: i32,
+    events: Vec<Value>,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Out {
+    let o = cargo_bin_cmd!("viz-parse")
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    Out {
+        code: o.status.code().unwrap(),
+        events: stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+#[allow(dead_code)]
+fn chart(args: &[&str], stdin: &str) -> (Value, String) {
+    let o = run(args, stdin.as_bytes());
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+    assert_eq!(o.events.len(), 1);
+    (o.events.into_iter().next().unwrap(), o.stderr)
+}
+
+#[allow(dead_code)]
+fn points(v: &Value) -> Vec<(String, f64)> {
+    v["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["label"].as_str().unwrap().to_string(),
+                p["value"].as_f64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[allow(dead_code)]
+fn pts(list: &[(&str, f64)]) -> Vec<(String, f64)> {
+    list.iter().map(|(l, v)| (l.to_string(), *v)).collect()
+}
+
+#[test]
+fn control_characters_in_a_file_name_reach_stderr_in_caret_form() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join("bad\u{1b}[2Jname.csv");
+    std::fs::write(&path, "just prose here\n").unwrap();
+    let o = run(&[path.to_str().unwrap()], b"");
+    assert_eq!(o.code, 65);
+    assert!(o.stderr.contains("bad^[[2Jname.csv"), "{}", o.stderr);
+    assert!(!o.stderr.contains('\u{1b}'));
+}
