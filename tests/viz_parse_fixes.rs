@@ -67,3 +67,20 @@ fn control_characters_in_a_file_name_reach_stderr_in_caret_form() {
     assert!(o.stderr.contains("bad^[[2Jname.csv"), "{}", o.stderr);
     assert!(!o.stderr.contains('\u{1b}'));
 }
+
+#[test]
+fn k_m_b_suffixes_multiply_and_are_not_units() {
+    let (v, err) = chart(&[], "crate,dl\na,950k\nb,1.2M\nc,80k\n");
+    assert_eq!(
+        points(&v),
+        pts(&[("a", 950_000.0), ("b", 1_200_000.0), ("c", 80_000.0)])
+    );
+    assert!(!err.contains("mixes units"), "{err}");
+    assert_eq!(v.get("unit"), None, "{v}");
+    let (v, _) = chart(&[], "name,size\nx,300M\ny,9.1k\nz,2bn\n");
+    assert_eq!(points(&v), pts(&[("x", 300e6), ("y", 9_100.0), ("z", 2e9)]));
+    // Real units stay units.
+    let (v, _) = chart(&[], "file,size\nx,3 MB\ny,12 MB\n");
+    assert_eq!(points(&v), pts(&[("x", 3.0), ("y", 12.0)]));
+    assert_eq!(v["unit"], "MB");
+}

@@ -90,7 +90,9 @@ or the render_visualization argument object. A stream of events passes through u
 that render_visualization tool calls become visualization events.\n\n\
 Without -x/-y the label is the first column that is not numeric (the first column when all are) \
 and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \
-12%  $1,200  1e6); a unit they share becomes the chart's unit. The chart is a line when the labels \
+12%  $1,200  1e6). k, K, M, B, bn and T written right against a number are multipliers, not \
+units: 950k is 950000, 1.2M is 1200000, 3bn is 3000000000 (3 MB, 5 km and 4.2s keep their units). \
+A unit the numbers share becomes the chart's unit. The chart is a line when the labels \
 look like dates, years or ordered numbers, else a bar chart.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \

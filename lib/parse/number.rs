@@ -39,6 +39,18 @@ const CURRENCY: &[char] = &[
     '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₴', '₦', '₱', '₿', '¢',
 ];
 
+/// Scale suffixes written against a number (`950k`, `1.2M`, `3bn`), with
+/// their powers of ten. Lower-case `m` and `b` stay units (metres, bits).
+pub const MULTIPLIERS: &[(&str, i32)] = &[
+    ("k", 3),
+    ("K", 3),
+    ("M", 6),
+    ("B", 9),
+    ("bn", 9),
+    ("Bn", 9),
+    ("T", 12),
+];
+
 /// True for an empty cell or a placeholder such as `N/A`, `null`, `-`.
 pub fn is_missing(s: &str) -> bool {
     let t = s.trim();
@@ -108,11 +120,20 @@ fn slow(t: &str) -> Option<Num<'_>> {
     }
     // All bytes up to `i` are ASCII, so these are char boundaries.
     let mantissa = separators(&rest[..mantissa_end])?;
-    let exponent = &rest[mantissa_end..i];
-    let suffix = rest[i..].trim_start();
+    let mut exponent = rest[mantissa_end..i].to_string();
+    let mut suffix = rest[i..].trim_start();
+    // `950k`, `1.2M`, `3bn`: a scale, not a unit. Only written right
+    // against the number; `3 MB`, `5 km`, `2 m` keep their units.
+    if exponent.is_empty()
+        && let Some(&(_, power)) = MULTIPLIERS.iter().find(|(m, _)| *m == &rest[i..])
+    {
+        exponent = format!("e{power}");
+        suffix = "";
+    }
     if !valid_suffix(suffix) {
         return None;
     }
+    // Scaled in the decimal text, so `1.2M` is exactly 1200000.
     let value: f64 = format!("{mantissa}{exponent}").parse().ok()?;
     let value = if neg { -value } else { value };
     if !value.is_finite() {
@@ -190,6 +211,26 @@ mod tests {
         assert_eq!(v("1,234,567.5"), Some((1234567.5, "")));
         assert_eq!(v("120 km/h"), Some((120.0, "km/h")));
         assert_eq!(v("−7"), Some((-7.0, "")));
+    }
+
+    #[test]
+    fn scale_suffixes_multiply() {
+        assert_eq!(v("950k"), Some((950_000.0, "")));
+        assert_eq!(v("1.2M"), Some((1_200_000.0, "")));
+        assert_eq!(v("9.1K"), Some((9_100.0, "")));
+        assert_eq!(v("3bn"), Some((3e9, "")));
+        assert_eq!(v("2.5B"), Some((2.5e9, "")));
+        assert_eq!(v("1.5T"), Some((1.5e12, "")));
+        assert_eq!(v("$1.2M"), Some((1_200_000.0, "$")));
+        assert_eq!(v("-80k"), Some((-80_000.0, "")));
+        // Units stay units.
+        assert_eq!(v("3 MB"), Some((3.0, "MB")));
+        assert_eq!(v("3MB"), Some((3.0, "MB")));
+        assert_eq!(v("5 km"), Some((5.0, "km")));
+        assert_eq!(v("10 kg"), Some((10.0, "kg")));
+        assert_eq!(v("4.2s"), Some((4.2, "s")));
+        assert_eq!(v("2 M"), Some((2.0, "M")));
+        assert_eq!(v("7m"), Some((7.0, "m")));
     }
 
     #[test]
