@@ -84,3 +84,41 @@ fn k_m_b_suffixes_multiply_and_are_not_units() {
     assert_eq!(points(&v), pts(&[("x", 3.0), ("y", 12.0)]));
     assert_eq!(v["unit"], "MB");
 }
+
+/// A bare spec's options are read by the same code in viz-parse and
+/// viz-render: a bad `sort` or `maxPoints` is refused by both, naming it.
+#[test]
+fn a_bare_specs_bad_options_are_refused_alike_by_parse_and_render() {
+    let spec = r#"{"chartType":"bar","sort":"descending","maxPoints":-3,"series":[{"name":"v","points":[{"label":"a","value":1},{"label":"b","value":3}]}]}"#;
+    let o = run(&[], spec.as_bytes());
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr
+            .contains(r#"sort: must be "none", "asc" or "desc", got "descending""#),
+        "{}",
+        o.stderr
+    );
+    let r = cargo_bin_cmd!("viz-render")
+        .args(["--color", "never"])
+        .write_stdin(spec)
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(
+        all.contains(r#"sort: must be "none", "asc" or "desc", got "descending""#),
+        "{all}"
+    );
+    assert!(!all.contains('█'), "drew the chart anyway: {all}");
+    let bad_max = spec.replace(r#""sort":"descending","#, "");
+    let r = cargo_bin_cmd!("viz-render")
+        .args(["--color", "never"])
+        .write_stdin(bad_max)
+        .output()
+        .unwrap();
+    let all = String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
+    assert!(all.contains("maxPoints: must be a whole number"), "{all}");
+}
