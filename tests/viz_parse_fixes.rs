@@ -122,3 +122,50 @@ fn a_bare_specs_bad_options_are_refused_alike_by_parse_and_render() {
     let all = String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
     assert!(all.contains("maxPoints: must be a whole number"), "{all}");
 }
+
+#[test]
+fn european_numbers_are_read_with_one_convention_per_column() {
+    // Could be either: a `;` file means a decimal comma, so `.` groups.
+    let (v, _) = chart(&[], "Artikel;Preis\nA;1.234\nB;2.500\nC;987\n");
+    assert_eq!(
+        points(&v),
+        pts(&[("A", 1234.0), ("B", 2500.0), ("C", 987.0)])
+    );
+    // `2,5` shows a decimal comma, so `1,234` is 1.234 too, not 1234.
+    let (v, _) = chart(&[], "Artikel;Preis\nA;1,234\nB;2,5\n");
+    assert_eq!(points(&v), pts(&[("A", 1.234), ("B", 2.5)]));
+    // Grouped and decimal at once, with dots or (no-break) spaces.
+    let (v, err) = chart(
+        &[],
+        "Artikel;Preis\nA;1.234,56\nB;2.000,00\nC;1 234,56\nD;1\u{a0}000,5\nE;3\u{202f}000\n",
+    );
+    assert_eq!(
+        points(&v),
+        pts(&[
+            ("A", 1234.56),
+            ("B", 2000.0),
+            ("C", 1234.56),
+            ("D", 1000.5),
+            ("E", 3000.0)
+        ])
+    );
+    assert_eq!(err, "");
+    assert_eq!(v["yLabel"], "Preis");
+    // A comma file still reads `1,234` as a thousand.
+    let (v, _) = chart(&[], "item,price\nA,\"1,234\"\nB,\"2,500\"\nC,7.5\n");
+    assert_eq!(points(&v), pts(&[("A", 1234.0), ("B", 2500.0), ("C", 7.5)]));
+    // --decimal forces it; a number that does not fit is named, by column name.
+    let (v, _) = chart(&["--decimal", ","], "item,price\nA,\"1,234\"\nB,\"2,5\"\n");
+    assert_eq!(points(&v), pts(&[("A", 1.234), ("B", 2.5)]));
+    let o = run(
+        &["--decimal", "."],
+        "Artikel;Preis\nA;1.234,56\nB;7\n".as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "viz-parse: warning: <stdin>: line 2, column \"Preis\": \"1.234,56\" does not fit the \
+         column's decimal point (see --decimal); row skipped\n"
+    );
+    assert!(!o.stderr.contains("column 1"));
+}

@@ -79,6 +79,8 @@ pub struct ParseOptions {
     /// `None`: detect whether the first row is a header.
     pub header: Option<bool>,
     pub delimiter: Option<u8>,
+    /// `None`: decided per column from its numbers.
+    pub decimal: Option<number::Decimal>,
     /// Skipped rows and bad event lines are errors.
     pub strict: bool,
 }

@@ -67,6 +67,9 @@ impl<R: Read> Rows for CsvRows<R> {
     fn what(&self) -> String {
         delimiter_name(self.delimiter).to_string()
     }
+    fn delimiter(&self) -> Option<u8> {
+        Some(self.delimiter)
+    }
 }
 
 /// The cell text of a JSON value: strings as they are, numbers in JSON

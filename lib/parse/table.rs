@@ -11,7 +11,7 @@ use std::fmt;
 use crate::spec::reduce::Reducer;
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, SpecError};
 
-use super::number::{is_missing, parse_number};
+use super::number::{Decimal, column_decimal, is_missing, parse_number, parse_number_as};
 use super::{ParseError, ParseOptions, examples_error};
 
 /// Rows read before the layout is decided.
@@ -106,6 +106,10 @@ pub(crate) trait Rows {
     fn names(&self) -> Option<Names>;
     /// What the input looked like, for errors: "comma-separated text".
     fn what(&self) -> String;
+    /// The field delimiter of delimited text (it hints at the decimal mark).
+    fn delimiter(&self) -> Option<u8> {
+        None
+    }
 }
 
 /// Warnings about skipped rows and lines: the first few in full, then only
@@ -198,6 +202,8 @@ pub(crate) struct Plan {
     label: Option<usize>,
     values: Vec<usize>,
     series: Option<usize>,
+    /// The decimal mark of each column, decided once from the sample.
+    decimals: Vec<Decimal>,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
     chart: Chart,
@@ -351,6 +357,7 @@ fn plan(
     names: Names,
     sample: &[(OwnedRow, Loc)],
     what: &str,
+    delimiter: Option<u8>,
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Plan, ParseError> {
@@ -487,6 +494,12 @@ fn plan(
         }
     };
 
+    let decimals = (0..width)
+        .map(|i| {
+            opts.decimal
+                .unwrap_or_else(|| column_decimal(labels_of(i), delimiter))
+        })
+        .collect();
     let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
     let chart = Chart {
         chart_type,
@@ -513,6 +526,7 @@ fn plan(
         label,
         values,
         series,
+        decimals,
         real_names: names.real,
         chart,
         opts: nopts,
@@ -575,7 +589,11 @@ impl Builder {
         for k in 0..self.plan.values.len() {
             let col = self.plan.values[k];
             let c = cell(row, col);
-            let value = c.as_deref().and_then(parse_number).map(|n| n.value);
+            let dec = self.plan.decimals[col];
+            let value = c
+                .as_deref()
+                .and_then(|c| parse_number_as(c, dec))
+                .map(|n| n.value);
             let slot = match self.plan.series {
                 None => k,
                 Some(s) => {
@@ -615,6 +633,11 @@ impl Builder {
                     }
                     let what = match &c {
                         None => "no value".to_string(),
+                        Some(c) if parse_number(c).is_some() => format!(
+                            "{:?} does not fit the column's {} (see --decimal)",
+                            short(c),
+                            dec.describe()
+                        ),
                         Some(c) => format!("{:?} is not a number", short(c)),
                     };
                     warn.skip(format!(
@@ -761,7 +784,7 @@ pub(crate) fn chart_from_rows(
             names.list.join(", ")
         )));
     }
-    let plan = plan(names, &sample, &what, opts, warn)?;
+    let plan = plan(names, &sample, &what, rows.delimiter(), opts, warn)?;
     let mut b = Builder::new(plan);
     for (row, loc) in &sample {
         b.push(row, *loc, warn)?;
