@@ -169,3 +169,41 @@ fn european_numbers_are_read_with_one_convention_per_column() {
     );
     assert!(!o.stderr.contains("column 1"));
 }
+
+#[test]
+fn a_row_wider_than_its_header_is_named_not_called_prose() {
+    let o = run(&[], b"item,price\nA,$1,200\nB,$900\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "viz-parse: warning: <stdin>: line 2 has 3 fields but the header has 2; a ',' inside a \
+         value? quote that value (\"$1,200\"); row skipped\n"
+    );
+    assert_eq!(points(&o.events[0]), pts(&[("B", 900.0)]));
+    // Quoted, it is read whole.
+    let (v, err) = chart(&[], "item,price\nA,\"$1,200\"\nB,$900\n");
+    assert_eq!(points(&v), pts(&[("A", 1200.0), ("B", 900.0)]));
+    assert_eq!(err, "");
+    // Every row ragged: an error that says why, without the examples block.
+    let o = run(&[], b"item,price\nA,$1,200\nB,$2,900\n");
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr
+            .contains("every row has more fields than the header (item, price)"),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stderr.contains("no table structure"), "{}", o.stderr);
+    assert!(!o.stderr.contains("Accepted input"), "{}", o.stderr);
+}
+
+#[test]
+fn a_table_of_words_says_no_column_holds_numbers() {
+    let o = run(&[], b"name,val\na,x\nb,y\n");
+    assert_eq!(o.code, 65);
+    assert_eq!(
+        o.stderr,
+        "viz-parse: error: <stdin>: no column holds numbers (columns: name, val); a chart needs \
+         a column of numbers such as 2.9, 1,234 or 12%\n"
+    );
+}

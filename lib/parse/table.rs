@@ -784,6 +784,46 @@ pub(crate) fn chart_from_rows(
             names.list.join(", ")
         )));
     }
+    // Rows of delimited text wider than its header: a delimiter inside an
+    // unquoted value, so the cells are shifted; named and skipped.
+    let header_width = (rows.delimiter().is_some() && names.real).then_some(names.list.len());
+    let delimiter = rows.delimiter().unwrap_or(b',');
+    if let Some(w) = header_width {
+        let mut kept = Vec::with_capacity(sample.len());
+        for (row, loc) in sample {
+            match ragged(&row, w, loc, delimiter) {
+                Some(m) => warn.skip(m)?,
+                None => kept.push((row, loc)),
+            }
+        }
+        sample = kept;
+        if sample.is_empty() {
+            return Err(ParseError::Data(format!(
+                "every row has more fields than the header ({}); quote values that contain {:?}",
+                names.list.join(", "),
+                delimiter as char
+            )));
+        }
+    }
+    if opts.values.is_empty()
+        && !sample.iter().any(|(r, _)| {
+            (0..r.width()).any(|i| cell(r, i).is_some_and(|c| parse_number(&c).is_some()))
+        })
+    {
+        let cols: Vec<String> = if names.list.is_empty() {
+            sample[0]
+                .0
+                .iter()
+                .map(|c| c.as_deref().unwrap_or("").trim().to_string())
+                .collect()
+        } else {
+            names.list.clone()
+        };
+        return Err(ParseError::Data(format!(
+            "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
+            cols.join(", ")
+        )));
+    }
     let plan = plan(names, &sample, &what, rows.delimiter(), opts, warn)?;
     let mut b = Builder::new(plan);
     for (row, loc) in &sample {
@@ -791,9 +831,29 @@ pub(crate) fn chart_from_rows(
     }
     drop(sample);
     while let Some(loc) = rows.next_row(warn)? {
+        if let Some(w) = header_width
+            && let Some(m) = ragged(rows.current(), w, loc, delimiter)
+        {
+            warn.skip(m)?;
+            continue;
+        }
         b.push(rows.current(), loc, warn)?;
     }
     b.finish(warn)
+}
+
+/// Why a row does not fit a header of `width` fields, if it does not:
+/// only fields beyond it that hold something count (a trailing delimiter
+/// is harmless).
+fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> Option<String> {
+    let n = row.width();
+    ((width..n).any(|i| cell(row, i).is_some())).then(|| {
+        let d = delimiter as char;
+        format!(
+            "{loc} has {n} fields but the header has {width}; a {d:?} inside a value? \
+             quote that value (\"$1{d}200\"); row skipped"
+        )
+    })
 }
 
 #[cfg(test)]
