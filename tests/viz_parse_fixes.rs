@@ -207,3 +207,34 @@ fn a_table_of_words_says_no_column_holds_numbers() {
          a column of numbers such as 2.9, 1,234 or 12%\n"
     );
 }
+
+#[test]
+fn nested_json_is_refused_with_the_jq_path_of_its_records() {
+    let o = run(
+        &[],
+        br#"{"data":{"items":[{"name":"a","count":3}]},"meta":{"total":2}}"#,
+    );
+    assert_eq!(o.code, 65);
+    assert!(o.events.is_empty());
+    assert_eq!(
+        o.stderr,
+        "viz-parse: error: <stdin>: nested JSON: the records are at .data.items; select that \
+         array, e.g. jq -c '.data.items[]' | viz-parse\n"
+    );
+    let o = run(&[], br#"{"x":{"y":[{"q":1}]},"z w":{"k":[["a",1]]}}"#);
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr
+            .contains(r#"arrays of records at .x.y, .["z w"].k; select one"#),
+        "{}",
+        o.stderr
+    );
+    // What the hint says works, and a map of records still charts.
+    let (v, _) = chart(
+        &[],
+        "{\"name\":\"a\",\"count\":3}\n{\"name\":\"b\",\"count\":5}\n",
+    );
+    assert_eq!(points(&v), pts(&[("a", 3.0), ("b", 5.0)]));
+    let (v, _) = chart(&[], r#"{"M5":{"secs":2.9},"M8":{"secs":3.0}}"#);
+    assert_eq!(points(&v), pts(&[("M5", 2.9), ("M8", 3.0)]));
+}
