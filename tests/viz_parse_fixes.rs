@@ -238,3 +238,38 @@ fn nested_json_is_refused_with_the_jq_path_of_its_records() {
     let (v, _) = chart(&[], r#"{"M5":{"secs":2.9},"M8":{"secs":3.0}}"#);
     assert_eq!(points(&v), pts(&[("M5", 2.9), ("M8", 3.0)]));
 }
+
+#[test]
+fn missing_values_negatives_in_parentheses_and_empty_labels() {
+    let o = run(
+        &[],
+        "k,v\na,n/a\nb,N/A\nc,na\nd,-\ne,—\nf,null\ng,NaN\nh,\ni,(4)\nj,\"(1,200)\"\n,7\nl,2\n"
+            .as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        points(&o.events[0]),
+        pts(&[("i", -4.0), ("j", -1200.0), ("(empty)", 7.0), ("l", 2.0)])
+    );
+    assert_eq!(
+        o.stderr,
+        "viz-parse: warning: <stdin>: line 2, column \"v\": no value (\"n/a\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 3, column \"v\": no value (\"N/A\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 4, column \"v\": no value (\"na\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 5, column \"v\": no value (\"-\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 6, column \"v\": no value (\"—\"); row skipped\n\
+         viz-parse: warning: <stdin>: 3 more rows skipped\n"
+    );
+    let (v, _) = chart(&[], "k,v\na,(4%)\nb,12%\n");
+    assert_eq!(points(&v), pts(&[("a", -4.0), ("b", 12.0)]));
+    assert_eq!(v["unit"], "%");
+}
+
+#[test]
+fn ragged_row_warnings_come_in_line_order() {
+    let o = run(&[], b"k,v\na,N/A\nb,$1,200\nc,3\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert!(lines[0].contains("line 2,"), "{}", o.stderr);
+    assert!(lines[1].contains("line 3 has 3 fields"), "{}", o.stderr);
+}

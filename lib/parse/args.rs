@@ -96,7 +96,10 @@ numbers that show it (1.234,56 or 2,5 or 1,234.5) decide; when all could be eith
 `;`-separated file reads a decimal comma and others a decimal point; --decimal forces it. A \
 number that does not fit its column's convention is skipped with a warning. k, K, M, B, bn and T written right against a number are multipliers, not \
 units: 950k is 950000, 1.2M is 1200000, 3bn is 3000000000 (3 MB, 5 km and 4.2s keep their units). \
-A unit the numbers share becomes the chart's unit. The chart is a line when the labels \
+A unit the numbers share becomes the chart's unit. (1,200) and (4%) are negatives. A value \
+that is empty or a placeholder (n/a, N/A, na, -, —, null, NaN) is missing: its row is skipped with \
+a warning naming the line and column (the first 5 in full, then counted; --strict makes it an \
+error). A row with an empty label is kept, labelled (empty). The chart is a line when the labels \
 look like dates, years or ordered numbers, else a bar chart.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \

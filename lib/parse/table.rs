@@ -533,11 +533,16 @@ fn plan(
     })
 }
 
+/// The label of a row whose label cell is blank.
+pub(crate) const EMPTY_LABEL: &str = "(empty)";
+
 /// A row's label: its label cell, or its row number when there is no
 /// label column.
 fn row_label(row: &dyn Cells, col: Option<usize>, rows: usize) -> Cow<'_, str> {
     match col {
-        Some(l) => cell(row, l).unwrap_or_default(),
+        // Kept, not skipped: the value is good, and a blank bar label
+        // would read as a drawing fault.
+        Some(l) => cell(row, l).unwrap_or(Cow::Borrowed(EMPTY_LABEL)),
         None => Cow::Owned(rows.to_string()),
     }
 }
@@ -633,6 +638,7 @@ impl Builder {
                     }
                     let what = match &c {
                         None => "no value".to_string(),
+                        Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
                         Some(c) if parse_number(c).is_some() => format!(
                             "{:?} does not fit the column's {} (see --decimal)",
                             short(c),
@@ -788,16 +794,20 @@ pub(crate) fn chart_from_rows(
     // unquoted value, so the cells are shifted; named and skipped.
     let header_width = (rows.delimiter().is_some() && names.real).then_some(names.list.len());
     let delimiter = rows.delimiter().unwrap_or(b',');
+    // Kept aside, not dropped, so the warnings still come in line order.
+    let mut wide: Vec<(OwnedRow, Loc)> = Vec::new();
     if let Some(w) = header_width {
-        let mut kept = Vec::with_capacity(sample.len());
-        for (row, loc) in sample {
-            match ragged(&row, w, loc, delimiter) {
-                Some(m) => warn.skip(m)?,
-                None => kept.push((row, loc)),
-            }
-        }
-        sample = kept;
+        let (bad, good): (Vec<_>, Vec<_>) = sample
+            .into_iter()
+            .partition(|(row, loc)| ragged(row, w, *loc, delimiter).is_some());
+        wide = bad;
+        sample = good;
         if sample.is_empty() {
+            for (row, loc) in &wide {
+                if let Some(m) = ragged(row, w, *loc, delimiter) {
+                    warn.skip(m)?;
+                }
+            }
             return Err(ParseError::Data(format!(
                 "every row has more fields than the header ({}); quote values that contain {:?}",
                 names.list.join(", "),
@@ -826,8 +836,19 @@ pub(crate) fn chart_from_rows(
     }
     let plan = plan(names, &sample, &what, rows.delimiter(), opts, warn)?;
     let mut b = Builder::new(plan);
+    let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {
+        while let Some((r, l)) = wide.next_if(|(_, l)| line_of(*l) < line_of(*loc)) {
+            if let Some(m) = ragged(&r, header_width.unwrap_or(0), l, delimiter) {
+                warn.skip(m)?;
+            }
+        }
         b.push(row, *loc, warn)?;
+    }
+    for (r, l) in wide {
+        if let Some(m) = ragged(&r, header_width.unwrap_or(0), l, delimiter) {
+            warn.skip(m)?;
+        }
     }
     drop(sample);
     while let Some(loc) = rows.next_row(warn)? {
@@ -840,6 +861,13 @@ pub(crate) fn chart_from_rows(
         b.push(rows.current(), loc, warn)?;
     }
     b.finish(warn)
+}
+
+fn line_of(l: Loc) -> u64 {
+    match l {
+        Loc::Line(n) => n,
+        Loc::Record(n) => n as u64,
+    }
 }
 
 /// Why a row does not fit a header of `width` fields, if it does not:
