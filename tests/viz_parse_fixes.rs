@@ -273,3 +273,40 @@ fn ragged_row_warnings_come_in_line_order() {
     assert!(lines[0].contains("line 2,"), "{}", o.stderr);
     assert!(lines[1].contains("line 3 has 3 fields"), "{}", o.stderr);
 }
+
+#[test]
+fn dates_newest_first_are_drawn_oldest_to_newest_with_a_warning() {
+    let (v, err) = chart(&[], "year,sales\n2023,150\n2022,135\n2021,120\n");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        points(&v),
+        pts(&[("2021", 120.0), ("2022", 135.0), ("2023", 150.0)])
+    );
+    assert_eq!(
+        err,
+        "viz-parse: warning: <stdin>: the labels run newest first (2023 … 2021); the line is \
+         drawn oldest to newest\n"
+    );
+    let (v, _) = chart(
+        &["--chart", "line"],
+        "day,n\n2024-03-01,3\n2024-02-01,2\n2024-01-01,1\n",
+    );
+    assert_eq!(
+        points(&v),
+        pts(&[
+            ("2024-01-01", 1.0),
+            ("2024-02-01", 2.0),
+            ("2024-03-01", 3.0)
+        ])
+    );
+    // A bar chart keeps the order given; so does a line not strictly newest first.
+    let (v, err) = chart(&["--chart", "bar"], "year,sales\n2023,150\n2022,135\n");
+    assert_eq!(points(&v), pts(&[("2023", 150.0), ("2022", 135.0)]));
+    assert_eq!(err, "");
+    let (v, err) = chart(&[], "year,sales\n2023,150\n2021,120\n2022,135\n");
+    assert_eq!(
+        points(&v),
+        pts(&[("2023", 150.0), ("2021", 120.0), ("2022", 135.0)])
+    );
+    assert_eq!(err, "");
+}

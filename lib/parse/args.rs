@@ -100,7 +100,9 @@ A unit the numbers share becomes the chart's unit. (1,200) and (4%) are negative
 that is empty or a placeholder (n/a, N/A, na, -, —, null, NaN) is missing: its row is skipped with \
 a warning naming the line and column (the first 5 in full, then counted; --strict makes it an \
 error). A row with an empty label is kept, labelled (empty). The chart is a line when the labels \
-look like dates, years or ordered numbers, else a bar chart.\n\n\
+look like dates, years or ordered numbers, else a bar chart. A line whose labels are years, \
+ISO dates (2024-01-05, 2024-01) or quarters (Q1 2024) written newest first is drawn oldest to \
+newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
 whatever the input size.",

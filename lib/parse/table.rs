@@ -312,6 +312,47 @@ fn looks_like_period(s: &str) -> bool {
     named
 }
 
+/// A sortable key for a label that is a year (`2024`, `FY2024`), an
+/// ISO-ordered date or month (`2024-01-05`, `2024/01`, `2024-01-05T10:00`)
+/// or a quarter (`Q1 2024`, `2024-Q1`); `None` for anything else (day-first
+/// dates such as `05/01/2024` are ambiguous and left alone).
+pub(crate) fn time_key(s: &str) -> Option<(u32, u32, u32, String)> {
+    let t = s.trim();
+    if looks_like_year(t) {
+        let y = t.strip_prefix("FY").unwrap_or(t).trim().parse().ok()?;
+        return Some((y, 0, 0, String::new()));
+    }
+    let upper = t.to_ascii_uppercase();
+    let quarter = |q: &str, y: &str| -> Option<(u32, u32, u32, String)> {
+        let q: u32 = q.strip_prefix('Q')?.parse().ok()?;
+        (looks_like_year(y) && (1..=4).contains(&q))
+            .then(|| (y.parse().ok().unwrap_or(0), q, 0, String::new()))
+    };
+    let words: Vec<&str> = upper
+        .split([' ', '-', '/'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() == 2
+        && let Some(k) = quarter(words[0], words[1]).or_else(|| quarter(words[1], words[0]))
+    {
+        return Some(k);
+    }
+    let (date, rest) = match t.find(['T', ' ']) {
+        Some(i) => (&t[..i], &t[i..]),
+        None => (t, ""),
+    };
+    let parts: Vec<&str> = date.split(['-', '/']).collect();
+    if !(2..=3).contains(&parts.len())
+        || parts[0].len() != 4
+        || parts[1..].iter().any(|p| p.is_empty() || p.len() > 2)
+        || !parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let n = |i: usize| parts.get(i).and_then(|p| p.parse().ok()).unwrap_or(0);
+    Some((n(0), n(1), n(2), rest.to_string()))
+}
+
 /// Line when labels look like dates, years, periods or ordered numbers.
 pub(crate) fn looks_ordered<'a>(labels: impl Iterator<Item = &'a str>) -> bool {
     let labels: Vec<&str> = labels.filter(|l| !l.trim().is_empty()).collect();
@@ -555,6 +596,11 @@ struct Builder {
     rows: usize,
     skipped: usize,
     non_finite: Vec<(String, String)>,
+    /// For a line of time labels: the last row's key while every row so
+    /// far came before the previous one (newest first); `None` otherwise.
+    newest_first: Option<Option<(u32, u32, u32, String)>>,
+    first_label: Option<String>,
+    last_label: Option<String>,
 }
 
 impl Builder {
@@ -575,6 +621,9 @@ impl Builder {
                 })
                 .collect()
         };
+        let track = plan.chart.chart_type == ChartType::Line
+            && plan.label.is_some()
+            && plan.series.is_none();
         Builder {
             plan,
             reducers,
@@ -582,6 +631,9 @@ impl Builder {
             rows: 0,
             skipped: 0,
             non_finite: Vec::new(),
+            newest_first: track.then_some(None),
+            first_label: None,
+            last_label: None,
         }
     }
 
@@ -591,6 +643,20 @@ impl Builder {
         // reducer copies it only for a point it keeps.
         let mut label: Option<Cow<'_, str>> = None;
         let (label_col, rows) = (self.plan.label, self.rows);
+        if let Some(last) = &mut self.newest_first {
+            let l = row_label(row, label_col, rows);
+            match time_key(&l) {
+                Some(k) if last.as_ref().is_none_or(|p| k < *p) => {
+                    *last = Some(k);
+                    if self.first_label.is_none() {
+                        self.first_label = Some(l.into_owned());
+                    } else {
+                        self.last_label = Some(l.into_owned());
+                    }
+                }
+                _ => self.newest_first = None,
+            }
+        }
         for k in 0..self.plan.values.len() {
             let col = self.plan.values[k];
             let c = cell(row, col);
@@ -672,10 +738,23 @@ impl Builder {
             .map(|&v| self.plan.names[v].clone())
             .collect();
         match spec::finish(self.plan.chart, self.reducers, &self.plan.opts) {
-            Ok(chart) => Ok(Normalized {
-                chart,
-                non_finite: self.non_finite,
-            }),
+            Ok(mut chart) => {
+                // Time written newest first would run right to left.
+                if self.newest_first.is_some()
+                    && let (Some(first), Some(last)) = (self.first_label, self.last_label)
+                {
+                    for s in &mut chart.series {
+                        s.points.reverse();
+                    }
+                    warn.note(format!(
+                        "the labels run newest first ({first} … {last}); the line is drawn oldest to newest"
+                    ));
+                }
+                Ok(Normalized {
+                    chart,
+                    non_finite: self.non_finite,
+                })
+            }
             Err(SpecError::NoPoints { .. }) => Err(ParseError::Data(if total == 0 {
                 "no data rows".to_string()
             } else {
@@ -899,6 +978,17 @@ mod tests {
         assert!(!looks_ordered(["1", "5", "2"].into_iter()));
         assert!(!looks_ordered(["M5 CS", "M8"].into_iter()));
         assert!(!looks_ordered(["2.9", "3.1", "3.0"].into_iter()));
+    }
+
+    #[test]
+    fn time_keys() {
+        assert!(time_key("2024") > time_key("2023"));
+        assert!(time_key("2024-02-01") > time_key("2024-01-31"));
+        assert!(time_key("2024-1-5") < time_key("2024-01-10"));
+        assert!(time_key("Q1 2024") > time_key("2023-Q4"));
+        assert!(time_key("2024-01-05T10:00") > time_key("2024-01-05T09:00"));
+        assert_eq!(time_key("05/01/2024"), None);
+        assert_eq!(time_key("M5 CS"), None);
     }
 
     #[test]
