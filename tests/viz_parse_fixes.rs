@@ -5,7 +5,6 @@
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
-#[allow(dead_code)]
 struct Out {
     code: i32,
     events: Vec<Value>,
@@ -29,7 +28,6 @@ fn run(args: &[&str], stdin: &[u8]) -> Out {
     }
 }
 
-#[allow(dead_code)]
 fn chart(args: &[&str], stdin: &str) -> (Value, String) {
     let o = run(args, stdin.as_bytes());
     assert_eq!(o.code, 0, "stderr: {}", o.stderr);
@@ -37,7 +35,6 @@ fn chart(args: &[&str], stdin: &str) -> (Value, String) {
     (o.events.into_iter().next().unwrap(), o.stderr)
 }
 
-#[allow(dead_code)]
 fn points(v: &Value) -> Vec<(String, f64)> {
     v["series"][0]["points"]
         .as_array()
@@ -52,7 +49,6 @@ fn points(v: &Value) -> Vec<(String, f64)> {
         .collect()
 }
 
-#[allow(dead_code)]
 fn pts(list: &[(&str, f64)]) -> Vec<(String, f64)> {
     list.iter().map(|(l, v)| (l.to_string(), *v)).collect()
 }
