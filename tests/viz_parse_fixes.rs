@@ -306,3 +306,9 @@ fn dates_newest_first_are_drawn_oldest_to_newest_with_a_warning() {
     );
     assert_eq!(err, "");
 }
+
+#[test]
+fn a_leading_zero_shows_the_decimal_mark_even_in_a_semicolon_file() {
+    let (v, _) = chart(&[], "k;v\na;0.125\nb;1.250\n");
+    assert_eq!(points(&v), pts(&[("a", 0.125), ("b", 1.25)]));
+}

@@ -132,8 +132,9 @@ pub fn decimal_evidence(s: &str) -> Option<Decimal> {
         (0, 0) => None,
         (_, 0) if dots > 1 => Some(Decimal::Comma),
         (0, _) if commas > 1 => Some(Decimal::Point),
-        (1, 0) if spaced || last('.') != Some(3) => Some(Decimal::Point),
-        (0, 1) if spaced || last(',') != Some(3) => Some(Decimal::Comma),
+        // No one groups thousands after a lone 0: `0.125` is a decimal.
+        (1, 0) if spaced || last('.') != Some(3) || m.starts_with("0.") => Some(Decimal::Point),
+        (0, 1) if spaced || last(',') != Some(3) || m.starts_with("0,") => Some(Decimal::Comma),
         (1, 0) | (0, 1) => None,
         _ if m.rfind(',') > m.rfind('.') => Some(Decimal::Comma),
         _ => Some(Decimal::Point),
@@ -363,6 +364,8 @@ mod tests {
         assert_eq!(decimal_evidence("2,5"), Some(Comma));
         assert_eq!(decimal_evidence("1,234"), None);
         assert_eq!(decimal_evidence("1.5"), Some(Point));
+        assert_eq!(decimal_evidence("0.125"), Some(Point));
+        assert_eq!(decimal_evidence("-0,125"), Some(Comma));
         assert_eq!(
             column_decimal(["1.234", "2.500", "987"].into_iter(), Some(b';')),
             Comma
