@@ -312,3 +312,10 @@ fn a_leading_zero_shows_the_decimal_mark_even_in_a_semicolon_file() {
     let (v, _) = chart(&[], "k;v\na;0.125\nb;1.250\n");
     assert_eq!(points(&v), pts(&[("a", 0.125), ("b", 1.25)]));
 }
+
+#[test]
+fn label_value_lines_with_a_decimal_comma_are_not_split_at_the_comma() {
+    let (v, _) = chart(&[], "Jan: 1.234,56 €\nFeb: 2.000,00 €\n");
+    assert_eq!(points(&v), pts(&[("Jan", 1234.56), ("Feb", 2000.0)]));
+    assert_eq!(v["unit"], "€");
+}

@@ -168,6 +168,18 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
     {
         return Kind::Markdown;
     }
+    // `label: value` lines, as people and models list figures; before the
+    // delimiters, so a decimal comma (`Jan: 1.234,56 €`) is not a field break. The space
+    // after the colon keeps times (`12:30`) out.
+    if lines.iter().all(|l| {
+        l.rsplit_once(':').is_some_and(|(label, value)| {
+            !label.trim().is_empty()
+                && value.starts_with([' ', '\t'])
+                && parse_number(value).is_some()
+        })
+    }) {
+        return Kind::Delimited(b':');
+    }
     if let Some(d) = sniff_delimiter(&lines) {
         // Prose with commas splits evenly too; data has numbers in it.
         let any_number = lines.iter().any(|l| {
@@ -188,17 +200,7 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
     if let Some(d) = ragged_delimiter(&lines) {
         return Kind::Delimited(d);
     }
-    // `label: value` lines, as people and models list figures. The space
-    // after the colon keeps times (`12:30`) out.
-    if lines.iter().all(|l| {
-        l.rsplit_once(':').is_some_and(|(label, value)| {
-            !label.trim().is_empty()
-                && value.starts_with([' ', '\t'])
-                && parse_number(value).is_some()
-        })
-    }) {
-        return Kind::Delimited(b':');
-    }
+
     // One column of numbers is data too (a list of measurements).
     if lines
         .iter()
@@ -369,6 +371,10 @@ mod tests {
         assert_eq!(classify("  \n", true, None), Kind::Empty);
         assert_eq!(
             classify("M5 CS: 2.9s\nM8: 3.0s\n", true, None),
+            Kind::Delimited(b':')
+        );
+        assert_eq!(
+            classify("Jan: 1.234,56 €\nFeb: 2.000,00 €\n", true, None),
             Kind::Delimited(b':')
         );
         assert!(matches!(
