@@ -103,7 +103,7 @@ pub fn parse_number_as(s: &str, dec: Decimal) -> Option<Num<'_>> {
     }
     // `(1,200)` and `(4%)`: an accountant's negative.
     if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
-        && !inner.starts_with(['-', '+', '\u{2212}'])
+        && !inner.starts_with(['-', '+', '\u{2212}', '('])
     {
         return parse_number_as(inner, dec).map(|n| Num {
             value: -n.value,
@@ -380,12 +380,29 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_is_finite(s in "[0-9.,'() \u{a0}\u{202f}$€%kKMBTbnmse+-]{0,16}|\\PC{0,12}") {
+            for dec in [Decimal::Auto, Decimal::Point, Decimal::Comma] {
+                if let Some(n) = parse_number_as(&s, dec) {
+                    proptest::prop_assert!(n.value.is_finite());
+                }
+            }
+            let _ = decimal_evidence(&s);
+        }
+    }
+
     #[test]
     fn accounting_negatives() {
         assert_eq!(v("(4%)"), Some((-4.0, "%")));
         assert_eq!(v("(1,200)"), Some((-1200.0, "")));
         assert_eq!(v("($3.50)"), Some((-3.5, "$")));
         assert_eq!(v("(x)"), None);
+        assert_eq!(v("((4))"), None);
+        assert_eq!(
+            v(&format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000))),
+            None
+        );
     }
 
     #[test]
