@@ -23,7 +23,7 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --header --no-header --strict --help --version"
+            opts="-x -y -s -d -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --header --no-header --strict --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -103,6 +103,10 @@ _viz__parse() {
                     ;;
                 -d)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --decimal)
+                    COMPREPLY=($(compgen -W ". ," -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -27,6 +27,8 @@ complete -c viz-parse -l downsample -d 'How a line is thinned when there are too
 minmax\t'Smallest and largest point of each bucket: spikes survive'
 lttb\t'Largest-triangle-three-buckets: shape and peaks survive'"
 complete -c viz-parse -s d -l delimiter -d 'Field delimiter of CSV input, instead of sniffing it' -r
+complete -c viz-parse -l decimal -d 'The decimal mark of the numbers, `.` or `,`, instead of deciding it per column [default: what the column\'s numbers show (1.234,56 is a decimal comma); when they could be either (1.234), `,` in `;`-separated files, else `.`]' -r -f -a ".\t''
+\,\t''"
 complete -c viz-parse -l header -d 'The first row is a header'
 complete -c viz-parse -l no-header -d 'The first row is data'
 complete -c viz-parse -l strict -d 'Treat skipped rows and malformed event lines as errors (exit 65)'

@@ -432,7 +432,7 @@ fn na_rows_skipped_with_capped_warnings() {
     assert_eq!(values(&o.events[0], 0), [2.9, 3.9]);
     assert_eq!(
         o.stderr,
-        "viz-parse: warning: testdata/with_na.csv: line 3, column \"secs\": \"N/A\" is not a number; row skipped\n\
+        "viz-parse: warning: testdata/with_na.csv: line 3, column \"secs\": no value (\"N/A\"); row skipped\n\
          viz-parse: warning: testdata/with_na.csv: line 4, column \"secs\": no value; row skipped\n"
     );
     let mut s = String::from("k,v\na,1\n");

@@ -7,6 +7,7 @@ use clap::{Parser, ValueEnum};
 
 use crate::spec::{ChartType, Reduction, Sort};
 
+use super::number::Decimal;
 use super::{Format, ParseOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -90,8 +91,18 @@ or the render_visualization argument object. A stream of events passes through u
 that render_visualization tool calls become visualization events.\n\n\
 Without -x/-y the label is the first column that is not numeric (the first column when all are) \
 and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \
-12%  $1,200  1e6); a unit they share becomes the chart's unit. The chart is a line when the labels \
-look like dates, years or ordered numbers, else a bar chart.\n\n\
+12%  $1,200  1e6  1.234,56  1 234,56). The decimal mark is decided once per column: \
+numbers that show it (1.234,56 or 2,5 or 1,234.5) decide; when all could be either (1.234), a \
+`;`-separated file reads a decimal comma and others a decimal point; --decimal forces it. A \
+number that does not fit its column's convention is skipped with a warning. k, K, M, B, bn and T written right against a number are multipliers, not \
+units: 950k is 950000, 1.2M is 1200000, 3bn is 3000000000 (3 MB, 5 km and 4.2s keep their units). \
+A unit the numbers share becomes the chart's unit. (1,200) and (4%) are negatives. A value \
+that is empty or a placeholder (n/a, N/A, na, -, —, null, NaN) is missing: its row is skipped with \
+a warning naming the line and column (the first 5 in full, then counted; --strict makes it an \
+error). A row with an empty label is kept, labelled (empty). The chart is a line when the labels \
+look like dates, years or ordered numbers, else a bar chart. A line whose labels are years, \
+ISO dates (2024-01-05, 2024-01) or quarters (Q1 2024) written newest first is drawn oldest to \
+newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
 whatever the input size.",
@@ -161,6 +172,12 @@ pub struct VizParseArgs {
     /// Field delimiter of CSV input, instead of sniffing it.
     #[arg(short = 'd', long, value_name = "CHAR")]
     pub delimiter: Option<char>,
+
+    /// The decimal mark of the numbers, `.` or `,`, instead of deciding it per column
+    /// [default: what the column's numbers show (1.234,56 is a decimal comma); when they
+    /// could be either (1.234), `,` in `;`-separated files, else `.`].
+    #[arg(long, value_name = "MARK", value_parser = [".", ","])]
+    pub decimal: Option<String>,
 
     /// The first row is a header.
     #[arg(long, conflicts_with = "no_header")]
@@ -235,6 +252,11 @@ impl VizParseArgs {
                 None
             },
             delimiter,
+            decimal: match self.decimal.as_deref() {
+                Some(",") => Some(Decimal::Comma),
+                Some(_) => Some(Decimal::Point),
+                None => None,
+            },
             strict: self.strict,
         })
     }

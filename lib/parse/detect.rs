@@ -168,19 +168,8 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
     {
         return Kind::Markdown;
     }
-    if let Some(d) = sniff_delimiter(&lines) {
-        // Prose with commas splits evenly too; data has numbers in it.
-        let any_number = lines.iter().any(|l| {
-            l.split(d as char)
-                .any(|c| parse_number(c.trim_matches('"')).is_some())
-        });
-        return if any_number {
-            Kind::Delimited(d)
-        } else {
-            Kind::Prose(describe(text))
-        };
-    }
-    // `label: value` lines, as people and models list figures. The space
+    // `label: value` lines, as people and models list figures; before the
+    // delimiters, so a decimal comma (`Jan: 1.234,56 €`) is not a field break. The space
     // after the colon keeps times (`12:30`) out.
     if lines.iter().all(|l| {
         l.rsplit_once(':').is_some_and(|(label, value)| {
@@ -191,6 +180,27 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
     }) {
         return Kind::Delimited(b':');
     }
+    if let Some(d) = sniff_delimiter(&lines) {
+        // Prose with commas splits evenly too; data has numbers in it.
+        let any_number = lines.iter().any(|l| {
+            l.split(d as char)
+                .any(|c| parse_number(c.trim_matches('"')).is_some())
+        });
+        // A table of words (a header and rows of names) is still a table:
+        // the tabular reader then says plainly that no column holds numbers.
+        return if any_number || (lines.len() >= 2 && table_of_words(&lines, d)) {
+            Kind::Delimited(d)
+        } else {
+            Kind::Prose(describe(text))
+        };
+    }
+    // A header and rows where some rows have more fields than the header:
+    // usually a comma inside an unquoted value (`$1,200`). Read as a table
+    // so those rows can be named, rather than called prose.
+    if let Some(d) = ragged_delimiter(&lines) {
+        return Kind::Delimited(d);
+    }
+
     // One column of numbers is data too (a list of measurements).
     if lines
         .iter()
@@ -199,6 +209,37 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
         return Kind::Delimited(b',');
     }
     Kind::Prose(describe(text))
+}
+
+/// Every cell short and at most three words: table cells, not sentences.
+fn table_of_words(lines: &[&str], d: u8) -> bool {
+    lines.iter().all(|l| {
+        l.split(d as char).all(|c| {
+            let c = c.trim().trim_matches('"');
+            c.chars().count() <= 30 && c.split_whitespace().count() <= 3
+        })
+    })
+}
+
+/// The delimiter by which the first line (a header) has some fields and
+/// every other line at least as many (and not many more), with a number
+/// somewhere: a table with ragged rows.
+fn ragged_delimiter(lines: &[&str]) -> Option<u8> {
+    if lines.len() < 2 {
+        return None;
+    }
+    let text = lines.join("\n");
+    [b'\t', b';', b'|', b','].into_iter().find(|&d| {
+        let c = counts(&text, d);
+        let head = c[0];
+        head > 0
+            && c.iter().all(|&n| n >= head)
+            && c.iter().all(|&n| n <= head * 2 + 2)
+            && lines.iter().skip(1).any(|l| {
+                l.split(d as char)
+                    .any(|c| parse_number(c.trim().trim_matches('"')).is_some())
+            })
+    })
 }
 
 fn describe(text: &str) -> String {
@@ -330,6 +371,10 @@ mod tests {
         assert_eq!(classify("  \n", true, None), Kind::Empty);
         assert_eq!(
             classify("M5 CS: 2.9s\nM8: 3.0s\n", true, None),
+            Kind::Delimited(b':')
+        );
+        assert_eq!(
+            classify("Jan: 1.234,56 €\nFeb: 2.000,00 €\n", true, None),
             Kind::Delimited(b':')
         );
         assert!(matches!(

@@ -79,6 +79,8 @@ pub struct ParseOptions {
     /// `None`: detect whether the first row is a header.
     pub header: Option<bool>,
     pub delimiter: Option<u8>,
+    /// `None`: decided per column from its numbers.
+    pub decimal: Option<number::Decimal>,
     /// Skipped rows and bad event lines are errors.
     pub strict: bool,
 }
@@ -334,20 +336,6 @@ fn chart_of_event(e: Event) -> Result<Normalized, ParseError> {
     .map_err(|e| ParseError::Data(e.to_string()))
 }
 
-/// One diagnostic line on stderr, control characters made visible. A
-/// failing stderr is ignored: there is nowhere left to report it.
-fn diagnostic(msg: &str) {
-    let clean: String = msg
-        .chars()
-        .flat_map(|c| match c {
-            '\n' | '\t' => vec![c],
-            c if c.is_control() => c.escape_unicode().collect(),
-            c => vec![c],
-        })
-        .collect();
-    let _ = writeln!(io::stderr().lock(), "{clean}");
-}
-
 /// Reads one input and writes its event(s).
 fn process(
     input: Box<dyn BufRead>,
@@ -355,7 +343,7 @@ fn process(
     opts: &ParseOptions,
     out: &mut dyn Write,
 ) -> Result<(), ParseError> {
-    let mut sink = |m: String| diagnostic(&format!("viz-parse: warning: {name}: {m}"));
+    let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
     let mut warn = Warner::new(&mut sink, opts.strict);
     let write =
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
@@ -398,7 +386,7 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
     if let Some(n) = opts.max_points
         && n > spec::HARD_MAX_POINTS
     {
-        diagnostic(&format!(
+        cli::diag(format!(
             "viz-parse: warning: --max-points {n} is above the cap; using {}",
             spec::HARD_MAX_POINTS
         ));
@@ -411,11 +399,11 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
         args.inputs.clone()
     };
     if args.inputs.is_empty() && io::stdin().is_terminal() {
-        diagnostic("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
+        cli::diag("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
     }
     let mut status = cli::exit::OK;
     let mut fail = |code: u8, msg: String| {
-        diagnostic(&format!("viz-parse: error: {msg}"));
+        cli::diag(format!("viz-parse: error: {msg}"));
         if status == cli::exit::OK {
             status = code;
         }

@@ -39,23 +39,126 @@ const CURRENCY: &[char] = &[
     '$', '€', '£', '¥', '₹', '₩', '₽', '₺', '₴', '₦', '₱', '₿', '¢',
 ];
 
+/// Scale suffixes written against a number (`950k`, `1.2M`, `3bn`), with
+/// their powers of ten. Lower-case `m` and `b` stay units (metres, bits).
+pub const MULTIPLIERS: &[(&str, i32)] = &[
+    ("k", 3),
+    ("K", 3),
+    ("M", 6),
+    ("B", 9),
+    ("bn", 9),
+    ("Bn", 9),
+    ("T", 12),
+];
+
 /// True for an empty cell or a placeholder such as `N/A`, `null`, `-`.
 pub fn is_missing(s: &str) -> bool {
     let t = s.trim();
     t.is_empty() || MISSING.iter().any(|m| t.eq_ignore_ascii_case(m))
 }
 
+/// Which mark separates the decimals. `Auto` reads each number on its own
+/// (`1.234,56` and `1,234.56` are clear; `1,234` is a thousand, `0,5` a
+/// half); a column decides once with [`column_decimal`] so one file never
+/// mixes conventions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Decimal {
+    #[default]
+    Auto,
+    /// `1,234.5`: `,` ` ` `'` group thousands.
+    Point,
+    /// `1.234,5`: `.` ` ` `'` group thousands.
+    Comma,
+}
+
+impl Decimal {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Decimal::Auto => "either",
+            Decimal::Point => "decimal point",
+            Decimal::Comma => "decimal comma",
+        }
+    }
+}
+
+/// Spaces people group thousands with: space, no-break space, narrow
+/// no-break space (`1 234,56` as French and Swiss software writes it).
+const GROUP_SPACES: &[char] = &[' ', '\u{a0}', '\u{202f}'];
+
 /// Reads a finite number; `None` for anything else (text, dates, `inf`).
 pub fn parse_number(s: &str) -> Option<Num<'_>> {
+    parse_number_as(s, Decimal::Auto)
+}
+
+/// [`parse_number`] with the decimal mark fixed.
+pub fn parse_number_as(s: &str, dec: Decimal) -> Option<Num<'_>> {
     let t = s.trim();
     let b = t.as_bytes();
     let first = *b.first()?;
     if (first.is_ascii_digit() || (matches!(first, b'-' | b'+' | b'.') && b.len() > 1))
+        && (dec != Decimal::Comma || !t.contains('.'))
         && let Ok(v) = t.parse::<f64>()
     {
         return v.is_finite().then_some(Num { value: v, unit: "" });
     }
-    slow(t)
+    // `(1,200)` and `(4%)`: an accountant's negative.
+    if let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')'))
+        && !inner.starts_with(['-', '+', '\u{2212}', '('])
+    {
+        return parse_number_as(inner, dec).map(|n| Num {
+            value: -n.value,
+            unit: n.unit,
+        });
+    }
+    slow(t, dec)
+}
+
+/// Which convention a number's separators show unambiguously, if any:
+/// `1.234,56`, `2,5`, `1.234.567` are comma-decimal; `1,234.5`, `2.5`,
+/// `1,234,567` point-decimal; `1,234`, `1.234` and `987` could be either.
+pub fn decimal_evidence(s: &str) -> Option<Decimal> {
+    let t = s.trim();
+    let m: String = t
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(|c| {
+            c.is_ascii_digit() || matches!(c, ',' | '.' | '\'') || GROUP_SPACES.contains(c)
+        })
+        .collect();
+    let spaced = m.contains(|c: char| c == '\'' || GROUP_SPACES.contains(&c));
+    let (dots, commas) = (m.matches('.').count(), m.matches(',').count());
+    let last = |c: char| m.rfind(c).map(|i| m.len() - i - 1);
+    match (dots, commas) {
+        (0, 0) => None,
+        (_, 0) if dots > 1 => Some(Decimal::Comma),
+        (0, _) if commas > 1 => Some(Decimal::Point),
+        // No one groups thousands after a lone 0: `0.125` is a decimal.
+        (1, 0) if spaced || last('.') != Some(3) || m.starts_with("0.") => Some(Decimal::Point),
+        (0, 1) if spaced || last(',') != Some(3) || m.starts_with("0,") => Some(Decimal::Comma),
+        (1, 0) | (0, 1) => None,
+        _ if m.rfind(',') > m.rfind('.') => Some(Decimal::Comma),
+        _ => Some(Decimal::Point),
+    }
+}
+
+/// One convention for a column, from a sample of its cells: what its
+/// unambiguous numbers show (the majority, if they disagree); when none
+/// shows anything, a decimal comma in `;`-separated files (where it is why
+/// `;` was chosen) and a decimal point elsewhere.
+pub fn column_decimal<'a>(cells: impl Iterator<Item = &'a str>, delimiter: Option<u8>) -> Decimal {
+    let (mut point, mut comma) = (0usize, 0usize);
+    for c in cells {
+        match decimal_evidence(c) {
+            Some(Decimal::Point) => point += 1,
+            Some(Decimal::Comma) => comma += 1,
+            _ => {}
+        }
+    }
+    if comma > point || (comma == point && delimiter == Some(b';')) {
+        Decimal::Comma
+    } else {
+        Decimal::Point
+    }
 }
 
 fn take_sign(s: &str) -> (&str, bool) {
@@ -68,7 +171,7 @@ fn take_sign(s: &str) -> (&str, bool) {
     }
 }
 
-fn slow(t: &str) -> Option<Num<'_>> {
+fn slow(t: &str, dec: Decimal) -> Option<Num<'_>> {
     let (mut rest, mut neg) = take_sign(t);
     let mut prefix = "";
     if let Some(c) = rest.chars().next()
@@ -82,17 +185,30 @@ fn slow(t: &str) -> Option<Num<'_>> {
             neg = n;
         }
     }
-    let b = rest.as_bytes();
-    let mut i = 0;
+    // The mantissa: digits and separators; a space or apostrophe only
+    // between digits, so `5 km` and `3 - 4` end where they should.
     let mut digits = 0;
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b',' || b[i] == b'.') {
-        digits += usize::from(b[i].is_ascii_digit());
-        i += 1;
+    let mut end = 0;
+    let mut prev_digit = false;
+    let mut it = rest.char_indices().peekable();
+    while let Some((at, c)) = it.next() {
+        let next_digit = it.peek().is_some_and(|(_, n)| n.is_ascii_digit());
+        let ok = c.is_ascii_digit()
+            || matches!(c, ',' | '.')
+            || ((c == '\'' || GROUP_SPACES.contains(&c)) && prev_digit && next_digit);
+        if !ok {
+            break;
+        }
+        digits += usize::from(c.is_ascii_digit());
+        prev_digit = c.is_ascii_digit();
+        end = at + c.len_utf8();
     }
     if digits == 0 {
         return None;
     }
-    let mantissa_end = i;
+    let b = rest.as_bytes();
+    let mantissa_end = end;
+    let mut i = end;
     if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
         let mut j = i + 1;
         if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
@@ -106,13 +222,21 @@ fn slow(t: &str) -> Option<Num<'_>> {
             i = j;
         }
     }
-    // All bytes up to `i` are ASCII, so these are char boundaries.
-    let mantissa = separators(&rest[..mantissa_end])?;
-    let exponent = &rest[mantissa_end..i];
-    let suffix = rest[i..].trim_start();
+    let mantissa = separators(&rest[..mantissa_end], dec)?;
+    let mut exponent = rest[mantissa_end..i].to_string();
+    let mut suffix = rest[i..].trim_start();
+    // `950k`, `1.2M`, `3bn`: a scale, not a unit. Only written right
+    // against the number; `3 MB`, `5 km`, `2 m` keep their units.
+    if exponent.is_empty()
+        && let Some(&(_, power)) = MULTIPLIERS.iter().find(|(m, _)| *m == &rest[i..])
+    {
+        exponent = format!("e{power}");
+        suffix = "";
+    }
     if !valid_suffix(suffix) {
         return None;
     }
+    // Scaled in the decimal text, so `1.2M` is exactly 1200000.
     let value: f64 = format!("{mantissa}{exponent}").parse().ok()?;
     let value = if neg { -value } else { value };
     if !value.is_finite() {
@@ -122,36 +246,55 @@ fn slow(t: &str) -> Option<Num<'_>> {
     Some(Num { value, unit })
 }
 
-/// Thousands separators out, a decimal comma to a point. `None` when the
-/// grouping is not one a person would write (`1,23,4`).
-fn separators(m: &str) -> Option<String> {
-    let dots = m.matches('.').count();
-    let commas = m.matches(',').count();
-    if dots > 1 {
-        return None;
-    }
-    if commas == 0 {
-        return Some(m.to_string());
-    }
-    let (int, frac) = match m.find('.') {
-        Some(d) => (&m[..d], &m[d..]),
-        None => (m, ""),
+/// Thousands separators out, the decimal mark to a point. `None` when the
+/// grouping is not one a person would write (`1,23,4`, `1.2.3`) or does
+/// not fit the convention asked for.
+fn separators(m: &str, dec: Decimal) -> Option<String> {
+    let mark = match dec {
+        Decimal::Point => '.',
+        Decimal::Comma => ',',
+        Decimal::Auto => match decimal_evidence(m) {
+            Some(Decimal::Comma) => ',',
+            _ => '.',
+        },
     };
-    if int.contains('.') || frac.contains(',') {
+    let mut parts = m.split(mark);
+    let int = parts.next().unwrap_or("");
+    let frac = parts.next();
+    if parts.next().is_some() {
         return None;
     }
-    let groups: Vec<&str> = int.split(',').collect();
-    if dots == 0 && commas == 1 && groups[1].len() != 3 {
-        // `0,5` and `12,75`: a decimal comma, as much of Europe writes it.
-        if groups[0].is_empty() || groups[1].is_empty() {
-            return None;
+    let frac = match frac {
+        Some(f) if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) => return None,
+        Some(f) => f,
+        None => "",
+    };
+    let group = int.chars().find(|c| !c.is_ascii_digit());
+    let int = match group {
+        None => int.to_string(),
+        Some(g) => {
+            if g == mark || !(matches!(g, ',' | '.' | '\'') || GROUP_SPACES.contains(&g)) {
+                return None;
+            }
+            let groups: Vec<&str> = int.split(g).collect();
+            if groups[0].is_empty()
+                || groups[0].len() > 3
+                || !groups.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+                || groups[1..].iter().any(|p| p.len() != 3)
+            {
+                return None;
+            }
+            groups.concat()
         }
-        return Some(format!("{}.{}", groups[0], groups[1]));
-    }
-    if groups[0].is_empty() || groups[0].len() > 3 || groups[1..].iter().any(|g| g.len() != 3) {
+    };
+    if int.is_empty() && frac.is_empty() {
         return None;
     }
-    Some(format!("{}{frac}", groups.concat()))
+    Some(if frac.is_empty() {
+        int
+    } else {
+        format!("{int}.{frac}")
+    })
 }
 
 /// A unit word after the number: `s`, `%`, `km/h`, `°C`, `ms`. Digits and
@@ -160,7 +303,8 @@ fn valid_suffix(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return true;
     };
-    let starts_ok = first.is_alphabetic() || "%‰°µ'\"′″×/".contains(first);
+    let starts_ok =
+        first.is_alphabetic() || "%‰°µ'\"′″×/".contains(first) || CURRENCY.contains(&first);
     starts_ok
         && s.chars().count() <= 8
         && !s.chars().any(|c| {
@@ -190,6 +334,95 @@ mod tests {
         assert_eq!(v("1,234,567.5"), Some((1234567.5, "")));
         assert_eq!(v("120 km/h"), Some((120.0, "km/h")));
         assert_eq!(v("−7"), Some((-7.0, "")));
+    }
+
+    fn d(s: &str, dec: Decimal) -> Option<(f64, &str)> {
+        parse_number_as(s, dec).map(|n| (n.value, n.unit))
+    }
+
+    #[test]
+    fn decimal_conventions() {
+        use Decimal::*;
+        assert_eq!(v("1.234,56"), Some((1234.56, "")));
+        assert_eq!(v("2.000,00"), Some((2000.0, "")));
+        assert_eq!(v("1 234,56"), Some((1234.56, "")));
+        assert_eq!(v("1\u{a0}234,56"), Some((1234.56, "")));
+        assert_eq!(v("1\u{202f}234"), Some((1234.0, "")));
+        assert_eq!(v("1'234.5"), Some((1234.5, "")));
+        assert_eq!(v("1.234.567"), Some((1234567.0, "")));
+        assert_eq!(v("12,50 €"), Some((12.5, "€")));
+        assert_eq!(d("1.234", Comma), Some((1234.0, "")));
+        assert_eq!(d("2.500", Comma), Some((2500.0, "")));
+        assert_eq!(d("1,234", Comma), Some((1.234, "")));
+        assert_eq!(d("2,5", Comma), Some((2.5, "")));
+        assert_eq!(d("987", Comma), Some((987.0, "")));
+        assert_eq!(d("1,234", Point), Some((1234.0, "")));
+        assert_eq!(d("2,5", Point), None);
+        assert_eq!(d("1.234,56", Point), None);
+        assert_eq!(d("1,234.56", Comma), None);
+        assert_eq!(decimal_evidence("1.234,56"), Some(Comma));
+        assert_eq!(decimal_evidence("2,5"), Some(Comma));
+        assert_eq!(decimal_evidence("1,234"), None);
+        assert_eq!(decimal_evidence("1.5"), Some(Point));
+        assert_eq!(decimal_evidence("0.125"), Some(Point));
+        assert_eq!(decimal_evidence("-0,125"), Some(Comma));
+        assert_eq!(
+            column_decimal(["1.234", "2.500", "987"].into_iter(), Some(b';')),
+            Comma
+        );
+        assert_eq!(
+            column_decimal(["1.234", "2.500", "987"].into_iter(), Some(b',')),
+            Point
+        );
+        assert_eq!(
+            column_decimal(["1,234", "2,5"].into_iter(), Some(b',')),
+            Comma
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_is_finite(s in "[0-9.,'() \u{a0}\u{202f}$€%kKMBTbnmse+-]{0,16}|\\PC{0,12}") {
+            for dec in [Decimal::Auto, Decimal::Point, Decimal::Comma] {
+                if let Some(n) = parse_number_as(&s, dec) {
+                    proptest::prop_assert!(n.value.is_finite());
+                }
+            }
+            let _ = decimal_evidence(&s);
+        }
+    }
+
+    #[test]
+    fn accounting_negatives() {
+        assert_eq!(v("(4%)"), Some((-4.0, "%")));
+        assert_eq!(v("(1,200)"), Some((-1200.0, "")));
+        assert_eq!(v("($3.50)"), Some((-3.5, "$")));
+        assert_eq!(v("(x)"), None);
+        assert_eq!(v("((4))"), None);
+        assert_eq!(
+            v(&format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000))),
+            None
+        );
+    }
+
+    #[test]
+    fn scale_suffixes_multiply() {
+        assert_eq!(v("950k"), Some((950_000.0, "")));
+        assert_eq!(v("1.2M"), Some((1_200_000.0, "")));
+        assert_eq!(v("9.1K"), Some((9_100.0, "")));
+        assert_eq!(v("3bn"), Some((3e9, "")));
+        assert_eq!(v("2.5B"), Some((2.5e9, "")));
+        assert_eq!(v("1.5T"), Some((1.5e12, "")));
+        assert_eq!(v("$1.2M"), Some((1_200_000.0, "$")));
+        assert_eq!(v("-80k"), Some((-80_000.0, "")));
+        // Units stay units.
+        assert_eq!(v("3 MB"), Some((3.0, "MB")));
+        assert_eq!(v("3MB"), Some((3.0, "MB")));
+        assert_eq!(v("5 km"), Some((5.0, "km")));
+        assert_eq!(v("10 kg"), Some((10.0, "kg")));
+        assert_eq!(v("4.2s"), Some((4.2, "s")));
+        assert_eq!(v("2 M"), Some((2.0, "M")));
+        assert_eq!(v("7m"), Some((7.0, "m")));
     }
 
     #[test]

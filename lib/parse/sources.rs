@@ -67,6 +67,9 @@ impl<R: Read> Rows for CsvRows<R> {
     fn what(&self) -> String {
         delimiter_name(self.delimiter).to_string()
     }
+    fn delimiter(&self) -> Option<u8> {
+        Some(self.delimiter)
+    }
 }
 
 /// The cell text of a JSON value: strings as they are, numbers in JSON
@@ -249,6 +252,27 @@ pub(crate) fn json_rows(v: Value, warn: &mut Warner) -> Result<VecRows, ParseErr
                 let inner = map.remove(&key).unwrap_or(Value::Null);
                 return json_rows(inner, warn);
             }
+            // Records further down (`{"data": {"items": [...]}}`): charting
+            // the wrapper would draw its keys, so point at the array instead.
+            let mut found = Vec::new();
+            nested_record_arrays(&map, String::new(), 1, &mut found);
+            if !found.is_empty() {
+                return Err(ParseError::Data(format!(
+                    "nested JSON: {} {}; select {}, e.g. jq -c '{}[]' | viz-parse",
+                    if found.len() == 1 {
+                        "the records are at"
+                    } else {
+                        "arrays of records at"
+                    },
+                    found.join(", "),
+                    if found.len() == 1 {
+                        "that array"
+                    } else {
+                        "one"
+                    },
+                    found[0]
+                )));
+            }
             if !map.is_empty() && map.values().all(Value::is_object) {
                 let mut keys = KeyColumns::default();
                 keys.names.push("key".into());
@@ -298,6 +322,39 @@ pub(crate) fn json_rows(v: Value, warn: &mut Warner) -> Result<VecRows, ParseErr
             },
             short(&other.to_string())
         ))),
+    }
+}
+
+/// How deep below the top object arrays of records are looked for.
+const NESTED_DEPTH: usize = 3;
+
+/// jq paths (`.data.items`) of non-empty arrays of objects or arrays
+/// under `map`, through objects only, at most [`NESTED_DEPTH`] keys deep.
+fn nested_record_arrays(
+    map: &Map<String, Value>,
+    path: String,
+    depth: usize,
+    found: &mut Vec<String>,
+) {
+    for (k, v) in map {
+        let here = if !k.is_empty()
+            && !k.starts_with(|c: char| c.is_ascii_digit())
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            format!("{path}.{k}")
+        } else {
+            let dot = if path.is_empty() { "." } else { "" };
+            format!("{path}{dot}[{}]", Value::from(k.as_str()))
+        };
+        match v {
+            Value::Array(a) if a.first().is_some_and(|e| e.is_object() || e.is_array()) => {
+                found.push(here)
+            }
+            Value::Object(o) if depth < NESTED_DEPTH => {
+                nested_record_arrays(o, here, depth + 1, found)
+            }
+            _ => {}
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt;
 use crate::spec::reduce::Reducer;
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, SpecError};
 
-use super::number::{is_missing, parse_number};
+use super::number::{Decimal, column_decimal, is_missing, parse_number, parse_number_as};
 use super::{ParseError, ParseOptions, examples_error};
 
 /// Rows read before the layout is decided.
@@ -106,6 +106,10 @@ pub(crate) trait Rows {
     fn names(&self) -> Option<Names>;
     /// What the input looked like, for errors: "comma-separated text".
     fn what(&self) -> String;
+    /// The field delimiter of delimited text (it hints at the decimal mark).
+    fn delimiter(&self) -> Option<u8> {
+        None
+    }
 }
 
 /// Warnings about skipped rows and lines: the first few in full, then only
@@ -198,6 +202,8 @@ pub(crate) struct Plan {
     label: Option<usize>,
     values: Vec<usize>,
     series: Option<usize>,
+    /// The decimal mark of each column, decided once from the sample.
+    decimals: Vec<Decimal>,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
     chart: Chart,
@@ -306,6 +312,47 @@ fn looks_like_period(s: &str) -> bool {
     named
 }
 
+/// A sortable key for a label that is a year (`2024`, `FY2024`), an
+/// ISO-ordered date or month (`2024-01-05`, `2024/01`, `2024-01-05T10:00`)
+/// or a quarter (`Q1 2024`, `2024-Q1`); `None` for anything else (day-first
+/// dates such as `05/01/2024` are ambiguous and left alone).
+pub(crate) fn time_key(s: &str) -> Option<(u32, u32, u32, String)> {
+    let t = s.trim();
+    if looks_like_year(t) {
+        let y = t.strip_prefix("FY").unwrap_or(t).trim().parse().ok()?;
+        return Some((y, 0, 0, String::new()));
+    }
+    let upper = t.to_ascii_uppercase();
+    let quarter = |q: &str, y: &str| -> Option<(u32, u32, u32, String)> {
+        let q: u32 = q.strip_prefix('Q')?.parse().ok()?;
+        (looks_like_year(y) && (1..=4).contains(&q))
+            .then(|| (y.parse().ok().unwrap_or(0), q, 0, String::new()))
+    };
+    let words: Vec<&str> = upper
+        .split([' ', '-', '/'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() == 2
+        && let Some(k) = quarter(words[0], words[1]).or_else(|| quarter(words[1], words[0]))
+    {
+        return Some(k);
+    }
+    let (date, rest) = match t.find(['T', ' ']) {
+        Some(i) => (&t[..i], &t[i..]),
+        None => (t, ""),
+    };
+    let parts: Vec<&str> = date.split(['-', '/']).collect();
+    if !(2..=3).contains(&parts.len())
+        || parts[0].len() != 4
+        || parts[1..].iter().any(|p| p.is_empty() || p.len() > 2)
+        || !parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let n = |i: usize| parts.get(i).and_then(|p| p.parse().ok()).unwrap_or(0);
+    Some((n(0), n(1), n(2), rest.to_string()))
+}
+
 /// Line when labels look like dates, years, periods or ordered numbers.
 pub(crate) fn looks_ordered<'a>(labels: impl Iterator<Item = &'a str>) -> bool {
     let labels: Vec<&str> = labels.filter(|l| !l.trim().is_empty()).collect();
@@ -351,6 +398,7 @@ fn plan(
     names: Names,
     sample: &[(OwnedRow, Loc)],
     what: &str,
+    delimiter: Option<u8>,
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Plan, ParseError> {
@@ -487,6 +535,12 @@ fn plan(
         }
     };
 
+    let decimals = (0..width)
+        .map(|i| {
+            opts.decimal
+                .unwrap_or_else(|| column_decimal(labels_of(i), delimiter))
+        })
+        .collect();
     let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
     let chart = Chart {
         chart_type,
@@ -513,17 +567,23 @@ fn plan(
         label,
         values,
         series,
+        decimals,
         real_names: names.real,
         chart,
         opts: nopts,
     })
 }
 
+/// The label of a row whose label cell is blank.
+pub(crate) const EMPTY_LABEL: &str = "(empty)";
+
 /// A row's label: its label cell, or its row number when there is no
 /// label column.
 fn row_label(row: &dyn Cells, col: Option<usize>, rows: usize) -> Cow<'_, str> {
     match col {
-        Some(l) => cell(row, l).unwrap_or_default(),
+        // Kept, not skipped: the value is good, and a blank bar label
+        // would read as a drawing fault.
+        Some(l) => cell(row, l).unwrap_or(Cow::Borrowed(EMPTY_LABEL)),
         None => Cow::Owned(rows.to_string()),
     }
 }
@@ -536,6 +596,11 @@ struct Builder {
     rows: usize,
     skipped: usize,
     non_finite: Vec<(String, String)>,
+    /// For a line of time labels: the last row's key while every row so
+    /// far came before the previous one (newest first); `None` otherwise.
+    newest_first: Option<Option<(u32, u32, u32, String)>>,
+    first_label: Option<String>,
+    last_label: Option<String>,
 }
 
 impl Builder {
@@ -556,6 +621,9 @@ impl Builder {
                 })
                 .collect()
         };
+        let track = plan.chart.chart_type == ChartType::Line
+            && plan.label.is_some()
+            && plan.series.is_none();
         Builder {
             plan,
             reducers,
@@ -563,6 +631,9 @@ impl Builder {
             rows: 0,
             skipped: 0,
             non_finite: Vec::new(),
+            newest_first: track.then_some(None),
+            first_label: None,
+            last_label: None,
         }
     }
 
@@ -572,10 +643,28 @@ impl Builder {
         // reducer copies it only for a point it keeps.
         let mut label: Option<Cow<'_, str>> = None;
         let (label_col, rows) = (self.plan.label, self.rows);
+        if let Some(last) = &mut self.newest_first {
+            let l = row_label(row, label_col, rows);
+            match time_key(&l) {
+                Some(k) if last.as_ref().is_none_or(|p| k < *p) => {
+                    *last = Some(k);
+                    if self.first_label.is_none() {
+                        self.first_label = Some(l.into_owned());
+                    } else {
+                        self.last_label = Some(l.into_owned());
+                    }
+                }
+                _ => self.newest_first = None,
+            }
+        }
         for k in 0..self.plan.values.len() {
             let col = self.plan.values[k];
             let c = cell(row, col);
-            let value = c.as_deref().and_then(parse_number).map(|n| n.value);
+            let dec = self.plan.decimals[col];
+            let value = c
+                .as_deref()
+                .and_then(|c| parse_number_as(c, dec))
+                .map(|n| n.value);
             let slot = match self.plan.series {
                 None => k,
                 Some(s) => {
@@ -615,6 +704,12 @@ impl Builder {
                     }
                     let what = match &c {
                         None => "no value".to_string(),
+                        Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
+                        Some(c) if parse_number(c).is_some() => format!(
+                            "{:?} does not fit the column's {} (see --decimal)",
+                            short(c),
+                            dec.describe()
+                        ),
                         Some(c) => format!("{:?} is not a number", short(c)),
                     };
                     warn.skip(format!(
@@ -643,10 +738,23 @@ impl Builder {
             .map(|&v| self.plan.names[v].clone())
             .collect();
         match spec::finish(self.plan.chart, self.reducers, &self.plan.opts) {
-            Ok(chart) => Ok(Normalized {
-                chart,
-                non_finite: self.non_finite,
-            }),
+            Ok(mut chart) => {
+                // Time written newest first would run right to left.
+                if self.newest_first.is_some()
+                    && let (Some(first), Some(last)) = (self.first_label, self.last_label)
+                {
+                    for s in &mut chart.series {
+                        s.points.reverse();
+                    }
+                    warn.note(format!(
+                        "the labels run newest first ({first} … {last}); the line is drawn oldest to newest"
+                    ));
+                }
+                Ok(Normalized {
+                    chart,
+                    non_finite: self.non_finite,
+                })
+            }
             Err(SpecError::NoPoints { .. }) => Err(ParseError::Data(if total == 0 {
                 "no data rows".to_string()
             } else {
@@ -761,16 +869,98 @@ pub(crate) fn chart_from_rows(
             names.list.join(", ")
         )));
     }
-    let plan = plan(names, &sample, &what, opts, warn)?;
+    // Rows of delimited text wider than its header: a delimiter inside an
+    // unquoted value, so the cells are shifted; named and skipped.
+    let header_width = (rows.delimiter().is_some() && names.real).then_some(names.list.len());
+    let delimiter = rows.delimiter().unwrap_or(b',');
+    // Kept aside, not dropped, so the warnings still come in line order.
+    let mut wide: Vec<(OwnedRow, Loc)> = Vec::new();
+    if let Some(w) = header_width {
+        let (bad, good): (Vec<_>, Vec<_>) = sample
+            .into_iter()
+            .partition(|(row, loc)| ragged(row, w, *loc, delimiter).is_some());
+        wide = bad;
+        sample = good;
+        if sample.is_empty() {
+            for (row, loc) in &wide {
+                if let Some(m) = ragged(row, w, *loc, delimiter) {
+                    warn.skip(m)?;
+                }
+            }
+            return Err(ParseError::Data(format!(
+                "every row has more fields than the header ({}); quote values that contain {:?}",
+                names.list.join(", "),
+                delimiter as char
+            )));
+        }
+    }
+    if opts.values.is_empty()
+        && !sample.iter().any(|(r, _)| {
+            (0..r.width()).any(|i| cell(r, i).is_some_and(|c| parse_number(&c).is_some()))
+        })
+    {
+        let cols: Vec<String> = if names.list.is_empty() {
+            sample[0]
+                .0
+                .iter()
+                .map(|c| c.as_deref().unwrap_or("").trim().to_string())
+                .collect()
+        } else {
+            names.list.clone()
+        };
+        return Err(ParseError::Data(format!(
+            "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
+            cols.join(", ")
+        )));
+    }
+    let plan = plan(names, &sample, &what, rows.delimiter(), opts, warn)?;
     let mut b = Builder::new(plan);
+    let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {
+        while let Some((r, l)) = wide.next_if(|(_, l)| line_of(*l) < line_of(*loc)) {
+            if let Some(m) = ragged(&r, header_width.unwrap_or(0), l, delimiter) {
+                warn.skip(m)?;
+            }
+        }
         b.push(row, *loc, warn)?;
+    }
+    for (r, l) in wide {
+        if let Some(m) = ragged(&r, header_width.unwrap_or(0), l, delimiter) {
+            warn.skip(m)?;
+        }
     }
     drop(sample);
     while let Some(loc) = rows.next_row(warn)? {
+        if let Some(w) = header_width
+            && let Some(m) = ragged(rows.current(), w, loc, delimiter)
+        {
+            warn.skip(m)?;
+            continue;
+        }
         b.push(rows.current(), loc, warn)?;
     }
     b.finish(warn)
+}
+
+fn line_of(l: Loc) -> u64 {
+    match l {
+        Loc::Line(n) => n,
+        Loc::Record(n) => n as u64,
+    }
+}
+
+/// Why a row does not fit a header of `width` fields, if it does not:
+/// only fields beyond it that hold something count (a trailing delimiter
+/// is harmless).
+fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> Option<String> {
+    let n = row.width();
+    ((width..n).any(|i| cell(row, i).is_some())).then(|| {
+        let d = delimiter as char;
+        format!(
+            "{loc} has {n} fields but the header has {width}; a {d:?} inside a value? \
+             quote that value (\"$1{d}200\"); row skipped"
+        )
+    })
 }
 
 #[cfg(test)]
@@ -788,6 +978,17 @@ mod tests {
         assert!(!looks_ordered(["1", "5", "2"].into_iter()));
         assert!(!looks_ordered(["M5 CS", "M8"].into_iter()));
         assert!(!looks_ordered(["2.9", "3.1", "3.0"].into_iter()));
+    }
+
+    #[test]
+    fn time_keys() {
+        assert!(time_key("2024") > time_key("2023"));
+        assert!(time_key("2024-02-01") > time_key("2024-01-31"));
+        assert!(time_key("2024-1-5") < time_key("2024-01-10"));
+        assert!(time_key("Q1 2024") > time_key("2023-Q4"));
+        assert!(time_key("2024-01-05T10:00") > time_key("2024-01-05T09:00"));
+        assert_eq!(time_key("05/01/2024"), None);
+        assert_eq!(time_key("M5 CS"), None);
     }
 
     #[test]

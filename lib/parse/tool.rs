@@ -5,9 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::spec::{
-    self, Chart, ChartType, NormalizeOptions, Normalized, Point, Reduction, Series, Sort, SpecError,
-};
+use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, Point, Series, SpecError};
 
 use super::number::parse_number;
 use super::table::looks_ordered;
@@ -46,16 +44,7 @@ fn err(field: impl Into<String>, problem: impl Into<String>) -> ToolArgsError {
 }
 
 fn kind(v: &Value) -> String {
-    let s = v.to_string();
-    let s: String = s.chars().take(40).collect();
-    match v {
-        Value::Null => "null".into(),
-        Value::Bool(_) => format!("the boolean {s}"),
-        Value::Number(_) => format!("the number {s}"),
-        Value::String(_) => format!("the string {s}"),
-        Value::Array(_) => "an array".into(),
-        Value::Object(_) => "an object".into(),
-    }
+    spec::describe_value(v)
 }
 
 fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, ToolArgsError> {
@@ -68,69 +57,21 @@ fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, ToolAr
     }
 }
 
-fn opt_enum<T>(
-    obj: &Map<String, Value>,
-    key: &str,
-    accepted: &str,
-    parse: impl Fn(&str) -> Option<T>,
-) -> Result<Option<T>, ToolArgsError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => parse(&s.trim().to_ascii_lowercase())
-            .map(Some)
-            .ok_or_else(|| err(key, format!("must be {accepted}, got {s:?}"))),
-        Some(other) => Err(err(key, format!("must be {accepted}, got {}", kind(other)))),
-    }
-}
-
 /// The options the argument object sets, other than its data.
 fn options(obj: &Map<String, Value>) -> Result<ParseOptions, ToolArgsError> {
-    let chart = opt_enum(
+    let chart = spec::enum_field(
         obj,
         "chartType",
         r#""bar", "line" or "table""#,
         ChartType::parse,
-    )?;
-    let sort = opt_enum(obj, "sort", r#""none", "asc" or "desc""#, |s| match s {
-        "none" => Some(Sort::None),
-        "asc" => Some(Sort::Asc),
-        "desc" => Some(Sort::Desc),
-        _ => None,
-    })?;
-    // gemline extensions: which points survive a cut.
-    let keep = opt_enum(obj, "keep", r#""top", "first" or "last""#, |s| match s {
-        "top" => Some(Reduction::Top),
-        "first" => Some(Reduction::First),
-        "last" => Some(Reduction::Last),
-        _ => None,
-    })?;
-    let downsample = opt_enum(
-        obj,
-        "downsample",
-        r#""even", "minmax" or "lttb""#,
-        |s| match s {
-            "even" => Some(Reduction::Even),
-            "minmax" => Some(Reduction::Minmax),
-            "lttb" => Some(Reduction::Lttb),
-            _ => None,
-        },
-    )?;
-    let max_points = match obj.get("maxPoints") {
-        None | Some(Value::Null) => None,
-        Some(v) => {
-            let n = v
-                .as_f64()
-                .or_else(|| v.as_str().and_then(|s| s.trim().parse::<f64>().ok()))
-                .filter(|n| n.is_finite() && *n >= 1.0)
-                .ok_or_else(|| {
-                    err(
-                        "maxPoints",
-                        format!("must be a whole number from 2 to 200, got {}", kind(v)),
-                    )
-                })?;
-            Some((n as usize).min(spec::HARD_MAX_POINTS))
-        }
-    };
+    )
+    .map_err(|e| err(e.field, e.problem))?;
+    let spec::ArgOptions {
+        sort,
+        max_points,
+        keep,
+        downsample,
+    } = spec::options_from_args(obj).map_err(|e| err(e.field, e.problem))?;
     Ok(ParseOptions {
         chart,
         title: opt_str(obj, "title")?,

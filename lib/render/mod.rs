@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use crate::cli::{self, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
-use crate::spec::{self, Chart, ChartType, NormalizeOptions, Reduction, Sort, SpecError};
+use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
 use text::{Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 
 pub use args::VizRenderArgs;
@@ -219,24 +219,9 @@ pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
         ));
     }
     let chart = Chart::from_value(&value)?;
-    let sort = match e.str_field("sort") {
-        Some("asc") => Sort::Asc,
-        Some("desc") => Sort::Desc,
-        _ => Sort::None,
-    };
-    let max_points = e
-        .get("maxPoints")
-        .and_then(Value::as_u64)
-        .map(|n| n as usize)
-        .unwrap_or(spec::DEFAULT_MAX_POINTS);
-    let norm = spec::normalize(
-        chart,
-        &NormalizeOptions {
-            max_points,
-            sort,
-            reduction: None,
-        },
-    )?;
+    let opts = spec::options_from_args(&e.0).map_err(|e| SpecError::Invalid(e.to_string()))?;
+    let nopts = opts.for_chart(chart.chart_type);
+    let norm = spec::normalize(chart, &nopts)?;
     Ok(norm.chart)
 }
 

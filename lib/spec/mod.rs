@@ -6,7 +6,10 @@
 //! memory bounded by the point limit whatever the input size, and the
 //! renderers only ever see a normalized [`Chart`].
 
+mod options;
 pub mod reduce;
+
+pub use options::{ArgOptions, OptionError, describe_value, enum_field, options_from_args};
 
 use serde::{Deserialize, Serialize};
 
