@@ -1027,3 +1027,12 @@ fn head_1_ends_both_programs_quietly_with_success() {
     assert_eq!(err, "");
     std::fs::remove_dir_all(&dir).ok();
 }
+#[test]
+fn a_directory_as_input_is_exit_66() {
+    let o = render(&["testdata"], &[], "");
+    assert_eq!(o.code, 66, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "viz-render: error: cannot open testdata: is a directory\n"
+    );
+}
