@@ -615,3 +615,36 @@ fn the_man_page_renders_from_the_library_args() {
     assert!(page.contains("create_new_topic"));
     assert!(page.contains("66"));
 }
+
+#[test]
+fn a_closed_stderr_does_not_kill_the_summary_table() {
+    let mut child = Command::new(BIN)
+        .args(["--summary=table", "--wrap", "--split", "^==> "])
+        .env_remove("GEMINI_SESSION_ID")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"==> Build\ncompiling\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+}
+
+#[test]
+fn summary_table_titles_are_sanitized_on_one_line() {
+    let assert = cargo_bin_cmd!("topic-tag")
+        .args(["--summary=table"])
+        .write_stdin("{\"type\":\"topic\",\"title\":\"A\\u001b[2J\\nB\\u202e\"}\n")
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("| A^[[2J B<U+202E> |"), "{stderr}");
+}

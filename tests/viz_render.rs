@@ -1036,3 +1036,43 @@ fn a_directory_as_input_is_exit_66() {
         "viz-render: error: cannot open testdata: is a directory\n"
     );
 }
+
+/// Runs viz-render with its stderr a pipe whose reader is already gone,
+/// then feeds `stdin`: every diagnostic hits a closed stderr.
+fn with_closed_stderr(args: &[&str], stdin: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
+        .args(args)
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn a_closed_stderr_does_not_kill_the_render() {
+    let input = format!(
+        "not json\n{{\"type\":\"init\",\"session_id\":\"s\",\"model\":\"m\"}}\n{{\"type\":\"odd\"}}\n{}\n{{\"type\":\"result\",\"status\":\"success\",\"stats\":{{\"total_tokens\":3}}}}\n",
+        bar(&[("a", 1.0)])
+    );
+    let (code, stdout) = with_closed_stderr(&["--verbose", "--width", "40"], &input);
+    assert_eq!(code, 0, "stdout: {stdout}");
+    assert!(stdout.contains('a'), "{stdout}");
+    // --json warns about a bad chart on stderr too.
+    let (code, _) = with_closed_stderr(&["--json"], "{\"type\":\"visualization\"}\n");
+    assert_eq!(code, 0);
+}

@@ -456,10 +456,10 @@ impl Renderer {
 
     fn note(&mut self, kind: &str) {
         if self.opts.verbose && self.noted_types.insert(kind.to_string()) {
-            eprintln!(
+            cli::diag(format!(
                 "viz-render: note: ignoring events of type {:?}",
                 clean_line(kind, true)
-            );
+            ));
         }
     }
 
@@ -501,7 +501,7 @@ impl Renderer {
                 if self.opts.verbose
                     && let Some(stats) = e.get("stats")
                 {
-                    eprintln!("viz-render: stats: {}", stats_text(stats));
+                    cli::diag(format!("viz-render: stats: {}", stats_text(stats)));
                 }
                 if e.str_field("status") == Some("error") {
                     let msg = e
@@ -535,11 +535,11 @@ impl Renderer {
             }
             "init" => {
                 if self.opts.verbose {
-                    eprintln!(
+                    cli::diag(format!(
                         "viz-render: session {} model {}",
                         clean_line(e.str_field("session_id").unwrap_or("?"), true),
                         clean_line(e.str_field("model").unwrap_or("?"), true)
-                    );
+                    ));
                 }
                 Ok(())
             }
@@ -856,7 +856,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                         renderer.finish(&mut out)?;
                         return Err(cli::data_error(msg));
                     }
-                    eprintln!("viz-render: warning: {}", clean_line(&msg, false));
+                    cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
                     continue;
                 }
             };
@@ -918,7 +918,7 @@ fn json_event(
             if strict {
                 return Err(cli::data_error(msg));
             }
-            eprintln!("viz-render: warning: {}", clean_line(&msg, false));
+            cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
             Ok(e)
         }
     }

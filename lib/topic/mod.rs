@@ -309,7 +309,7 @@ fn run_stream(args: &Args) -> anyhow::Result<u8> {
     if args.summary == Some(SummaryMode::Table)
         && let Some(s) = summary
     {
-        eprintln!("{}", s.to_table());
+        cli::diag(s.to_table());
     }
     Ok(exit::OK)
 }

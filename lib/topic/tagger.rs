@@ -490,7 +490,11 @@ impl<W: Write> Tagger<W> {
         }
         self.warnings += 1;
         if self.warnings <= MAX_WARNINGS {
-            let _ = writeln!(self.diag, "topic-tag: warning: {msg}; skipped");
+            let _ = writeln!(
+                self.diag,
+                "{}",
+                cli::sanitize_line(&format!("topic-tag: warning: {msg}; skipped"))
+            );
         }
         Ok(())
     }
@@ -510,7 +514,11 @@ impl<W: Write> Tagger<W> {
         }
         self.warnings += 1;
         if self.warnings <= MAX_WARNINGS {
-            let _ = writeln!(self.diag, "topic-tag: warning: {msg}");
+            let _ = writeln!(
+                self.diag,
+                "{}",
+                cli::sanitize_line(&format!("topic-tag: warning: {msg}"))
+            );
         }
         Ok(())
     }
