@@ -1076,3 +1076,15 @@ fn a_closed_stderr_does_not_kill_the_render() {
     let (code, _) = with_closed_stderr(&["--json"], "{\"type\":\"visualization\"}\n");
     assert_eq!(code, 0);
 }
+/// viz-render must not link the session store (file locks, data dirs):
+/// lib/render reaches chapters only through lib/events.
+#[test]
+fn the_renderer_does_not_depend_on_topic_or_session() {
+    for entry in std::fs::read_dir("lib/render").unwrap() {
+        let path = entry.unwrap().path();
+        let src = std::fs::read_to_string(&path).unwrap();
+        for bad in ["crate::topic", "crate::session", "crate::agent"] {
+            assert!(!src.contains(bad), "{} uses {bad}", path.display());
+        }
+    }
+}

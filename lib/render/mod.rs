@@ -27,21 +27,18 @@ mod table;
 pub mod text;
 mod wrap;
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 use std::io::{self, Write};
 
 use serde_json::Value;
 
 use crate::cli::{self, TermEnv};
+use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
 use crate::events::{Event, EventReader, EventWriter};
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Reduction, Sort, SpecError};
 use text::{Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 
 pub use args::VizRenderArgs;
-
-/// Results of `create_new_topic` calls still to hide. A call whose result
-/// never comes must not make memory grow, so old ids go (as in topic-tag).
-const MAX_PENDING_TOPIC_RESULTS: usize = 256;
 
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;
@@ -271,12 +268,10 @@ pub struct Renderer {
     chapter: Chapter,
     invalid_charts: usize,
     noted_types: BTreeSet<String>,
-    /// Ids of `create_new_topic` calls whose results are not shown or
-    /// counted: the `topic` event between them is the chapter.
-    topic_call_ids: VecDeque<String>,
-    /// The open chapter's title as [`crate::topic::normalize_title`]
-    /// leaves it, to skip a topic that repeats it.
-    chapter_key: Option<String>,
+    /// `create_new_topic` calls whose results are not shown or counted
+    /// (the `topic` event between them is the chapter), and the open
+    /// chapter, to skip a topic that repeats it (as topic-tag does).
+    topic_calls: TopicCalls,
 }
 
 impl Renderer {
@@ -293,8 +288,7 @@ impl Renderer {
             chapter: Chapter::default(),
             invalid_charts: 0,
             noted_types: BTreeSet::new(),
-            topic_call_ids: VecDeque::new(),
-            chapter_key: None,
+            topic_calls: TopicCalls::new(),
         }
     }
 
@@ -327,11 +321,9 @@ impl Renderer {
         if e.kind() == "topic" {
             // Chapters are forward-only markers: a topic naming the open
             // chapter again opens nothing (topic-tag drops it too).
-            let key = crate::topic::normalize_title(e.str_field("title").unwrap_or(""));
-            if self.chapter_key.as_deref() == Some(key.as_str()) {
+            if !self.topic_calls.open(e.str_field("title").unwrap_or("")) {
                 return out.flush();
             }
-            self.chapter_key = Some(key);
         }
         if self.opts.chapters_only {
             self.count(e, out)?;
@@ -348,30 +340,20 @@ impl Renderer {
     /// chapter; it and its error stay an ordinary call and result.
     fn is_topic_call(&mut self, e: &Event) -> bool {
         match e.kind() {
-            "tool_use" if e.str_field("tool_name") == Some(crate::topic::CREATE_NEW_TOPIC) => {
+            "tool_use" if e.str_field("tool_name") == Some(CREATE_NEW_TOPIC) => {
                 let titled = e
                     .get("parameters")
                     .and_then(|p| p.get("title"))
                     .and_then(Value::as_str)
-                    .is_some_and(|t| !crate::topic::normalize_title(t).is_empty());
+                    .is_some_and(|t| !normalize_title(t).is_empty());
                 if titled && let Some(id) = e.str_field("tool_id") {
-                    if self.topic_call_ids.len() == MAX_PENDING_TOPIC_RESULTS {
-                        self.topic_call_ids.pop_front();
-                    }
-                    self.topic_call_ids.push_back(id.to_string());
+                    self.topic_calls.call(id);
                 }
                 titled
             }
-            "tool_result" => match e.str_field("tool_id") {
-                Some(id) => match self.topic_call_ids.iter().position(|d| d == id) {
-                    Some(i) => {
-                        self.topic_call_ids.remove(i);
-                        true
-                    }
-                    None => false,
-                },
-                None => false,
-            },
+            "tool_result" => e
+                .str_field("tool_id")
+                .is_some_and(|id| self.topic_calls.take_result(id)),
             _ => false,
         }
     }

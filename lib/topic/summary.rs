@@ -202,7 +202,7 @@ pub fn format_duration(ms: i64) -> String {
 /// ([`crate::cli::sanitize_line`]), so a title from the stream cannot
 /// drive the terminal that reads stderr.
 pub fn printable(s: &str) -> String {
-    crate::cli::sanitize_line(&crate::topic::normalize_title(s))
+    crate::cli::sanitize_line(&crate::events::topic::normalize_title(s))
 }
 
 /// Milliseconds since the Unix epoch of an RFC 3339 timestamp

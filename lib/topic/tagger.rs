@@ -4,7 +4,6 @@
 //! drive it with plain byte slices.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::io::{self, Write};
 
 use regex::Regex;
@@ -13,17 +12,12 @@ use super::peek::{Peek, Shape, stamp_for, write_stamped};
 use super::summary::{Summary, Tally};
 use crate::cli;
 use crate::events::now_rfc3339;
-
-/// The tool whose calls open chapters.
-pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
+use crate::events::topic::TopicCalls;
+pub use crate::events::topic::{CREATE_NEW_TOPIC, normalize_title};
 
 /// Only this many bad-line warnings are printed one by one; a file of
 /// garbage should not bury the terminal. The rest are counted.
 const MAX_WARNINGS: u64 = 20;
-
-/// Results of dropped `create_new_topic` calls still to swallow. A call
-/// whose result never comes must not make memory grow, so old ids go.
-const MAX_PENDING_RESULTS: usize = 256;
 
 /// The most events a run of calls holds back. Runs are a model turn's
 /// calls, a handful; a stream of nothing but calls must not make memory
@@ -66,11 +60,11 @@ pub struct Tagger<W: Write> {
     diag: Box<dyn Write + Send>,
     opts: Options,
     active: Option<String>,
-    /// `active` as compared for duplicates.
-    active_key: Option<String>,
+    /// Topic calls whose results to drop; the open chapter, to skip a
+    /// topic repeating it.
+    calls: TopicCalls,
     stamp: Vec<u8>,
     run: Vec<Held>,
-    results_to_drop: VecDeque<String>,
     summary: Option<Summary>,
     scratch: Vec<u8>,
     carry: Vec<u8>,
@@ -90,10 +84,9 @@ impl<W: Write> Tagger<W> {
             summary: opts.summary.then(Summary::default),
             opts,
             active: None,
-            active_key: None,
+            calls: TopicCalls::new(),
             stamp: Vec::new(),
             run: Vec::new(),
-            results_to_drop: VecDeque::new(),
             scratch: Vec::with_capacity(4096),
             carry: Vec::new(),
             input_name: "<stdin>".into(),
@@ -257,10 +250,7 @@ impl<W: Write> Tagger<W> {
                     {
                         Some(title) => {
                             if let Some(id) = &p.tool_id {
-                                if self.results_to_drop.len() == MAX_PENDING_RESULTS {
-                                    self.results_to_drop.pop_front();
-                                }
-                                self.results_to_drop.push_back(id.to_string());
+                                self.calls.call(id);
                             }
                             self.hold(Held::Topic {
                                 title,
@@ -304,11 +294,9 @@ impl<W: Write> Tagger<W> {
             "tool_result"
                 if p.tool_id
                     .as_deref()
-                    .is_some_and(|id| self.results_to_drop.iter().any(|d| d == id)) =>
+                    .is_some_and(|id| self.calls.take_result(id)) =>
             {
                 self.end_run()?;
-                let id = p.tool_id.as_deref().unwrap_or_default();
-                self.results_to_drop.retain(|d| d != id);
                 Ok(())
             }
             // Another topic-tag's summary: not an event of any chapter.
@@ -384,11 +372,9 @@ impl<W: Write> Tagger<W> {
         original: Option<&(String, Shape)>,
         timestamp: Option<&str>,
     ) -> io::Result<()> {
-        let key = normalize_title(title);
-        if self.active_key.as_deref() == Some(key.as_str()) {
+        if !self.calls.open(title) {
             return Ok(());
         }
-        self.active_key = Some(key);
         self.active = Some(title.to_string());
         self.stamp = stamp_for(title);
         if let Some(s) = &mut self.summary {
@@ -553,13 +539,6 @@ pub fn escape_terminal_controls(line: &mut Vec<u8>) {
     *line = out;
 }
 
-/// A chapter title as gem-ask makes it from a `create_new_topic` call:
-/// runs of whitespace (line breaks included) become one space, the ends
-/// are trimmed. Two titles that normalize alike are the same chapter.
-pub fn normalize_title(title: &str) -> String {
-    title.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// What a valid JSON text that is not an object is, for the warning.
 fn json_kind(text: &str) -> &'static str {
     match text.as_bytes().first() {
@@ -639,15 +618,6 @@ mod tests {
             r#"{"type":"topic","title":"T","topic":"T"}"#
         );
         assert!(lines[MAX_RUN + 1].ends_with(r#""tool_id":"1024","topic":"T"}"#));
-    }
-
-    #[test]
-    fn titles_normalize_like_gem_ask() {
-        assert_eq!(
-            normalize_title("  Charting\n BMW\tdata "),
-            "Charting BMW data"
-        );
-        assert_eq!(normalize_title(" \n"), "");
     }
 
     #[test]
