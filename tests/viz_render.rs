@@ -1088,3 +1088,17 @@ fn the_renderer_does_not_depend_on_topic_or_session() {
         }
     }
 }
+/// Missing cells of a wide table: each series skips a date, and the x
+/// axis must still read in date order with every point at its date.
+#[test]
+fn series_with_gaps_share_an_x_axis_in_every_series_order() {
+    let input = r#"{"type":"visualization","chartType":"line","xLabel":"date","series":[{"name":"a","points":[{"label":"2024-01-01","value":1.0},{"label":"2024-01-03","value":4.0}]},{"name":"b","points":[{"label":"2024-01-02","value":3.0},{"label":"2024-01-03","value":5.0}]}],"meta":{"truncated":false,"originalPointCount":4}}"#;
+    let out = ok(&["--ascii", "--width", "40", "--height", "4"], input);
+    let axis = out
+        .lines()
+        .find(|l| l.contains("2024-01-01"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(axis.trim_end(), "   2024-01-01   2024-01-02    2024-01-03");
+    // b's first point (3) sits in the middle column, not at the right.
+    insta::assert_snapshot!(out);
+}

@@ -2,9 +2,10 @@
 //! marker character per cell (`*`, `+`, `o`, ...), with y ticks at nice
 //! numbers, x labels where they fit, a marker on each data point when the
 //! points are few, and a legend for several series. The x positions are
-//! the union of all series' labels in first-seen order.
+//! the union of all series' labels, in an order each series keeps (see
+//! [`label_union`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::RenderOptions;
 use super::text::{
@@ -20,17 +21,10 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     let w = opts.width.max(1);
     let c = opts.color;
 
-    // The x axis: every label once, in first-seen order.
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut xs: Vec<&str> = Vec::new();
-    for s in &chart.series {
-        for p in &s.points {
-            index.entry(p.label.as_str()).or_insert_with(|| {
-                xs.push(p.label.as_str());
-                xs.len() - 1
-            });
-        }
-    }
+    // The x axis: every label once, in an order every series agrees with;
+    // each point is drawn at its label's place on it.
+    let xs = label_union(chart);
+    let index: HashMap<&str, usize> = xs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
     let values = || {
         chart
             .series
@@ -262,6 +256,39 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     if several {
         legend(chart, opts, lines);
     }
+}
+
+/// Every label of every series once. A label new to the union goes just
+/// before the next label of its own series that the union already has
+/// (else at the end), so a series with a gap (a missing cell of a wide
+/// table) does not push the labels only others have after its own:
+/// `a: 01, 03` and `b: 02, 03` give `01, 02, 03`, not `01, 03, 02`.
+fn label_union(chart: &Chart) -> Vec<&str> {
+    let mut xs: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for s in &chart.series {
+        let labels: Vec<&str> = s.points.iter().map(|p| p.label.as_str()).collect();
+        // For each point, the next label of this series already in the
+        // union before this series, found in one pass from the end.
+        let mut anchor: Vec<Option<&str>> = vec![None; labels.len()];
+        let mut next = None;
+        for (i, &l) in labels.iter().enumerate().rev() {
+            anchor[i] = next;
+            if seen.contains(l) {
+                next = Some(l);
+            }
+        }
+        for (i, &l) in labels.iter().enumerate() {
+            if !seen.insert(l) {
+                continue;
+            }
+            match anchor[i].and_then(|a| xs.iter().position(|&x| x == a)) {
+                Some(at) => xs.insert(at, l),
+                None => xs.push(l),
+            }
+        }
+    }
+    xs
 }
 
 fn series_style(i: usize) -> Style {
