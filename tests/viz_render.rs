@@ -1102,3 +1102,14 @@ fn series_with_gaps_share_an_x_axis_in_every_series_order() {
     // b's first point (3) sits in the middle column, not at the right.
     insta::assert_snapshot!(out);
 }
+/// Values near ±f64::MAX: every tick is a number, none a `?`.
+#[test]
+fn huge_values_get_proper_tick_labels() {
+    let input = r#"{"type":"visualization","chartType":"line","series":[{"name":"s","points":[{"label":"a","value":1e308},{"label":"b","value":-1e308}]}]}"#;
+    for w in ["40", "50", "80"] {
+        let out = ok(&["--width", w], input);
+        assert!(!out.contains('?'), "{out}");
+        let first = out.lines().next().unwrap();
+        assert!(first.trim_start().starts_with("1e308 ┤"), "{out}");
+    }
+}

@@ -396,9 +396,10 @@ fn axis(ymin: f64, ymax: f64, target: usize) -> (f64, f64, Vec<f64>) {
     {
         let ticks: Vec<f64> = (0..=count as usize)
             .map(|k| {
-                let t = lo + k as f64 * step;
-                // -0 and float noise (0.30000000000000004) read badly.
-                let t = (t / step).round() * step;
+                // Counted in steps, then scaled once: `lo + k * step` would
+                // overflow near ±f64::MAX (`k * step` alone can), and -0
+                // and float noise (0.30000000000000004) read badly.
+                let t = ((lo / step).round() + k as f64) * step;
                 if t == 0.0 { 0.0 } else { t }
             })
             .collect();
@@ -418,7 +419,10 @@ mod tests {
         assert_eq!(t, vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
         let (_, _, t) = axis(5.0, 5.0, 4);
         assert!(t.len() >= 2);
-        let (lo, hi, _) = axis(-1e308, 1e308, 6);
-        assert!(lo.is_finite() && hi.is_finite());
+        for target in 3..8 {
+            let (lo, hi, t) = axis(-1e308, 1e308, target);
+            assert!(lo.is_finite() && hi.is_finite());
+            assert!(t.iter().all(|v| v.is_finite()), "{target}: {t:?}");
+        }
     }
 }
