@@ -1113,3 +1113,32 @@ fn huge_values_get_proper_tick_labels() {
         assert!(first.trim_start().starts_with("1e308 ┤"), "{out}");
     }
 }
+
+/// A raw gemini-cli stream: its render_visualization call is data for
+/// viz-parse, so viz-render says (once, at the end) why no chart showed;
+/// through viz-parse the chart is drawn and there is nothing to say.
+#[test]
+fn a_raw_gemini_stream_gets_a_note_about_undrawn_chart_calls() {
+    let o = render(&["testdata/gemini_stream.jsonl"], &[], "");
+    assert_eq!(o.code, 0);
+    assert_eq!(
+        o.stderr,
+        "viz-render: note: 1 render_visualization call was not drawn; \
+         pipe the stream through viz-parse to turn them into charts\n"
+    );
+    let parsed = cargo_bin_cmd!("viz-parse")
+        .arg("testdata/gemini_stream.jsonl")
+        .output()
+        .unwrap();
+    let o = render(&[], &[], &String::from_utf8(parsed.stdout).unwrap());
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stderr, "");
+    assert!(o.stdout.contains("M5 CS"), "{}", o.stdout);
+    // A gem-ask stream carries the call and its chart: no note.
+    let call =
+        r#"{"type":"tool_use","tool_name":"render_visualization","tool_id":"r1","parameters":{}}"#;
+    let both = format!("{call}\n{call}\n{}\n", bar(&[("a", 1.0)]));
+    assert_eq!(render(&[], &[], &both).stderr, "");
+    let two = render(&[], &[], &format!("{call}\n{call}\n")).stderr;
+    assert!(two.starts_with("viz-render: note: 2 render_visualization calls were not drawn;"));
+}

@@ -40,6 +40,10 @@ use text::{Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 
 pub use args::VizRenderArgs;
 
+/// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
+/// for viz-parse: only a `visualization` event is drawn.
+const RENDER_VISUALIZATION: &str = "render_visualization";
+
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;
 
@@ -272,6 +276,10 @@ pub struct Renderer {
     /// (the `topic` event between them is the chapter), and the open
     /// chapter, to skip a topic that repeats it (as topic-tag does).
     topic_calls: TopicCalls,
+    /// `render_visualization` calls seen, and `visualization` events (or
+    /// bare specs): calls without any chart mean a raw gemini-cli stream.
+    chart_calls: usize,
+    charts_seen: usize,
 }
 
 impl Renderer {
@@ -289,6 +297,8 @@ impl Renderer {
             invalid_charts: 0,
             noted_types: BTreeSet::new(),
             topic_calls: TopicCalls::new(),
+            chart_calls: 0,
+            charts_seen: 0,
         }
     }
 
@@ -301,8 +311,27 @@ impl Renderer {
         self.invalid_charts
     }
 
+    /// `render_visualization` calls of a stream that had no chart event at
+    /// all (a gemini-cli stream not piped through viz-parse): the calls
+    /// that were not drawn. 0 once any chart came (gem-ask streams carry
+    /// both the call and its `visualization` event).
+    pub fn undrawn_chart_calls(&self) -> usize {
+        if self.charts_seen == 0 {
+            self.chart_calls
+        } else {
+            0
+        }
+    }
+
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        match e.kind() {
+            "tool_use" if e.str_field("tool_name") == Some(RENDER_VISUALIZATION) => {
+                self.chart_calls += 1
+            }
+            "visualization" | "" => self.charts_seen += 1,
+            _ => {}
+        }
         // The stream moved on: the word held back for wrapping must show.
         if let Some(kind) = self.in_text
             && !(e.kind() == kind && e.bool_field("delta") == Some(true))
@@ -863,6 +892,18 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         renderer.finish(&mut out)?;
     }
     out.flush()?;
+    let undrawn = renderer.undrawn_chart_calls();
+    if undrawn > 0 {
+        let calls = if undrawn == 1 {
+            "call was"
+        } else {
+            "calls were"
+        };
+        cli::diag(format!(
+            "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
+             pipe the stream through viz-parse to turn them into charts"
+        ));
+    }
     Ok(cli::exit::OK)
 }
 
