@@ -447,6 +447,8 @@ fn gemini_cli_stream_json_renders() {
          1. **M5 CS**: 2.9 s\n\
          2. **M8 Competition**: 3.0 s\n\
          3. **M3 Competition xDrive**: 3.4 s\n\
+         warning: read_file failed: File not found:\n\
+         /home/user/notes/bmw.md\n\
          All three use twin-turbo V8 engines with all-wheel drive.\n"
     );
     let tools = ok(
@@ -1141,4 +1143,39 @@ fn a_raw_gemini_stream_gets_a_note_about_undrawn_chart_calls() {
     assert_eq!(render(&[], &[], &both).stderr, "");
     let two = render(&[], &[], &format!("{call}\n{call}\n")).stderr;
     assert!(two.starts_with("viz-render: note: 2 render_visualization calls were not drawn;"));
+}
+
+/// A chart call the tool refused: shown as a warning with the reason,
+/// wrapped not cut, with or without --show-tools (which keeps its dim
+/// lines); the examples after the first line are for the model. A refused
+/// call is not "undrawn": no viz-parse note.
+#[test]
+fn a_failed_tool_call_is_always_a_warning_with_its_reason() {
+    let stream = r#"{"type":"message","role":"assistant","content":"Let me chart it.","delta":true}
+{"type":"tool_use","tool_name":"render_visualization","tool_id":"r1","parameters":{"chartType":"pie"}}
+{"type":"tool_result","tool_id":"r1","status":"error","error":{"type":"invalid_arguments","message":"render_visualization: field `chartType`: expected one of bar, line, table, found \"pie\"\nExamples:\n{\"chartType\":\"bar\"}"}}
+{"type":"tool_result","tool_id":"zz","status":"error","error":{"type":"x","message":"boom"}}
+{"type":"message","role":"assistant","content":"Sorry."}"#;
+    let warning = "warning: render_visualization failed:\n\
+                   field `chartType`: expected one of bar,\n\
+                   line, table, found \"pie\"\n\
+                   warning: a tool call failed: boom\n";
+    let o = render(&["--width", "40", "--ascii"], &[], stream);
+    assert_eq!(o.stdout, format!("Let me chart it.\n{warning}Sorry.\n"));
+    assert_eq!(o.stderr, "");
+    let o = render(&["--width", "40", "--ascii", "--show-tools"], &[], stream);
+    assert_eq!(
+        o.stdout,
+        format!(
+            "Let me chart it.\n\
+             -> render_visualization {{\"chartType\":...\n\
+             <- error: render_visualization: field...\n\
+             {}\
+             <- error: boom\n\
+             {}\
+             Sorry.\n",
+            warning.lines().take(3).collect::<Vec<_>>().join("\n") + "\n",
+            warning.lines().nth(3).unwrap().to_string() + "\n"
+        )
+    );
 }

@@ -134,7 +134,9 @@ pub struct VizRenderArgs {
     pub json: bool,
 
     /// One dim line for each tool call and tool result (create_new_topic calls
-    /// excepted: their chapter header says it).
+    /// excepted: their chapter header says it). A failed tool result is
+    /// shown either way, as `warning: TOOL failed: REASON` (the first line of
+    /// its message, wrapped at the width).
     #[arg(long)]
     pub show_tools: bool,
 

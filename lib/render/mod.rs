@@ -27,7 +27,7 @@ mod table;
 pub mod text;
 mod wrap;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
 
 use serde_json::Value;
@@ -43,6 +43,11 @@ pub use args::VizRenderArgs;
 /// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
 /// for viz-parse: only a `visualization` event is drawn.
 const RENDER_VISUALIZATION: &str = "render_visualization";
+
+/// Tool names of calls whose results are still to come, for the warning
+/// of a failed one. A call whose result never comes must not make memory
+/// grow, so the oldest go.
+const MAX_PENDING_CALLS: usize = 256;
 
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;
@@ -280,6 +285,8 @@ pub struct Renderer {
     /// bare specs): calls without any chart mean a raw gemini-cli stream.
     chart_calls: usize,
     charts_seen: usize,
+    /// `(tool_id, tool_name)` of calls awaiting their result.
+    pending_calls: VecDeque<(String, String)>,
 }
 
 impl Renderer {
@@ -299,6 +306,7 @@ impl Renderer {
             topic_calls: TopicCalls::new(),
             chart_calls: 0,
             charts_seen: 0,
+            pending_calls: VecDeque::new(),
         }
     }
 
@@ -500,10 +508,28 @@ impl Renderer {
             }
             "tool_use" | "tool_result" => {
                 self.end_line(out)?;
+                let id = e.str_field("tool_id").unwrap_or("");
+                let name = if e.kind() == "tool_use" {
+                    if self.pending_calls.len() == MAX_PENDING_CALLS {
+                        self.pending_calls.pop_front();
+                    }
+                    let name = e.str_field("tool_name").unwrap_or("").to_string();
+                    self.pending_calls.push_back((id.to_string(), name));
+                    None
+                } else {
+                    self.pending_calls
+                        .iter()
+                        .position(|(i, _)| i == id)
+                        .and_then(|at| self.pending_calls.remove(at))
+                        .map(|(_, name)| name)
+                };
                 if self.opts.show_tools {
                     let line = self.tool_line(e);
                     self.start_item(out)?;
                     self.lines(out, &[line])?;
+                }
+                if e.kind() == "tool_result" && e.str_field("status") == Some("error") {
+                    self.failed_call(out, e, name.as_deref())?;
                 }
                 Ok(())
             }
@@ -560,6 +586,40 @@ impl Renderer {
                 Ok(())
             }
         }
+    }
+
+    /// A failed tool call, shown whatever `--show-tools` says (a chart
+    /// the model asked for and did not get must not vanish): one warning,
+    /// wrapped, never cut. Only the message's first line: what follows
+    /// (the examples the model is sent to fix its call) is for the model.
+    fn failed_call(
+        &mut self,
+        out: &mut dyn Write,
+        e: &Event,
+        name: Option<&str>,
+    ) -> io::Result<()> {
+        let msg = e
+            .get("error")
+            .and_then(|v| v.get("message"))
+            .and_then(Value::as_str)
+            .and_then(|m| m.lines().map(str::trim).find(|l| !l.is_empty()))
+            .unwrap_or("no reason given");
+        let (what, msg) = match name.filter(|n| !n.trim().is_empty()) {
+            Some(n) => {
+                if n == RENDER_VISUALIZATION {
+                    // Refused, not undrawn: viz-parse would not help.
+                    self.chart_calls = self.chart_calls.saturating_sub(1);
+                }
+                // gem-ask's messages name the tool already.
+                let msg = msg
+                    .strip_prefix(n)
+                    .and_then(|m| m.strip_prefix(": "))
+                    .unwrap_or(msg);
+                (format!("{n} failed"), msg)
+            }
+            None => ("a tool call failed".to_string(), msg),
+        };
+        self.error_line(out, true, &format!("{what}: {msg}"))
     }
 
     fn message(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
