@@ -30,6 +30,8 @@ pub struct Options {
     pub wrap: bool,
     /// With `wrap`: lines matching this open a chapter.
     pub split: Option<Regex>,
+    /// With `wrap`: lines matching this are `error` events.
+    pub error: Option<Regex>,
     /// The first bad line is an error (exit 65).
     pub strict: bool,
     /// Gather chapter counts for a `topic_summary` event at the end.
@@ -446,12 +448,18 @@ impl<W: Write> Tagger<W> {
         {
             return self.open_topic(&title, None, Some(&ts));
         }
+        let error = self.opts.error.as_ref().is_some_and(|re| re.is_match(text));
         if let Some(s) = &mut self.summary {
-            s.count(Tally::Other, Some(&ts));
+            s.count(if error { Tally::Error } else { Tally::Other }, Some(&ts));
         }
         self.scratch.clear();
-        self.scratch
-            .extend_from_slice(br#"{"type":"message","role":"assistant","content":"#);
+        if error {
+            self.scratch
+                .extend_from_slice(br#"{"type":"error","severity":"error","message":"#);
+        } else {
+            self.scratch
+                .extend_from_slice(br#"{"type":"message","role":"assistant","content":"#);
+        }
         serde_json::to_writer(&mut self.scratch, text)?;
         self.scratch.extend_from_slice(br#","timestamp":"#);
         serde_json::to_writer(&mut self.scratch, &ts)?;
@@ -551,10 +559,19 @@ fn json_kind(text: &str) -> &'static str {
 }
 
 /// The chapter title a `--split` match gives: the first capture group when
-/// the regex has one, else the line without the matched text; trimmed. A
-/// match that leaves nothing titles the chapter with the whole line; an
-/// empty line opens no chapter.
+/// the regex has one, else the line without the matched text; whitespace
+/// runs made one space ([`normalize_title`], as every title). A match that
+/// leaves nothing titles the chapter with the whole line (`^Step \d+$`),
+/// unless the line has no letter or digit (a bare `==> ` marker, which
+/// would make a chapter titled "==>"): that, and an empty line, open no
+/// chapter.
 pub fn split_title(re: &Regex, line: &str) -> Option<String> {
+    split_title_raw(re, line)
+        .map(|t| normalize_title(&t))
+        .filter(|t| !t.is_empty())
+}
+
+fn split_title_raw(re: &Regex, line: &str) -> Option<String> {
     let title = if re.captures_len() > 1 {
         let caps = re.captures(line)?;
         match caps.get(1) {
@@ -576,7 +593,10 @@ pub fn split_title(re: &Regex, line: &str) -> Option<String> {
         return Some(title);
     }
     let whole = line.trim();
-    (!whole.is_empty()).then(|| whole.to_string())
+    whole
+        .chars()
+        .any(char::is_alphanumeric)
+        .then(|| whole.to_string())
 }
 
 #[cfg(test)]
@@ -624,7 +644,13 @@ mod tests {
     fn split_titles() {
         let re = Regex::new("^==> ").unwrap();
         assert_eq!(split_title(&re, "==> Build ").as_deref(), Some("Build"));
-        assert_eq!(split_title(&re, "==> ").as_deref(), Some("==>"));
+        assert_eq!(split_title(&re, "==> "), None);
+        assert_eq!(
+            split_title(&re, "==> Build \t  release ").as_deref(),
+            Some("Build release")
+        );
+        let whole = Regex::new(r"^Step \d+$").unwrap();
+        assert_eq!(split_title(&whole, "Step 3").as_deref(), Some("Step 3"));
         assert_eq!(split_title(&re, "Build"), None);
         let re = Regex::new(r"^(?:step (\d+)|==>)").unwrap();
         assert_eq!(split_title(&re, "step 3: x").as_deref(), Some("3"));
