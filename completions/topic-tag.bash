@@ -23,7 +23,7 @@ _topic__tag() {
 
     case "${cmd}" in
         topic__tag)
-            opts="-i -w -s -h -V --input --wrap --split --summary --strict --hold-ms --current --session --help --version"
+            opts="-i -w -s -e -h -V --input --wrap --split --error --summary --strict --hold-ms --current --session --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -42,6 +42,14 @@ _topic__tag() {
                     return 0
                     ;;
                 -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --error)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -e)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

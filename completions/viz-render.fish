@@ -6,7 +6,7 @@ never\t''"
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
 complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
 complete -c viz-render -l json -d 'Do not draw: re-emit events, charts with meta.fallbackMode set'
-complete -c viz-render -l show-tools -d 'One dim line for each tool call and tool result (create_new_topic calls excepted: their chapter header says it)'
+complete -c viz-render -l show-tools -d 'One dim line for each tool call and tool result (create_new_topic calls excepted: their chapter header says it). A failed tool result is shown either way, as `warning: TOOL failed: REASON` (the first line of its message, wrapped at the width)'
 complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'
 complete -c viz-render -l chapters -d 'Only chapter headers, each with its counts of events, tool calls and errors'
 complete -c viz-render -l strict -d 'A line that is not an event, or an invalid chart, is an error (exit 65)'

@@ -133,12 +133,18 @@ pub fn open_input(path: &Path) -> anyhow::Result<Input> {
     if path.as_os_str() == "-" {
         return Ok(stdin_input());
     }
-    let f = File::open(path).map_err(|e| {
+    let cannot = |why: String| {
         coded(
             exit::NO_INPUT,
-            format!("cannot open {}: {e}", path.display()),
+            format!("cannot open {}: {why}", path.display()),
         )
-    })?;
+    };
+    let f = File::open(path).map_err(|e| cannot(e.to_string()))?;
+    // Opening a directory succeeds; only the first read would fail, as a
+    // generic error (exit 1) after output may have begun.
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(cannot("is a directory".into()));
+    }
     Ok(Input {
         name: path.display().to_string(),
         reader: Box::new(BufReader::with_capacity(256 * 1024, f)),

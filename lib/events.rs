@@ -6,6 +6,8 @@
 //! tolerant by contract: a bad line is a [`LineError`] the caller reports
 //! and skips, never a reason to stop the stream.
 
+pub mod topic;
+
 use std::io::{self, BufRead, Write};
 
 use serde_json::{Map, Value, json};

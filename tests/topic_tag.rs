@@ -615,3 +615,136 @@ fn the_man_page_renders_from_the_library_args() {
     assert!(page.contains("create_new_topic"));
     assert!(page.contains("66"));
 }
+
+#[test]
+fn a_closed_stderr_does_not_kill_the_summary_table() {
+    let mut child = Command::new(BIN)
+        .args(["--summary=table", "--wrap", "--split", "^==> "])
+        .env_remove("GEMINI_SESSION_ID")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"==> Build\ncompiling\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+}
+
+#[test]
+fn summary_table_titles_are_sanitized_on_one_line() {
+    let assert = cargo_bin_cmd!("topic-tag")
+        .args(["--summary=table"])
+        .write_stdin("{\"type\":\"topic\",\"title\":\"A\\u001b[2J\\nB\\u202e\"}\n")
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("| A^[[2J B<U+202E> |"), "{stderr}");
+}
+
+/// A build log: --error makes failing lines `error` events, so the
+/// summary counts them (a plain --wrap counts 0 errors for a failed build).
+#[test]
+fn wrap_marks_error_lines_and_the_summary_counts_them() {
+    let out = cargo_bin_cmd!("topic-tag")
+        .args([
+            "--wrap",
+            "--split",
+            "^==> ",
+            "--error",
+            r"(?i)\b(error|failed)\b",
+            "--summary",
+        ])
+        .write_stdin(
+            "==> Build\ncompiling\nerror[E0308]: mismatched types\nbuild FAILED\nerrors.rs ok\n",
+        )
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ev = events(&String::from_utf8(out).unwrap());
+    let kinds: Vec<&str> = ev.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "topic",
+            "message",
+            "error",
+            "error",
+            "message",
+            "topic_summary"
+        ]
+    );
+    assert_eq!(ev[2]["severity"], "error");
+    assert_eq!(ev[2]["message"], "error[E0308]: mismatched types");
+    assert_eq!(ev[2]["topic"], "Build");
+    assert_eq!(ev[5]["total"]["errors"], 2);
+    assert_eq!(ev[5]["chapters"][0]["errors"], 2);
+}
+
+#[test]
+fn error_needs_wrap_and_a_good_regex() {
+    cargo_bin_cmd!("topic-tag")
+        .args(["--error", "x"])
+        .assert()
+        .code(2);
+    cargo_bin_cmd!("topic-tag")
+        .args(["--wrap", "--error", "("])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad --error regex"));
+}
+
+/// `topic-tag --current --session "$GEMINI_SESSION_ID"` with the variable
+/// unset: the message about a missing session, not `bad session id ""`.
+#[test]
+fn an_empty_session_id_is_a_missing_one() {
+    for env in [None, Some("")] {
+        let mut cmd = cargo_bin_cmd!("topic-tag");
+        cmd.args(["--current", "--session", ""]);
+        match env {
+            Some(v) => cmd.env("GEMINI_SESSION_ID", v),
+            None => cmd.env_remove("GEMINI_SESSION_ID"),
+        };
+        let o = cmd.assert().code(2).get_output().stderr.clone();
+        assert_eq!(
+            String::from_utf8(o).unwrap(),
+            "topic-tag: error: --current needs a session: give --session ID or set GEMINI_SESSION_ID\n"
+        );
+    }
+    cargo_bin_cmd!("topic-tag")
+        .args(["--current"])
+        .env("GEMINI_SESSION_ID", "")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--current needs a session"));
+}
+
+/// A bare `==> ` marker opens no chapter titled "==>"; split titles have
+/// their whitespace runs made one space.
+#[test]
+fn a_bare_split_marker_opens_no_chapter() {
+    let out = cargo_bin_cmd!("topic-tag")
+        .args(["--wrap", "--split", "^==> "])
+        .write_stdin("==> \n==> Build   the\tthing\nx\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let ev = events(&String::from_utf8(out).unwrap());
+    assert_eq!(ev.len(), 3);
+    assert_eq!(ev[0]["type"], "message");
+    assert_eq!(ev[0]["content"], "==> ");
+    assert_eq!(ev[1]["type"], "topic");
+    assert_eq!(ev[1]["title"], "Build the thing");
+    assert_eq!(ev[2]["topic"], "Build the thing");
+}

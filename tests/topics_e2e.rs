@@ -586,3 +586,63 @@ fn regenerate_eval_replay() {
     assert_eq!(eval_lines(&out), expected_eval());
     std::fs::remove_dir_all(&home).ok();
 }
+
+/// The README's CI-log recipe, run as written (with `make` replaced by a
+/// failing build's output): --error makes the summary count the errors.
+#[test]
+fn the_readme_ci_recipe_counts_a_failed_builds_errors() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let recipe = readme
+        .lines()
+        .find(|l| l.starts_with("make 2>&1 | topic-tag --wrap"))
+        .expect("the CI-log recipe");
+    assert!(recipe.contains("--error "), "{recipe}");
+    let bin_dir = cargo_bin("topic-tag").parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let script = recipe.replacen(
+        "make 2>&1",
+        "printf '==> Build\\ncompiling\\nerror: mismatched types\\nbuild failed\\n'",
+        1,
+    );
+    let out = StdCommand::new("sh")
+        .args(["-c", &script])
+        .env("PATH", path)
+        .env("COLUMNS", "60")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("| 1 | Build   | 3      | 0          | 2      |"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("error: mismatched types"), "{stdout}");
+}
+
+/// What the README claims: the demo replay is scripted (not a recording
+/// of the live API), gemini-cli streams go through viz-parse, and the
+/// benchmark scripts it lists exist.
+#[test]
+fn the_readme_says_what_is_true() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(!readme.contains("recorded Gemini session"));
+    assert!(readme.contains("scripted Gemini session in the recorded wire format"));
+    for l in readme.lines().filter(|l| l.contains("stream-json |")) {
+        assert!(l.contains("stream-json | viz-parse |"), "{l}");
+    }
+    for script in [
+        "benches/viz.sh",
+        "benches/gem_ask.sh",
+        "benches/topic_tag.sh",
+    ] {
+        assert!(readme.contains(&format!("`{script}`")), "{script}");
+        assert!(root.join(script).exists(), "{script}");
+    }
+}

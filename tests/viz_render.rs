@@ -447,6 +447,8 @@ fn gemini_cli_stream_json_renders() {
          1. **M5 CS**: 2.9 s\n\
          2. **M8 Competition**: 3.0 s\n\
          3. **M3 Competition xDrive**: 3.4 s\n\
+         warning: read_file failed: File not found:\n\
+         /home/user/notes/bmw.md\n\
          All three use twin-turbo V8 engines with all-wheel drive.\n"
     );
     let tools = ok(
@@ -1026,4 +1028,154 @@ fn head_1_ends_both_programs_quietly_with_success() {
     );
     assert_eq!(err, "");
     std::fs::remove_dir_all(&dir).ok();
+}
+#[test]
+fn a_directory_as_input_is_exit_66() {
+    let o = render(&["testdata"], &[], "");
+    assert_eq!(o.code, 66, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "viz-render: error: cannot open testdata: is a directory\n"
+    );
+}
+
+/// Runs viz-render with its stderr a pipe whose reader is already gone,
+/// then feeds `stdin`: every diagnostic hits a closed stderr.
+fn with_closed_stderr(args: &[&str], stdin: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
+        .args(args)
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+#[test]
+fn a_closed_stderr_does_not_kill_the_render() {
+    let input = format!(
+        "not json\n{{\"type\":\"init\",\"session_id\":\"s\",\"model\":\"m\"}}\n{{\"type\":\"odd\"}}\n{}\n{{\"type\":\"result\",\"status\":\"success\",\"stats\":{{\"total_tokens\":3}}}}\n",
+        bar(&[("a", 1.0)])
+    );
+    let (code, stdout) = with_closed_stderr(&["--verbose", "--width", "40"], &input);
+    assert_eq!(code, 0, "stdout: {stdout}");
+    assert!(stdout.contains('a'), "{stdout}");
+    // --json warns about a bad chart on stderr too.
+    let (code, _) = with_closed_stderr(&["--json"], "{\"type\":\"visualization\"}\n");
+    assert_eq!(code, 0);
+}
+/// viz-render must not link the session store (file locks, data dirs):
+/// lib/render reaches chapters only through lib/events.
+#[test]
+fn the_renderer_does_not_depend_on_topic_or_session() {
+    for entry in std::fs::read_dir("lib/render").unwrap() {
+        let path = entry.unwrap().path();
+        let src = std::fs::read_to_string(&path).unwrap();
+        for bad in ["crate::topic", "crate::session", "crate::agent"] {
+            assert!(!src.contains(bad), "{} uses {bad}", path.display());
+        }
+    }
+}
+/// Missing cells of a wide table: each series skips a date, and the x
+/// axis must still read in date order with every point at its date.
+#[test]
+fn series_with_gaps_share_an_x_axis_in_every_series_order() {
+    let input = r#"{"type":"visualization","chartType":"line","xLabel":"date","series":[{"name":"a","points":[{"label":"2024-01-01","value":1.0},{"label":"2024-01-03","value":4.0}]},{"name":"b","points":[{"label":"2024-01-02","value":3.0},{"label":"2024-01-03","value":5.0}]}],"meta":{"truncated":false,"originalPointCount":4}}"#;
+    let out = ok(&["--ascii", "--width", "40", "--height", "4"], input);
+    let axis = out
+        .lines()
+        .find(|l| l.contains("2024-01-01"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(axis.trim_end(), "   2024-01-01   2024-01-02    2024-01-03");
+    // b's first point (3) sits in the middle column, not at the right.
+    insta::assert_snapshot!(out);
+}
+/// Values near ±f64::MAX: every tick is a number, none a `?`.
+#[test]
+fn huge_values_get_proper_tick_labels() {
+    let input = r#"{"type":"visualization","chartType":"line","series":[{"name":"s","points":[{"label":"a","value":1e308},{"label":"b","value":-1e308}]}]}"#;
+    for w in ["40", "50", "80"] {
+        let out = ok(&["--width", w], input);
+        assert!(!out.contains('?'), "{out}");
+        let first = out.lines().next().unwrap();
+        assert!(first.trim_start().starts_with("1e308 ┤"), "{out}");
+    }
+}
+
+/// A raw gemini-cli stream: its render_visualization call is data for
+/// viz-parse, so viz-render says (once, at the end) why no chart showed;
+/// through viz-parse the chart is drawn and there is nothing to say.
+#[test]
+fn a_raw_gemini_stream_gets_a_note_about_undrawn_chart_calls() {
+    let o = render(&["testdata/gemini_stream.jsonl"], &[], "");
+    assert_eq!(o.code, 0);
+    assert_eq!(
+        o.stderr,
+        "viz-render: note: 1 render_visualization call was not drawn; \
+         pipe the stream through viz-parse to turn them into charts\n"
+    );
+    let parsed = cargo_bin_cmd!("viz-parse")
+        .arg("testdata/gemini_stream.jsonl")
+        .output()
+        .unwrap();
+    let o = render(&[], &[], &String::from_utf8(parsed.stdout).unwrap());
+    assert_eq!(o.code, 0);
+    assert_eq!(o.stderr, "");
+    assert!(o.stdout.contains("M5 CS"), "{}", o.stdout);
+    // A gem-ask stream carries the call and its chart: no note.
+    let call =
+        r#"{"type":"tool_use","tool_name":"render_visualization","tool_id":"r1","parameters":{}}"#;
+    let both = format!("{call}\n{call}\n{}\n", bar(&[("a", 1.0)]));
+    assert_eq!(render(&[], &[], &both).stderr, "");
+    let two = render(&[], &[], &format!("{call}\n{call}\n")).stderr;
+    assert!(two.starts_with("viz-render: note: 2 render_visualization calls were not drawn;"));
+}
+
+/// A chart call the tool refused: shown as a warning with the reason,
+/// wrapped not cut, with or without --show-tools (which keeps its dim
+/// lines); the examples after the first line are for the model. A refused
+/// call is not "undrawn": no viz-parse note.
+#[test]
+fn a_failed_tool_call_is_always_a_warning_with_its_reason() {
+    let stream = r#"{"type":"message","role":"assistant","content":"Let me chart it.","delta":true}
+{"type":"tool_use","tool_name":"render_visualization","tool_id":"r1","parameters":{"chartType":"pie"}}
+{"type":"tool_result","tool_id":"r1","status":"error","error":{"type":"invalid_arguments","message":"render_visualization: field `chartType`: expected one of bar, line, table, found \"pie\"\nExamples:\n{\"chartType\":\"bar\"}"}}
+{"type":"tool_result","tool_id":"zz","status":"error","error":{"type":"x","message":"boom"}}
+{"type":"message","role":"assistant","content":"Sorry."}"#;
+    let warning = "warning: render_visualization failed:\n\
+                   field `chartType`: expected one of bar,\n\
+                   line, table, found \"pie\"\n\
+                   warning: a tool call failed: boom\n";
+    let o = render(&["--width", "40", "--ascii"], &[], stream);
+    assert_eq!(o.stdout, format!("Let me chart it.\n{warning}Sorry.\n"));
+    assert_eq!(o.stderr, "");
+    let o = render(&["--width", "40", "--ascii", "--show-tools"], &[], stream);
+    assert_eq!(
+        o.stdout,
+        format!(
+            "Let me chart it.\n\
+             -> render_visualization {{\"chartType\":...\n\
+             <- error: render_visualization: field...\n\
+             {}\
+             <- error: boom\n\
+             {}\
+             Sorry.\n",
+            warning.lines().take(3).collect::<Vec<_>>().join("\n") + "\n",
+            warning.lines().nth(3).unwrap().to_string() + "\n"
+        )
+    );
 }

@@ -14,8 +14,11 @@ chart spec objects, the render_visualization argument form) as bar, line or \
 table charts; `message` text as it streams; `topic` events as numbered \
 chapter headers (a topic repeating the open chapter's title, whitespace \
 aside, is skipped: chapters are forward-only markers); `error` events \
-marked as errors. It reads the output of \
-`gemini -p ... --output-format stream-json` as well as gem-ask and viz-parse.
+marked as errors. It reads the output of gem-ask and viz-parse, and of \
+`gemini -p ... --output-format stream-json` through viz-parse: viz-parse \
+turns the stream's render_visualization calls into `visualization` events \
+(viz-render draws only those, and when a stream has such calls but no chart \
+at all, says so in a note on stderr at the end).
 
 Drawing: bar charts use eighth-block bars (`#` in ASCII) with the value and \
 its unit right-aligned, diverging from a zero axis when values are negative. \
@@ -86,7 +89,7 @@ Exit status:
 
 Examples:
   viz-parse data.csv | viz-render
-  gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-render
+  gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-parse | viz-render
   gem-ask 'plot the last 5 years' | viz-render --show-tools
   viz-render --ascii --width 60 events.jsonl
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
@@ -131,7 +134,9 @@ pub struct VizRenderArgs {
     pub json: bool,
 
     /// One dim line for each tool call and tool result (create_new_topic calls
-    /// excepted: their chapter header says it).
+    /// excepted: their chapter header says it). A failed tool result is
+    /// shown either way, as `warning: TOOL failed: REASON` (the first line of
+    /// its message, wrapped at the width).
     #[arg(long)]
     pub show_tools: bool,
 

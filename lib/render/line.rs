@@ -2,9 +2,10 @@
 //! marker character per cell (`*`, `+`, `o`, ...), with y ticks at nice
 //! numbers, x labels where they fit, a marker on each data point when the
 //! points are few, and a legend for several series. The x positions are
-//! the union of all series' labels in first-seen order.
+//! the union of all series' labels, in an order each series keeps (see
+//! [`label_union`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::RenderOptions;
 use super::text::{
@@ -20,17 +21,10 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     let w = opts.width.max(1);
     let c = opts.color;
 
-    // The x axis: every label once, in first-seen order.
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut xs: Vec<&str> = Vec::new();
-    for s in &chart.series {
-        for p in &s.points {
-            index.entry(p.label.as_str()).or_insert_with(|| {
-                xs.push(p.label.as_str());
-                xs.len() - 1
-            });
-        }
-    }
+    // The x axis: every label once, in an order every series agrees with;
+    // each point is drawn at its label's place on it.
+    let xs = label_union(chart);
+    let index: HashMap<&str, usize> = xs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
     let values = || {
         chart
             .series
@@ -264,6 +258,39 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     }
 }
 
+/// Every label of every series once. A label new to the union goes just
+/// before the next label of its own series that the union already has
+/// (else at the end), so a series with a gap (a missing cell of a wide
+/// table) does not push the labels only others have after its own:
+/// `a: 01, 03` and `b: 02, 03` give `01, 02, 03`, not `01, 03, 02`.
+fn label_union(chart: &Chart) -> Vec<&str> {
+    let mut xs: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for s in &chart.series {
+        let labels: Vec<&str> = s.points.iter().map(|p| p.label.as_str()).collect();
+        // For each point, the next label of this series already in the
+        // union before this series, found in one pass from the end.
+        let mut anchor: Vec<Option<&str>> = vec![None; labels.len()];
+        let mut next = None;
+        for (i, &l) in labels.iter().enumerate().rev() {
+            anchor[i] = next;
+            if seen.contains(l) {
+                next = Some(l);
+            }
+        }
+        for (i, &l) in labels.iter().enumerate() {
+            if !seen.insert(l) {
+                continue;
+            }
+            match anchor[i].and_then(|a| xs.iter().position(|&x| x == a)) {
+                Some(at) => xs.insert(at, l),
+                None => xs.push(l),
+            }
+        }
+    }
+    xs
+}
+
 fn series_style(i: usize) -> Style {
     Style::Fg(PALETTE[i % PALETTE.len()])
 }
@@ -369,9 +396,10 @@ fn axis(ymin: f64, ymax: f64, target: usize) -> (f64, f64, Vec<f64>) {
     {
         let ticks: Vec<f64> = (0..=count as usize)
             .map(|k| {
-                let t = lo + k as f64 * step;
-                // -0 and float noise (0.30000000000000004) read badly.
-                let t = (t / step).round() * step;
+                // Counted in steps, then scaled once: `lo + k * step` would
+                // overflow near ±f64::MAX (`k * step` alone can), and -0
+                // and float noise (0.30000000000000004) read badly.
+                let t = ((lo / step).round() + k as f64) * step;
                 if t == 0.0 { 0.0 } else { t }
             })
             .collect();
@@ -391,7 +419,10 @@ mod tests {
         assert_eq!(t, vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
         let (_, _, t) = axis(5.0, 5.0, 4);
         assert!(t.len() >= 2);
-        let (lo, hi, _) = axis(-1e308, 1e308, 6);
-        assert!(lo.is_finite() && hi.is_finite());
+        for target in 3..8 {
+            let (lo, hi, t) = axis(-1e308, 1e308, target);
+            assert!(lo.is_finite() && hi.is_finite());
+            assert!(t.iter().all(|v| v.is_finite()), "{target}: {t:?}");
+        }
     }
 }

@@ -33,15 +33,21 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 use crate::cli::{self, TermEnv};
+use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
 use crate::events::{Event, EventReader, EventWriter};
 use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
 use text::{Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 
 pub use args::VizRenderArgs;
 
-/// Results of `create_new_topic` calls still to hide. A call whose result
-/// never comes must not make memory grow, so old ids go (as in topic-tag).
-const MAX_PENDING_TOPIC_RESULTS: usize = 256;
+/// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
+/// for viz-parse: only a `visualization` event is drawn.
+const RENDER_VISUALIZATION: &str = "render_visualization";
+
+/// Tool names of calls whose results are still to come, for the warning
+/// of a failed one. A call whose result never comes must not make memory
+/// grow, so the oldest go.
+const MAX_PENDING_CALLS: usize = 256;
 
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;
@@ -256,12 +262,16 @@ pub struct Renderer {
     chapter: Chapter,
     invalid_charts: usize,
     noted_types: BTreeSet<String>,
-    /// Ids of `create_new_topic` calls whose results are not shown or
-    /// counted: the `topic` event between them is the chapter.
-    topic_call_ids: VecDeque<String>,
-    /// The open chapter's title as [`crate::topic::normalize_title`]
-    /// leaves it, to skip a topic that repeats it.
-    chapter_key: Option<String>,
+    /// `create_new_topic` calls whose results are not shown or counted
+    /// (the `topic` event between them is the chapter), and the open
+    /// chapter, to skip a topic that repeats it (as topic-tag does).
+    topic_calls: TopicCalls,
+    /// `render_visualization` calls seen, and `visualization` events (or
+    /// bare specs): calls without any chart mean a raw gemini-cli stream.
+    chart_calls: usize,
+    charts_seen: usize,
+    /// `(tool_id, tool_name)` of calls awaiting their result.
+    pending_calls: VecDeque<(String, String)>,
 }
 
 impl Renderer {
@@ -278,8 +288,10 @@ impl Renderer {
             chapter: Chapter::default(),
             invalid_charts: 0,
             noted_types: BTreeSet::new(),
-            topic_call_ids: VecDeque::new(),
-            chapter_key: None,
+            topic_calls: TopicCalls::new(),
+            chart_calls: 0,
+            charts_seen: 0,
+            pending_calls: VecDeque::new(),
         }
     }
 
@@ -292,8 +304,27 @@ impl Renderer {
         self.invalid_charts
     }
 
+    /// `render_visualization` calls of a stream that had no chart event at
+    /// all (a gemini-cli stream not piped through viz-parse): the calls
+    /// that were not drawn. 0 once any chart came (gem-ask streams carry
+    /// both the call and its `visualization` event).
+    pub fn undrawn_chart_calls(&self) -> usize {
+        if self.charts_seen == 0 {
+            self.chart_calls
+        } else {
+            0
+        }
+    }
+
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        match e.kind() {
+            "tool_use" if e.str_field("tool_name") == Some(RENDER_VISUALIZATION) => {
+                self.chart_calls += 1
+            }
+            "visualization" | "" => self.charts_seen += 1,
+            _ => {}
+        }
         // The stream moved on: the word held back for wrapping must show.
         if let Some(kind) = self.in_text
             && !(e.kind() == kind && e.bool_field("delta") == Some(true))
@@ -312,11 +343,9 @@ impl Renderer {
         if e.kind() == "topic" {
             // Chapters are forward-only markers: a topic naming the open
             // chapter again opens nothing (topic-tag drops it too).
-            let key = crate::topic::normalize_title(e.str_field("title").unwrap_or(""));
-            if self.chapter_key.as_deref() == Some(key.as_str()) {
+            if !self.topic_calls.open(e.str_field("title").unwrap_or("")) {
                 return out.flush();
             }
-            self.chapter_key = Some(key);
         }
         if self.opts.chapters_only {
             self.count(e, out)?;
@@ -333,30 +362,20 @@ impl Renderer {
     /// chapter; it and its error stay an ordinary call and result.
     fn is_topic_call(&mut self, e: &Event) -> bool {
         match e.kind() {
-            "tool_use" if e.str_field("tool_name") == Some(crate::topic::CREATE_NEW_TOPIC) => {
+            "tool_use" if e.str_field("tool_name") == Some(CREATE_NEW_TOPIC) => {
                 let titled = e
                     .get("parameters")
                     .and_then(|p| p.get("title"))
                     .and_then(Value::as_str)
-                    .is_some_and(|t| !crate::topic::normalize_title(t).is_empty());
+                    .is_some_and(|t| !normalize_title(t).is_empty());
                 if titled && let Some(id) = e.str_field("tool_id") {
-                    if self.topic_call_ids.len() == MAX_PENDING_TOPIC_RESULTS {
-                        self.topic_call_ids.pop_front();
-                    }
-                    self.topic_call_ids.push_back(id.to_string());
+                    self.topic_calls.call(id);
                 }
                 titled
             }
-            "tool_result" => match e.str_field("tool_id") {
-                Some(id) => match self.topic_call_ids.iter().position(|d| d == id) {
-                    Some(i) => {
-                        self.topic_call_ids.remove(i);
-                        true
-                    }
-                    None => false,
-                },
-                None => false,
-            },
+            "tool_result" => e
+                .str_field("tool_id")
+                .is_some_and(|id| self.topic_calls.take_result(id)),
             _ => false,
         }
     }
@@ -441,10 +460,10 @@ impl Renderer {
 
     fn note(&mut self, kind: &str) {
         if self.opts.verbose && self.noted_types.insert(kind.to_string()) {
-            eprintln!(
+            cli::diag(format!(
                 "viz-render: note: ignoring events of type {:?}",
                 clean_line(kind, true)
-            );
+            ));
         }
     }
 
@@ -474,10 +493,28 @@ impl Renderer {
             }
             "tool_use" | "tool_result" => {
                 self.end_line(out)?;
+                let id = e.str_field("tool_id").unwrap_or("");
+                let name = if e.kind() == "tool_use" {
+                    if self.pending_calls.len() == MAX_PENDING_CALLS {
+                        self.pending_calls.pop_front();
+                    }
+                    let name = e.str_field("tool_name").unwrap_or("").to_string();
+                    self.pending_calls.push_back((id.to_string(), name));
+                    None
+                } else {
+                    self.pending_calls
+                        .iter()
+                        .position(|(i, _)| i == id)
+                        .and_then(|at| self.pending_calls.remove(at))
+                        .map(|(_, name)| name)
+                };
                 if self.opts.show_tools {
                     let line = self.tool_line(e);
                     self.start_item(out)?;
                     self.lines(out, &[line])?;
+                }
+                if e.kind() == "tool_result" && e.str_field("status") == Some("error") {
+                    self.failed_call(out, e, name.as_deref())?;
                 }
                 Ok(())
             }
@@ -486,7 +523,7 @@ impl Renderer {
                 if self.opts.verbose
                     && let Some(stats) = e.get("stats")
                 {
-                    eprintln!("viz-render: stats: {}", stats_text(stats));
+                    cli::diag(format!("viz-render: stats: {}", stats_text(stats)));
                 }
                 if e.str_field("status") == Some("error") {
                     let msg = e
@@ -520,11 +557,11 @@ impl Renderer {
             }
             "init" => {
                 if self.opts.verbose {
-                    eprintln!(
+                    cli::diag(format!(
                         "viz-render: session {} model {}",
                         clean_line(e.str_field("session_id").unwrap_or("?"), true),
                         clean_line(e.str_field("model").unwrap_or("?"), true)
-                    );
+                    ));
                 }
                 Ok(())
             }
@@ -534,6 +571,40 @@ impl Renderer {
                 Ok(())
             }
         }
+    }
+
+    /// A failed tool call, shown whatever `--show-tools` says (a chart
+    /// the model asked for and did not get must not vanish): one warning,
+    /// wrapped, never cut. Only the message's first line: what follows
+    /// (the examples the model is sent to fix its call) is for the model.
+    fn failed_call(
+        &mut self,
+        out: &mut dyn Write,
+        e: &Event,
+        name: Option<&str>,
+    ) -> io::Result<()> {
+        let msg = e
+            .get("error")
+            .and_then(|v| v.get("message"))
+            .and_then(Value::as_str)
+            .and_then(|m| m.lines().map(str::trim).find(|l| !l.is_empty()))
+            .unwrap_or("no reason given");
+        let (what, msg) = match name.filter(|n| !n.trim().is_empty()) {
+            Some(n) => {
+                if n == RENDER_VISUALIZATION {
+                    // Refused, not undrawn: viz-parse would not help.
+                    self.chart_calls = self.chart_calls.saturating_sub(1);
+                }
+                // gem-ask's messages name the tool already.
+                let msg = msg
+                    .strip_prefix(n)
+                    .and_then(|m| m.strip_prefix(": "))
+                    .unwrap_or(msg);
+                (format!("{n} failed"), msg)
+            }
+            None => ("a tool call failed".to_string(), msg),
+        };
+        self.error_line(out, true, &format!("{what}: {msg}"))
     }
 
     fn message(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
@@ -841,7 +912,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                         renderer.finish(&mut out)?;
                         return Err(cli::data_error(msg));
                     }
-                    eprintln!("viz-render: warning: {}", clean_line(&msg, false));
+                    cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
                     continue;
                 }
             };
@@ -866,6 +937,18 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         renderer.finish(&mut out)?;
     }
     out.flush()?;
+    let undrawn = renderer.undrawn_chart_calls();
+    if undrawn > 0 {
+        let calls = if undrawn == 1 {
+            "call was"
+        } else {
+            "calls were"
+        };
+        cli::diag(format!(
+            "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
+             pipe the stream through viz-parse to turn them into charts"
+        ));
+    }
     Ok(cli::exit::OK)
 }
 
@@ -903,7 +986,7 @@ fn json_event(
             if strict {
                 return Err(cli::data_error(msg));
             }
-            eprintln!("viz-render: warning: {}", clean_line(&msg, false));
+            cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
             Ok(e)
         }
     }

@@ -49,7 +49,8 @@ On a stream (stdin, or the files given with --input):
 
 With --wrap the input is plain text (a build log): every line becomes a
 `message` event (role `assistant`, the time it was read as `timestamp`),
-and lines matching --split open a new chapter instead.
+lines matching --split open a new chapter instead, and lines matching
+--error become `error` events (so --summary counts a failed build).
 
 Output is flushed per event when stdout is a terminal (where DEL and C1
 control characters are also written as \\u escapes), and otherwise
@@ -63,15 +64,15 @@ program with exit 65.",
 Exit status:
   0   success (also when stdout is closed early, as by `| head`)
   1   failure (an I/O error)
-  2   usage error (bad flags, bad --split regex, no session id for --current)
+  2   usage error (bad flags, bad --split or --error regex, no session id for --current)
   65  a bad input line under --strict
   66  an input file or the session file cannot be opened
 
 Examples:
   topic-tag Build
   { topic-tag Build; make 2>&1 | topic-tag --wrap; } | viz-render
-  make 2>&1 | topic-tag --wrap --split '^==> ' --summary=table > build.jsonl
-  gemini -p 'plan and fix the bug' --output-format stream-json | topic-tag | viz-render
+  make 2>&1 | topic-tag --wrap --split '^==> ' --error '(?i)\\b(error|failed)\\b' --summary=table > build.jsonl
+  gemini -p 'plan and fix the bug' --output-format stream-json | viz-parse | topic-tag | viz-render
   topic-tag --input run.jsonl --summary | tail -1 | jq .chapters
   topic-tag --current --session 2b9f0c1e"
 )]
@@ -89,9 +90,18 @@ pub struct Args {
     pub wrap: bool,
 
     /// With --wrap: a line matching REGEX opens a chapter instead of becoming a message. The title
-    /// is the first capture group when the regex has one, else the line without the matched text.
+    /// is the first capture group when the regex has one, else the line without the matched text
+    /// (whitespace runs made one space). A match that leaves nothing titles the chapter with the
+    /// whole line, unless that has no letter or digit either (a bare `==> `): then the line opens
+    /// no chapter and is a message.
     #[arg(short, long, value_name = "REGEX", requires = "wrap")]
     pub split: Option<String>,
+
+    /// With --wrap: a line matching REGEX becomes an `error` event (severity `error`, the line
+    /// as `message`) instead of a message, so --summary counts it; e.g. '(?i)\b(error|failed)\b'.
+    /// A line matching --split opens a chapter whatever this says.
+    #[arg(short, long, value_name = "REGEX", requires = "wrap")]
+    pub error: Option<String>,
 
     /// At the end, emit one `topic_summary` event listing the chapters with their counts of
     /// events, tool calls and errors and their duration; `table` also prints it on stderr.
@@ -113,7 +123,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["input", "wrap", "summary"])]
     pub current: bool,
 
-    /// The session for --current (default: $GEMINI_SESSION_ID).
+    /// The session for --current (default: $GEMINI_SESSION_ID; an empty value counts as none).
     #[arg(long, value_name = "ID", env = "GEMINI_SESSION_ID")]
     pub session: Option<String>,
 }

@@ -196,18 +196,13 @@ pub fn format_duration(ms: i64) -> String {
     format!("{}h{:02}m", s / 3600, s % 3600 / 60)
 }
 
-/// Control characters escaped, so a title from the stream cannot drive the
-/// terminal that reads stderr.
+/// A title for one table cell on stderr: whitespace runs (line breaks
+/// included, which would break the table's rows) become one space, and
+/// the rest goes through the diagnostics sanitizer
+/// ([`crate::cli::sanitize_line`]), so a title from the stream cannot
+/// drive the terminal that reads stderr.
 pub fn printable(s: &str) -> String {
-    s.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
+    crate::cli::sanitize_line(&crate::events::topic::normalize_title(s))
 }
 
 /// Milliseconds since the Unix epoch of an RFC 3339 timestamp

@@ -4,7 +4,6 @@
 //! drive it with plain byte slices.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::io::{self, Write};
 
 use regex::Regex;
@@ -13,17 +12,12 @@ use super::peek::{Peek, Shape, stamp_for, write_stamped};
 use super::summary::{Summary, Tally};
 use crate::cli;
 use crate::events::now_rfc3339;
-
-/// The tool whose calls open chapters.
-pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
+use crate::events::topic::TopicCalls;
+pub use crate::events::topic::{CREATE_NEW_TOPIC, normalize_title};
 
 /// Only this many bad-line warnings are printed one by one; a file of
 /// garbage should not bury the terminal. The rest are counted.
 const MAX_WARNINGS: u64 = 20;
-
-/// Results of dropped `create_new_topic` calls still to swallow. A call
-/// whose result never comes must not make memory grow, so old ids go.
-const MAX_PENDING_RESULTS: usize = 256;
 
 /// The most events a run of calls holds back. Runs are a model turn's
 /// calls, a handful; a stream of nothing but calls must not make memory
@@ -36,6 +30,8 @@ pub struct Options {
     pub wrap: bool,
     /// With `wrap`: lines matching this open a chapter.
     pub split: Option<Regex>,
+    /// With `wrap`: lines matching this are `error` events.
+    pub error: Option<Regex>,
     /// The first bad line is an error (exit 65).
     pub strict: bool,
     /// Gather chapter counts for a `topic_summary` event at the end.
@@ -66,11 +62,11 @@ pub struct Tagger<W: Write> {
     diag: Box<dyn Write + Send>,
     opts: Options,
     active: Option<String>,
-    /// `active` as compared for duplicates.
-    active_key: Option<String>,
+    /// Topic calls whose results to drop; the open chapter, to skip a
+    /// topic repeating it.
+    calls: TopicCalls,
     stamp: Vec<u8>,
     run: Vec<Held>,
-    results_to_drop: VecDeque<String>,
     summary: Option<Summary>,
     scratch: Vec<u8>,
     carry: Vec<u8>,
@@ -90,10 +86,9 @@ impl<W: Write> Tagger<W> {
             summary: opts.summary.then(Summary::default),
             opts,
             active: None,
-            active_key: None,
+            calls: TopicCalls::new(),
             stamp: Vec::new(),
             run: Vec::new(),
-            results_to_drop: VecDeque::new(),
             scratch: Vec::with_capacity(4096),
             carry: Vec::new(),
             input_name: "<stdin>".into(),
@@ -257,10 +252,7 @@ impl<W: Write> Tagger<W> {
                     {
                         Some(title) => {
                             if let Some(id) = &p.tool_id {
-                                if self.results_to_drop.len() == MAX_PENDING_RESULTS {
-                                    self.results_to_drop.pop_front();
-                                }
-                                self.results_to_drop.push_back(id.to_string());
+                                self.calls.call(id);
                             }
                             self.hold(Held::Topic {
                                 title,
@@ -304,11 +296,9 @@ impl<W: Write> Tagger<W> {
             "tool_result"
                 if p.tool_id
                     .as_deref()
-                    .is_some_and(|id| self.results_to_drop.iter().any(|d| d == id)) =>
+                    .is_some_and(|id| self.calls.take_result(id)) =>
             {
                 self.end_run()?;
-                let id = p.tool_id.as_deref().unwrap_or_default();
-                self.results_to_drop.retain(|d| d != id);
                 Ok(())
             }
             // Another topic-tag's summary: not an event of any chapter.
@@ -384,11 +374,9 @@ impl<W: Write> Tagger<W> {
         original: Option<&(String, Shape)>,
         timestamp: Option<&str>,
     ) -> io::Result<()> {
-        let key = normalize_title(title);
-        if self.active_key.as_deref() == Some(key.as_str()) {
+        if !self.calls.open(title) {
             return Ok(());
         }
-        self.active_key = Some(key);
         self.active = Some(title.to_string());
         self.stamp = stamp_for(title);
         if let Some(s) = &mut self.summary {
@@ -460,12 +448,18 @@ impl<W: Write> Tagger<W> {
         {
             return self.open_topic(&title, None, Some(&ts));
         }
+        let error = self.opts.error.as_ref().is_some_and(|re| re.is_match(text));
         if let Some(s) = &mut self.summary {
-            s.count(Tally::Other, Some(&ts));
+            s.count(if error { Tally::Error } else { Tally::Other }, Some(&ts));
         }
         self.scratch.clear();
-        self.scratch
-            .extend_from_slice(br#"{"type":"message","role":"assistant","content":"#);
+        if error {
+            self.scratch
+                .extend_from_slice(br#"{"type":"error","severity":"error","message":"#);
+        } else {
+            self.scratch
+                .extend_from_slice(br#"{"type":"message","role":"assistant","content":"#);
+        }
         serde_json::to_writer(&mut self.scratch, text)?;
         self.scratch.extend_from_slice(br#","timestamp":"#);
         serde_json::to_writer(&mut self.scratch, &ts)?;
@@ -490,7 +484,11 @@ impl<W: Write> Tagger<W> {
         }
         self.warnings += 1;
         if self.warnings <= MAX_WARNINGS {
-            let _ = writeln!(self.diag, "topic-tag: warning: {msg}; skipped");
+            let _ = writeln!(
+                self.diag,
+                "{}",
+                cli::sanitize_line(&format!("topic-tag: warning: {msg}; skipped"))
+            );
         }
         Ok(())
     }
@@ -510,7 +508,11 @@ impl<W: Write> Tagger<W> {
         }
         self.warnings += 1;
         if self.warnings <= MAX_WARNINGS {
-            let _ = writeln!(self.diag, "topic-tag: warning: {msg}");
+            let _ = writeln!(
+                self.diag,
+                "{}",
+                cli::sanitize_line(&format!("topic-tag: warning: {msg}"))
+            );
         }
         Ok(())
     }
@@ -545,13 +547,6 @@ pub fn escape_terminal_controls(line: &mut Vec<u8>) {
     *line = out;
 }
 
-/// A chapter title as gem-ask makes it from a `create_new_topic` call:
-/// runs of whitespace (line breaks included) become one space, the ends
-/// are trimmed. Two titles that normalize alike are the same chapter.
-pub fn normalize_title(title: &str) -> String {
-    title.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// What a valid JSON text that is not an object is, for the warning.
 fn json_kind(text: &str) -> &'static str {
     match text.as_bytes().first() {
@@ -564,10 +559,19 @@ fn json_kind(text: &str) -> &'static str {
 }
 
 /// The chapter title a `--split` match gives: the first capture group when
-/// the regex has one, else the line without the matched text; trimmed. A
-/// match that leaves nothing titles the chapter with the whole line; an
-/// empty line opens no chapter.
+/// the regex has one, else the line without the matched text; whitespace
+/// runs made one space ([`normalize_title`], as every title). A match that
+/// leaves nothing titles the chapter with the whole line (`^Step \d+$`),
+/// unless the line has no letter or digit (a bare `==> ` marker, which
+/// would make a chapter titled "==>"): that, and an empty line, open no
+/// chapter.
 pub fn split_title(re: &Regex, line: &str) -> Option<String> {
+    split_title_raw(re, line)
+        .map(|t| normalize_title(&t))
+        .filter(|t| !t.is_empty())
+}
+
+fn split_title_raw(re: &Regex, line: &str) -> Option<String> {
     let title = if re.captures_len() > 1 {
         let caps = re.captures(line)?;
         match caps.get(1) {
@@ -589,7 +593,10 @@ pub fn split_title(re: &Regex, line: &str) -> Option<String> {
         return Some(title);
     }
     let whole = line.trim();
-    (!whole.is_empty()).then(|| whole.to_string())
+    whole
+        .chars()
+        .any(char::is_alphanumeric)
+        .then(|| whole.to_string())
 }
 
 #[cfg(test)]
@@ -634,19 +641,16 @@ mod tests {
     }
 
     #[test]
-    fn titles_normalize_like_gem_ask() {
-        assert_eq!(
-            normalize_title("  Charting\n BMW\tdata "),
-            "Charting BMW data"
-        );
-        assert_eq!(normalize_title(" \n"), "");
-    }
-
-    #[test]
     fn split_titles() {
         let re = Regex::new("^==> ").unwrap();
         assert_eq!(split_title(&re, "==> Build ").as_deref(), Some("Build"));
-        assert_eq!(split_title(&re, "==> ").as_deref(), Some("==>"));
+        assert_eq!(split_title(&re, "==> "), None);
+        assert_eq!(
+            split_title(&re, "==> Build \t  release ").as_deref(),
+            Some("Build release")
+        );
+        let whole = Regex::new(r"^Step \d+$").unwrap();
+        assert_eq!(split_title(&whole, "Step 3").as_deref(), Some("Step 3"));
         assert_eq!(split_title(&re, "Build"), None);
         let re = Regex::new(r"^(?:step (\d+)|==>)").unwrap();
         assert_eq!(split_title(&re, "step 3: x").as_deref(), Some("3"));
