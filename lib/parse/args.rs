@@ -44,24 +44,6 @@ pub enum DownsampleArg {
     Lttb,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// Comma-separated (or `;`/`|`, sniffed; see --delimiter).
-    Csv,
-    /// Tab-separated.
-    Tsv,
-    /// One JSON document: object map, array of records or pairs.
-    Json,
-    /// JSON lines: one record per line.
-    Jsonl,
-    /// A GFM Markdown table.
-    Markdown,
-    /// The render_visualization argument object.
-    Args,
-    /// A stream of events (JSON lines with a "type").
-    Events,
-}
-
 const AFTER_HELP: &str = "\
 Exit status:
   0   every input was read (rows that were not numbers are skipped with a warning)
@@ -119,7 +101,7 @@ pub struct VizParseArgs {
 
     /// Input format, instead of detecting it.
     #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    pub format: Option<Format>,
 
     /// The label column (name or 1-based number).
     #[arg(short = 'x', long = "label", value_name = "COLUMN")]
@@ -206,15 +188,7 @@ impl VizParseArgs {
             }
         };
         Ok(ParseOptions {
-            format: self.format.map(|f| match f {
-                FormatArg::Csv => Format::Csv,
-                FormatArg::Tsv => Format::Tsv,
-                FormatArg::Json => Format::Json,
-                FormatArg::Jsonl => Format::Jsonl,
-                FormatArg::Markdown => Format::Markdown,
-                FormatArg::Args => Format::Args,
-                FormatArg::Events => Format::Events,
-            }),
+            format: self.format,
             chart: self.chart.map(|c| match c {
                 ChartArg::Bar => ChartType::Bar,
                 ChartArg::Line => ChartType::Line,

@@ -36,15 +36,17 @@ use detect::Kind;
 use table::{Warner, chart_from_rows};
 
 /// An input format, for `--format` and [`ParseOptions::format`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Delimited text; the delimiter is sniffed unless given.
+    /// Comma-separated (or `;`/`|`, sniffed; see --delimiter).
     Csv,
+    /// Tab-separated.
     Tsv,
-    /// One JSON document (object map, array of records or pairs, args object).
+    /// One JSON document: object map, array of records or pairs.
     Json,
-    /// JSON lines of records.
+    /// JSON lines: one record per line.
     Jsonl,
+    /// A GFM Markdown table.
     Markdown,
     /// The render_visualization argument object.
     Args,

@@ -472,30 +472,18 @@ impl<W: Write> Tagger<W> {
     }
 
     fn bad_line(&mut self, reason: &str, line: &str) -> anyhow::Result<()> {
-        let start: String = line.chars().take(40).collect();
-        let msg = format!(
-            "{}: line {}: {reason} (starts with {start:?})",
-            self.input_name, self.line_no
-        );
-        if self.opts.strict {
-            self.end_run()?;
-            self.out.flush()?;
-            return Err(cli::data_error(msg));
-        }
-        self.warnings += 1;
-        if self.warnings <= MAX_WARNINGS {
-            let _ = writeln!(
-                self.diag,
-                "{}",
-                cli::sanitize_line(&format!("topic-tag: warning: {msg}; skipped"))
-            );
-        }
-        Ok(())
+        self.warn(reason, line, "; skipped")
     }
 
     /// A line that is an event, but one topic-tag cannot use as meant: a
     /// warning (an error under --strict); the caller keeps the line.
     fn bad_field(&mut self, reason: &str, line: &str) -> anyhow::Result<()> {
+        self.warn(reason, line, "")
+    }
+
+    /// Names the input, line and first bytes; an error under --strict, else
+    /// a warning (the first MAX_WARNINGS printed, the rest counted).
+    fn warn(&mut self, reason: &str, line: &str, outcome: &str) -> anyhow::Result<()> {
         let start: String = line.chars().take(40).collect();
         let msg = format!(
             "{}: line {}: {reason} (starts with {start:?})",
@@ -511,7 +499,7 @@ impl<W: Write> Tagger<W> {
             let _ = writeln!(
                 self.diag,
                 "{}",
-                cli::sanitize_line(&format!("topic-tag: warning: {msg}"))
+                cli::sanitize_line(&format!("topic-tag: warning: {msg}{outcome}"))
             );
         }
         Ok(())
