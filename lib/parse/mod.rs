@@ -50,7 +50,7 @@ pub enum Format {
     Markdown,
     /// The render_visualization argument object.
     Args,
-    /// A stream of events.
+    /// A stream of events (JSON lines with a "type").
     Events,
 }
 
