@@ -850,13 +850,28 @@ fn base_url_credentials_and_query_are_never_printed() {
     let out = gem_ask(&server, &home)
         .env(
             "GEMINI_BASE_URL",
-            format!("http://user:hunter2pw@127.0.0.1:{port}/?token=qwerty123"),
+            format!("http://user:hunter2pw@127.0.0.1:{port}/"),
         )
         .args(["--debug", "--retries", "1", "hi"])
         .assert()
         .code(4)
         .get_output()
         .clone();
+    // A query cannot be part of a base URL (the path goes after it): a usage
+    // error that still does not show it.
+    let refused = gem_ask(&server, &home)
+        .env(
+            "GEMINI_BASE_URL",
+            format!("http://127.0.0.1:{port}/?token=qwerty123"),
+        )
+        .arg("hi")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let refused = String::from_utf8_lossy(&refused.stderr);
+    assert!(refused.contains("a query or fragment"), "{refused}");
+    assert!(!refused.contains("qwerty123"), "{refused}");
     let (stdout, stderr) = (
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr),

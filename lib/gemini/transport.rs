@@ -81,6 +81,11 @@ impl BaseUrl {
             .host()
             .filter(|h| !h.is_empty())
             .ok_or_else(|| bad("no host"))?;
+        // The request path is appended to the base; a query or fragment
+        // there would end up in the middle of the URL.
+        if text.contains(['?', '#']) {
+            return Err(bad("a query or fragment cannot be part of it"));
+        }
         Ok(BaseUrl {
             raw: raw.to_string(),
             authority: format!("{host}:{}", uri.port_u16().unwrap_or(default_port)),
@@ -547,7 +552,15 @@ mod tests {
             BaseUrl::parse("http://127.0.0.1:8080/v").unwrap().authority,
             "127.0.0.1:8080"
         );
-        for bad in ["ftp://x", "localhost:8080", "http://", "not a url", ""] {
+        for bad in [
+            "ftp://x",
+            "localhost:8080",
+            "http://",
+            "not a url",
+            "",
+            "https://gw.example/v?tenant=a",
+            "https://gw.example/#x",
+        ] {
             let e = BaseUrl::parse(bad).unwrap_err();
             assert!(e.contains("expected an http(s) URL"), "{bad}: {e}");
         }
