@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::{FakeGemini, KEY, Reply, fixture, temp_dir};
+use support::{FakeGemini, KEY, Reply, Succeeds, fixture, temp_dir};
 
 fn gem_ask(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command {
     support::gem_ask_cmd(server, data_home)
@@ -96,10 +96,7 @@ fn plain_streamed_text() {
     let home = temp_dir("plain");
     let out = gem_ask(&server, &home)
         .args(["What", "is", "the", "capital", "of", "France?"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let ev = events(&out.stdout);
     assert_eq!(
         ev,
@@ -165,10 +162,7 @@ fn key_only_in_the_header_and_never_printed() {
     let home = temp_dir("key-header");
     let out = gem_ask(&server, &home)
         .args(["--debug", "--no-history", "hi"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let req = &server.requests()[0];
     assert_eq!(req.header("x-goog-api-key"), Some(KEY));
     assert!(!req.request_line.contains(KEY));
@@ -278,12 +272,7 @@ fn several_chunks_stream_as_deltas_and_sse_variants_parse() {
         ],
     );
     let home = temp_dir("chunks");
-    let out = gem_ask(&server, &home)
-        .arg("sum?")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("sum?").succeeds();
     let ev = events(&out.stdout);
     let deltas: Vec<&str> = ev
         .iter()
@@ -298,12 +287,7 @@ fn several_chunks_stream_as_deltas_and_sse_variants_parse() {
             "5 is 9.\nThe sum of 6 and 7 is 13."
         ]
     );
-    let out = gem_ask(&server, &home)
-        .arg("sum?")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("sum?").succeeds();
     assert_eq!(assistant_text(&events(&out.stdout)), "The sum is 5.");
 }
 
@@ -314,10 +298,7 @@ fn thoughts_only_with_the_flag() {
     let home = temp_dir("thoughts");
     let out = gem_ask(&server, &home)
         .args(["--thoughts", "primes"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let ev = events(&out.stdout);
     let thoughts: Vec<&Value> = ev.iter().filter(|e| e["type"] == "thought").collect();
     assert_eq!(thoughts.len(), 3);
@@ -333,12 +314,7 @@ fn thoughts_only_with_the_flag() {
         server.bodies()[0]["generationConfig"],
         json!({"thinkingConfig":{"includeThoughts":true}})
     );
-    let out = gem_ask(&server, &home)
-        .arg("primes")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("primes").succeeds();
     assert!(!kinds(&events(&out.stdout)).contains(&"thought"));
     assert!(server.bodies()[1].get("generationConfig").is_none());
 }
@@ -362,10 +338,7 @@ fn single_call_2_5_echoes_the_signature_and_sends_no_id() {
     let home = temp_dir("single-call");
     let out = gem_ask(&server, &home)
         .arg("Fastest 3 BMW models, compare 0-60 in a chart")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let ev = events(&out.stdout);
     assert_eq!(
         kinds(&ev),
@@ -426,12 +399,7 @@ fn parallel_calls_2_5_in_one_event() {
         ],
     );
     let home = temp_dir("parallel-25");
-    let out = gem_ask(&server, &home)
-        .arg("charts")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("charts").succeeds();
     let ev = events(&out.stdout);
     assert_eq!(
         kinds(&ev),
@@ -505,10 +473,7 @@ fn parallel_calls_3_one_per_event_with_ids() {
     let home = temp_dir("parallel-3");
     let out = gem_ask(&server, &home)
         .args(["-m", "gemini-3-flash-preview", "charts"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let ev = events(&out.stdout);
     let ids: Vec<&str> = ev
         .iter()
@@ -579,10 +544,7 @@ fn gemini_3_1_history_matches_the_recorded_second_turn() {
             "render_visualization",
             first_prompt,
         ])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let id = session_id(&out.stdout);
     gem_ask(&server, &home)
         .args([
@@ -630,12 +592,7 @@ fn rate_limited_then_success() {
         ],
     );
     let home = temp_dir("retry-429");
-    let out = gem_ask(&server, &home)
-        .arg("hi")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("hi").succeeds();
     let ev = events(&out.stdout);
     assert_eq!(
         kinds(&ev),
@@ -926,12 +883,7 @@ fn stream_cut_before_any_text_is_retried() {
         ],
     );
     let home = temp_dir("cut-early");
-    let out = gem_ask(&server, &home)
-        .arg("hi")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("hi").succeeds();
     let ev = events(&out.stdout);
     assert_eq!(kinds(&ev)[2], "retry");
     assert_eq!(
@@ -959,12 +911,7 @@ fn error_object_inside_the_stream() {
     );
     let home = temp_dir("in-stream-error");
     // Before any text: retried like a 503.
-    let out = gem_ask(&server, &home)
-        .arg("hi")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("hi").succeeds();
     let ev = events(&out.stdout);
     assert_eq!(ev[2]["type"], "retry");
     assert_eq!(ev[2]["reason"], "HTTP 503 UNAVAILABLE");
@@ -1062,10 +1009,7 @@ fn bmw_scenario_bar_then_same_session_line() {
             "gemini-3.1-pro-preview",
             "Fastest 3 BMW models, compare 0-60 in a chart",
         ])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let ev = events(&out.stdout);
     let viz: Vec<&Value> = ev.iter().filter(|e| e["type"] == "visualization").collect();
     assert_eq!(viz.len(), 1);
@@ -1083,10 +1027,7 @@ fn bmw_scenario_bar_then_same_session_line() {
             "--continue",
             "BMW models per year for the last 5 years",
         ])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_eq!(session_id(&out2.stdout), session_id(&out.stdout));
     let ev = events(&out2.stdout);
     assert_eq!(
@@ -1243,10 +1184,7 @@ fn output_text_draws_the_chart_as_viz_render_does() {
             "never",
             "Fastest 3 BMW models, compare 0-60 in a chart",
         ])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "> Fastest 3 BMW models, compare 0-60 in a chart\n\
@@ -1302,10 +1240,7 @@ fn output_text_never_passes_control_characters_through() {
             ])
             .args(extra)
             .arg("chart")
-            .assert()
-            .success()
-            .get_output()
-            .clone();
+            .succeeds();
         let shown = String::from_utf8(out.stdout).unwrap();
         // Only our own colour sequences (ESC [ ... m) may carry an ESC.
         let stripped = colour.replace_all(&shown, "");
@@ -1341,10 +1276,7 @@ fn record_then_replay_without_network_or_key() {
     let file = home.join("session.replay");
     let live = gem_ask(&server, &home)
         .args(["--no-history", "--record", file.to_str().unwrap(), "charts"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(!text.contains(KEY));
     assert_eq!(text.lines().count(), 2);
@@ -1365,10 +1297,7 @@ fn record_then_replay_without_network_or_key() {
         .env_remove("GEMINI_API_KEY")
         .env("GEMINI_BASE_URL", "http://127.0.0.1:9")
         .args(["--no-history", "--replay", file.to_str().unwrap(), "charts"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_eq!(events(&replayed.stdout), events(&live.stdout));
     assert_eq!(server.requests().len(), 2);
 }
@@ -1384,10 +1313,7 @@ fn the_readme_demo_replays_both_turns() {
             .arg("--replay")
             .arg(&demo)
             .args(args)
-            .assert()
-            .success()
-            .get_output()
-            .clone();
+            .succeeds();
         events(&out.stdout)
     };
     let ev = run(&["Fastest 3 BMW models, compare 0-60 in a chart"]);
@@ -1514,10 +1440,7 @@ fn command_help_prints_the_command_alone() {
     assert!(b.get("tools").is_none());
     let out = gem_ask(&server, &home)
         .args(["--output", "jsonl", "-c", "files over 100 MB"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_eq!(
         assistant_text(&events(&out.stdout)),
         "```bash\nfind . -size +100M\n```"
@@ -1566,12 +1489,7 @@ fn topic_comes_first_and_is_carried_into_the_next_requests() {
         ],
     );
     let home = temp_dir("topic");
-    let out = gem_ask(&server, &home)
-        .arg("chart BMW")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("chart BMW").succeeds();
     let ev = events(&out.stdout);
     assert_eq!(
         &kinds(&ev)[2..6],
@@ -1783,10 +1701,7 @@ fn session_from_the_environment_and_new_chat() {
         .env_remove("GEMINI_BASE_URL")
         .env("GOOGLE_GEMINI_BASE_URL", &server.url)
         .arg("first")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_eq!(session_id(&out.stdout), "work-chat");
     gem_ask(&server, &home)
         .env("GEMINI_SESSION_ID", "work-chat")
@@ -1796,10 +1711,7 @@ fn session_from_the_environment_and_new_chat() {
     let out = gem_ask(&server, &home)
         .env("GEMINI_SESSION_ID", "work-chat")
         .args(["--new-chat", "third"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_ne!(session_id(&out.stdout), "work-chat");
     let b = server.bodies();
     let texts = |v: &Value| -> Vec<String> {
@@ -1883,12 +1795,7 @@ fn a_json_array_answer_works_like_the_stream() {
         vec![Reply::json(200, &Value::Array(chunks).to_string())],
     );
     let home = temp_dir("json-array");
-    let out = gem_ask(&server, &home)
-        .arg("hi")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = gem_ask(&server, &home).arg("hi").succeeds();
     let ev = events(&out.stdout);
     assert_eq!(
         assistant_text(&ev),
@@ -2063,10 +1970,7 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
     );
     let out = gem_ask(&slow, &home)
         .args(["--read-timeout", "3", "--retries", "0", "hi"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     assert_eq!(
         assistant_text(&events(&out.stdout)),
         "1 2 3 4 5 6 7 8 9 10 11 12 13 "
@@ -2274,10 +2178,7 @@ fn huge_token_counts_saturate_instead_of_overflowing() {
     let home = temp_dir("huge-usage");
     let out = gem_ask(&server, &home)
         .args(["--no-history", "chart it"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+        .succeeds();
     let ev = events(&out.stdout);
     let result = ev.last().unwrap();
     assert_eq!(

@@ -363,3 +363,14 @@ pub fn gem_ask_cmd(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command
         .env("GEMLINE_RETRY_BASE_MS", "1");
     cmd
 }
+
+/// Runs a command that must succeed and hands back what it wrote.
+pub trait Succeeds {
+    fn succeeds(&mut self) -> std::process::Output;
+}
+
+impl Succeeds for assert_cmd::Command {
+    fn succeeds(&mut self) -> std::process::Output {
+        self.assert().success().get_output().clone()
+    }
+}
