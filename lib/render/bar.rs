@@ -178,17 +178,26 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
     }
 }
 
+/// A bar's length in eighths of a cell (at least one, at most `max`
+/// cells), or the finished bar where no eighths apply: nothing for no room,
+/// whole `#` cells in ASCII. Both directions share it.
+fn eighths(cells: f64, max: usize, ascii: bool) -> Result<usize, String> {
+    if max == 0 {
+        return Err(String::new());
+    }
+    if ascii {
+        return Err("#".repeat((cells.round() as usize).min(max)));
+    }
+    Ok(((cells * 8.0).round() as usize).clamp(1, max * 8))
+}
+
 /// A bar growing right: full blocks and a left-aligned eighth; a value
 /// above zero shows at least one eighth.
 fn right_bar(cells: f64, max: usize, ascii: bool) -> String {
-    if max == 0 {
-        return String::new();
-    }
-    if ascii {
-        let n = (cells.round() as usize).min(max);
-        return "#".repeat(n);
-    }
-    let eighths = ((cells * 8.0).round() as usize).clamp(1, max * 8);
+    let eighths = match eighths(cells, max, ascii) {
+        Ok(e) => e,
+        Err(done) => return done,
+    };
     let mut s = "█".repeat(eighths / 8);
     s.push_str(EIGHTHS[eighths % 8]);
     s
@@ -197,14 +206,10 @@ fn right_bar(cells: f64, max: usize, ascii: bool) -> String {
 /// A bar growing left from the axis. Unicode has right-aligned blocks only
 /// for one eighth and one half, so the partial cell is `▕`, `▐` or full.
 fn left_bar(cells: f64, max: usize, ascii: bool) -> String {
-    if max == 0 {
-        return String::new();
-    }
-    if ascii {
-        let n = (cells.round() as usize).min(max);
-        return "#".repeat(n);
-    }
-    let eighths = ((cells * 8.0).round() as usize).clamp(1, max * 8);
+    let eighths = match eighths(cells, max, ascii) {
+        Ok(e) => e,
+        Err(done) => return done,
+    };
     let full = eighths / 8;
     let partial = match eighths % 8 {
         0 => "",
