@@ -83,13 +83,37 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["tools", "exclude_tools"])]
     pub no_tools: bool,
 
-    /// Declare only these tools (render_visualization, create_new_topic).
+    /// Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub tools: Vec<String>,
 
     /// Do not declare these tools.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub exclude_tools: Vec<String>,
+
+    /// Run this tool without asking for consent (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub allow_tool: Vec<String>,
+
+    /// Run every tool without asking for consent.
+    #[arg(long)]
+    pub yes: bool,
+
+    /// Seconds one tool call may take [default: the config's tools.timeout, else 30].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub tool_timeout: Option<f64>,
+
+    /// Let the file and command tools use this directory too (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub include_dir: Vec<PathBuf>,
+
+    /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS' (repeatable).
+    #[arg(long, value_name = "COMMAND")]
+    pub mcp: Vec<String>,
+
+    /// Print every tool with its source, consent level and whether it is declared, then exit.
+    #[arg(long)]
+    pub list_tools: bool,
 
     /// Most rounds of tool calls in one turn.
     #[arg(long, default_value_t = 10, value_name = "N")]
@@ -143,6 +167,13 @@ pub struct Args {
     /// Text output only: one line per tool call and tool result.
     #[arg(long)]
     pub show_tools: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err("a number of seconds above 0, at most 86400".into()),
+    }
 }
 
 /// Exit codes, environment, sessions and examples: the man page's tail.

@@ -1,0 +1,135 @@
+//! The tool list a person reads (`gem-ask --list-tools`, `/tools`): every
+//! tool with its source, its consent level as it stands (config applied,
+//! standing permissions noted) and whether the model sees it, then each MCP
+//! server's status.
+
+use super::{Decision, Level, Toolbox};
+
+/// One tool, as listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolInfo {
+    pub name: String,
+    /// `built-in` or `mcp:SERVER`.
+    pub source: String,
+    pub level: Level,
+    /// `trusted` or `allowed` when no question will be asked.
+    pub standing: Option<&'static str>,
+    /// Declared to the model in this session.
+    pub declared: bool,
+}
+
+/// One MCP server, as listed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerInfo {
+    pub name: String,
+    /// `running, N tools` or `failed: WHY`.
+    pub status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ToolList {
+    pub tools: Vec<ToolInfo>,
+    pub servers: Vec<ServerInfo>,
+}
+
+pub(super) fn list(tb: &Toolbox) -> ToolList {
+    let tools = tb
+        .registry
+        .iter()
+        .map(|t| ToolInfo {
+            name: t.name.clone(),
+            source: t.source.to_string(),
+            level: tb.consent.level(t),
+            standing: tb.consent.standing(t).map(Decision::as_str),
+            declared: tb.declared.contains(&t.name),
+        })
+        .collect();
+    let servers = tb
+        .servers
+        .iter()
+        .map(|(name, status)| ServerInfo {
+            name: name.clone(),
+            status: status.clone(),
+        })
+        .collect();
+    ToolList { tools, servers }
+}
+
+/// The list as aligned plain-text columns (control characters from a
+/// server's names or messages escaped).
+pub fn format_tool_list(list: &ToolList) -> String {
+    let rows: Vec<[String; 4]> = list
+        .tools
+        .iter()
+        .map(|t| {
+            let level = match t.standing {
+                Some(s) => format!("{} ({s})", t.level),
+                None => t.level.to_string(),
+            };
+            [
+                t.name.clone(),
+                t.source.clone(),
+                level,
+                if t.declared { "yes" } else { "no" }.to_string(),
+            ]
+        })
+        .collect();
+    let header = [
+        "TOOL".to_string(),
+        "SOURCE".into(),
+        "CONSENT".into(),
+        "DECLARED".into(),
+    ];
+    let mut widths = [0usize; 4];
+    for r in std::iter::once(&header).chain(&rows) {
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(unicode_width::UnicodeWidthStr::width(cell.as_str()));
+        }
+    }
+    let mut out = String::new();
+    for r in std::iter::once(&header).chain(&rows) {
+        let mut line = String::new();
+        for (i, cell) in r.iter().enumerate() {
+            line.push_str(cell);
+            if i < 3 {
+                let pad = widths[i] - unicode_width::UnicodeWidthStr::width(cell.as_str());
+                line.push_str(&" ".repeat(pad + 2));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if !list.servers.is_empty() {
+        out.push_str("\nMCP SERVER  STATUS\n");
+        for s in &list.servers {
+            out.push_str(&format!("{}  {}\n", s.name, s.status));
+        }
+    }
+    crate::render::text::clean_text(&out, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_every_builtin_with_level_and_declaration() {
+        let tb = Toolbox::charts_only(&["render_visualization"]);
+        let text = format_tool_list(&tb.list());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "TOOL                  SOURCE    CONSENT   DECLARED"
+        );
+        assert_eq!(lines[1], "render_visualization  built-in  auto      yes");
+        assert_eq!(lines[2], "create_new_topic      built-in  auto      no");
+        assert!(
+            text.contains("\nrun_shell_command     built-in  standard  no\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nwrite_file            built-in  standard  no\n"),
+            "{text}"
+        );
+    }
+}
