@@ -196,15 +196,11 @@ pub struct Validated {
 
 pub(super) fn validate_envelope(ui: &UiEnvelope, limits: &Limits) -> Result<Validated, Violations> {
     if ui.kind != Some(KIND_CHART) {
-        let got = ui
-            .kind
-            .map_or("no kind".to_string(), |k| format!("kind {k:?}"));
+        let got = ui.kind.map_or("missing".to_string(), |k| format!("{k:?}"));
         return Err(Violations::one(Rule::Kind, "kind", got, "\"chart\""));
     }
     if ui.version.and_then(Value::as_u64) != Some(VERSION) {
-        let got = ui
-            .version
-            .map_or("no version".to_string(), |v| format!("version {v}"));
+        let got = ui.version.map_or("missing".to_string(), |v| v.to_string());
         return Err(Violations::one(Rule::Version, "version", got, "1"));
     }
     let Some(spec) = ui.spec else {
