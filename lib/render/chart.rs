@@ -15,7 +15,12 @@ use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
 pub fn render_chart(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
     let w = opts.width.max(1);
     let mut lines = Vec::new();
-    header(chart, opts, &mut lines);
+    header(
+        chart.title.as_deref(),
+        chart.subtitle.as_deref(),
+        opts,
+        &mut lines,
+    );
     if chart.point_count() == 0 {
         lines.push(paint("(no data)", Style::Dim, opts.color));
     } else {
@@ -29,15 +34,21 @@ pub fn render_chart(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
     lines.into_iter().map(|l| fit(l, w, opts)).collect()
 }
 
-fn header(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+/// The bold title (up to 3 lines) and dim subtitle (up to 2) of a chart.
+pub(super) fn header(
+    title: Option<&str>,
+    subtitle: Option<&str>,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
     let w = opts.width.max(1);
     let ascii = opts.ascii();
-    if let Some(t) = chart.title.as_deref().filter(|t| !t.trim().is_empty()) {
+    if let Some(t) = title.filter(|t| !t.trim().is_empty()) {
         for l in capped_wrap(&clean_line(t.trim(), ascii), w, 3, ascii) {
             lines.push(paint(&l, Style::Bold, opts.color));
         }
     }
-    if let Some(t) = chart.subtitle.as_deref().filter(|t| !t.trim().is_empty()) {
+    if let Some(t) = subtitle.filter(|t| !t.trim().is_empty()) {
         for l in capped_wrap(&clean_line(t.trim(), ascii), w, 2, ascii) {
             lines.push(paint(&l, Style::Dim, opts.color));
         }
@@ -61,6 +72,12 @@ fn footer(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         text::fixed(original as f64, 0),
         method.describe()
     );
+    note(&msg, opts, lines);
+}
+
+/// A dim footer note, wrapped at the width.
+pub(super) fn note(msg: &str, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let msg = clean_line(msg, opts.ascii());
     for l in wrap(&msg, opts.width.max(1)) {
         lines.push(paint(&l, Style::Dim, opts.color));
     }

@@ -7,9 +7,12 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 use super::text::clean_line;
-use super::{RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event};
+use super::{
+    RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, ui_warning,
+};
 use crate::cli::{self, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
+use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope};
 
 /// `viz-render`: reads every input, draws (or with `--json` re-emits) each
 /// event as it arrives. Returns the exit code.
@@ -27,6 +30,10 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     opts.show_thoughts = args.show_thoughts;
     opts.verbose = args.verbose;
     opts.chapters_only = args.chapters;
+    opts.limits = Limits {
+        max_bytes: args.max_spec_bytes,
+        max_rows: args.max_rows,
+    };
     let inputs = cli::open_inputs(&args.files)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -48,7 +55,12 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                 }
             };
             if args.json {
-                let e = json_event(e, mode, &input.name, reader.line(), args.strict)?;
+                let at = (input.name.as_str(), reader.line());
+                if e.kind() == "ui" {
+                    json_ui(e, &opts.limits, at, args.strict, &mut out)?;
+                    continue;
+                }
+                let e = json_event(e, mode, at.0, at.1, args.strict)?;
                 EventWriter::new(&mut out).write(&e)?;
                 continue;
             }
@@ -81,6 +93,39 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         ));
     }
     Ok(cli::exit::OK)
+}
+
+/// `--json` and a `ui` event: it passes through; one that would not be
+/// drawn is followed by an `error` event of severity warning saying why
+/// (also on stderr; with `--strict`, a chart that fails validation is exit 65).
+fn json_ui(
+    e: Event,
+    limits: &Limits,
+    (name, line): (&str, usize),
+    strict: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let ui = UiEnvelope::read(&e.0);
+    let warning = match ui.validate(limits) {
+        Ok(_) => None,
+        Err(why) => {
+            let msg = ui_warning(&ui, &why);
+            if strict && ui.kind == Some(KIND_CHART) {
+                return Err(cli::data_error(format!("{name}: line {line}: {msg}")));
+            }
+            cli::diag(format!(
+                "viz-render: warning: {name}: line {line}: {}",
+                clean_line(&msg, false)
+            ));
+            Some(Event::error("warning", &msg))
+        }
+    };
+    let mut w = EventWriter::new(out);
+    w.write(&e)?;
+    if let Some(warn) = warning {
+        w.write(&warn)?;
+    }
+    Ok(())
 }
 
 /// `--json`: a chart comes back out as a `visualization` event with

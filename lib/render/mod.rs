@@ -28,18 +28,22 @@ pub mod args;
 mod bar;
 mod chart;
 mod cli;
+mod grammar;
 mod line;
+pub mod plot;
 mod stream;
 mod table;
 pub mod text;
 mod wrap;
 
+use crate::spec::grammar::Limits;
 use text::{truncate, width, wrap};
 
 pub use args::VizRenderArgs;
 pub use chart::{chart_from_event, render_chart};
 pub use cli::run;
-pub use stream::{Renderer, chapter_rule};
+pub use grammar::render_spec;
+pub use stream::{Renderer, chapter_rule, ui_warning};
 
 /// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
 /// for viz-parse: only a `visualization` event is drawn.
@@ -69,6 +73,8 @@ pub struct RenderOptions {
     pub verbose: bool,
     /// `--chapters`: only chapter headers and per-chapter counts.
     pub chapters_only: bool,
+    /// Caps on `ui` chart specs (`--max-spec-bytes`, `--max-rows`).
+    pub limits: Limits,
 }
 
 impl Default for RenderOptions {
@@ -82,6 +88,7 @@ impl Default for RenderOptions {
             show_thoughts: false,
             verbose: false,
             chapters_only: false,
+            limits: Limits::default(),
         }
     }
 }

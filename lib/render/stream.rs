@@ -11,10 +11,12 @@ use serde_json::Value;
 use super::text::{self, Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 use super::{
     RENDER_VISUALIZATION, RenderOptions, capped_wrap, chart_from_event, fit, render_chart,
+    render_spec,
 };
 use crate::cli;
 use crate::events::Event;
 use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
+use crate::spec::grammar::{KIND_CHART, UiEnvelope, Violations};
 
 /// Tool names of calls whose results are still to come, for the warning
 /// of a failed one. A call whose result never comes must not make memory
@@ -325,22 +327,7 @@ impl Renderer {
                 }
                 Ok(())
             }
-            "ui" => {
-                let text = e
-                    .str_field("fallbackText")
-                    .or_else(|| e.str_field("title"))
-                    .filter(|t| !t.trim().is_empty());
-                if let Some(t) = text {
-                    self.start_item(out)?;
-                    let w = self.opts.width.max(1);
-                    let mut lines = Vec::new();
-                    for para in t.lines() {
-                        lines.extend(wrap(&clean_line(para, !self.opts.unicode), w));
-                    }
-                    self.lines(out, &lines)?;
-                }
-                Ok(())
-            }
+            "ui" => self.ui(e, out),
             "thought" if self.opts.show_thoughts => {
                 let content = e.str_field("content").unwrap_or("");
                 self.text(e, "thought", content, Style::Dim, out)
@@ -395,6 +382,49 @@ impl Renderer {
             None => ("a tool call failed".to_string(), msg),
         };
         self.error_line(out, true, &format!("{what}: {msg}"))
+    }
+
+    /// A `ui` event: a chart of the plot grammar when it is one and valid;
+    /// else its `fallbackText` (or title) as text, and a warning on stderr
+    /// naming the rule that failed.
+    fn ui(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        let ui = UiEnvelope::read(&e.0);
+        match ui.validate(&self.opts.limits) {
+            Ok(valid) => {
+                self.start_block(out)?;
+                let lines = render_spec(ui.title, &valid.spec, &self.opts);
+                self.lines(out, &lines)?;
+                self.gap_pending = true;
+                Ok(())
+            }
+            Err(why) => {
+                if ui.kind == Some(KIND_CHART) {
+                    self.invalid_charts += 1;
+                }
+                cli::diag(format!(
+                    "viz-render: warning: {}",
+                    clean_line(&ui_warning(&ui, &why), false)
+                ));
+                self.ui_fallback(&ui, out)
+            }
+        }
+    }
+
+    fn ui_fallback(&mut self, ui: &UiEnvelope, out: &mut dyn Write) -> io::Result<()> {
+        let Some(t) = ui
+            .fallback_text
+            .or(ui.title)
+            .filter(|t| !t.trim().is_empty())
+        else {
+            return Ok(());
+        };
+        self.start_item(out)?;
+        let w = self.opts.width.max(1);
+        let mut lines = Vec::new();
+        for para in t.lines() {
+            lines.extend(wrap(&clean_line(para, !self.opts.unicode), w));
+        }
+        self.lines(out, &lines)
     }
 
     fn message(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
@@ -613,6 +643,20 @@ impl Renderer {
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
+}
+
+/// The one-line warning for a `ui` event not drawn: which event, that its
+/// fallback text is shown, and the first rule it broke.
+pub fn ui_warning(ui: &UiEnvelope, why: &Violations) -> String {
+    let id = ui.id.map(|i| format!(" {i:?}")).unwrap_or_default();
+    let first = why.first().map(ToString::to_string).unwrap_or_default();
+    let more = why.list.len() + why.omitted - 1;
+    let more = if more > 0 {
+        format!(" (and {more} more)")
+    } else {
+        String::new()
+    };
+    format!("ui event{id} not drawn, showing its fallback text: {first}{more}")
 }
 
 /// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).
