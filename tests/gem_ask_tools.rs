@@ -304,6 +304,16 @@ fn include_dir_widens_the_workspace_and_search_finds_lines() {
         ],
     );
     let out_text = results(&ev)[0]["output"].as_str().unwrap().to_string();
+    // The model is told where its tools work.
+    let system = server.bodies()[0]["systemInstruction"].to_string();
+    let data = data.canonicalize().unwrap();
+    assert!(
+        system.contains(&format!(
+            ", {} (the first is the working directory)",
+            data.display()
+        )),
+        "{system}"
+    );
     assert!(
         out_text.ends_with("data/log.txt:2: ERROR disk full"),
         "{out_text}"
@@ -389,4 +399,28 @@ fn list_tools_shows_source_level_and_declaration() {
         assert!(rows.contains(&want.to_vec()), "{want:?} in\n{text}");
     }
     assert!(server.bodies().is_empty());
+}
+
+#[test]
+fn ctrl_c_at_the_prompt_ends_the_run_as_interrupted() {
+    let scene = Scene::new("consent-sigint");
+    let server = FakeGemini::start(
+        "consent-sigint",
+        vec![calls_reply(&[shell("touch never")]), answer_reply()],
+    );
+    let pty = Pty::open();
+    let child = scene.spawn(&server, Some(&pty), &["--tools", "run_shell_command", "go"]);
+    pty.wait_for(PROMPT_3, 1);
+    // SAFETY: signalling the child we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = finish(child);
+    assert_eq!(out.status.code(), Some(130));
+    let ev = events(&out.stdout);
+    assert_eq!(results(&ev)[0]["consent"], "denied");
+    let result = of_type(&ev, "result");
+    assert_eq!(result[0]["error"]["type"], "interrupted");
+    assert!(!scene.work.join("never").exists());
+    assert_eq!(server.bodies().len(), 1);
 }

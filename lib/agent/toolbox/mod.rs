@@ -398,6 +398,26 @@ impl Toolbox {
         self.declared.iter().map(String::as_str).collect()
     }
 
+    /// The system prompt's lines for the declared tools.
+    pub fn guidance(&self) -> String {
+        let declared = self.declared();
+        let mut g = super::tools::guidance(&declared);
+        let workspace_tools = self
+            .registry
+            .iter()
+            .filter(|t| t.source == Source::Builtin && !t.by_default)
+            .any(|t| declared.contains(&t.name.as_str()));
+        if workspace_tools {
+            g.push_str(&format!(
+                "The file and command tools work only inside {} (the first is the working directory); \
+                 paths are relative to the working directory. Calls that change something may be refused \
+                 by the user: then do not retry them, say what you would have done.\n",
+                self.workspace.describe()
+            ));
+        }
+        g
+    }
+
     /// The `functionDeclarations` of the request.
     pub fn declarations(&self) -> Vec<Value> {
         self.declared
