@@ -251,12 +251,7 @@ fn paths_outside_the_working_directory_are_refused() {
     );
     let ev = scene.run(
         &server,
-        &[
-            "--tools",
-            "read_file,write_file,list_directory",
-            "--yes",
-            "read",
-        ],
+        &["--tools", "read_file,write_file,list_directory", "read"],
     );
     let r = results(&ev);
     let kinds: Vec<&Value> = r.iter().map(|r| &r["error"]["type"]).collect();
@@ -271,6 +266,8 @@ fn paths_outside_the_working_directory_are_refused() {
         ]
     );
     assert_eq!(r[2]["output"], "inside");
+    // Refused before any question: no terminal was needed to say no.
+    assert!(r.iter().all(|r| r.get("consent").is_none()));
     assert!(!scene.home.join("planted.txt").exists());
     let next = server.bodies()[1].to_string();
     assert!(!next.contains("s3cr3t"));

@@ -225,8 +225,9 @@ pub const HELP_TAIL: &str = concat!(
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
     "  trust = true                               # its tools run without asking\n\n",
-    "MCP tools are named SERVER__TOOL. A server that fails to start, or stops, is reported once as an error \
-     event and the run goes on without it.\n\n",
+    "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
+     to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
+     goes on without it.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \

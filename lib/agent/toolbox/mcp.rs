@@ -371,7 +371,7 @@ pub fn from_result(r: &Value) -> ToolResult {
         .map(Vec::as_slice)
         .unwrap_or_default();
     let text: Vec<String> = blocks.iter().map(block_text).collect();
-    let text = text.join("\n");
+    let text = capped(text.join("\n"));
     if r["isError"].as_bool() == Some(true) {
         return Err(Failed::new(
             "tool_error",
@@ -395,6 +395,27 @@ pub fn from_result(r: &Value) -> ToolResult {
         output,
         response: Value::Object(response),
     })
+}
+
+/// Most bytes of an MCP tool's text passed to the model.
+pub const MAX_TEXT: usize = 256 * 1024;
+
+/// `text` cut at [`MAX_TEXT`] (on a character boundary), saying so.
+fn capped(mut text: String) -> String {
+    if text.len() <= MAX_TEXT {
+        return text;
+    }
+    let total = text.len();
+    let cut = (0..=MAX_TEXT)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    text.truncate(cut);
+    text.push_str(&format!(
+        "\n[the tool's answer was {total} bytes; the first {} KiB are shown]",
+        MAX_TEXT / 1024
+    ));
+    text
 }
 
 /// One content block as text: text as is, anything else described.
@@ -459,6 +480,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(img.output, "[image image/png, 4 bytes base64]");
+        let big = from_result(&json!({"content":[{"type":"text","text": "é".repeat(MAX_TEXT)}]}))
+            .unwrap();
+        assert!(big.output.len() < MAX_TEXT + 100);
+        assert!(big.output.ends_with("the first 256 KiB are shown]"));
     }
 
     #[test]

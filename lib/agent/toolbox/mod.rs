@@ -214,6 +214,7 @@ impl From<ToolResult> for Ran {
 
 type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
 type PreviewFn = dyn Fn(&Value, &Ctx<'_>) -> String + Send + Sync;
+type CheckFn = dyn Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync;
 
 /// One tool.
 #[derive(Clone)]
@@ -231,6 +232,8 @@ pub struct Tool {
     run: Arc<RunFn>,
     /// What the consent prompt says will happen; the arguments by default.
     preview: Option<Arc<PreviewFn>>,
+    /// Refuses a call before anyone is asked (a path outside the workspace).
+    check: Option<Arc<CheckFn>>,
 }
 
 impl fmt::Debug for Tool {
@@ -258,6 +261,7 @@ impl Tool {
             by_default: true,
             run: Arc::new(run),
             preview: None,
+            check: None,
         }
     }
 
@@ -272,6 +276,15 @@ impl Tool {
         preview: impl Fn(&Value, &Ctx<'_>) -> String + Send + Sync + 'static,
     ) -> Tool {
         self.preview = Some(Arc::new(preview));
+        self
+    }
+
+    /// A call this check refuses is answered without a consent question.
+    pub fn with_check(
+        mut self,
+        check: impl Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync + 'static,
+    ) -> Tool {
+        self.check = Some(Arc::new(check));
         self
     }
 
@@ -491,6 +504,9 @@ impl Toolbox {
             && let Some(why) = self.mcp.unavailable(server)
         {
             return Ok((Ran::failed(Failed::new("server_unavailable", why)), None));
+        }
+        if let Some(Err(f)) = tool.check.as_ref().map(|c| c(call.args, &ctx)) {
+            return Ok((Ran::failed(f), None));
         }
         let what = tool.preview(call.args, &ctx);
         let decision = self.consent.decide(&tool, &what);

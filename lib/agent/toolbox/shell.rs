@@ -26,6 +26,7 @@ pub fn tool() -> Tool {
         Ran::from(run(a, c))
     })
     .on_request()
+    .with_check(|a, c| super::files::inside(a, "directory", Some("."), c))
     .with_preview(|a, c| {
         let command = str_arg(a, "command").unwrap_or("?");
         let dir = str_arg(a, "directory").unwrap_or(".");
