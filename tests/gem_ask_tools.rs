@@ -58,7 +58,7 @@ fn yes_runs_the_command_shown_and_no_refuses_it() {
     // The prompt shows exactly what will run, and where.
     assert!(
         t.contains(
-            "gem-ask: the model wants to use run_shell_command:\r\n  sh -c 'echo first'\r\n  in "
+            "gem-ask: the model wants to use run_shell_command:\r\nsh -c 'echo first'\r\nin "
         ),
         "{t}"
     );

@@ -180,6 +180,8 @@ impl Tty {
             Level::Strict => "[y]es / [n]o",
             _ => "[y]es / [n]o / [a]lways this session",
         };
+        // Control characters from the model never reach the terminal raw.
+        // Lines are not indented: a command is shown byte for byte.
         let shown = crate::render::text::clean_text(what, false);
         let from = match source {
             Source::Builtin => String::new(),
@@ -192,7 +194,7 @@ impl Tty {
         let mut input = BufReader::new(self.file);
         let _ = write!(
             out,
-            "gem-ask: the model wants to use {name}{from}:\n  {shown}\n"
+            "gem-ask: the model wants to use {name}{from}:\n{shown}\n"
         );
         for _ in 0..5 {
             let _ = write!(out, "Allow? {choices}: ");

@@ -339,7 +339,10 @@ impl Registry {
         (2..)
             .map(|i| {
                 let suffix = format!("_{i}");
-                let keep = name.len().min(64 - suffix.len());
+                let mut keep = name.len().min(64 - suffix.len());
+                while !name.is_char_boundary(keep) {
+                    keep -= 1;
+                }
                 format!("{}{suffix}", &name[..keep])
             })
             .find(|n| !taken(n))
@@ -404,6 +407,18 @@ impl Toolbox {
             mcp: mcp::Hub::default(),
             servers: Vec::new(),
         }
+    }
+
+    /// Registers a tool of a mode (e.g. the agent modes' signals) and,
+    /// with `declare`, declares it; its name, if taken, is made unique.
+    /// Returns the name it got.
+    pub fn add(&mut self, tool: Tool, declare: bool) -> String {
+        self.registry.add(tool);
+        let name = self.registry.tools.last().expect("just added").name.clone();
+        if declare {
+            self.declared.push(name.clone());
+        }
+        name
     }
 
     /// The names declared to the model.
@@ -549,6 +564,43 @@ mod tests {
         assert_eq!(names[1], format!("{}_2", "x".repeat(62)));
         assert_eq!(names[2], format!("{}_3", "x".repeat(62)));
         assert_eq!(r.get(names[2]).unwrap().declaration["name"], names[2]);
+    }
+
+    #[test]
+    fn a_mode_adds_and_declares_its_own_tool() {
+        let mut tb = Toolbox::charts_only(&[]);
+        let name = tb.add(
+            Tool::new(
+                json!({"name": "signal", "description": "d"}),
+                Source::Builtin,
+                Level::Auto,
+                |args, _| Ran {
+                    events: vec![Event::signal("progress", None, args["message"].as_str())],
+                    result: Ok(Done::text("noted")),
+                    new_topic: None,
+                },
+            ),
+            true,
+        );
+        assert_eq!(tb.declared(), [name.as_str()]);
+        assert_eq!(tb.declarations()[0]["name"], "signal");
+        let mut kinds = Vec::new();
+        let d = tb
+            .dispatch(
+                &ToolCall {
+                    name: "signal",
+                    id: None,
+                    args: &json!({"message": "half way"}),
+                    tool_id: "s1",
+                },
+                &mut |e| {
+                    kinds.push(e.kind().to_string());
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert!(d.ok);
+        assert_eq!(kinds, ["tool_use", "signal", "tool_result"]);
     }
 
     #[test]

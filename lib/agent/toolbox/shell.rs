@@ -34,7 +34,7 @@ pub fn tool() -> Tool {
             .workspace
             .resolve(dir)
             .map_or_else(|e| e, |p| p.display().to_string());
-        format!("sh -c {}\n  in {at}", quote(command))
+        format!("sh -c {}\nin {at}", quote(command))
     })
 }
 
