@@ -257,9 +257,8 @@ impl Run {
             return COMMAND_PROMPT.to_string();
         }
         let mut s = BASE_PROMPT.to_string();
-        let declared = self.toolbox.declared();
-        s.push_str(&tools::guidance(&declared));
-        if declared.contains(&tools::CREATE_NEW_TOPIC)
+        s.push_str(&self.toolbox.guidance());
+        if self.toolbox.declared().contains(&tools::CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
             s.push('\n');

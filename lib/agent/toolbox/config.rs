@@ -142,6 +142,34 @@ mod tests {
     }
 
     #[test]
+    fn the_help_example_parses() {
+        let help = crate::agent::args::HELP_TAIL;
+        let example: String = help
+            .lines()
+            .skip_while(|l| !l.ends_with("The config, e.g.:"))
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let c = parse(&example).unwrap();
+        assert_eq!(c.tools.enable, ["read_file", "search_files"]);
+        assert!(c.mcp["time"].trust);
+    }
+
+    #[test]
+    fn the_readme_example_parses() {
+        let readme = include_str!("../../../README.md");
+        let example = readme
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|r| r.split("```").next())
+            .unwrap();
+        let c = parse(example).unwrap();
+        assert_eq!(c.tools.allow, ["write_file"]);
+        assert_eq!(c.mcp["time"].args, ["--local-timezone", "UTC"]);
+    }
+
+    #[test]
     fn errors_name_line_and_key() {
         let e = parse("[tools]\nallow = [\"x\"]\nlevles = {}\n").unwrap_err();
         assert!(

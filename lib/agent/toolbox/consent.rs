@@ -180,6 +180,8 @@ impl Tty {
             Level::Strict => "[y]es / [n]o",
             _ => "[y]es / [n]o / [a]lways this session",
         };
+        // Control characters from the model never reach the terminal raw.
+        // Lines are not indented: a command is shown byte for byte.
         let shown = crate::render::text::clean_text(what, false);
         let from = match source {
             Source::Builtin => String::new(),
@@ -192,11 +194,15 @@ impl Tty {
         let mut input = BufReader::new(self.file);
         let _ = write!(
             out,
-            "gem-ask: the model wants to use {name}{from}:\n  {shown}\n"
+            "gem-ask: the model wants to use {name}{from}:\n{shown}\n"
         );
         for _ in 0..5 {
             let _ = write!(out, "Allow? {choices}: ");
             let _ = out.flush();
+            if !wait_for_input(&input) {
+                let _ = writeln!(out);
+                return Decision::No;
+            }
             let mut line = String::new();
             match input.read_line(&mut line) {
                 Ok(0) | Err(_) => return Decision::No,
@@ -210,6 +216,36 @@ impl Tty {
             }
         }
         Decision::No
+    }
+}
+
+/// Waits until the terminal has input; false when SIGINT or SIGTERM
+/// arrives first (the handlers restart reads, so a blocked read would keep
+/// the run waiting for an answer after Ctrl-C).
+fn wait_for_input(input: &BufReader<File>) -> bool {
+    use std::os::fd::AsRawFd;
+    if !input.buffer().is_empty() {
+        return true;
+    }
+    let mut fds = libc::pollfd {
+        fd: input.get_ref().as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        if crate::agent::signals::received().is_some() {
+            return false;
+        }
+        // SAFETY: one valid pollfd, for the duration of the call.
+        match unsafe { libc::poll(&mut fds, 1, 100) } {
+            0 => continue,
+            n if n < 0
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted =>
+            {
+                continue;
+            }
+            _ => return true,
+        }
     }
 }
 

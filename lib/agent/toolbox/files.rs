@@ -42,6 +42,7 @@ pub fn tools() -> Vec<Tool> {
             Ran::from(write_file(a, c))
         })
         .on_request()
+        .with_check(|a, c| inside(a, "path", None, c))
         .with_preview(|a, c| {
             let path = str_arg(a, "path").unwrap_or("?");
             let bytes = str_arg(a, "content").map_or(0, str::len);
@@ -83,7 +84,7 @@ fn search_decl() -> Value {
         "name": "search_files",
         "description": format!("Searches the text files under a directory for a regular expression (Rust regex \
             syntax). Returns matching lines as path:line: text, at most {MAX_MATCHES}. Symlinks are not followed; \
-            .git is skipped."),
+            hidden files and what .gitignore excludes are skipped."),
         "parameters": {"type": "OBJECT", "properties": {
             "pattern": {"type": "STRING", "description": "Regular expression, e.g. fn main or (?i)todo."},
             "path": {"type": "STRING", "description": "Directory or file to search (default .)."}
@@ -101,6 +102,21 @@ fn write_decl() -> Value {
             "content": {"type": "STRING", "description": "The whole new content of the file."}
         }, "required": ["path", "content"]}
     })
+}
+
+/// The call's path argument `key` (or `default` when it is optional) lies
+/// inside the workspace.
+pub(super) fn inside(
+    args: &Value,
+    key: &str,
+    default: Option<&str>,
+    ctx: &Ctx<'_>,
+) -> Result<(), Failed> {
+    match str_arg(args, key).or(default) {
+        Some(p) => ctx.workspace.resolve(p).map(drop).map_err(refused),
+        // A missing argument is the tool's own error to give.
+        None => Ok(()),
+    }
 }
 
 pub(super) fn str_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
@@ -210,18 +226,19 @@ fn search_files(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     let real = ctx.workspace.resolve(path).map_err(refused)?;
     let mut hits = Vec::new();
     let mut more = false;
-    let walk = walkdir::WalkDir::new(&real)
+    // Hidden files and what .gitignore excludes (build output, vendored
+    // code) are skipped, as a person searching would.
+    let walk = ignore::WalkBuilder::new(&real)
         .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.file_name() != ".git");
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
     for entry in walk.filter_map(Result::ok) {
         if Instant::now() > ctx.deadline {
             return Err(Failed::timed_out("search_files", ctx.timeout));
         }
-        if !entry.file_type().is_file()
-            || entry.metadata().map_or(true, |m| m.len() > MAX_SEARCH_FILE)
-        {
+        let is_file = entry.file_type().is_some_and(|t| t.is_file());
+        if !is_file || entry.metadata().map_or(true, |m| m.len() > MAX_SEARCH_FILE) {
             continue;
         }
         let shown = ctx.workspace.shown(entry.path());
@@ -312,6 +329,11 @@ mod tests {
         let l = list_directory(&json!({}), &c).unwrap();
         assert_eq!(l.output, "notes.txt\t14\nsrc/");
         let s = search_files(&json!({"pattern": "(?i)todo"}), &c).unwrap();
+        assert_eq!(s.output, "src/main.rs:2:     // TODO: more");
+        fs::create_dir_all(d.join("target")).unwrap();
+        fs::write(d.join("target/gen.rs"), "// TODO: generated\n").unwrap();
+        fs::write(d.join(".gitignore"), "target/\n").unwrap();
+        let s = search_files(&json!({"pattern": "TODO"}), &c).unwrap();
         assert_eq!(s.output, "src/main.rs:2:     // TODO: more");
         let wr = write_file(&json!({"path": "out/a.txt", "content": "hi"}), &c).unwrap();
         assert_eq!(wr.output, "wrote 2 bytes to out/a.txt");

@@ -58,54 +58,57 @@ pub(super) fn list(tb: &Toolbox) -> ToolList {
 /// The list as aligned plain-text columns (control characters from a
 /// server's names or messages escaped).
 pub fn format_tool_list(list: &ToolList) -> String {
-    let rows: Vec<[String; 4]> = list
-        .tools
-        .iter()
-        .map(|t| {
-            let level = match t.standing {
-                Some(s) => format!("{} ({s})", t.level),
-                None => t.level.to_string(),
-            };
-            [
-                t.name.clone(),
-                t.source.clone(),
-                level,
-                if t.declared { "yes" } else { "no" }.to_string(),
-            ]
-        })
-        .collect();
-    let header = [
+    let mut rows = vec![vec![
         "TOOL".to_string(),
         "SOURCE".into(),
         "CONSENT".into(),
         "DECLARED".into(),
-    ];
-    let mut widths = [0usize; 4];
-    for r in std::iter::once(&header).chain(&rows) {
-        for (w, cell) in widths.iter_mut().zip(r) {
-            *w = (*w).max(unicode_width::UnicodeWidthStr::width(cell.as_str()));
-        }
+    ]];
+    rows.extend(list.tools.iter().map(|t| {
+        let level = match t.standing {
+            Some(s) => format!("{} ({s})", t.level),
+            None => t.level.to_string(),
+        };
+        let declared = if t.declared { "yes" } else { "no" };
+        vec![t.name.clone(), t.source.clone(), level, declared.into()]
+    }));
+    let mut out = columns(&rows);
+    if !list.servers.is_empty() {
+        let mut rows = vec![vec!["MCP SERVER".to_string(), "STATUS".into()]];
+        rows.extend(
+            list.servers
+                .iter()
+                .map(|s| vec![s.name.clone(), s.status.clone()]),
+        );
+        out.push('\n');
+        out.push_str(&columns(&rows));
     }
+    crate::render::text::clean_text(&out, false)
+}
+
+/// Rows as columns two spaces apart, by display width.
+fn columns(rows: &[Vec<String>]) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..n)
+        .map(|i| {
+            rows.iter()
+                .map(|r| r.get(i).map_or(0, |c| c.width()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     let mut out = String::new();
-    for r in std::iter::once(&header).chain(&rows) {
+    for r in rows {
         let mut line = String::new();
-        for (i, cell) in r.iter().enumerate() {
+        for (cell, w) in r.iter().zip(&widths) {
             line.push_str(cell);
-            if i < 3 {
-                let pad = widths[i] - unicode_width::UnicodeWidthStr::width(cell.as_str());
-                line.push_str(&" ".repeat(pad + 2));
-            }
+            line.push_str(&" ".repeat(w - cell.width() + 2));
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    if !list.servers.is_empty() {
-        out.push_str("\nMCP SERVER  STATUS\n");
-        for s in &list.servers {
-            out.push_str(&format!("{}  {}\n", s.name, s.status));
-        }
-    }
-    crate::render::text::clean_text(&out, false)
+    out
 }
 
 #[cfg(test)]

@@ -43,7 +43,9 @@ pub struct ServerSpec {
 
 impl ServerSpec {
     /// `--mcp 'CMD ARGS'` (shell quoting), optionally `NAME=CMD ARGS`;
-    /// without a name, the command's file name is the server's.
+    /// without a name, the server is named after its program: the
+    /// command's file name, or for a launcher (`npx`, `uvx`, `node`, ...)
+    /// the package or script it starts.
     pub fn from_command_line(line: &str) -> Result<ServerSpec, String> {
         let (name, rest) = match line.split_once('=') {
             Some((n, r))
@@ -63,11 +65,7 @@ impl ServerSpec {
                 )
             })?;
         let command = words[0].clone();
-        let name = name.unwrap_or_else(|| {
-            std::path::Path::new(&command)
-                .file_name()
-                .map_or_else(|| command.clone(), |f| f.to_string_lossy().into_owned())
-        });
+        let name = name.unwrap_or_else(|| default_name(&words));
         Ok(ServerSpec {
             name,
             command,
@@ -76,6 +74,35 @@ impl ServerSpec {
             trust: false,
         })
     }
+}
+
+/// What a server started by `words` is called when no name is given.
+fn default_name(words: &[String]) -> String {
+    const LAUNCHERS: &[&str] = &[
+        "npx", "uvx", "pipx", "bunx", "node", "python", "python3", "deno", "bun", "uv",
+    ];
+    let file = |w: &str| {
+        std::path::Path::new(w)
+            .file_name()
+            .map_or_else(|| w.to_string(), |f| f.to_string_lossy().into_owned())
+    };
+    let program = file(&words[0]);
+    if !LAUNCHERS.contains(&program.as_str()) {
+        return program;
+    }
+    // The first argument that is not an option (nor uv's `run`): a
+    // package (`@scope/name@1.2` -> `name`) or a script (`dist/x.js` -> `x`).
+    let target = words[1..]
+        .iter()
+        .find(|w| !w.starts_with('-') && *w != "run")
+        .map(|w| {
+            let w = w.rsplit('/').next().unwrap_or(w);
+            let w = w.split('@').find(|p| !p.is_empty()).unwrap_or(w);
+            std::path::Path::new(w)
+                .file_stem()
+                .map_or_else(|| w.to_string(), |s| s.to_string_lossy().into_owned())
+        });
+    target.unwrap_or(program)
 }
 
 type Client = RunningService<RoleClient, ()>;
@@ -371,7 +398,7 @@ pub fn from_result(r: &Value) -> ToolResult {
         .map(Vec::as_slice)
         .unwrap_or_default();
     let text: Vec<String> = blocks.iter().map(block_text).collect();
-    let text = text.join("\n");
+    let text = capped(text.join("\n"));
     if r["isError"].as_bool() == Some(true) {
         return Err(Failed::new(
             "tool_error",
@@ -395,6 +422,27 @@ pub fn from_result(r: &Value) -> ToolResult {
         output,
         response: Value::Object(response),
     })
+}
+
+/// Most bytes of an MCP tool's text passed to the model.
+pub const MAX_TEXT: usize = 256 * 1024;
+
+/// `text` cut at [`MAX_TEXT`] (on a character boundary), saying so.
+fn capped(mut text: String) -> String {
+    if text.len() <= MAX_TEXT {
+        return text;
+    }
+    let total = text.len();
+    let cut = (0..=MAX_TEXT)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    text.truncate(cut);
+    text.push_str(&format!(
+        "\n[the tool's answer was {total} bytes; the first {} KiB are shown]",
+        MAX_TEXT / 1024
+    ));
+    text
 }
 
 /// One content block as text: text as is, anything else described.
@@ -459,6 +507,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(img.output, "[image image/png, 4 bytes base64]");
+        let big = from_result(&json!({"content":[{"type":"text","text": "é".repeat(MAX_TEXT)}]}))
+            .unwrap();
+        assert!(big.output.len() < MAX_TEXT + 100);
+        assert!(big.output.ends_with("the first 256 KiB are shown]"));
     }
 
     #[test]
@@ -468,8 +520,19 @@ mod tests {
                 .unwrap();
         assert_eq!(s.name, "time");
         assert_eq!(s.args, ["--local-timezone", "Europe/Paris"]);
-        let s = ServerSpec::from_command_line("/opt/bin/mcp-server-time").unwrap();
-        assert_eq!(s.name, "mcp-server-time");
+        let named = |line: &str| ServerSpec::from_command_line(line).unwrap().name;
+        assert_eq!(named("/opt/bin/mcp-server-time"), "mcp-server-time");
+        assert_eq!(
+            named("npx -y @modelcontextprotocol/server-everything@2026.8.31"),
+            "server-everything"
+        );
+        assert_eq!(
+            named("uvx mcp-server-time --local-timezone UTC"),
+            "mcp-server-time"
+        );
+        assert_eq!(named("python3 -m mcp_server_time"), "mcp_server_time");
+        assert_eq!(named("node build/weather.js"), "weather");
+        assert_eq!(named("npx"), "npx");
         assert!(ServerSpec::from_command_line("  ").is_err());
         assert!(ServerSpec::from_command_line("'unclosed").is_err());
     }

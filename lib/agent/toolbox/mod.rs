@@ -214,6 +214,7 @@ impl From<ToolResult> for Ran {
 
 type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
 type PreviewFn = dyn Fn(&Value, &Ctx<'_>) -> String + Send + Sync;
+type CheckFn = dyn Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync;
 
 /// One tool.
 #[derive(Clone)]
@@ -231,6 +232,8 @@ pub struct Tool {
     run: Arc<RunFn>,
     /// What the consent prompt says will happen; the arguments by default.
     preview: Option<Arc<PreviewFn>>,
+    /// Refuses a call before anyone is asked (a path outside the workspace).
+    check: Option<Arc<CheckFn>>,
 }
 
 impl fmt::Debug for Tool {
@@ -258,6 +261,7 @@ impl Tool {
             by_default: true,
             run: Arc::new(run),
             preview: None,
+            check: None,
         }
     }
 
@@ -272,6 +276,15 @@ impl Tool {
         preview: impl Fn(&Value, &Ctx<'_>) -> String + Send + Sync + 'static,
     ) -> Tool {
         self.preview = Some(Arc::new(preview));
+        self
+    }
+
+    /// A call this check refuses is answered without a consent question.
+    pub fn with_check(
+        mut self,
+        check: impl Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync + 'static,
+    ) -> Tool {
+        self.check = Some(Arc::new(check));
         self
     }
 
@@ -326,7 +339,10 @@ impl Registry {
         (2..)
             .map(|i| {
                 let suffix = format!("_{i}");
-                let keep = name.len().min(64 - suffix.len());
+                let mut keep = name.len().min(64 - suffix.len());
+                while !name.is_char_boundary(keep) {
+                    keep -= 1;
+                }
                 format!("{}{suffix}", &name[..keep])
             })
             .find(|n| !taken(n))
@@ -393,9 +409,41 @@ impl Toolbox {
         }
     }
 
+    /// Registers a tool of a mode (e.g. the agent modes' signals) and,
+    /// with `declare`, declares it; its name, if taken, is made unique.
+    /// Returns the name it got.
+    pub fn add(&mut self, tool: Tool, declare: bool) -> String {
+        self.registry.add(tool);
+        let name = self.registry.tools.last().expect("just added").name.clone();
+        if declare {
+            self.declared.push(name.clone());
+        }
+        name
+    }
+
     /// The names declared to the model.
     pub fn declared(&self) -> Vec<&str> {
         self.declared.iter().map(String::as_str).collect()
+    }
+
+    /// The system prompt's lines for the declared tools.
+    pub fn guidance(&self) -> String {
+        let declared = self.declared();
+        let mut g = super::tools::guidance(&declared);
+        let workspace_tools = self
+            .registry
+            .iter()
+            .filter(|t| t.source == Source::Builtin && !t.by_default)
+            .any(|t| declared.contains(&t.name.as_str()));
+        if workspace_tools {
+            g.push_str(&format!(
+                "The file and command tools work only inside {} (the first is the working directory); \
+                 paths are relative to the working directory. Calls that change something may be refused \
+                 by the user: then do not retry them, say what you would have done.\n",
+                self.workspace.describe()
+            ));
+        }
+        g
     }
 
     /// The `functionDeclarations` of the request.
@@ -472,6 +520,9 @@ impl Toolbox {
         {
             return Ok((Ran::failed(Failed::new("server_unavailable", why)), None));
         }
+        if let Some(Err(f)) = tool.check.as_ref().map(|c| c(call.args, &ctx)) {
+            return Ok((Ran::failed(f), None));
+        }
         let what = tool.preview(call.args, &ctx);
         let decision = self.consent.decide(&tool, &what);
         if !decision.granted() {
@@ -513,6 +564,43 @@ mod tests {
         assert_eq!(names[1], format!("{}_2", "x".repeat(62)));
         assert_eq!(names[2], format!("{}_3", "x".repeat(62)));
         assert_eq!(r.get(names[2]).unwrap().declaration["name"], names[2]);
+    }
+
+    #[test]
+    fn a_mode_adds_and_declares_its_own_tool() {
+        let mut tb = Toolbox::charts_only(&[]);
+        let name = tb.add(
+            Tool::new(
+                json!({"name": "signal", "description": "d"}),
+                Source::Builtin,
+                Level::Auto,
+                |args, _| Ran {
+                    events: vec![Event::signal("progress", None, args["message"].as_str())],
+                    result: Ok(Done::text("noted")),
+                    new_topic: None,
+                },
+            ),
+            true,
+        );
+        assert_eq!(tb.declared(), [name.as_str()]);
+        assert_eq!(tb.declarations()[0]["name"], "signal");
+        let mut kinds = Vec::new();
+        let d = tb
+            .dispatch(
+                &ToolCall {
+                    name: "signal",
+                    id: None,
+                    args: &json!({"message": "half way"}),
+                    tool_id: "s1",
+                },
+                &mut |e| {
+                    kinds.push(e.kind().to_string());
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert!(d.ok);
+        assert_eq!(kinds, ["tool_use", "signal", "tool_result"]);
     }
 
     #[test]

@@ -89,7 +89,16 @@ impl ToolSetup {
         } else {
             let mut s: Vec<ServerSpec> = cfg.mcp.values().cloned().collect();
             for line in &self.mcp {
-                s.push(ServerSpec::from_command_line(line)?);
+                let mut spec = ServerSpec::from_command_line(line)?;
+                // Two servers of one name would share their tools' names.
+                let base = spec.name.clone();
+                for i in 2.. {
+                    if !s.iter().any(|o| o.name == spec.name) {
+                        break;
+                    }
+                    spec.name = format!("{base}_{i}");
+                }
+                s.push(spec);
             }
             s
         };
@@ -177,6 +186,21 @@ mod tests {
         );
         assert!(agent.contains(&"run_shell_command".to_string()));
         assert!(!agent.contains(&"create_new_topic".to_string()));
+    }
+
+    #[test]
+    fn servers_of_one_name_are_told_apart() {
+        let s = ToolSetup {
+            mcp: vec!["false".into(), "false --x".into()],
+            timeout: Some(Duration::from_secs(5)),
+            ..ToolSetup::default()
+        };
+        let (tb, failures) = s.build_with(&Config::default()).unwrap();
+        assert_eq!(failures.len(), 2);
+        assert!(failures[0].starts_with("MCP server false (false) failed to start"));
+        assert!(failures[1].starts_with("MCP server false_2 (false) failed to start"));
+        let servers: Vec<String> = tb.list().servers.into_iter().map(|s| s.name).collect();
+        assert_eq!(servers, ["false", "false_2"]);
     }
 
     #[test]

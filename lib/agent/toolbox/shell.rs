@@ -26,6 +26,7 @@ pub fn tool() -> Tool {
         Ran::from(run(a, c))
     })
     .on_request()
+    .with_check(|a, c| super::files::inside(a, "directory", Some("."), c))
     .with_preview(|a, c| {
         let command = str_arg(a, "command").unwrap_or("?");
         let dir = str_arg(a, "directory").unwrap_or(".");
@@ -33,7 +34,7 @@ pub fn tool() -> Tool {
             .workspace
             .resolve(dir)
             .map_or_else(|e| e, |p| p.display().to_string());
-        format!("sh -c {}\n  in {at}", quote(command))
+        format!("sh -c {}\nin {at}", quote(command))
     })
 }
 
