@@ -40,6 +40,9 @@ pub struct ToolSetup {
     pub agent: bool,
     /// Let the MCP servers' stderr through.
     pub debug: bool,
+    /// Where the file and command tools work; the process's working
+    /// directory when `None`.
+    pub workdir: Option<PathBuf>,
 }
 
 /// The default `--tool-timeout`.
@@ -58,6 +61,7 @@ impl ToolSetup {
             mcp: args.mcp.clone(),
             agent: false,
             debug: args.debug,
+            workdir: None,
         }
     }
 
@@ -74,7 +78,10 @@ impl ToolSetup {
             .timeout
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
-        let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+        let cwd = match &self.workdir {
+            Some(d) => d.clone(),
+            None => std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
+        };
         let include: Vec<PathBuf> = cfg
             .tools
             .include_dirs
