@@ -13,18 +13,22 @@ use serde_json::{Value, json};
 /// A workspace `w` with a file, a subdirectory, a link to the outside and
 /// a dangling link; a secret beside it.
 fn scratch() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("toolbox-props")
-        .join(std::process::id().to_string());
-    let w = d.join("w");
-    if !w.exists() {
+    // Both properties run at once, in threads of one process: set up once.
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("toolbox-props")
+            .join(std::process::id().to_string());
+        let w = d.join("w");
+        let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(w.join("sub")).unwrap();
         std::fs::write(w.join("a.txt"), "alpha\nbeta\n").unwrap();
         std::fs::write(d.join("secret"), "TOPSECRET").unwrap();
         std::os::unix::fs::symlink(&d, w.join("up")).unwrap();
         std::os::unix::fs::symlink(d.join("nowhere"), w.join("dangling")).unwrap();
-    }
-    d
+        d
+    })
+    .clone()
 }
 
 fn path_text() -> impl Strategy<Value = String> {

@@ -123,6 +123,7 @@ impl ToolSetup {
                 ));
             }
         }
+        warn_unknown_config_names(cfg, &registry, some_failed);
         let declared = if self.no_tools {
             Vec::new()
         } else {
@@ -153,6 +154,25 @@ impl ToolSetup {
             },
             started.failures,
         ))
+    }
+}
+
+/// A name in the config that matches no tool is a warning, not an error:
+/// the MCP server that has it may be missing from this run.
+fn warn_unknown_config_names(cfg: &Config, registry: &Registry, some_failed: bool) {
+    let t = &cfg.tools;
+    let named = t
+        .enable
+        .iter()
+        .map(|n| ("tools.enable", n))
+        .chain(t.allow.iter().map(|n| ("tools.allow", n)))
+        .chain(t.levels.keys().map(|n| ("tools.levels", n)));
+    for (key, name) in named {
+        if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
+            crate::cli::diag(format!(
+                "gem-ask: warning: config: {key} names {name:?}, which is not a tool of this run (see --list-tools)"
+            ));
+        }
     }
 }
 
