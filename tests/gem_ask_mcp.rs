@@ -186,8 +186,10 @@ fn a_server_that_never_starts_is_reported_once_and_the_session_goes_on() {
         &server,
         &[
             "--yes",
+            // Room for the time server to start on a loaded machine; the
+            // two broken servers fail at once whatever the timeout.
             "--tool-timeout",
-            "3",
+            "20",
             "--mcp",
             "missing=/nonexistent/mcp-server",
             "--mcp",
@@ -253,7 +255,7 @@ fn a_server_that_dies_mid_session_is_reported_once() {
         &[
             "--yes",
             "--tool-timeout",
-            "5",
+            "20",
             "--mcp",
             &mcp_arg("time", &relay),
             "time?",

@@ -421,3 +421,19 @@ fn ctrl_c_at_the_prompt_ends_the_run_as_interrupted() {
     assert!(!scene.work.join("never").exists());
     assert_eq!(server.bodies().len(), 1);
 }
+
+#[test]
+fn a_config_naming_no_tool_is_a_warning() {
+    let scene = Scene::new("tools-config-typo");
+    scene.config("[tools]\nallow = [\"wirte_file\"]\n");
+    let server = FakeGemini::start("tools-config-typo", vec![]);
+    let out = finish(scene.spawn(&server, None, &["--list-tools"]));
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "gem-ask: warning: config: tools.allow names \"wirte_file\", which is not a tool of this run"
+        ),
+        "{err}"
+    );
+}

@@ -331,8 +331,34 @@ fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, t: rmcp::model::T
     )
     .with_preview({
         let (server, remote) = (spec.name.clone(), t.name.to_string());
-        move |args, _| format!("{remote} on MCP server {server} with {args}")
+        let claim = claimed(t.annotations.as_ref());
+        move |args, _| format!("{remote} on MCP server {server} with {args}{claim}")
     })
+}
+
+/// What the server says of its tool, worded as its claim: the user
+/// decides, gem-ask does not rely on it.
+fn claimed(a: Option<&rmcp::model::ToolAnnotations>) -> String {
+    let Some(a) = a else {
+        return String::new();
+    };
+    let mut says = Vec::new();
+    if a.read_only_hint == Some(true) {
+        says.push("only reads");
+    }
+    if a.destructive_hint == Some(true) {
+        says.push("may delete or overwrite");
+    }
+    if a.open_world_hint == Some(true) {
+        says.push("reaches outside systems");
+    }
+    if says.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n(the server says the tool {}; unverified)",
+        says.join(", ")
+    )
 }
 
 fn call(
@@ -511,6 +537,17 @@ mod tests {
             .unwrap();
         assert!(big.output.len() < MAX_TEXT + 100);
         assert!(big.output.ends_with("the first 256 KiB are shown]"));
+    }
+
+    #[test]
+    fn annotations_are_shown_as_claims() {
+        let a: rmcp::model::ToolAnnotations =
+            serde_json::from_value(json!({"readOnlyHint": true, "openWorldHint": true})).unwrap();
+        assert_eq!(
+            claimed(Some(&a)),
+            "\n(the server says the tool only reads, reaches outside systems; unverified)"
+        );
+        assert_eq!(claimed(None), "");
     }
 
     #[test]

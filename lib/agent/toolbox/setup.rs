@@ -40,6 +40,9 @@ pub struct ToolSetup {
     pub agent: bool,
     /// Let the MCP servers' stderr through.
     pub debug: bool,
+    /// Where the file and command tools work; the process's working
+    /// directory when `None`.
+    pub workdir: Option<PathBuf>,
 }
 
 /// The default `--tool-timeout`.
@@ -58,6 +61,7 @@ impl ToolSetup {
             mcp: args.mcp.clone(),
             agent: false,
             debug: args.debug,
+            workdir: None,
         }
     }
 
@@ -74,7 +78,10 @@ impl ToolSetup {
             .timeout
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
-        let cwd = std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?;
+        let cwd = match &self.workdir {
+            Some(d) => d.clone(),
+            None => std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
+        };
         let include: Vec<PathBuf> = cfg
             .tools
             .include_dirs
@@ -116,6 +123,7 @@ impl ToolSetup {
                 ));
             }
         }
+        warn_unknown_config_names(cfg, &registry, some_failed);
         let declared = if self.no_tools {
             Vec::new()
         } else {
@@ -146,6 +154,25 @@ impl ToolSetup {
             },
             started.failures,
         ))
+    }
+}
+
+/// A name in the config that matches no tool is a warning, not an error:
+/// the MCP server that has it may be missing from this run.
+fn warn_unknown_config_names(cfg: &Config, registry: &Registry, some_failed: bool) {
+    let t = &cfg.tools;
+    let named = t
+        .enable
+        .iter()
+        .map(|n| ("tools.enable", n))
+        .chain(t.allow.iter().map(|n| ("tools.allow", n)))
+        .chain(t.levels.keys().map(|n| ("tools.levels", n)));
+    for (key, name) in named {
+        if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
+            crate::cli::diag(format!(
+                "gem-ask: warning: config: {key} names {name:?}, which is not a tool of this run (see --list-tools)"
+            ));
+        }
     }
 }
 
