@@ -219,7 +219,9 @@ pub(super) fn sectors(
             .angle
             .as_deref()
             .and_then(|f| spec.field(f))
-            .and_then(|f| f.unit.as_deref());
+            .and_then(|f| f.unit.as_deref())
+            .map(|u| clean_line(u.trim(), ascii));
+        let unit = unit.as_deref().filter(|u| !u.is_empty());
         let fmt = NumFormat::for_values(parts.iter().map(|p| p.1));
         let values: Vec<String> = parts
             .iter()

@@ -1,0 +1,224 @@
+//! viz-render and `ui` chart events that are not drawn: one test per
+//! validation rule, each showing the event's fallbackText on stdout and a
+//! warning on stderr naming the rule; with --json an `error` event of
+//! severity warning follows the event; --strict makes it exit 65; the
+//! caps move with --max-spec-bytes and --max-rows.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{Value, json};
+
+const FALLBACK: &str = "Pace fell from 300 to 290 s/km";
+
+/// The smallest example (testdata/grammar/two_points.jsonl): its spec,
+/// which the tests break one rule at a time.
+fn base_spec() -> Value {
+    let text = std::fs::read_to_string("testdata/grammar/two_points.jsonl").unwrap();
+    let event: Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(event["fallbackText"], FALLBACK);
+    event["spec"].clone()
+}
+
+fn event(spec: Value) -> String {
+    let e = json!({"type": "ui", "id": "pace", "kind": "chart", "version": 1,
+                   "title": "Pace", "spec": spec, "fallbackText": FALLBACK});
+    format!("{e}\n")
+}
+
+fn run(args: &[&str], input: &str) -> (i32, String, String) {
+    let out = cargo_bin_cmd!("viz-render")
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .args(["--width", "60", "--color", "never"])
+        .args(args)
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The event is not drawn: its fallback text is, with a warning naming
+/// `rule`; --json passes it on with a warning event; --strict is exit 65.
+fn falls_back(input: &str, args: &[&str], rule: &str) {
+    let (code, out, err) = run(args, input);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{FALLBACK}\n"), "{rule}: {err}");
+    assert!(
+        err.contains("viz-render: warning: ui event \"pace\" not drawn"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("(rule {rule})")), "{rule}: {err}");
+    assert!(err.contains("accepted: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let json_args: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    let (code, out, err) = run(&json_args, input);
+    assert_eq!(code, 0, "{err}");
+    let events: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.len(), 2, "{out}");
+    assert_eq!(
+        events[0],
+        serde_json::from_str::<Value>(input.trim()).unwrap()
+    );
+    assert_eq!(events[1]["type"], "error");
+    assert_eq!(events[1]["severity"], "warning");
+    let msg = events[1]["message"].as_str().unwrap();
+    assert!(msg.contains(&format!("(rule {rule})")), "{msg}");
+    assert!(err.contains(&format!("(rule {rule})")), "{err}");
+
+    if !matches!(rule, "kind" | "version") {
+        let strict: Vec<&str> = args.iter().copied().chain(["--strict"]).collect();
+        let (code, _, err) = run(&strict, input);
+        assert_eq!(code, 65, "{rule}: {err}");
+    }
+}
+
+fn broken(edit: impl FnOnce(&mut Value)) -> String {
+    let mut spec = base_spec();
+    edit(&mut spec);
+    event(spec)
+}
+
+fn add(spec: &mut Value, mark: Value) {
+    spec["marks"].as_array_mut().unwrap().push(mark);
+}
+
+#[test]
+fn a_valid_spec_is_drawn_without_a_warning() {
+    let (code, out, err) = run(&[], &event(base_spec()));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("Pace\n"), "{out}");
+    assert!(out.contains("0 km"), "{out}");
+    assert!(!out.contains(FALLBACK), "{out}");
+}
+
+#[test]
+fn unknown_kind_and_version_fall_back() {
+    let mut e: Value = serde_json::from_str(event(base_spec()).trim()).unwrap();
+    e["kind"] = json!("map");
+    falls_back(&format!("{e}\n"), &[], "kind");
+    e["kind"] = json!("chart");
+    e["version"] = json!(2);
+    falls_back(&format!("{e}\n"), &[], "version");
+}
+
+#[test]
+fn payload_size_cap() {
+    falls_back(
+        &event(base_spec()),
+        &["--max-spec-bytes", "100"],
+        "payload-size",
+    );
+    // The default cap is 256 KB.
+    let rows: Vec<Value> = (0..4000)
+        .map(|i| json!({"km": i, "pace": 300, "note": "x".repeat(60)}))
+        .collect();
+    let big = broken(|s| s["dataset"]["rows"] = json!(rows));
+    falls_back(&big, &[], "payload-size");
+    let (code, out, err) = run(&["--max-spec-bytes", "1000000"], &big);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+}
+
+#[test]
+fn row_count_cap() {
+    falls_back(&event(base_spec()), &["--max-rows", "1"], "row-count");
+    let rows: Vec<Value> = (0..5001).map(|i| json!({"km": i, "pace": 300})).collect();
+    let many = broken(|s| s["dataset"]["rows"] = json!(rows));
+    falls_back(&many, &[], "row-count");
+    let (code, _, err) = run(&["--max-rows", "6000"], &many);
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+#[test]
+fn structure_rules() {
+    falls_back(&broken(|s| s["marks"] = json!([])), &[], "mark-count");
+    falls_back(&broken(|s| s["dataset"] = json!("rows")), &[], "shape");
+    falls_back(
+        &broken(|s| s["marks"][0]["type"] = json!("pie")),
+        &[],
+        "mark-type",
+    );
+    falls_back(
+        &broken(|s| s["fields"]["km"]["type"] = json!("float")),
+        &[],
+        "field-type",
+    );
+}
+
+#[test]
+fn value_rules() {
+    falls_back(
+        &broken(|s| s["dataset"]["rows"][1]["pace"] = json!("fast")),
+        &[],
+        "finite-number",
+    );
+    falls_back(
+        &broken(|s| s["dataset"]["rows"][0]["day"] = json!("2026-02-30")),
+        &[],
+        "date-value",
+    );
+}
+
+#[test]
+fn encoding_rules() {
+    falls_back(
+        &broken(|s| add(s, json!({"type": "rule", "label": "nowhere"}))),
+        &[],
+        "encoding-missing",
+    );
+    falls_back(
+        &broken(|s| s["marks"][0]["y"] = json!("hr")),
+        &[],
+        "encoding-field",
+    );
+    falls_back(
+        &broken(|s| s["marks"][0]["y"] = json!("name")),
+        &[],
+        "encoding-type",
+    );
+    falls_back(
+        &broken(|s| add(s, json!({"type": "point", "x": "day", "y": "pace"}))),
+        &[],
+        "scale-conflict",
+    );
+    falls_back(
+        &broken(|s| s["axes"] = json!({"y": {"domain": [300, 300]}})),
+        &[],
+        "domain",
+    );
+}
+
+#[test]
+fn unknown_top_level_members_are_trimmed_and_drawn() {
+    let spec = broken(|s| s["style"] = json!({"theme": "dark"}));
+    let (code, out, err) = run(&[], &spec);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(!out.contains(FALLBACK), "{out}");
+}
+
+#[test]
+fn a_ui_event_without_fallback_text_shows_its_title() {
+    let mut e: Value = serde_json::from_str(event(base_spec()).trim()).unwrap();
+    e["kind"] = json!("map");
+    e.as_object_mut().unwrap().remove("fallbackText");
+    let (code, out, err) = run(&[], &format!("{e}\n"));
+    assert_eq!(code, 0);
+    assert_eq!(out, "Pace\n");
+    assert!(err.contains("(rule kind)"), "{err}");
+}
+
+#[test]
+fn interaction_is_named_in_the_footer() {
+    let spec = broken(|s| s["interaction"] = json!({"xSelection": true}));
+    let (_, out, _) = run(&[], &spec);
+    assert!(
+        out.contains("interaction (xSelection) is not drawn in the terminal"),
+        "{out}"
+    );
+}
