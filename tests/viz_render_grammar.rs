@@ -222,3 +222,28 @@ fn interaction_is_named_in_the_footer() {
         "{out}"
     );
 }
+
+#[test]
+fn chapters_count_a_refused_chart_as_an_error() {
+    let topic = r#"{"type":"topic","title":"Plots"}"#;
+    let bad = broken(|s| s["marks"][0]["type"] = json!("pie"));
+    let (code, out, _) = run(
+        &["--chapters"],
+        &format!("{topic}\n{bad}{}", event(base_spec())),
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("2 events · 0 tool calls · 1 error"), "{out}");
+}
+
+#[test]
+fn a_legend_of_many_series_is_cut_with_a_count() {
+    let rows: Vec<Value> = (0..40)
+        .flat_map(|s| (0..2).map(move |x| json!({"x": x, "y": s, "who": format!("s{s}")})))
+        .collect();
+    let spec = json!({"dataset": {"rows": rows},
+                      "marks": [{"type": "line", "x": "x", "y": "y", "series": "who"}]});
+    let (code, out, err) = run(&[], &event(spec));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("s23") && !out.contains("s24 "), "{out}");
+    assert!(out.contains("and 16 more"), "{out}");
+}

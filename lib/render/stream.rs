@@ -606,6 +606,7 @@ impl Renderer {
             "error" if e.str_field("severity") != Some("warning") => c.errors += 1,
             "tool_result" | "result" if e.str_field("status") == Some("error") => c.errors += 1,
             "visualization" | "" if chart_from_event(e).is_err() => c.errors += 1,
+            "ui" if is_refused_chart(e, &self.opts) => c.errors += 1,
             _ => {}
         }
         Ok(())
@@ -643,6 +644,13 @@ impl Renderer {
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
+}
+
+/// A `ui` chart event that validation refuses (unknown kinds are not
+/// charts, so not errors).
+fn is_refused_chart(e: &Event, opts: &RenderOptions) -> bool {
+    let ui = UiEnvelope::read(&e.0);
+    ui.kind == Some(KIND_CHART) && ui.validate(&opts.limits).is_err()
 }
 
 /// The one-line warning for a `ui` event not drawn: which event, that its

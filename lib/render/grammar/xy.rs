@@ -243,7 +243,7 @@ impl<'a> Builder<'a> {
             let shape = match m.kind {
                 MarkKind::Line => Shape::Line {
                     points: idx.iter().map(|&i| pt(i)).collect(),
-                    markers: Markers::Auto {
+                    markers: Markers {
                         positions: idx.len(),
                         several: false,
                     },
@@ -397,7 +397,7 @@ impl<'a> Builder<'a> {
         let several = self.series.data > 1;
         for l in &mut self.layers {
             if let Shape::Line {
-                markers: Markers::Auto { several: s, .. },
+                markers: Markers { several: s, .. },
                 ..
             } = &mut l.shape
             {

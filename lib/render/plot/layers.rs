@@ -101,16 +101,14 @@ impl<'a> Painter<'a> {
         if self.ascii {
             return;
         }
-        let marked: Vec<(usize, usize)> = match markers {
-            Markers::All => all,
-            Markers::Auto { positions, several } => {
-                if positions <= (self.canvas.cols() / 3).max(1) || all.len() == 1 {
-                    all
-                } else if several {
-                    all.last().copied().into_iter().collect()
-                } else {
-                    Vec::new()
-                }
+        let Markers { positions, several } = markers;
+        let marked: Vec<(usize, usize)> = {
+            if positions <= (self.canvas.cols() / 3).max(1) || all.len() == 1 {
+                all
+            } else if several {
+                all.last().copied().into_iter().collect()
+            } else {
+                Vec::new()
             }
         };
         let (dx, dy) = (self.dx, self.dy);

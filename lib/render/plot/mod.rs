@@ -44,16 +44,13 @@ pub enum AxisSpec {
 
 /// Which points of a line get their series' marker (Unicode only: in
 /// ASCII the line is drawn with the marker).
+/// Every point when `positions` take at most a third of the plot's
+/// columns; else, when `several` series share the plot, the last one (to
+/// tie the line to the legend); else none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Markers {
-    /// Every point when at most a third of the plot's columns are used by
-    /// `positions` positions; else, with other series, the last one
-    /// (to tie the line to the legend); else none.
-    Auto {
-        positions: usize,
-        several: bool,
-    },
-    All,
+pub struct Markers {
+    pub positions: usize,
+    pub several: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
