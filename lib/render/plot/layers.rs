@@ -173,6 +173,10 @@ impl<'a> Painter<'a> {
         let bw = (((slot_cols - gap) / groups.max(1) as f64).floor() as usize).max(1);
         let base = self.y_dot(self.y.baseline());
         for &(px, py) in bars {
+            // A bar of no height is no bar (and no stray dot on the axis).
+            if py == self.y.baseline() {
+                continue;
+            }
             let (gx, top) = self.at(px, py);
             let start = (gx / self.dx + g * bw).saturating_sub(groups * bw / 2);
             for col in start..(start + bw).min(cols) {
