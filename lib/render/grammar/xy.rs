@@ -147,15 +147,41 @@ pub(super) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
     b.finish()
 }
 
+/// The categories of a category axis, in order of appearance over the
+/// marks' fields on it.
+#[derive(Default)]
+struct Categories {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Categories {
+    fn of(spec: &ChartSpec, ty: FieldType, field: impl Fn(&Mark) -> Option<&str>) -> Categories {
+        let mut c = Categories::default();
+        if ty != FieldType::String {
+            return c;
+        }
+        for col in spec.marks.iter().filter_map(|m| spec.column(field(m)?)) {
+            for s in col.texts().unwrap_or(&[]).iter().flatten() {
+                if !c.index.contains_key(s) {
+                    c.index.insert(s.clone(), c.names.len());
+                    c.names.push(s.clone());
+                }
+            }
+        }
+        c
+    }
+}
+
 /// The plot as it is put together, mark by mark.
 struct Builder<'a> {
     spec: &'a ChartSpec,
     ascii: bool,
     x_type: FieldType,
     y_type: FieldType,
-    /// Categories of a category x axis, in order of appearance.
-    categories: Vec<String>,
-    cat_index: HashMap<String, usize>,
+    /// Categories of the x and the y axis when they are category axes.
+    x_cats: Categories,
+    y_cats: Categories,
     series: Series,
     layers: Vec<Layer>,
     xe: Extent,
@@ -168,30 +194,14 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(spec: &'a ChartSpec, ascii: bool) -> Builder<'a> {
-        let x_type = axis_type(spec, true);
-        let mut categories: Vec<String> = Vec::new();
-        let mut cat_index: HashMap<String, usize> = HashMap::new();
-        if x_type == FieldType::String {
-            let columns = spec
-                .marks
-                .iter()
-                .filter_map(|m| spec.column(m.x.as_deref()?));
-            for col in columns {
-                for s in col.texts().unwrap_or(&[]).iter().flatten() {
-                    if !cat_index.contains_key(s) {
-                        cat_index.insert(s.clone(), categories.len());
-                        categories.push(s.clone());
-                    }
-                }
-            }
-        }
+        let (x_type, y_type) = (axis_type(spec, true), axis_type(spec, false));
         Builder {
             spec,
             ascii,
             x_type,
-            y_type: axis_type(spec, false),
-            categories,
-            cat_index,
+            y_type,
+            x_cats: Categories::of(spec, x_type, |m| m.x.as_deref()),
+            y_cats: Categories::of(spec, y_type, |m| m.y.as_deref()),
             series: Series::default(),
             layers: Vec::new(),
             xe: Extent::default(),
@@ -201,15 +211,16 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// A field's positions on its axis (categories by index).
-    fn field(&self, f: Option<&str>) -> Vec<Option<f64>> {
-        positions(f.and_then(|f| self.spec.column(f)), &self.cat_index)
+    /// A field's positions on the x (or y) axis, categories by index.
+    fn field(&self, f: Option<&str>, x: bool) -> Vec<Option<f64>> {
+        let cats = if x { &self.x_cats } else { &self.y_cats };
+        positions(f.and_then(|f| self.spec.column(f)), &cats.index)
     }
 
     /// An area's band edge: a field, or a constant on every row.
     fn operand(&self, o: &Option<Operand>) -> Vec<Option<f64>> {
         match o {
-            Some(Operand::Text(f)) => self.field(Some(f)),
+            Some(Operand::Text(f)) => self.field(Some(f), false),
             Some(Operand::Number(n)) => vec![Some(*n); self.spec.dataset.rows.len()],
             None => Vec::new(),
         }
@@ -217,11 +228,11 @@ impl<'a> Builder<'a> {
 
     /// A line, area, point or bar mark: one layer per series.
     fn xy_mark(&mut self, m: &Mark) {
-        let xs = self.field(m.x.as_deref());
+        let xs = self.field(m.x.as_deref(), true);
         let (ys, y2s) = if m.kind == MarkKind::Area && m.y.is_none() {
             (self.operand(&m.y_end), Some(self.operand(&m.y_start)))
         } else {
-            (self.field(m.y.as_deref()), None)
+            (self.field(m.y.as_deref(), false), None)
         };
         let filled = matches!(m.kind, MarkKind::Area | MarkKind::Bar);
         let dotted = filled && self.fills % 2 == 1;
@@ -299,7 +310,12 @@ impl<'a> Builder<'a> {
 
     /// An operand's values: a constant once, a field's (up to
     /// [`MAX_REFERENCES`]) per row.
-    fn values(&self, op: Option<&Operand>, field: Option<&str>, ty: FieldType) -> Option<Vec<f64>> {
+    fn values(&self, op: Option<&Operand>, field: Option<&str>, x: bool) -> Option<Vec<f64>> {
+        let (ty, cats) = if x {
+            (self.x_type, &self.x_cats)
+        } else {
+            (self.y_type, &self.y_cats)
+        };
         let resolved = match (op, field) {
             (Some(op), _) => self.spec.resolve(op, ty)?,
             (None, Some(f)) => Resolved::Field(f),
@@ -307,9 +323,9 @@ impl<'a> Builder<'a> {
         };
         Some(match resolved {
             Resolved::Value(v) => vec![v],
-            Resolved::Category(c) => vec![*self.cat_index.get(c)? as f64],
+            Resolved::Category(c) => vec![*cats.index.get(c)? as f64],
             Resolved::Field(f) => self
-                .field(Some(f))
+                .field(Some(f), x)
                 .into_iter()
                 .flatten()
                 .take(MAX_REFERENCES)
@@ -320,7 +336,7 @@ impl<'a> Builder<'a> {
     fn rule(&mut self, m: &Mark) {
         let label = m.label.clone();
         for x in self
-            .values(m.x_value.as_ref(), m.x.as_deref(), self.x_type)
+            .values(m.x_value.as_ref(), m.x.as_deref(), true)
             .unwrap_or_default()
         {
             self.xe.add(x);
@@ -332,7 +348,7 @@ impl<'a> Builder<'a> {
             self.layers.push(Layer { series: 0, shape });
         }
         for y in self
-            .values(m.y_value.as_ref(), m.y.as_deref(), self.y_type)
+            .values(m.y_value.as_ref(), m.y.as_deref(), false)
             .unwrap_or_default()
         {
             self.ye.add(y);
@@ -347,15 +363,10 @@ impl<'a> Builder<'a> {
 
     /// Bounds of a rectangle on one axis, per row when a bound is a field;
     /// `[None]` when the pair is missing (the band spans the plot).
-    fn bounds(
-        &self,
-        a: &Option<Operand>,
-        b: &Option<Operand>,
-        ty: FieldType,
-    ) -> Vec<Option<(f64, f64)>> {
+    fn bounds(&self, a: &Option<Operand>, b: &Option<Operand>, x: bool) -> Vec<Option<(f64, f64)>> {
         let (Some(a), Some(b)) = (
-            self.values(a.as_ref(), None, ty),
-            self.values(b.as_ref(), None, ty),
+            self.values(a.as_ref(), None, x),
+            self.values(b.as_ref(), None, x),
         ) else {
             return vec![None];
         };
@@ -366,8 +377,8 @@ impl<'a> Builder<'a> {
     }
 
     fn rectangle(&mut self, m: &Mark) {
-        let xs = self.bounds(&m.x_start, &m.x_end, self.x_type);
-        let ys = self.bounds(&m.y_start, &m.y_end, self.y_type);
+        let xs = self.bounds(&m.x_start, &m.x_end, true);
+        let ys = self.bounds(&m.y_start, &m.y_end, false);
         if let Some(l) = &m.label {
             let shade = if self.ascii { '.' } else { '░' };
             let i = self.series.index(l, |_| shade);
@@ -446,7 +457,7 @@ impl<'a> Builder<'a> {
         });
         match ty {
             FieldType::String => AxisSpec::Category {
-                names: self.categories.clone(),
+                names: if x { &self.x_cats } else { &self.y_cats }.names.clone(),
             },
             FieldType::Date => AxisSpec::Date {
                 min,

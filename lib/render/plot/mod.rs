@@ -141,7 +141,9 @@ pub fn render(plot: &Plot, opts: &RenderOptions, lines: &mut Vec<String>) {
     let w = opts.width.max(1);
     let c = opts.color;
     let rows = plot_rows(opts);
-    let y = fit_axis(&plot.y, (rows / 3 + 1).max(3), false);
+    let mut y = fit_axis(&plot.y, (rows / 3 + 1).max(3), false);
+    // Categories read top down, the first at the top.
+    y.invert ^= y.kind == ScaleKind::Category;
     let tw = y
         .ticks
         .iter()
@@ -199,7 +201,7 @@ fn fit_x_axis(spec: &AxisSpec, pw: usize) -> Scale {
     let mut target = (pw / 6).clamp(2, 8);
     loop {
         let scale = fit_axis(spec, target, true);
-        let need: usize = scale.ticks.iter().map(|t| width(&t.label) + 2).sum();
+        let need: usize = scale.ticks.iter().map(|t| width(&t.label) + 1).sum();
         if need <= pw || target <= 2 {
             return scale;
         }
