@@ -14,7 +14,7 @@ pub struct Item {
 /// the screen.
 const MAX_ITEMS: usize = 24;
 
-/// Legend lines for `items` at width `w`; past [`MAX_ITEMS`] the rest are
+/// Legend lines for `items` at width `w`; past 24 items the rest are
 /// counted.
 pub fn lines(items: &[Item], w: usize, ascii: bool, color: bool) -> Vec<String> {
     let mut out = Vec::new();
