@@ -41,36 +41,6 @@ impl Series {
     }
 }
 
-/// The axis types a validated spec's marks agree on (number when no mark
-/// says).
-pub(super) fn axis_type(spec: &ChartSpec, x: bool) -> FieldType {
-    for m in &spec.marks {
-        let f = if x { &m.x } else { &m.y };
-        let op = if x {
-            [&m.x_start, &m.x_value]
-        } else {
-            [&m.y_start, &m.y_value]
-        };
-        if let Some(t) = f.as_deref().and_then(|f| spec.field_type(f)) {
-            return t;
-        }
-        if let Some(o) = op.into_iter().flatten().next() {
-            return match o {
-                Operand::Text(s) => {
-                    spec.field_type(s)
-                        .unwrap_or(if crate::spec::grammar::parse_date(s).is_some() {
-                            FieldType::Date
-                        } else {
-                            FieldType::String
-                        })
-                }
-                Operand::Number(_) => FieldType::Number,
-            };
-        }
-    }
-    FieldType::Number
-}
-
 /// Rows of one mark split by series: (series name, row indices).
 pub(super) fn groups(spec: &ChartSpec, m: &Mark, rows: usize) -> Vec<(String, Vec<usize>)> {
     match spec.series_by(m) {
@@ -194,7 +164,7 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(spec: &'a ChartSpec, ascii: bool) -> Builder<'a> {
-        let (x_type, y_type) = (axis_type(spec, true), axis_type(spec, false));
+        let (x_type, y_type) = (spec.axis_type(true), spec.axis_type(false));
         Builder {
             spec,
             ascii,

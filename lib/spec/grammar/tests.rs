@@ -236,6 +236,8 @@ fn operands_resolve_on_their_scale() {
         ok.resolve(y_end, FieldType::Number),
         Some(Resolved::Field("pace"))
     );
+    assert_eq!(ok.axis_type(true), FieldType::Date);
+    assert_eq!(ok.axis_type(false), FieldType::Number);
     assert_eq!(
         ok.summary(),
         "1 line mark, 1 rule mark, 1 rectangle mark over 2 rows"
