@@ -247,3 +247,19 @@ fn a_legend_of_many_series_is_cut_with_a_count() {
     assert!(out.contains("s23") && !out.contains("s24 "), "{out}");
     assert!(out.contains("and 16 more"), "{out}");
 }
+
+/// Found by the property test: bars in a domain far narrower than their
+/// slot made a bar wider than the plot (and overflowed).
+#[test]
+fn grouped_bars_in_a_tiny_domain_stay_in_the_plot() {
+    let spec = json!({
+        "dataset": {"rows": [{"x": 0, "y": 1, "s": "a"}, {"x": 1, "y": 2, "s": "b"}]},
+        "marks": [{"type": "bar", "x": "x", "y": "y", "series": "s"}],
+        "axes": {"x": {"domain": [0, 1e-300]}}
+    });
+    for args in [&["--ascii"][..], &["--unicode"]] {
+        let (code, out, err) = run(args, &event(spec.clone()));
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 60), "{out}");
+    }
+}
