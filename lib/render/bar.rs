@@ -49,6 +49,16 @@ pub struct Row {
 /// ASCII glyphs of grouped bars, by series.
 const ASCII_FILLS: [char; 5] = ['#', '=', '+', '~', '%'];
 
+/// The glyph of a bar in ASCII (by its series, `#` without one) and of
+/// every bar in Unicode (the whole block; partial cells are eighths).
+pub fn fill_glyph(series: Option<usize>, ascii: bool) -> char {
+    match (ascii, series) {
+        (false, _) => '█',
+        (true, Some(i)) => ASCII_FILLS[i % ASCII_FILLS.len()],
+        (true, None) => '#',
+    }
+}
+
 /// Bars on one shared scale, one row each, titled by the chart's labels
 /// and unit.
 pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<String>) {
@@ -168,9 +178,9 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
         let (pos_style, neg_style, fill) = match p.series {
             Some(i) => {
                 let st = Style::Fg(PALETTE[i % PALETTE.len()]);
-                (st, st, ASCII_FILLS[i % ASCII_FILLS.len()])
+                (st, st, fill_glyph(p.series, true))
             }
-            None => (pos_style, neg_style, '#'),
+            None => (pos_style, neg_style, fill_glyph(None, true)),
         };
         let mut l = Line::new();
         if lw > 0 {

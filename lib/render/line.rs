@@ -43,7 +43,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
                     .iter()
                     .map(|p| Some((index[p.label.as_str()] as f64, p.value)))
                     .collect(),
-                markers: Markers::Auto {
+                markers: Markers {
                     positions: xs.len(),
                     several,
                 },

@@ -1,8 +1,9 @@
-//! Terminal renderers: bar, line and table charts, streamed message text,
-//! chapter headers, tool and error lines; width-aware, Unicode first with
-//! an ASCII fallback. [`Renderer`] turns events into terminal output and is
-//! shared by `viz-render` and the terminal view of `gem-ask`;
-//! [`render_chart`] draws one chart as lines.
+//! Terminal renderers: bar, line and table charts, layered charts of the
+//! plot grammar (`ui` events), streamed message text, chapter headers,
+//! tool and error lines; width-aware, Unicode first with an ASCII
+//! fallback. [`Renderer`] turns events into terminal output and is shared
+//! by `viz-render` and the terminal view of `gem-ask`; [`render_chart`]
+//! draws one chart as lines, [`render_spec`] one grammar chart.
 //!
 //! Guarantees, whatever the input: no line is wider than
 //! [`RenderOptions::width`] (display width: CJK and emoji count two), with
@@ -20,8 +21,9 @@
 //! - user messages (gemini-cli echoes the prompt) are one dim `> text` line;
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
-//! Layout: [`chart`] draws one chart, [`stream`] renders an event stream,
-//! [`cli`] is the `viz-render` command; this file holds the options and
+//! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
+//! `cli.rs` is the `viz-render` command, `plot/` the one canvas, axes and
+//! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
 pub mod args;
@@ -34,6 +36,7 @@ pub mod plot;
 mod stream;
 mod table;
 pub mod text;
+mod ui;
 mod wrap;
 
 use crate::spec::grammar::Limits;
@@ -43,7 +46,8 @@ pub use args::VizRenderArgs;
 pub use chart::{chart_from_event, render_chart};
 pub use cli::run;
 pub use grammar::render_spec;
-pub use stream::{Renderer, chapter_rule, ui_warning};
+pub use stream::{Renderer, chapter_rule};
+pub use ui::warning as ui_warning;
 
 /// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
 /// for viz-parse: only a `visualization` event is drawn.

@@ -38,9 +38,9 @@ pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) 
         ));
     } else if has(MarkKind::Sector) {
         rows::sectors(spec, opts, &mut lines, &mut notes);
-    } else if has(MarkKind::Bar) && xy::axis_type(spec, true) == FieldType::String {
+    } else if has(MarkKind::Bar) && spec.axis_type(true) == FieldType::String {
         rows::category_bars(spec, true, opts, &mut lines, &mut notes);
-    } else if has(MarkKind::Bar) && xy::axis_type(spec, false) == FieldType::String {
+    } else if has(MarkKind::Bar) && spec.axis_type(false) == FieldType::String {
         rows::category_bars(spec, false, opts, &mut lines, &mut notes);
     } else {
         let p = xy::build(spec, !opts.unicode);

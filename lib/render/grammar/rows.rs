@@ -7,20 +7,115 @@ use std::collections::HashMap;
 
 use super::super::RenderOptions;
 use super::super::bar::{self, Row};
-use super::super::plot::series_style;
+use super::super::plot::{legend, series_style};
 use super::super::text::{
-    Line, NumFormat, Style, clean_line, fixed, pad_left, pad_right, truncate, width, with_unit,
+    Line, NumFormat, Style, clean_line, fixed, pad_left, pad_right, paint, truncate, width,
+    with_unit,
 };
 use super::xy::groups;
 use crate::spec::Chart;
-use crate::spec::grammar::{ChartSpec, Column, MarkKind};
+use crate::spec::grammar::{ChartSpec, Column, Mark, MarkKind};
 
 /// Categories shown as rows, at most.
 const MAX_CATEGORIES: usize = 100;
 
-/// Bars over categories. `categories_on_x`: the category field is the
-/// bar's `x` (else its `y`, Swift Charts' horizontal form). Returns the
-/// marks it could not draw, for the footer.
+/// Bar values summed per (category, series), both in order of appearance.
+#[derive(Default)]
+struct Grouped<'a> {
+    categories: Vec<String>,
+    series: Vec<String>,
+    sums: HashMap<(usize, usize), f64>,
+    /// The first bar's value field, for the unit and the title.
+    value_field: Option<&'a str>,
+    /// Marks other than bars, which this layout cannot place.
+    skipped: usize,
+}
+
+impl<'a> Grouped<'a> {
+    fn gather(spec: &'a ChartSpec, categories_on_x: bool) -> Grouped<'a> {
+        let mut g = Grouped::default();
+        let mut cat_at: HashMap<String, usize> = HashMap::new();
+        for m in &spec.marks {
+            if m.kind != MarkKind::Bar {
+                g.skipped += 1;
+                continue;
+            }
+            let (cat_f, val_f) = if categories_on_x {
+                (&m.x, &m.y)
+            } else {
+                (&m.y, &m.x)
+            };
+            let (Some(Column::Text(c)), Some(v)) = (
+                cat_f.as_deref().and_then(|f| spec.column(f)),
+                val_f.as_deref().and_then(|f| spec.column(f)),
+            ) else {
+                continue;
+            };
+            g.value_field = g.value_field.or(val_f.as_deref());
+            let vals = v.positions().unwrap_or(&[]);
+            for (name, idx) in groups(spec, m, spec.dataset.rows.len()) {
+                let si = g.series.iter().position(|n| *n == name).unwrap_or_else(|| {
+                    g.series.push(name);
+                    g.series.len() - 1
+                });
+                for i in idx {
+                    let (Some(cat), Some(val)) =
+                        (c.get(i).cloned().flatten(), vals.get(i).copied().flatten())
+                    else {
+                        continue;
+                    };
+                    let ci = *cat_at.entry(cat.clone()).or_insert_with(|| {
+                        g.categories.push(cat);
+                        g.categories.len() - 1
+                    });
+                    *g.sums.entry((ci, si)).or_insert(0.0) += val;
+                }
+            }
+        }
+        g
+    }
+
+    /// One row per category and series with a value; the category named
+    /// on its first row only.
+    fn rows(&self) -> Vec<Row> {
+        let several = self.series.len() > 1;
+        let mut out = Vec::new();
+        for (ci, cat) in self.categories.iter().enumerate().take(MAX_CATEGORIES) {
+            let mut first = true;
+            for si in 0..self.series.len() {
+                if let Some(&value) = self.sums.get(&(ci, si)) {
+                    out.push(Row {
+                        label: if first { cat.clone() } else { String::new() },
+                        value,
+                        series: several.then_some(si),
+                    });
+                    first = false;
+                }
+            }
+        }
+        out
+    }
+
+    fn notes(&self, notes: &mut Vec<String>) {
+        if self.skipped > 0 {
+            let s = if self.skipped == 1 { "" } else { "s" };
+            notes.push(format!(
+                "{} mark{s} beside bars over categories not drawn in the terminal",
+                self.skipped
+            ));
+        }
+        if self.categories.len() > MAX_CATEGORIES {
+            notes.push(format!(
+                "showing the first {MAX_CATEGORIES} of {} categories",
+                fixed(self.categories.len() as f64, 0)
+            ));
+        }
+    }
+}
+
+/// Bars over categories, through the bar chart's code. `categories_on_x`:
+/// the category field is the bar's `x` (else its `y`, Swift Charts'
+/// horizontal form). Marks other than bars are named in `notes`.
 pub(super) fn category_bars(
     spec: &ChartSpec,
     categories_on_x: bool,
@@ -28,79 +123,9 @@ pub(super) fn category_bars(
     lines: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) {
-    let rows = spec.dataset.rows.len();
-    // (category, series) -> summed value; series in order of appearance.
-    let mut cats: Vec<String> = Vec::new();
-    let mut cat_at: HashMap<String, usize> = HashMap::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut sums: HashMap<(usize, usize), f64> = HashMap::new();
-    let (mut value_field, mut skipped) = (None, 0);
-    for m in &spec.marks {
-        if m.kind != MarkKind::Bar {
-            skipped += 1;
-            continue;
-        }
-        let (cat_f, val_f) = if categories_on_x {
-            (&m.x, &m.y)
-        } else {
-            (&m.y, &m.x)
-        };
-        let (Some(Column::Text(c)), Some(v)) = (
-            cat_f.as_deref().and_then(|f| spec.column(f)),
-            val_f.as_deref().and_then(|f| spec.column(f)),
-        ) else {
-            continue;
-        };
-        value_field = value_field.or(val_f.as_deref());
-        let vals = v.positions().unwrap_or(&[]);
-        for (name, idx) in groups(spec, m, rows) {
-            let si = names.iter().position(|n| *n == name).unwrap_or_else(|| {
-                names.push(name);
-                names.len() - 1
-            });
-            for i in idx {
-                let (Some(cat), Some(val)) =
-                    (c.get(i).cloned().flatten(), vals.get(i).copied().flatten())
-                else {
-                    continue;
-                };
-                let ci = *cat_at.entry(cat.clone()).or_insert_with(|| {
-                    cats.push(cat);
-                    cats.len() - 1
-                });
-                *sums.entry((ci, si)).or_insert(0.0) += val;
-            }
-        }
-    }
-    if skipped > 0 {
-        let s = if skipped == 1 { "" } else { "s" };
-        notes.push(format!(
-            "{skipped} mark{s} beside bars over categories not drawn in the terminal"
-        ));
-    }
-    if cats.len() > MAX_CATEGORIES {
-        notes.push(format!(
-            "showing the first {MAX_CATEGORIES} of {} categories",
-            fixed(cats.len() as f64, 0)
-        ));
-        cats.truncate(MAX_CATEGORIES);
-    }
-    let several = names.len() > 1;
-    let mut out_rows = Vec::new();
-    for (ci, cat) in cats.iter().enumerate() {
-        let mut first = true;
-        for si in 0..names.len() {
-            if let Some(&value) = sums.get(&(ci, si)) {
-                out_rows.push(Row {
-                    label: if first { cat.clone() } else { String::new() },
-                    value,
-                    series: several.then_some(si),
-                });
-                first = false;
-            }
-        }
-    }
-    let axis = |x: bool| {
+    let g = Grouped::gather(spec, categories_on_x);
+    g.notes(notes);
+    let axis_label = |x: bool| {
         let a = if x {
             spec.axes.x.as_ref()
         } else {
@@ -108,40 +133,40 @@ pub(super) fn category_bars(
         };
         a.and_then(|a| a.label.clone())
     };
-    let unit = value_field
-        .and_then(|f| spec.field(f))
-        .and_then(|f| f.unit.clone());
     let label_of = |f: Option<&str>| f.map(|f| spec.field_label(f).to_string());
-    let first_bar = spec.marks.iter().find(|m| m.kind == MarkKind::Bar);
-    let cat_field = first_bar.and_then(|m| {
-        if categories_on_x {
-            m.x.as_deref()
-        } else {
-            m.y.as_deref()
-        }
-    });
+    let cat_field = spec
+        .marks
+        .iter()
+        .find(|m| m.kind == MarkKind::Bar)
+        .and_then(|m| {
+            if categories_on_x {
+                m.x.as_deref()
+            } else {
+                m.y.as_deref()
+            }
+        });
     let chart = Chart {
-        x_label: axis(categories_on_x).or_else(|| label_of(cat_field)),
-        y_label: axis(!categories_on_x).or_else(|| label_of(value_field)),
-        unit,
+        x_label: axis_label(categories_on_x).or_else(|| label_of(cat_field)),
+        y_label: axis_label(!categories_on_x).or_else(|| label_of(g.value_field)),
+        unit: g
+            .value_field
+            .and_then(|f| spec.field(f))
+            .and_then(|f| f.unit.clone()),
         ..Chart::default()
     };
-    bar::bars(&chart, &out_rows, opts, lines);
-    if several {
-        let items: Vec<super::super::plot::legend::Item> = names
+    bar::bars(&chart, &g.rows(), opts, lines);
+    if g.series.len() > 1 {
+        let items: Vec<legend::Item> = g
+            .series
             .iter()
             .enumerate()
-            .map(|(i, n)| super::super::plot::legend::Item {
-                glyph: if opts.unicode {
-                    '█'
-                } else {
-                    ['#', '=', '+', '~', '%'][i % 5]
-                },
+            .map(|(i, n)| legend::Item {
+                glyph: bar::fill_glyph(Some(i), !opts.unicode),
                 style: series_style(i),
                 name: n.clone(),
             })
             .collect();
-        lines.extend(super::super::plot::legend::lines(
+        lines.extend(legend::lines(
             &items,
             opts.width.max(1),
             !opts.unicode,
@@ -162,89 +187,110 @@ pub(super) fn sectors(
     lines: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) {
-    let ascii = !opts.unicode;
-    let w = opts.width.max(1);
     for m in spec.marks.iter().filter(|m| m.kind == MarkKind::Sector) {
-        let (Some(Column::Number(angles)), Some(cats)) = (
-            m.angle.as_deref().and_then(|f| spec.column(f)),
-            m.category.as_deref().and_then(|f| spec.column(f)),
-        ) else {
-            continue;
-        };
-        let mut parts: Vec<(String, f64)> = Vec::new();
-        let mut dropped = 0;
-        for (i, a) in angles.iter().enumerate() {
-            let Some(name) = category_text(&cats, i) else {
-                continue;
-            };
-            match a {
-                Some(a) if *a > 0.0 => match parts.iter_mut().find(|(n, _)| *n == name) {
-                    Some(p) => p.1 += a,
-                    None => parts.push((name, *a)),
-                },
-                Some(_) => dropped += 1,
-                None => {}
-            }
-        }
-        if dropped > 0 {
-            notes.push(format!("{dropped} zero or negative sector angles left out"));
-        }
+        let parts = shares_of(spec, m, notes);
         let total: f64 = parts.iter().map(|p| p.1).sum();
         if parts.is_empty() || !(total.is_finite() && total > 0.0) {
-            lines.push(super::super::text::paint(
-                "(no data)",
-                Style::Dim,
-                opts.color,
-            ));
+            lines.push(paint("(no data)", Style::Dim, opts.color));
             continue;
         }
-        let glyph = |i: usize| {
-            if ascii {
-                ASCII_SHADES[i % ASCII_SHADES.len()]
-            } else {
-                SHADES[i % SHADES.len()]
-            }
-        };
-        let cells = shares(&parts.iter().map(|p| p.1).collect::<Vec<_>>(), w);
-        let mut bar = Line::new();
-        for (i, n) in cells.iter().enumerate() {
-            bar.push(
-                &glyph(i).to_string().repeat(*n),
-                series_style(i),
-                opts.color,
-            );
-        }
-        lines.push(bar.finish());
         let unit = m
             .angle
             .as_deref()
             .and_then(|f| spec.field(f))
-            .and_then(|f| f.unit.as_deref());
-        let fmt = NumFormat::for_values(parts.iter().map(|p| p.1));
-        let values: Vec<String> = parts
-            .iter()
-            .map(|p| with_unit(&fmt.format(p.1), unit))
-            .collect();
-        let pcts: Vec<String> = parts
-            .iter()
-            .map(|p| format!("{}%", fixed(p.1 / total * 100.0, 1)))
-            .collect();
-        let vw = values.iter().map(|v| width(v)).max().unwrap_or(0);
-        let pw = pcts.iter().map(|p| width(p)).max().unwrap_or(0);
-        let names: Vec<String> = parts.iter().map(|p| clean_line(&p.0, ascii)).collect();
-        let room = w.saturating_sub(2 + vw + 2 + pw + 2);
-        let nw = names.iter().map(|n| width(n)).max().unwrap_or(0).min(room);
-        for (i, name) in names.iter().enumerate() {
-            let mut l = Line::new();
-            l.push(&glyph(i).to_string(), series_style(i), opts.color);
-            l.plain(" ");
-            l.plain(&pad_right(&truncate(name, nw, ascii), nw, ascii));
-            l.plain("  ");
-            l.plain(&pad_left(&values[i], vw, ascii));
-            l.plain("  ");
-            l.plain(&pad_left(&pcts[i], pw, ascii));
-            lines.push(l.finish());
+            .and_then(|f| f.unit.as_deref())
+            .map(|u| clean_line(u.trim(), !opts.unicode));
+        share_lines(
+            &parts,
+            total,
+            unit.as_deref().filter(|u| !u.is_empty()),
+            opts,
+            lines,
+        );
+    }
+}
+
+/// (category, summed positive angle) in order of appearance.
+fn shares_of(spec: &ChartSpec, m: &Mark, notes: &mut Vec<String>) -> Vec<(String, f64)> {
+    let (Some(Column::Number(angles)), Some(cats)) = (
+        m.angle.as_deref().and_then(|f| spec.column(f)),
+        m.category.as_deref().and_then(|f| spec.column(f)),
+    ) else {
+        return Vec::new();
+    };
+    let mut parts: Vec<(String, f64)> = Vec::new();
+    let mut dropped = 0;
+    for (i, a) in angles.iter().enumerate() {
+        let Some(name) = category_text(&cats, i) else {
+            continue;
+        };
+        match a {
+            Some(a) if *a > 0.0 => match parts.iter_mut().find(|(n, _)| *n == name) {
+                Some(p) => p.1 += a,
+                None => parts.push((name, *a)),
+            },
+            Some(_) => dropped += 1,
+            None => {}
         }
+    }
+    if dropped > 0 {
+        notes.push(format!("{dropped} zero or negative sector angles left out"));
+    }
+    parts
+}
+
+/// The proportional bar and the legend rows: glyph, name, value with its
+/// unit, percentage.
+fn share_lines(
+    parts: &[(String, f64)],
+    total: f64,
+    unit: Option<&str>,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
+    let ascii = !opts.unicode;
+    let w = opts.width.max(1);
+    let glyph = |i: usize| {
+        if ascii {
+            ASCII_SHADES[i % ASCII_SHADES.len()]
+        } else {
+            SHADES[i % SHADES.len()]
+        }
+    };
+    let cells = shares(&parts.iter().map(|p| p.1).collect::<Vec<_>>(), w);
+    let mut bar = Line::new();
+    for (i, n) in cells.iter().enumerate() {
+        bar.push(
+            &glyph(i).to_string().repeat(*n),
+            series_style(i),
+            opts.color,
+        );
+    }
+    lines.push(bar.finish());
+    let fmt = NumFormat::for_values(parts.iter().map(|p| p.1));
+    let values: Vec<String> = parts
+        .iter()
+        .map(|p| with_unit(&fmt.format(p.1), unit))
+        .collect();
+    let pcts: Vec<String> = parts
+        .iter()
+        .map(|p| format!("{}%", fixed(p.1 / total * 100.0, 1)))
+        .collect();
+    let vw = values.iter().map(|v| width(v)).max().unwrap_or(0);
+    let pw = pcts.iter().map(|p| width(p)).max().unwrap_or(0);
+    let names: Vec<String> = parts.iter().map(|p| clean_line(&p.0, ascii)).collect();
+    let room = w.saturating_sub(2 + vw + 2 + pw + 2);
+    let nw = names.iter().map(|n| width(n)).max().unwrap_or(0).min(room);
+    for (i, name) in names.iter().enumerate() {
+        let mut l = Line::new();
+        l.push(&glyph(i).to_string(), series_style(i), opts.color);
+        l.plain(" ");
+        l.plain(&pad_right(&truncate(name, nw, ascii), nw, ascii));
+        l.plain("  ");
+        l.plain(&pad_left(&values[i], vw, ascii));
+        l.plain("  ");
+        l.plain(&pad_left(&pcts[i], pw, ascii));
+        lines.push(l.finish());
     }
 }
 

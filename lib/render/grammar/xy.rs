@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::super::plot::{self, AxisSpec, Layer, Markers, Plot, Shape, legend};
+use super::super::text::Style;
 use crate::spec::grammar::{
     ChartSpec, Column, FieldType, Mark, MarkKind, Operand, Resolved, SeriesBy,
 };
@@ -38,36 +39,6 @@ impl Series {
         });
         i
     }
-}
-
-/// The axis types a validated spec's marks agree on (number when no mark
-/// says).
-pub(super) fn axis_type(spec: &ChartSpec, x: bool) -> FieldType {
-    for m in &spec.marks {
-        let f = if x { &m.x } else { &m.y };
-        let op = if x {
-            [&m.x_start, &m.x_value]
-        } else {
-            [&m.y_start, &m.y_value]
-        };
-        if let Some(t) = f.as_deref().and_then(|f| spec.field_type(f)) {
-            return t;
-        }
-        if let Some(o) = op.into_iter().flatten().next() {
-            return match o {
-                Operand::Text(s) => {
-                    spec.field_type(s)
-                        .unwrap_or(if crate::spec::grammar::parse_date(s).is_some() {
-                            FieldType::Date
-                        } else {
-                            FieldType::String
-                        })
-                }
-                Operand::Number(_) => FieldType::Number,
-            };
-        }
-    }
-    FieldType::Number
 }
 
 /// Rows of one mark split by series: (series name, row indices).
@@ -134,202 +105,344 @@ impl Extent {
 }
 
 pub(super) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
-    let x_type = axis_type(spec, true);
-    let y_type = axis_type(spec, false);
-    let rows = spec.dataset.rows.len();
-    let mut categories: Vec<String> = Vec::new();
-    let mut cat_index: HashMap<String, usize> = HashMap::new();
-    if x_type == FieldType::String {
-        for m in &spec.marks {
-            if let Some(Column::Text(t)) = m.x.as_deref().and_then(|x| spec.column(x)) {
-                for s in t.into_iter().flatten() {
-                    if !cat_index.contains_key(&s) {
-                        cat_index.insert(s.clone(), categories.len());
-                        categories.push(s);
-                    }
-                }
-            }
-        }
-    }
-    let mut series = Series::default();
-    let mut layers = Vec::new();
-    let (mut xe, mut ye) = (Extent::default(), Extent::default());
-    let mut bar_xs: Vec<f64> = Vec::new();
-    let mut fills = 0;
+    let mut b = Builder::new(spec, ascii);
     for m in &spec.marks {
         match m.kind {
-            MarkKind::Line | MarkKind::Area | MarkKind::Point | MarkKind::Bar => {
-                let xs = positions(m.x.as_deref().and_then(|f| spec.column(f)), &cat_index);
-                let col = |f: &Option<String>| {
-                    positions(f.as_deref().and_then(|f| spec.column(f)), &cat_index)
-                };
-                let op_col = |o: &Option<Operand>| match o {
-                    Some(Operand::Text(f)) => positions(spec.column(f), &cat_index),
-                    Some(Operand::Number(n)) => vec![Some(*n); rows],
-                    None => Vec::new(),
-                };
-                let (ys, y2s) = if m.kind == MarkKind::Area && m.y.is_none() {
-                    (op_col(&m.y_end), op_col(&m.y_start))
-                } else {
-                    (col(&m.y), Vec::new())
-                };
-                let filled = matches!(m.kind, MarkKind::Area | MarkKind::Bar);
-                let dotted = filled && fills % 2 == 1;
-                for (name, idx) in groups(spec, m, rows) {
-                    let glyph = |i: usize| match m.kind {
-                        MarkKind::Area | MarkKind::Bar => plot::fill_glyph(i, dotted, ascii),
-                        _ => plot::marker(i, ascii),
-                    };
-                    let before = series.names.len();
-                    let si = series.index(&name, glyph);
-                    series.data += series.names.len() - before;
-                    let pt = |i: usize| {
-                        let x = xs.get(i).copied().flatten()?;
-                        let y = ys.get(i).copied().flatten()?;
-                        Some((x, y))
-                    };
-                    for p in idx.iter().filter_map(|&i| pt(i)) {
-                        xe.add(p.0);
-                        ye.add(p.1);
-                    }
-                    let shape = match m.kind {
-                        MarkKind::Line => Shape::Line {
-                            points: idx.iter().map(|&i| pt(i)).collect(),
-                            markers: Markers::Auto {
-                                positions: idx.len(),
-                                several: false,
-                            },
-                        },
-                        MarkKind::Point => {
-                            Shape::Points(idx.iter().filter_map(|&i| pt(i)).collect())
-                        }
-                        MarkKind::Area => {
-                            let band = !y2s.is_empty();
-                            let pts: Vec<(f64, f64, Option<f64>)> = idx
-                                .iter()
-                                .filter_map(|&i| {
-                                    let (x, y) = pt(i)?;
-                                    let y2 = if band {
-                                        Some(y2s.get(i).copied().flatten()?)
-                                    } else {
-                                        None
-                                    };
-                                    Some((x, y, y2))
-                                })
-                                .collect();
-                            for p in &pts {
-                                ye.add(p.2.unwrap_or(0.0));
-                            }
-                            Shape::Area {
-                                points: pts,
-                                dotted,
-                            }
-                        }
-                        _ => {
-                            let bars: Vec<(f64, f64)> = idx.iter().filter_map(|&i| pt(i)).collect();
-                            ye.add(0.0);
-                            bar_xs.extend(bars.iter().map(|b| b.0));
-                            Shape::Bars {
-                                bars,
-                                slot: 1.0,
-                                group: 0,
-                                groups: 1,
-                                dotted,
-                            }
-                        }
-                    };
-                    layers.push(Layer { series: si, shape });
-                }
-                if filled {
-                    fills += 1;
-                }
-            }
-            MarkKind::Rule | MarkKind::Rectangle => {
-                references(
-                    spec,
-                    m,
-                    x_type,
-                    y_type,
-                    &cat_index,
-                    &mut layers,
-                    &mut xe,
-                    &mut ye,
-                    &mut series,
-                    ascii,
-                );
-            }
+            MarkKind::Line | MarkKind::Area | MarkKind::Point | MarkKind::Bar => b.xy_mark(m),
+            MarkKind::Rule => b.rule(m),
+            MarkKind::Rectangle => b.rectangle(m),
             MarkKind::Sector => {}
         }
     }
-    finish_bars(&mut layers, &mut bar_xs, &mut xe);
-    let several = series.data > 1;
-    for l in &mut layers {
-        if let Shape::Line {
-            markers: Markers::Auto { several: s, .. },
-            ..
-        } = &mut l.shape
-        {
-            *s = several;
+    b.finish()
+}
+
+/// The categories of a category axis, in order of appearance over the
+/// marks' fields on it.
+#[derive(Default)]
+struct Categories {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Categories {
+    fn of(spec: &ChartSpec, ty: FieldType, field: impl Fn(&Mark) -> Option<&str>) -> Categories {
+        let mut c = Categories::default();
+        if ty != FieldType::String {
+            return c;
+        }
+        for col in spec.marks.iter().filter_map(|m| spec.column(field(m)?)) {
+            for s in col.texts().unwrap_or(&[]).iter().flatten() {
+                if !c.index.contains_key(s) {
+                    c.index.insert(s.clone(), c.names.len());
+                    c.names.push(s.clone());
+                }
+            }
+        }
+        c
+    }
+}
+
+/// The plot as it is put together, mark by mark.
+struct Builder<'a> {
+    spec: &'a ChartSpec,
+    ascii: bool,
+    x_type: FieldType,
+    y_type: FieldType,
+    /// Categories of the x and the y axis when they are category axes.
+    x_cats: Categories,
+    y_cats: Categories,
+    series: Series,
+    layers: Vec<Layer>,
+    xe: Extent,
+    ye: Extent,
+    /// x positions of every bar, for the slot width.
+    bar_xs: Vec<f64>,
+    /// Filled marks so far: every second one is dotted.
+    fills: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn new(spec: &'a ChartSpec, ascii: bool) -> Builder<'a> {
+        let (x_type, y_type) = (spec.axis_type(true), spec.axis_type(false));
+        Builder {
+            spec,
+            ascii,
+            x_type,
+            y_type,
+            x_cats: Categories::of(spec, x_type, |m| m.x.as_deref()),
+            y_cats: Categories::of(spec, y_type, |m| m.y.as_deref()),
+            series: Series::default(),
+            layers: Vec::new(),
+            xe: Extent::default(),
+            ye: Extent::default(),
+            bar_xs: Vec::new(),
+            fills: 0,
         }
     }
-    let domain = |x: bool| {
-        let axis = if x {
-            spec.axes.x.as_ref()
-        } else {
-            spec.axes.y.as_ref()
-        };
-        let (a, b) = axis?.domain.as_ref()?;
-        let ty = if x { x_type } else { y_type };
-        match (spec.resolve(a, ty)?, spec.resolve(b, ty)?) {
-            (Resolved::Value(a), Resolved::Value(b)) => Some((a, b)),
-            _ => None,
+
+    /// A field's positions on the x (or y) axis, categories by index.
+    fn field(&self, f: Option<&str>, x: bool) -> Vec<Option<f64>> {
+        let cats = if x { &self.x_cats } else { &self.y_cats };
+        positions(f.and_then(|f| self.spec.column(f)), &cats.index)
+    }
+
+    /// An area's band edge: a field, or a constant on every row.
+    fn operand(&self, o: &Option<Operand>) -> Vec<Option<f64>> {
+        match o {
+            Some(Operand::Text(f)) => self.field(Some(f), false),
+            Some(Operand::Number(n)) => vec![Some(*n); self.spec.dataset.rows.len()],
+            None => Vec::new(),
         }
-    };
-    let invert = |x: bool| {
-        let axis = if x {
-            spec.axes.x.as_ref()
+    }
+
+    /// A line, area, point or bar mark: one layer per series.
+    fn xy_mark(&mut self, m: &Mark) {
+        let xs = self.field(m.x.as_deref(), true);
+        let (ys, y2s) = if m.kind == MarkKind::Area && m.y.is_none() {
+            (self.operand(&m.y_end), Some(self.operand(&m.y_start)))
         } else {
-            spec.axes.y.as_ref()
+            (self.field(m.y.as_deref(), false), None)
         };
-        axis.is_some_and(|a| a.invert)
-    };
-    let axis = |x: bool, e: &Extent, ty: FieldType| -> AxisSpec {
+        let filled = matches!(m.kind, MarkKind::Area | MarkKind::Bar);
+        let dotted = filled && self.fills % 2 == 1;
+        let ascii = self.ascii;
+        let pt = |i: usize| Some((xs.get(i).copied().flatten()?, ys.get(i).copied().flatten()?));
+        for (name, idx) in groups(self.spec, m, self.spec.dataset.rows.len()) {
+            let glyph = |i: usize| match m.kind {
+                MarkKind::Area | MarkKind::Bar => plot::fill_glyph(i, dotted, ascii),
+                _ => plot::marker(i, ascii),
+            };
+            let before = self.series.names.len();
+            let si = self.series.index(&name, glyph);
+            self.series.data += self.series.names.len() - before;
+            let points: Vec<(f64, f64)> = idx.iter().filter_map(|&i| pt(i)).collect();
+            for p in &points {
+                self.xe.add(p.0);
+                self.ye.add(p.1);
+            }
+            let shape = match m.kind {
+                MarkKind::Line => Shape::Line {
+                    points: idx.iter().map(|&i| pt(i)).collect(),
+                    markers: Markers {
+                        positions: idx.len(),
+                        several: false,
+                    },
+                },
+                MarkKind::Point => Shape::Points(points),
+                MarkKind::Area => self.area(&idx, &pt, y2s.as_deref(), dotted),
+                _ => {
+                    self.ye.add(0.0);
+                    self.bar_xs.extend(points.iter().map(|b| b.0));
+                    Shape::Bars {
+                        bars: points,
+                        slot: 1.0,
+                        group: 0,
+                        groups: 1,
+                        dotted,
+                    }
+                }
+            };
+            self.layers.push(Layer { series: si, shape });
+        }
+        if filled {
+            self.fills += 1;
+        }
+    }
+
+    /// An area's points with their lower edge: the band's other field, or
+    /// the baseline (then zero is on the axis).
+    fn area(
+        &mut self,
+        idx: &[usize],
+        pt: &dyn Fn(usize) -> Option<(f64, f64)>,
+        y2s: Option<&[Option<f64>]>,
+        dotted: bool,
+    ) -> Shape {
+        let pts: Vec<(f64, f64, Option<f64>)> = idx
+            .iter()
+            .filter_map(|&i| {
+                let (x, y) = pt(i)?;
+                match y2s {
+                    Some(lower) => Some((x, y, Some(lower.get(i).copied().flatten()?))),
+                    None => Some((x, y, None)),
+                }
+            })
+            .collect();
+        for p in &pts {
+            self.ye.add(p.2.unwrap_or(0.0));
+        }
+        Shape::Area {
+            points: pts,
+            dotted,
+        }
+    }
+
+    /// An operand's values: a constant once, a field's (up to
+    /// [`MAX_REFERENCES`]) per row.
+    fn values(&self, op: Option<&Operand>, field: Option<&str>, x: bool) -> Option<Vec<f64>> {
+        let (ty, cats) = if x {
+            (self.x_type, &self.x_cats)
+        } else {
+            (self.y_type, &self.y_cats)
+        };
+        let resolved = match (op, field) {
+            (Some(op), _) => self.spec.resolve(op, ty)?,
+            (None, Some(f)) => Resolved::Field(f),
+            (None, None) => return None,
+        };
+        Some(match resolved {
+            Resolved::Value(v) => vec![v],
+            Resolved::Category(c) => vec![*cats.index.get(c)? as f64],
+            Resolved::Field(f) => self
+                .field(Some(f), x)
+                .into_iter()
+                .flatten()
+                .take(MAX_REFERENCES)
+                .collect(),
+        })
+    }
+
+    fn rule(&mut self, m: &Mark) {
+        let label = m.label.clone();
+        for x in self
+            .values(m.x_value.as_ref(), m.x.as_deref(), true)
+            .unwrap_or_default()
+        {
+            self.xe.add(x);
+            let shape = Shape::Rule {
+                x: Some(x),
+                y: None,
+                label: label.clone(),
+            };
+            self.layers.push(Layer { series: 0, shape });
+        }
+        for y in self
+            .values(m.y_value.as_ref(), m.y.as_deref(), false)
+            .unwrap_or_default()
+        {
+            self.ye.add(y);
+            let shape = Shape::Rule {
+                x: None,
+                y: Some(y),
+                label: label.clone(),
+            };
+            self.layers.push(Layer { series: 0, shape });
+        }
+    }
+
+    /// Bounds of a rectangle on one axis, per row when a bound is a field;
+    /// `[None]` when the pair is missing (the band spans the plot).
+    fn bounds(&self, a: &Option<Operand>, b: &Option<Operand>, x: bool) -> Vec<Option<(f64, f64)>> {
+        let (Some(a), Some(b)) = (
+            self.values(a.as_ref(), None, x),
+            self.values(b.as_ref(), None, x),
+        ) else {
+            return vec![None];
+        };
+        let n = a.len().max(b.len());
+        (0..n)
+            .filter_map(|i| Some(Some((*a.get(i).or(a.first())?, *b.get(i).or(b.first())?))))
+            .collect()
+    }
+
+    fn rectangle(&mut self, m: &Mark) {
+        let xs = self.bounds(&m.x_start, &m.x_end, true);
+        let ys = self.bounds(&m.y_start, &m.y_end, false);
+        if let Some(l) = &m.label {
+            let shade = if self.ascii { '.' } else { '░' };
+            let i = self.series.index(l, |_| shade);
+            self.series.legend[i].style = Style::Dim;
+        }
+        for (i, bx) in xs.iter().enumerate() {
+            let by = ys.get(i).or(ys.first()).copied().flatten();
+            if let Some((a, b)) = *bx {
+                self.xe.add(a);
+                self.xe.add(b);
+            }
+            if let Some((a, b)) = by {
+                self.ye.add(a);
+                self.ye.add(b);
+            }
+            let shape = Shape::Band {
+                x: *bx,
+                y: by,
+                label: m.label.clone(),
+            };
+            self.layers.push(Layer { series: 0, shape });
+        }
+    }
+
+    fn finish(mut self) -> Plot {
+        finish_bars(&mut self.layers, &mut self.bar_xs, &mut self.xe);
+        let several = self.series.data > 1;
+        for l in &mut self.layers {
+            if let Shape::Line {
+                markers: Markers { several: s, .. },
+                ..
+            } = &mut l.shape
+            {
+                *s = several;
+            }
+        }
+        let banded = self
+            .layers
+            .iter()
+            .any(|l| matches!(&l.shape, Shape::Band { label: Some(_), .. }));
+        let legend = if self.series.legend.len() > 1 || banded {
+            std::mem::take(&mut self.series.legend)
+        } else {
+            Vec::new()
+        };
+        Plot {
+            x: self.axis(true),
+            y: self.axis(false),
+            y_title: title(self.spec, false),
+            x_title: title(self.spec, true),
+            layers: std::mem::take(&mut self.layers),
+            legend,
+        }
+    }
+
+    /// An axis over what the marks span, with the spec's domain and
+    /// inversion.
+    fn axis(&self, x: bool) -> AxisSpec {
+        let (e, ty) = if x {
+            (&self.xe, self.x_type)
+        } else {
+            (&self.ye, self.y_type)
+        };
         let (min, max) = if e.any { (e.min, e.max) } else { (0.0, 1.0) };
+        let axis = if x {
+            self.spec.axes.x.as_ref()
+        } else {
+            self.spec.axes.y.as_ref()
+        };
+        let invert = axis.is_some_and(|a| a.invert);
+        let domain = axis.and_then(|a| a.domain.as_ref()).and_then(|(a, b)| {
+            match (self.spec.resolve(a, ty)?, self.spec.resolve(b, ty)?) {
+                (Resolved::Value(a), Resolved::Value(b)) => Some((a, b)),
+                _ => None,
+            }
+        });
         match ty {
             FieldType::String => AxisSpec::Category {
-                names: categories.clone(),
+                names: if x { &self.x_cats } else { &self.y_cats }.names.clone(),
             },
             FieldType::Date => AxisSpec::Date {
                 min,
                 max,
-                domain: domain(x),
-                invert: invert(x),
+                domain,
+                invert,
             },
             FieldType::Number => AxisSpec::Number {
                 min,
                 max,
-                unit: shared_unit(spec, x),
-                domain: domain(x),
-                invert: invert(x),
+                unit: shared_unit(self.spec, x),
+                domain,
+                invert,
             },
         }
-    };
-    let legend = if series.legend.len() > 1
-        || layers
-            .iter()
-            .any(|l| matches!(&l.shape, Shape::Band { label: Some(_), .. }))
-    {
-        series.legend
-    } else {
-        Vec::new()
-    };
-    Plot {
-        x: axis(true, &xe, x_type),
-        y: axis(false, &ye, y_type),
-        y_title: title(spec, false),
-        x_title: title(spec, true),
-        layers,
-        legend,
     }
 }
 
@@ -367,110 +480,6 @@ fn finish_bars(layers: &mut [Layer], xs: &mut Vec<f64>, xe: &mut Extent) {
     }
     xe.add(xs[0] - slot / 2.0);
     xe.add(xs[xs.len() - 1] + slot / 2.0);
-}
-
-/// Rules and rectangles: from constants, or one per row of a field.
-#[allow(clippy::too_many_arguments)]
-fn references(
-    spec: &ChartSpec,
-    m: &Mark,
-    x_type: FieldType,
-    y_type: FieldType,
-    cats: &HashMap<String, usize>,
-    layers: &mut Vec<Layer>,
-    xe: &mut Extent,
-    ye: &mut Extent,
-    series: &mut Series,
-    ascii: bool,
-) {
-    // Each operand as values per row (a constant repeats).
-    let values = |op: Option<&Operand>, field: Option<&str>, ty: FieldType| -> Option<Vec<f64>> {
-        let resolved = match (op, field) {
-            (Some(op), _) => spec.resolve(op, ty)?,
-            (None, Some(f)) => Resolved::Field(f),
-            (None, None) => return None,
-        };
-        Some(match resolved {
-            Resolved::Value(v) => vec![v],
-            Resolved::Category(c) => vec![*cats.get(c)? as f64],
-            Resolved::Field(f) => positions(spec.column(f), cats)
-                .into_iter()
-                .flatten()
-                .take(MAX_REFERENCES)
-                .collect(),
-        })
-    };
-    let label = m.label.clone();
-    if m.kind == MarkKind::Rule {
-        if let Some(v) = values(m.x_value.as_ref(), m.x.as_deref(), x_type) {
-            for x in v {
-                xe.add(x);
-                layers.push(Layer {
-                    series: 0,
-                    shape: Shape::Rule {
-                        x: Some(x),
-                        y: None,
-                        label: label.clone(),
-                    },
-                });
-            }
-        }
-        if let Some(v) = values(m.y_value.as_ref(), m.y.as_deref(), y_type) {
-            for y in v {
-                ye.add(y);
-                layers.push(Layer {
-                    series: 0,
-                    shape: Shape::Rule {
-                        x: None,
-                        y: Some(y),
-                        label: label.clone(),
-                    },
-                });
-            }
-        }
-        return;
-    }
-    let pair =
-        |a: &Option<Operand>, b: &Option<Operand>, ty: FieldType| -> Vec<Option<(f64, f64)>> {
-            match (values(a.as_ref(), None, ty), values(b.as_ref(), None, ty)) {
-                (Some(a), Some(b)) => {
-                    let n = a.len().max(b.len());
-                    (0..n)
-                        .filter_map(|i| {
-                            Some(Some((*a.get(i).or(a.first())?, *b.get(i).or(b.first())?)))
-                        })
-                        .collect()
-                }
-                _ => vec![None],
-            }
-        };
-    let xs = pair(&m.x_start, &m.x_end, x_type);
-    let ys = pair(&m.y_start, &m.y_end, y_type);
-    if let Some(l) = &label {
-        series.index(l, |_| if ascii { '.' } else { '░' });
-        if let Some(item) = series.legend.iter_mut().find(|i| &i.name == l) {
-            item.style = super::super::text::Style::Dim;
-        }
-    }
-    for (i, bx) in xs.iter().enumerate() {
-        let by = ys.get(i).or(ys.first()).copied().flatten();
-        if let Some((a, b)) = bx {
-            xe.add(*a);
-            xe.add(*b);
-        }
-        if let Some((a, b)) = by {
-            ye.add(a);
-            ye.add(b);
-        }
-        layers.push(Layer {
-            series: 0,
-            shape: Shape::Band {
-                x: *bx,
-                y: by,
-                label: label.clone(),
-            },
-        });
-    }
 }
 
 /// The unit every field on an axis shares, for its tick labels.

@@ -10,11 +10,27 @@ pub struct Item {
     pub name: String,
 }
 
-/// Legend lines for `items` at width `w`.
+/// Items listed; a series field with thousands of values must not fill
+/// the screen.
+const MAX_ITEMS: usize = 24;
+
+/// Legend lines for `items` at width `w`; past 24 items the rest are
+/// counted.
 pub fn lines(items: &[Item], w: usize, ascii: bool, color: bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = Line::new();
-    for (i, item) in items.iter().enumerate() {
+    let more = items.len().saturating_sub(MAX_ITEMS);
+    let rest = (more > 0).then(|| Item {
+        glyph: ' ',
+        style: Style::Dim,
+        name: format!("and {more} more"),
+    });
+    for (i, item) in items
+        .iter()
+        .take(MAX_ITEMS)
+        .chain(rest.as_ref())
+        .enumerate()
+    {
         let name = clean_line(&item.name, ascii);
         let name = if name.trim().is_empty() {
             format!("series {}", i + 1)

@@ -8,6 +8,7 @@
 
 pub mod axes;
 pub mod canvas;
+mod layers;
 pub mod legend;
 
 use super::RenderOptions;
@@ -43,16 +44,13 @@ pub enum AxisSpec {
 
 /// Which points of a line get their series' marker (Unicode only: in
 /// ASCII the line is drawn with the marker).
+/// Every point when `positions` take at most a third of the plot's
+/// columns; else, when `several` series share the plot, the last one (to
+/// tie the line to the legend); else none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Markers {
-    /// Every point when at most a third of the plot's columns are used by
-    /// `positions` positions; else, with other series, the last one
-    /// (to tie the line to the legend); else none.
-    Auto {
-        positions: usize,
-        several: bool,
-    },
-    All,
+pub struct Markers {
+    pub positions: usize,
+    pub several: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -143,7 +141,9 @@ pub fn render(plot: &Plot, opts: &RenderOptions, lines: &mut Vec<String>) {
     let w = opts.width.max(1);
     let c = opts.color;
     let rows = plot_rows(opts);
-    let y = fit_axis(&plot.y, (rows / 3 + 1).max(3), false);
+    let mut y = fit_axis(&plot.y, (rows / 3 + 1).max(3), false);
+    // Categories read top down, the first at the top.
+    y.invert ^= y.kind == ScaleKind::Category;
     let tw = y
         .ticks
         .iter()
@@ -165,13 +165,11 @@ pub fn render(plot: &Plot, opts: &RenderOptions, lines: &mut Vec<String>) {
         .filter(|l| !matches!(l.shape, Shape::Band { .. }));
     // A line's markers stay on top of the lines drawn after it: they tie
     // the line to the legend.
-    let mut on_top = Vec::new();
+    let mut painter = layers::Painter::new(&mut canvas, &x, &y, ascii);
     for layer in bands.chain(others) {
-        draw(&mut canvas, layer, &x, &y, ascii, &mut on_top);
+        painter.draw(layer);
     }
-    for (col, row, ch, style) in on_top {
-        canvas.glyph(col, row, ch, style);
-    }
+    painter.finish();
 
     if let Some(t) = plot
         .y_title
@@ -203,7 +201,7 @@ fn fit_x_axis(spec: &AxisSpec, pw: usize) -> Scale {
     let mut target = (pw / 6).clamp(2, 8);
     loop {
         let scale = fit_axis(spec, target, true);
-        let need: usize = scale.ticks.iter().map(|t| width(&t.label) + 2).sum();
+        let need: usize = scale.ticks.iter().map(|t| width(&t.label) + 1).sum();
         if need <= pw || target <= 2 {
             return scale;
         }
@@ -240,198 +238,6 @@ fn fit_axis(spec: &AxisSpec, target: usize, tight: bool) -> Scale {
             ..Scale::date(*min, *max, target, *domain)
         },
         AxisSpec::Category { names } => Scale::category(names),
-    }
-}
-
-type Marker = (usize, usize, char, Style);
-
-fn draw(
-    canvas: &mut Canvas,
-    layer: &Layer,
-    x: &Scale,
-    y: &Scale,
-    ascii: bool,
-    on_top: &mut Vec<Marker>,
-) {
-    let (gw, gh) = canvas.dots();
-    let (dx, dy) = Canvas::dots_per_cell(!ascii);
-    let style = series_style(layer.series);
-    let mark = marker(layer.series, ascii);
-    let at = |px: f64, py: f64| (x.x_dot(px, gw), y.y_dot(py, gh));
-    match &layer.shape {
-        Shape::Line { points, markers } => {
-            let mut run: Vec<(usize, usize)> = Vec::new();
-            let mut all: Vec<(usize, usize)> = Vec::new();
-            for p in points.iter().chain(std::iter::once(&None)) {
-                match p {
-                    Some((px, py)) => run.push(at(*px, *py)),
-                    None => {
-                        if run.len() == 1 {
-                            canvas.dot(run[0].0, run[0].1, style, mark);
-                        }
-                        for pair in run.windows(2) {
-                            canvas.line(pair[0], pair[1], style, mark);
-                        }
-                        all.append(&mut run);
-                    }
-                }
-            }
-            // Braille dots are too small to find the data points on.
-            if !ascii {
-                let marked: Vec<(usize, usize)> = match *markers {
-                    Markers::All => all,
-                    Markers::Auto { positions, several } => {
-                        if positions <= (canvas.cols() / 3).max(1) || all.len() == 1 {
-                            all
-                        } else if several {
-                            all.last().copied().into_iter().collect()
-                        } else {
-                            Vec::new()
-                        }
-                    }
-                };
-                on_top.extend(
-                    marked
-                        .into_iter()
-                        .map(|(px, py)| (px / dx, py / dy, mark, style)),
-                );
-            }
-        }
-        Shape::Points(points) => {
-            for (px, py) in points {
-                let (gx, gy) = at(*px, *py);
-                canvas.glyph(gx / dx, gy / dy, mark, style);
-            }
-        }
-        Shape::Area { points, dotted } => {
-            let fill = fill_glyph(layer.series, *dotted, ascii);
-            let base = y.baseline();
-            let span = |(px, py, p2): (f64, f64, Option<f64>)| {
-                (x.x_dot(px, gw) as f64, py, p2.unwrap_or(base))
-            };
-            let mut pts: Vec<(f64, f64, f64)> = points.iter().map(|p| span(*p)).collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let mut column = |gx: usize, a: f64, b: f64| {
-                canvas.fill(gx, y.y_dot(a, gh), y.y_dot(b, gh), style, *dotted, fill);
-            };
-            if let [only] = pts.as_slice() {
-                column(only.0 as usize, only.1, only.2);
-            }
-            for pair in pts.windows(2) {
-                let ((x0, a0, b0), (x1, a1, b1)) = (pair[0], pair[1]);
-                for gx in x0 as usize..=x1 as usize {
-                    let t = if x1 > x0 {
-                        (gx as f64 - x0) / (x1 - x0)
-                    } else {
-                        0.0
-                    };
-                    column(gx, a0 + (a1 - a0) * t, b0 + (b1 - b0) * t);
-                }
-            }
-        }
-        Shape::Bars {
-            bars,
-            slot,
-            group,
-            groups,
-            dotted,
-        } => {
-            let fill = fill_glyph(layer.series, *dotted, ascii);
-            let cols = canvas.cols();
-            let extent = (x.hi - x.lo).abs();
-            let slot_cols = if extent > 0.0 {
-                slot / extent * cols.saturating_sub(1) as f64
-            } else {
-                cols as f64
-            };
-            let gap = if slot_cols >= 3.0 { 1.0 } else { 0.0 };
-            let bw = (((slot_cols - gap) / *groups as f64).floor() as usize).max(1);
-            let base = y.y_dot(y.baseline(), gh);
-            for (px, py) in bars {
-                let center = x.x_dot(*px, gw) / dx;
-                let start = (center + group * bw).saturating_sub(groups * bw / 2);
-                for col in start..(start + bw).min(cols) {
-                    for gx in col * dx..col * dx + dx {
-                        canvas.fill(gx, y.y_dot(*py, gh), base, style, *dotted, fill);
-                    }
-                }
-            }
-        }
-        Shape::Band {
-            x: bx,
-            y: by,
-            label,
-        } => {
-            let cols = canvas.cols();
-            let (c0, c1) = match bx {
-                Some((a, b)) => {
-                    let (a, b) = (x.x_dot(*a, gw) / dx, x.x_dot(*b, gw) / dx);
-                    (a.min(b), a.max(b))
-                }
-                None => (0, cols.saturating_sub(1)),
-            };
-            let (r0, r1) = match by {
-                Some((a, b)) => {
-                    let (a, b) = (y.y_dot(*a, gh) / dy, y.y_dot(*b, gh) / dy);
-                    (a.min(b), a.max(b))
-                }
-                None => (0, canvas.rows().saturating_sub(1)),
-            };
-            let shade = if ascii { '.' } else { '░' };
-            for r in r0..=r1 {
-                for col in c0..=c1 {
-                    canvas.glyph(col, r, shade, Style::Dim);
-                }
-            }
-            if let Some(l) = label.as_deref().map(|l| clean_line(l, true))
-                && width(&l) <= c1 + 1 - c0
-            {
-                canvas.text(c0, r0, &l, Style::Dim);
-            }
-        }
-        Shape::Rule {
-            x: rx,
-            y: ry,
-            label,
-        } => {
-            let label = label
-                .as_deref()
-                .map(|l| clean_line(l.trim(), true))
-                .filter(|l| !l.is_empty());
-            let (cols, rows) = (canvas.cols(), canvas.rows());
-            if let Some(v) = rx {
-                let col = x.x_dot(*v, gw) / dx;
-                for r in 0..rows {
-                    canvas.glyph(col, r, if ascii { '|' } else { '│' }, Style::Dim);
-                }
-                if let Some(l) = &label {
-                    let lw = width(l);
-                    let start = if col + 1 + lw <= cols {
-                        col + 1
-                    } else {
-                        col.saturating_sub(lw)
-                    };
-                    text_on_top(on_top, start, 0, l);
-                }
-            }
-            if let Some(v) = ry {
-                let row = y.y_dot(*v, gh) / dy;
-                for col in 0..cols {
-                    canvas.glyph(col, row, if ascii { '-' } else { '─' }, Style::Dim);
-                }
-                if let Some(l) = &label {
-                    let l = format!(" {l}");
-                    text_on_top(on_top, cols.saturating_sub(width(&l)), row, &l);
-                }
-            }
-        }
-    }
-}
-
-/// A rule's label: over everything, markers included.
-fn text_on_top(on_top: &mut Vec<Marker>, col: usize, row: usize, s: &str) {
-    for (i, ch) in s.chars().enumerate() {
-        on_top.push((col + i, row, ch, Style::Bold));
     }
 }
 

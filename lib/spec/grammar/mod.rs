@@ -305,6 +305,33 @@ impl ChartSpec {
         }
     }
 
+    /// The type of the x axis (`x: true`) or the y axis, which the marks
+    /// of a validated spec agree on: `string` is a category axis. Number
+    /// when no mark places anything on it (sectors).
+    pub fn axis_type(&self, x: bool) -> FieldType {
+        for m in &self.marks {
+            let (f, ops) = if x {
+                (&m.x, [&m.x_start, &m.x_value])
+            } else {
+                (&m.y, [&m.y_start, &m.y_value])
+            };
+            if let Some(t) = f.as_deref().and_then(|f| self.field_type(f)) {
+                return t;
+            }
+            if let Some(o) = ops.into_iter().flatten().next() {
+                return match o {
+                    Operand::Number(_) => FieldType::Number,
+                    Operand::Text(s) => self.field_type(s).unwrap_or(if parse_date(s).is_some() {
+                        FieldType::Date
+                    } else {
+                        FieldType::String
+                    }),
+                };
+            }
+        }
+        FieldType::Number
+    }
+
     /// How a mark's series are told apart (see the module doc).
     pub fn series_by<'a>(&self, mark: &'a Mark) -> SeriesBy<'a> {
         match mark.series.as_deref() {

@@ -24,20 +24,15 @@ fn examples() -> Vec<(String, Value)> {
     out
 }
 
+/// The spec of testdata/grammar/two_points.jsonl: numbers, a date and a
+/// string column, one line mark.
 fn base() -> Value {
-    json!({
-        "dataset": {"rows": [
-            {"km": 0.0, "pace": 300, "day": "2026-03-01", "name": "a"},
-            {"km": 1.0, "pace": 290, "day": "2026-03-02", "name": "b"}
-        ]},
-        "fields": {
-            "km": {"type": "number", "unit": "km"},
-            "pace": {"type": "number"},
-            "day": {"type": "date"},
-            "name": {"type": "string"}
-        },
-        "marks": [{"type": "line", "x": "km", "y": "pace"}]
-    })
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/grammar/two_points.jsonl"
+    );
+    let event: Value = serde_json::from_str(std::fs::read_to_string(path).unwrap().trim()).unwrap();
+    event["spec"].clone()
 }
 
 fn add(spec: &mut Value, mark: Value) {
@@ -241,6 +236,8 @@ fn operands_resolve_on_their_scale() {
         ok.resolve(y_end, FieldType::Number),
         Some(Resolved::Field("pace"))
     );
+    assert_eq!(ok.axis_type(true), FieldType::Date);
+    assert_eq!(ok.axis_type(false), FieldType::Number);
     assert_eq!(
         ok.summary(),
         "1 line mark, 1 rule mark, 1 rectangle mark over 2 rows"
