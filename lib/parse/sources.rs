@@ -3,12 +3,14 @@
 //! per line), Markdown tables (streamed, GFM rules) and JSON documents
 //! (parsed whole, then walked as rows).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
 use serde_json::{Map, Value};
 
 use super::ParseError;
+use super::fast::PlainObject;
 use super::table::{Cells, Loc, Names, OwnedRow, Rows, Warner, short};
 
 pub(crate) fn delimiter_name(d: u8) -> &'static str {
@@ -60,9 +62,6 @@ impl<R: Read> Rows for CsvRows<R> {
     }
     fn current(&self) -> &dyn Cells {
         &self.rec
-    }
-    fn names(&self) -> Option<Names> {
-        None
     }
     fn what(&self) -> String {
         delimiter_name(self.delimiter).to_string()
@@ -124,6 +123,9 @@ pub(crate) struct JsonlRows<R: BufRead> {
     row: OwnedRow,
     keys: KeyColumns,
     saw_objects: bool,
+    /// The fast lane's row, current when `plain` is set.
+    fast: PlainObject,
+    plain: bool,
 }
 
 impl<R: BufRead> JsonlRows<R> {
@@ -135,6 +137,8 @@ impl<R: BufRead> JsonlRows<R> {
             row: Vec::new(),
             keys: KeyColumns::default(),
             saw_objects: false,
+            fast: PlainObject::default(),
+            plain: false,
         }
     }
 }
@@ -147,10 +151,19 @@ impl<R: BufRead> Rows for JsonlRows<R> {
                 return Ok(None);
             }
             self.line += 1;
-            let text = String::from_utf8_lossy(&self.buf);
+            let text = match std::str::from_utf8(&self.buf) {
+                Ok(t) => Cow::Borrowed(t),
+                Err(_) => String::from_utf8_lossy(&self.buf),
+            };
             let t = text.trim();
             if t.is_empty() {
                 continue;
+            }
+            let index = &self.keys.index;
+            self.plain = self.fast.read(t, &|k| index.get(k).copied());
+            if self.plain {
+                self.saw_objects = true;
+                return Ok(Some(Loc::Line(self.line)));
             }
             match serde_json::from_str::<Value>(t) {
                 Ok(Value::Object(obj)) => {
@@ -178,7 +191,7 @@ impl<R: BufRead> Rows for JsonlRows<R> {
         }
     }
     fn current(&self) -> &dyn Cells {
-        &self.row
+        if self.plain { &self.fast } else { &self.row }
     }
     fn names(&self) -> Option<Names> {
         self.saw_objects.then(|| Names {

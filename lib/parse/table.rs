@@ -14,6 +14,8 @@ use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, SpecErro
 use super::number::{Decimal, column_decimal, is_missing, parse_number, parse_number_as};
 use super::{ParseError, ParseOptions, examples_error};
 
+mod plain;
+
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
 /// Distinct values of a `--series` column before we refuse.
@@ -43,6 +45,11 @@ impl fmt::Display for Loc {
 pub(crate) trait Cells {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>>;
     fn width(&self) -> usize;
+    /// The cell's number when it is plain (see `parse::fast`): exactly what
+    /// the full parser gives; `None` means "ask the full parser".
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        super::fast::plain_number(&self.raw(i)?, dec)
+    }
 }
 
 pub(crate) type OwnedRow = Vec<Option<String>>;
@@ -103,7 +110,9 @@ pub(crate) trait Rows {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError>;
     fn current(&self) -> &dyn Cells;
     /// Names known without looking at the first row (Markdown, JSON keys).
-    fn names(&self) -> Option<Names>;
+    fn names(&self) -> Option<Names> {
+        None
+    }
     /// What the input looked like, for errors: "comma-separated text".
     fn what(&self) -> String;
     /// The field delimiter of delimited text (it hints at the decimal mark).
@@ -638,6 +647,9 @@ impl Builder {
     }
 
     fn push(&mut self, row: &dyn Cells, loc: Loc, warn: &mut Warner) -> Result<(), ParseError> {
+        if self.push_plain(row) {
+            return Ok(());
+        }
         self.rows += 1;
         // Borrowed from the row and made only when a value needs it: the
         // reducer copies it only for a point it keeps.

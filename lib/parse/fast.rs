@@ -1,0 +1,461 @@
+//! The fast lane for large tables: the common shape (plain numbers, no
+//! quotes) read in bulk, anything unusual handed to the full readers so the
+//! result is always theirs.
+//!
+//! - [`CsvLane`] splits delimited text with `memchr` over big chunks that
+//!   are checked as UTF-8 once, instead of the csv crate's byte-by-byte
+//!   state machine and a UTF-8 check per cell. The first line with a quote,
+//!   a carriage return or invalid UTF-8 hands the rest of the input to
+//!   [`CsvRows`] (the csv crate), whose rows are then returned with their
+//!   line numbers shifted: quoting can span lines, so there is no way back.
+//! - [`plain_number`] and [`plain_text`] answer only for cells whose
+//!   answer is certain (`-12.5`, `3e4`; a label with nothing to trim) and
+//!   say "ask the full parser" for everything else.
+//!
+//! `tests/fast_lane_props.rs` checks both against the full readers.
+
+use std::borrow::Cow;
+use std::io::{Chain, Cursor, Read};
+
+use memchr::{memchr, memchr2, memchr2_iter, memrchr};
+
+use super::ParseError;
+use super::number::Decimal;
+use super::sources::{CsvRows, delimiter_name};
+use super::table::{Cells, Loc, Rows, Warner};
+
+/// The value of a plain number cell (`-12.5`, `3e4`, no spaces, nothing
+/// around it), exactly what [`super::number::parse_number_as`] gives it;
+/// `None` for every other cell, which then goes to the full parser. A cell
+/// that starts with a digit (or `-` and a digit) and is read whole by
+/// fast-float2 is one the standard parser behind the full one reads too,
+/// and both round correctly, so they agree wherever this one answers.
+pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
+    let b = s.as_bytes();
+    if let Some((v, point)) = short_decimal(b) {
+        return (dec != Decimal::Comma || !point).then_some(v);
+    }
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if !(digit_at(0) || (b.first() == Some(&b'-') && digit_at(1))) {
+        return None;
+    }
+    // A point in a decimal-comma column groups thousands: the full
+    // parser's business.
+    if dec == Decimal::Comma && memchr(b'.', b).is_some() {
+        return None;
+    }
+    match fast_float2::parse_partial::<f64, _>(b) {
+        Ok((v, n)) if n == b.len() && v.is_finite() => Some(v),
+        _ => None,
+    }
+}
+
+/// Exact powers of ten up to the most digits [`short_decimal`] reads.
+const POW10: [f64; MAX_DIGITS + 1] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// `-?digits[.digits]` of at most [`MAX_DIGITS`] digits, and whether it
+/// has a point. The digits and the power of ten are both exact doubles, so
+/// one division rounds correctly, as every correct parser does (and
+/// serde_json, for these). fast-float2 gets the rest; this saves its set-up
+/// on the cells of nearly every large file.
+fn short_decimal(b: &[u8]) -> Option<(f64, bool)> {
+    let n = b.len();
+    let neg = b.first() == Some(&b'-');
+    let mut m = 0u64;
+    // Wrapping: a longer run is refused below, whatever it summed to.
+    let mut digits = |mut i: usize| {
+        while i < n && b[i].is_ascii_digit() {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(b[i] - b'0'));
+            i += 1;
+        }
+        i
+    };
+    let start = usize::from(neg);
+    let mut i = digits(start);
+    let int = i - start;
+    let point = i < n && b[i] == b'.';
+    let mut frac = 0;
+    if point {
+        let f = i + 1;
+        i = digits(f);
+        frac = i - f;
+    }
+    if i != n || int == 0 || (point && frac == 0) || int + frac > MAX_DIGITS {
+        return None;
+    }
+    let v = m as f64 / POW10[frac];
+    Some((if neg { -v } else { v }, point))
+}
+
+/// The cell as [`super::table::cell`] would give it, when trimming cannot
+/// change it (printable ASCII at both ends); `None` to ask the full path.
+pub fn plain_text(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let plain = |c: u8| c > b' ' && c < 0x7f;
+    (plain(*b.first()?) && plain(*b.last()?)).then_some(s)
+}
+
+/// Bytes read from the input at a time.
+const CHUNK: usize = 256 * 1024;
+
+/// What the full reader gets after a hand-over: the unread bytes, then the
+/// rest of the input.
+type Rest<R> = CsvRows<Chain<Cursor<Vec<u8>>, R>>;
+
+/// Delimited text, fast while it is plain (see the module doc).
+pub(crate) struct CsvLane<R: Read> {
+    input: Option<R>,
+    delimiter: u8,
+    /// Read but not yet checked: starts at a line start.
+    raw: Vec<u8>,
+    eof: bool,
+    /// Complete plain lines, checked, being read from `pos`.
+    text: String,
+    pos: usize,
+    /// Where `text` holds a newline or a delimiter, found in one pass
+    /// per chunk; `mark` is the next one to read.
+    marks: Vec<usize>,
+    mark: usize,
+    /// Lines consumed so far (the current row's line number).
+    line: u64,
+    /// The current row's fields, as ranges of `text`.
+    fields: Vec<(usize, usize)>,
+    /// The full reader once the input stopped being plain, and the line
+    /// count before it.
+    full: Option<(Rest<R>, u64)>,
+}
+
+impl<R: Read> CsvLane<R> {
+    pub(crate) fn new(input: R, delimiter: u8) -> Self {
+        CsvLane {
+            input: Some(input),
+            delimiter,
+            raw: Vec::new(),
+            eof: false,
+            text: String::new(),
+            pos: 0,
+            marks: Vec::new(),
+            mark: 0,
+            line: 0,
+            fields: Vec::new(),
+            full: None,
+        }
+    }
+
+    /// Moves the next run of plain lines into `text`; false at the end of
+    /// the input or when the full reader took over.
+    fn refill(&mut self) -> Result<bool, ParseError> {
+        loop {
+            let complete = if self.eof {
+                self.raw.len()
+            } else {
+                memrchr(b'\n', &self.raw).map_or(0, |i| i + 1)
+            };
+            if complete > 0 && (self.eof || self.raw.len() >= CHUNK) {
+                let clean = plain_prefix(&self.raw[..complete]);
+                if clean.is_empty() {
+                    self.hand_over();
+                    return Ok(false);
+                }
+                self.text.clear();
+                self.text.push_str(clean);
+                let n = clean.len();
+                self.raw.drain(..n);
+                self.pos = 0;
+                self.marks.clear();
+                self.marks
+                    .extend(memchr2_iter(b'\n', self.delimiter, self.text.as_bytes()));
+                self.mark = 0;
+                return Ok(true);
+            }
+            if self.eof {
+                return Ok(false);
+            }
+            self.read_more()?;
+        }
+    }
+
+    /// Appends up to [`CHUNK`] bytes to `raw` (fewer only at the end).
+    fn read_more(&mut self) -> Result<(), ParseError> {
+        let Some(input) = self.input.as_mut() else {
+            self.eof = true;
+            return Ok(());
+        };
+        let n = input
+            .by_ref()
+            .take(CHUNK as u64)
+            .read_to_end(&mut self.raw)?;
+        self.eof = n < CHUNK;
+        Ok(())
+    }
+
+    fn hand_over(&mut self) {
+        if let Some(input) = self.input.take() {
+            let unread = Cursor::new(std::mem::take(&mut self.raw));
+            self.full = Some((CsvRows::new(unread.chain(input), self.delimiter), self.line));
+        }
+    }
+}
+
+/// The leading complete lines of `b` that hold no quote, no carriage
+/// return and only valid UTF-8 (checked once here for all their cells).
+fn plain_prefix(b: &[u8]) -> &str {
+    let line_start = |at: usize| memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let end = memchr2(b'"', b'\r', b).map_or(b.len(), line_start);
+    match std::str::from_utf8(&b[..end]) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&b[..line_start(e.valid_up_to())]).unwrap_or_default(),
+    }
+}
+
+impl<R: Read> Rows for CsvLane<R> {
+    fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
+        // The csv crate numbers a record by the line after the previous
+        // one, blank lines before it included; so does this lane.
+        let first = self.line + 1;
+        let mut handed = false;
+        loop {
+            if let Some((full, before)) = &mut self.full {
+                return Ok(full.next_row(warn)?.map(|loc| match loc {
+                    Loc::Line(_) if handed => Loc::Line(first),
+                    Loc::Line(n) => Loc::Line(n + *before),
+                    other => other,
+                }));
+            }
+            if self.pos >= self.text.len() {
+                if !self.refill()? {
+                    if self.full.is_none() {
+                        return Ok(None);
+                    }
+                    handed = true;
+                }
+                continue;
+            }
+            let len = self.text.len();
+            let start = self.pos;
+            self.fields.clear();
+            let mut at = start;
+            let end = loop {
+                let m = self.marks.get(self.mark).map_or(len, |&m| m);
+                self.mark += 1;
+                if m == len || self.text.as_bytes()[m] == b'\n' {
+                    break m;
+                }
+                self.fields.push((at, m));
+                at = m + 1;
+            };
+            self.pos = end + 1;
+            self.line += 1;
+            // The csv crate makes no record of an empty line.
+            if end == start {
+                continue;
+            }
+            self.fields.push((at, end));
+            return Ok(Some(Loc::Line(first)));
+        }
+    }
+    fn current(&self) -> &dyn Cells {
+        match &self.full {
+            Some((full, _)) => full.current(),
+            None => self,
+        }
+    }
+    fn what(&self) -> String {
+        delimiter_name(self.delimiter).to_string()
+    }
+    fn delimiter(&self) -> Option<u8> {
+        Some(self.delimiter)
+    }
+}
+
+impl<R: Read> Cells for CsvLane<R> {
+    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
+        let &(a, b) = self.fields.get(i)?;
+        self.text.get(a..b).map(Cow::Borrowed)
+    }
+    fn width(&self) -> usize {
+        self.fields.len()
+    }
+}
+
+/// A JSON value the fast lane read from a line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Json {
+    /// Not in this line.
+    Absent,
+    Null,
+    /// A string without escapes: its content.
+    Text(usize, usize),
+    /// `true`/`false`, or an integer of at most 15 digits: its token is
+    /// the text serde_json writes for it.
+    Word(usize, usize),
+    /// A number with a fraction, at most 15 digits and no exponent: read
+    /// exactly by serde_json too (the digits fit a double and the power of
+    /// ten is exact), so its value is known here.
+    Float(f64),
+}
+
+/// Digits a number may have to stay in the fast lane (see [`Json::Float`]).
+const MAX_DIGITS: usize = 15;
+
+/// One JSON line of a flat object with plain values, as cells by column,
+/// without building a `serde_json::Value`; any other line is left to the
+/// full reader (see `JsonlRows`).
+#[derive(Debug, Default)]
+pub(crate) struct PlainObject {
+    text: String,
+    cells: Vec<Json>,
+    /// The previous line's keys and their columns: the same keys in the
+    /// same order need no hashing.
+    recent: Vec<(String, usize)>,
+}
+
+impl PlainObject {
+    /// Takes a trimmed line when it is a flat object of strings without
+    /// escapes, short numbers, booleans and nulls, no key twice, and every
+    /// key has a column (`column`); false leaves it to the full reader.
+    pub(crate) fn read(&mut self, line: &str, column: &dyn Fn(&str) -> Option<usize>) -> bool {
+        let b = line.as_bytes();
+        if b.first() != Some(&b'{') {
+            return false;
+        }
+        self.cells.clear();
+        let mut i = 1;
+        let mut nth = 0;
+        loop {
+            i = skip_ws(b, i);
+            let Some((ks, ke)) = json_string(b, i) else {
+                return false;
+            };
+            i = skip_ws(b, ke + 1);
+            if b.get(i) != Some(&b':') {
+                return false;
+            }
+            i = skip_ws(b, i + 1);
+            let Some((value, end)) = json_value(b, i) else {
+                return false;
+            };
+            i = skip_ws(b, end);
+            let key = &line[ks..ke];
+            let col = match self.recent.get(nth) {
+                Some((k, c)) if k == key => *c,
+                _ => match column(key) {
+                    Some(c) => {
+                        self.recent.truncate(nth);
+                        self.recent.push((key.to_string(), c));
+                        c
+                    }
+                    None => return false,
+                },
+            };
+            nth += 1;
+            if self.cells.len() <= col {
+                self.cells.resize(col + 1, Json::Absent);
+            }
+            if self.cells[col] != Json::Absent {
+                return false;
+            }
+            self.cells[col] = value;
+            match b.get(i) {
+                Some(b',') => i += 1,
+                Some(b'}') if skip_ws(b, i + 1) == b.len() => break,
+                _ => return false,
+            }
+        }
+        self.text.clear();
+        self.text.push_str(line);
+        true
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The content range of a string at `i` without escapes or control
+/// characters (which the full reader decodes or refuses).
+fn json_string(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    // Keys and cells are short: a plain loop beats a vector search here.
+    let len = b[i + 1..]
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+    let (start, end) = (i + 1, i + 1 + len);
+    (b[end] == b'"').then_some((start, end))
+}
+
+/// A plain value at `i` and where it ends.
+fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
+    let word = |w: &[u8], v: Json| b[i..].starts_with(w).then_some((v, i + w.len()));
+    match *b.get(i)? {
+        b'"' => json_string(b, i).map(|(s, e)| (Json::Text(s, e), e + 1)),
+        b't' => word(b"true", Json::Word(i, i + 4)),
+        b'f' => word(b"false", Json::Word(i, i + 5)),
+        b'n' => word(b"null", Json::Null),
+        b'-' | b'0'..=b'9' => {
+            let digits = |mut j: usize| {
+                while b.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+                j
+            };
+            let neg = usize::from(b[i] == b'-');
+            let int = i + neg;
+            let mut j = match b.get(int) {
+                // JSON has no leading zeros; serde_json writes -0 as -0.0.
+                Some(b'0') if neg == 0 || b.get(int + 1) == Some(&b'.') => int + 1,
+                Some(b'1'..=b'9') => digits(int),
+                _ => return None,
+            };
+            let mut count = j - int;
+            let float = b.get(j) == Some(&b'.');
+            if float {
+                let f = digits(j + 1);
+                if f == j + 1 {
+                    return None;
+                }
+                count += f - j - 1;
+                j = f;
+            }
+            if count > MAX_DIGITS || matches!(b.get(j), Some(b'e' | b'E')) {
+                return None;
+            }
+            if float {
+                let (v, _) = short_decimal(&b[i..j])?;
+                Some((Json::Float(v), j))
+            } else {
+                Some((Json::Word(i, j), j))
+            }
+        }
+        _ => None,
+    }
+}
+
+impl Cells for PlainObject {
+    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
+        match *self.cells.get(i)? {
+            Json::Absent | Json::Null => None,
+            Json::Text(a, b) | Json::Word(a, b) => Some(Cow::Borrowed(&self.text[a..b])),
+            // serde_json's own spelling, as the full reader's cell has it.
+            Json::Float(v) => Some(Cow::Owned(serde_json::Number::from_f64(v)?.to_string())),
+        }
+    }
+    fn width(&self) -> usize {
+        self.cells.len()
+    }
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        match *self.cells.get(i)? {
+            // Its text has a point, which a decimal-comma column reads
+            // otherwise: the full parser's business.
+            Json::Float(v) => (dec != Decimal::Comma).then_some(v),
+            _ => plain_number(&self.raw(i)?, dec),
+        }
+    }
+}
