@@ -17,12 +17,12 @@
 use std::borrow::Cow;
 use std::io::{Chain, Cursor, Read};
 
-use memchr::{memchr, memchr2, memchr2_iter, memrchr};
+use memchr::{memchr, memchr2, memrchr};
 
 use super::ParseError;
 use super::number::Decimal;
 use super::sources::{CsvRows, delimiter_name};
-use super::table::{Cells, Loc, Rows, Warner};
+use super::table::{Cells, Loc, Rows, Warner, next_untaken};
 
 /// The value of a plain number cell (`-12.5`, `3e4`, no spaces, nothing
 /// around it), exactly what [`super::number::parse_number_as`] gives it;
@@ -32,9 +32,6 @@ use super::table::{Cells, Loc, Rows, Warner};
 /// and both round correctly, so they agree wherever this one answers.
 pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
     let b = s.as_bytes();
-    if let Some((v, point)) = short_decimal(b) {
-        return (dec != Decimal::Comma || !point).then_some(v);
-    }
     let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     if !(digit_at(0) || (b.first() == Some(&b'-') && digit_at(1))) {
         return None;
@@ -48,45 +45,6 @@ pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
         Ok((v, n)) if n == b.len() && v.is_finite() => Some(v),
         _ => None,
     }
-}
-
-/// Exact powers of ten up to the most digits [`short_decimal`] reads.
-const POW10: [f64; MAX_DIGITS + 1] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
-
-/// `-?digits[.digits]` of at most [`MAX_DIGITS`] digits, and whether it
-/// has a point. The digits and the power of ten are both exact doubles, so
-/// one division rounds correctly, as every correct parser does (and
-/// serde_json, for these). fast-float2 gets the rest; this saves its set-up
-/// on the cells of nearly every large file.
-fn short_decimal(b: &[u8]) -> Option<(f64, bool)> {
-    let n = b.len();
-    let neg = b.first() == Some(&b'-');
-    let mut m = 0u64;
-    // Wrapping: a longer run is refused below, whatever it summed to.
-    let mut digits = |mut i: usize| {
-        while i < n && b[i].is_ascii_digit() {
-            m = m.wrapping_mul(10).wrapping_add(u64::from(b[i] - b'0'));
-            i += 1;
-        }
-        i
-    };
-    let start = usize::from(neg);
-    let mut i = digits(start);
-    let int = i - start;
-    let point = i < n && b[i] == b'.';
-    let mut frac = 0;
-    if point {
-        let f = i + 1;
-        i = digits(f);
-        frac = i - f;
-    }
-    if i != n || int == 0 || (point && frac == 0) || int + frac > MAX_DIGITS {
-        return None;
-    }
-    let v = m as f64 / POW10[frac];
-    Some((if neg { -v } else { v }, point))
 }
 
 /// The cell as [`super::table::cell`] would give it, when trimming cannot
@@ -104,20 +62,65 @@ const CHUNK: usize = 256 * 1024;
 /// rest of the input.
 type Rest<R> = CsvRows<Chain<Cursor<Vec<u8>>, R>>;
 
-/// Delimited text, fast while it is plain (see the module doc).
-pub(crate) struct CsvLane<R: Read> {
+/// Input read ahead in big chunks and handed out as runs of complete
+/// lines (the last line may lack its newline at the end of the input).
+struct Chunks<R> {
+    /// `None` once handed to a full reader.
     input: Option<R>,
-    delimiter: u8,
-    /// Read but not yet checked: starts at a line start.
+    /// Read but not yet taken: starts at a line start.
     raw: Vec<u8>,
     eof: bool,
+}
+
+impl<R: Read> Chunks<R> {
+    fn new(input: R) -> Self {
+        Chunks {
+            input: Some(input),
+            raw: Vec::new(),
+            eof: false,
+        }
+    }
+
+    /// The complete lines read so far, after reading at least [`CHUNK`]
+    /// bytes (or up to the end); empty at the end. Take with `consume`.
+    fn lines(&mut self) -> Result<&[u8], ParseError> {
+        loop {
+            let complete = if self.eof {
+                self.raw.len()
+            } else {
+                memrchr(b'\n', &self.raw).map_or(0, |i| i + 1)
+            };
+            if self.eof || (complete > 0 && self.raw.len() >= CHUNK) {
+                return Ok(&self.raw[..complete]);
+            }
+            let Some(input) = self.input.as_mut() else {
+                self.eof = true;
+                continue;
+            };
+            let n = input
+                .by_ref()
+                .take(CHUNK as u64)
+                .read_to_end(&mut self.raw)?;
+            self.eof = n < CHUNK;
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.raw.drain(..n);
+    }
+}
+
+/// Delimited text, fast while it is plain (see the module doc).
+pub(crate) struct CsvLane<R: Read> {
+    chunks: Chunks<R>,
+    delimiter: u8,
     /// Complete plain lines, checked, being read from `pos`.
     text: String,
     pos: usize,
-    /// Where `text` holds a newline or a delimiter, found in one pass
-    /// per chunk; `mark` is the next one to read.
-    marks: Vec<usize>,
-    mark: usize,
+    /// The line a record being looked for starts on, once blank lines were
+    /// skipped for it (the csv crate numbers a record by the line after the
+    /// previous record, and so does this lane).
+    first: Option<u64>,
     /// Lines consumed so far (the current row's line number).
     line: u64,
     /// The current row's fields, as ranges of `text`.
@@ -130,14 +133,11 @@ pub(crate) struct CsvLane<R: Read> {
 impl<R: Read> CsvLane<R> {
     pub(crate) fn new(input: R, delimiter: u8) -> Self {
         CsvLane {
-            input: Some(input),
+            chunks: Chunks::new(input),
             delimiter,
-            raw: Vec::new(),
-            eof: false,
             text: String::new(),
             pos: 0,
-            marks: Vec::new(),
-            mark: 0,
+            first: None,
             line: 0,
             fields: Vec::new(),
             full: None,
@@ -147,53 +147,26 @@ impl<R: Read> CsvLane<R> {
     /// Moves the next run of plain lines into `text`; false at the end of
     /// the input or when the full reader took over.
     fn refill(&mut self) -> Result<bool, ParseError> {
-        loop {
-            let complete = if self.eof {
-                self.raw.len()
-            } else {
-                memrchr(b'\n', &self.raw).map_or(0, |i| i + 1)
-            };
-            if complete > 0 && (self.eof || self.raw.len() >= CHUNK) {
-                let clean = plain_prefix(&self.raw[..complete]);
-                if clean.is_empty() {
-                    self.hand_over();
-                    return Ok(false);
-                }
-                self.text.clear();
-                self.text.push_str(clean);
-                let n = clean.len();
-                self.raw.drain(..n);
-                self.pos = 0;
-                self.marks.clear();
-                self.marks
-                    .extend(memchr2_iter(b'\n', self.delimiter, self.text.as_bytes()));
-                self.mark = 0;
-                return Ok(true);
-            }
-            if self.eof {
-                return Ok(false);
-            }
-            self.read_more()?;
+        let run = self.chunks.lines()?;
+        if run.is_empty() {
+            return Ok(false);
         }
-    }
-
-    /// Appends up to [`CHUNK`] bytes to `raw` (fewer only at the end).
-    fn read_more(&mut self) -> Result<(), ParseError> {
-        let Some(input) = self.input.as_mut() else {
-            self.eof = true;
-            return Ok(());
-        };
-        let n = input
-            .by_ref()
-            .take(CHUNK as u64)
-            .read_to_end(&mut self.raw)?;
-        self.eof = n < CHUNK;
-        Ok(())
+        let clean = plain_prefix(run);
+        if clean.is_empty() {
+            self.hand_over();
+            return Ok(false);
+        }
+        self.text.clear();
+        self.text.push_str(clean);
+        let n = clean.len();
+        self.chunks.consume(n);
+        self.pos = 0;
+        Ok(true)
     }
 
     fn hand_over(&mut self) {
-        if let Some(input) = self.input.take() {
-            let unread = Cursor::new(std::mem::take(&mut self.raw));
+        if let Some(input) = self.chunks.input.take() {
+            let unread = Cursor::new(std::mem::take(&mut self.chunks.raw));
             self.full = Some((CsvRows::new(unread.chain(input), self.delimiter), self.line));
         }
     }
@@ -210,51 +183,80 @@ fn plain_prefix(b: &[u8]) -> &str {
     }
 }
 
+impl<R: Read> CsvLane<R> {
+    /// Splits the next record of `text` into `fields`, skipping blank
+    /// lines (no record in the csv crate either); `None` when `text` is
+    /// used up. Lines are short: one plain pass beats vector searches
+    /// that stop at every delimiter.
+    fn split_next(&mut self) -> Option<Loc> {
+        let bytes = self.text.as_bytes();
+        let delimiter = self.delimiter;
+        while self.pos < bytes.len() {
+            let start = self.pos;
+            let first = *self.first.get_or_insert(self.line + 1);
+            self.line += 1;
+            self.fields.clear();
+            let mut at = start;
+            let mut end = bytes.len();
+            for (i, &c) in bytes[start..].iter().enumerate() {
+                if c == b'\n' {
+                    end = start + i;
+                    break;
+                }
+                if c == delimiter {
+                    self.fields.push((at, start + i));
+                    at = start + i + 1;
+                }
+            }
+            self.pos = end + 1;
+            if end > start {
+                self.fields.push((at, end));
+                self.first = None;
+                return Some(Loc::Line(first));
+            }
+        }
+        None
+    }
+}
+
 impl<R: Read> Rows for CsvLane<R> {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
-        // The csv crate numbers a record by the line after the previous
-        // one, blank lines before it included; so does this lane.
-        let first = self.line + 1;
-        let mut handed = false;
         loop {
             if let Some((full, before)) = &mut self.full {
+                // Blank lines skipped before the hand-over count as the
+                // csv crate would have counted them.
+                let first = self.first.take();
                 return Ok(full.next_row(warn)?.map(|loc| match loc {
-                    Loc::Line(_) if handed => Loc::Line(first),
-                    Loc::Line(n) => Loc::Line(n + *before),
+                    Loc::Line(n) => Loc::Line(first.unwrap_or(n + *before)),
                     other => other,
                 }));
             }
-            if self.pos >= self.text.len() {
-                if !self.refill()? {
-                    if self.full.is_none() {
-                        return Ok(None);
-                    }
-                    handed = true;
-                }
-                continue;
+            if let Some(loc) = self.split_next() {
+                return Ok(Some(loc));
             }
-            let len = self.text.len();
-            let start = self.pos;
-            self.fields.clear();
-            let mut at = start;
-            let end = loop {
-                let m = self.marks.get(self.mark).map_or(len, |&m| m);
-                self.mark += 1;
-                if m == len || self.text.as_bytes()[m] == b'\n' {
-                    break m;
-                }
-                self.fields.push((at, m));
-                at = m + 1;
-            };
-            self.pos = end + 1;
-            self.line += 1;
-            // The csv crate makes no record of an empty line.
-            if end == start {
-                continue;
+            if !self.refill()? && self.full.is_none() {
+                return Ok(None);
             }
-            self.fields.push((at, end));
-            return Ok(Some(Loc::Line(first)));
         }
+    }
+    fn next_row_after(
+        &mut self,
+        take: &mut dyn FnMut(&dyn Cells) -> bool,
+        warn: &mut Warner,
+    ) -> Result<Option<Loc>, ParseError> {
+        // The bulk of a plain file: no reader state changes hands.
+        loop {
+            while let Some(loc) = self.split_next() {
+                if !take(&*self) {
+                    return Ok(Some(loc));
+                }
+            }
+            if self.full.is_some() || !self.refill()? {
+                break;
+            }
+        }
+        // The rest, if any, through the full reader.
+        next_untaken(self, take, warn)
     }
     fn current(&self) -> &dyn Cells {
         match &self.full {
@@ -270,13 +272,22 @@ impl<R: Read> Rows for CsvLane<R> {
     }
 }
 
+impl<R: Read> CsvLane<R> {
+    fn field(&self, i: usize) -> Option<&str> {
+        let &(a, b) = self.fields.get(i)?;
+        self.text.get(a..b)
+    }
+}
+
 impl<R: Read> Cells for CsvLane<R> {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
-        let &(a, b) = self.fields.get(i)?;
-        self.text.get(a..b).map(Cow::Borrowed)
+        self.field(i).map(Cow::Borrowed)
     }
     fn width(&self) -> usize {
         self.fields.len()
+    }
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        plain_number(self.field(i)?, dec)
     }
 }
 
@@ -428,7 +439,7 @@ fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
                 return None;
             }
             if float {
-                let (v, _) = short_decimal(&b[i..j])?;
+                let v = fast_float2::parse::<f64, _>(&b[i..j]).ok()?;
                 Some((Json::Float(v), j))
             } else {
                 Some((Json::Word(i, j), j))
@@ -457,5 +468,68 @@ impl Cells for PlainObject {
             Json::Float(v) => (dec != Decimal::Comma).then_some(v),
             _ => plain_number(&self.raw(i)?, dec),
         }
+    }
+}
+
+/// Lines of an input read in big chunks, checked as UTF-8 once a chunk
+/// rather than once a line; a line that is not valid UTF-8 comes out as
+/// `String::from_utf8_lossy` gives it, as a line read alone would.
+pub(crate) struct ChunkLines<R: Read> {
+    chunks: Chunks<R>,
+    text: String,
+    pos: usize,
+}
+
+impl<R: Read> ChunkLines<R> {
+    pub(crate) fn new(input: R) -> Self {
+        ChunkLines {
+            chunks: Chunks::new(input),
+            text: String::new(),
+            pos: 0,
+        }
+    }
+
+    /// The next line without its newline; `None` at the end.
+    pub(crate) fn next_line(&mut self) -> Result<Option<&str>, ParseError> {
+        while self.pos >= self.text.len() {
+            if !self.refill()? {
+                return Ok(None);
+            }
+        }
+        let start = self.pos;
+        let rest = &self.text.as_bytes()[start..];
+        let end = start + memchr(b'\n', rest).unwrap_or(rest.len());
+        self.pos = end + 1;
+        Ok(Some(&self.text[start..end]))
+    }
+
+    fn refill(&mut self) -> Result<bool, ParseError> {
+        let b = self.chunks.lines()?;
+        if b.is_empty() {
+            return Ok(false);
+        }
+        self.text.clear();
+        self.pos = 0;
+        let taken = match std::str::from_utf8(b) {
+            Ok(s) => {
+                self.text.push_str(s);
+                b.len()
+            }
+            Err(e) => {
+                let valid = memrchr(b'\n', &b[..e.valid_up_to()]).map_or(0, |i| i + 1);
+                if valid > 0 {
+                    self.text
+                        .push_str(std::str::from_utf8(&b[..valid]).unwrap_or_default());
+                    valid
+                } else {
+                    // The first line is the bad one: that line alone.
+                    let end = memchr(b'\n', b).map_or(b.len(), |i| i + 1);
+                    self.text.push_str(&String::from_utf8_lossy(&b[..end]));
+                    end
+                }
+            }
+        };
+        self.chunks.consume(taken);
+        Ok(true)
     }
 }

@@ -3,14 +3,13 @@
 //! per line), Markdown tables (streamed, GFM rules) and JSON documents
 //! (parsed whole, then walked as rows).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
 use serde_json::{Map, Value};
 
 use super::ParseError;
-use super::fast::PlainObject;
+use super::fast::{ChunkLines, PlainObject};
 use super::table::{Cells, Loc, Names, OwnedRow, Rows, Warner, short};
 
 pub(crate) fn delimiter_name(d: u8) -> &'static str {
@@ -117,9 +116,8 @@ impl KeyColumns {
 
 /// JSON lines: objects (records by key) or arrays (positional rows).
 pub(crate) struct JsonlRows<R: BufRead> {
-    input: R,
+    input: ChunkLines<R>,
     line: u64,
-    buf: Vec<u8>,
     row: OwnedRow,
     keys: KeyColumns,
     saw_objects: bool,
@@ -131,9 +129,8 @@ pub(crate) struct JsonlRows<R: BufRead> {
 impl<R: BufRead> JsonlRows<R> {
     pub(crate) fn new(input: R) -> Self {
         JsonlRows {
-            input,
+            input: ChunkLines::new(input),
             line: 0,
-            buf: Vec::new(),
             row: Vec::new(),
             keys: KeyColumns::default(),
             saw_objects: false,
@@ -146,15 +143,10 @@ impl<R: BufRead> JsonlRows<R> {
 impl<R: BufRead> Rows for JsonlRows<R> {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
         loop {
-            self.buf.clear();
-            if self.input.read_until(b'\n', &mut self.buf)? == 0 {
+            let Some(text) = self.input.next_line()? else {
                 return Ok(None);
-            }
-            self.line += 1;
-            let text = match std::str::from_utf8(&self.buf) {
-                Ok(t) => Cow::Borrowed(t),
-                Err(_) => String::from_utf8_lossy(&self.buf),
             };
+            self.line += 1;
             let t = text.trim();
             if t.is_empty() {
                 continue;

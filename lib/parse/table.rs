@@ -109,6 +109,15 @@ pub(crate) struct Names {
 pub(crate) trait Rows {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError>;
     fn current(&self) -> &dyn Cells;
+    /// [`Rows::next_row`] past every row `take` accepts (consumed there):
+    /// the next row it refused, or the end. A reader may do this in bulk.
+    fn next_row_after(
+        &mut self,
+        take: &mut dyn FnMut(&dyn Cells) -> bool,
+        warn: &mut Warner,
+    ) -> Result<Option<Loc>, ParseError> {
+        next_untaken(self, take, warn)
+    }
     /// Names known without looking at the first row (Markdown, JSON keys).
     fn names(&self) -> Option<Names> {
         None
@@ -118,6 +127,21 @@ pub(crate) trait Rows {
     /// The field delimiter of delimited text (it hints at the decimal mark).
     fn delimiter(&self) -> Option<u8> {
         None
+    }
+}
+
+/// [`Rows::next_row_after`] row by row: what a reader without a bulk path
+/// does, and one with it once its input stops being plain.
+pub(crate) fn next_untaken<R: Rows + ?Sized>(
+    rows: &mut R,
+    take: &mut dyn FnMut(&dyn Cells) -> bool,
+    warn: &mut Warner,
+) -> Result<Option<Loc>, ParseError> {
+    loop {
+        match rows.next_row(warn)? {
+            Some(_) if take(rows.current()) => {}
+            other => return Ok(other),
+        }
     }
 }
 
@@ -942,7 +966,14 @@ pub(crate) fn chart_from_rows(
         }
     }
     drop(sample);
-    while let Some(loc) = rows.next_row(warn)? {
+    loop {
+        // Plain rows that fit the header go to the fast lane; the others
+        // come back here for the full path.
+        let mut take =
+            |row: &dyn Cells| header_width.is_none_or(|w| row.width() <= w) && b.push_plain(row);
+        let Some(loc) = rows.next_row_after(&mut take, warn)? else {
+            break;
+        };
         if let Some(w) = header_width
             && let Some(m) = ragged(rows.current(), w, loc, delimiter)
         {
