@@ -147,7 +147,7 @@ impl<R: BufRead> Rows for JsonlRows<R> {
                 return Ok(None);
             };
             self.line += 1;
-            let t = text.trim();
+            let t = super::fast::trim(text);
             if t.is_empty() {
                 continue;
             }
