@@ -1,18 +1,24 @@
 //! The fast lane for large tables: the common shape (plain numbers, no
-//! quotes) read in bulk, anything unusual handed to the full readers so the
-//! result is always theirs.
+//! quotes, flat JSON objects) read in bulk, anything unusual handed to the
+//! full readers so the result is always theirs.
 //!
-//! - [`CsvLane`] splits delimited text with `memchr` over big chunks that
-//!   are checked as UTF-8 once, instead of the csv crate's byte-by-byte
-//!   state machine and a UTF-8 check per cell. The first line with a quote,
-//!   a carriage return or invalid UTF-8 hands the rest of the input to
-//!   [`CsvRows`] (the csv crate), whose rows are then returned with their
-//!   line numbers shifted: quoting can span lines, so there is no way back.
+//! - [`CsvLane`] reads delimited text in big chunks (`memchr` finds the
+//!   last newline, quotes and carriage returns), checks each chunk as
+//!   UTF-8 once, splits lines itself and hands plain rows to the reducers
+//!   in bulk ([`Rows::next_row_after`]), instead of the csv crate's state
+//!   machine and a UTF-8 check per cell. The first line with a quote, a
+//!   carriage return or invalid UTF-8 hands the rest of the input to
+//!   [`CsvRows`] (the csv crate), with line numbers carried over: quoting
+//!   can span lines, so there is no way back.
+//! - [`PlainObject`] reads a JSON line that is a flat object of plain
+//!   values into cells without building a `serde_json::Value`; any other
+//!   line goes to serde_json as before. [`ChunkLines`] gives JSON lines
+//!   their lines, checked as UTF-8 a chunk at a time.
 //! - [`plain_number`] and [`plain_text`] answer only for cells whose
-//!   answer is certain (`-12.5`, `3e4`; a label with nothing to trim) and
-//!   say "ask the full parser" for everything else.
+//!   answer is certain (`-12.5`, `3e4` through fast-float2; a label with
+//!   nothing to trim) and say "ask the full parser" for everything else.
 //!
-//! `tests/fast_lane_props.rs` checks both against the full readers.
+//! `tests/fast_lane_props.rs` checks all of it against the full readers.
 
 use std::borrow::Cow;
 use std::io::{Chain, Cursor, Read};
