@@ -371,13 +371,12 @@ impl PlainObject {
                 return false;
             };
             i = skip_ws(b, end);
-            let key = &line[ks..ke];
             let col = match self.recent.get(nth) {
-                Some((k, c)) if same(k.as_bytes(), key.as_bytes()) => *c,
-                _ => match column(key) {
+                Some((k, c)) if same(k.as_bytes(), &b[ks..ke]) => *c,
+                _ => match column(&line[ks..ke]) {
                     Some(c) => {
                         self.recent.truncate(nth);
-                        self.recent.push((key.to_string(), c));
+                        self.recent.push((line[ks..ke].to_string(), c));
                         c
                     }
                     None => return false,
@@ -423,11 +422,15 @@ fn json_string(b: &[u8], i: usize) -> Option<(usize, usize)> {
         return None;
     }
     // Keys and cells are short: a plain loop beats a vector search here.
-    let len = b[i + 1..]
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-    let (start, end) = (i + 1, i + 1 + len);
-    (b[end] == b'"').then_some((start, end))
+    let mut end = i + 1;
+    while end < b.len() {
+        match b[end] {
+            b'"' => return Some((i + 1, end)),
+            b'\\' | 0..0x20 => return None,
+            _ => end += 1,
+        }
+    }
+    None
 }
 
 /// A plain value at `i` and where it ends.
