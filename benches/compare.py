@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs pairs of shell commands alternately and prints medians and ratios.
 
-usage: compare.py CASES.json [--runs N]
+usage: compare.py CASES.json [--runs N] [--json OUT]
 
 CASES.json is a list of {"name", "ours", "peer", "peer_name"}, optionally
 with "runs" (its own number of runs; --runs N caps it) and targets
@@ -16,7 +16,9 @@ keeps across exec, so measuring from here would report Python (~15 MiB),
 not the command. Without GNU time the figure includes that floor and a
 note says so. Ours and the peer
 alternate run by run so drift in machine speed hits both alike; the ratio is
-ours/peer per pair, then the median of those.
+ours/peer per pair, then the median of those. --json OUT also writes each
+case's medians there (name, ours_ms, peer_ms, ratio, ours_mib), for a
+script that derives more figures (a slope) from them.
 """
 import json, os, statistics, subprocess, sys, tempfile, time
 
@@ -50,6 +52,7 @@ def main():
     given = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else None
     runs = given or 7
     verdicts = []
+    results = []
     print(f"{'case':<34} {'ours ms':>9} {'peer ms':>9} {'time ratio':>10} {'ours MiB':>9} {'peer MiB':>9} {'mem ratio':>9}  peer")
     for c in cases:
         run(c["ours"]); run(c["peer"])  # warm-up: page cache, lazy binding
@@ -63,6 +66,8 @@ def main():
         print(f"{c['name']:<34} {med(ours,0):>9.1f} {med(peer,0):>9.1f} {statistics.median(tr):>10.2f} "
               f"{med(ours,1):>9.1f} {med(peer,1):>9.1f} {statistics.median(mr):>9.2f}  {c['peer_name']}"
               + (f" ({n} runs)" if n != runs else ""))
+        results.append({"name": c["name"], "ours_ms": med(ours, 0), "peer_ms": med(peer, 0),
+                        "ratio": statistics.median(tr), "ours_mib": med(ours, 1)})
         checks = []
         if "target_ms" in c:
             checks.append((f"under {c['target_ms']} ms", med(ours, 0) < c["target_ms"]))
@@ -77,6 +82,9 @@ def main():
     print(f"(every wall time includes starting `sh -c` from this driver: {floor:.1f} ms for `sh -c true`)")
     if not GNU_TIME:
         print("(no /usr/bin/time: memory includes this driver's own ~15 MiB; read it as an upper bound)")
+    if "--json" in sys.argv:
+        with open(sys.argv[sys.argv.index("--json") + 1], "w") as f:
+            json.dump(results, f)
     if verdicts:
         print("targets:")
         print("\n".join(verdicts))

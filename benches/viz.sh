@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
-# viz-parse | viz-render beside xan, the closest peer (issue 2, Proof):
-# wall time and peak memory on the same generated files in the same run,
-# with ours/xan ratios. Not a test: prints figures for a person to read.
+# viz-parse | viz-render beside xan (the closest peer) and lowcharts (issue
+# 12): wall time and peak memory on the same generated files in the same
+# run, with ours/peer ratios, and the time per million rows from 1M to 10M.
+# Not a test: prints figures for a person to read.
 #
 #   benches/viz.sh [--runs N]   (default: 21 alternating runs of each 20-row
-#                                case, 7 of the 1M and 3 of the 4M one)
+#                                case, 7 of the 1M ones, 3 of 4M and 10M)
 #
-# Targets: 20 rows parse+render under 5 ms and 5 MiB; 1,000,000 rows (line,
-# two numeric columns, about 16 MB) faster than xan and under 10 MiB peak;
-# memory flat as the input grows (the 4,000,000-row file needs about the
-# same as the 1M one: O(max points), not O(rows)).
+# Targets (issue 12): 20 rows under 5 ms and 5 MiB; the 1M-row x,y line
+# chart (CSV, 16 MB) at most 0.5x xan's `plot` and no slower than lowcharts
+# given the same values (its input: one number a line); the same rows as
+# JSON lines at most 1.5x our CSV time; a 1M-row bar chart of the top 30
+# at most 0.5x `xan top -l 30 | xan hist`; peak memory under 8 MiB in
+# every case and flat from 1M to 10M rows; time linear in the rows (the
+# script prints the slope and how far 4M lies from the 1M-10M line).
 #
 # Peak memory is the largest single process of each pipeline (see
 # benches/compare.py), so `viz-parse | viz-render` is judged by its larger
 # half; wall time covers the whole pipeline, `sh -c` start-up included
 # (the driver prints that floor). The 20-row figures are process start-up
 # almost entirely, so a busy machine moves them; `perf stat -r 100 sh -c
-# '...'` gives a steadier number when in doubt.
+# '...'` gives a steadier number when in doubt. For where the time goes,
+# `valgrind --tool=callgrind target/release/viz-parse --chart line
+# target/bench/xy1m.csv` counts instructions, which a busy machine does not
+# move.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,10 +31,16 @@ WORK=${BENCH_DIR:-$ROOT/target/bench}
 mkdir -p "$WORK"
 export PATH="$HOME/.cargo/bin:$PATH"
 
-if ! command -v xan >/dev/null 2>&1; then
-  echo "installing xan (the peer) with cargo install --locked xan" >&2
-  cargo install --locked xan >&2
-fi
+# The peers, pinned to versions that build with this repository's rustc,
+# installed once under target/ (nothing outside the checkout is touched).
+PEERS=$ROOT/target/peers
+export PATH="$PEERS/bin:$PATH"
+for peer in xan@0.61.0 lowcharts@0.5.8; do
+  if [ ! -x "$PEERS/bin/${peer%@*}" ]; then
+    echo "installing $peer (a peer) with cargo install --locked into $PEERS" >&2
+    cargo install --locked --quiet --root "$PEERS" --target-dir "$PEERS/build" "$peer" >&2
+  fi
+done
 
 # GNU time gives compare.py honest peak-memory figures (see its docstring).
 if [ ! -x /usr/bin/time ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
@@ -58,31 +71,70 @@ gen_xy() {
 }
 gen_xy 1000000 "$WORK/xy1m.csv"
 gen_xy 4000000 "$WORK/xy4m.csv"
+gen_xy 10000000 "$WORK/xy10m.csv"
+# The same 1M rows as JSON lines, and their y values alone (lowcharts'
+# input: one number a line).
+if [ ! -s "$WORK/xy1m.jsonl" ]; then
+  awk -F, 'NR > 1 { printf "{\"x\":%s,\"y\":%s}\n", $1, $2 }' "$WORK/xy1m.csv" > "$WORK/xy1m.jsonl"
+fi
+if [ ! -s "$WORK/y1m.txt" ]; then
+  awk -F, 'NR > 1 { print $2 }' "$WORK/xy1m.csv" > "$WORK/y1m.txt"
+fi
+# 1M labelled values for a top-30 bar chart: name,value.
+if [ ! -s "$WORK/bar1m.csv" ]; then
+  awk 'BEGIN { srand(7); print "name,value";
+    for (i = 0; i < 1000000; i++) printf "item-%07d,%.2f\n", i, rand() * 100000 }' > "$WORK/bar1m.csv"
+fi
 
-for f in bar20 line20 xy1m xy4m; do
-  printf '%-8s %9d rows %7.1f MB\n' "$f" "$(($(wc -l < "$WORK/$f.csv") - 1))" \
-    "$(awk -v b="$(wc -c < "$WORK/$f.csv")" 'BEGIN { print b / 1e6 }')" >&2
+for f in bar20.csv line20.csv xy1m.csv xy1m.jsonl y1m.txt bar1m.csv xy4m.csv xy10m.csv; do
+  printf '%-11s %9d lines %7.1f MB\n' "$f" "$(wc -l < "$WORK/$f")" \
+    "$(awk -v b="$(wc -c < "$WORK/$f")" 'BEGIN { print b / 1e6 }')" >&2
 done
 
-ours_bar() { echo "$BIN/viz-parse --chart bar $WORK/$1.csv | $BIN/viz-render --width 80 --color never"; }
-ours_line() { echo "$BIN/viz-parse --chart line $WORK/$1.csv | $BIN/viz-render --width 80 --color never"; }
-peer_line() { echo "xan plot -L x y $WORK/$1.csv --cols 80 --rows 15 --color never"; }
+ours_bar() { echo "$BIN/viz-parse --chart bar $WORK/$1 | $BIN/viz-render --width 80 --color never"; }
+ours_line() { echo "$BIN/viz-parse --chart line $WORK/$1 | $BIN/viz-render --width 80 --color never"; }
+xan_line() { echo "xan plot -L x y $WORK/$1 --cols 80 --rows 15 --color never"; }
 
 CASES=$WORK/cases.json
 cat > "$CASES" <<EOF
 [
-  {"name": "bar, 20 rows", "ours": "$(ours_bar bar20)",
+  {"name": "bar, 20 rows", "ours": "$(ours_bar bar20.csv)",
    "peer": "xan hist -l model -v secs $WORK/bar20.csv --cols 80 --color never",
    "peer_name": "xan hist", "target_ms": 5, "target_mib": 5, "runs": 21},
-  {"name": "line, 20 rows", "ours": "$(ours_line line20)",
+  {"name": "line, 20 rows", "ours": "$(ours_line line20.csv)",
    "peer": "xan plot -L year value $WORK/line20.csv --cols 80 --rows 15 --color never",
    "peer_name": "xan plot -L", "target_ms": 5, "target_mib": 5, "runs": 21},
-  {"name": "line, 1,000,000 rows", "ours": "$(ours_line xy1m)", "peer": "$(peer_line xy1m)",
-   "peer_name": "xan plot -L", "target_ratio": 1, "target_mib": 10},
-  {"name": "line, 4,000,000 rows", "ours": "$(ours_line xy4m)", "peer": "$(peer_line xy4m)",
-   "peer_name": "xan plot -L", "target_ratio": 1, "target_mib": 10, "runs": 3}
+  {"name": "line, 1M rows CSV", "ours": "$(ours_line xy1m.csv)", "peer": "$(xan_line xy1m.csv)",
+   "peer_name": "xan plot -L", "target_ratio": 0.5, "target_mib": 8},
+  {"name": "line, 1M rows CSV / lowcharts", "ours": "$(ours_line xy1m.csv)",
+   "peer": "lowcharts -c no plot -H 15 -w 80 $WORK/y1m.txt",
+   "peer_name": "lowcharts plot (the y values)", "target_ratio": 1, "target_mib": 8},
+  {"name": "line, 1M rows JSON lines", "ours": "$(ours_line xy1m.jsonl)", "peer": "$(ours_line xy1m.csv)",
+   "peer_name": "ours on the same rows as CSV", "target_ratio": 1.5, "target_mib": 8},
+  {"name": "bar top 30, 1M rows", "ours": "$(ours_bar bar1m.csv)",
+   "peer": "xan top value -l 30 $WORK/bar1m.csv | xan hist -l name -v value --cols 80 --color never",
+   "peer_name": "xan top | xan hist", "target_ratio": 0.5, "target_mib": 8},
+  {"name": "line, 4M rows CSV", "ours": "$(ours_line xy4m.csv)", "peer": "$(xan_line xy4m.csv)",
+   "peer_name": "xan plot -L", "target_ratio": 0.5, "target_mib": 8, "runs": 3},
+  {"name": "line, 10M rows CSV", "ours": "$(ours_line xy10m.csv)", "peer": "$(xan_line xy10m.csv)",
+   "peer_name": "xan plot -L", "target_ratio": 0.5, "target_mib": 8, "runs": 3}
 ]
 EOF
 
-echo "\$ benches/compare.py $CASES $*" >&2
-python3 "$ROOT/benches/compare.py" "$CASES" "$@"
+RESULTS=$WORK/results.json
+echo "\$ benches/compare.py $CASES $* --json $RESULTS" >&2
+python3 "$ROOT/benches/compare.py" "$CASES" "$@" --json "$RESULTS"
+
+# Linear growth: the slope through the 1M and 10M medians, and how far the
+# 4M median lies from that line; memory from 1M to 10M rows.
+python3 - "$RESULTS" <<'PY'
+import json, sys
+r = {c["name"]: c for c in json.load(open(sys.argv[1]))}
+t1, t4, t10 = (r[f"line, {n}M rows CSV"]["ours_ms"] for n in (1, 4, 10))
+m1, m10 = (r[f"line, {n}M rows CSV"]["ours_mib"] for n in (1, 10))
+slope = (t10 - t1) / 9
+line4 = t1 + 3 * slope
+print(f"growth: {slope:.1f} ms per million rows (1M {t1:.0f} ms, 10M {t10:.0f} ms); "
+      f"4M took {t4:.0f} ms, {100 * (t4 - line4) / line4:+.0f}% from that line")
+print(f"memory: {m1:.1f} MiB at 1M rows, {m10:.1f} MiB at 10M rows")
+PY

@@ -14,6 +14,7 @@
 
 pub mod args;
 mod detect;
+pub mod fast;
 pub mod number;
 mod sources;
 mod stream;
@@ -197,7 +198,7 @@ fn read_input<'a>(
         }
         Kind::Jsonl => chart_from_rows(&mut sources::JsonlRows::new(full), opts, warn)?,
         Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
-        Kind::Delimited(d) => chart_from_rows(&mut sources::CsvRows::new(full, d), opts, warn)?,
+        Kind::Delimited(d) => chart_from_rows(&mut fast::CsvLane::new(full, d), opts, warn)?,
     };
     Ok(Source::Chart(n))
 }

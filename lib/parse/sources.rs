@@ -9,6 +9,7 @@ use std::io::{BufRead, Read};
 use serde_json::{Map, Value};
 
 use super::ParseError;
+use super::fast::{ChunkLines, PlainObject};
 use super::table::{Cells, Loc, Names, OwnedRow, Rows, Warner, short};
 
 pub(crate) fn delimiter_name(d: u8) -> &'static str {
@@ -60,9 +61,6 @@ impl<R: Read> Rows for CsvRows<R> {
     }
     fn current(&self) -> &dyn Cells {
         &self.rec
-    }
-    fn names(&self) -> Option<Names> {
-        None
     }
     fn what(&self) -> String {
         delimiter_name(self.delimiter).to_string()
@@ -118,23 +116,26 @@ impl KeyColumns {
 
 /// JSON lines: objects (records by key) or arrays (positional rows).
 pub(crate) struct JsonlRows<R: BufRead> {
-    input: R,
+    input: ChunkLines<R>,
     line: u64,
-    buf: Vec<u8>,
     row: OwnedRow,
     keys: KeyColumns,
     saw_objects: bool,
+    /// The fast lane's row, current when `plain` is set.
+    fast: PlainObject,
+    plain: bool,
 }
 
 impl<R: BufRead> JsonlRows<R> {
     pub(crate) fn new(input: R) -> Self {
         JsonlRows {
-            input,
+            input: ChunkLines::new(input),
             line: 0,
-            buf: Vec::new(),
             row: Vec::new(),
             keys: KeyColumns::default(),
             saw_objects: false,
+            fast: PlainObject::default(),
+            plain: false,
         }
     }
 }
@@ -142,15 +143,19 @@ impl<R: BufRead> JsonlRows<R> {
 impl<R: BufRead> Rows for JsonlRows<R> {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
         loop {
-            self.buf.clear();
-            if self.input.read_until(b'\n', &mut self.buf)? == 0 {
+            let Some(text) = self.input.next_line()? else {
                 return Ok(None);
-            }
+            };
             self.line += 1;
-            let text = String::from_utf8_lossy(&self.buf);
-            let t = text.trim();
+            let t = super::fast::trim(text);
             if t.is_empty() {
                 continue;
+            }
+            let index = &self.keys.index;
+            self.plain = self.fast.read(t, &|k| index.get(k).copied());
+            if self.plain {
+                self.saw_objects = true;
+                return Ok(Some(Loc::Line(self.line)));
             }
             match serde_json::from_str::<Value>(t) {
                 Ok(Value::Object(obj)) => {
@@ -178,7 +183,7 @@ impl<R: BufRead> Rows for JsonlRows<R> {
         }
     }
     fn current(&self) -> &dyn Cells {
-        &self.row
+        if self.plain { &self.fast } else { &self.row }
     }
     fn names(&self) -> Option<Names> {
         self.saw_objects.then(|| Names {

@@ -14,6 +14,8 @@ use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, SpecErro
 use super::number::{Decimal, column_decimal, is_missing, parse_number, parse_number_as};
 use super::{ParseError, ParseOptions, examples_error};
 
+mod plain;
+
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
 /// Distinct values of a `--series` column before we refuse.
@@ -43,6 +45,11 @@ impl fmt::Display for Loc {
 pub(crate) trait Cells {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>>;
     fn width(&self) -> usize;
+    /// The cell's number when it is plain (see `parse::fast`): exactly what
+    /// the full parser gives; `None` means "ask the full parser".
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        super::fast::plain_number(&self.raw(i)?, dec)
+    }
 }
 
 pub(crate) type OwnedRow = Vec<Option<String>>;
@@ -102,13 +109,39 @@ pub(crate) struct Names {
 pub(crate) trait Rows {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError>;
     fn current(&self) -> &dyn Cells;
+    /// [`Rows::next_row`] past every row `take` accepts (consumed there):
+    /// the next row it refused, or the end. A reader may do this in bulk.
+    fn next_row_after(
+        &mut self,
+        take: &mut dyn FnMut(&dyn Cells) -> bool,
+        warn: &mut Warner,
+    ) -> Result<Option<Loc>, ParseError> {
+        next_untaken(self, take, warn)
+    }
     /// Names known without looking at the first row (Markdown, JSON keys).
-    fn names(&self) -> Option<Names>;
+    fn names(&self) -> Option<Names> {
+        None
+    }
     /// What the input looked like, for errors: "comma-separated text".
     fn what(&self) -> String;
     /// The field delimiter of delimited text (it hints at the decimal mark).
     fn delimiter(&self) -> Option<u8> {
         None
+    }
+}
+
+/// [`Rows::next_row_after`] row by row: what a reader without a bulk path
+/// does, and one with it once its input stops being plain.
+pub(crate) fn next_untaken<R: Rows + ?Sized>(
+    rows: &mut R,
+    take: &mut dyn FnMut(&dyn Cells) -> bool,
+    warn: &mut Warner,
+) -> Result<Option<Loc>, ParseError> {
+    loop {
+        match rows.next_row(warn)? {
+            Some(_) if take(rows.current()) => {}
+            other => return Ok(other),
+        }
     }
 }
 
@@ -638,6 +671,9 @@ impl Builder {
     }
 
     fn push(&mut self, row: &dyn Cells, loc: Loc, warn: &mut Warner) -> Result<(), ParseError> {
+        if self.push_plain(row) {
+            return Ok(());
+        }
         self.rows += 1;
         // Borrowed from the row and made only when a value needs it: the
         // reducer copies it only for a point it keeps.
@@ -930,7 +966,14 @@ pub(crate) fn chart_from_rows(
         }
     }
     drop(sample);
-    while let Some(loc) = rows.next_row(warn)? {
+    loop {
+        // Plain rows that fit the header go to the fast lane; the others
+        // come back here for the full path.
+        let mut take =
+            |row: &dyn Cells| header_width.is_none_or(|w| row.width() <= w) && b.push_plain(row);
+        let Some(loc) = rows.next_row_after(&mut take, warn)? else {
+            break;
+        };
         if let Some(w) = header_width
             && let Some(m) = ragged(rows.current(), w, loc, delimiter)
         {

@@ -1,0 +1,575 @@
+//! The fast lane for large tables: the common shape (plain numbers, no
+//! quotes, flat JSON objects) read in bulk, anything unusual handed to the
+//! full readers so the result is always theirs.
+//!
+//! - [`CsvLane`] reads delimited text in big chunks (`memchr` finds the
+//!   last newline, quotes and carriage returns), checks each chunk as
+//!   UTF-8 once, splits lines itself and hands plain rows to the reducers
+//!   in bulk ([`Rows::next_row_after`]), instead of the csv crate's state
+//!   machine and a UTF-8 check per cell. The first line with a quote, a
+//!   carriage return or invalid UTF-8 hands the rest of the input to
+//!   [`CsvRows`] (the csv crate), with line numbers carried over: quoting
+//!   can span lines, so there is no way back.
+//! - [`PlainObject`] reads a JSON line that is a flat object of plain
+//!   values into cells without building a `serde_json::Value`; any other
+//!   line goes to serde_json as before. [`ChunkLines`] gives JSON lines
+//!   their lines, checked as UTF-8 a chunk at a time.
+//! - [`plain_number`] and [`plain_text`] answer only for cells whose
+//!   answer is certain (`-12.5`, `3e4` through fast-float2; a label with
+//!   nothing to trim) and say "ask the full parser" for everything else.
+//!
+//! `tests/fast_lane_props.rs` checks all of it against the full readers.
+
+use std::borrow::Cow;
+use std::io::{Chain, Cursor, Read};
+
+use memchr::{memchr, memchr2, memrchr};
+
+use super::ParseError;
+use super::number::Decimal;
+use super::sources::{CsvRows, delimiter_name};
+use super::table::{Cells, Loc, Rows, Warner, next_untaken};
+
+/// The value of a plain number cell (`-12.5`, `3e4`, no spaces, nothing
+/// around it), exactly what [`super::number::parse_number_as`] gives it;
+/// `None` for every other cell, which then goes to the full parser. A cell
+/// that starts with a digit (or `-` and a digit) and is read whole by
+/// fast-float2 is one the standard parser behind the full one reads too,
+/// and both round correctly, so they agree wherever this one answers.
+pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
+    let b = s.as_bytes();
+    let digit_at = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    if !(digit_at(0) || (b.first() == Some(&b'-') && digit_at(1))) {
+        return None;
+    }
+    // A point in a decimal-comma column groups thousands: the full
+    // parser's business.
+    if dec == Decimal::Comma && memchr(b'.', b).is_some() {
+        return None;
+    }
+    match fast_float2::parse_partial::<f64, _>(b) {
+        Ok((v, n)) if n == b.len() && v.is_finite() => Some(v),
+        _ => None,
+    }
+}
+
+/// The cell as [`super::table::cell`] would give it, when trimming cannot
+/// change it (printable ASCII at both ends); `None` to ask the full path.
+pub fn plain_text(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let plain = |c: u8| c > b' ' && c < 0x7f;
+    (plain(*b.first()?) && plain(*b.last()?)).then_some(s)
+}
+
+/// `s.trim()`, without its character-by-character look when both ends
+/// are printable ASCII (nearly every line).
+pub(crate) fn trim(s: &str) -> &str {
+    plain_text(s).unwrap_or_else(|| s.trim())
+}
+
+/// Bytes read from the input at a time.
+const CHUNK: usize = 256 * 1024;
+
+/// What the full reader gets after a hand-over: the unread bytes, then the
+/// rest of the input.
+type Rest<R> = CsvRows<Chain<Cursor<Vec<u8>>, R>>;
+
+/// Input read ahead in big chunks and handed out as runs of complete
+/// lines (the last line may lack its newline at the end of the input).
+struct Chunks<R> {
+    /// `None` once handed to a full reader.
+    input: Option<R>,
+    /// Read but not yet taken: starts at a line start.
+    raw: Vec<u8>,
+    eof: bool,
+}
+
+impl<R: Read> Chunks<R> {
+    fn new(input: R) -> Self {
+        Chunks {
+            input: Some(input),
+            raw: Vec::new(),
+            eof: false,
+        }
+    }
+
+    /// The complete lines read so far, after reading at least [`CHUNK`]
+    /// bytes (or up to the end); empty at the end. Take with `consume`.
+    fn lines(&mut self) -> Result<&[u8], ParseError> {
+        loop {
+            let complete = if self.eof {
+                self.raw.len()
+            } else {
+                memrchr(b'\n', &self.raw).map_or(0, |i| i + 1)
+            };
+            if self.eof || (complete > 0 && self.raw.len() >= CHUNK) {
+                return Ok(&self.raw[..complete]);
+            }
+            let Some(input) = self.input.as_mut() else {
+                self.eof = true;
+                continue;
+            };
+            let n = input
+                .by_ref()
+                .take(CHUNK as u64)
+                .read_to_end(&mut self.raw)?;
+            self.eof = n < CHUNK;
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.raw.drain(..n);
+    }
+}
+
+/// Delimited text, fast while it is plain (see the module doc).
+pub(crate) struct CsvLane<R: Read> {
+    chunks: Chunks<R>,
+    delimiter: u8,
+    /// Complete plain lines, checked, being read from `pos`.
+    text: String,
+    pos: usize,
+    /// The line a record being looked for starts on, once blank lines were
+    /// skipped for it (the csv crate numbers a record by the line after the
+    /// previous record, and so does this lane).
+    first: Option<u64>,
+    /// Lines consumed so far (the current row's line number).
+    line: u64,
+    /// The current row's fields, as ranges of `text`.
+    fields: Vec<(usize, usize)>,
+    /// The full reader once the input stopped being plain, and the line
+    /// count before it.
+    full: Option<(Rest<R>, u64)>,
+}
+
+impl<R: Read> CsvLane<R> {
+    pub(crate) fn new(input: R, delimiter: u8) -> Self {
+        CsvLane {
+            chunks: Chunks::new(input),
+            delimiter,
+            text: String::new(),
+            pos: 0,
+            first: None,
+            line: 0,
+            fields: Vec::new(),
+            full: None,
+        }
+    }
+
+    /// Moves the next run of plain lines into `text`; false at the end of
+    /// the input or when the full reader took over.
+    fn refill(&mut self) -> Result<bool, ParseError> {
+        let run = self.chunks.lines()?;
+        if run.is_empty() {
+            return Ok(false);
+        }
+        let clean = plain_prefix(run);
+        if clean.is_empty() {
+            self.hand_over();
+            return Ok(false);
+        }
+        self.text.clear();
+        self.text.push_str(clean);
+        let n = clean.len();
+        self.chunks.consume(n);
+        self.pos = 0;
+        Ok(true)
+    }
+
+    fn hand_over(&mut self) {
+        if let Some(input) = self.chunks.input.take() {
+            let unread = Cursor::new(std::mem::take(&mut self.chunks.raw));
+            self.full = Some((CsvRows::new(unread.chain(input), self.delimiter), self.line));
+        }
+    }
+}
+
+/// The leading complete lines of `b` that hold no quote, no carriage
+/// return and only valid UTF-8 (checked once here for all their cells).
+fn plain_prefix(b: &[u8]) -> &str {
+    let line_start = |at: usize| memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let end = memchr2(b'"', b'\r', b).map_or(b.len(), line_start);
+    match std::str::from_utf8(&b[..end]) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&b[..line_start(e.valid_up_to())]).unwrap_or_default(),
+    }
+}
+
+impl<R: Read> CsvLane<R> {
+    /// Splits the next record of `text` into `fields`, skipping blank
+    /// lines (no record in the csv crate either); `None` when `text` is
+    /// used up. Lines are short: one plain pass beats vector searches
+    /// that stop at every delimiter.
+    fn split_next(&mut self) -> Option<Loc> {
+        let bytes = self.text.as_bytes();
+        let delimiter = self.delimiter;
+        while self.pos < bytes.len() {
+            let start = self.pos;
+            let first = *self.first.get_or_insert(self.line + 1);
+            self.line += 1;
+            self.fields.clear();
+            let mut at = start;
+            let mut end = bytes.len();
+            for (i, &c) in bytes[start..].iter().enumerate() {
+                if c == b'\n' {
+                    end = start + i;
+                    break;
+                }
+                if c == delimiter {
+                    self.fields.push((at, start + i));
+                    at = start + i + 1;
+                }
+            }
+            self.pos = end + 1;
+            if end > start {
+                self.fields.push((at, end));
+                self.first = None;
+                return Some(Loc::Line(first));
+            }
+        }
+        None
+    }
+}
+
+impl<R: Read> Rows for CsvLane<R> {
+    fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
+        loop {
+            if let Some((full, before)) = &mut self.full {
+                // Blank lines skipped before the hand-over count as the
+                // csv crate would have counted them.
+                let first = self.first.take();
+                return Ok(full.next_row(warn)?.map(|loc| match loc {
+                    Loc::Line(n) => Loc::Line(first.unwrap_or(n + *before)),
+                    other => other,
+                }));
+            }
+            if let Some(loc) = self.split_next() {
+                return Ok(Some(loc));
+            }
+            if !self.refill()? && self.full.is_none() {
+                return Ok(None);
+            }
+        }
+    }
+    fn next_row_after(
+        &mut self,
+        take: &mut dyn FnMut(&dyn Cells) -> bool,
+        warn: &mut Warner,
+    ) -> Result<Option<Loc>, ParseError> {
+        // The bulk of a plain file: no reader state changes hands.
+        loop {
+            while let Some(loc) = self.split_next() {
+                if !take(&*self) {
+                    return Ok(Some(loc));
+                }
+            }
+            if self.full.is_some() || !self.refill()? {
+                break;
+            }
+        }
+        // The rest, if any, through the full reader.
+        next_untaken(self, take, warn)
+    }
+    fn current(&self) -> &dyn Cells {
+        match &self.full {
+            Some((full, _)) => full.current(),
+            None => self,
+        }
+    }
+    fn what(&self) -> String {
+        delimiter_name(self.delimiter).to_string()
+    }
+    fn delimiter(&self) -> Option<u8> {
+        Some(self.delimiter)
+    }
+}
+
+impl<R: Read> CsvLane<R> {
+    fn field(&self, i: usize) -> Option<&str> {
+        let &(a, b) = self.fields.get(i)?;
+        self.text.get(a..b)
+    }
+}
+
+impl<R: Read> Cells for CsvLane<R> {
+    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
+        self.field(i).map(Cow::Borrowed)
+    }
+    fn width(&self) -> usize {
+        self.fields.len()
+    }
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        plain_number(self.field(i)?, dec)
+    }
+}
+
+/// A JSON value the fast lane read from a line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Json {
+    /// Not in this line.
+    Absent,
+    Null,
+    /// A string without escapes: its content.
+    Text(usize, usize),
+    /// `true`/`false`, or an integer of at most 15 digits: its token is
+    /// the text serde_json writes for it.
+    Word(usize, usize),
+    /// A number with a fraction, at most 15 digits and no exponent: read
+    /// exactly by serde_json too (the digits fit a double and the power of
+    /// ten is exact), so its value is known here.
+    Float(f64),
+}
+
+/// Digits a number may have to stay in the fast lane (see [`Json::Float`]).
+const MAX_DIGITS: usize = 15;
+
+/// The powers of ten a [`Json::Float`] is divided by, all exact doubles.
+const POW10: [f64; MAX_DIGITS + 1] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// One JSON line of a flat object with plain values, as cells by column,
+/// without building a `serde_json::Value`; any other line is left to the
+/// full reader (see `JsonlRows`).
+#[derive(Debug, Default)]
+pub(crate) struct PlainObject {
+    text: String,
+    cells: Vec<Json>,
+    /// The cells of this line: `cells` beyond it are all absent.
+    width: usize,
+    /// The previous line's keys and their columns: the same keys in the
+    /// same order need no hashing.
+    recent: Vec<(String, usize)>,
+}
+
+impl PlainObject {
+    /// Takes a trimmed line when it is a flat object of strings without
+    /// escapes, short numbers, booleans and nulls, no key twice, and every
+    /// key has a column (`column`); false leaves it to the full reader.
+    pub(crate) fn read(&mut self, line: &str, column: &dyn Fn(&str) -> Option<usize>) -> bool {
+        let b = line.as_bytes();
+        if b.first() != Some(&b'{') {
+            return false;
+        }
+        for c in &mut self.cells[..self.width] {
+            *c = Json::Absent;
+        }
+        self.width = 0;
+        let mut i = 1;
+        let mut nth = 0;
+        loop {
+            i = skip_ws(b, i);
+            let Some((ks, ke)) = json_string(b, i) else {
+                return false;
+            };
+            i = skip_ws(b, ke + 1);
+            if b.get(i) != Some(&b':') {
+                return false;
+            }
+            i = skip_ws(b, i + 1);
+            let Some((value, end)) = json_value(b, i) else {
+                return false;
+            };
+            i = skip_ws(b, end);
+            let col = match self.recent.get(nth) {
+                Some((k, c)) if same(k.as_bytes(), &b[ks..ke]) => *c,
+                _ => match column(&line[ks..ke]) {
+                    Some(c) => {
+                        self.recent.truncate(nth);
+                        self.recent.push((line[ks..ke].to_string(), c));
+                        c
+                    }
+                    None => return false,
+                },
+            };
+            nth += 1;
+            if self.cells.len() <= col {
+                self.cells.resize(col + 1, Json::Absent);
+            }
+            self.width = self.width.max(col + 1);
+            if self.cells[col] != Json::Absent {
+                return false;
+            }
+            self.cells[col] = value;
+            match b.get(i) {
+                Some(b',') => i += 1,
+                Some(b'}') if skip_ws(b, i + 1) == b.len() => break,
+                _ => return false,
+            }
+        }
+        self.text.clear();
+        self.text.push_str(line);
+        true
+    }
+}
+
+/// Keys are short: a plain comparison beats a call to `memcmp`.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The content range of a string at `i` without escapes or control
+/// characters (which the full reader decodes or refuses).
+fn json_string(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    // Keys and cells are short: a plain loop beats a vector search here.
+    let mut end = i + 1;
+    while end < b.len() {
+        match b[end] {
+            b'"' => return Some((i + 1, end)),
+            b'\\' | 0..0x20 => return None,
+            _ => end += 1,
+        }
+    }
+    None
+}
+
+/// A plain value at `i` and where it ends.
+fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
+    let word = |w: &[u8], v: Json| b[i..].starts_with(w).then_some((v, i + w.len()));
+    match *b.get(i)? {
+        b'"' => json_string(b, i).map(|(s, e)| (Json::Text(s, e), e + 1)),
+        b't' => word(b"true", Json::Word(i, i + 4)),
+        b'f' => word(b"false", Json::Word(i, i + 5)),
+        b'n' => word(b"null", Json::Null),
+        b'-' | b'0'..=b'9' => {
+            let digits = |mut j: usize| {
+                while b.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+                j
+            };
+            let neg = usize::from(b[i] == b'-');
+            let int = i + neg;
+            let mut j = match b.get(int) {
+                // JSON has no leading zeros; serde_json writes -0 as -0.0.
+                Some(b'0') if neg == 0 || b.get(int + 1) == Some(&b'.') => int + 1,
+                Some(b'1'..=b'9') => digits(int),
+                _ => return None,
+            };
+            let mut count = j - int;
+            let point = j;
+            let float = b.get(j) == Some(&b'.');
+            if float {
+                let f = digits(j + 1);
+                if f == j + 1 {
+                    return None;
+                }
+                count += f - j - 1;
+                j = f;
+            }
+            if count > MAX_DIGITS || matches!(b.get(j), Some(b'e' | b'E')) {
+                return None;
+            }
+            if float {
+                // The digits over a power of ten, both exact doubles: one
+                // correctly rounded division, the very one serde_json
+                // makes for such a number. (fast-float2 gives the same
+                // value; its set-up was 12% of a JSON-lines run.)
+                let m = b[int..j]
+                    .iter()
+                    .filter(|c| c.is_ascii_digit())
+                    .fold(0u64, |m, &c| m * 10 + u64::from(c - b'0'));
+                let v = m as f64 / POW10[count - (point - int)];
+                Some((Json::Float(if neg == 1 { -v } else { v }), j))
+            } else {
+                Some((Json::Word(i, j), j))
+            }
+        }
+        _ => None,
+    }
+}
+
+impl Cells for PlainObject {
+    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
+        match *self.cells[..self.width].get(i)? {
+            Json::Absent | Json::Null => None,
+            Json::Text(a, b) | Json::Word(a, b) => Some(Cow::Borrowed(&self.text[a..b])),
+            // serde_json's own spelling, as the full reader's cell has it.
+            Json::Float(v) => Some(Cow::Owned(serde_json::Number::from_f64(v)?.to_string())),
+        }
+    }
+    fn width(&self) -> usize {
+        self.width
+    }
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        match *self.cells[..self.width].get(i)? {
+            // Its text has a point, which a decimal-comma column reads
+            // otherwise: the full parser's business.
+            Json::Float(v) => (dec != Decimal::Comma).then_some(v),
+            _ => plain_number(&self.raw(i)?, dec),
+        }
+    }
+}
+
+/// Lines of an input read in big chunks, checked as UTF-8 once a chunk
+/// rather than once a line; a line that is not valid UTF-8 comes out as
+/// `String::from_utf8_lossy` gives it, as a line read alone would.
+pub(crate) struct ChunkLines<R: Read> {
+    chunks: Chunks<R>,
+    text: String,
+    pos: usize,
+}
+
+impl<R: Read> ChunkLines<R> {
+    pub(crate) fn new(input: R) -> Self {
+        ChunkLines {
+            chunks: Chunks::new(input),
+            text: String::new(),
+            pos: 0,
+        }
+    }
+
+    /// The next line without its newline; `None` at the end.
+    pub(crate) fn next_line(&mut self) -> Result<Option<&str>, ParseError> {
+        while self.pos >= self.text.len() {
+            if !self.refill()? {
+                return Ok(None);
+            }
+        }
+        let start = self.pos;
+        let rest = &self.text.as_bytes()[start..];
+        let end = start + memchr(b'\n', rest).unwrap_or(rest.len());
+        self.pos = end + 1;
+        Ok(Some(&self.text[start..end]))
+    }
+
+    fn refill(&mut self) -> Result<bool, ParseError> {
+        let b = self.chunks.lines()?;
+        if b.is_empty() {
+            return Ok(false);
+        }
+        self.text.clear();
+        self.pos = 0;
+        let taken = match std::str::from_utf8(b) {
+            Ok(s) => {
+                self.text.push_str(s);
+                b.len()
+            }
+            Err(e) => {
+                let valid = memrchr(b'\n', &b[..e.valid_up_to()]).map_or(0, |i| i + 1);
+                if valid > 0 {
+                    self.text
+                        .push_str(std::str::from_utf8(&b[..valid]).unwrap_or_default());
+                    valid
+                } else {
+                    // The first line is the bad one: that line alone.
+                    let end = memchr(b'\n', b).map_or(b.len(), |i| i + 1);
+                    self.text.push_str(&String::from_utf8_lossy(&b[..end]));
+                    end
+                }
+            }
+        };
+        self.chunks.consume(taken);
+        Ok(true)
+    }
+}

@@ -1,0 +1,200 @@
+//! The fast lane (`parse::fast`) gives exactly what the full readers give.
+//!
+//! - Cell by cell: where `plain_number` answers, `parse_number_as` gives the
+//!   same bits; where `plain_text` answers, it is the trimmed cell.
+//! - Whole inputs through the real binary: a CSV file read by the fast lane
+//!   and the same file read by the csv crate from its first line (a quoted
+//!   header name hands the reader over at once) write the same event and
+//!   the same warnings; likewise JSON lines with plain keys and the same
+//!   lines with every key escaped (which the fast lane leaves to serde_json).
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use gemline::parse::fast::{plain_number, plain_text};
+use gemline::parse::number::{Decimal, parse_number_as};
+use proptest::prelude::*;
+
+const DECIMALS: [Decimal; 3] = [Decimal::Auto, Decimal::Point, Decimal::Comma];
+
+/// Cells shaped like numbers, plain and not.
+fn number_like() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "-?[0-9]{1,22}(\\.[0-9]{0,22})?([eE][+-]?[0-9]{1,4})?",
+        "-?0{0,3}[0-9]{0,4}\\.?[0-9]{0,4}",
+        "[-+ .,0-9eE]{0,12}",
+        "[0-9]{1,3}(,[0-9]{3}){0,3}(\\.[0-9]{1,3})?",
+        "\\PC{0,8}",
+    ]
+}
+
+/// viz-parse's stdout and stderr for `input` on stdin.
+fn viz_parse(args: &[&str], input: Vec<u8>) -> (String, String, Option<i32>) {
+    let out = cargo_bin_cmd!("viz-parse")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .expect("viz-parse runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// One CSV cell: mostly plain numbers, with what sends a row (or the rest
+/// of the file) to the full path.
+fn csv_cell() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => "-?[0-9]{1,6}(\\.[0-9]{1,4})?",
+        1 => "-?[0-9]{1,18}\\.[0-9]{1,18}(e-?[0-9]{1,2})?",
+        1 => " ?[0-9]{1,4}(\\.[0-9]{1,2})? ?(s|%|k)?",
+        1 => "[a-zé]{0,5}",
+        1 => Just(String::new()),
+        1 => Just("N/A".to_string()),
+        1 => Just("\"1,5\"".to_string()),
+        1 => Just("1.234,5".to_string()),
+    ]
+}
+
+/// Rows of `label,value[,extra]` with blank lines, ragged rows and line
+/// ends as people write them.
+fn csv_body() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(
+        (
+            csv_cell(),
+            csv_cell(),
+            proptest::option::weighted(0.05, csv_cell()),
+            prop_oneof![20 => Just("\n"), 1 => Just("\r\n"), 1 => Just("\n\n")],
+        ),
+        1..60,
+    )
+    .prop_map(|rows| {
+        let mut out = Vec::new();
+        for (label, value, extra, end) in rows {
+            out.extend_from_slice(label.as_bytes());
+            out.push(b',');
+            out.extend_from_slice(value.as_bytes());
+            if let Some(x) = extra {
+                out.push(b',');
+                out.extend_from_slice(x.as_bytes());
+            }
+            out.extend_from_slice(end.as_bytes());
+        }
+        out
+    })
+}
+
+/// The CSV run twice: fast lane first, then the csv crate from line 1.
+fn csv_both(args: &[&str], body: &[u8]) -> [(String, String, Option<i32>); 2] {
+    [&b"x,y\n"[..], &b"\"x\",y\n"[..]].map(|header| {
+        let mut input = header.to_vec();
+        input.extend_from_slice(body);
+        viz_parse(args, input)
+    })
+}
+
+/// One JSON value as a JSON line holds it.
+fn json_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "-?(0|[1-9][0-9]{0,17})",
+        4 => "-?(0|[1-9][0-9]{0,8})\\.[0-9]{1,12}",
+        // (Not past 1e308: a line serde_json refuses is quoted in the
+        // warning, and the escaped keys would differ there.)
+        1 => "-?[1-9][0-9]{0,3}(\\.[0-9]{1,3})?[eE][+-]?[0-9]{1,2}",
+        1 => Just("-0".to_string()),
+        1 => Just("null".to_string()),
+        1 => Just("true".to_string()),
+        1 => "\"[a-z0-9 .,%]{0,6}\"",
+        1 => Just("[1]".to_string()),
+    ]
+}
+
+fn jsonl_lines() -> impl Strategy<Value = Vec<(String, String, bool)>> {
+    proptest::collection::vec((json_value(), json_value(), any::<bool>()), 1..60)
+}
+
+/// The lines with keys `x` and `y`, written plainly or escaped.
+fn jsonl(lines: &[(String, String, bool)], escaped: bool) -> Vec<u8> {
+    let (x, y) = if escaped {
+        ("\\u0078", "\\u0079")
+    } else {
+        ("x", "y")
+    };
+    let mut out = String::new();
+    for (a, b, spaced) in lines {
+        let sep = if *spaced { " " } else { "" };
+        out.push_str(&format!("{{\"{x}\":{sep}{a},{sep}\"{y}\": {b}}}\n"));
+    }
+    out.into_bytes()
+}
+
+proptest! {
+    #[test]
+    fn plain_numbers_are_what_the_full_parser_reads(s in number_like()) {
+        for dec in DECIMALS {
+            if let Some(v) = plain_number(&s, dec) {
+                let full = parse_number_as(&s, dec);
+                prop_assert_eq!(full.map(|n| (n.value.to_bits(), n.unit)), Some((v.to_bits(), "")),
+                    "{:?} as {:?}", s, dec);
+            }
+        }
+    }
+
+    #[test]
+    fn short_plain_decimals_take_the_fast_lane(s in "-?[1-9][0-9]{0,6}(\\.[0-9]{1,6})?") {
+        prop_assert!(plain_number(&s, Decimal::Point).is_some(), "{:?}", s);
+    }
+
+    #[test]
+    fn plain_text_is_the_trimmed_cell(s in "\\PC{0,8}|[ \t]?[a-z0-9]{0,4}[ \t\u{a0}]?") {
+        if let Some(t) = plain_text(&s) {
+            prop_assert_eq!(t, s.trim());
+            prop_assert!(!t.is_empty());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn csv_fast_lane_matches_the_csv_crate(body in csv_body(), bar in any::<bool>()) {
+        let chart = if bar { "bar" } else { "line" };
+        let [fast, full] = csv_both(&["--format", "csv", "--chart", chart], &body);
+        prop_assert_ne!(fast.2, Some(101), "{}", fast.1);
+        prop_assert_eq!(fast, full);
+    }
+
+    #[test]
+    fn jsonl_fast_lane_matches_serde_json(lines in jsonl_lines(), bar in any::<bool>()) {
+        let args = ["--format", "jsonl", "--chart", if bar { "bar" } else { "line" }];
+        let fast = viz_parse(&args, jsonl(&lines, false));
+        let full = viz_parse(&args, jsonl(&lines, true));
+        prop_assert_ne!(fast.2, Some(101), "{}", fast.1);
+        prop_assert_eq!(fast, full);
+    }
+}
+
+/// Past the first chunks: a file of some megabytes whose rows turn unusual
+/// late (a quoted value, then CRLF), so the hand-over happens mid-file and
+/// line numbers in warnings must still match.
+#[test]
+fn a_late_hand_over_keeps_rows_and_line_numbers() {
+    let mut body = String::new();
+    for i in 0..200_000u32 {
+        match i {
+            150_001 => body.push_str("150001,\"1,5\"\n"),
+            150_002 => body.push_str("150002,oops\n"),
+            170_000 => body.push_str("170000,7\r\n"),
+            _ => body.push_str(&format!("{i},{}.{}\n", i % 977, i % 13)),
+        }
+        if i == 90_000 {
+            body.push_str("90000,bad\n");
+        }
+    }
+    for chart in ["line", "bar"] {
+        let [fast, full] = csv_both(&["--chart", chart, "--max-points", "50"], body.as_bytes());
+        assert_eq!(fast, full);
+        assert!(fast.1.contains("line 90003"), "{}", fast.1);
+        assert!(fast.1.contains("line 150005"), "{}", fast.1);
+    }
+}
