@@ -23,7 +23,7 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --max-tool-rounds --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --help --version"
+            opts="-m -c -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -54,6 +54,22 @@ _gem__ask() {
                     return 0
                     ;;
                 --exclude-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mcp)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -4,8 +4,12 @@ complete -c gem-ask -l output -d 'Output format' -r -f -a "auto\t'Text on a term
 text\t'Drawn for a person'
 jsonl\t'JSON lines (docs/events.md)'"
 complete -c gem-ask -l session -d 'Continue this session [default: GEMINI_SESSION_ID]' -r
-complete -c gem-ask -l tools -d 'Declare only these tools (render_visualization, create_new_topic)' -r
+complete -c gem-ask -l tools -d 'Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config)' -r
 complete -c gem-ask -l exclude-tools -d 'Do not declare these tools' -r
+complete -c gem-ask -l allow-tool -d 'Run this tool without asking for consent (repeatable)' -r
+complete -c gem-ask -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
+complete -c gem-ask -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
+complete -c gem-ask -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
 complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
 complete -c gem-ask -l retries -d 'Retries after a 429, 500, 502, 503, 504 or connection failure' -r
 complete -c gem-ask -l max-wait -d 'Most seconds spent waiting between retries of one request' -r
@@ -24,6 +28,8 @@ complete -c gem-ask -l no-stdin -d 'Do not read stdin, even when it is not a ter
 complete -c gem-ask -s c -l command-help -d 'Ask for a shell command for the prompt and print it alone, also into a pipe (the event stream only with --output jsonl)'
 complete -c gem-ask -l thoughts -d 'Show the model\'s thought summaries (`thought` events)'
 complete -c gem-ask -l no-tools -d 'Declare no tools'
+complete -c gem-ask -l yes -d 'Run every tool without asking for consent'
+complete -c gem-ask -l list-tools -d 'Print every tool with its source, consent level and whether it is declared, then exit'
 complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is shown as [REDACTED])'
 complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'
 complete -c gem-ask -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'

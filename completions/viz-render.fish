@@ -3,6 +3,8 @@ complete -c viz-render -l height -d 'Cap on a line chart\'s plot rows' -r
 complete -c viz-render -l color -d 'Colour and bold/dim' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r
+complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
 complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
 complete -c viz-render -l json -d 'Do not draw: re-emit events, charts with meta.fallbackMode set'

@@ -338,3 +338,187 @@ proptest! {
         prop_assert_eq!(draw_text(&deltas, &opts), whole);
     }
 }
+
+fn date() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just("2026-03-01"),
+        Just("2026-03-01T07:30:00Z"),
+        Just("2026-03-02T19:00:00+02:00"),
+        Just("1970-01-01"),
+        Just("0001-01-01"),
+        Just("9000-12-31"),
+        Just("2026-11"),
+        Just("2024"),
+    ]
+}
+
+/// A JSON value of any kind, for encodings and cells that do not fit.
+fn junk() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::json;
+    prop_oneof![
+        Just(json!(null)),
+        Just(json!("x")),
+        Just(json!(true)),
+        Just(json!([1])),
+        Just(json!({"a": 1})),
+        value().prop_map(|v| json!(v)),
+        text().prop_map(|t| json!(t)),
+    ]
+}
+
+/// A mark that fits the fields `n`, `m` (numbers), `s` (string) and `d`
+/// (date) with `x` on the x axis, or (sometimes) one of any shape.
+fn mark(x: &'static str) -> BoxedStrategy<serde_json::Value> {
+    use serde_json::json;
+    let x_const = move || -> BoxedStrategy<serde_json::Value> {
+        match x {
+            "n" => value().prop_map(|v| json!(v)).boxed(),
+            "d" => date().prop_map(|d| json!(d)).boxed(),
+            _ => text().prop_map(|t| json!(t)).boxed(),
+        }
+    };
+    let y = || prop_oneof![Just("n"), Just("m")];
+    let series = || prop::option::of(prop_oneof![Just(json!("s")), text().prop_map(|t| json!(t))]);
+    let fitting = prop_oneof![
+        (
+            prop_oneof![Just("line"), Just("point"), Just("bar")],
+            y(),
+            series()
+        )
+            .prop_map(move |(k, y, s)| json!({"type": k, "x": x, "y": y, "series": s}))
+            .boxed(),
+        (y(), y(), any::<bool>(), series())
+            .prop_map(move |(a, b, band, s)| if band {
+                json!({"type": "area", "x": x, "yStart": a, "yEnd": b, "series": s})
+            } else {
+                json!({"type": "area", "x": x, "y": a, "series": s})
+            })
+            .boxed(),
+        (
+            prop::option::of((x_const(), x_const())),
+            prop::option::of((value(), value())),
+            prop::option::of(text())
+        )
+            .prop_map(|(xs, ys, label)| {
+                let mut m = json!({"type": "rectangle", "label": label});
+                if let Some((a, b)) = xs {
+                    (m["xStart"], m["xEnd"]) = (a, b);
+                }
+                if let Some((a, b)) = ys {
+                    (m["yStart"], m["yEnd"]) = (json!(a), json!(b));
+                }
+                m
+            })
+            .boxed(),
+        (x_const(), value(), any::<bool>(), prop::option::of(text()))
+            .prop_map(|(xv, yv, on_x, label)| {
+                if on_x {
+                    json!({"type": "rule", "xValue": xv, "label": label})
+                } else {
+                    json!({"type": "rule", "yValue": yv, "label": label})
+                }
+            })
+            .boxed(),
+    ];
+    let any_shape = (
+        prop_oneof![
+            Just("line"),
+            Just("bar"),
+            Just("sector"),
+            Just("pie"),
+            Just("rule")
+        ],
+        junk(),
+        junk(),
+        junk(),
+    )
+        .prop_map(|(k, a, b, c)| json!({"type": k, "x": a, "y": b, "xValue": c}));
+    prop_oneof![9 => fitting.boxed(), 1 => any_shape.boxed()].boxed()
+}
+
+fn grammar_spec() -> BoxedStrategy<serde_json::Value> {
+    use serde_json::json;
+    let row = (value(), value(), text(), date(), 0u8..10)
+        .prop_map(|(n, m, s, d, gap)| match gap {
+            0 => json!({"n": null, "m": m, "s": s, "d": d}),
+            1 => json!({"n": n, "s": s}),
+            _ => json!({"n": n, "m": m, "s": s, "d": d}),
+        })
+        .boxed();
+    let axis = || {
+        (prop::option::of(text()), any::<bool>(), prop::option::of((value(), value())))
+            .prop_map(|(label, invert, domain)| json!({"label": label, "invert": invert, "domain": domain}))
+    };
+    let marks = prop_oneof![
+        4 => prop_oneof![Just("n"), Just("d"), Just("s")]
+            .prop_flat_map(|x| prop::collection::vec(mark(x), 1..5)),
+        1 => prop::collection::vec(
+            (prop_oneof![Just("m"), Just("n")], prop_oneof![Just("s"), Just("d"), Just("n")])
+                .prop_map(|(a, c)| json!({"type": "sector", "angle": a, "category": c})),
+            1..3,
+        ),
+    ];
+    (
+        prop::collection::vec(row, 0..60),
+        marks,
+        prop::option::of((axis(), axis())),
+        any::<bool>(),
+        prop::option::of(text()),
+        prop::option::of((
+            0usize..60,
+            prop_oneof![Just("n"), Just("d"), Just("s")],
+            junk(),
+        )),
+    )
+        .prop_map(|(mut rows, marks, axes, interaction, unit, spoil)| {
+            if let Some((i, k, v)) = spoil
+                && let Some(r) = rows.get_mut(i)
+            {
+                r[k] = v;
+            }
+            let mut spec = json!({
+                "dataset": {"rows": rows},
+                "fields": {"n": {"type": "number", "unit": unit}, "m": {"type": "number"},
+                           "s": {"type": "string", "label": "S"}, "d": {"type": "date"}},
+                "marks": marks,
+            });
+            if let Some((x, y)) = axes {
+                spec["axes"] = json!({"x": x, "y": y});
+            }
+            if interaction {
+                spec["interaction"] = json!({"xSelection": true});
+            }
+            spec
+        })
+        .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
+
+    /// No spec and no width (1 to 200) makes the grammar's renderer panic
+    /// or write a line wider than the width; what validation refuses
+    /// shows its fallback through the stream renderer, also without panic.
+    #[test]
+    fn grammar_specs_fit_any_width(spec in grammar_spec(), width in 1usize..=200, height in 2usize..40, unicode in any::<bool>(), color in any::<bool>()) {
+        use gemline::spec::grammar::{Limits, validate_spec};
+        let opts = RenderOptions { width, height, unicode, color, ..RenderOptions::default() };
+        if let Ok(valid) = validate_spec(&spec, &Limits::default()) {
+            for line in gemline::render::render_spec(Some("title"), &valid.spec, &opts) {
+                check_line(&line, &opts)?;
+            }
+        }
+        let event = serde_json::json!({"type": "ui", "id": "p", "kind": "chart", "version": 1,
+                                       "title": "t", "spec": spec, "fallbackText": "fallback"});
+        let Ok(Some(e)) = Event::from_line(&event.to_string(), 1) else {
+            return Err(TestCaseError::fail("not an event"));
+        };
+        let mut out = Vec::new();
+        let mut r = Renderer::new(opts.clone());
+        r.event(&e, &mut out).unwrap();
+        r.finish(&mut out).unwrap();
+        for line in String::from_utf8(out).unwrap().lines() {
+            check_line(line, &opts)?;
+        }
+    }
+}

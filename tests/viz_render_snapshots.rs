@@ -1,6 +1,8 @@
 //! Snapshots of what users see: every chart kind, at widths 20, 40, 80 and
 //! 132, Unicode and ASCII, with long and wide (CJK, emoji) labels, drawn by
-//! the real binary in a clean environment. A few with colour on.
+//! the real binary in a clean environment. A few with colour on. The plot
+//! grammar's examples (testdata/grammar: every mark kind, layered) at 40
+//! and 100.
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -8,7 +10,11 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 const WIDTHS: [usize; 4] = [20, 40, 80, 132];
 
 fn draw(file: &str, width: usize, mode: &str, color: &str) -> String {
-    let input = std::fs::read(format!("testdata/render/{file}")).unwrap();
+    draw_from("render", file, width, mode, color)
+}
+
+fn draw_from(dir: &str, file: &str, width: usize, mode: &str, color: &str) -> String {
+    let input = std::fs::read(format!("testdata/{dir}/{file}")).unwrap();
     let out = cargo_bin_cmd!("viz-render")
         .env_clear()
         .env("LANG", "C.UTF-8")
@@ -110,4 +116,28 @@ fn colour_when_asked() {
         let name = file.trim_end_matches(".jsonl");
         insta::assert_snapshot!(format!("color_{name}_60"), out);
     }
+}
+
+/// Every example of the plot grammar: one per mark kind, and layered ones.
+#[test]
+fn grammar_examples() {
+    let mut files: Vec<String> = std::fs::read_dir("testdata/grammar")
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".jsonl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    for file in files {
+        let name = file.trim_end_matches(".jsonl");
+        for w in [40, 100] {
+            for (mode, tag) in [("--unicode", "unicode"), ("--ascii", "ascii")] {
+                let out = draw_from("grammar", &file, w, mode, "never");
+                insta::assert_snapshot!(format!("grammar_{name}_{tag}_{w}"), out);
+            }
+        }
+    }
+    let out = draw_from("grammar", "pace_hr.jsonl", 60, "--unicode", "always");
+    assert!(out.contains("\x1b["), "no colour");
+    insta::assert_snapshot!("color_grammar_pace_hr_60", out);
 }

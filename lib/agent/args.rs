@@ -25,7 +25,9 @@ pub enum OutputMode {
     version,
     about = "Ask Gemini from the shell; answers, tool calls and charts as an event stream",
     long_about = "Ask Gemini from the shell. The answer streams as it is generated. The model can draw charts \
-                  (render_visualization) and open chapters (create_new_topic). Into a pipe, or with --output \
+                  (render_visualization) and open chapters (create_new_topic); with --tools it can also read, \
+                  search and write files and run commands, and --mcp or the config add any MCP server's tools. \
+                  Into a pipe, or with --output \
                   jsonl, gem-ask writes the JSON-lines event stream that viz-render draws and topic-tag \
                   organizes; on a terminal it prints the answer.\n\n\
                   Text piped on stdin is sent as context before the prompt: \
@@ -83,13 +85,37 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["tools", "exclude_tools"])]
     pub no_tools: bool,
 
-    /// Declare only these tools (render_visualization, create_new_topic).
+    /// Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub tools: Vec<String>,
 
     /// Do not declare these tools.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub exclude_tools: Vec<String>,
+
+    /// Run this tool without asking for consent (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub allow_tool: Vec<String>,
+
+    /// Run every tool without asking for consent.
+    #[arg(long)]
+    pub yes: bool,
+
+    /// Seconds one tool call may take [default: the config's tools.timeout, else 30].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub tool_timeout: Option<f64>,
+
+    /// Let the file and command tools use this directory too (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub include_dir: Vec<PathBuf>,
+
+    /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS' (repeatable).
+    #[arg(long, value_name = "COMMAND")]
+    pub mcp: Vec<String>,
+
+    /// Print every tool with its source, consent level and whether it is declared, then exit.
+    #[arg(long)]
+    pub list_tools: bool,
 
     /// Most rounds of tool calls in one turn.
     #[arg(long, default_value_t = 10, value_name = "N")]
@@ -145,12 +171,19 @@ pub struct Args {
     pub show_tools: bool,
 }
 
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err("a number of seconds above 0, at most 86400".into()),
+    }
+}
+
 /// Exit codes, environment, sessions and examples: the man page's tail.
 pub const HELP_TAIL: &str = concat!(
     "Exit codes:\n",
     "  0    success\n",
     "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
-    "  2    usage error (bad flags, no prompt)\n",
+    "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay)\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
@@ -169,7 +202,32 @@ pub const HELP_TAIL: &str = concat!(
     "  GEMINI_MODEL        model when --model is not given\n",
     "  GEMINI_SESSION_ID   session to continue when --session is not given\n",
     "  XDG_DATA_HOME       sessions live in $XDG_DATA_HOME/gemline/sessions/ID.jsonl\n",
+    "  XDG_CONFIG_HOME     the config is $XDG_CONFIG_HOME/gemline/config.toml (tools and MCP servers)\n",
+    "  GEMLINE_TTY         the terminal consent questions go to (default /dev/tty)\n",
     "  GEMLINE_RETRY_BASE_MS  first backoff step in milliseconds (default 1000)\n\n",
+    "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, read_file, \
+     list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
+     run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
+     terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
+     the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
+     inside the working directory and --include-dir directories (symlinks and .. are followed before the \
+     check). A one-shot run declares the chart and chapter tools and the configured MCP servers' tools; name \
+     the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
+     (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
+    "  [tools]\n",
+    "  enable = [\"read_file\", \"search_files\"]     # declared in every run\n",
+    "  allow = [\"write_file\"]                     # never asked\n",
+    "  timeout = 60                               # as --tool-timeout\n",
+    "  [tools.levels]\n",
+    "  run_shell_command = \"strict\"\n",
+    "  [mcp.time]                                 # an MCP server over stdio\n",
+    "  command = \"mcp-server-time\"\n",
+    "  args = [\"--local-timezone\", \"UTC\"]\n",
+    "  env = { TZ = \"UTC\" }\n",
+    "  trust = true                               # its tools run without asking\n\n",
+    "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
+     to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
+     goes on without it.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
@@ -178,7 +236,9 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask --continue \"BMW models per year for the last 5 years\" | viz-render\n",
     "  gem-ask --replay testdata/demo/bmw.replay \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
-    "  gem-ask -c \"find files over 100 MB\"",
+    "  gem-ask -c \"find files over 100 MB\"\n",
+    "  gem-ask --tools read_file,search_files \"where is the config file parsed?\"\n",
+    "  gem-ask --mcp mcp-server-time --list-tools",
 );
 
 #[cfg(test)]

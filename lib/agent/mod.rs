@@ -10,6 +10,7 @@
 pub mod args;
 pub mod signals;
 pub mod sink;
+pub mod toolbox;
 pub mod tools;
 
 use std::io::{self, BufWriter, IsTerminal, Read};
@@ -56,12 +57,12 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         args.model = crate::gemini::DEFAULT_MODEL.to_string();
     }
     let started = Instant::now();
-    let declared = tools::select(
-        args.no_tools || args.command_help,
-        &args.tools,
-        &args.exclude_tools,
-    )
-    .map_err(|e| coded(exit::USAGE, e))?;
+    if args.list_tools {
+        return list_tools(&args);
+    }
+    let (toolbox, tool_failures) = toolbox::ToolSetup::from_args(&args)
+        .build()
+        .map_err(|e| coded(exit::USAGE, e))?;
     // A malformed --base-url is a usage error, said before any stream
     // starts like the others; a replayed run never uses it.
     let base = base_url(&args);
@@ -115,7 +116,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         sink,
         stats: Stats::default(),
         topic: session.history.topic.clone(),
-        declared,
+        toolbox,
         thoughts: args.thoughts,
         debug: args.debug,
         command_help: args.command_help,
@@ -127,6 +128,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         base_url: base.clone(),
     };
     run.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+    for f in tool_failures {
+        run.emit(stamp(Event::error("error", &f)))?;
+    }
     if !prompt.trim().is_empty() {
         run.emit(stamp(Event::message("user", &prompt, false)))?;
     }
@@ -191,7 +195,7 @@ struct Run {
     sink: Box<dyn EventSink>,
     stats: Stats,
     topic: Option<String>,
-    declared: Vec<&'static str>,
+    toolbox: toolbox::Toolbox,
     thoughts: bool,
     debug: bool,
     command_help: bool,
@@ -253,8 +257,8 @@ impl Run {
             return COMMAND_PROMPT.to_string();
         }
         let mut s = BASE_PROMPT.to_string();
-        s.push_str(&tools::guidance(&self.declared));
-        if self.declared.contains(&tools::CREATE_NEW_TOPIC)
+        s.push_str(&self.toolbox.guidance());
+        if self.toolbox.declared().contains(&tools::CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
             s.push('\n');
@@ -270,11 +274,7 @@ impl Run {
         user: Value,
         base_url: &str,
     ) -> Result<(), Failure> {
-        let decls: Vec<Value> = self
-            .declared
-            .iter()
-            .map(|t| tools::declaration(t))
-            .collect();
+        let decls: Vec<Value> = self.toolbox.declarations();
         let mut contents = history.to_vec();
         contents.push(user.clone());
         self.records.push(session::content_record(&user));
@@ -354,22 +354,22 @@ impl Run {
                     .id
                     .clone()
                     .unwrap_or_else(|| format!("{}-{}-{}", call.name, rounds, i + 1));
-                let outcome = tools::execute(&call.name, &call.args, &tool_id, &self.declared);
-                for e in outcome.events {
-                    self.emit(stamp(e))?;
-                }
+                let sink = &mut self.sink;
+                let done = self.toolbox.dispatch(
+                    &toolbox::ToolCall {
+                        name: &call.name,
+                        id: call.id.as_deref(),
+                        args: &call.args,
+                        tool_id: &tool_id,
+                    },
+                    &mut |e| sink.emit(&stamp(e)),
+                )?;
                 self.stats.tool_calls += 1;
-                if let Some(t) = outcome.new_topic {
+                if let Some(t) = done.new_topic {
                     self.records.push(session::topic_record(&t));
                     self.topic = Some(t);
                 }
-                let mut fr = Map::new();
-                if let Some(id) = &call.id {
-                    fr.insert("id".into(), id.clone().into());
-                }
-                fr.insert("name".into(), call.name.clone().into());
-                fr.insert("response".into(), outcome.response);
-                responses[i] = Some(json!({"functionResponse": fr}));
+                responses[i] = Some(done.part);
             }
             let parts: Vec<Value> = responses.into_iter().flatten().collect();
             let content = json!({"role": "user", "parts": parts});
@@ -475,6 +475,20 @@ impl Run {
             Some((_, message)) => Err(coded(code, message)),
         }
     }
+}
+
+/// `--list-tools`: starts the configured MCP servers, prints every tool
+/// and each server's status on stdout, exits 0.
+fn list_tools(args: &Args) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let (toolbox, _) = toolbox::ToolSetup::from_args(args)
+        .build()
+        .map_err(|e| coded(exit::USAGE, e))?;
+    let text = toolbox::format_tool_list(&toolbox.list());
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(exit::OK)
 }
 
 /// The most stdin gem-ask sends as context (documented in `--help`).

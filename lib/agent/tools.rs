@@ -13,6 +13,7 @@
 
 use serde_json::{Value, json};
 
+use super::toolbox::{Done, Failed, Ran, ResultExt};
 use crate::events::Event;
 use crate::spec;
 
@@ -21,31 +22,6 @@ pub use crate::topic::CREATE_NEW_TOPIC;
 
 /// Every tool, in declaration order.
 pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC];
-
-/// The tools to declare from `--no-tools`, `--tools a,b`, `--exclude-tools a,b`.
-pub fn select(
-    no_tools: bool,
-    only: &[String],
-    exclude: &[String],
-) -> Result<Vec<&'static str>, String> {
-    for name in only.iter().chain(exclude) {
-        if !ALL.contains(&name.as_str()) {
-            return Err(format!(
-                "unknown tool {name:?}; the tools are: {}",
-                ALL.join(", ")
-            ));
-        }
-    }
-    if no_tools {
-        return Ok(Vec::new());
-    }
-    Ok(ALL
-        .iter()
-        .copied()
-        .filter(|t| only.is_empty() || only.iter().any(|o| o == t))
-        .filter(|t| !exclude.iter().any(|x| x == t))
-        .collect())
-}
 
 const VIZ_EXAMPLE: &str = r#"{"chartType":"bar","title":"BMW 0-60 mph","xLabel":"Model","yLabel":"0-60 mph","unit":"s","sort":"asc","series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0},{"label":"M3 Competition xDrive","value":3.4}]}]}"#;
 
@@ -141,7 +117,8 @@ pub fn guidance(tools: &[&str]) -> String {
     g
 }
 
-/// What running one call produced.
+/// What running one call produced (the form tests and older callers use;
+/// gem-ask itself goes through [`super::toolbox::Toolbox::dispatch`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     /// For the user, in order (tool_use first, tool_result last).
@@ -152,49 +129,40 @@ pub struct Outcome {
     pub new_topic: Option<String>,
 }
 
-/// Runs one call. Unknown or undeclared tools are an error answer, so the
-/// model can recover.
+/// Runs one call with its `tool_use` and `tool_result` around it. Unknown
+/// or undeclared tools are an error answer, so the model can recover.
 pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Outcome {
     let mut events = vec![Event::tool_use(name, tool_id, args.clone())];
-    if !declared.contains(&name) {
-        let msg = format!(
-            "unknown tool {name:?}; available tools: {}",
-            if declared.is_empty() {
-                "none".to_string()
-            } else {
-                declared.join(", ")
-            }
-        );
-        events.push(Event::tool_result_err(tool_id, "unknown_tool", &msg));
-        return Outcome {
-            events,
-            response: json!({"error": msg}),
-            new_topic: None,
-        };
+    let ran = if declared.contains(&name) {
+        run(name, args)
+    } else {
+        Ran::failed(Failed::unknown_tool(name, declared))
+    };
+    events.extend(ran.events);
+    events.push(ran.result.result_event(tool_id));
+    Outcome {
+        events,
+        response: ran.result.response(),
+        new_topic: ran.new_topic,
     }
+}
+
+/// Runs one of [`ALL`]: the events between `tool_use` and `tool_result`
+/// and what the model is answered.
+pub fn run(name: &str, args: &Value) -> Ran {
     match name {
         // The same validation viz-parse applies to tool arguments; its error
         // names the field and carries accepted examples for the model's retry.
         RENDER_VISUALIZATION => match crate::parse::chart_from_tool_args(args) {
-            Ok(n) => {
-                let summary = summarize(&n);
-                events.push(n.chart.to_event());
-                events.push(Event::tool_result_ok(tool_id, &summary));
-                Outcome {
-                    events,
-                    response: json!({"output": summary}),
-                    new_topic: None,
-                }
-            }
-            Err(e) => {
-                let msg = format!("render_visualization: {e}");
-                events.push(Event::tool_result_err(tool_id, "invalid_arguments", &msg));
-                Outcome {
-                    events,
-                    response: json!({"error": msg}),
-                    new_topic: None,
-                }
-            }
+            Ok(n) => Ran {
+                events: vec![n.chart.to_event()],
+                result: Ok(Done::text(summarize(&n))),
+                new_topic: None,
+            },
+            Err(e) => Ran::failed(Failed::new(
+                "invalid_arguments",
+                format!("render_visualization: {e}"),
+            )),
         },
         CREATE_NEW_TOPIC => {
             let title = args
@@ -203,24 +171,18 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
                 .map(crate::topic::normalize_title)
                 .unwrap_or_default();
             if title.is_empty() {
-                let msg = "create_new_topic: title is required, e.g. {\"title\":\"Researching BMW data\"}";
-                events.push(Event::tool_result_err(tool_id, "invalid_arguments", msg));
-                return Outcome {
-                    events,
-                    response: json!({"error": msg}),
-                    new_topic: None,
-                };
+                return Ran::failed(Failed::new(
+                    "invalid_arguments",
+                    "create_new_topic: title is required, e.g. {\"title\":\"Researching BMW data\"}",
+                ));
             }
-            let confirmation = crate::topic::topic_changed_output(&title);
-            events.push(Event::topic(&title, None));
-            events.push(Event::tool_result_ok(tool_id, &confirmation));
-            Outcome {
-                events,
-                response: json!({"output": confirmation}),
+            Ran {
+                events: vec![Event::topic(&title, None)],
+                result: Ok(Done::text(crate::topic::topic_changed_output(&title))),
                 new_topic: Some(title),
             }
         }
-        _ => unreachable!("declared tools are known"),
+        other => Ran::failed(Failed::unknown_tool(other, ALL)),
     }
 }
 
@@ -278,17 +240,6 @@ pub fn summarize(n: &spec::Normalized) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn selection() {
-        assert_eq!(select(false, &[], &[]).unwrap(), ALL);
-        assert!(select(true, &[], &[]).unwrap().is_empty());
-        assert_eq!(
-            select(false, &[], &["create_new_topic".into()]).unwrap(),
-            [RENDER_VISUALIZATION]
-        );
-        assert!(select(false, &["nope".into()], &[]).is_err());
-    }
 
     #[test]
     fn the_canonical_example_renders() {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::cli::ColorChoice;
+use crate::spec::grammar;
 
 const LONG_ABOUT: &str = "\
 Reads a stream of JSON-lines events (docs/events.md) from the files named, or \
@@ -32,6 +33,29 @@ right-aligned and exact (37,400,000, with the decimals the data has; the \
 compact form only when exact numbers cannot fit the width), the unit in the \
 header. A footer says when points were dropped upstream \
 (\"showing 30 of 1,204 points, top by value\").
+
+Layered charts: `ui` events of kind `chart`, version 1 (the plot grammar, \
+VisualChartV1 in docs/events.md) are validated, then drawn on one canvas \
+with one pair of axes and one legend: line (braille per series), area \
+(filled to the baseline, or between yStart and yEnd), point (markers), bar \
+(columns over numbers or dates, side by side for several series; \
+horizontal rows over categories, grouped), rectangle (a shaded band behind \
+the rest), rule (a reference line with its label), sector (one bar split \
+in proportion, with a legend of values and percentages). A later mark \
+draws over an earlier one. Number ticks at 1/2/5 x 10^k with the field's \
+unit when it is short (5 km), date ticks at hours, days, weeks, months or \
+years as the span needs (Mar 2, Apr 2026, 2027); axes may be inverted or \
+given a domain. `interaction` is not drawn (the footer says so). A spec \
+that fails validation (over --max-spec-bytes or --max-rows, a mark type \
+not on the allowlist, a number that is not finite, a date that is not \
+ISO 8601, an encoding naming no field or a field of the wrong type, \
+marks disagreeing on an axis) is not drawn: its fallbackText (else its \
+title) is shown instead, with a warning on stderr naming the rule, the \
+path and what is accepted; so is a `ui` event of another kind or version. \
+With --json the event passes through, followed by an `error` event of \
+severity warning with the same message. A `plot` tool call that no `ui` event answers \
+(gem-ask sends `tool_use`, `ui`, `tool_result`) is drawn from its `spec` \
+argument when its successful result comes, or at the end of input.
 
 Chapters: --chapters prints each chapter header with its counts: events \
 (not the `topic` itself, `init`, or topic-tag's closing `topic_summary`), \
@@ -155,4 +179,14 @@ pub struct VizRenderArgs {
     /// Notes on stderr: ignored event types, session, token stats.
     #[arg(short, long)]
     pub verbose: bool,
+
+    /// Largest `ui` chart spec drawn, in bytes of compact JSON; a larger
+    /// one shows its fallbackText (rule payload-size).
+    #[arg(long, value_name = "BYTES", default_value_t = grammar::DEFAULT_MAX_BYTES)]
+    pub max_spec_bytes: usize,
+
+    /// Most `dataset.rows` of a `ui` chart spec drawn; more shows its
+    /// fallbackText (rule row-count).
+    #[arg(long, value_name = "ROWS", default_value_t = grammar::DEFAULT_MAX_ROWS)]
+    pub max_rows: usize,
 }

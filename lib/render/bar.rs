@@ -6,7 +6,7 @@ use super::RenderOptions;
 use super::text::{
     Line, NumFormat, PALETTE, Style, clean_line, pad_left, pad_right, truncate, width, with_unit,
 };
-use crate::spec::{Chart, Series};
+use crate::spec::Chart;
 
 const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
@@ -23,18 +23,52 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
             l.push(&name, Style::Fg(PALETTE[i % PALETTE.len()]), opts.color);
             lines.push(l.finish());
         }
-        series(chart, s, opts, lines);
+        let rows: Vec<Row> = s
+            .points
+            .iter()
+            .map(|p| Row {
+                label: p.label.clone(),
+                value: p.value,
+                series: None,
+            })
+            .collect();
+        bars(chart, &rows, opts, lines);
     }
 }
 
-fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<String>) {
+/// One bar of [`bars`]: a grouped bar carries its series, which picks its
+/// colour and its ASCII glyph; a plain one is coloured by its sign.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Empty for the second and later bars of a group.
+    pub label: String,
+    pub value: f64,
+    pub series: Option<usize>,
+}
+
+/// ASCII glyphs of grouped bars, by series.
+const ASCII_FILLS: [char; 5] = ['#', '=', '+', '~', '%'];
+
+/// The glyph of a bar in ASCII (by its series, `#` without one) and of
+/// every bar in Unicode (the whole block; partial cells are eighths).
+pub fn fill_glyph(series: Option<usize>, ascii: bool) -> char {
+    match (ascii, series) {
+        (false, _) => '█',
+        (true, Some(i)) => ASCII_FILLS[i % ASCII_FILLS.len()],
+        (true, None) => '#',
+    }
+}
+
+/// Bars on one shared scale, one row each, titled by the chart's labels
+/// and unit.
+pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<String>) {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
-    if s.points.is_empty() {
+    if s.is_empty() {
         lines.push(super::text::paint("(no data)", Style::Dim, opts.color));
         return;
     }
-    let fmt = NumFormat::for_values(s.points.iter().map(|p| p.value));
+    let fmt = NumFormat::for_values(s.iter().map(|p| p.value));
     let unit = chart
         .unit
         .as_deref()
@@ -42,8 +76,7 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
         .filter(|u| !u.is_empty());
     let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
     let values_with = |unit: Option<&str>| -> Vec<String> {
-        s.points
-            .iter()
+        s.iter()
             .map(|p| with_unit(&fmt.format(p.value), unit))
             .collect()
     };
@@ -60,11 +93,7 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
         .max()
         .unwrap_or(0)
         .min(max_vw);
-    let labels: Vec<String> = s
-        .points
-        .iter()
-        .map(|p| clean_line(&p.label, ascii))
-        .collect();
+    let labels: Vec<String> = s.iter().map(|p| clean_line(&p.label, ascii)).collect();
     let natural_lw = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let avail = w.saturating_sub(vw + 2);
     let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
@@ -107,8 +136,8 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
         lines.push(l.finish());
     }
 
-    let neg_max = s.points.iter().map(|p| -p.value).fold(0.0f64, f64::max);
-    let pos_max = s.points.iter().map(|p| p.value).fold(0.0f64, f64::max);
+    let neg_max = s.iter().map(|p| -p.value).fold(0.0f64, f64::max);
+    let pos_max = s.iter().map(|p| p.value).fold(0.0f64, f64::max);
     let diverging = neg_max > 0.0;
     // Cells per unit of value, and the width left of the zero axis.
     let (scale, left_w) = if diverging {
@@ -145,7 +174,14 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
     let pos_style = Style::Fg(PALETTE[0]);
     let neg_style = Style::Fg(PALETTE[1]);
 
-    for ((p, label), value) in s.points.iter().zip(&labels).zip(&values) {
+    for ((p, label), value) in s.iter().zip(&labels).zip(&values) {
+        let (pos_style, neg_style, fill) = match p.series {
+            Some(i) => {
+                let st = Style::Fg(PALETTE[i % PALETTE.len()]);
+                (st, st, fill_glyph(p.series, true))
+            }
+            None => (pos_style, neg_style, fill_glyph(None, true)),
+        };
         let mut l = Line::new();
         if lw > 0 {
             l.plain(&pad_right(label, lw, ascii));
@@ -154,7 +190,7 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
         let cells = (p.value.abs() * scale).max(0.0);
         if diverging {
             let neg = if p.value < 0.0 {
-                left_bar(cells, left_w, ascii)
+                left_bar(cells, left_w, ascii, fill)
             } else {
                 String::new()
             };
@@ -165,7 +201,7 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
             }
         }
         let pos = if p.value > 0.0 {
-            right_bar(cells, right_w, ascii)
+            right_bar(cells, right_w, ascii, fill)
         } else {
             String::new()
         };
@@ -181,20 +217,20 @@ fn series(chart: &Chart, s: &Series, opts: &RenderOptions, lines: &mut Vec<Strin
 /// A bar's length in eighths of a cell (at least one, at most `max`
 /// cells), or the finished bar where no eighths apply: nothing for no room,
 /// whole `#` cells in ASCII. Both directions share it.
-fn eighths(cells: f64, max: usize, ascii: bool) -> Result<usize, String> {
+fn eighths(cells: f64, max: usize, ascii: bool, fill: char) -> Result<usize, String> {
     if max == 0 {
         return Err(String::new());
     }
     if ascii {
-        return Err("#".repeat((cells.round() as usize).min(max)));
+        return Err(fill.to_string().repeat((cells.round() as usize).min(max)));
     }
     Ok(((cells * 8.0).round() as usize).clamp(1, max * 8))
 }
 
 /// A bar growing right: full blocks and a left-aligned eighth; a value
 /// above zero shows at least one eighth.
-fn right_bar(cells: f64, max: usize, ascii: bool) -> String {
-    let eighths = match eighths(cells, max, ascii) {
+fn right_bar(cells: f64, max: usize, ascii: bool, fill: char) -> String {
+    let eighths = match eighths(cells, max, ascii, fill) {
         Ok(e) => e,
         Err(done) => return done,
     };
@@ -205,8 +241,8 @@ fn right_bar(cells: f64, max: usize, ascii: bool) -> String {
 
 /// A bar growing left from the axis. Unicode has right-aligned blocks only
 /// for one eighth and one half, so the partial cell is `▕`, `▐` or full.
-fn left_bar(cells: f64, max: usize, ascii: bool) -> String {
-    let eighths = match eighths(cells, max, ascii) {
+fn left_bar(cells: f64, max: usize, ascii: bool, fill: char) -> String {
+    let eighths = match eighths(cells, max, ascii, fill) {
         Ok(e) => e,
         Err(done) => return done,
     };

@@ -1,8 +1,9 @@
-//! Terminal renderers: bar, line and table charts, streamed message text,
-//! chapter headers, tool and error lines; width-aware, Unicode first with
-//! an ASCII fallback. [`Renderer`] turns events into terminal output and is
-//! shared by `viz-render` and the terminal view of `gem-ask`;
-//! [`render_chart`] draws one chart as lines.
+//! Terminal renderers: bar, line and table charts, layered charts of the
+//! plot grammar (`ui` events), streamed message text, chapter headers,
+//! tool and error lines; width-aware, Unicode first with an ASCII
+//! fallback. [`Renderer`] turns events into terminal output and is shared
+//! by `viz-render` and the terminal view of `gem-ask`; [`render_chart`]
+//! draws one chart as lines, [`render_spec`] one grammar chart.
 //!
 //! Guarantees, whatever the input: no line is wider than
 //! [`RenderOptions::width`] (display width: CJK and emoji count two), with
@@ -19,35 +20,38 @@
 //!   (`37,400,000`);
 //! - user messages (gemini-cli echoes the prompt) are one dim `> text` line;
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
+//!
+//! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
+//! `cli.rs` is the `viz-render` command, `plot/` the one canvas, axes and
+//! legend, `grammar/` the plot grammar's charts; this file holds the options and
+//! the last guards (width, ASCII) they share.
 
 pub mod args;
 mod bar;
+mod chart;
+mod cli;
+mod grammar;
 mod line;
+pub mod plot;
+mod stream;
 mod table;
 pub mod text;
+mod ui;
 mod wrap;
 
-use std::collections::{BTreeSet, VecDeque};
-use std::io::{self, Write};
-
-use serde_json::Value;
-
-use crate::cli::{self, TermEnv};
-use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
-use crate::events::{Event, EventReader, EventWriter};
-use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
-use text::{Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
+use crate::spec::grammar::Limits;
+use text::{truncate, width, wrap};
 
 pub use args::VizRenderArgs;
+pub use chart::{chart_from_event, render_chart};
+pub use cli::run;
+pub use grammar::render_spec;
+pub use stream::{Renderer, chapter_rule};
+pub use ui::warning as ui_warning;
 
 /// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
 /// for viz-parse: only a `visualization` event is drawn.
 const RENDER_VISUALIZATION: &str = "render_visualization";
-
-/// Tool names of calls whose results are still to come, for the warning
-/// of a failed one. A call whose result never comes must not make memory
-/// grow, so the oldest go.
-const MAX_PENDING_CALLS: usize = 256;
 
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;
@@ -73,6 +77,8 @@ pub struct RenderOptions {
     pub verbose: bool,
     /// `--chapters`: only chapter headers and per-chapter counts.
     pub chapters_only: bool,
+    /// Caps on `ui` chart specs (`--max-spec-bytes`, `--max-rows`).
+    pub limits: Limits,
 }
 
 impl Default for RenderOptions {
@@ -86,6 +92,7 @@ impl Default for RenderOptions {
             show_thoughts: false,
             verbose: false,
             chapters_only: false,
+            limits: Limits::default(),
         }
     }
 }
@@ -95,11 +102,11 @@ impl RenderOptions {
     /// `--ascii`/`--unicode`, then the locale and `TERM`; `--color`, then
     /// `NO_COLOR`, `TERM=dumb` and whether stdout is a terminal.
     pub fn resolve(
-        env: &TermEnv,
+        env: &crate::cli::TermEnv,
         width: Option<usize>,
         ascii: bool,
         unicode: bool,
-        color: cli::ColorChoice,
+        color: crate::cli::ColorChoice,
     ) -> RenderOptions {
         RenderOptions {
             width: env.width(width).max(1),
@@ -112,26 +119,6 @@ impl RenderOptions {
     fn ascii(&self) -> bool {
         !self.unicode
     }
-}
-
-/// Draws one chart as lines (no newlines): title, subtitle, the chart,
-/// its legend and a footer when points were dropped. Never wider than
-/// `opts.width`; never panics, whatever the chart holds.
-pub fn render_chart(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
-    let w = opts.width.max(1);
-    let mut lines = Vec::new();
-    header(chart, opts, &mut lines);
-    if chart.point_count() == 0 {
-        lines.push(paint("(no data)", Style::Dim, opts.color));
-    } else {
-        match chart.chart_type {
-            ChartType::Bar => bar::render(chart, opts, &mut lines),
-            ChartType::Line => line::render(chart, opts, &mut lines),
-            ChartType::Table => table::render(chart, opts, &mut lines),
-        }
-    }
-    footer(chart, opts, &mut lines);
-    lines.into_iter().map(|l| fit(l, w, opts)).collect()
 }
 
 /// The last guard of the width and ASCII promises: a line that is still
@@ -152,21 +139,6 @@ fn fit(line: String, w: usize, opts: &RenderOptions) -> String {
     }
 }
 
-fn header(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
-    let w = opts.width.max(1);
-    let ascii = opts.ascii();
-    if let Some(t) = chart.title.as_deref().filter(|t| !t.trim().is_empty()) {
-        for l in capped_wrap(&clean_line(t.trim(), ascii), w, 3, ascii) {
-            lines.push(paint(&l, Style::Bold, opts.color));
-        }
-    }
-    if let Some(t) = chart.subtitle.as_deref().filter(|t| !t.trim().is_empty()) {
-        for l in capped_wrap(&clean_line(t.trim(), ascii), w, 2, ascii) {
-            lines.push(paint(&l, Style::Dim, opts.color));
-        }
-    }
-}
-
 /// Word-wraps to at most `max_lines`, the last one cut with an ellipsis.
 fn capped_wrap(s: &str, w: usize, max_lines: usize, ascii: bool) -> Vec<String> {
     let mut l = wrap(s, w);
@@ -180,814 +152,4 @@ fn capped_wrap(s: &str, w: usize, max_lines: usize, ascii: bool) -> Vec<String> 
         l.push(cut);
     }
     l
-}
-
-fn footer(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
-    let shown = chart.point_count();
-    let original = chart.meta.original_point_count;
-    // `truncated` without a larger original count has nothing to say.
-    if original <= shown {
-        return;
-    }
-    let method = chart.meta.reduction.unwrap_or(match chart.chart_type {
-        ChartType::Line => Reduction::Even,
-        _ => Reduction::Top,
-    });
-    let msg = format!(
-        "showing {} of {} points, {}",
-        text::fixed(shown as f64, 0),
-        text::fixed(original as f64, 0),
-        method.describe()
-    );
-    for l in wrap(&msg, opts.width.max(1)) {
-        lines.push(paint(&l, Style::Dim, opts.color));
-    }
-}
-
-/// Reads a chart from a `visualization` event or a bare spec object (no
-/// `type`). A bare spec is normalized as the render_visualization tool
-/// would (its `sort` and `maxPoints` honoured); an event is validated.
-pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
-    let mut value = Value::Object(e.0.clone());
-    // A hand-written `meta` may lack the counts; they have obvious defaults.
-    if let Some(Value::Object(meta)) = value.get_mut("meta") {
-        meta.entry("truncated").or_insert(Value::Bool(false));
-        meta.entry("originalPointCount").or_insert(Value::from(0));
-    }
-    if e.kind() == "visualization" {
-        let chart = Chart::from_value(&value)?;
-        chart.validate()?;
-        return Ok(chart);
-    }
-    if e.get("series").is_none() && e.get("inputText").is_some() {
-        return Err(SpecError::Invalid(
-            "this spec has inputText but no series; pipe it through viz-parse first".into(),
-        ));
-    }
-    let chart = Chart::from_value(&value)?;
-    let opts = spec::options_from_args(&e.0).map_err(|e| SpecError::Invalid(e.to_string()))?;
-    let nopts = opts.for_chart(chart.chart_type);
-    let norm = spec::normalize(chart, &nopts)?;
-    Ok(norm.chart)
-}
-
-/// Counts of one chapter, for `--chapters`.
-#[derive(Debug, Default, Clone)]
-struct Chapter {
-    /// None for the stretch before the first topic.
-    title: Option<String>,
-    events: usize,
-    tool_calls: usize,
-    errors: usize,
-}
-
-/// Turns events into terminal output, one event at a time, flushing after
-/// each so text streams. Keeps the little state a stream needs: whether
-/// a line of message text is open, chapter numbers, counts.
-pub struct Renderer {
-    opts: RenderOptions,
-    /// Our output so far ends with a newline (or is empty).
-    at_line_start: bool,
-    wrote_any: bool,
-    /// A block (chart, chapter) was drawn: the next output gets a blank line.
-    gap_pending: bool,
-    /// Deltas of this kind (`message` or `thought`) are being joined into
-    /// one paragraph.
-    in_text: Option<&'static str>,
-    /// Lays out the text being joined, at the width.
-    wrapper: wrap::Wrapper,
-    /// The style of that text, for what the wrapper held back.
-    text_style: Style,
-    topics: usize,
-    chapter: Chapter,
-    invalid_charts: usize,
-    noted_types: BTreeSet<String>,
-    /// `create_new_topic` calls whose results are not shown or counted
-    /// (the `topic` event between them is the chapter), and the open
-    /// chapter, to skip a topic that repeats it (as topic-tag does).
-    topic_calls: TopicCalls,
-    /// `render_visualization` calls seen, and `visualization` events (or
-    /// bare specs): calls without any chart mean a raw gemini-cli stream.
-    chart_calls: usize,
-    charts_seen: usize,
-    /// `(tool_id, tool_name)` of calls awaiting their result.
-    pending_calls: VecDeque<(String, String)>,
-}
-
-impl Renderer {
-    pub fn new(opts: RenderOptions) -> Renderer {
-        Renderer {
-            opts: opts.clone(),
-            at_line_start: true,
-            wrote_any: false,
-            gap_pending: false,
-            in_text: None,
-            wrapper: wrap::Wrapper::new(opts.width),
-            text_style: Style::Plain,
-            topics: 0,
-            chapter: Chapter::default(),
-            invalid_charts: 0,
-            noted_types: BTreeSet::new(),
-            topic_calls: TopicCalls::new(),
-            chart_calls: 0,
-            charts_seen: 0,
-            pending_calls: VecDeque::new(),
-        }
-    }
-
-    pub fn options(&self) -> &RenderOptions {
-        &self.opts
-    }
-
-    /// Charts refused so far (each was shown as an error line).
-    pub fn invalid_charts(&self) -> usize {
-        self.invalid_charts
-    }
-
-    /// `render_visualization` calls of a stream that had no chart event at
-    /// all (a gemini-cli stream not piped through viz-parse): the calls
-    /// that were not drawn. 0 once any chart came (gem-ask streams carry
-    /// both the call and its `visualization` event).
-    pub fn undrawn_chart_calls(&self) -> usize {
-        if self.charts_seen == 0 {
-            self.chart_calls
-        } else {
-            0
-        }
-    }
-
-    /// Draws one event and flushes.
-    pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        match e.kind() {
-            "tool_use" if e.str_field("tool_name") == Some(RENDER_VISUALIZATION) => {
-                self.chart_calls += 1
-            }
-            "visualization" | "" => self.charts_seen += 1,
-            _ => {}
-        }
-        // The stream moved on: the word held back for wrapping must show.
-        if let Some(kind) = self.in_text
-            && !(e.kind() == kind && e.bool_field("delta") == Some(true))
-        {
-            let mut held = String::new();
-            self.wrapper.flush(&mut held);
-            self.emit_text(out, &held)?;
-        }
-        if self.is_topic_call(e) {
-            // It still ends a line of text, as any tool line does.
-            if !self.opts.chapters_only {
-                self.end_line(out)?;
-            }
-            return out.flush();
-        }
-        if e.kind() == "topic" {
-            // Chapters are forward-only markers: a topic naming the open
-            // chapter again opens nothing (topic-tag drops it too).
-            if !self.topic_calls.open(e.str_field("title").unwrap_or("")) {
-                return out.flush();
-            }
-        }
-        if self.opts.chapters_only {
-            self.count(e, out)?;
-        } else {
-            self.draw(e, out)?;
-        }
-        out.flush()
-    }
-
-    /// A `create_new_topic` call of a raw gem-ask stream (`tool_use`, then
-    /// the `topic` it opens, then its `tool_result`), or that result: the
-    /// chapter header says all they say, so they are neither drawn nor
-    /// counted, as topic-tag drops them. A call without a title opens no
-    /// chapter; it and its error stay an ordinary call and result.
-    fn is_topic_call(&mut self, e: &Event) -> bool {
-        match e.kind() {
-            "tool_use" if e.str_field("tool_name") == Some(CREATE_NEW_TOPIC) => {
-                let titled = e
-                    .get("parameters")
-                    .and_then(|p| p.get("title"))
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| !normalize_title(t).is_empty());
-                if titled && let Some(id) = e.str_field("tool_id") {
-                    self.topic_calls.call(id);
-                }
-                titled
-            }
-            "tool_result" => e
-                .str_field("tool_id")
-                .is_some_and(|id| self.topic_calls.take_result(id)),
-            _ => false,
-        }
-    }
-
-    /// Ends the picture: closes an open line of text, prints the last
-    /// chapter's counts with `--chapters`.
-    pub fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.opts.chapters_only {
-            self.close_chapter(out)?;
-        }
-        self.end_line(out)?;
-        out.flush()
-    }
-
-    /// Every byte goes through here: the ASCII promise is kept even if a
-    /// glyph slipped through a renderer.
-    fn emit(&mut self, out: &mut dyn Write, s: &str) -> io::Result<()> {
-        if s.is_empty() {
-            return Ok(());
-        }
-        if self.opts.unicode {
-            out.write_all(s.as_bytes())?;
-        } else {
-            let a: String = s
-                .chars()
-                .map(|c| if c.is_ascii() { c } else { '?' })
-                .collect();
-            out.write_all(a.as_bytes())?;
-        }
-        // A styled piece may end in a reset after its newline.
-        self.at_line_start =
-            s.ends_with('\n') || (s.ends_with('m') && text::strip_ansi(s).ends_with('\n'));
-        self.wrote_any = true;
-        Ok(())
-    }
-
-    fn emit_text(&mut self, out: &mut dyn Write, s: &str) -> io::Result<()> {
-        let t = paint(s, self.text_style, self.opts.color);
-        self.emit(out, &t)
-    }
-
-    fn end_line(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.in_text.take().is_some() {
-            let mut held = String::new();
-            self.wrapper.finish(&mut held);
-            self.emit_text(out, &held)?;
-        }
-        if !self.at_line_start {
-            self.emit(out, "\n")?;
-        }
-        Ok(())
-    }
-
-    /// Before a one-line item (tool line, error, user prompt).
-    fn start_item(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.end_line(out)?;
-        if self.gap_pending {
-            self.emit(out, "\n")?;
-            self.gap_pending = false;
-        }
-        Ok(())
-    }
-
-    /// Before a block (chart, chapter header): set off by a blank line.
-    fn start_block(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        self.end_line(out)?;
-        if self.wrote_any {
-            self.emit(out, "\n")?;
-        }
-        self.gap_pending = false;
-        Ok(())
-    }
-
-    fn lines(&mut self, out: &mut dyn Write, lines: &[String]) -> io::Result<()> {
-        let mut buf = String::new();
-        for l in lines {
-            buf.push_str(l);
-            buf.push('\n');
-        }
-        self.emit(out, &buf)
-    }
-
-    fn note(&mut self, kind: &str) {
-        if self.opts.verbose && self.noted_types.insert(kind.to_string()) {
-            cli::diag(format!(
-                "viz-render: note: ignoring events of type {:?}",
-                clean_line(kind, true)
-            ));
-        }
-    }
-
-    fn draw(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        match e.kind() {
-            "message" => self.message(e, out),
-            "visualization" | "" => self.chart(e, out),
-            "topic" => {
-                self.topics += 1;
-                let title = e.str_field("title").unwrap_or("");
-                self.start_block(out)?;
-                let mut lines = vec![chapter_rule(self.topics, title, &self.opts)];
-                if let Some(s) = e.str_field("summary").filter(|s| !s.trim().is_empty()) {
-                    let w = self.opts.width.max(1);
-                    for l in capped_wrap(&clean_line(s.trim(), !self.opts.unicode), w, 3, false) {
-                        lines.push(paint(&l, Style::Dim, self.opts.color));
-                    }
-                }
-                self.lines(out, &lines)?;
-                self.gap_pending = true;
-                Ok(())
-            }
-            "error" => {
-                let severity = e.str_field("severity").unwrap_or("error");
-                let msg = e.str_field("message").unwrap_or("(no message)");
-                self.error_line(out, severity == "warning", msg)
-            }
-            "tool_use" | "tool_result" => {
-                self.end_line(out)?;
-                let id = e.str_field("tool_id").unwrap_or("");
-                let name = if e.kind() == "tool_use" {
-                    if self.pending_calls.len() == MAX_PENDING_CALLS {
-                        self.pending_calls.pop_front();
-                    }
-                    let name = e.str_field("tool_name").unwrap_or("").to_string();
-                    self.pending_calls.push_back((id.to_string(), name));
-                    None
-                } else {
-                    self.pending_calls
-                        .iter()
-                        .position(|(i, _)| i == id)
-                        .and_then(|at| self.pending_calls.remove(at))
-                        .map(|(_, name)| name)
-                };
-                if self.opts.show_tools {
-                    let line = self.tool_line(e);
-                    self.start_item(out)?;
-                    self.lines(out, &[line])?;
-                }
-                if e.kind() == "tool_result" && e.str_field("status") == Some("error") {
-                    self.failed_call(out, e, name.as_deref())?;
-                }
-                Ok(())
-            }
-            "result" => {
-                self.end_line(out)?;
-                if self.opts.verbose
-                    && let Some(stats) = e.get("stats")
-                {
-                    cli::diag(format!("viz-render: stats: {}", stats_text(stats)));
-                }
-                if e.str_field("status") == Some("error") {
-                    let msg = e
-                        .get("error")
-                        .and_then(|v| v.get("message"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("the run failed");
-                    self.error_line(out, false, msg)?;
-                }
-                Ok(())
-            }
-            "ui" => {
-                let text = e
-                    .str_field("fallbackText")
-                    .or_else(|| e.str_field("title"))
-                    .filter(|t| !t.trim().is_empty());
-                if let Some(t) = text {
-                    self.start_item(out)?;
-                    let w = self.opts.width.max(1);
-                    let mut lines = Vec::new();
-                    for para in t.lines() {
-                        lines.extend(wrap(&clean_line(para, !self.opts.unicode), w));
-                    }
-                    self.lines(out, &lines)?;
-                }
-                Ok(())
-            }
-            "thought" if self.opts.show_thoughts => {
-                let content = e.str_field("content").unwrap_or("");
-                self.text(e, "thought", content, Style::Dim, out)
-            }
-            "init" => {
-                if self.opts.verbose {
-                    cli::diag(format!(
-                        "viz-render: session {} model {}",
-                        clean_line(e.str_field("session_id").unwrap_or("?"), true),
-                        clean_line(e.str_field("model").unwrap_or("?"), true)
-                    ));
-                }
-                Ok(())
-            }
-            other => {
-                let other = other.to_string();
-                self.note(&other);
-                Ok(())
-            }
-        }
-    }
-
-    /// A failed tool call, shown whatever `--show-tools` says (a chart
-    /// the model asked for and did not get must not vanish): one warning,
-    /// wrapped, never cut. Only the message's first line: what follows
-    /// (the examples the model is sent to fix its call) is for the model.
-    fn failed_call(
-        &mut self,
-        out: &mut dyn Write,
-        e: &Event,
-        name: Option<&str>,
-    ) -> io::Result<()> {
-        let msg = e
-            .get("error")
-            .and_then(|v| v.get("message"))
-            .and_then(Value::as_str)
-            .and_then(|m| m.lines().map(str::trim).find(|l| !l.is_empty()))
-            .unwrap_or("no reason given");
-        let (what, msg) = match name.filter(|n| !n.trim().is_empty()) {
-            Some(n) => {
-                if n == RENDER_VISUALIZATION {
-                    // Refused, not undrawn: viz-parse would not help.
-                    self.chart_calls = self.chart_calls.saturating_sub(1);
-                }
-                // gem-ask's messages name the tool already.
-                let msg = msg
-                    .strip_prefix(n)
-                    .and_then(|m| m.strip_prefix(": "))
-                    .unwrap_or(msg);
-                (format!("{n} failed"), msg)
-            }
-            None => ("a tool call failed".to_string(), msg),
-        };
-        self.error_line(out, true, &format!("{what}: {msg}"))
-    }
-
-    fn message(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        let content = e.str_field("content").unwrap_or("");
-        if e.str_field("role") == Some("user") {
-            let first = content.trim();
-            if first.is_empty() {
-                return Ok(());
-            }
-            self.start_item(out)?;
-            let ascii = !self.opts.unicode;
-            let t = truncate(
-                &format!("> {}", clean_line(first, ascii)),
-                self.opts.width.max(1),
-                ascii,
-            );
-            let l = paint(&t, Style::Dim, self.opts.color);
-            return self.lines(out, &[l]);
-        }
-        self.text(e, "message", content, Style::Plain, out)
-    }
-
-    /// Streamed prose: deltas of one kind join, anything else starts a
-    /// new line; a complete (non-delta) piece ends its line.
-    fn text(
-        &mut self,
-        e: &Event,
-        kind: &'static str,
-        content: &str,
-        style: Style,
-        out: &mut dyn Write,
-    ) -> io::Result<()> {
-        let delta = e.bool_field("delta") == Some(true);
-        if self.in_text != Some(kind) || !delta {
-            self.start_item(out)?;
-        }
-        let t = clean_text(content, !self.opts.unicode);
-        self.text_style = style;
-        self.in_text = Some(kind);
-        let mut laid = String::new();
-        self.wrapper.push(&t, &mut laid);
-        self.emit_text(out, &laid)?;
-        if !delta {
-            self.end_line(out)?;
-        }
-        Ok(())
-    }
-
-    fn error_line(&mut self, out: &mut dyn Write, warning: bool, msg: &str) -> io::Result<()> {
-        self.start_item(out)?;
-        let label = if warning { "warning:" } else { "error:" };
-        let style = if warning {
-            Style::BoldYellow
-        } else {
-            Style::BoldRed
-        };
-        let w = self.opts.width.max(1);
-        let mut lines = Vec::new();
-        let ascii = !self.opts.unicode;
-        let body: Vec<String> = msg
-            .trim_end()
-            .lines()
-            .map(|l| clean_line(l, ascii))
-            .collect();
-        for (i, para) in body.iter().enumerate() {
-            let para = if i == 0 {
-                format!("{label} {para}")
-            } else {
-                format!("  {para}")
-            };
-            for (j, l) in wrap(&para, w).into_iter().enumerate() {
-                if i == 0 && j == 0 && l.starts_with(label) {
-                    let rest = &l[label.len()..];
-                    lines.push(format!("{}{rest}", paint(label, style, self.opts.color)));
-                } else {
-                    lines.push(l);
-                }
-            }
-        }
-        if lines.is_empty() {
-            lines.push(paint(label, style, self.opts.color));
-        }
-        self.lines(out, &lines)
-    }
-
-    fn tool_line(&self, e: &Event) -> String {
-        let ascii = !self.opts.unicode;
-        let w = self.opts.width.max(1);
-        let c = self.opts.color;
-        if e.kind() == "tool_use" {
-            let name = e.str_field("tool_name").unwrap_or("?");
-            let params = e
-                .get("parameters")
-                .map(|p| serde_json::to_string(p).unwrap_or_default())
-                .unwrap_or_default();
-            let arrow = if ascii { "->" } else { "→" };
-            let t = truncate(
-                &clean_line(&format!("{arrow} {name} {params}"), ascii),
-                w,
-                ascii,
-            );
-            return paint(&t, Style::Dim, c);
-        }
-        let arrow = if ascii { "<-" } else { "←" };
-        if e.str_field("status") == Some("error") {
-            let msg = e
-                .get("error")
-                .and_then(|v| v.get("message"))
-                .and_then(Value::as_str)
-                .unwrap_or("failed");
-            let t = truncate(
-                &clean_line(&format!("{arrow} error: {msg}"), ascii),
-                w,
-                ascii,
-            );
-            return paint(&t, Style::Red, c);
-        }
-        let output = match e.get("output") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Null) | None => String::new(),
-            Some(v) => v.to_string(),
-        };
-        let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        let more = output.lines().filter(|l| !l.trim().is_empty()).count() > 1;
-        let ell = if more { text::ellipsis(ascii) } else { "" };
-        let t = truncate(
-            &clean_line(&format!("{arrow} ok {}{ell}", first.trim()), ascii),
-            w,
-            ascii,
-        );
-        paint(t.trim_end(), Style::Dim, c)
-    }
-
-    fn chart(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        match chart_from_event(e) {
-            Ok(chart) => {
-                self.start_block(out)?;
-                let lines = render_chart(&chart, &self.opts);
-                self.lines(out, &lines)?;
-                self.gap_pending = true;
-                Ok(())
-            }
-            Err(err) => {
-                self.invalid_charts += 1;
-                let what = if e.kind().is_empty() {
-                    "chart spec"
-                } else {
-                    "visualization"
-                };
-                self.error_line(out, false, &format!("{what}: {err}"))
-            }
-        }
-    }
-
-    /// `--chapters`: counts the event into the open chapter; a topic closes
-    /// it and opens the next.
-    fn count(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        if e.kind() == "topic" {
-            self.close_chapter(out)?;
-            self.topics += 1;
-            let title = e.str_field("title").unwrap_or("").to_string();
-            let rule = chapter_rule(self.topics, &title, &self.opts);
-            self.lines(out, &[rule])?;
-            self.chapter = Chapter {
-                title: Some(title),
-                ..Chapter::default()
-            };
-            return Ok(());
-        }
-        // Session metadata is not part of any chapter's work, and
-        // topic-tag's closing summary is about the chapters, not in one.
-        if matches!(e.kind(), "init" | "topic_summary") {
-            return Ok(());
-        }
-        let c = &mut self.chapter;
-        c.events += 1;
-        match e.kind() {
-            "tool_use" => c.tool_calls += 1,
-            "error" if e.str_field("severity") != Some("warning") => c.errors += 1,
-            "tool_result" | "result" if e.str_field("status") == Some("error") => c.errors += 1,
-            "visualization" | "" if chart_from_event(e).is_err() => c.errors += 1,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn close_chapter(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        let c = std::mem::take(&mut self.chapter);
-        if c.title.is_none() {
-            // Events before the first topic: shown only when there were any.
-            if c.events == 0 {
-                return Ok(());
-            }
-            let rule = chapter_rule(0, "", &self.opts);
-            self.lines(out, &[rule])?;
-        }
-        let sep = if self.opts.unicode { " · " } else { ", " };
-        let plural = |n: usize, one: &str, many: &str| {
-            format!(
-                "{} {}",
-                text::fixed(n as f64, 0),
-                if n == 1 { one } else { many }
-            )
-        };
-        let counts = [
-            plural(c.events, "event", "events"),
-            plural(c.tool_calls, "tool call", "tool calls"),
-            plural(c.errors, "error", "errors"),
-        ]
-        .join(sep);
-        let line = truncate(
-            &format!("   {counts}"),
-            self.opts.width.max(1),
-            !self.opts.unicode,
-        );
-        let style = if c.errors > 0 { Style::Red } else { Style::Dim };
-        self.lines(out, &[paint(&line, style, self.opts.color)])
-    }
-}
-
-/// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).
-/// Number 0 is the unnamed stretch before the first chapter.
-pub fn chapter_rule(number: usize, title: &str, opts: &RenderOptions) -> String {
-    let ascii = !opts.unicode;
-    let w = opts.width.max(1);
-    let (rule, dot) = if ascii { ("-", ".") } else { ("─", "·") };
-    let lead = format!("{rule}{rule} ");
-    let label = if number == 0 {
-        "(before the first chapter)".to_string()
-    } else {
-        let t = clean_line(title.trim(), ascii);
-        if t.is_empty() {
-            number.to_string()
-        } else {
-            format!("{number} {dot} {t}")
-        }
-    };
-    // Room for the lead, one space and at least two rule characters.
-    let room = w.saturating_sub(width(&lead) + 3);
-    let label = truncate(&label, room, ascii);
-    let used = width(&lead) + width(&label) + 1;
-    let mut line = Line::new();
-    line.push(&lead, Style::Dim, opts.color);
-    line.push(&label, Style::Bold, opts.color);
-    line.push(" ", Style::Plain, false);
-    line.push(&rule.repeat(w.saturating_sub(used)), Style::Dim, opts.color);
-    let s = line.finish();
-    fit(s, w, opts)
-}
-
-fn stats_text(stats: &Value) -> String {
-    let get = |k: &str| stats.get(k).and_then(Value::as_u64);
-    let mut parts = Vec::new();
-    if let Some(n) = get("input_tokens") {
-        parts.push(format!("{n} input tokens"));
-    }
-    if let Some(n) = get("output_tokens") {
-        parts.push(format!("{n} output tokens"));
-    }
-    if let Some(n) = get("total_tokens") {
-        parts.push(format!("{n} total tokens"));
-    }
-    if let Some(n) = get("tool_calls") {
-        parts.push(format!("{n} tool calls"));
-    }
-    if let Some(n) = get("duration_ms") {
-        parts.push(format!("{:.1} s", n as f64 / 1000.0));
-    }
-    if parts.is_empty() {
-        clean_line(&stats.to_string(), true)
-    } else {
-        parts.join(", ")
-    }
-}
-
-/// `viz-render`: reads every input, draws (or with `--json` re-emits) each
-/// event as it arrives. Returns the exit code.
-pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
-    let env = TermEnv::from_process();
-    let mut opts = RenderOptions::resolve(
-        &env,
-        args.width.map(usize::from),
-        args.ascii,
-        args.unicode,
-        args.color,
-    );
-    opts.height = usize::from(args.height);
-    opts.show_tools = args.show_tools;
-    opts.show_thoughts = args.show_thoughts;
-    opts.verbose = args.verbose;
-    opts.chapters_only = args.chapters;
-    let inputs = cli::open_inputs(&args.files)?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut renderer = Renderer::new(opts.clone());
-    let mode = if opts.unicode { "unicode" } else { "ascii" };
-    for input in inputs {
-        let mut reader = EventReader::new(input.reader);
-        while let Some(item) = reader.next_event()? {
-            let e = match item {
-                Ok(e) => e,
-                Err(bad) => {
-                    let msg = format!("{}: {}", input.name, bad);
-                    if args.strict {
-                        renderer.finish(&mut out)?;
-                        return Err(cli::data_error(msg));
-                    }
-                    cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
-                    continue;
-                }
-            };
-            if args.json {
-                let e = json_event(e, mode, &input.name, reader.line(), args.strict)?;
-                EventWriter::new(&mut out).write(&e)?;
-                continue;
-            }
-            let before = renderer.invalid_charts();
-            renderer.event(&e, &mut out)?;
-            if args.strict && renderer.invalid_charts() > before {
-                renderer.finish(&mut out)?;
-                return Err(cli::data_error(format!(
-                    "{}: line {}: invalid chart (--strict)",
-                    input.name,
-                    reader.line()
-                )));
-            }
-        }
-    }
-    if !args.json {
-        renderer.finish(&mut out)?;
-    }
-    out.flush()?;
-    let undrawn = renderer.undrawn_chart_calls();
-    if undrawn > 0 {
-        let calls = if undrawn == 1 {
-            "call was"
-        } else {
-            "calls were"
-        };
-        cli::diag(format!(
-            "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
-             pipe the stream through viz-parse to turn them into charts"
-        ));
-    }
-    Ok(cli::exit::OK)
-}
-
-/// `--json`: a chart comes back out as a `visualization` event with
-/// `meta.fallbackMode` recording the mode the renderer would have drawn
-/// in (a bare spec normalized first); every other event passes through.
-fn json_event(
-    mut e: Event,
-    mode: &str,
-    name: &str,
-    line: usize,
-    strict: bool,
-) -> anyhow::Result<Event> {
-    if e.kind() != "visualization" && !e.kind().is_empty() {
-        return Ok(e);
-    }
-    match chart_from_event(&e) {
-        Ok(chart) => {
-            if e.kind().is_empty() {
-                e = chart.to_event();
-            }
-            let meta =
-                e.0.entry("meta")
-                    .or_insert_with(|| Value::Object(Default::default()));
-            if !meta.is_object() {
-                *meta = Value::Object(Default::default());
-            }
-            if let Value::Object(m) = meta {
-                m.insert("fallbackMode".into(), mode.into());
-            }
-            Ok(e)
-        }
-        Err(err) => {
-            let msg = format!("{name}: line {line}: invalid chart: {err}");
-            if strict {
-                return Err(cli::data_error(msg));
-            }
-            cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
-            Ok(e)
-        }
-    }
 }

@@ -6,6 +6,7 @@
 //! memory bounded by the point limit whatever the input size, and the
 //! renderers only ever see a normalized [`Chart`].
 
+pub mod grammar;
 mod options;
 pub mod reduce;
 

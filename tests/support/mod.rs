@@ -360,6 +360,8 @@ pub fn gem_ask_cmd(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command
     cmd.env("GEMINI_API_KEY", KEY)
         .env("GEMINI_BASE_URL", &server.url)
         .env("XDG_DATA_HOME", data_home)
+        // No config.toml of the developer's (MCP servers, permissions).
+        .env("XDG_CONFIG_HOME", data_home)
         .env("GEMLINE_RETRY_BASE_MS", "1");
     cmd
 }

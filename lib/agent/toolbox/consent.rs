@@ -1,0 +1,310 @@
+//! Whether a call may run: the tool's level, the user's standing
+//! permissions (`--allow-tool`, `--yes`, the config's `tools.allow`, an MCP
+//! server's `trust = true`) and, when none settles it, a question on the
+//! terminal.
+//!
+//! The question is asked on /dev/tty (or `GEMLINE_TTY`, for tests), never
+//! on stdin or stdout: a pipeline's input is context and its output is the
+//! event stream. With no terminal to ask, the call is denied and the model
+//! is told why. Each outcome is a [`Decision`], shown on the `tool_result`.
+
+use std::collections::BTreeSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+
+use super::{Failed, Level, Source, Tool};
+
+/// How a call was allowed or refused (`tool_result.consent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// The tool's level is `auto`: nothing asked.
+    Auto,
+    /// Its MCP server is configured with `trust = true`.
+    Trusted,
+    /// `--allow-tool`, `--yes` or the config's `tools.allow`.
+    Allowed,
+    /// The user answered y.
+    Yes,
+    /// The user answered a now or earlier in this session.
+    Always,
+    /// The user answered n (or closed the terminal).
+    No,
+    /// Consent was needed and there is no terminal to ask.
+    NoTerminal,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Auto => "auto",
+            Decision::Trusted => "trusted",
+            Decision::Allowed => "allowed",
+            Decision::Yes => "yes",
+            Decision::Always => "always",
+            Decision::No => "denied",
+            Decision::NoTerminal => "no_terminal",
+        }
+    }
+
+    pub fn granted(self) -> bool {
+        !matches!(self, Decision::No | Decision::NoTerminal)
+    }
+
+    /// The error result of a refused call, worded for the model.
+    pub fn refusal(self, tool: &str) -> Failed {
+        let message = match self {
+            Decision::NoTerminal => format!(
+                "{tool} needs the user's consent and there is no terminal to ask; it was not run \
+                 (the user can allow it with --allow-tool {tool} or --yes)"
+            ),
+            _ => format!("the user declined to run {tool}; it was not run"),
+        };
+        Failed::new("consent_denied", message)
+    }
+}
+
+/// The environment variable that replaces /dev/tty (tests use a pty).
+pub const TTY_ENV: &str = "GEMLINE_TTY";
+
+/// The session's consent state.
+#[derive(Debug, Clone, Default)]
+pub struct Consent {
+    /// `--yes`: every call is allowed.
+    yes: bool,
+    /// Tools allowed without asking.
+    allow: BTreeSet<String>,
+    /// Levels set by the config, by tool name.
+    levels: Vec<(String, Level)>,
+    /// Tools answered `a` in this session.
+    always: BTreeSet<String>,
+    /// Where to ask; `None`: nowhere.
+    tty: Option<PathBuf>,
+}
+
+impl Consent {
+    /// Asks on `GEMLINE_TTY`, else /dev/tty.
+    pub fn new(yes: bool, allow: impl IntoIterator<Item = String>) -> Consent {
+        let tty = std::env::var_os(TTY_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/dev/tty"));
+        Consent {
+            yes,
+            allow: allow.into_iter().collect(),
+            tty: Some(tty),
+            ..Consent::default()
+        }
+    }
+
+    /// Never asks: whatever needs consent is denied.
+    pub fn no_terminal() -> Consent {
+        Consent::default()
+    }
+
+    /// Levels from the config (`[tools.levels]`), by tool name.
+    pub fn with_levels(mut self, levels: impl IntoIterator<Item = (String, Level)>) -> Consent {
+        self.levels.extend(levels);
+        self
+    }
+
+    /// The level a tool runs at: the config's, else its own. An MCP tool is
+    /// never `auto` on its own say-so (its annotations are only hints).
+    pub fn level(&self, tool: &Tool) -> Level {
+        let own = match tool.source {
+            Source::Mcp { .. } => tool.level.max(Level::Standard),
+            Source::Builtin => tool.level,
+        };
+        self.levels
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == tool.name)
+            .map_or(own, |(_, l)| *l)
+    }
+
+    /// A permission that spares the question for a tool that needs
+    /// consent: its server's trust, `--yes`, `--allow-tool`, `tools.allow`.
+    pub fn standing(&self, tool: &Tool) -> Option<Decision> {
+        if self.level(tool) == Level::Auto {
+            return None;
+        }
+        if let Source::Mcp { trusted: true, .. } = tool.source {
+            return Some(Decision::Trusted);
+        }
+        (self.yes || self.allow.contains(&tool.name)).then_some(Decision::Allowed)
+    }
+
+    /// Decides on one call; `what` is what the prompt shows will happen.
+    pub fn decide(&mut self, tool: &Tool, what: &str) -> Decision {
+        let level = self.level(tool);
+        if level == Level::Auto {
+            return Decision::Auto;
+        }
+        if let Some(d) = self.standing(tool) {
+            return d;
+        }
+        if level == Level::Standard && self.always.contains(&tool.name) {
+            return Decision::Always;
+        }
+        let Some(tty) = self.tty.as_ref().and_then(|p| Tty::open(p.clone())) else {
+            return Decision::NoTerminal;
+        };
+        let d = tty.ask(&tool.name, &tool.source, what, level);
+        if d == Decision::Always {
+            self.always.insert(tool.name.clone());
+        }
+        d
+    }
+}
+
+/// The terminal the question goes to.
+struct Tty {
+    file: File,
+}
+
+impl Tty {
+    fn open(path: PathBuf) -> Option<Tty> {
+        // Opening /dev/tty without a controlling terminal fails (ENXIO):
+        // that is the "no terminal" case.
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .ok()
+            .map(|file| Tty { file })
+    }
+
+    /// Asks until the answer is one of the choices; end of input is n.
+    fn ask(self, name: &str, source: &Source, what: &str, level: Level) -> Decision {
+        let choices = match level {
+            Level::Strict => "[y]es / [n]o",
+            _ => "[y]es / [n]o / [a]lways this session",
+        };
+        // Control characters from the model never reach the terminal raw.
+        // Lines are not indented: a command is shown byte for byte.
+        let shown = crate::render::text::clean_text(what, false);
+        let from = match source {
+            Source::Builtin => String::new(),
+            s => format!(" ({s})"),
+        };
+        let mut out = match self.file.try_clone() {
+            Ok(f) => f,
+            Err(_) => return Decision::No,
+        };
+        let mut input = BufReader::new(self.file);
+        let _ = write!(
+            out,
+            "gem-ask: the model wants to use {name}{from}:\n{shown}\n"
+        );
+        for _ in 0..5 {
+            let _ = write!(out, "Allow? {choices}: ");
+            let _ = out.flush();
+            if !wait_for_input(&input) {
+                let _ = writeln!(out);
+                return Decision::No;
+            }
+            let mut line = String::new();
+            match input.read_line(&mut line) {
+                Ok(0) | Err(_) => return Decision::No,
+                Ok(_) => {}
+            }
+            match line.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return Decision::Yes,
+                "n" | "no" => return Decision::No,
+                "a" | "always" if level == Level::Standard => return Decision::Always,
+                _ => {}
+            }
+        }
+        Decision::No
+    }
+}
+
+/// Waits until the terminal has input; false when SIGINT or SIGTERM
+/// arrives first (the handlers restart reads, so a blocked read would keep
+/// the run waiting for an answer after Ctrl-C).
+fn wait_for_input(input: &BufReader<File>) -> bool {
+    use std::os::fd::AsRawFd;
+    if !input.buffer().is_empty() {
+        return true;
+    }
+    let mut fds = libc::pollfd {
+        fd: input.get_ref().as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        if crate::agent::signals::received().is_some() {
+            return false;
+        }
+        // SAFETY: one valid pollfd, for the duration of the call.
+        match unsafe { libc::poll(&mut fds, 1, 100) } {
+            0 => continue,
+            n if n < 0
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted =>
+            {
+                continue;
+            }
+            _ => return true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::toolbox::{Done, Ran};
+    use serde_json::json;
+
+    fn tool(name: &str, source: Source, level: Level) -> Tool {
+        Tool::new(json!({"name": name}), source, level, |_, _| {
+            Ran::done(Done::text(""))
+        })
+    }
+
+    #[test]
+    fn standing_permissions_decide_without_a_terminal() {
+        let shell = tool("run_shell_command", Source::Builtin, Level::Standard);
+        let read = tool("read_file", Source::Builtin, Level::Auto);
+        let mut c = Consent::no_terminal();
+        assert_eq!(c.decide(&read, ""), Decision::Auto);
+        assert_eq!(c.decide(&shell, ""), Decision::NoTerminal);
+        let mut c = Consent::new(false, ["run_shell_command".to_string()]);
+        assert_eq!(c.decide(&shell, ""), Decision::Allowed);
+        let mut c = Consent {
+            yes: true,
+            ..Consent::default()
+        };
+        assert_eq!(c.decide(&shell, ""), Decision::Allowed);
+    }
+
+    #[test]
+    fn mcp_tools_need_consent_unless_trusted() {
+        let hinted = tool(
+            "time__now",
+            Source::Mcp {
+                server: "time".into(),
+                trusted: false,
+            },
+            Level::Auto,
+        );
+        let mut c = Consent::no_terminal();
+        assert_eq!(c.level(&hinted), Level::Standard);
+        assert_eq!(c.decide(&hinted, ""), Decision::NoTerminal);
+        let trusted = tool(
+            "time__now",
+            Source::Mcp {
+                server: "time".into(),
+                trusted: true,
+            },
+            Level::Standard,
+        );
+        assert_eq!(c.decide(&trusted, ""), Decision::Trusted);
+    }
+
+    #[test]
+    fn config_levels_override_the_tools_own() {
+        let read = tool("read_file", Source::Builtin, Level::Auto);
+        let c = Consent::no_terminal().with_levels([("read_file".to_string(), Level::Strict)]);
+        assert_eq!(c.level(&read), Level::Strict);
+    }
+}

@@ -1,0 +1,663 @@
+//! The tool registry and the one way a call is run, whatever the mode.
+//!
+//! Every tool the model can call — the chart and chapter tools, the file and
+//! command tools, each tool of each MCP server — is a [`Tool`]: its
+//! declaration, where it comes from, its consent [`Level`] and how it runs.
+//! [`Toolbox::dispatch`] is the single path a call takes: it checks the tool
+//! is declared, asks for consent (`consent`), runs it against a deadline
+//! (`--tool-timeout`), and turns the outcome into events for the user
+//! (`tool_use` ... `tool_result`) and the model's `functionResponse`. A
+//! refusal, a failure or a timeout is an error result the model reads; the
+//! turn loop goes on. Adding a tool is one [`Registry::add`].
+
+pub mod config;
+pub mod consent;
+pub mod files;
+pub mod listing;
+pub mod mcp;
+pub mod setup;
+pub mod shell;
+pub mod workspace;
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use crate::events::Event;
+pub use consent::{Consent, Decision};
+pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
+pub use setup::ToolSetup;
+pub use workspace::Workspace;
+
+/// How much the user is asked before a tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Runs without asking (charts, chapters, read-only file tools).
+    Auto,
+    /// y / n / a (always, for this session).
+    Standard,
+    /// y / n, every time.
+    Strict,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Auto => "auto",
+            Level::Standard => "standard",
+            Level::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where a tool comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Part of gem-ask.
+    Builtin,
+    /// A tool of the MCP server configured under this name; `trusted` when
+    /// its config says `trust = true`.
+    Mcp { server: String, trusted: bool },
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Builtin => f.write_str("built-in"),
+            Source::Mcp { server, .. } => write!(f, "mcp:{server}"),
+        }
+    }
+}
+
+/// What a tool gets besides its arguments.
+pub struct Ctx<'a> {
+    pub workspace: &'a Workspace,
+    /// The tool stops (and says so) when it passes this.
+    pub deadline: Instant,
+    pub timeout: Duration,
+}
+
+/// A successful run: what the user sees as `tool_result.output` and what
+/// the model gets as `functionResponse.response`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Done {
+    pub output: String,
+    pub response: Value,
+}
+
+impl Done {
+    /// The common case: the model reads the same text as the user.
+    pub fn text(output: impl Into<String>) -> Done {
+        let output = output.into();
+        Done {
+            response: json!({ "output": output }),
+            output,
+        }
+    }
+}
+
+/// A failed, refused or timed-out call: `tool_result.error` and the
+/// model's `{"error": message}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failed {
+    /// `tool_result.error.type`, e.g. `invalid_arguments`, `consent_denied`.
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl Failed {
+    pub fn new(kind: &'static str, message: impl Into<String>) -> Failed {
+        Failed {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn unknown_tool<S: AsRef<str>>(name: &str, declared: &[S]) -> Failed {
+        let names: Vec<&str> = declared.iter().map(AsRef::as_ref).collect();
+        Failed::new(
+            "unknown_tool",
+            format!(
+                "unknown tool {name:?}; available tools: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        )
+    }
+
+    pub fn timed_out(name: &str, timeout: Duration) -> Failed {
+        Failed::new(
+            "timeout",
+            format!(
+                "{name} was stopped after {} s (--tool-timeout)",
+                timeout.as_secs_f64()
+            ),
+        )
+    }
+}
+
+/// The outcome of one call.
+pub type ToolResult = Result<Done, Failed>;
+
+/// Turning an outcome into its event and the model's answer.
+pub trait ResultExt {
+    fn result_event(&self, tool_id: &str) -> Event;
+    fn response(&self) -> Value;
+}
+
+impl ResultExt for ToolResult {
+    fn result_event(&self, tool_id: &str) -> Event {
+        match self {
+            Ok(d) => Event::tool_result_ok(tool_id, &d.output),
+            Err(f) => Event::tool_result_err(tool_id, f.kind, &f.message),
+        }
+    }
+
+    fn response(&self) -> Value {
+        match self {
+            Ok(d) => d.response.clone(),
+            Err(f) => json!({ "error": f.message }),
+        }
+    }
+}
+
+/// What running a tool produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ran {
+    /// Shown between `tool_use` and `tool_result` (a chart, a chapter).
+    pub events: Vec<Event>,
+    pub result: ToolResult,
+    /// Set by create_new_topic.
+    pub new_topic: Option<String>,
+}
+
+impl Ran {
+    pub fn done(d: Done) -> Ran {
+        Ran {
+            events: Vec::new(),
+            result: Ok(d),
+            new_topic: None,
+        }
+    }
+
+    pub fn failed(f: Failed) -> Ran {
+        Ran {
+            events: Vec::new(),
+            result: Err(f),
+            new_topic: None,
+        }
+    }
+}
+
+impl From<ToolResult> for Ran {
+    fn from(result: ToolResult) -> Ran {
+        Ran {
+            events: Vec::new(),
+            result,
+            new_topic: None,
+        }
+    }
+}
+
+type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
+type PreviewFn = dyn Fn(&Value, &Ctx<'_>) -> String + Send + Sync;
+type CheckFn = dyn Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync;
+
+/// One tool.
+#[derive(Clone)]
+pub struct Tool {
+    /// The name declared to the model (unique, valid for Gemini).
+    pub name: String,
+    /// The `FunctionDeclaration`.
+    pub declaration: Value,
+    pub source: Source,
+    /// Its level before config and flags.
+    pub level: Level,
+    /// Declared without being asked for, in a one-shot run (`--tools`
+    /// and the config's `tools.enable` add the others).
+    pub by_default: bool,
+    run: Arc<RunFn>,
+    /// What the consent prompt says will happen; the arguments by default.
+    preview: Option<Arc<PreviewFn>>,
+    /// Refuses a call before anyone is asked (a path outside the workspace).
+    check: Option<Arc<CheckFn>>,
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.name)
+            .field("source", &self.source)
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tool {
+    pub fn new(
+        declaration: Value,
+        source: Source,
+        level: Level,
+        run: impl Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync + 'static,
+    ) -> Tool {
+        Tool {
+            name: declaration["name"].as_str().unwrap_or_default().to_string(),
+            declaration,
+            source,
+            level,
+            by_default: true,
+            run: Arc::new(run),
+            preview: None,
+            check: None,
+        }
+    }
+
+    /// Declared only when asked for (`--tools`, `tools.enable`, agent modes).
+    pub fn on_request(mut self) -> Tool {
+        self.by_default = false;
+        self
+    }
+
+    pub fn with_preview(
+        mut self,
+        preview: impl Fn(&Value, &Ctx<'_>) -> String + Send + Sync + 'static,
+    ) -> Tool {
+        self.preview = Some(Arc::new(preview));
+        self
+    }
+
+    /// A call this check refuses is answered without a consent question.
+    pub fn with_check(
+        mut self,
+        check: impl Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync + 'static,
+    ) -> Tool {
+        self.check = Some(Arc::new(check));
+        self
+    }
+
+    fn preview(&self, args: &Value, ctx: &Ctx<'_>) -> String {
+        match &self.preview {
+            Some(p) => p(args, ctx),
+            None => format!("{} {}", self.name, args),
+        }
+    }
+}
+
+/// Every known tool, in declaration order.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    tools: Vec<Tool>,
+}
+
+impl Registry {
+    /// gem-ask's own tools: charts and chapters, then files and commands.
+    pub fn builtin() -> Registry {
+        let mut r = Registry::default();
+        for &name in super::tools::ALL {
+            r.add(Tool::new(
+                super::tools::declaration(name),
+                Source::Builtin,
+                Level::Auto,
+                move |args, _| super::tools::run(name, args),
+            ));
+        }
+        for t in files::tools().into_iter().chain([shell::tool()]) {
+            r.add(t);
+        }
+        r
+    }
+
+    /// Registers a tool. A name already taken is made unique with a
+    /// numbered suffix (MCP servers may repeat each other's names).
+    pub fn add(&mut self, mut tool: Tool) {
+        let name = self.unique_name(&tool.name);
+        if name != tool.name {
+            tool.declaration["name"] = name.clone().into();
+            tool.name = name;
+        }
+        self.tools.push(tool);
+    }
+
+    fn unique_name(&self, name: &str) -> String {
+        let taken = |n: &str| self.tools.iter().any(|t| t.name == n);
+        if !taken(name) {
+            return name.to_string();
+        }
+        (2..)
+            .map(|i| {
+                let suffix = format!("_{i}");
+                let mut keep = name.len().min(64 - suffix.len());
+                while !name.is_char_boundary(keep) {
+                    keep -= 1;
+                }
+                format!("{}{suffix}", &name[..keep])
+            })
+            .find(|n| !taken(n))
+            .expect("some suffix is free")
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Tool> {
+        self.tools.iter()
+    }
+}
+
+/// One call as the model made it.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolCall<'a> {
+    pub name: &'a str,
+    /// The model's call id, echoed in the `functionResponse`.
+    pub id: Option<&'a str>,
+    pub args: &'a Value,
+    /// The `tool_id` of the events (the call id, or one made up).
+    pub tool_id: &'a str,
+}
+
+/// What [`Toolbox::dispatch`] hands back to the turn loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dispatched {
+    /// `{"functionResponse": {id?, name, response}}`, a part of the next
+    /// user content.
+    pub part: Value,
+    /// Set when the call opened a chapter.
+    pub new_topic: Option<String>,
+    /// Whether the tool ran and succeeded.
+    pub ok: bool,
+}
+
+/// The declared tools of a run with everything needed to call them.
+pub struct Toolbox {
+    registry: Registry,
+    /// Names declared to the model, in registry order.
+    declared: Vec<String>,
+    consent: Consent,
+    workspace: Workspace,
+    timeout: Duration,
+    mcp: mcp::Hub,
+    /// Each MCP server's name and status, for the listing.
+    servers: Vec<(String, String)>,
+}
+
+impl Toolbox {
+    /// A toolbox with only the chart and chapter tools declared (and no
+    /// way to ask for consent): what tests and `-c` need.
+    pub fn charts_only(declared: &[&str]) -> Toolbox {
+        Toolbox {
+            registry: Registry::builtin(),
+            declared: declared.iter().map(|s| s.to_string()).collect(),
+            consent: Consent::no_terminal(),
+            workspace: Workspace::current().unwrap_or_default(),
+            timeout: setup::DEFAULT_TIMEOUT,
+            mcp: mcp::Hub::default(),
+            servers: Vec::new(),
+        }
+    }
+
+    /// Registers a tool of a mode (e.g. the agent modes' signals) and,
+    /// with `declare`, declares it; its name, if taken, is made unique.
+    /// Returns the name it got.
+    pub fn add(&mut self, tool: Tool, declare: bool) -> String {
+        self.registry.add(tool);
+        let name = self.registry.tools.last().expect("just added").name.clone();
+        if declare {
+            self.declared.push(name.clone());
+        }
+        name
+    }
+
+    /// The names declared to the model.
+    pub fn declared(&self) -> Vec<&str> {
+        self.declared.iter().map(String::as_str).collect()
+    }
+
+    /// The system prompt's lines for the declared tools.
+    pub fn guidance(&self) -> String {
+        let declared = self.declared();
+        let mut g = super::tools::guidance(&declared);
+        let workspace_tools = self
+            .registry
+            .iter()
+            .filter(|t| t.source == Source::Builtin && !t.by_default)
+            .any(|t| declared.contains(&t.name.as_str()));
+        if workspace_tools {
+            g.push_str(&format!(
+                "The file and command tools work only inside {} (the first is the working directory); \
+                 paths are relative to the working directory. Calls that change something may be refused \
+                 by the user: then do not retry them, say what you would have done.\n",
+                self.workspace.describe()
+            ));
+        }
+        g
+    }
+
+    /// The `functionDeclarations` of the request.
+    pub fn declarations(&self) -> Vec<Value> {
+        self.declared
+            .iter()
+            .filter_map(|n| self.registry.get(n))
+            .map(|t| t.declaration.clone())
+            .collect()
+    }
+
+    /// Every known tool with its source, level and whether it is
+    /// declared, and every MCP server's status (`gem-ask --list-tools`,
+    /// `/tools`; [`format_tool_list`] draws it).
+    pub fn list(&self) -> ToolList {
+        listing::list(self)
+    }
+
+    /// Runs one call of the model: `tool_use`, consent, the tool, any
+    /// events it makes, `tool_result`, each handed to `emit` as it
+    /// happens (a consent prompt comes after the `tool_use` is shown).
+    /// Errors are only those of `emit` (the output is gone).
+    pub fn dispatch(
+        &mut self,
+        call: &ToolCall<'_>,
+        emit: &mut dyn FnMut(Event) -> io::Result<()>,
+    ) -> io::Result<Dispatched> {
+        emit(Event::tool_use(call.name, call.tool_id, call.args.clone()))?;
+        let (ran, decision) = self.consent_and_run(call, emit)?;
+        let mut result_event = ran.result.result_event(call.tool_id);
+        // An auto tool involves no decision; every other call says who allowed it.
+        if let Some(d) = decision.filter(|d| *d != Decision::Auto) {
+            result_event.set("consent", d.as_str());
+        }
+        for e in ran.events {
+            emit(e)?;
+        }
+        emit(result_event)?;
+        let mut fr = Map::new();
+        if let Some(id) = call.id {
+            fr.insert("id".into(), id.into());
+        }
+        fr.insert("name".into(), call.name.into());
+        fr.insert("response".into(), ran.result.response());
+        Ok(Dispatched {
+            part: json!({ "functionResponse": fr }),
+            new_topic: ran.new_topic,
+            ok: ran.result.is_ok(),
+        })
+    }
+
+    fn consent_and_run(
+        &mut self,
+        call: &ToolCall<'_>,
+        emit: &mut dyn FnMut(Event) -> io::Result<()>,
+    ) -> io::Result<(Ran, Option<Decision>)> {
+        let tool = match self.registry.get(call.name) {
+            Some(t) if self.declared.iter().any(|d| d == call.name) => t.clone(),
+            _ => {
+                return Ok((
+                    Ran::failed(Failed::unknown_tool(call.name, &self.declared)),
+                    None,
+                ));
+            }
+        };
+        let started = Instant::now();
+        let ctx = Ctx {
+            workspace: &self.workspace,
+            deadline: started + self.timeout,
+            timeout: self.timeout,
+        };
+        if let Source::Mcp { server, .. } = &tool.source
+            && let Some(why) = self.mcp.unavailable(server)
+        {
+            return Ok((Ran::failed(Failed::new("server_unavailable", why)), None));
+        }
+        if let Some(Err(f)) = tool.check.as_ref().map(|c| c(call.args, &ctx)) {
+            return Ok((Ran::failed(f), None));
+        }
+        let what = tool.preview(call.args, &ctx);
+        let decision = self.consent.decide(&tool, &what);
+        if !decision.granted() {
+            return Ok((Ran::failed(decision.refusal(&tool.name)), Some(decision)));
+        }
+        // The time spent answering the prompt is not the tool's.
+        let ctx = Ctx {
+            deadline: Instant::now() + self.timeout,
+            ..ctx
+        };
+        let ran = (tool.run)(call.args, &ctx);
+        if let Source::Mcp { server, .. } = &tool.source
+            && let Some(msg) = self.mcp.take_death_report(server)
+        {
+            emit(Event::error("error", &msg))?;
+        }
+        Ok((ran, Some(decision)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_made_unique_within_64_bytes() {
+        let mut r = Registry::default();
+        let long = "x".repeat(64);
+        for _ in 0..3 {
+            r.add(Tool::new(
+                json!({"name": long}),
+                Source::Builtin,
+                Level::Auto,
+                |_, _| Ran::done(Done::text("")),
+            ));
+        }
+        let names: Vec<&str> = r.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names[0], long);
+        assert_eq!(names[1], format!("{}_2", "x".repeat(62)));
+        assert_eq!(names[2], format!("{}_3", "x".repeat(62)));
+        assert_eq!(r.get(names[2]).unwrap().declaration["name"], names[2]);
+    }
+
+    #[test]
+    fn a_mode_adds_and_declares_its_own_tool() {
+        let mut tb = Toolbox::charts_only(&[]);
+        let name = tb.add(
+            Tool::new(
+                json!({"name": "signal", "description": "d"}),
+                Source::Builtin,
+                Level::Auto,
+                |args, _| Ran {
+                    events: vec![Event::signal("progress", None, args["message"].as_str())],
+                    result: Ok(Done::text("noted")),
+                    new_topic: None,
+                },
+            ),
+            true,
+        );
+        assert_eq!(tb.declared(), [name.as_str()]);
+        assert_eq!(tb.declarations()[0]["name"], "signal");
+        let mut kinds = Vec::new();
+        let d = tb
+            .dispatch(
+                &ToolCall {
+                    name: "signal",
+                    id: None,
+                    args: &json!({"message": "half way"}),
+                    tool_id: "s1",
+                },
+                &mut |e| {
+                    kinds.push(e.kind().to_string());
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert!(d.ok);
+        assert_eq!(kinds, ["tool_use", "signal", "tool_result"]);
+    }
+
+    #[test]
+    fn an_undeclared_tool_is_an_error_answer() {
+        let mut tb = Toolbox::charts_only(&["create_new_topic"]);
+        let mut events = Vec::new();
+        let d = tb
+            .dispatch(
+                &ToolCall {
+                    name: "render_visualization",
+                    id: Some("c1"),
+                    args: &json!({}),
+                    tool_id: "c1",
+                },
+                &mut |e| {
+                    events.push(e);
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert!(!d.ok);
+        assert_eq!(d.part["functionResponse"]["id"], "c1");
+        assert!(
+            d.part["functionResponse"]["response"]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with(
+                    "unknown tool \"render_visualization\"; available tools: create_new_topic"
+                )
+        );
+        let kinds: Vec<&str> = events.iter().map(Event::kind).collect();
+        assert_eq!(kinds, ["tool_use", "tool_result"]);
+        assert!(events[1].get("consent").is_none());
+    }
+
+    #[test]
+    fn an_auto_tool_runs_without_asking_and_says_so() {
+        let mut tb = Toolbox::charts_only(&["create_new_topic"]);
+        let mut events = Vec::new();
+        let d = tb
+            .dispatch(
+                &ToolCall {
+                    name: "create_new_topic",
+                    id: None,
+                    args: &json!({"title": "Research"}),
+                    tool_id: "t1",
+                },
+                &mut |e| {
+                    events.push(e);
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(d.new_topic.as_deref(), Some("Research"));
+        assert!(d.part["functionResponse"].get("id").is_none());
+        let kinds: Vec<&str> = events.iter().map(Event::kind).collect();
+        assert_eq!(kinds, ["tool_use", "topic", "tool_result"]);
+        assert!(events[2].get("consent").is_none());
+    }
+}

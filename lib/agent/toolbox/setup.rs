@@ -1,0 +1,256 @@
+//! Building a session's [`Toolbox`] from the flags and the config file:
+//! which tools exist (built-in, then each MCP server's), which are declared
+//! to the model, their levels and standing permissions, the workspace and
+//! the timeout. Flags win over the config.
+//!
+//! Declared by default: the chart and chapter tools (as before: a one-shot
+//! `gem-ask "..." | viz-render` gains no power over files), every tool of a
+//! configured MCP server (configuring it is the opt-in), and in the agent
+//! modes (`-i`, `-t`) also the file and command tools. `--tools` and the
+//! config's `tools.enable` declare any others.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::config::{self, Config};
+use super::mcp::{Hub, ServerSpec};
+use super::{Consent, Registry, Toolbox, Workspace};
+use crate::agent::Args;
+
+/// What the user asked of the tools, from the flags.
+#[derive(Debug, Clone, Default)]
+pub struct ToolSetup {
+    /// `--no-tools` (and `-c`): declare none and start no MCP server.
+    pub no_tools: bool,
+    /// `--tools`: declare only these.
+    pub only: Vec<String>,
+    /// `--exclude-tools`.
+    pub exclude: Vec<String>,
+    /// `--allow-tool`: run these without asking.
+    pub allow: Vec<String>,
+    /// `--yes`: run every tool without asking.
+    pub yes: bool,
+    /// `--tool-timeout`; else the config's, else 30 s.
+    pub timeout: Option<Duration>,
+    /// `--include-dir`.
+    pub include_dirs: Vec<PathBuf>,
+    /// `--mcp`: command lines of more servers.
+    pub mcp: Vec<String>,
+    /// Declare the file and command tools too (the agent modes).
+    pub agent: bool,
+    /// Let the MCP servers' stderr through.
+    pub debug: bool,
+    /// Where the file and command tools work; the process's working
+    /// directory when `None`.
+    pub workdir: Option<PathBuf>,
+}
+
+/// The default `--tool-timeout`.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl ToolSetup {
+    pub fn from_args(args: &Args) -> ToolSetup {
+        ToolSetup {
+            no_tools: args.no_tools || args.command_help,
+            only: args.tools.clone(),
+            exclude: args.exclude_tools.clone(),
+            allow: args.allow_tool.clone(),
+            yes: args.yes,
+            timeout: args.tool_timeout.map(Duration::from_secs_f64),
+            include_dirs: args.include_dir.clone(),
+            mcp: args.mcp.clone(),
+            agent: false,
+            debug: args.debug,
+            workdir: None,
+        }
+    }
+
+    /// The toolbox, with one message per MCP server that failed to start
+    /// (the caller reports each as an `error` event). `Err` is a usage
+    /// error: a malformed config, an unknown tool name, a bad directory.
+    pub fn build(&self) -> Result<(Toolbox, Vec<String>), String> {
+        let cfg = config::load()?;
+        self.build_with(&cfg)
+    }
+
+    pub fn build_with(&self, cfg: &Config) -> Result<(Toolbox, Vec<String>), String> {
+        let timeout = self
+            .timeout
+            .or(cfg.tools.timeout.map(Duration::from_secs))
+            .unwrap_or(DEFAULT_TIMEOUT);
+        let cwd = match &self.workdir {
+            Some(d) => d.clone(),
+            None => std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
+        };
+        let include: Vec<PathBuf> = cfg
+            .tools
+            .include_dirs
+            .iter()
+            .chain(&self.include_dirs)
+            .cloned()
+            .collect();
+        let workspace = Workspace::new(&cwd, &include).map_err(|e| e.to_string())?;
+        let mut registry = Registry::builtin();
+        let specs = if self.no_tools {
+            Vec::new()
+        } else {
+            let mut s: Vec<ServerSpec> = cfg.mcp.values().cloned().collect();
+            for line in &self.mcp {
+                let mut spec = ServerSpec::from_command_line(line)?;
+                // Two servers of one name would share their tools' names.
+                let base = spec.name.clone();
+                for i in 2.. {
+                    if !s.iter().any(|o| o.name == spec.name) {
+                        break;
+                    }
+                    spec.name = format!("{base}_{i}");
+                }
+                s.push(spec);
+            }
+            s
+        };
+        let started = Hub::start(&specs, timeout, self.debug);
+        for t in started.tools {
+            registry.add(t);
+        }
+        let some_failed = !started.failures.is_empty();
+        for name in self.only.iter().chain(&self.exclude).chain(&self.allow) {
+            if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
+                let all: Vec<&str> = registry.iter().map(|t| t.name.as_str()).collect();
+                return Err(format!(
+                    "unknown tool {name:?}; the tools are: {}",
+                    all.join(", ")
+                ));
+            }
+        }
+        warn_unknown_config_names(cfg, &registry, some_failed);
+        let declared = if self.no_tools {
+            Vec::new()
+        } else {
+            registry
+                .iter()
+                .filter(|t| {
+                    if self.only.is_empty() {
+                        t.by_default || self.agent || cfg.tools.enable.contains(&t.name)
+                    } else {
+                        self.only.contains(&t.name)
+                    }
+                })
+                .filter(|t| !self.exclude.contains(&t.name))
+                .map(|t| t.name.clone())
+                .collect()
+        };
+        let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
+            .with_levels(cfg.tools.levels.clone());
+        Ok((
+            Toolbox {
+                registry,
+                declared,
+                consent,
+                workspace,
+                timeout,
+                mcp: started.hub,
+                servers: started.servers,
+            },
+            started.failures,
+        ))
+    }
+}
+
+/// A name in the config that matches no tool is a warning, not an error:
+/// the MCP server that has it may be missing from this run.
+fn warn_unknown_config_names(cfg: &Config, registry: &Registry, some_failed: bool) {
+    let t = &cfg.tools;
+    let named = t
+        .enable
+        .iter()
+        .map(|n| ("tools.enable", n))
+        .chain(t.allow.iter().map(|n| ("tools.allow", n)))
+        .chain(t.levels.keys().map(|n| ("tools.levels", n)));
+    for (key, name) in named {
+        if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
+            crate::cli::diag(format!(
+                "gem-ask: warning: config: {key} names {name:?}, which is not a tool of this run (see --list-tools)"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn declared(s: &ToolSetup, cfg: &Config) -> Vec<String> {
+        let (tb, failures) = s.build_with(cfg).unwrap();
+        assert!(failures.is_empty());
+        tb.declared().iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn one_shot_declares_only_charts_and_chapters() {
+        let cfg = Config::default();
+        assert_eq!(
+            declared(&ToolSetup::default(), &cfg),
+            ["render_visualization", "create_new_topic"]
+        );
+        assert!(
+            declared(
+                &ToolSetup {
+                    no_tools: true,
+                    ..ToolSetup::default()
+                },
+                &cfg
+            )
+            .is_empty()
+        );
+        let agent = declared(
+            &ToolSetup {
+                agent: true,
+                exclude: vec!["create_new_topic".into()],
+                ..ToolSetup::default()
+            },
+            &cfg,
+        );
+        assert!(agent.contains(&"run_shell_command".to_string()));
+        assert!(!agent.contains(&"create_new_topic".to_string()));
+    }
+
+    #[test]
+    fn servers_of_one_name_are_told_apart() {
+        let s = ToolSetup {
+            mcp: vec!["false".into(), "false --x".into()],
+            timeout: Some(Duration::from_secs(5)),
+            ..ToolSetup::default()
+        };
+        let (tb, failures) = s.build_with(&Config::default()).unwrap();
+        assert_eq!(failures.len(), 2);
+        assert!(failures[0].starts_with("MCP server false (false) failed to start"));
+        assert!(failures[1].starts_with("MCP server false_2 (false) failed to start"));
+        let servers: Vec<String> = tb.list().servers.into_iter().map(|s| s.name).collect();
+        assert_eq!(servers, ["false", "false_2"]);
+    }
+
+    #[test]
+    fn flags_and_config_add_tools() {
+        let mut cfg = Config::default();
+        cfg.tools.enable = vec!["read_file".into()];
+        assert_eq!(
+            declared(&ToolSetup::default(), &cfg),
+            ["render_visualization", "create_new_topic", "read_file"]
+        );
+        let only = ToolSetup {
+            only: vec!["search_files".into(), "render_visualization".into()],
+            ..ToolSetup::default()
+        };
+        assert_eq!(
+            declared(&only, &cfg),
+            ["render_visualization", "search_files"]
+        );
+        let bad = ToolSetup {
+            allow: vec!["rm_rf".into()],
+            ..ToolSetup::default()
+        };
+        let e = bad.build_with(&cfg).err().unwrap();
+        assert!(e.starts_with("unknown tool \"rm_rf\"; the tools are: render_visualization"));
+    }
+}

@@ -1,0 +1,111 @@
+//! One chart drawn as lines: title and subtitle, the bar, line or table
+//! body, and the footer saying what was dropped upstream; and reading a
+//! chart from a `visualization` event or a bare spec object.
+
+use serde_json::Value;
+
+use super::text::{self, Style, clean_line, paint, wrap};
+use super::{RenderOptions, bar, capped_wrap, fit, line, table};
+use crate::events::Event;
+use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
+
+/// Draws one chart as lines (no newlines): title, subtitle, the chart,
+/// its legend and a footer when points were dropped. Never wider than
+/// `opts.width`; never panics, whatever the chart holds.
+pub fn render_chart(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
+    let w = opts.width.max(1);
+    let mut lines = Vec::new();
+    header(
+        chart.title.as_deref(),
+        chart.subtitle.as_deref(),
+        opts,
+        &mut lines,
+    );
+    if chart.point_count() == 0 {
+        lines.push(paint("(no data)", Style::Dim, opts.color));
+    } else {
+        match chart.chart_type {
+            ChartType::Bar => bar::render(chart, opts, &mut lines),
+            ChartType::Line => line::render(chart, opts, &mut lines),
+            ChartType::Table => table::render(chart, opts, &mut lines),
+        }
+    }
+    footer(chart, opts, &mut lines);
+    lines.into_iter().map(|l| fit(l, w, opts)).collect()
+}
+
+/// The bold title (up to 3 lines) and dim subtitle (up to 2) of a chart.
+pub(super) fn header(
+    title: Option<&str>,
+    subtitle: Option<&str>,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
+    let w = opts.width.max(1);
+    let ascii = opts.ascii();
+    if let Some(t) = title.filter(|t| !t.trim().is_empty()) {
+        for l in capped_wrap(&clean_line(t.trim(), ascii), w, 3, ascii) {
+            lines.push(paint(&l, Style::Bold, opts.color));
+        }
+    }
+    if let Some(t) = subtitle.filter(|t| !t.trim().is_empty()) {
+        for l in capped_wrap(&clean_line(t.trim(), ascii), w, 2, ascii) {
+            lines.push(paint(&l, Style::Dim, opts.color));
+        }
+    }
+}
+
+fn footer(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let shown = chart.point_count();
+    let original = chart.meta.original_point_count;
+    // `truncated` without a larger original count has nothing to say.
+    if original <= shown {
+        return;
+    }
+    let method = chart.meta.reduction.unwrap_or(match chart.chart_type {
+        ChartType::Line => Reduction::Even,
+        _ => Reduction::Top,
+    });
+    let msg = format!(
+        "showing {} of {} points, {}",
+        text::fixed(shown as f64, 0),
+        text::fixed(original as f64, 0),
+        method.describe()
+    );
+    note(&msg, opts, lines);
+}
+
+/// A dim footer note, wrapped at the width.
+pub(super) fn note(msg: &str, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let msg = clean_line(msg, opts.ascii());
+    for l in wrap(&msg, opts.width.max(1)) {
+        lines.push(paint(&l, Style::Dim, opts.color));
+    }
+}
+
+/// Reads a chart from a `visualization` event or a bare spec object (no
+/// `type`). A bare spec is normalized as the render_visualization tool
+/// would (its `sort` and `maxPoints` honoured); an event is validated.
+pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
+    let mut value = Value::Object(e.0.clone());
+    // A hand-written `meta` may lack the counts; they have obvious defaults.
+    if let Some(Value::Object(meta)) = value.get_mut("meta") {
+        meta.entry("truncated").or_insert(Value::Bool(false));
+        meta.entry("originalPointCount").or_insert(Value::from(0));
+    }
+    if e.kind() == "visualization" {
+        let chart = Chart::from_value(&value)?;
+        chart.validate()?;
+        return Ok(chart);
+    }
+    if e.get("series").is_none() && e.get("inputText").is_some() {
+        return Err(SpecError::Invalid(
+            "this spec has inputText but no series; pipe it through viz-parse first".into(),
+        ));
+    }
+    let chart = Chart::from_value(&value)?;
+    let opts = spec::options_from_args(&e.0).map_err(|e| SpecError::Invalid(e.to_string()))?;
+    let nopts = opts.for_chart(chart.chart_type);
+    let norm = spec::normalize(chart, &nopts)?;
+    Ok(norm.chart)
+}

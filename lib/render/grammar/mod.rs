@@ -1,0 +1,77 @@
+//! Charts of the plot grammar (`ui` events of kind `chart`, version 1):
+//! a validated [`ChartSpec`] drawn in the terminal. Marks on axes go
+//! through the layered plot (one canvas, axes and legend with the line
+//! chart); bars over categories and sectors are drawn as rows. The footer
+//! says what a terminal leaves out (`interaction`, marks it cannot place).
+
+mod rows;
+mod xy;
+
+use super::chart::{header, note};
+use super::{RenderOptions, fit, plot};
+use crate::spec::grammar::{ChartSpec, FieldType, MarkKind};
+
+/// Draws a validated spec as lines (no newlines): the title, the chart,
+/// its legend and footer notes. Never wider than `opts.width`; never
+/// panics, whatever the spec holds.
+pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut notes = Vec::new();
+    header(title, None, opts, &mut lines);
+    let has = |k: MarkKind| spec.marks.iter().any(|m| m.kind == k);
+    if spec.dataset.rows.is_empty()
+        && spec.marks.iter().all(|m| {
+            matches!(
+                m.kind,
+                MarkKind::Line
+                    | MarkKind::Area
+                    | MarkKind::Point
+                    | MarkKind::Bar
+                    | MarkKind::Sector
+            )
+        })
+    {
+        lines.push(super::text::paint(
+            "(no data)",
+            super::text::Style::Dim,
+            opts.color,
+        ));
+    } else if has(MarkKind::Sector) {
+        rows::sectors(spec, opts, &mut lines, &mut notes);
+    } else if has(MarkKind::Bar) && spec.axis_type(true) == FieldType::String {
+        rows::category_bars(spec, true, opts, &mut lines, &mut notes);
+    } else if has(MarkKind::Bar) && spec.axis_type(false) == FieldType::String {
+        rows::category_bars(spec, false, opts, &mut lines, &mut notes);
+    } else {
+        let p = xy::build(spec, !opts.unicode);
+        plot::render(&p, opts, &mut lines);
+    }
+    if let Some(i) = spec.interaction.as_ref().filter(|i| !is_empty(i)) {
+        let what = match i {
+            serde_json::Value::Object(m) => {
+                m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
+            }
+            _ => String::new(),
+        };
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({what})")
+        };
+        notes.push(format!("interaction{what} is not drawn in the terminal"));
+    }
+    for n in notes {
+        note(&n, opts, &mut lines);
+    }
+    let w = opts.width.max(1);
+    lines.into_iter().map(|l| fit(l, w, opts)).collect()
+}
+
+fn is_empty(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Null => true,
+        serde_json::Value::Object(m) => m.is_empty(),
+        serde_json::Value::Array(a) => a.is_empty(),
+        _ => false,
+    }
+}
