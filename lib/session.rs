@@ -5,7 +5,8 @@
 //! The file is append-only JSON lines, one object per line with a `record`
 //! field (topic-tag reads the same file):
 //!
-//! - `{"record":"meta","model":"...","created":"<RFC 3339>"}`, first line;
+//! - `{"record":"meta","model":"...","created":"<RFC 3339>","version":1}`,
+//!   first line (`version` is the format; files from before it have none);
 //! - `{"record":"content","content":<Gemini Content, verbatim>,"timestamp":"..."}`,
 //!   role `user` or `model`, parts as sent and received (thought
 //!   signatures, function calls and responses included);
@@ -18,6 +19,12 @@
 //! turn and a failed or interrupted turn leaves no half conversation that
 //! the API would refuse next time. Readers take a shared `flock`, so they
 //! see whole turns only.
+//!
+//! Faults: a reader never writes. A cut last line (a killed run, a full
+//! disk), garbage lines and records or fields it does not know are skipped
+//! and reported with their line numbers, the rest is used. A writer starts
+//! on a fresh line after a cut one, and undoes a write that failed part-way.
+//! What is not a regular file, or is past [`MAX_SESSION_BYTES`], is refused.
 //!
 //! Sessions hold prompts and piped stdin: files are created mode 0600 and
 //! directories 0700 (existing ones are left as the user set them).
@@ -88,6 +95,15 @@ pub fn most_recent(dir: &Path) -> Option<String> {
         .map(|(_, id)| id)
 }
 
+/// The format version this build writes in the `meta` line. A reader
+/// meeting a higher one says so and uses the records it knows.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The largest session file read (or appended to): far above any
+/// conversation the API would take back, low enough that a stray huge file
+/// cannot exhaust memory.
+pub const MAX_SESSION_BYTES: u64 = 64 << 20;
+
 /// A session as read back.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct History {
@@ -96,35 +112,107 @@ pub struct History {
     pub model: Option<String>,
     /// Lines that could not be used, for warnings: (line number, why).
     pub skipped: Vec<(usize, String)>,
+    /// Other things the reader should be told, e.g. a newer format version.
+    pub notes: Vec<String>,
 }
 
 /// Reads a session file; a missing file is an empty history. Bad lines are
-/// skipped and reported, the rest is kept.
+/// skipped and reported, the rest is kept. The file is only read: a cut
+/// last line stays for [`append`] to step over.
 pub fn load(path: &Path) -> io::Result<History> {
-    let file = match File::open(path) {
+    let Some(file) = open_for_reading(path)? else {
+        return Ok(History::default());
+    };
+    let _lock = Flock::shared(&file)?;
+    let mut bytes = Vec::new();
+    (&file)
+        .take(MAX_SESSION_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SESSION_BYTES {
+        return Err(too_big());
+    }
+    Ok(parse_history(&bytes))
+}
+
+/// Opens a session file to read it, refusing what is not a regular file
+/// (a FIFO would block, a device never end) or is past the size cap.
+/// `Ok(None)` when there is no file.
+pub fn open_for_reading(path: &Path) -> io::Result<Option<File>> {
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
         Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(History::default()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
-    let text = {
-        let _lock = Flock::shared(&file)?;
-        let mut bytes = Vec::new();
-        (&file).read_to_end(&mut bytes)?;
-        String::from_utf8(bytes)
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8"))?
-    };
+    check_file(&file)?;
+    Ok(Some(file))
+}
+
+fn check_file(file: &File) -> io::Result<()> {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a session is a JSON-lines file)",
+        ));
+    }
+    if meta.len() > MAX_SESSION_BYTES {
+        return Err(too_big());
+    }
+    Ok(())
+}
+
+fn too_big() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "larger than the {} MiB a session may hold; start a new one (--new-chat)",
+            MAX_SESSION_BYTES >> 20
+        ),
+    )
+}
+
+/// The records of a session file's bytes. Every line that cannot be used
+/// is in [`History::skipped`] with its number and why; the rest is kept.
+pub fn parse_history(bytes: &[u8]) -> History {
     let mut h = History::default();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
+    let mut lines = bytes.split(|&b| b == b'\n').peekable();
+    let mut i = 0;
+    while let Some(raw) = lines.next() {
+        i += 1;
+        // The piece after the last newline: empty for a whole file.
+        let cut = lines.peek().is_none();
+        if raw.trim_ascii().is_empty() {
             continue;
         }
-        let v: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                h.skipped.push((i + 1, format!("not JSON: {e}")));
-                continue;
-            }
-        };
+        match record_of(raw) {
+            Ok(v) => h.take(i, &v),
+            Err(why) if cut => h.skipped.push((
+                i,
+                format!("last line cut short, no line end (a turn not completely written): {why}"),
+            )),
+            Err(why) => h.skipped.push((i, why)),
+        }
+    }
+    h
+}
+
+fn record_of(raw: &[u8]) -> Result<Value, String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "not UTF-8".to_string())?;
+    match serde_json::from_str(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(_) => Err("not a JSON object".into()),
+        Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
+
+impl History {
+    /// Uses one record (line `i`). Unknown records and fields are skipped
+    /// quietly: newer versions and other tools may add them.
+    fn take(&mut self, i: usize, v: &Value) {
         match v.get("record").and_then(Value::as_str) {
             Some("content") => match v.get("content") {
                 Some(c @ Value::Object(_))
@@ -133,28 +221,32 @@ pub fn load(path: &Path) -> io::Result<History> {
                         Some("user") | Some("model")
                     ) =>
                 {
-                    h.contents.push(c.clone())
+                    self.contents.push(c.clone())
                 }
-                _ => h.skipped.push((
-                    i + 1,
-                    "content record without a user or model Content".into(),
-                )),
+                _ => self
+                    .skipped
+                    .push((i, "content record without a user or model Content".into())),
             },
             Some("topic") => {
-                h.topic = v
+                self.topic = v
                     .get("title")
                     .and_then(Value::as_str)
                     .map(str::to_string)
                     .filter(|t| !t.is_empty());
             }
             Some("meta") => {
-                h.model = v.get("model").and_then(Value::as_str).map(str::to_string);
+                self.model = v.get("model").and_then(Value::as_str).map(str::to_string);
+                if let Some(n) = v.get("version").and_then(Value::as_u64)
+                    && n > FORMAT_VERSION
+                {
+                    self.notes.push(format!(
+                        "line {i}: written in session format {n}, newer than this version reads ({FORMAT_VERSION}); the content and topic records are used, others ignored"
+                    ));
+                }
             }
-            // Records from newer versions are not ours to judge.
             _ => {}
         }
     }
-    Ok(h)
 }
 
 pub fn content_record(content: &Value) -> Value {
@@ -166,7 +258,9 @@ pub fn topic_record(title: &str) -> Value {
 }
 
 /// Appends records as one write; writes the `meta` line first when the
-/// file is new. Creates the directory as needed.
+/// file is new. Creates the directory as needed. After a last line cut
+/// short (a killed run, a full disk) the records start on a line of their
+/// own; a failed write is undone, so no half line stays behind.
 pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
     if records.is_empty() {
         return Ok(());
@@ -179,15 +273,20 @@ pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
     }
     let file = OpenOptions::new()
         .create(true)
+        .read(true)
         .append(true)
         .mode(0o600)
+        .custom_flags(libc::O_NONBLOCK)
         .open(path)?;
+    check_file(&file)?;
     let _lock = Flock::exclusive(&file)?;
+    let len = file.metadata()?.len();
     let mut text = String::new();
-    if file.metadata()?.len() == 0 {
-        text.push_str(
-            &json!({"record": "meta", "model": model, "created": now_rfc3339()}).to_string(),
-        );
+    if len == 0 {
+        let meta = json!({"record": "meta", "model": model, "created": now_rfc3339(), "version": FORMAT_VERSION});
+        text.push_str(&meta.to_string());
+        text.push('\n');
+    } else if last_byte(&file, len)? != b'\n' {
         text.push('\n');
     }
     for r in records {
@@ -195,8 +294,22 @@ pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
         text.push('\n');
     }
     // One write of whole lines: concurrent appenders never split a line.
-    (&file).write_all(text.as_bytes())?;
-    (&file).flush()
+    let written = (&file)
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_data());
+    if let Err(e) = written {
+        // We hold the lock, so everything past `len` is ours: cut it off.
+        let _ = file.set_len(len);
+        return Err(e);
+    }
+    Ok(())
+}
+
+fn last_byte(file: &File, len: u64) -> io::Result<u8> {
+    use std::os::unix::fs::FileExt;
+    let mut b = [0u8];
+    file.read_exact_at(&mut b, len - 1)?;
+    Ok(b[0])
 }
 
 /// An advisory lock held until dropped.

@@ -1067,16 +1067,7 @@ fn bmw_scenario_bar_then_same_session_line() {
 
 /// gem-ask's environment for a `std::process::Command` (real pipes).
 fn gem_ask_std(server: &FakeGemini, data_home: &Path) -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
-    for k in support::GEMINI_ENV {
-        cmd.env_remove(k);
-    }
-    cmd.env("GEMINI_API_KEY", KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", data_home)
-        .env("GEMLINE_RETRY_BASE_MS", "1")
-        .stdin(std::process::Stdio::null());
-    cmd
+    support::gem_ask_std_cmd(server, data_home)
 }
 
 /// `gem-ask ARGS | viz-render --width 60 --ascii --color never`, both

@@ -598,6 +598,15 @@ fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
                         "gem-ask: warning: session {id}, line {line}: {why} (line skipped)"
                     ));
                 }
+                for note in &h.notes {
+                    crate::cli::diag(format!("gem-ask: warning: session {id}, {note}"));
+                }
+                if !h.skipped.is_empty() {
+                    crate::cli::diag(format!(
+                        "gem-ask: warning: session {id}: continuing with the {} readable content record(s)",
+                        h.contents.len()
+                    ));
+                }
                 h
             }
             Err(e) => {

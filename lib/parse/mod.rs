@@ -339,15 +339,16 @@ fn chart_of_event(e: Event) -> Result<Normalized, ParseError> {
     .map_err(|e| ParseError::Data(e.to_string()))
 }
 
-/// Reads one input and writes its event(s).
-fn process(
-    input: Box<dyn BufRead>,
-    name: &str,
+/// What `viz-parse` does with one input, warnings handed to `sink`: the
+/// entry point of the fuzz targets (`fuzz/`), which check its output.
+#[doc(hidden)]
+pub fn process_with(
+    input: Box<dyn BufRead + '_>,
     opts: &ParseOptions,
     out: &mut dyn Write,
+    sink: &mut dyn FnMut(String),
 ) -> Result<(), ParseError> {
-    let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
-    let mut warn = Warner::new(&mut sink, opts.strict);
+    let mut warn = Warner::new(sink, opts.strict);
     let write =
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
     match read_input(input, opts, &mut warn)? {
@@ -429,7 +430,9 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
                 continue;
             }
         };
-        match process(input.reader, &input.name, &opts, &mut out) {
+        let name = &input.name;
+        let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
+        match process_with(input.reader, &opts, &mut out, &mut sink) {
             Ok(()) => {}
             Err(ParseError::Write(e)) => return Err(e.into()),
             Err(e) => {

@@ -110,7 +110,11 @@ pub fn session_path(id: &str) -> anyhow::Result<PathBuf> {
 /// the session has no topic yet. Streams the file: a long session costs
 /// no memory.
 pub fn read_active_topic(session_path: &Path) -> io::Result<Option<String>> {
-    let mut input = BufReader::new(File::open(session_path)?);
+    // Not a FIFO or device, not past the size cap: the reader is bounded.
+    let Some(file) = session::open_for_reading(session_path)? else {
+        return Err(io::Error::from_raw_os_error(libc::ENOENT));
+    };
+    let mut input = BufReader::new(file.take(session::MAX_SESSION_BYTES));
     let mut active = None;
     let mut buf = Vec::new();
     loop {

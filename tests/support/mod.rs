@@ -366,6 +366,21 @@ pub fn gem_ask_cmd(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command
     cmd
 }
 
+/// [`gem_ask_cmd`] as a plain `Command`, for tests that spawn it and
+/// signal it; stdin is empty.
+pub fn gem_ask_std_cmd(server: &FakeGemini, data_home: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    for k in GEMINI_ENV {
+        cmd.env_remove(k);
+    }
+    cmd.env("GEMINI_API_KEY", KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", data_home)
+        .env("GEMLINE_RETRY_BASE_MS", "1")
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
 /// Runs a command that must succeed and hands back what it wrote.
 pub trait Succeeds {
     fn succeeds(&mut self) -> std::process::Output;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every fuzz target in fuzz/ briefly (FUZZ_SECONDS each, default 40)
+# from its committed seeds. Needs a nightly toolchain (libFuzzer's
+# sanitizer flags); without one it says so and skips, it does not fail.
+# Installs cargo-fuzz when missing (about a minute of building).
+set -euo pipefail
+cd "$(dirname "$0")/../fuzz"
+secs="${FUZZ_SECONDS:-40}"
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    if ! rustup toolchain install nightly --profile minimal >/dev/null 2>&1; then
+        echo "fuzz: SKIPPED: no nightly toolchain available (cargo fuzz needs one)" >&2
+        exit 0
+    fi
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "fuzz: installing cargo-fuzz" >&2
+    cargo install cargo-fuzz --locked --quiet
+fi
+
+cargo +nightly fuzz build -O
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+for target in $(cargo +nightly fuzz list); do
+    mkdir -p "$scratch/$target"
+    echo "fuzz: $target for ${secs}s" >&2
+    # A crash or failed property exits non-zero and fails CI; the input is
+    # left in fuzz/artifacts/$target/ to reproduce with `cargo fuzz run`.
+    if ! cargo +nightly fuzz run -O "$target" "$scratch/$target" "seeds/$target" -- \
+        -max_total_time="$secs" -print_final_stats=1 >"$scratch/$target.log" 2>&1; then
+        tail -n 60 "$scratch/$target.log" >&2
+        exit 1
+    fi
+    grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units)' "$scratch/$target.log" >&2
+done
