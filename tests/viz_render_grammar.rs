@@ -247,3 +247,91 @@ fn a_legend_of_many_series_is_cut_with_a_count() {
     assert!(out.contains("s23") && !out.contains("s24 "), "{out}");
     assert!(out.contains("and 16 more"), "{out}");
 }
+
+/// Found by the property test: bars in a domain far narrower than their
+/// slot made a bar wider than the plot (and overflowed).
+#[test]
+fn grouped_bars_in_a_tiny_domain_stay_in_the_plot() {
+    let spec = json!({
+        "dataset": {"rows": [{"x": 0, "y": 1, "s": "a"}, {"x": 1, "y": 2, "s": "b"}]},
+        "marks": [{"type": "bar", "x": "x", "y": "y", "series": "s"}],
+        "axes": {"x": {"domain": [0, 1e-300]}}
+    });
+    for args in [&["--ascii"][..], &["--unicode"]] {
+        let (code, out, err) = run(args, &event(spec.clone()));
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 60), "{out}");
+    }
+}
+
+fn plot_call(spec: Value) -> String {
+    let e = json!({"type": "tool_use", "tool_name": "plot", "tool_id": "p1",
+                   "parameters": {"title": "Pace", "spec": spec, "fallbackText": FALLBACK}});
+    format!("{e}\n")
+}
+
+fn plot_result(status: &str) -> String {
+    let e = if status == "error" {
+        json!({"type": "tool_result", "tool_id": "p1", "status": "error",
+               "error": {"type": "invalid_spec", "message": "plot: spec.marks[0].y names no field"}})
+    } else {
+        json!({"type": "tool_result", "tool_id": "p1", "status": "success", "output": "drew 1 line"})
+    };
+    format!("{e}\n")
+}
+
+/// The seed's order of sources: a `ui` event answers its `plot` call (drawn
+/// once); without one, the call's `spec` argument is drawn; an invalid one
+/// falls back to the call's `fallbackText`; a failed call draws nothing.
+#[test]
+fn plot_calls_are_drawn_from_their_ui_event_else_their_arguments() {
+    let chart_titles = |out: &str| out.lines().filter(|l| *l == "Pace").count();
+    let with_ui = format!(
+        "{}{}{}",
+        plot_call(base_spec()),
+        event(base_spec()),
+        plot_result("success")
+    );
+    let (code, out, err) = run(&[], &with_ui);
+    assert_eq!(
+        (code, err.as_str(), chart_titles(&out)),
+        (0, "", 1),
+        "{out}"
+    );
+
+    let args_only = format!("{}{}", plot_call(base_spec()), plot_result("success"));
+    let (code, out, err) = run(&[], &args_only);
+    assert_eq!(
+        (code, err.as_str(), chart_titles(&out)),
+        (0, "", 1),
+        "{out}"
+    );
+    assert!(out.contains("0 km"), "{out}");
+
+    let unanswered = plot_call(base_spec());
+    let (_, out, _) = run(&[], &unanswered);
+    assert_eq!(chart_titles(&out), 1, "{out}");
+
+    let invalid = broken(|s| s["marks"][0]["y"] = json!("hr"));
+    let invalid: Value = serde_json::from_str(invalid.trim()).unwrap();
+    let input = format!(
+        "{}{}",
+        plot_call(invalid["spec"].clone()),
+        plot_result("success")
+    );
+    let (code, out, err) = run(&[], &input);
+    assert_eq!((code, out), (0, format!("{FALLBACK}\n")));
+    assert!(
+        err.contains("ui event \"p1\" not drawn") && err.contains("(rule encoding-field)"),
+        "{err}"
+    );
+
+    let failed = format!("{}{}", plot_call(base_spec()), plot_result("error"));
+    let (code, out, _) = run(&[], &failed);
+    assert_eq!(code, 0);
+    assert_eq!(chart_titles(&out), 0, "{out}");
+    assert!(
+        out.contains("warning: plot failed: spec.marks[0].y names no field"),
+        "{out}"
+    );
+}

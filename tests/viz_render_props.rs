@@ -500,9 +500,9 @@ proptest! {
     /// or write a line wider than the width; what validation refuses
     /// shows its fallback through the stream renderer, also without panic.
     #[test]
-    fn grammar_specs_fit_any_width(spec in grammar_spec(), width in 1usize..=200, unicode in any::<bool>(), color in any::<bool>()) {
+    fn grammar_specs_fit_any_width(spec in grammar_spec(), width in 1usize..=200, height in 2usize..40, unicode in any::<bool>(), color in any::<bool>()) {
         use gemline::spec::grammar::{Limits, validate_spec};
-        let opts = RenderOptions { width, unicode, color, ..RenderOptions::default() };
+        let opts = RenderOptions { width, height, unicode, color, ..RenderOptions::default() };
         if let Ok(valid) = validate_spec(&spec, &Limits::default()) {
             for line in gemline::render::render_spec(Some("title"), &valid.spec, &opts) {
                 check_line(&line, &opts)?;

@@ -53,7 +53,9 @@ marks disagreeing on an axis) is not drawn: its fallbackText (else its \
 title) is shown instead, with a warning on stderr naming the rule, the \
 path and what is accepted; so is a `ui` event of another kind or version. \
 With --json the event passes through, followed by an `error` event of \
-severity warning with the same message.
+severity warning with the same message. A `plot` tool call that no `ui` event answers \
+(gem-ask sends `tool_use`, `ui`, `tool_result`) is drawn from its `spec` \
+argument when its successful result comes, or at the end of input.
 
 Chapters: --chapters prints each chapter header with its counts: events \
 (not the `topic` itself, `init`, or topic-tag's closing `topic_summary`), \

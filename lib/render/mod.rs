@@ -36,6 +36,7 @@ pub mod plot;
 mod stream;
 mod table;
 pub mod text;
+mod ui;
 pub mod vegalite;
 mod wrap;
 
@@ -46,7 +47,8 @@ pub use args::{Format, VizRenderArgs};
 pub use chart::{chart_from_event, render_chart};
 pub use cli::run;
 pub use grammar::render_spec;
-pub use stream::{Renderer, chapter_rule, ui_warning};
+pub use stream::{Renderer, chapter_rule};
+pub use ui::warning as ui_warning;
 
 /// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
 /// for viz-parse: only a `visualization` event is drawn.

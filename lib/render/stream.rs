@@ -6,17 +6,16 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::text::{self, Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
 use super::{
-    RENDER_VISUALIZATION, RenderOptions, capped_wrap, chart_from_event, fit, render_chart,
-    render_spec,
+    RENDER_VISUALIZATION, RenderOptions, capped_wrap, chart_from_event, fit, render_chart, ui,
 };
 use crate::cli;
 use crate::events::Event;
 use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
-use crate::spec::grammar::{KIND_CHART, UiEnvelope, Violations};
+use crate::spec::grammar::UiEnvelope;
 
 /// Tool names of calls whose results are still to come, for the warning
 /// of a failed one. A call whose result never comes must not make memory
@@ -64,6 +63,8 @@ pub struct Renderer {
     charts_seen: usize,
     /// `(tool_id, tool_name)` of calls awaiting their result.
     pending_calls: VecDeque<(String, String)>,
+    /// `plot` calls no `ui` event has answered yet.
+    plot_calls: ui::PlotCalls,
 }
 
 impl Renderer {
@@ -84,6 +85,7 @@ impl Renderer {
             chart_calls: 0,
             charts_seen: 0,
             pending_calls: VecDeque::new(),
+            plot_calls: ui::PlotCalls::default(),
         }
     }
 
@@ -115,6 +117,7 @@ impl Renderer {
                 self.chart_calls += 1
             }
             "visualization" | "" => self.charts_seen += 1,
+            "tool_use" if e.str_field("tool_name") == Some(ui::PLOT) => self.plot_calls.call(e),
             _ => {}
         }
         // The stream moved on: the word held back for wrapping must show.
@@ -177,6 +180,10 @@ impl Renderer {
     pub fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         if self.opts.chapters_only {
             self.close_chapter(out)?;
+        } else {
+            for call in self.plot_calls.rest() {
+                self.ui(&call, out)?;
+            }
         }
         self.end_line(out)?;
         out.flush()
@@ -308,6 +315,11 @@ impl Renderer {
                 if e.kind() == "tool_result" && e.str_field("status") == Some("error") {
                     self.failed_call(out, e, name.as_deref())?;
                 }
+                if e.kind() == "tool_result"
+                    && let Some(call) = self.plot_calls.result(e)
+                {
+                    self.ui(&call, out)?;
+                }
                 Ok(())
             }
             "result" => {
@@ -327,7 +339,10 @@ impl Renderer {
                 }
                 Ok(())
             }
-            "ui" => self.ui(e, out),
+            "ui" => {
+                self.plot_calls.answered();
+                self.ui(&e.0, out)
+            }
             "thought" if self.opts.show_thoughts => {
                 let content = e.str_field("content").unwrap_or("");
                 self.text(e, "thought", content, Style::Dim, out)
@@ -384,47 +399,36 @@ impl Renderer {
         self.error_line(out, true, &format!("{what}: {msg}"))
     }
 
-    /// A `ui` event: a chart of the plot grammar when it is one and valid;
-    /// else its `fallbackText` (or title) as text, and a warning on stderr
-    /// naming the rule that failed.
-    fn ui(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        let ui = UiEnvelope::read(&e.0);
-        match ui.validate(&self.opts.limits) {
-            Ok(valid) => {
+    /// A `ui` event (or a `plot` call's envelope): the chart when it is
+    /// valid; else its fallback text, and a warning on stderr naming the
+    /// rule that failed.
+    fn ui(&mut self, event: &Map<String, Value>, out: &mut dyn Write) -> io::Result<()> {
+        match ui::draw(&UiEnvelope::read(event), &self.opts) {
+            ui::Drawn::Chart(lines) => {
                 self.start_block(out)?;
-                let lines = render_spec(ui.title, &valid.spec, &self.opts);
                 self.lines(out, &lines)?;
                 self.gap_pending = true;
                 Ok(())
             }
-            Err(why) => {
-                if ui.kind == Some(KIND_CHART) {
+            ui::Drawn::Fallback {
+                lines,
+                warning,
+                refused_chart,
+            } => {
+                if refused_chart {
                     self.invalid_charts += 1;
                 }
                 cli::diag(format!(
                     "viz-render: warning: {}",
-                    clean_line(&ui_warning(&ui, &why), false)
+                    clean_line(&warning, false)
                 ));
-                self.ui_fallback(&ui, out)
+                if lines.is_empty() {
+                    return Ok(());
+                }
+                self.start_item(out)?;
+                self.lines(out, &lines)
             }
         }
-    }
-
-    fn ui_fallback(&mut self, ui: &UiEnvelope, out: &mut dyn Write) -> io::Result<()> {
-        let Some(t) = ui
-            .fallback_text
-            .or(ui.title)
-            .filter(|t| !t.trim().is_empty())
-        else {
-            return Ok(());
-        };
-        self.start_item(out)?;
-        let w = self.opts.width.max(1);
-        let mut lines = Vec::new();
-        for para in t.lines() {
-            lines.extend(wrap(&clean_line(para, !self.opts.unicode), w));
-        }
-        self.lines(out, &lines)
     }
 
     fn message(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
@@ -606,7 +610,7 @@ impl Renderer {
             "error" if e.str_field("severity") != Some("warning") => c.errors += 1,
             "tool_result" | "result" if e.str_field("status") == Some("error") => c.errors += 1,
             "visualization" | "" if chart_from_event(e).is_err() => c.errors += 1,
-            "ui" if is_refused_chart(e, &self.opts) => c.errors += 1,
+            "ui" if ui::is_refused_chart(e, &self.opts) => c.errors += 1,
             _ => {}
         }
         Ok(())
@@ -644,27 +648,6 @@ impl Renderer {
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
-}
-
-/// A `ui` chart event that validation refuses (unknown kinds are not
-/// charts, so not errors).
-fn is_refused_chart(e: &Event, opts: &RenderOptions) -> bool {
-    let ui = UiEnvelope::read(&e.0);
-    ui.kind == Some(KIND_CHART) && ui.validate(&opts.limits).is_err()
-}
-
-/// The one-line warning for a `ui` event not drawn: which event, that its
-/// fallback text is shown, and the first rule it broke.
-pub fn ui_warning(ui: &UiEnvelope, why: &Violations) -> String {
-    let id = ui.id.map(|i| format!(" {i:?}")).unwrap_or_default();
-    let first = why.first().map(ToString::to_string).unwrap_or_default();
-    let more = why.list.len() + why.omitted - 1;
-    let more = if more > 0 {
-        format!(" (and {more} more)")
-    } else {
-        String::new()
-    };
-    format!("ui event{id} not drawn, showing its fallback text: {first}{more}")
 }
 
 /// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).

@@ -164,8 +164,10 @@ impl<'a> Painter<'a> {
         let (g, groups) = group;
         let cols = self.canvas.cols();
         let extent = (self.x.hi - self.x.lo).abs();
+        // A slot is never wider than the plot (a narrow domain can make
+        // it so); NaN reads as one column.
         let slot_cols = if extent > 0.0 {
-            slot / extent * cols.saturating_sub(1) as f64
+            (slot / extent * cols.saturating_sub(1) as f64).min(cols as f64)
         } else {
             cols as f64
         };
@@ -178,8 +180,10 @@ impl<'a> Painter<'a> {
                 continue;
             }
             let (gx, top) = self.at(px, py);
-            let start = (gx / self.dx + g * bw).saturating_sub(groups * bw / 2);
-            for col in start..(start + bw).min(cols) {
+            let start = (gx / self.dx)
+                .saturating_add(g.saturating_mul(bw))
+                .saturating_sub(groups.saturating_mul(bw) / 2);
+            for col in start..start.saturating_add(bw).min(cols) {
                 for gx in col * self.dx..(col + 1) * self.dx {
                     self.canvas.fill(gx, top, base, style, dotted, fill);
                 }
