@@ -217,3 +217,35 @@ fn chapters_take_no_other_format() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--chapters"), "{stderr}");
 }
+
+#[test]
+fn a_plot_call_no_ui_event_answers_is_exported_from_its_spec_argument() {
+    let spec = r#"{"dataset":{"rows":[{"x":1,"y":2},{"x":2,"y":3}]},"marks":[{"type":"line","x":"x","y":"y"}]}"#;
+    let call = |id: &str| {
+        format!(
+            r#"{{"type":"tool_use","tool_name":"plot","tool_id":"{id}","parameters":{{"title":"T {id}","spec":{spec}}}}}"#
+        )
+    };
+    let result =
+        |id: &str| format!(r#"{{"type":"tool_result","tool_id":"{id}","status":"success"}}"#);
+    let ui = format!(
+        r#"{{"type":"ui","id":"a","kind":"chart","version":1,"title":"T ui","spec":{spec}}}"#
+    );
+    // a: answered by its ui event; b: not, closed by its result; c: still open at the end.
+    let input = [
+        call("a"),
+        ui,
+        result("a"),
+        call("b"),
+        result("b"),
+        call("c"),
+    ]
+    .join("\n");
+    let (code, stdout, stderr) = render(&["--format", "vega-lite"], &input);
+    assert_eq!(code, 0, "{stderr}");
+    let titles: Vec<String> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["title"]["text"].to_string())
+        .collect();
+    assert_eq!(titles, ["\"T ui\"", "\"T b\"", "\"T c\""]);
+}

@@ -47,6 +47,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut renderer = Renderer::new(opts.clone());
+    let mut exporter = vegalite::Exporter::new(opts.limits, args.strict);
     let mode = if opts.unicode { "unicode" } else { "ascii" };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
@@ -64,8 +65,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                 }
             };
             if format == Format::VegaLite {
-                let at = (input.name.as_str(), reader.line());
-                vegalite::write_event(&e, &opts.limits, at, args.strict, &mut out)?;
+                exporter.event(&e, (input.name.as_str(), reader.line()), &mut out)?;
                 continue;
             }
             if format == Format::Json {
@@ -90,8 +90,10 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
             }
         }
     }
-    if format == Format::Terminal {
-        renderer.finish(&mut out)?;
+    match format {
+        Format::Terminal => renderer.finish(&mut out)?,
+        Format::VegaLite => exporter.finish(&mut out)?,
+        Format::Json => {}
     }
     out.flush()?;
     let undrawn = renderer.undrawn_chart_calls();

@@ -13,7 +13,9 @@
 //! side or over each other. The grammar's marks are in [`grammar`].
 //!
 //! [`export`] maps an event to a spec or says why there is none (pure);
-//! [`write_event`] writes it, or warns on stderr (exit 65 with `--strict`).
+//! `Exporter` follows a stream (a `plot` call's `spec` argument stands in
+//! for a `ui` event that never came, as in the terminal), writes the specs,
+//! and warns on stderr (exit 65 with `--strict`).
 
 mod grammar;
 
@@ -23,6 +25,7 @@ use serde_json::{Map, Value, json};
 
 use super::chart_from_event;
 use super::text::clean_line;
+use super::ui::{PLOT, PlotCalls};
 use crate::cli;
 use crate::events::Event;
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope, Violations, parse_date};
@@ -67,38 +70,92 @@ pub fn export(e: &Event, limits: &Limits) -> Export {
     }
 }
 
-/// `--format vega-lite` and one event: a chart's spec as one line; a chart
-/// that cannot be exported is a warning naming the line and why (with
-/// `strict`, exit 65); other events write nothing.
-pub(super) fn write_event(
-    e: &Event,
-    limits: &Limits,
-    (name, line): (&str, usize),
+/// `--format vega-lite` over a stream. Follows the terminal's order of
+/// sources: a `ui` event's spec; else, for a `plot` call no `ui` event
+/// answered, the call's `spec` argument (when its result comes, or at the
+/// end of the stream).
+pub(super) struct Exporter {
+    limits: Limits,
     strict: bool,
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    let (refused, msg) = match export(e, limits) {
-        Export::Spec(spec) => {
-            serde_json::to_writer(&mut *out, &spec)?;
-            out.write_all(b"\n")?;
-            out.flush()?;
-            return Ok(());
+    plot_calls: PlotCalls,
+}
+
+impl Exporter {
+    pub(super) fn new(limits: Limits, strict: bool) -> Exporter {
+        Exporter {
+            limits,
+            strict,
+            plot_calls: PlotCalls::default(),
         }
-        Export::Skip => return Ok(()),
-        Export::BadChart(err) => (true, format!("invalid chart, not exported: {err}")),
-        Export::BadUi { is_chart, why } => {
-            let ui = UiEnvelope::read(&e.0);
-            let id = ui.id.map(|i| format!(" {i:?}")).unwrap_or_default();
-            let first = why.first().map(ToString::to_string).unwrap_or_default();
-            (is_chart, format!("ui event{id} not exported: {first}"))
-        }
-    };
-    let msg = format!("{name}: line {line}: {msg}");
-    if strict && refused {
-        return Err(cli::data_error(msg));
     }
-    cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
-    Ok(())
+
+    /// One event: a chart's spec as one line; a chart that cannot be
+    /// exported is a warning naming the line and why (with `strict`, exit
+    /// 65); other events write nothing.
+    pub(super) fn event(
+        &mut self,
+        e: &Event,
+        (name, line): (&str, usize),
+        out: &mut impl Write,
+    ) -> anyhow::Result<()> {
+        let at = format!("{name}: line {line}");
+        match e.kind() {
+            "tool_use" if e.str_field("tool_name") == Some(PLOT) => {
+                self.plot_calls.call(e);
+                Ok(())
+            }
+            "tool_result" => match self.plot_calls.result(e) {
+                Some(call) => self.write(&ui_of_call(call), &at, out),
+                None => Ok(()),
+            },
+            "ui" => {
+                self.plot_calls.answered();
+                self.write(e, &at, out)
+            }
+            _ => self.write(e, &at, out),
+        }
+    }
+
+    /// The end of the stream: the `plot` calls still open.
+    pub(super) fn finish(&mut self, out: &mut impl Write) -> anyhow::Result<()> {
+        for call in self.plot_calls.rest() {
+            self.write(&ui_of_call(call), "end of input", out)?;
+        }
+        Ok(())
+    }
+
+    /// Writes an event's spec, or warns naming `at` (where it was read).
+    fn write(&self, e: &Event, at: &str, out: &mut impl Write) -> anyhow::Result<()> {
+        let (refused, msg) = match export(e, &self.limits) {
+            Export::Spec(spec) => {
+                serde_json::to_writer(&mut *out, &spec)?;
+                out.write_all(b"\n")?;
+                out.flush()?;
+                return Ok(());
+            }
+            Export::Skip => return Ok(()),
+            Export::BadChart(err) => (true, format!("invalid chart, not exported: {err}")),
+            Export::BadUi { is_chart, why } => {
+                let ui = UiEnvelope::read(&e.0);
+                let id = ui.id.map(|i| format!(" {i:?}")).unwrap_or_default();
+                let first = why.first().map(ToString::to_string).unwrap_or_default();
+                (is_chart, format!("ui event{id} not exported: {first}"))
+            }
+        };
+        let msg = format!("{at}: {msg}");
+        if self.strict && refused {
+            return Err(cli::data_error(msg));
+        }
+        cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
+        Ok(())
+    }
+}
+
+/// The `ui` event a `plot` call's arguments stand for.
+fn ui_of_call(envelope: Map<String, Value>) -> Event {
+    let mut e = Event(envelope);
+    e.set("type", "ui");
+    e
 }
 
 /// A bar, line or table chart as a Vega-Lite spec.
