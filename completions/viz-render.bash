@@ -23,7 +23,7 @@ _viz__render() {
 
     case "${cmd}" in
         viz__render)
-            opts="-v -h -V --width --height --ascii --unicode --color --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --help --version"
+            opts="-v -h -V --width --height --ascii --unicode --color --format --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -39,6 +39,10 @@ _viz__render() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "terminal json vega-lite" -- "${cur}"))
                     return 0
                     ;;
                 --max-spec-bytes)

@@ -3,11 +3,14 @@ complete -c viz-render -l height -d 'Cap on a line chart\'s plot rows' -r
 complete -c viz-render -l color -d 'Colour and bold/dim' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c viz-render -l format -d 'What to write: `terminal` draws; `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "terminal\t'Draw charts, text and chapters in the terminal'
+json\t'Re-emit the events, charts normalized with meta.fallbackMode'
+vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
 complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r
 complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
 complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
-complete -c viz-render -l json -d 'Do not draw: re-emit events, charts with meta.fallbackMode set'
+complete -c viz-render -l json -d 'Same as --format json'
 complete -c viz-render -l show-tools -d 'One dim line for each tool call and tool result (create_new_topic calls excepted: their chapter header says it). A failed tool result is shown either way, as `warning: TOOL failed: REASON` (the first line of its message, wrapped at the width)'
 complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'
 complete -c viz-render -l chapters -d 'Only chapter headers, each with its counts of events, tool calls and errors'

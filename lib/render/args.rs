@@ -95,10 +95,23 @@ Width: --width, else COLUMNS, else the terminal, else 80. Unicode unless \
 --unicode forces it. Colour per --color; auto means a terminal, no NO_COLOR \
 and TERM not dumb. With colour off no escape sequence is written.
 
---json does not draw: each chart is written back as a `visualization` event \
+--format json (or --json) does not draw: each chart is written back as a `visualization` event \
 with meta.fallbackMode set to the mode that would have been drawn (\"unicode\" \
 or \"ascii\"), a bare spec normalized first; every other event passes \
-through unchanged. Lines that are not JSON objects are skipped with a warning \
+through unchanged.
+
+--format vega-lite does not draw either: each chart (bar, line, table, and \
+every mark of a valid `ui` chart) is written as a Vega-Lite v5 spec with its \
+data inline, one compact JSON document per line, so one chart is one JSON \
+file for vl2svg, the Vega editor or a notebook, and several are JSON lines \
+(`split -l 1`). Bars, line labels and categories keep their input order; \
+units go in axis titles; dates are a UTC time axis; inverted axes, domains, \
+rules and bands carry over; `interaction` is kept in usermeta and its flags \
+become selections (hover, x brush, x pan and zoom). Other events write \
+nothing; a chart that cannot be exported is a warning naming the line and \
+the rule (--strict: exit 65).
+
+Lines that are not JSON objects are skipped with a warning \
 naming the line (--strict: exit 65). An invalid chart is drawn as an error \
 line and the stream goes on (--strict: exit 65). Unknown event types are \
 ignored (noted on stderr with --verbose).";
@@ -116,6 +129,7 @@ Examples:
   gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-parse | viz-render
   gem-ask 'plot the last 5 years' | viz-render --show-tools
   viz-render --ascii --width 60 events.jsonl
+  viz-parse --chart line testdata/yearly.csv | viz-render --format vega-lite > chart.vl.json
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
   echo '{\"chartType\":\"bar\",\"series\":[{\"name\":\"s\",\"points\":[{\"label\":\"a\",\"value\":1}]}]}' | viz-render";
 
@@ -153,8 +167,14 @@ pub struct VizRenderArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
-    /// Do not draw: re-emit events, charts with meta.fallbackMode set.
-    #[arg(long, conflicts_with = "chapters")]
+    /// What to write: `terminal` draws; `json` re-emits the events, charts
+    /// with meta.fallbackMode set (as --json); `vega-lite` writes one
+    /// Vega-Lite v5 spec per chart, one compact JSON document per line.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Terminal)]
+    pub format: Format,
+
+    /// Same as --format json.
+    #[arg(long, conflicts_with_all = ["chapters", "format"])]
     pub json: bool,
 
     /// One dim line for each tool call and tool result (create_new_topic calls
@@ -189,4 +209,22 @@ pub struct VizRenderArgs {
     /// fallbackText (rule row-count).
     #[arg(long, value_name = "ROWS", default_value_t = grammar::DEFAULT_MAX_ROWS)]
     pub max_rows: usize,
+}
+
+/// `viz-render --format`: what is written for the events read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Draw charts, text and chapters in the terminal.
+    Terminal,
+    /// Re-emit the events, charts normalized with meta.fallbackMode.
+    Json,
+    /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.
+    VegaLite,
+}
+
+impl VizRenderArgs {
+    /// The format asked for, `--json` included.
+    pub fn output_format(&self) -> Format {
+        if self.json { Format::Json } else { self.format }
+    }
 }

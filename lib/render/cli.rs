@@ -1,14 +1,16 @@
 //! `viz-render`'s command: reads every input, draws each event (or with
-//! `--json` re-emits it), maps bad input to warnings or, with `--strict`,
-//! to exit 65.
+//! `--format json` re-emits it, with `--format vega-lite` exports its
+//! chart), maps bad input to warnings or, with `--strict`, to exit 65.
 
 use std::io::{self, Write};
 
 use serde_json::Value;
 
+use super::args::Format;
 use super::text::clean_line;
 use super::{
     RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, ui_warning,
+    vegalite,
 };
 use crate::cli::{self, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
@@ -17,6 +19,13 @@ use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope};
 /// `viz-render`: reads every input, draws (or with `--json` re-emits) each
 /// event as it arrives. Returns the exit code.
 pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
+    let format = args.output_format();
+    if args.chapters && format != Format::Terminal {
+        return Err(cli::coded(
+            cli::exit::USAGE,
+            "--chapters draws chapter headers: it takes no --format but terminal",
+        ));
+    }
     let env = TermEnv::from_process();
     let mut opts = RenderOptions::resolve(
         &env,
@@ -38,6 +47,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut renderer = Renderer::new(opts.clone());
+    let mut exporter = vegalite::Exporter::new(opts.limits, args.strict);
     let mode = if opts.unicode { "unicode" } else { "ascii" };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
@@ -54,7 +64,11 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                     continue;
                 }
             };
-            if args.json {
+            if format == Format::VegaLite {
+                exporter.event(&e, (input.name.as_str(), reader.line()), &mut out)?;
+                continue;
+            }
+            if format == Format::Json {
                 let at = (input.name.as_str(), reader.line());
                 if e.kind() == "ui" {
                     json_ui(e, &opts.limits, at, args.strict, &mut out)?;
@@ -76,8 +90,10 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
             }
         }
     }
-    if !args.json {
-        renderer.finish(&mut out)?;
+    match format {
+        Format::Terminal => renderer.finish(&mut out)?,
+        Format::VegaLite => exporter.finish(&mut out)?,
+        Format::Json => {}
     }
     out.flush()?;
     let undrawn = renderer.undrawn_chart_calls();

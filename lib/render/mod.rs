@@ -37,12 +37,13 @@ mod stream;
 mod table;
 pub mod text;
 mod ui;
+pub mod vegalite;
 mod wrap;
 
 use crate::spec::grammar::Limits;
 use text::{truncate, width, wrap};
 
-pub use args::VizRenderArgs;
+pub use args::{Format, VizRenderArgs};
 pub use chart::{chart_from_event, render_chart};
 pub use cli::run;
 pub use grammar::render_spec;
