@@ -169,6 +169,9 @@ pub struct Args {
     /// Text output only: one line per tool call and tool result.
     #[arg(long)]
     pub show_tools: bool,
+
+    #[command(flatten)]
+    pub text: crate::render::args::MarkdownArgs,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {

@@ -108,6 +108,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             );
             opts.show_tools = args.show_tools;
             opts.show_thoughts = args.thoughts;
+            args.text.apply(&mut opts);
             Box::new(RenderSink::new(out, opts))
         }
         _ => Box::new(JsonlSink::new(out)),

@@ -167,6 +167,9 @@ pub struct VizRenderArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    #[command(flatten)]
+    pub text: MarkdownArgs,
+
     /// What to write: `terminal` draws; `json` re-emits the events, charts
     /// with meta.fallbackMode set (as --json); `vega-lite` writes one
     /// Vega-Lite v5 spec per chart, one compact JSON document per line.
@@ -226,5 +229,48 @@ impl VizRenderArgs {
     /// The format asked for, `--json` included.
     pub fn output_format(&self) -> Format {
         if self.json { Format::Json } else { self.format }
+    }
+}
+
+/// How assistant text is drawn: flags shared by viz-render and gem-ask's
+/// terminal view.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MarkdownArgs {
+    /// Draw assistant text as Markdown (headings, lists, code with syntax
+    /// highlighting, tables fitted to the width) as it streams; off: the
+    /// text as it comes, word-wrapped.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
+    pub markdown: Toggle,
+
+    /// Links as OSC 8 hyperlinks (auto: when colour is on and the terminal
+    /// is known to support them: iTerm2, WezTerm, kitty, foot, VTE,
+    /// Windows Terminal, VS Code, Ghostty).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub hyperlinks: ColorChoice,
+
+    /// A Markdown table in an answer whose other columns hold numbers is
+    /// also drawn as a bar chart under it.
+    #[arg(long)]
+    pub chart_tables: bool,
+}
+
+/// `on` or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Toggle {
+    On,
+    Off,
+}
+
+impl MarkdownArgs {
+    /// Sets the Markdown options; hyperlinks need colour.
+    pub fn apply(&self, opts: &mut super::RenderOptions) {
+        opts.markdown = self.markdown == Toggle::On;
+        opts.chart_tables = self.chart_tables;
+        opts.hyperlinks = opts.color
+            && match self.hyperlinks {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => crate::cli::hyperlinks_known(|k| std::env::var(k).ok()),
+            };
     }
 }

@@ -39,6 +39,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     opts.show_thoughts = args.show_thoughts;
     opts.verbose = args.verbose;
     opts.chapters_only = args.chapters;
+    args.text.apply(&mut opts);
     opts.limits = Limits {
         max_bytes: args.max_spec_bytes,
         max_rows: args.max_rows,

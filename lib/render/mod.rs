@@ -32,6 +32,7 @@ mod chart;
 mod cli;
 mod grammar;
 mod line;
+pub mod markdown;
 pub mod plot;
 mod stream;
 mod table;
@@ -80,6 +81,13 @@ pub struct RenderOptions {
     pub chapters_only: bool,
     /// Caps on `ui` chart specs (`--max-spec-bytes`, `--max-rows`).
     pub limits: Limits,
+    /// Assistant text drawn as Markdown (`--markdown on`); false: as it
+    /// comes, word-wrapped.
+    pub markdown: bool,
+    /// Links as OSC 8 hyperlinks (with colour on).
+    pub hyperlinks: bool,
+    /// A Markdown table with numbers is also drawn as a bar chart.
+    pub chart_tables: bool,
 }
 
 impl Default for RenderOptions {
@@ -94,6 +102,9 @@ impl Default for RenderOptions {
             verbose: false,
             chapters_only: false,
             limits: Limits::default(),
+            markdown: false,
+            hyperlinks: false,
+            chart_tables: false,
         }
     }
 }

@@ -49,6 +49,8 @@ pub struct Renderer {
     wrapper: super::wrap::Wrapper,
     /// The style of that text, for what the wrapper held back.
     text_style: Style,
+    /// Lays out assistant text as Markdown instead (`--markdown on`).
+    markdown: Option<super::markdown::Markdown>,
     topics: usize,
     chapter: Chapter,
     invalid_charts: usize,
@@ -77,6 +79,9 @@ impl Renderer {
             in_text: None,
             wrapper: super::wrap::Wrapper::new(opts.width),
             text_style: Style::Plain,
+            markdown: opts
+                .markdown
+                .then(|| super::markdown::Markdown::new(opts.clone())),
             topics: 0,
             chapter: Chapter::default(),
             invalid_charts: 0,
@@ -124,9 +129,11 @@ impl Renderer {
         if let Some(kind) = self.in_text
             && !(e.kind() == kind && e.bool_field("delta") == Some(true))
         {
-            let mut held = String::new();
-            self.wrapper.flush(&mut held);
-            self.emit_text(out, &held)?;
+            if !(kind == "message" && self.markdown.is_some()) {
+                let mut held = String::new();
+                self.wrapper.flush(&mut held);
+                self.emit_text(out, &held)?;
+            }
         }
         if self.is_topic_call(e) {
             // It still ends a line of text, as any tool line does.
@@ -217,10 +224,18 @@ impl Renderer {
     }
 
     fn end_line(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.in_text.take().is_some() {
+        if let Some(kind) = self.in_text.take() {
             let mut held = String::new();
-            self.wrapper.finish(&mut held);
-            self.emit_text(out, &held)?;
+            match &mut self.markdown {
+                Some(md) if kind == "message" => {
+                    md.finish(&mut held);
+                    self.emit(out, &held)?;
+                }
+                _ => {
+                    self.wrapper.finish(&mut held);
+                    self.emit_text(out, &held)?;
+                }
+            }
         }
         if !self.at_line_start {
             self.emit(out, "\n")?;
@@ -469,8 +484,16 @@ impl Renderer {
         self.text_style = style;
         self.in_text = Some(kind);
         let mut laid = String::new();
-        self.wrapper.push(&t, &mut laid);
-        self.emit_text(out, &laid)?;
+        match &mut self.markdown {
+            Some(md) if kind == "message" => {
+                md.push(&t, &mut laid);
+                self.emit(out, &laid)?;
+            }
+            _ => {
+                self.wrapper.push(&t, &mut laid);
+                self.emit_text(out, &laid)?;
+            }
+        }
         if !delta {
             self.end_line(out)?;
         }

@@ -15,14 +15,14 @@ use super::RenderOptions;
 use super::text::{ExactFormat, NumFormat, Style, additive, clean_line, paint, truncate, width};
 use crate::spec::Chart;
 
-const UNICODE_STYLE: TableStyle = TableStyle::new()
+pub(super) const UNICODE_STYLE: TableStyle = TableStyle::new()
     .top_border(LineStyle::new('╭', '─', '┬', '╮'))
     .header_lines(ContentLineStyle::new('│', '│', '│'))
     .header_separator(LineStyle::new('├', '─', '┼', '┤'))
     .content_lines(ContentLineStyle::new('│', '│', '│'))
     .bottom_border(LineStyle::new('╰', '─', '┴', '╯'));
 
-const ASCII_STYLE: TableStyle = TableStyle::new()
+pub(super) const ASCII_STYLE: TableStyle = TableStyle::new()
     .top_border(LineStyle::new('+', '-', '+', '+'))
     .header_lines(ContentLineStyle::new('|', '|', '|'))
     .header_separator(LineStyle::new('+', '-', '+', '+'))
@@ -33,7 +33,7 @@ const ASCII_STYLE: TableStyle = TableStyle::new()
 const LABEL_MIN: usize = 6;
 
 /// Border and padding columns of a table with `n` columns: `│ a │ b │`.
-fn overhead(n: usize) -> usize {
+pub(super) fn overhead(n: usize) -> usize {
     3 * n + 1
 }
 
@@ -234,7 +234,7 @@ fn plan(natural: &[usize], numbers: &[usize], budget: usize) -> Vec<usize> {
 
 /// Fits natural column widths into `budget`: narrow columns keep their
 /// width, the rest share what is left equally (water filling), at least 1.
-fn share(natural: &[usize], budget: usize) -> Vec<usize> {
+pub(super) fn share(natural: &[usize], budget: usize) -> Vec<usize> {
     let total: usize = natural.iter().sum();
     if total <= budget {
         return natural.to_vec();

@@ -1,0 +1,457 @@
+//! Markdown answers drawn as they stream. [`Markdown`] owns the layout of
+//! assistant message text when `--markdown on`: headings, emphasis, code,
+//! links, quotes, lists, rules, fenced code with syntax highlighting and
+//! GFM tables, fitted to the width.
+//!
+//! Streaming: text is taken delta by delta and drawn line by line. A line
+//! is drawn as soon as its newline arrives (a paragraph or list item is
+//! never held past its line end), a table once its last row is known, and
+//! nothing is drawn twice or moved afterwards, so the output works in a
+//! pipe and a CI log and does not depend on how the answer was cut into
+//! deltas. The price: an emphasis that spans a line break is drawn as its
+//! literal markers, since each line is parsed when it ends.
+//!
+//! Parsing is pulldown-cmark's: each completed line (with the indentation
+//! of the lists it sits in taken off) is parsed as a document and its
+//! block and inline events are drawn; a table's lines are parsed together.
+//! Only what needs the lines around it is tracked here: open fences, open
+//! list items (their content columns) and table candidates.
+
+mod code;
+mod inline;
+mod table;
+
+use pulldown_cmark::{Event as Md, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use super::RenderOptions;
+use super::text::{Style, paint, width};
+use inline::{Inline, Look, Marks, wrap_spans};
+
+/// An open list item: where its content starts in the source, and on
+/// screen.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    src: usize,
+    screen: usize,
+}
+
+struct Fence {
+    ch: char,
+    len: usize,
+    code: code::Code,
+}
+
+/// Streaming Markdown renderer; see the module documentation.
+pub struct Markdown {
+    opts: RenderOptions,
+    partial: String,
+    fence: Option<Fence>,
+    table: Vec<String>,
+    items: Vec<Item>,
+    /// The last line drawn was prose (so a less indented line may be a
+    /// lazy continuation of it).
+    in_paragraph: bool,
+    blank_pending: bool,
+    wrote: bool,
+}
+
+impl Markdown {
+    pub fn new(opts: RenderOptions) -> Markdown {
+        Markdown {
+            opts,
+            partial: String::new(),
+            fence: None,
+            table: Vec::new(),
+            items: Vec::new(),
+            in_paragraph: false,
+            blank_pending: false,
+            wrote: false,
+        }
+    }
+
+    /// Takes clean text (control characters already made visible) and
+    /// appends every line it completes to `out`.
+    pub fn push(&mut self, text: &str, out: &mut String) {
+        let mut rest = text;
+        while let Some(i) = rest.find('\n') {
+            if self.partial.is_empty() {
+                self.line(&rest[..i], out);
+            } else {
+                self.partial.push_str(&rest[..i]);
+                let l = std::mem::take(&mut self.partial);
+                self.line(&l, out);
+            }
+            rest = &rest[i + 1..];
+        }
+        self.partial.push_str(rest);
+    }
+
+    /// The text ended: draws the open line and any open table, and closes
+    /// every block.
+    pub fn finish(&mut self, out: &mut String) {
+        if !self.partial.is_empty() {
+            let l = std::mem::take(&mut self.partial);
+            self.line(&l, out);
+        }
+        self.flush_table(out);
+        let opts = self.opts.clone();
+        *self = Markdown::new(opts);
+    }
+
+    fn look(&self) -> Look {
+        Look {
+            color: self.opts.color,
+            unicode: self.opts.unicode,
+            hyperlinks: self.opts.hyperlinks,
+        }
+    }
+
+    fn emit(&mut self, lines: Vec<String>, out: &mut String) {
+        if self.blank_pending && self.wrote {
+            out.push('\n');
+        }
+        self.blank_pending = false;
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        self.wrote = true;
+    }
+
+    fn line(&mut self, raw: &str, out: &mut String) {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(f) = &mut self.fence {
+            if closes(line, f.ch, f.len) {
+                self.fence = None;
+                return;
+            }
+            let indent = self.items.last().map_or(0, |i| i.screen) + code::INDENT;
+            let src = strip_cols(line, self.items.last().map_or(0, |i| i.src));
+            let lines = f
+                .code
+                .line(&src, &" ".repeat(indent), indent, self.opts.width);
+            return self.emit(lines, out);
+        }
+        if !self.table.is_empty() {
+            if is_table_row(line) && (self.table.len() > 1 || is_delimiter_row(line)) {
+                self.table.push(line.trim().to_string());
+                return;
+            }
+            self.flush_table(out);
+        }
+        if line.trim().is_empty() {
+            self.blank_pending = true;
+            self.in_paragraph = false;
+            return;
+        }
+        self.block_line(line, out);
+    }
+
+    fn block_line(&mut self, line: &str, out: &mut String) {
+        let indent = indent_of(line);
+        let marker = list_marker(line.trim_start());
+        // Items this line is no longer inside; a plain line right after
+        // prose is a lazy continuation and stays in its item.
+        let lazy = self.in_paragraph && marker.is_none();
+        while let Some(top) = self.items.last() {
+            if indent >= top.src || lazy {
+                break;
+            }
+            self.items.pop();
+        }
+        let (src_col, screen_col) = self.items.last().map_or((0, 0), |i| (i.src, i.screen));
+        let rest = strip_cols(line, src_col);
+        let inner = indent.saturating_sub(src_col);
+        if inner < 4 && rest.trim_start().starts_with(['`', '~']) {
+            if let Some((ch, len, info)) = opens(rest.trim_start()) {
+                self.fence = Some(Fence {
+                    ch,
+                    len,
+                    code: code::Code::new(&info, self.opts.color),
+                });
+                self.in_paragraph = false;
+                return;
+            }
+        }
+        if inner < 4 && is_table_row(&rest) {
+            self.table.push(rest.trim().to_string());
+            self.in_paragraph = false;
+            return;
+        }
+        if let Some(m) = marker {
+            if inner < 4 || !self.items.is_empty() {
+                let src = src_col + inner + m;
+                let lines = self.draw_block(rest.trim_start(), screen_col, Some(src));
+                return self.emit(lines, out);
+            }
+        }
+        let lines = self.draw_block(&rest, screen_col, None);
+        self.emit(lines, out);
+    }
+
+    /// Parses one line's text and draws it at screen column `at`. For a
+    /// list item, `item_src` is where its content starts in the source;
+    /// the item is opened.
+    fn draw_block(&mut self, text: &str, at: usize, item_src: Option<usize>) -> Vec<String> {
+        let ascii = !self.opts.unicode;
+        let color = self.opts.color;
+        let w = self.opts.width.max(1);
+        let opts = Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+        let mut inline = Inline::new(self.look(), Marks::default());
+        let mut quote = 0usize;
+        let mut heading: Option<HeadingLevel> = None;
+        let mut bullet: Option<String> = None;
+        let mut code_block = false;
+        let mut rule = false;
+        let mut depth = self.items.len();
+        for ev in Parser::new_ext(text, opts) {
+            match &ev {
+                Md::Start(Tag::BlockQuote(_)) => quote += 1,
+                Md::Start(Tag::Heading { level, .. }) => {
+                    heading = Some(*level);
+                    inline = Inline::new(
+                        self.look(),
+                        Marks {
+                            bold: true,
+                            ..Marks::default()
+                        },
+                    );
+                }
+                Md::Start(Tag::List(start)) => {
+                    if bullet.is_none() {
+                        bullet = Some(match start {
+                            Some(n) => format!("{n}."),
+                            None => bullet_glyph(depth, ascii).to_string(),
+                        });
+                    }
+                }
+                Md::Start(Tag::Item) => depth += 1,
+                Md::Start(Tag::CodeBlock(_)) => code_block = true,
+                Md::Rule => rule = true,
+                Md::Text(t) if code_block => inline.spans.push(inline::Span {
+                    text: t.trim_end_matches('\n').to_string(),
+                    marks: Marks::default(),
+                    url: None,
+                }),
+                Md::End(TagEnd::Heading(_)) => {}
+                _ => {
+                    inline.event(&ev);
+                }
+            }
+        }
+        self.in_paragraph = heading.is_none() && !rule && !code_block;
+
+        let quote_prefix = if ascii { "| " } else { "│ " }.repeat(quote);
+        let qw = width(&quote_prefix);
+        let pad = " ".repeat(at);
+        let prefix = |s: &str| format!("{pad}{}", paint(&quote_prefix, Style::Dim, color)) + s;
+
+        if rule {
+            let n = w.saturating_sub(at + qw).max(1);
+            let r = if ascii { "-" } else { "─" }.repeat(n);
+            return vec![prefix(&paint(&r, Style::Dim, color))];
+        }
+        if code_block {
+            let src = inline.spans.iter().map(|s| s.text.as_str()).collect::<String>();
+            let ind = at + qw + code::INDENT;
+            let mut c = code::Code::new("", color);
+            return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w);
+        }
+        let (lead, lead_w) = match &bullet {
+            Some(b) => {
+                let bw = width(b) + 1;
+                if let Some(src) = item_src {
+                    self.items.push(Item {
+                        src,
+                        screen: at + bw,
+                    });
+                }
+                (format!("{b} "), bw)
+            }
+            None => (String::new(), 0),
+        };
+        let first = prefix(&lead);
+        let first_w = at + qw + lead_w;
+        let mut lines = wrap_spans(&inline.spans, &first, first_w, first_w, w, color);
+        if qw > 0 {
+            let cont = prefix(&" ".repeat(lead_w));
+            for l in lines.iter_mut().skip(1) {
+                *l = format!("{cont}{}", l.trim_start_matches(' '));
+            }
+        }
+        if let Some(level) = heading {
+            let text_w = lines.iter().map(|l| width(&super::text::strip_ansi(l))).max().unwrap_or(0);
+            let under = match (level, ascii) {
+                (HeadingLevel::H1, false) => Some("━"),
+                (HeadingLevel::H2, false) => Some("─"),
+                (HeadingLevel::H1, true) => Some("="),
+                (HeadingLevel::H2, true) => Some("-"),
+                _ => None,
+            };
+            if let Some(u) = under {
+                let n = text_w.saturating_sub(at + qw).max(1);
+                lines.push(prefix(&paint(&u.repeat(n), Style::Dim, color)));
+            }
+        }
+        lines
+    }
+
+    fn flush_table(&mut self, out: &mut String) {
+        if self.table.is_empty() {
+            return;
+        }
+        let rows = std::mem::take(&mut self.table);
+        let at = self.items.last().map_or(0, |i| i.screen);
+        let room = self.opts.width.saturating_sub(at).max(1);
+        match table::parse(&rows) {
+            Some(grid) => {
+                let pad = " ".repeat(at);
+                let mut lines: Vec<String> = table::draw(&grid, room, self.opts.unicode, self.opts.color)
+                    .into_iter()
+                    .map(|l| format!("{pad}{l}"))
+                    .collect();
+                if self.opts.chart_tables {
+                    lines.extend(self.table_chart(&rows));
+                }
+                self.emit(lines, out);
+            }
+            None => {
+                for r in rows {
+                    self.block_line(&r, out);
+                }
+            }
+        }
+        self.in_paragraph = false;
+    }
+
+    /// `--chart-tables`: a table whose other columns hold numbers, also as
+    /// a bar chart, read by viz-parse's own Markdown table reader.
+    fn table_chart(&self, rows: &[String]) -> Vec<String> {
+        let popts = crate::parse::ParseOptions {
+            format: Some(crate::parse::Format::Markdown),
+            chart: Some(crate::spec::ChartType::Bar),
+            ..Default::default()
+        };
+        match crate::parse::parse_text(&rows.join("\n"), &popts) {
+            Ok(n) if n.chart.series.iter().any(|s| !s.points.is_empty()) => {
+                let mut lines = vec![String::new()];
+                lines.extend(super::render_chart(&n.chart, &self.opts));
+                lines
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn bullet_glyph(depth: usize, ascii: bool) -> &'static str {
+    match (ascii, depth % 3) {
+        (true, _) => "-",
+        (false, 0) => "•",
+        (false, 1) => "◦",
+        (false, _) => "▪",
+    }
+}
+
+/// Columns of leading blanks (a tab to the next multiple of 4, as
+/// CommonMark counts).
+fn indent_of(line: &str) -> usize {
+    let mut col = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => col += 1,
+            '\t' => col = (col / 4 + 1) * 4,
+            _ => break,
+        }
+    }
+    col
+}
+
+/// The line with up to `cols` columns of leading blanks taken off.
+fn strip_cols(line: &str, cols: usize) -> String {
+    let mut col = 0;
+    for (i, c) in line.char_indices() {
+        if col >= cols {
+            return line[i..].to_string();
+        }
+        match c {
+            ' ' => col += 1,
+            '\t' => {
+                let next = (col / 4 + 1) * 4;
+                if next > cols {
+                    return " ".repeat(next - cols) + &line[i + 1..];
+                }
+                col = next;
+            }
+            _ => return line[i..].to_string(),
+        }
+    }
+    String::new()
+}
+
+/// A list marker at the start of `s` (`-`, `*`, `+`, `1.`, `2)`) and the
+/// columns up to its content.
+fn list_marker(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let m = match b.first()? {
+        b'-' | b'*' | b'+' => 1,
+        b'0'..=b'9' => {
+            let d = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            if d > 9 || !matches!(b.get(d), Some(b'.') | Some(b')')) {
+                return None;
+            }
+            d + 1
+        }
+        _ => return None,
+    };
+    let spaces = b[m..].iter().take_while(|&&c| c == b' ').count();
+    if spaces == 0 && m < b.len() {
+        return None;
+    }
+    // Thematic breaks (`- - -`, `***`) are not items.
+    let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    if t.len() >= 3 && t.chars().all(|c| c == '-' || c == '*') {
+        return None;
+    }
+    Some(m + if (1..=4).contains(&spaces) { spaces } else { 1 })
+}
+
+/// A fence opening at the start of `s`: its character, length and info.
+fn opens(s: &str) -> Option<(char, usize, String)> {
+    let ch = s.chars().next()?;
+    let len = s.chars().take_while(|&c| c == ch).count();
+    if len < 3 {
+        return None;
+    }
+    let info = s[len..].trim().to_string();
+    if ch == '`' && info.contains('`') {
+        return None;
+    }
+    Some((ch, len, info))
+}
+
+fn closes(line: &str, ch: char, len: usize) -> bool {
+    let t = line.trim_start();
+    if indent_of(line) >= 4 {
+        return false;
+    }
+    let n = t.chars().take_while(|&c| c == ch).count();
+    n >= len && t[n..].trim().is_empty()
+}
+
+fn is_table_row(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('|') && t.len() > 1
+}
+
+fn is_delimiter_row(line: &str) -> bool {
+    let t = line.trim().trim_matches('|');
+    !t.is_empty()
+        && t.split('|').all(|c| {
+            let c = c.trim();
+            let core = c.trim_start_matches(':').trim_end_matches(':');
+            !core.is_empty() && core.chars().all(|x| x == '-')
+        })
+}
+
+#[cfg(test)]
+mod tests;
