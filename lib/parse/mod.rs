@@ -14,6 +14,7 @@
 
 pub mod args;
 mod detect;
+mod grammar;
 pub mod number;
 mod sources;
 mod stream;
@@ -30,6 +31,7 @@ use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 
 pub use args::VizParseArgs;
+pub use grammar::{GrammarOptions, Reference};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
@@ -85,6 +87,8 @@ pub struct ParseOptions {
     pub decimal: Option<number::Decimal>,
     /// Skipped rows and bad event lines are errors.
     pub strict: bool,
+    /// `--grammar`: a `ui` chart of the plot grammar, not a `visualization`.
+    pub grammar: Option<GrammarOptions>,
 }
 
 impl ParseOptions {
@@ -347,6 +351,9 @@ fn process(
 ) -> Result<(), ParseError> {
     let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
     let mut warn = Warner::new(&mut sink, opts.strict);
+    if let Some(g) = &opts.grammar {
+        return grammar::process(input, name, opts, g, &mut warn, out);
+    }
     let write =
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
     match read_input(input, opts, &mut warn)? {
