@@ -4,7 +4,7 @@ complete -c gem-ask -l output -d 'Output format' -r -f -a "auto\t'Text on a term
 text\t'Drawn for a person'
 jsonl\t'JSON lines (docs/events.md)'"
 complete -c gem-ask -l session -d 'Continue this session [default: GEMINI_SESSION_ID]' -r
-complete -c gem-ask -l tools -d 'Declare only these tools (render_visualization, create_new_topic)' -r
+complete -c gem-ask -l tools -d 'Declare only these tools (render_visualization, create_new_topic, plot)' -r
 complete -c gem-ask -l exclude-tools -d 'Do not declare these tools' -r
 complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
 complete -c gem-ask -l retries -d 'Retries after a 429, 500, 502, 503, 504 or connection failure' -r

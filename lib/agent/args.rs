@@ -25,7 +25,8 @@ pub enum OutputMode {
     version,
     about = "Ask Gemini from the shell; answers, tool calls and charts as an event stream",
     long_about = "Ask Gemini from the shell. The answer streams as it is generated. The model can draw charts \
-                  (render_visualization) and open chapters (create_new_topic). Into a pipe, or with --output \
+                  (render_visualization), layered charts of the plot grammar (plot) and open chapters \
+                  (create_new_topic). Into a pipe, or with --output \
                   jsonl, gem-ask writes the JSON-lines event stream that viz-render draws and topic-tag \
                   organizes; on a terminal it prints the answer.\n\n\
                   Text piped on stdin is sent as context before the prompt: \
@@ -83,7 +84,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["tools", "exclude_tools"])]
     pub no_tools: bool,
 
-    /// Declare only these tools (render_visualization, create_new_topic).
+    /// Declare only these tools (render_visualization, create_new_topic, plot).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub tools: Vec<String>,
 

@@ -8,8 +8,10 @@
 //! SIGINT/SIGTERM; the exit code tells the failures apart ([`exit`]).
 
 pub mod args;
+pub mod plot;
 pub mod signals;
 pub mod sink;
+mod tool_stats;
 pub mod tools;
 
 use std::io::{self, BufWriter, IsTerminal, Read};
@@ -185,6 +187,7 @@ struct Stats {
     usage: Usage,
     requests: u64,
     tool_calls: u64,
+    tools: tool_stats::ToolStats,
 }
 
 struct Run {
@@ -355,6 +358,9 @@ impl Run {
                     .clone()
                     .unwrap_or_else(|| format!("{}-{}-{}", call.name, rounds, i + 1));
                 let outcome = tools::execute(&call.name, &call.args, &tool_id, &self.declared);
+                self.stats
+                    .tools
+                    .record(&call.name, &call.args, &outcome.events);
                 for e in outcome.events {
                     self.emit(stamp(e))?;
                 }
@@ -464,6 +470,7 @@ impl Run {
                 "duration_ms": elapsed.as_millis() as u64,
                 "tool_calls": self.stats.tool_calls,
                 "requests": self.stats.requests,
+                "tools": self.stats.tools.to_json(),
             }),
         );
         map.insert("timestamp".into(), now_rfc3339().into());

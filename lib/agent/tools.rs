@@ -10,6 +10,7 @@
 //!   an accepted example so it can correct itself in the next round.
 //! - `create_new_topic`: sets the active topic (a chapter), emits `topic`,
 //!   answers with a one-line confirmation.
+//! - `plot`: a layered chart of the plot grammar, see [`super::plot`].
 
 use serde_json::{Value, json};
 
@@ -17,10 +18,11 @@ use crate::events::Event;
 use crate::spec;
 
 pub const RENDER_VISUALIZATION: &str = "render_visualization";
+pub use super::plot::PLOT;
 pub use crate::topic::CREATE_NEW_TOPIC;
 
 /// Every tool, in declaration order.
-pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC];
+pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC, PLOT];
 
 /// The tools to declare from `--no-tools`, `--tools a,b`, `--exclude-tools a,b`.
 pub fn select(
@@ -118,6 +120,7 @@ pub fn declaration(name: &str) -> Value {
                 "required": ["title"]
             }
         }),
+        PLOT => super::plot::declaration(),
         other => panic!("no declaration for tool {other}"),
     }
 }
@@ -131,6 +134,9 @@ pub fn guidance(tools: &[&str]) -> String {
              data first, then call render_visualization with structured series. After it returns, answer \
              in one or two sentences; do not repeat the data as text.\n",
         );
+    }
+    if tools.contains(&PLOT) {
+        g.push_str(super::plot::GUIDANCE);
     }
     if tools.contains(&CREATE_NEW_TOPIC) {
         g.push_str(
@@ -220,6 +226,23 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
                 new_topic: Some(title),
             }
         }
+        PLOT => {
+            let plotted = super::plot::run(args, tool_id);
+            events.extend(plotted.events);
+            let (result, response) = match plotted.answer {
+                Ok(s) => (Event::tool_result_ok(tool_id, &s), json!({"output": s})),
+                Err(e) => (
+                    Event::tool_result_err(tool_id, "invalid_arguments", &e),
+                    json!({"error": e}),
+                ),
+            };
+            events.push(result);
+            Outcome {
+                events,
+                response,
+                new_topic: None,
+            }
+        }
         _ => unreachable!("declared tools are known"),
     }
 }
@@ -285,7 +308,7 @@ mod tests {
         assert!(select(true, &[], &[]).unwrap().is_empty());
         assert_eq!(
             select(false, &[], &["create_new_topic".into()]).unwrap(),
-            [RENDER_VISUALIZATION]
+            [RENDER_VISUALIZATION, PLOT]
         );
         assert!(select(false, &["nope".into()], &[]).is_err());
     }
@@ -384,7 +407,7 @@ mod tests {
                 }
             }
         }
-        for t in ALL {
+        for t in ALL.iter().filter(|t| **t != PLOT) {
             let d = declaration(t);
             let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(keys, ["name", "description", "parameters"]);
