@@ -7,8 +7,11 @@ use gemline::cli;
 use gemline::parse::{self, VizParseArgs};
 
 fn main() -> ExitCode {
-    match cli::parse_args::<VizParseArgs>() {
-        Ok(args) => cli::main_with("viz-parse", || parse::run(args)),
+    match cli::parse_matches::<VizParseArgs>() {
+        Ok((mut args, matches)) => cli::main_with("viz-parse", || {
+            args.pair_marks(&matches)?;
+            parse::run(args)
+        }),
         Err(code) => code,
     }
 }

@@ -29,8 +29,15 @@ lttb\t'Largest-triangle-three-buckets: shape and peaks survive'"
 complete -c viz-parse -s d -l delimiter -d 'Field delimiter of CSV input, instead of sniffing it' -r
 complete -c viz-parse -l decimal -d 'The decimal mark of the numbers, `.` or `,`, instead of deciding it per column [default: what the column\'s numbers show (1.234,56 is a decimal comma); when they could be either (1.234), `,` in `;`-separated files, else `.`]' -r -f -a ".\t''
 \,\t''"
+complete -c viz-parse -l mark -d 'With --grammar: how the -y column just before is drawn [default: line over numbers or dates, bar over categories]' -r -f -a "line\t''
+area\t''
+point\t''
+bar\t''"
+complete -c viz-parse -l rule -d 'With --grammar: a reference line, AXIS=VALUE[:LABEL]: `x=5:5K`, `y=150:threshold`, `x=2026-03-01:race`' -r
+complete -c viz-parse -l band -d 'With --grammar: a shaded band, AXIS=FROM..TO[:LABEL]: `x=2..3:lap 3`' -r
 complete -c viz-parse -l header -d 'The first row is a header'
 complete -c viz-parse -l no-header -d 'The first row is data'
 complete -c viz-parse -l strict -d 'Treat skipped rows and malformed event lines as errors (exit 65)'
+complete -c viz-parse -l grammar -d 'Write a layered `ui` chart (the plot grammar) instead of a `visualization`: -x is the x column, each -y a mark of its own (several -y share the axes), -s one series per value of a column. Columns are typed date (ISO 8601), number or string; a unit in a header, `pace (s/km)`, is the field\'s unit. At most 5,000 rows'
 complete -c viz-parse -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c viz-parse -s V -l version -d 'Print version'

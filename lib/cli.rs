@@ -72,14 +72,26 @@ pub fn main_with(prog: &str, run: impl FnOnce() -> anyhow::Result<u8>) -> ExitCo
 
 /// Parses flags; help and version print and exit 0, usage errors exit 2.
 pub fn parse_args<T: clap::Parser>() -> Result<T, ExitCode> {
-    T::try_parse().map_err(|e| {
+    parse_matches::<T>().map(|(args, _)| args)
+}
+
+/// [`parse_args`], with clap's matches too: for flags whose meaning
+/// depends on where they stand (viz-parse's `-y COLUMN --mark MARK`).
+pub fn parse_matches<T: clap::Parser>() -> Result<(T, clap::ArgMatches), ExitCode> {
+    let report = |e: clap::Error| {
         let _ = e.print();
         ExitCode::from(if e.use_stderr() {
             exit::USAGE
         } else {
             exit::OK
         })
-    })
+    };
+    let mut cmd = T::command();
+    let matches = cmd
+        .try_get_matches_from_mut(std::env::args_os())
+        .map_err(report)?;
+    let args = T::from_arg_matches(&matches).map_err(|e| report(e.format(&mut cmd)))?;
+    Ok((args, matches))
 }
 
 /// Writes one diagnostic to stderr, control characters shown harmlessly.

@@ -105,7 +105,8 @@ fn plain_streamed_text() {
             json!({"type":"message","role":"user","content":"What is the capital of France?"}),
             json!({"type":"message","role":"assistant","content":"Paris","delta":true}),
             json!({"type":"result","status":"success","stats":{"input_tokens":11,"output_tokens":1,
-                   "thought_tokens":33,"total_tokens":45,"tool_calls":0,"requests":1}}),
+                   "thought_tokens":33,"total_tokens":45,"tool_calls":0,"requests":1,
+                   "tools":{"render_visualization":{"calls":0,"failed":0,"fallbacks":0},"plot":{"calls":0,"failed":0,"fallbacks":0}}}}),
         ]
     );
     let reqs = server.requests();
@@ -133,7 +134,7 @@ fn plain_streamed_text() {
         .iter()
         .map(|d| d["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["render_visualization", "create_new_topic"]);
+    assert_eq!(names, ["render_visualization", "create_new_topic", "plot"]);
     // The session holds the turn.
     let id = session_id(&out.stdout);
     let file = home.join(format!("gemline/sessions/{id}.jsonl"));
@@ -1347,7 +1348,7 @@ fn tool_selection_flags() {
             .collect()
     };
     assert_eq!(decl_names(&b[1]), ["create_new_topic"]);
-    assert_eq!(decl_names(&b[2]), ["render_visualization"]);
+    assert_eq!(decl_names(&b[2]), ["render_visualization", "plot"]);
     let out = gem_ask(&server, &home)
         .args(["--tools", "web_search", "hi"])
         .assert()
@@ -2175,7 +2176,9 @@ fn huge_token_counts_saturate_instead_of_overflowing() {
     assert_eq!(
         result["stats"],
         json!({"input_tokens": max, "output_tokens": max, "thought_tokens": max,
-               "total_tokens": max, "tool_calls": 1, "requests": 2})
+               "total_tokens": max, "tool_calls": 1, "requests": 2,
+               "tools": {"render_visualization": {"calls": 1, "failed": 0, "fallbacks": 0},
+                         "plot": {"calls": 0, "failed": 0, "fallbacks": 0}}})
     );
 }
 
@@ -2320,7 +2323,7 @@ fn replay_warns_when_the_request_differs_from_the_recording() {
         ]),
         vec![
             "replay: request differs from the recording (other contents; model foo, recorded \
-             gemini-2.5-flash; tools none, recorded render_visualization, create_new_topic); \
+             gemini-2.5-flash; tools none, recorded render_visualization, create_new_topic, plot); \
              answering with the recorded one"
                 .to_string();
             2

@@ -12,26 +12,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod support;
+
 use assert_cmd::cargo::cargo_bin_cmd;
+
 use serde_json::Value;
 
 const EXAMPLE_DIRS: [&str; 3] = ["render", "grammar", "vega"];
 
-/// viz-render's exit code, stdout and stderr.
 fn render(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = cargo_bin_cmd!("viz-render")
-        .env_clear()
-        .env("LANG", "C.UTF-8")
-        .args(args)
-        .write_stdin(stdin.to_string())
-        .output()
-        .unwrap();
-    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    support::filter(cargo_bin_cmd!("viz-render"), args, stdin)
 }
 
 fn root() -> &'static Path {

@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut out = Vec::new();
     let mut sink = |_: String| {};
-    if process_with(Box::new(data), &opts, &mut out, &mut sink).is_err() {
+    if process_with(Box::new(data), "fuzz", &opts, &mut out, &mut sink).is_err() {
         return;
     }
     // Every line that is an event other than a render_visualization call

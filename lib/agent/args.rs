@@ -25,9 +25,9 @@ pub enum OutputMode {
     version,
     about = "Ask Gemini from the shell; answers, tool calls and charts as an event stream",
     long_about = "Ask Gemini from the shell. The answer streams as it is generated. The model can draw charts \
-                  (render_visualization) and open chapters (create_new_topic); with --tools it can also read, \
-                  search and write files and run commands, and --mcp or the config add any MCP server's tools. \
-                  Into a pipe, or with --output \
+                  (render_visualization), draw layered charts of the plot grammar (plot) and open chapters \
+                  (create_new_topic); with --tools it can also read, search and write files and run commands, \
+                  and --mcp or the config add any MCP server's tools. Into a pipe, or with --output \
                   jsonl, gem-ask writes the JSON-lines event stream that viz-render draws and topic-tag \
                   organizes; on a terminal it prints the answer.\n\n\
                   Text piped on stdin is sent as context before the prompt: \

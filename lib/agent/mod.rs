@@ -8,8 +8,10 @@
 //! SIGINT/SIGTERM; the exit code tells the failures apart ([`exit`]).
 
 pub mod args;
+pub mod plot;
 pub mod signals;
 pub mod sink;
+mod tool_stats;
 pub mod toolbox;
 pub mod tools;
 
@@ -190,6 +192,7 @@ struct Stats {
     usage: Usage,
     requests: u64,
     tool_calls: u64,
+    tools: tool_stats::ToolStats,
 }
 
 struct Run {
@@ -356,6 +359,7 @@ impl Run {
                     .clone()
                     .unwrap_or_else(|| format!("{}-{}-{}", call.name, rounds, i + 1));
                 let sink = &mut self.sink;
+                let mut emitted = Vec::new();
                 let done = self.toolbox.dispatch(
                     &toolbox::ToolCall {
                         name: &call.name,
@@ -363,8 +367,14 @@ impl Run {
                         args: &call.args,
                         tool_id: &tool_id,
                     },
-                    &mut |e| sink.emit(&stamp(e)),
+                    &mut |e| {
+                        let e = stamp(e);
+                        let r = sink.emit(&e);
+                        emitted.push(e);
+                        r
+                    },
                 )?;
+                self.stats.tools.record(&call.name, &call.args, &emitted);
                 self.stats.tool_calls += 1;
                 if let Some(t) = done.new_topic {
                     self.records.push(session::topic_record(&t));
@@ -465,6 +475,7 @@ impl Run {
                 "duration_ms": elapsed.as_millis() as u64,
                 "tool_calls": self.stats.tool_calls,
                 "requests": self.stats.requests,
+                "tools": self.stats.tools.to_json(),
             }),
         );
         map.insert("timestamp".into(), now_rfc3339().into());

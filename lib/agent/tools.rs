@@ -10,6 +10,7 @@
 //!   an accepted example so it can correct itself in the next round.
 //! - `create_new_topic`: sets the active topic (a chapter), emits `topic`,
 //!   answers with a one-line confirmation.
+//! - `plot`: a layered chart of the plot grammar, see [`super::plot`].
 
 use serde_json::{Value, json};
 
@@ -18,10 +19,11 @@ use crate::events::Event;
 use crate::spec;
 
 pub const RENDER_VISUALIZATION: &str = "render_visualization";
+pub use super::plot::PLOT;
 pub use crate::topic::CREATE_NEW_TOPIC;
 
 /// Every tool, in declaration order.
-pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC];
+pub const ALL: &[&str] = &[RENDER_VISUALIZATION, CREATE_NEW_TOPIC, PLOT];
 
 const VIZ_EXAMPLE: &str = r#"{"chartType":"bar","title":"BMW 0-60 mph","xLabel":"Model","yLabel":"0-60 mph","unit":"s","sort":"asc","series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0},{"label":"M3 Competition xDrive","value":3.4}]}]}"#;
 
@@ -94,6 +96,7 @@ pub fn declaration(name: &str) -> Value {
                 "required": ["title"]
             }
         }),
+        PLOT => super::plot::declaration(),
         other => panic!("no declaration for tool {other}"),
     }
 }
@@ -107,6 +110,9 @@ pub fn guidance(tools: &[&str]) -> String {
              data first, then call render_visualization with structured series. After it returns, answer \
              in one or two sentences; do not repeat the data as text.\n",
         );
+    }
+    if tools.contains(&PLOT) {
+        g.push_str(super::plot::GUIDANCE);
     }
     if tools.contains(&CREATE_NEW_TOPIC) {
         g.push_str(
@@ -134,7 +140,7 @@ pub struct Outcome {
 pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Outcome {
     let mut events = vec![Event::tool_use(name, tool_id, args.clone())];
     let ran = if declared.contains(&name) {
-        run(name, args)
+        run(name, args, tool_id)
     } else {
         Ran::failed(Failed::unknown_tool(name, declared))
     };
@@ -149,7 +155,7 @@ pub fn execute(name: &str, args: &Value, tool_id: &str, declared: &[&str]) -> Ou
 
 /// Runs one of [`ALL`]: the events between `tool_use` and `tool_result`
 /// and what the model is answered.
-pub fn run(name: &str, args: &Value) -> Ran {
+pub fn run(name: &str, args: &Value, tool_id: &str) -> Ran {
     match name {
         // The same validation viz-parse applies to tool arguments; its error
         // names the field and carries accepted examples for the model's retry.
@@ -180,6 +186,17 @@ pub fn run(name: &str, args: &Value) -> Ran {
                 events: vec![Event::topic(&title, None)],
                 result: Ok(Done::text(crate::topic::topic_changed_output(&title))),
                 new_topic: Some(title),
+            }
+        }
+        PLOT => {
+            let plotted = super::plot::run(args, tool_id);
+            Ran {
+                events: plotted.events,
+                result: plotted
+                    .answer
+                    .map(Done::text)
+                    .map_err(|e| Failed::new("invalid_arguments", e)),
+                new_topic: None,
             }
         }
         other => Ran::failed(Failed::unknown_tool(other, ALL)),
@@ -335,7 +352,7 @@ mod tests {
                 }
             }
         }
-        for t in ALL {
+        for t in ALL.iter().filter(|t| **t != PLOT) {
             let d = declaration(t);
             let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(keys, ["name", "description", "parameters"]);

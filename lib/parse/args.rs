@@ -3,18 +3,29 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{ArgMatches, Parser, ValueEnum};
 
+use crate::cli;
+use crate::spec::grammar::MarkKind;
 use crate::spec::{ChartType, Reduction, Sort};
 
 use super::number::Decimal;
-use super::{Format, ParseOptions};
+use super::{Format, GrammarOptions, ParseOptions, Reference};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChartArg {
     Bar,
     Line,
     Table,
+}
+
+/// How `--grammar` draws the -y column before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MarkArg {
+    Line,
+    Area,
+    Point,
+    Bar,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,6 +67,7 @@ Exit status:
 Examples:
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
+  viz-parse --grammar -x km -y pace -y hr --mark area --rule x=5:5K testdata/run.csv | viz-render
   jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
   gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render";
 
@@ -172,9 +184,63 @@ pub struct VizParseArgs {
     /// Treat skipped rows and malformed event lines as errors (exit 65).
     #[arg(long)]
     pub strict: bool,
+
+    /// Write a layered `ui` chart (the plot grammar) instead of a
+    /// `visualization`: -x is the x column, each -y a mark of its own
+    /// (several -y share the axes), -s one series per value of a column.
+    /// Columns are typed date (ISO 8601), number or string; a unit in a
+    /// header, `pace (s/km)`, is the field's unit. At most 5,000 rows.
+    #[arg(long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample"])]
+    pub grammar: bool,
+
+    /// With --grammar: how the -y column just before is drawn
+    /// [default: line over numbers or dates, bar over categories].
+    #[arg(long, value_enum, value_name = "MARK", requires = "grammar")]
+    pub mark: Vec<MarkArg>,
+
+    /// With --grammar: a reference line, AXIS=VALUE[:LABEL]: `x=5:5K`,
+    /// `y=150:threshold`, `x=2026-03-01:race`.
+    #[arg(long, value_name = "AXIS=VALUE[:LABEL]", requires = "grammar")]
+    pub rule: Vec<String>,
+
+    /// With --grammar: a shaded band, AXIS=FROM..TO[:LABEL]: `x=2..3:lap 3`.
+    #[arg(long, value_name = "AXIS=FROM..TO[:LABEL]", requires = "grammar")]
+    pub band: Vec<String>,
+
+    /// The --mark of each -y, in order (from where the flags stand).
+    #[arg(skip)]
+    pub marks_of_values: Vec<Option<MarkArg>>,
 }
 
 impl VizParseArgs {
+    /// Pairs each `--mark` with the `-y` just before it on the command
+    /// line; a `--mark` before any `-y`, or two for one, is a usage error.
+    pub fn pair_marks(&mut self, matches: &ArgMatches) -> anyhow::Result<()> {
+        let ys: Vec<usize> = matches
+            .indices_of("values")
+            .map_or(Vec::new(), Iterator::collect);
+        let marks: Vec<usize> = matches
+            .indices_of("mark")
+            .map_or(Vec::new(), Iterator::collect);
+        let mut paired = vec![None; ys.len()];
+        for (&at, &mark) in marks.iter().zip(&self.mark) {
+            let usage = |m: String| cli::coded(cli::exit::USAGE, m);
+            let Some(y) = ys.iter().rposition(|&y| y < at) else {
+                return Err(usage(
+                    "--mark applies to the -y COLUMN before it: put a -y first".into(),
+                ));
+            };
+            if paired[y].replace(mark).is_some() {
+                return Err(usage(format!(
+                    "-y {:?} has two --mark flags; give each -y one",
+                    self.values[y]
+                )));
+            }
+        }
+        self.marks_of_values = paired;
+        Ok(())
+    }
+
     /// The parser options these flags ask for.
     pub fn options(&self) -> Result<ParseOptions, String> {
         let delimiter = match self.delimiter {
@@ -232,6 +298,36 @@ impl VizParseArgs {
                 None => None,
             },
             strict: self.strict,
+            grammar: self.grammar_options()?,
         })
+    }
+}
+
+impl VizParseArgs {
+    fn grammar_options(&self) -> Result<Option<GrammarOptions>, String> {
+        if !self.grammar {
+            return Ok(None);
+        }
+        let refs = self
+            .rule
+            .iter()
+            .map(|r| Reference::parse(r, false))
+            .chain(self.band.iter().map(|b| Reference::parse(b, true)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let marks = (0..self.values.len())
+            .map(|i| {
+                self.marks_of_values
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|m| match m {
+                        MarkArg::Line => MarkKind::Line,
+                        MarkArg::Area => MarkKind::Area,
+                        MarkArg::Point => MarkKind::Point,
+                        MarkArg::Bar => MarkKind::Bar,
+                    })
+            })
+            .collect();
+        Ok(Some(GrammarOptions { marks, refs }))
     }
 }

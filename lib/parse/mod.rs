@@ -15,6 +15,7 @@
 pub mod args;
 mod detect;
 pub mod fast;
+mod grammar;
 pub mod number;
 mod sources;
 mod stream;
@@ -31,6 +32,7 @@ use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 
 pub use args::VizParseArgs;
+pub use grammar::{GrammarOptions, Reference};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
@@ -86,6 +88,8 @@ pub struct ParseOptions {
     pub decimal: Option<number::Decimal>,
     /// Skipped rows and bad event lines are errors.
     pub strict: bool,
+    /// `--grammar`: a `ui` chart of the plot grammar, not a `visualization`.
+    pub grammar: Option<GrammarOptions>,
 }
 
 impl ParseOptions {
@@ -344,11 +348,15 @@ fn chart_of_event(e: Event) -> Result<Normalized, ParseError> {
 #[doc(hidden)]
 pub fn process_with(
     input: Box<dyn BufRead + '_>,
+    name: &str,
     opts: &ParseOptions,
     out: &mut dyn Write,
     sink: &mut dyn FnMut(String),
 ) -> Result<(), ParseError> {
     let mut warn = Warner::new(sink, opts.strict);
+    if let Some(g) = &opts.grammar {
+        return grammar::process(input, name, opts, g, &mut warn, out);
+    }
     let write =
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
     match read_input(input, opts, &mut warn)? {
@@ -432,7 +440,7 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
         };
         let name = &input.name;
         let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
-        match process_with(input.reader, &opts, &mut out, &mut sink) {
+        match process_with(input.reader, name, &opts, &mut out, &mut sink) {
             Ok(()) => {}
             Err(ParseError::Write(e)) => return Err(e.into()),
             Err(e) => {

@@ -90,7 +90,7 @@ pub(crate) fn cell(row: &dyn Cells, i: usize) -> Option<Cow<'_, str>> {
     }
 }
 
-fn owned(row: &dyn Cells) -> OwnedRow {
+pub(crate) fn owned(row: &dyn Cells) -> OwnedRow {
     (0..row.width())
         .map(|i| row.raw(i).map(|c| c.into_owned()))
         .collect()
@@ -245,7 +245,7 @@ pub(crate) struct Plan {
 
 /// Resolves `-x`/`-y`/`-s`: a column name (exact, then ignoring case), else
 /// a 1-based index.
-fn resolve(names: &[String], r: &str, flag: &str) -> Result<usize, ParseError> {
+pub(crate) fn resolve(names: &[String], r: &str, flag: &str) -> Result<usize, ParseError> {
     if let Some(i) = names.iter().position(|n| n == r) {
         return Ok(i);
     }
@@ -273,7 +273,7 @@ fn list(names: &[String]) -> String {
 }
 
 /// A unit written in a header: `time (s)`, `price [$]`.
-fn header_unit(name: &str) -> Option<String> {
+pub(crate) fn header_unit(name: &str) -> Option<String> {
     let t = name.trim();
     for (open, close) in [('(', ')'), ('[', ']')] {
         if let Some(body) = t.strip_suffix(close)
@@ -835,12 +835,14 @@ pub(crate) fn short(s: &str) -> String {
     out
 }
 
-/// Samples, decides, then streams: the whole tabular pipeline.
-pub(crate) fn chart_from_rows(
+/// The first rows and the column names: the format's own, else the
+/// first row when it looks like a header (or names a column a flag asks
+/// for). At least one data row, else the input is not data.
+pub(crate) fn sample_with_names(
     rows: &mut dyn Rows,
     opts: &ParseOptions,
     warn: &mut Warner,
-) -> Result<Normalized, ParseError> {
+) -> Result<(Vec<(OwnedRow, Loc)>, Names), ParseError> {
     let mut sample: Vec<(OwnedRow, Loc)> = Vec::new();
     while sample.len() < SAMPLE_ROWS {
         match rows.next_row(warn)? {
@@ -905,6 +907,17 @@ pub(crate) fn chart_from_rows(
             names.list.join(", ")
         )));
     }
+    Ok((sample, names))
+}
+
+/// Samples, decides, then streams: the whole tabular pipeline.
+pub(crate) fn chart_from_rows(
+    rows: &mut dyn Rows,
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Result<Normalized, ParseError> {
+    let (mut sample, names) = sample_with_names(rows, opts, warn)?;
+    let what = rows.what();
     // Rows of delimited text wider than its header: a delimiter inside an
     // unquoted value, so the cells are shifted; named and skipped.
     let header_width = (rows.delimiter().is_some() && names.real).then_some(names.list.len());

@@ -391,3 +391,23 @@ impl Succeeds for assert_cmd::Command {
         self.assert().success().get_output().clone()
     }
 }
+
+/// One of the filters run as a user would: a clean environment (a UTF-8
+/// locale only), the crate's directory, `stdin` as input. Exit code,
+/// stdout and stderr.
+pub fn filter(mut cmd: assert_cmd::Command, args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = cmd
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}

@@ -317,6 +317,7 @@ mod tests {
             workspace: w,
             deadline: Instant::now() + Duration::from_secs(30),
             timeout: Duration::from_secs(30),
+            tool_id: "t1",
         }
     }
 

@@ -85,6 +85,8 @@ pub struct Ctx<'a> {
     /// The tool stops (and says so) when it passes this.
     pub deadline: Instant,
     pub timeout: Duration,
+    /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
+    pub tool_id: &'a str,
 }
 
 /// A successful run: what the user sees as `tool_result.output` and what
@@ -311,7 +313,7 @@ impl Registry {
                 super::tools::declaration(name),
                 Source::Builtin,
                 Level::Auto,
-                move |args, _| super::tools::run(name, args),
+                move |args, ctx| super::tools::run(name, args, ctx.tool_id),
             ));
         }
         for t in files::tools().into_iter().chain([shell::tool()]) {
@@ -514,6 +516,7 @@ impl Toolbox {
             workspace: &self.workspace,
             deadline: started + self.timeout,
             timeout: self.timeout,
+            tool_id: call.tool_id,
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)

@@ -191,7 +191,7 @@ mod tests {
         let cfg = Config::default();
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
-            ["render_visualization", "create_new_topic"]
+            ["render_visualization", "create_new_topic", "plot"]
         );
         assert!(
             declared(
@@ -236,7 +236,12 @@ mod tests {
         cfg.tools.enable = vec!["read_file".into()];
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
-            ["render_visualization", "create_new_topic", "read_file"]
+            [
+                "render_visualization",
+                "create_new_topic",
+                "plot",
+                "read_file"
+            ]
         );
         let only = ToolSetup {
             only: vec!["search_files".into(), "render_visualization".into()],

@@ -155,6 +155,7 @@ mod tests {
             workspace: w,
             deadline: Instant::now() + Duration::from_secs(secs),
             timeout: Duration::from_secs(secs),
+            tool_id: "t1",
         }
     }
 

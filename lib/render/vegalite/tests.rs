@@ -168,3 +168,158 @@ fn other_events_export_nothing_and_refused_charts_say_why() {
         Export::BadUi { is_chart: true, .. }
     ));
 }
+
+mod props {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::super::grammar_spec;
+    use crate::spec::grammar::{Limits, validate_spec};
+
+    /// Field names with the characters a Vega field reference reads as
+    /// syntax, and plain ones.
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("a".to_string()),
+            Just("b.c".to_string()),
+            Just("x[0]".to_string()),
+            Just("q\"s'".to_string()),
+            Just("back\\slash".to_string()),
+            "[a-z.\\[\\]\\\\'\" ]{1,6}",
+        ]
+    }
+
+    fn cell() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            (-1e6f64..1e6).prop_map(|v| json!(v)),
+            Just(json!("2026-03-01")),
+            Just(json!("2026-03-01T07:30")),
+            Just(json!("Mon")),
+            Just(json!(null)),
+        ]
+    }
+
+    fn operand(names: Vec<String>) -> impl Strategy<Value = Value> {
+        prop_oneof![
+            (-10f64..10.0).prop_map(|v| json!(v)),
+            Just(json!("2026-03-02")),
+            Just(json!("Mon")),
+            prop::sample::select(names).prop_map(|n| json!(n)),
+        ]
+    }
+
+    fn spec() -> impl Strategy<Value = Value> {
+        prop::collection::vec(name(), 1..4).prop_flat_map(|names| {
+            let rows = prop::collection::vec(
+                prop::collection::vec(cell(), names.len()).prop_map({
+                    let names = names.clone();
+                    move |cells| {
+                        let obj: serde_json::Map<String, Value> =
+                            names.iter().cloned().zip(cells).collect();
+                        Value::Object(obj)
+                    }
+                }),
+                0..12,
+            );
+            let field = prop::sample::select(names.clone());
+            let kind = prop::sample::select(vec![
+                "line",
+                "area",
+                "point",
+                "bar",
+                "rectangle",
+                "rule",
+                "sector",
+            ]);
+            let mark = (
+                kind,
+                field.clone(),
+                field.clone(),
+                prop::option::of(field),
+                operand(names.clone()),
+                operand(names.clone()),
+                any::<bool>(),
+            )
+                .prop_map(|(k, x, y, s, a, b, flag)| match k {
+                    "rectangle" if flag => json!({"type": k, "xStart": a, "xEnd": b, "label": "r"}),
+                    "rectangle" => json!({"type": k, "yStart": a, "yEnd": b}),
+                    "rule" if flag => json!({"type": k, "xValue": a, "label": "l"}),
+                    "rule" => json!({"type": k, "y": y}),
+                    "sector" => json!({"type": k, "angle": y, "category": x}),
+                    "area" if flag => json!({"type": k, "x": x, "yStart": a, "yEnd": b}),
+                    _ => json!({"type": k, "x": x, "y": y, "series": s}),
+                });
+            (
+                rows,
+                prop::collection::vec(mark, 1..4),
+                any::<bool>(),
+                any::<bool>(),
+            )
+                .prop_map(|(rows, marks, invert, interaction)| {
+                    let mut s = json!({"dataset": {"rows": rows}, "marks": marks,
+                                       "axes": {"y": {"invert": invert}}});
+                    if interaction {
+                        s["interaction"] =
+                            json!({"xSelection": true, "xRangeSelection": true, "scrollableX": true});
+                    }
+                    s
+                })
+        })
+    }
+
+    /// A field reference read back as Vega reads it: `\` escapes the next
+    /// character.
+    fn unescape(r: &str) -> String {
+        let mut out = String::new();
+        let mut chars = r.chars();
+        while let Some(c) = chars.next() {
+            out.push(if c == '\\' {
+                chars.next().unwrap_or('\\')
+            } else {
+                c
+            });
+        }
+        out
+    }
+
+    fn field_refs<'v>(v: &'v Value, out: &mut Vec<&'v str>) {
+        match v {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    match (k.as_str(), v) {
+                        ("field", Value::String(f)) => out.push(f),
+                        ("data", _) => {}
+                        _ => field_refs(v, out),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|v| field_refs(v, out)),
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Every spec validation accepts exports without a panic, with a
+        /// layer per mark at least, and every field it names is one of the
+        /// spec's fields once Vega has read the escapes (or a computed one).
+        #[test]
+        fn every_valid_spec_exports_and_names_only_its_fields(spec in spec()) {
+            let Ok(valid) = validate_spec(&spec, &Limits::default()) else { return Ok(()) };
+            let vl = grammar_spec(Some("t"), None, &valid.spec);
+            let layers = vl["layer"].as_array().expect("layers");
+            prop_assert!(layers.len() >= valid.spec.marks.len());
+            let mut refs = Vec::new();
+            field_refs(&vl["layer"], &mut refs);
+            for r in refs {
+                let name = unescape(r);
+                prop_assert!(
+                    valid.spec.fields.contains_key(&name) || name.starts_with("__x"),
+                    "{r:?} reads as {name:?}, not a field"
+                );
+            }
+            prop_assert!(serde_json::to_string(&vl).is_ok());
+        }
+    }
+}
