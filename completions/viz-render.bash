@@ -23,7 +23,7 @@ _viz__render() {
 
     case "${cmd}" in
         viz__render)
-            opts="-v -h -V --width --height --ascii --unicode --color --format --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --help --version"
+            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -38,6 +38,14 @@ _viz__render() {
                     return 0
                     ;;
                 --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --markdown)
+                    COMPREPLY=($(compgen -W "on off" -- "${cur}"))
+                    return 0
+                    ;;
+                --hyperlinks)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;

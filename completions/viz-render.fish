@@ -3,6 +3,11 @@ complete -c viz-render -l height -d 'Cap on a line chart\'s plot rows' -r
 complete -c viz-render -l color -d 'Colour and bold/dim' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c viz-render -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams; off: the text as it comes, word-wrapped' -r -f -a "on\t''
+off\t''"
+complete -c viz-render -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c viz-render -l format -d 'What to write: `terminal` draws; `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "terminal\t'Draw charts, text and chapters in the terminal'
 json\t'Re-emit the events, charts normalized with meta.fallbackMode'
 vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
@@ -10,6 +15,7 @@ complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in b
 complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
 complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
+complete -c viz-render -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c viz-render -l json -d 'Same as --format json'
 complete -c viz-render -l show-tools -d 'One dim line for each tool call and tool result (create_new_topic calls excepted: their chapter header says it). A failed tool result is shown either way, as `warning: TOOL failed: REASON` (the first line of its message, wrapped at the width)'
 complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'

@@ -264,6 +264,24 @@ impl TermEnv {
     }
 }
 
+/// Whether the terminal is one known to draw OSC 8 hyperlinks (others
+/// may show the escape's text, so the default asks for a known one).
+pub fn hyperlinks_known(var: impl Fn(&str) -> Option<String>) -> bool {
+    let program = var("TERM_PROGRAM").unwrap_or_default();
+    let term = var("TERM").unwrap_or_default();
+    matches!(
+        program.as_str(),
+        "iTerm.app" | "WezTerm" | "vscode" | "ghostty" | "Hyper" | "Tabby"
+    ) || var("VTE_VERSION")
+        .and_then(|v| v.parse::<u32>().ok())
+        .is_some_and(|v| v >= 5000)
+        || var("WT_SESSION").is_some()
+        || var("KITTY_WINDOW_ID").is_some()
+        || term.contains("kitty")
+        || term.starts_with("foot")
+        || term.contains("wezterm")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,22 +353,4 @@ mod tests {
         assert_eq!(sanitize_line("a\x1b[31mb"), "a^[[31mb");
         assert_eq!(sanitize_line("x\u{202e}y\u{9b}"), "x<U+202E>y<U+009B>");
     }
-}
-
-/// Whether the terminal is one known to draw OSC 8 hyperlinks (others
-/// may show the escape's text, so the default asks for a known one).
-pub fn hyperlinks_known(var: impl Fn(&str) -> Option<String>) -> bool {
-    let program = var("TERM_PROGRAM").unwrap_or_default();
-    let term = var("TERM").unwrap_or_default();
-    matches!(
-        program.as_str(),
-        "iTerm.app" | "WezTerm" | "vscode" | "ghostty" | "Hyper" | "Tabby"
-    ) || var("VTE_VERSION")
-        .and_then(|v| v.parse::<u32>().ok())
-        .is_some_and(|v| v >= 5000)
-        || var("WT_SESSION").is_some()
-        || var("KITTY_WINDOW_ID").is_some()
-        || term.contains("kitty")
-        || term.starts_with("foot")
-        || term.contains("wezterm")
 }

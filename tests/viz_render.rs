@@ -279,7 +279,7 @@ fn messages_stream_joined_and_lines_are_closed_before_other_output() {
     ]
     .join("\n");
     assert_eq!(
-        ok(&[], &stream),
+        ok(&["--markdown", "off"], &stream),
         "Hello, world.\nerror: boom\nMore\ttext\nend\n"
     );
 }
@@ -361,7 +361,7 @@ fn delta(text: &str) -> String {
 
 #[test]
 fn output_streams_event_by_event() {
-    let mut live = Live::start(&[]);
+    let mut live = Live::start(&["--markdown", "off"]);
     // The input is still open: the text must arrive before it ends.
     live.send(&delta("first piece "), "first piece");
     assert_eq!(live.close(), "\n");
@@ -369,7 +369,7 @@ fn output_streams_event_by_event() {
 
 #[test]
 fn wrapped_text_streams_holding_back_only_an_unfinished_word() {
-    let mut live = Live::start(&["--width", "20"]);
+    let mut live = Live::start(&["--width", "20", "--markdown", "off"]);
     live.send(&delta("The quick brown fox "), "The quick brown fox");
     // "jumps" cannot fit after "fox": the line breaks at once; "la" may
     // still fit, so it waits for the rest of its word.
@@ -395,15 +395,24 @@ fn message_text_is_word_wrapped_at_the_width_whatever_the_deltas() {
                     are twin-turbo; the M3\n\
                     Competition xDrive is the\n\
                     cheapest.\tDone.\n";
-    assert_eq!(ok(&["--width", "26"], &stream.join("\n")), expected);
+    assert_eq!(
+        ok(&["--width", "26", "--markdown", "off"], &stream.join("\n")),
+        expected
+    );
     // One whole message lays out the same.
     let whole =
         serde_json::json!({"type": "message", "role": "assistant", "content": pieces.concat()});
-    assert_eq!(ok(&["--width", "26"], &whole.to_string()), expected);
+    assert_eq!(
+        ok(&["--width", "26", "--markdown", "off"], &whole.to_string()),
+        expected
+    );
     // A word longer than the width is cut hard; no line starts with the
     // blank it was broken at.
     assert_eq!(
-        ok(&["--width", "10"], &delta("see https://example.com/a/b ok")),
+        ok(
+            &["--width", "10", "--markdown", "off"],
+            &delta("see https://example.com/a/b ok")
+        ),
         "see\nhttps://ex\nample.com/\na/b ok\n"
     );
 }
@@ -420,7 +429,7 @@ fn markdown_in_messages_keeps_its_shape_and_code_is_not_wrapped() {
                 \x20   cargo test --test viz_render -- --nocapture\n\
                 Done, all green.";
     assert_eq!(
-        ok(&["--width", "24"], &delta(text)),
+        ok(&["--width", "24", "--markdown", "off"], &delta(text)),
         "Steps:\n\
          - install the toolchain\n\
          \x20 and the tools\n\
@@ -444,9 +453,9 @@ fn gemini_cli_stream_json_renders() {
          I'll look up current 0-60 times for BMW's fastest models.\n\
          The three quickest are:\n\
          \n\
-         1. **M5 CS**: 2.9 s\n\
-         2. **M8 Competition**: 3.0 s\n\
-         3. **M3 Competition xDrive**: 3.4 s\n\
+         1. M5 CS: 2.9 s\n\
+         2. M8 Competition: 3.0 s\n\
+         3. M3 Competition xDrive: 3.4 s\n\
          warning: read_file failed: File not found:\n\
          /home/user/notes/bmw.md\n\
          All three use twin-turbo V8 engines with all-wheel drive.\n"
@@ -808,7 +817,10 @@ fn control_characters_never_reach_the_terminal() {
         "meta":{"truncated":false,"originalPointCount":1}})
     .to_string();
     let msg = serde_json::json!({"type":"message","role":"assistant","content":"x\u{1b}[31my\r\nz\u{8}\tw\n"}).to_string();
-    let out = ok(&["--width", "100"], &format!("{evil}\n{msg}"));
+    let out = ok(
+        &["--width", "100", "--markdown", "off"],
+        &format!("{evil}\n{msg}"),
+    );
     assert!(!out.contains('\x1b') && !out.contains('\u{9b}') && !out.contains('\u{7}'));
     assert!(out.starts_with("T^[]0;pwned^Gitle\n"), "{out}");
     assert!(out.contains("a^[[2Jb<U+009B>c<U+202E>d"), "{out}");

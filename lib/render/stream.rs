@@ -126,14 +126,15 @@ impl Renderer {
             _ => {}
         }
         // The stream moved on: the word held back for wrapping must show.
+        // (Markdown draws whole rows only: nothing is held back but a row
+        // that may still grow.)
         if let Some(kind) = self.in_text
             && !(e.kind() == kind && e.bool_field("delta") == Some(true))
+            && !(kind == "message" && self.markdown.is_some())
         {
-            if !(kind == "message" && self.markdown.is_some()) {
-                let mut held = String::new();
-                self.wrapper.flush(&mut held);
-                self.emit_text(out, &held)?;
-            }
+            let mut held = String::new();
+            self.wrapper.flush(&mut held);
+            self.emit_text(out, &held)?;
         }
         if self.is_topic_call(e) {
             // It still ends a line of text, as any tool line does.
@@ -486,7 +487,7 @@ impl Renderer {
         let mut laid = String::new();
         match &mut self.markdown {
             Some(md) if kind == "message" => {
-                md.push(&t, &mut laid);
+                md.push(content, &mut laid);
                 self.emit(out, &laid)?;
             }
             _ => {

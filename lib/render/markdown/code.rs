@@ -12,6 +12,9 @@ use syntect::parsing::SyntaxSet;
 
 use crate::render::text::char_width;
 
+/// A syntect foreground colour, written as a 24-bit SGR.
+type Rgb = (u8, u8, u8);
+
 /// Columns a tab takes in code.
 const TAB: usize = 4;
 /// Code sits this far in from its container.
@@ -26,9 +29,7 @@ fn theme() -> &'static Theme {
     static THEME: OnceLock<Theme> = OnceLock::new();
     THEME.get_or_init(|| {
         let mut set = ThemeSet::load_defaults();
-        set.themes
-            .remove("base16-ocean.dark")
-            .unwrap_or_default()
+        set.themes.remove("base16-ocean.dark").unwrap_or_default()
     })
 }
 
@@ -56,7 +57,7 @@ impl Code {
     /// `prefix` (`prefix_w` columns wide).
     pub fn line(&mut self, src: &str, prefix: &str, prefix_w: usize, total: usize) -> Vec<String> {
         let expanded = expand_tabs(src);
-        let pieces: Vec<(Option<(u8, u8, u8)>, String)> = match &mut self.hl {
+        let pieces: Vec<(Option<Rgb>, String)> = match &mut self.hl {
             Some(h) => {
                 let with_nl = format!("{expanded}\n");
                 match h.highlight_line(&with_nl, syntaxes()) {
@@ -97,7 +98,7 @@ impl Code {
     }
 }
 
-fn paint_rgb(s: &str, rgb: Option<(u8, u8, u8)>, out: &mut String) {
+fn paint_rgb(s: &str, rgb: Option<Rgb>, out: &mut String) {
     match rgb {
         Some((r, g, b)) if !s.trim().is_empty() => {
             out.push_str(&format!("\x1b[38;2;{r};{g};{b}m{s}\x1b[0m"));

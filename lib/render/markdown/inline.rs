@@ -138,7 +138,10 @@ impl Inline {
                 let Some((url, first)) = self.links.pop() else {
                     return;
                 };
-                let shown: String = self.spans[first..].iter().map(|s| s.text.as_str()).collect();
+                let shown: String = self.spans[first..]
+                    .iter()
+                    .map(|s| s.text.as_str())
+                    .collect();
                 let osc8 = self.look.hyperlinks && self.look.color;
                 if !osc8 && !url.is_empty() && shown.trim() != url.trim() {
                     let outer = self.marks();
@@ -236,7 +239,7 @@ pub fn wrap_spans(
     for s in spans {
         let mut rest_text = s.text.as_str();
         while !rest_text.is_empty() {
-            let (is_blank, len) = match rest_text.find(|c: char| c == ' ' || c == '\t') {
+            let (is_blank, len) = match rest_text.find([' ', '\t']) {
                 Some(0) => {
                     let n = rest_text
                         .find(|c: char| c != ' ' && c != '\t')
@@ -286,7 +289,13 @@ pub fn wrap_spans(
         }
         for p in pieces {
             if col + width(p.text) <= total {
-                styled(p.text, p.span.marks, p.span.url.as_deref(), color, &mut line);
+                styled(
+                    p.text,
+                    p.span.marks,
+                    p.span.url.as_deref(),
+                    color,
+                    &mut line,
+                );
                 col += width(p.text);
                 continue;
             }
@@ -295,7 +304,13 @@ pub fn wrap_spans(
             for c in p.text.chars() {
                 let cw = char_width(c);
                 if col + cw > total && (col > start || !chunk.is_empty()) {
-                    styled(&chunk, p.span.marks, p.span.url.as_deref(), color, &mut line);
+                    styled(
+                        &chunk,
+                        p.span.marks,
+                        p.span.url.as_deref(),
+                        color,
+                        &mut line,
+                    );
                     chunk.clear();
                     lines.push(std::mem::take(&mut line));
                     line = indent(rest);
@@ -305,7 +320,13 @@ pub fn wrap_spans(
                 chunk.push(c);
                 col += cw;
             }
-            styled(&chunk, p.span.marks, p.span.url.as_deref(), color, &mut line);
+            styled(
+                &chunk,
+                p.span.marks,
+                p.span.url.as_deref(),
+                color,
+                &mut line,
+            );
         }
         has_word = true;
     }
@@ -329,7 +350,16 @@ mod tests {
     fn wraps_with_a_hanging_indent_and_cuts_long_words() {
         let spans = [plain("alpha beta gamma delta"), plain(" abcdefghijklmnop")];
         let l = wrap_spans(&spans, "- ", 2, 2, 12, false);
-        assert_eq!(l, ["- alpha beta", "  gamma", "  delta", "  abcdefghij", "  klmnop"]);
+        assert_eq!(
+            l,
+            [
+                "- alpha beta",
+                "  gamma",
+                "  delta",
+                "  abcdefghij",
+                "  klmnop"
+            ]
+        );
         for x in &l {
             assert!(width(x) <= 12);
         }

@@ -53,6 +53,8 @@ pub struct Markdown {
     in_paragraph: bool,
     blank_pending: bool,
     wrote: bool,
+    /// Rows of the open line already drawn (see [`Markdown::stream_open_line`]).
+    early: usize,
 }
 
 impl Markdown {
@@ -66,11 +68,13 @@ impl Markdown {
             in_paragraph: false,
             blank_pending: false,
             wrote: false,
+            early: 0,
         }
     }
 
-    /// Takes clean text (control characters already made visible) and
-    /// appends every line it completes to `out`.
+    /// Takes text as the model sent it and appends every line it completes
+    /// to `out`. Control characters are made visible line by line, so a
+    /// CR LF cut between two deltas still reads as a line end.
     pub fn push(&mut self, text: &str, out: &mut String) {
         let mut rest = text;
         while let Some(i) = rest.find('\n') {
@@ -84,6 +88,50 @@ impl Markdown {
             rest = &rest[i + 1..];
         }
         self.partial.push_str(rest);
+        self.stream_open_line(out);
+    }
+
+    /// Draws the rows of the open line that can no longer change: every
+    /// wrapped row but the last, while the line so far holds no character
+    /// that later text could turn into markup (an emphasis, code or link
+    /// delimiter, a table pipe, an escape). Later text cannot restyle plain
+    /// words, and greedy wrapping never moves a word back, so these rows
+    /// are exactly the first rows of the finished line: the output still
+    /// does not depend on where the deltas were cut.
+    fn stream_open_line(&mut self, out: &mut String) {
+        const MARKUP: &[char] = &[
+            '*', '_', '~', '`', '[', ']', '<', '>', '\\', '!', '&', '|', '$',
+        ];
+        if self.fence.is_some()
+            || !self.table.is_empty()
+            || self.partial.trim().is_empty()
+            || self.partial.contains(MARKUP)
+            // A heading's underline follows its last row.
+            || self.partial.trim_start().starts_with('#')
+        {
+            return;
+        }
+        let mut probe = Markdown::new(self.opts.clone());
+        probe.items = self.items.clone();
+        probe.in_paragraph = self.in_paragraph;
+        let mut drawn = String::new();
+        let partial = super::text::clean_text(&self.partial, !self.opts.unicode);
+        probe.block_line(&partial, &mut drawn);
+        if probe.fence.is_some() || !probe.table.is_empty() {
+            return;
+        }
+        let rows: Vec<&str> = drawn.split_inclusive('\n').collect();
+        if rows.len() > self.early + 1 {
+            if self.blank_pending && self.wrote {
+                out.push('\n');
+            }
+            self.blank_pending = false;
+            for r in &rows[self.early..rows.len() - 1] {
+                out.push_str(r);
+            }
+            self.wrote = true;
+            self.early = rows.len() - 1;
+        }
     }
 
     /// The text ended: draws the open line and any open table, and closes
@@ -107,19 +155,34 @@ impl Markdown {
     }
 
     fn emit(&mut self, lines: Vec<String>, out: &mut String) {
-        if self.blank_pending && self.wrote {
+        // Rows streamed before the line ended are not drawn again.
+        let early = std::mem::take(&mut self.early);
+        if self.blank_pending && self.wrote && early == 0 {
             out.push('\n');
         }
         self.blank_pending = false;
-        for l in lines {
-            out.push_str(&l);
+        for l in lines.into_iter().skip(early) {
+            // The last guard of the width promise (indents of deep lists
+            // and quotes at a tiny width): the line loses its styling.
+            if width(&super::text::strip_ansi(&l)) > self.opts.width.max(1) {
+                let plain = super::text::strip_ansi(&l);
+                out.push_str(&super::text::truncate(
+                    &plain,
+                    self.opts.width.max(1),
+                    !self.opts.unicode,
+                ));
+            } else {
+                out.push_str(&l);
+            }
             out.push('\n');
         }
         self.wrote = true;
     }
 
     fn line(&mut self, raw: &str, out: &mut String) {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let cleaned = super::text::clean_text(raw, !self.opts.unicode);
+        let line = cleaned.as_str();
         if let Some(f) = &mut self.fence {
             if closes(line, f.ch, f.len) {
                 self.fence = None;
@@ -162,28 +225,29 @@ impl Markdown {
         let (src_col, screen_col) = self.items.last().map_or((0, 0), |i| (i.src, i.screen));
         let rest = strip_cols(line, src_col);
         let inner = indent.saturating_sub(src_col);
-        if inner < 4 && rest.trim_start().starts_with(['`', '~']) {
-            if let Some((ch, len, info)) = opens(rest.trim_start()) {
-                self.fence = Some(Fence {
-                    ch,
-                    len,
-                    code: code::Code::new(&info, self.opts.color),
-                });
-                self.in_paragraph = false;
-                return;
-            }
+        if inner < 4
+            && rest.trim_start().starts_with(['`', '~'])
+            && let Some((ch, len, info)) = opens(rest.trim_start())
+        {
+            self.fence = Some(Fence {
+                ch,
+                len,
+                code: code::Code::new(&info, self.opts.color),
+            });
+            self.in_paragraph = false;
+            return;
         }
         if inner < 4 && is_table_row(&rest) {
             self.table.push(rest.trim().to_string());
             self.in_paragraph = false;
             return;
         }
-        if let Some(m) = marker {
-            if inner < 4 || !self.items.is_empty() {
-                let src = src_col + inner + m;
-                let lines = self.draw_block(rest.trim_start(), screen_col, Some(src));
-                return self.emit(lines, out);
-            }
+        if let Some(m) = marker
+            && (inner < 4 || !self.items.is_empty())
+        {
+            let src = src_col + inner + m;
+            let lines = self.draw_block(rest.trim_start(), screen_col, Some(src));
+            return self.emit(lines, out);
         }
         let lines = self.draw_block(&rest, screen_col, None);
         self.emit(lines, out);
@@ -252,7 +316,11 @@ impl Markdown {
             return vec![prefix(&paint(&r, Style::Dim, color))];
         }
         if code_block {
-            let src = inline.spans.iter().map(|s| s.text.as_str()).collect::<String>();
+            let src = inline
+                .spans
+                .iter()
+                .map(|s| s.text.as_str())
+                .collect::<String>();
             let ind = at + qw + code::INDENT;
             let mut c = code::Code::new("", color);
             return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w);
@@ -280,7 +348,11 @@ impl Markdown {
             }
         }
         if let Some(level) = heading {
-            let text_w = lines.iter().map(|l| width(&super::text::strip_ansi(l))).max().unwrap_or(0);
+            let text_w = lines
+                .iter()
+                .map(|l| width(&super::text::strip_ansi(l)))
+                .max()
+                .unwrap_or(0);
             let under = match (level, ascii) {
                 (HeadingLevel::H1, false) => Some("━"),
                 (HeadingLevel::H2, false) => Some("─"),
@@ -306,10 +378,11 @@ impl Markdown {
         match table::parse(&rows) {
             Some(grid) => {
                 let pad = " ".repeat(at);
-                let mut lines: Vec<String> = table::draw(&grid, room, self.opts.unicode, self.opts.color)
-                    .into_iter()
-                    .map(|l| format!("{pad}{l}"))
-                    .collect();
+                let mut lines: Vec<String> =
+                    table::draw(&grid, room, self.opts.unicode, self.opts.color)
+                        .into_iter()
+                        .map(|l| format!("{pad}{l}"))
+                        .collect();
                 if self.opts.chart_tables {
                     lines.extend(self.table_chart(&rows));
                 }

@@ -31,7 +31,10 @@ pub fn parse(lines: &[String]) -> Option<Grid> {
     };
     let (mut in_head, mut seen) = (false, false);
     let mut cell: Option<String> = None;
-    for ev in Parser::new_ext(&text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH) {
+    for ev in Parser::new_ext(
+        &text,
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH,
+    ) {
         match ev {
             Md::Start(Tag::Table(a)) => {
                 if seen {
@@ -108,24 +111,19 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
         Some(Alignment::Center) => CellAlignment::Center,
         _ => CellAlignment::Left,
     };
-    table.set_header(
-        (0..n).map(|c| {
-            Cell::new(cell_text(&grid.head[c]))
-                .add_attribute(Attribute::Bold)
-                .set_alignment(align(c))
-        }),
-    );
+    table.set_header((0..n).map(|c| {
+        Cell::new(cell_text(&grid.head[c]))
+            .add_attribute(Attribute::Bold)
+            .set_alignment(align(c))
+    }));
     for r in &grid.rows {
         table.add_row((0..n).map(|c| {
-            Cell::new(cell_text(r.get(c).map(String::as_str).unwrap_or("")))
-                .set_alignment(align(c))
+            Cell::new(cell_text(r.get(c).map(String::as_str).unwrap_or(""))).set_alignment(align(c))
         }));
     }
-    table.set_constraints(
-        widths
-            .iter()
-            .map(|&cw| ColumnConstraint::UpperBoundary(Width::Fixed((cw + 2).min(u16::MAX as usize) as u16))),
-    );
+    table.set_constraints(widths.iter().map(|&cw| {
+        ColumnConstraint::UpperBoundary(Width::Fixed((cw + 2).min(u16::MAX as usize) as u16))
+    }));
     let mut lines: Vec<String> = table
         .lines()
         .map(|l| {

@@ -32,7 +32,10 @@ fn blocks_are_drawn() {
 
 #[test]
 fn ascii_mode_uses_ascii_glyphs() {
-    let out = draw("## Two\n\n- [ ] task\n1. first\n\n> q\n", &opts(40, false, false));
+    let out = draw(
+        "## Two\n\n- [ ] task\n1. first\n\n> q\n",
+        &opts(40, false, false),
+    );
     assert_eq!(out, "Two\n---\n\n- [ ] task\n1. first\n\n| q\n");
     assert!(out.is_ascii());
 }
@@ -43,7 +46,10 @@ fn code_keeps_its_lines_and_tables_fit() {
         "```rust\nfn main() {\n    let x = 1;\n}\n```\n| a | b |\n|---|--:|\n| x | 12 |\n",
         &opts(30, true, false),
     );
-    assert!(out.starts_with("  fn main() {\n      let x = 1;\n  }\n"), "{out}");
+    assert!(
+        out.starts_with("  fn main() {\n      let x = 1;\n  }\n"),
+        "{out}"
+    );
     assert!(out.contains("│ x ┆") || out.contains("│ x │"), "{out}");
 }
 
@@ -66,7 +72,10 @@ fn cutting_the_text_anywhere_draws_the_same() {
 
 #[test]
 fn colour_off_writes_no_escape() {
-    let out = draw("**b** _i_ ~~s~~ `c` [l](http://x)\n```rust\nlet a = 1;\n```\n", &opts(80, true, false));
+    let out = draw(
+        "**b** _i_ ~~s~~ `c` [l](http://x)\n```rust\nlet a = 1;\n```\n",
+        &opts(80, true, false),
+    );
     assert!(!out.contains('\x1b'), "{out:?}");
     assert!(out.contains("~~s~~"));
 }
@@ -84,6 +93,30 @@ fn hyperlinks_are_osc8_with_colour() {
 fn chart_tables_adds_a_bar_chart() {
     let mut o = opts(60, true, false);
     o.chart_tables = true;
-    let out = draw("| Model | 0-60 (s) |\n|---|---|\n| M5 | 2.9 |\n| M8 | 3.0 |\n", &o);
+    let out = draw(
+        "| Model | 0-60 (s) |\n|---|---|\n| M5 | 2.9 |\n| M8 | 3.0 |\n",
+        &o,
+    );
     assert!(out.contains('█') || out.contains('▉'), "{out}");
+}
+
+#[test]
+fn long_plain_lines_stream_row_by_row() {
+    let o = opts(20, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push("- The quick brown fox jumps", &mut out);
+    assert_eq!(out, "• The quick brown\n");
+    md.push(" over the lazy", &mut out);
+    assert_eq!(out, "• The quick brown\n  fox jumps over the\n");
+    md.push(" dog\nnext **b", &mut out);
+    md.push("old** and more words here\n", &mut out);
+    md.finish(&mut out);
+    assert_eq!(
+        out,
+        draw(
+            "- The quick brown fox jumps over the lazy dog\nnext **bold** and more words here\n",
+            &o
+        )
+    );
 }

@@ -1,0 +1,192 @@
+//! Assistant answers drawn as Markdown (`--markdown on`, the default):
+//! snapshots of real-shaped answers at widths 40, 80 and 120, Unicode and
+//! ASCII, colour on and off, drawn by the real binary from a stream of
+//! small deltas; property tests that the output does not depend on how the
+//! text was cut and that no input breaks the width, ASCII or escape rules.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use gemline::events::Event;
+use gemline::render::{RenderOptions, Renderer, text::strip_ansi};
+use proptest::prelude::*;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+fn deltas(text: &str, size: usize) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(size.max(1))
+        .map(|c| {
+            serde_json::json!({"type": "message", "role": "assistant",
+                "content": c.iter().collect::<String>(), "delta": true})
+            .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+fn viz_render(args: &[&str], input: String) -> String {
+    let out = cargo_bin_cmd!("viz-render")
+        .env_clear()
+        .env("LANG", "C.UTF-8")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn terminal_width(line: &str) -> usize {
+    let plain = strip_ansi(line);
+    let by_char: usize = plain.chars().map(|c| c.width().unwrap_or(0)).sum();
+    by_char.max(plain.width())
+}
+
+fn draw(file: &str, width: usize, mode: &str, color: &str) -> String {
+    let text = std::fs::read_to_string(format!("testdata/markdown/{file}")).unwrap();
+    let w = width.to_string();
+    let out = viz_render(&[mode, "--color", color, "--width", &w], deltas(&text, 7));
+    for line in out.lines() {
+        assert!(
+            terminal_width(line) <= width,
+            "too wide at {width}: {line:?}"
+        );
+    }
+    if color == "never" {
+        assert!(!out.contains('\x1b'), "an escape with colour off");
+    }
+    if mode == "--ascii" {
+        assert!(out.is_ascii(), "a byte above 0x7F in ASCII mode");
+    }
+    // The same text in one delta draws the same bytes.
+    assert_eq!(
+        out,
+        viz_render(
+            &[mode, "--color", color, "--width", &w],
+            deltas(&text, usize::MAX)
+        ),
+        "{file} at {width} depends on the deltas"
+    );
+    out
+}
+
+#[test]
+fn a_long_answer_at_three_widths() {
+    for file in ["answer.md", "wide_table.md"] {
+        for width in [40, 80, 120] {
+            for (mode, m) in [("--unicode", "unicode"), ("--ascii", "ascii")] {
+                for color in ["never", "always"] {
+                    let name = format!("{}_{width}_{m}_{color}", file.trim_end_matches(".md"));
+                    insta::assert_snapshot!(name, draw(file, width, mode, color));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn markdown_off_passes_the_text_as_it_comes() {
+    let out = viz_render(
+        &["--markdown", "off", "--width", "80"],
+        deltas("# Title\n**bold**\n", 3),
+    );
+    assert_eq!(out, "# Title\n**bold**\n");
+    let on = viz_render(&["--width", "80"], deltas("# Title\n**bold**\n", 3));
+    assert_eq!(on, "Title\n━━━━━\nbold\n");
+}
+
+#[test]
+fn chart_tables_draws_the_numbers_as_bars() {
+    let table = "| Model | 0-60 (s) |\n|---|---|\n| M5 CS | 2.9 |\n| M8 Competition | 3.0 |\n";
+    let out = viz_render(&["--chart-tables", "--width", "60"], deltas(table, 5));
+    assert!(out.contains("│ M5 CS"), "{out}");
+    let bars = out.lines().filter(|l| l.contains('█')).count();
+    assert_eq!(bars, 2, "{out}");
+    let plain = viz_render(&["--width", "60"], deltas(table, 5));
+    assert!(!plain.contains('█'));
+}
+
+#[test]
+fn code_and_tables_left_open_are_drawn_at_the_end() {
+    let out = viz_render(
+        &["--width", "40"],
+        deltas("```\nlet x = 1;\n| a | b |\n", 4),
+    );
+    assert_eq!(out, "  let x = 1;\n  | a | b |\n");
+    let out = viz_render(
+        &["--width", "40"],
+        deltas("| a | b |\n|---|---|\n| 1 | 2 |", 4),
+    );
+    assert!(
+        out.contains("│ 1 ┆ 2 │") || out.contains("│ 1 │ 2 │"),
+        "{out}"
+    );
+}
+
+fn markdown() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        4 => "[a-zA-Z,.]{1,12}",
+        1 => "[日本語한국어😀é…\u{301}]{1,6}",
+        3 => Just(" ".to_string()),
+        1 => Just("\n".to_string()),
+        1 => Just("\n\n".to_string()),
+        1 => prop_oneof![Just("**"), Just("*"), Just("_"), Just("~~"), Just("`")].prop_map(String::from),
+        1 => prop_oneof![
+            Just("\n# "), Just("\n## "), Just("\n- "), Just("\n  - "), Just("\n1. "),
+            Just("\n> "), Just("\n- [ ] "), Just("\n---\n"), Just("\n```rust\n"), Just("\n```\n"),
+            Just("\n    "), Just("\t"), Just("\n| a | b |\n|---|--:|\n| "), Just(" | "),
+            Just("[link](http://x.y/z)"), Just("\u{1b}[2J"), Just("\r\n")
+        ].prop_map(String::from),
+    ];
+    prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
+}
+
+fn render(deltas: &[String], opts: &RenderOptions) -> String {
+    let mut r = Renderer::new(opts.clone());
+    let mut out = Vec::new();
+    for d in deltas {
+        r.event(&Event::message("assistant", d, true), &mut out)
+            .unwrap();
+    }
+    r.finish(&mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_markdown_keeps_the_rules_however_it_is_cut(
+        text in markdown(),
+        width in 1usize..=140,
+        unicode in any::<bool>(),
+        color in any::<bool>(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..12),
+    ) {
+        let opts = RenderOptions { width, unicode, color, markdown: true, ..RenderOptions::default() };
+        let whole = render(std::slice::from_ref(&text), &opts);
+        for line in whole.lines() {
+            prop_assert!(terminal_width(line) <= width, "{line:?} wider than {width}");
+            let plain = strip_ansi(line);
+            prop_assert!(!plain.chars().any(|c| c.is_control() && c != '\t'), "control in {line:?}");
+        }
+        if !color {
+            prop_assert!(!whole.contains('\x1b'));
+        }
+        if !unicode {
+            prop_assert!(whole.is_ascii());
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
+        at.sort_unstable();
+        at.dedup();
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        for &to in at.iter().chain(std::iter::once(&chars.len())) {
+            pieces.push(chars[from..to].iter().collect::<String>());
+            from = to;
+        }
+        prop_assert_eq!(render(&pieces, &opts), whole.clone());
+        let singles: Vec<String> = chars.iter().map(|c| c.to_string()).collect();
+        prop_assert_eq!(render(&singles, &opts), whole);
+    }
+}
