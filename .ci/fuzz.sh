@@ -18,9 +18,13 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked --quiet
 fi
 
-cargo +nightly fuzz build -O
+# Every target links the whole library with the address sanitizer (a few
+# hundred MB each), so each is built, run and deleted in turn, and the
+# fuzz build tree goes when done: a CI disk once filled up building them all.
+bindir="target/x86_64-unknown-linux-gnu/release"
 scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
+trap 'rm -rf "$scratch" target' EXIT
+df -h . | tail -n 1 >&2
 for target in $(cargo +nightly fuzz list); do
     mkdir -p "$scratch/$target"
     echo "fuzz: $target for ${secs}s" >&2
@@ -32,4 +36,5 @@ for target in $(cargo +nightly fuzz list); do
         exit 1
     fi
     grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units)' "$scratch/$target.log" >&2
+    rm -f "$bindir/$target"
 done

@@ -8,7 +8,7 @@ use gemline::spec::Chart;
 use unicode_width::UnicodeWidthStr;
 
 /// Render options from two fuzz bytes: a width (1..=256), ASCII or
-/// Unicode, colour on or off.
+/// Unicode, colour on or off, Markdown on or off.
 pub fn options(a: u8, b: u8) -> RenderOptions {
     RenderOptions {
         width: usize::from(a) + 1,
@@ -16,6 +16,8 @@ pub fn options(a: u8, b: u8) -> RenderOptions {
         color: b & 2 != 0,
         show_tools: b & 4 != 0,
         show_thoughts: b & 8 != 0,
+        markdown: b & 16 != 0,
+        chart_tables: b & 32 != 0,
         ..RenderOptions::default()
     }
 }
