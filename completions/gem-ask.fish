@@ -21,7 +21,7 @@ complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto
 always\t''
 never\t''"
 complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
-complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams; off: the text as it comes, word-wrapped' -r -f -a "on\t''
+complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams, and shown thoughts as dim Markdown; off: the text as it comes, word-wrapped' -r -f -a "on\t''
 off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''

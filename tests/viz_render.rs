@@ -954,13 +954,45 @@ fn thoughts_show_dim_only_when_asked() {
 {"type":"thought","content":" more.","delta":true}
 {"type":"message","role":"assistant","content":"Answer.","delta":true}"#;
     assert_eq!(ok(&[], e), "Answer.\n");
-    assert_eq!(ok(&["--show-thoughts"], e), "Let me think more.\nAnswer.\n");
+    let raw = ["--show-thoughts", "--markdown", "off"];
+    assert_eq!(ok(&raw, e), "Let me think more.\nAnswer.\n");
     assert_eq!(
-        ok(&["--show-thoughts", "--color", "always"], e),
+        ok(&[&raw[..], &["--color", "always"]].concat(), e),
         // Each piece painted as it is written: the last word of a delta is
         // held back until the next one shows where it ends.
         "\x1b[2mLet me\x1b[0m\x1b[2m think\x1b[0m\x1b[2m more.\x1b[0m\nAnswer.\n"
     );
+    // As Markdown (the default), a thought is a block: set off from the
+    // answer, each line dim as a whole once it is settled.
+    assert_eq!(
+        ok(&["--show-thoughts"], e),
+        "Let me think more.\n\nAnswer.\n"
+    );
+    assert_eq!(
+        ok(&["--show-thoughts", "--color", "always"], e),
+        "\x1b[2mLet me think more.\x1b[0m\n\nAnswer.\n"
+    );
+}
+
+#[test]
+fn thought_subjects_are_drawn_as_text_not_markdown_source() {
+    // Gemini opens each thought summary with a bold subject line.
+    let e = r#"{"type":"thought","content":"**Summing Primes**\n\nI add them","delta":true}
+{"type":"thought","content":" in tens.\n\n","delta":true}
+{"type":"message","role":"assistant","content":"It is **5117**.","delta":true}"#;
+    assert_eq!(
+        ok(&["--show-thoughts", "--width", "40"], e),
+        "Summing Primes\n\nI add them in tens.\n\nIt is 5117.\n"
+    );
+    let styled = ok(
+        &["--show-thoughts", "--width", "40", "--color", "always"],
+        e,
+    );
+    assert!(
+        styled.starts_with("\x1b[2mSumming Primes\x1b[0m\n\n\x1b[2mI add them in tens.\x1b[0m\n"),
+        "{styled:?}"
+    );
+    assert!(!styled.contains("**"), "{styled:?}");
 }
 
 #[test]
@@ -974,7 +1006,10 @@ fn styled_text_ending_a_line_adds_no_blank_line() {
     let e = r#"{"type":"thought","content":"Thinking.\n","delta":true}
 {"type":"message","role":"assistant","content":"Answer.","delta":true}"#;
     assert_eq!(
-        ok(&["--show-thoughts", "--color", "always"], e),
+        ok(
+            &["--show-thoughts", "--markdown", "off", "--color", "always"],
+            e
+        ),
         "\x1b[2mThinking.\n\x1b[0mAnswer.\n"
     );
 }

@@ -237,8 +237,8 @@ impl VizRenderArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct MarkdownArgs {
     /// Draw assistant text as Markdown (headings, lists, code with syntax
-    /// highlighting, tables fitted to the width) as it streams; off: the
-    /// text as it comes, word-wrapped.
+    /// highlighting, tables fitted to the width) as it streams, and shown
+    /// thoughts as dim Markdown; off: the text as it comes, word-wrapped.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
     pub markdown: Toggle,
 

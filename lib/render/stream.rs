@@ -51,6 +51,10 @@ pub struct Renderer {
     text_style: Style,
     /// Lays out assistant text as Markdown instead (`--markdown on`).
     markdown: Option<super::markdown::Markdown>,
+    /// Thought summaries as Markdown too (Gemini opens each with a
+    /// `**Subject**` line), drawn without colours of their own so the
+    /// whole thought stays dim.
+    thought_markdown: Option<super::markdown::Markdown>,
     topics: usize,
     chapter: Chapter,
     invalid_charts: usize,
@@ -82,6 +86,12 @@ impl Renderer {
             markdown: opts
                 .markdown
                 .then(|| super::markdown::Markdown::new(opts.clone())),
+            thought_markdown: opts.markdown.then(|| {
+                super::markdown::Markdown::new(RenderOptions {
+                    color: false,
+                    ..opts.clone()
+                })
+            }),
             topics: 0,
             chapter: Chapter::default(),
             invalid_charts: 0,
@@ -130,7 +140,7 @@ impl Renderer {
         // that may still grow.)
         if let Some(kind) = self.in_text
             && !(e.kind() == kind && e.bool_field("delta") == Some(true))
-            && !(kind == "message" && self.markdown.is_some())
+            && self.markdown_for(kind).is_none()
         {
             let mut held = String::new();
             self.wrapper.flush(&mut held);
@@ -219,6 +229,36 @@ impl Renderer {
         Ok(())
     }
 
+    /// The Markdown layout for text of this kind, when Markdown is on.
+    fn markdown_for(&mut self, kind: &str) -> Option<&mut super::markdown::Markdown> {
+        match kind {
+            "message" => self.markdown.as_mut(),
+            "thought" => self.thought_markdown.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// Markdown output: an answer carries its own colours; a thought is
+    /// painted dim as a whole, line by line (so each line of a pager or
+    /// log opens and closes its own style).
+    fn emit_markdown(&mut self, out: &mut dyn Write, kind: &str, s: &str) -> io::Result<()> {
+        if kind != "thought" || !self.opts.color || s.is_empty() {
+            return self.emit(out, s);
+        }
+        let mut painted = String::with_capacity(s.len() + 16);
+        for line in s.split_inclusive('\n') {
+            let (body, nl) = match line.strip_suffix('\n') {
+                Some(b) => (b, "\n"),
+                None => (line, ""),
+            };
+            if !body.is_empty() {
+                painted.push_str(&paint(body, Style::Dim, true));
+            }
+            painted.push_str(nl);
+        }
+        self.emit(out, &painted)
+    }
+
     fn emit_text(&mut self, out: &mut dyn Write, s: &str) -> io::Result<()> {
         let t = paint(s, self.text_style, self.opts.color);
         self.emit(out, &t)
@@ -227,12 +267,15 @@ impl Renderer {
     fn end_line(&mut self, out: &mut dyn Write) -> io::Result<()> {
         if let Some(kind) = self.in_text.take() {
             let mut held = String::new();
-            match &mut self.markdown {
-                Some(md) if kind == "message" => {
+            match self.markdown_for(kind) {
+                Some(md) => {
                     md.finish(&mut held);
-                    self.emit(out, &held)?;
+                    self.emit_markdown(out, kind, &held)?;
+                    // A thought is set off from what follows, as its
+                    // blocks are from each other.
+                    self.gap_pending |= kind == "thought";
                 }
-                _ => {
+                None => {
                     self.wrapper.finish(&mut held);
                     self.emit_text(out, &held)?;
                 }
@@ -485,12 +528,12 @@ impl Renderer {
         self.text_style = style;
         self.in_text = Some(kind);
         let mut laid = String::new();
-        match &mut self.markdown {
-            Some(md) if kind == "message" => {
+        match self.markdown_for(kind) {
+            Some(md) => {
                 md.push(content, &mut laid);
-                self.emit(out, &laid)?;
+                self.emit_markdown(out, kind, &laid)?;
             }
-            _ => {
+            None => {
                 self.wrapper.push(&t, &mut laid);
                 self.emit_text(out, &laid)?;
             }
