@@ -9,6 +9,10 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 /// sum and the string measure, so a terminal that draws either way never
 /// gets a line wider than we planned.
 pub fn width(s: &str) -> usize {
+    // Printable ASCII (nearly every line) is one column a byte.
+    if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return s.len();
+    }
     let sum: usize = s.chars().map(char_width).sum();
     sum.max(UnicodeWidthStr::width(s))
 }
@@ -148,6 +152,11 @@ pub fn clean_line(s: &str, ascii: bool) -> String {
 /// control character reaches the terminal raw. `\r\n` is a line break; a
 /// lone `\r` (which would overwrite the line) shows as `^M`.
 pub fn clean_text(s: &str, ascii: bool) -> String {
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t')
+    {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -530,17 +539,41 @@ impl Line {
 }
 
 /// Removes SGR escape sequences, for measuring coloured output in tests.
+/// The display width of drawn text, its SGR and OSC 8 sequences aside.
+pub fn visible_width(s: &str) -> usize {
+    if s.contains('\x1b') {
+        width(&strip_ansi(s))
+    } else {
+        width(s)
+    }
+}
+
 pub fn strip_ansi(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
         if c == '\x1b' {
-            if chars.next() == Some('[') {
-                for d in chars.by_ref() {
-                    if d.is_ascii_alphabetic() {
-                        break;
+            match chars.next() {
+                Some('[') => {
+                    for d in chars.by_ref() {
+                        if d.is_ascii_alphabetic() {
+                            break;
+                        }
                     }
                 }
+                // OSC (an OSC 8 hyperlink): up to BEL or ESC \.
+                Some(']') => {
+                    while let Some(d) = chars.next() {
+                        if d == '\x07' {
+                            break;
+                        }
+                        if d == '\x1b' {
+                            chars.next();
+                            break;
+                        }
+                    }
+                }
+                _ => {}
             }
         } else {
             out.push(c);
@@ -552,6 +585,18 @@ pub fn strip_ansi(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escapes_take_no_columns() {
+        let link = "\x1b]8;;https://example.com/a\x1b\\\x1b[4mdocs\x1b[0m\x1b]8;;\x1b\\ here";
+        assert_eq!(strip_ansi(link), "docs here");
+        assert_eq!(visible_width(link), 9);
+        assert_eq!(visible_width("\x1b]8;;u\x07x\x1b]8;;\x07"), 1);
+        assert_eq!(width("plain ascii"), 11);
+        assert_eq!(width("日本"), 4);
+        assert_eq!(clean_text("a\tb\n", true), "a\tb\n");
+        assert_eq!(clean_text("a\x1bb", false), "a^[b");
+    }
 
     #[test]
     fn numbers_read_compactly_and_consistently() {

@@ -55,6 +55,11 @@ pub struct Markdown {
     wrote: bool,
     /// Rows of the open line already drawn (see [`Markdown::stream_open_line`]).
     early: usize,
+    /// The open line's length at which to look for settled rows again: a
+    /// row settles only after about a row of new text, so laying out the
+    /// line at every delta would cost its length squared. Looking later
+    /// only draws a row later, never differently.
+    probe_at: usize,
 }
 
 impl Markdown {
@@ -69,6 +74,7 @@ impl Markdown {
             blank_pending: false,
             wrote: false,
             early: 0,
+            probe_at: 0,
         }
     }
 
@@ -108,9 +114,11 @@ impl Markdown {
             || self.partial.contains(MARKUP)
             // A heading's underline follows its last row.
             || self.partial.trim_start().starts_with('#')
+            || self.partial.len() < self.probe_at
         {
             return;
         }
+        self.probe_at = self.partial.len() + (self.opts.width / 2).max(8);
         let mut probe = Markdown::new(self.opts.clone());
         probe.items = self.items.clone();
         probe.in_paragraph = self.in_paragraph;
@@ -164,7 +172,9 @@ impl Markdown {
         for l in lines.into_iter().skip(early) {
             // The last guard of the width promise (indents of deep lists
             // and quotes at a tiny width): the line loses its styling.
-            if width(&super::text::strip_ansi(&l)) > self.opts.width.max(1) {
+            // (Never wider than its bytes: most lines are settled here.)
+            let w = self.opts.width.max(1);
+            if l.len() > w && super::text::visible_width(&l) > w {
                 let plain = super::text::strip_ansi(&l);
                 out.push_str(&super::text::truncate(
                     &plain,
@@ -180,6 +190,7 @@ impl Markdown {
     }
 
     fn line(&mut self, raw: &str, out: &mut String) {
+        self.probe_at = 0;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         let cleaned = super::text::clean_text(raw, !self.opts.unicode);
         let line = cleaned.as_str();
