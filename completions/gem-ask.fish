@@ -11,6 +11,8 @@ complete -c gem-ask -l tool-timeout -d 'Seconds one tool call may take [default:
 complete -c gem-ask -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
 complete -c gem-ask -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
 complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
+complete -c gem-ask -l progress-reporting -d 'Whether the model reports progress (signal kind progress: a signal event, and a progress line on stderr when it is a terminal)' -r -f -a "on\t''
+off\t''"
 complete -c gem-ask -l retries -d 'Retries after a 429, 500, 502, 503, 504 or connection failure' -r
 complete -c gem-ask -l max-wait -d 'Most seconds spent waiting between retries of one request' -r
 complete -c gem-ask -l connect-timeout -d 'Seconds to establish a connection' -r

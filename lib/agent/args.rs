@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::cli::ColorChoice;
+use crate::render::args::Toggle;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum OutputMode {
@@ -121,6 +122,11 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub max_tool_rounds: u32,
 
+    /// Whether the model reports progress (signal kind progress: a signal event, and a progress line on
+    /// stderr when it is a terminal).
+    #[arg(long, value_enum, default_value_t = Toggle::On, value_name = "WHEN")]
+    pub progress_reporting: Toggle,
+
     /// Retries after a 429, 500, 502, 503, 504 or connection failure.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub retries: u32,
@@ -208,13 +214,13 @@ pub const HELP_TAIL: &str = concat!(
     "  XDG_CONFIG_HOME     the config is $XDG_CONFIG_HOME/gemline/config.toml (tools and MCP servers)\n",
     "  GEMLINE_TTY         the terminal consent questions go to (default /dev/tty)\n",
     "  GEMLINE_RETRY_BASE_MS  first backoff step in milliseconds (default 1000)\n\n",
-    "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, read_file, \
+    "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, signal, read_file, \
      list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
      run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
      terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
      the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
-     check). A one-shot run declares the chart and chapter tools and the configured MCP servers' tools; name \
+     check). A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
      (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
     "  [tools]\n",

@@ -11,6 +11,7 @@ pub mod oneshot;
 pub mod outcome;
 pub mod plot;
 pub mod setup;
+pub mod signal_tool;
 pub mod signals;
 pub mod sink;
 mod tool_stats;
