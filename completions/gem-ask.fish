@@ -26,6 +26,12 @@ off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c gem-ask -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
+man\t''
+bash\t''
+zsh\t''
+fish\t''
+powershell\t''"
 complete -c gem-ask -l continue -d 'Continue the most recently used session'
 complete -c gem-ask -l new-chat -d 'Start a new session, ignoring GEMINI_SESSION_ID'
 complete -c gem-ask -l no-history -d 'Store nothing: the turn is not written to the session file'
