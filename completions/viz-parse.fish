@@ -7,7 +7,7 @@ json\t'One JSON document: object map, array of records or pairs'
 jsonl\t'JSON lines: one record per line'
 markdown\t'A GFM Markdown table'
 args\t'The render_visualization argument object'
-events\t'A stream of events (JSON lines with a "type")'"
+events\t'A stream of events (JSON lines, each with a `type`)'"
 complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number)' -r
 complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line only)' -r
 complete -c viz-parse -s s -l series -d 'Long format: one series per distinct value of this column' -r
