@@ -32,6 +32,7 @@ use crate::gemini::transport::{
     BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url, scrub_url,
 };
 use crate::gemini::{Client, Delta, GenError, Observer, RetryPolicy, Usage};
+use crate::provider::ProviderKind;
 use crate::session;
 
 /// gem-ask's exit codes (also in the man page, [`args::HELP_TAIL`]).
@@ -54,6 +55,15 @@ line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fe
 /// code (`cli::Coded`) and are printed once by `cli::main_with`.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
+    let settings =
+        crate::config::settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
+    if args.print_config {
+        use std::io::Write;
+        let mut out = io::stdout().lock();
+        out.write_all(settings.render().as_bytes())?;
+        out.flush()?;
+        return Ok(exit::OK);
+    }
     // GEMINI_MODEL="" is "not set", not a model called "".
     if args.model.trim().is_empty() {
         args.model = crate::gemini::DEFAULT_MODEL.to_string();
@@ -147,7 +157,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     };
     let outcome = match transport {
         Ok(transport) => {
-            let client = Client::new(transport, &args.model, retry_policy(&args));
+            let provider = args.provider.provider();
+            let client =
+                Client::with_provider(provider, transport, &args.model, retry_policy(&args));
             let mut texts: Vec<&str> = Vec::new();
             if !context.trim().is_empty() {
                 texts.push(&context);
@@ -297,9 +309,10 @@ impl Run {
             });
             if self.debug {
                 crate::cli::diag(format!(
-                    "gem-ask: debug: POST {}{} x-goog-api-key: [REDACTED] ({} contents, {} bytes)",
+                    "gem-ask: debug: POST {}{} {}: [REDACTED] ({} contents, {} bytes)",
                     display_url(base_url.trim()).trim_end_matches('/'),
                     client.path(),
+                    client.provider().auth_header("").0,
                     contents.len(),
                     body.to_string().len()
                 ));
@@ -645,8 +658,9 @@ fn base_url(args: &Args) -> String {
         .unwrap_or_else(|| crate::gemini::DEFAULT_BASE_URL.to_string())
 }
 
-fn api_key() -> Option<String> {
-    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+fn api_key(kind: ProviderKind) -> Option<String> {
+    kind.wiring()
+        .key_vars
         .iter()
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
@@ -655,8 +669,9 @@ fn api_key() -> Option<String> {
 
 /// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
 fn redact_key(text: &str) -> String {
-    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+    [ProviderKind::Gemini, ProviderKind::Openai]
         .iter()
+        .flat_map(|k| k.wiring().key_vars)
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
         // A one-letter "key" would blank out half the message.
@@ -695,17 +710,21 @@ fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
     if let Some(path) = &args.replay {
         return Ok(Arc::new(Replay::open(path).map_err(setup)?));
     }
-    let key = api_key().ok_or(Failure::NoKey)?;
+    let key = api_key(args.provider);
+    if key.is_none() && args.provider.wiring().key_required {
+        return Err(Failure::NoKey);
+    }
     let base = base_url(args);
-    if plain_http_to_another_host(&base) {
+    if key.is_some() && plain_http_to_another_host(&base) {
         crate::cli::diag(format!(
             "gem-ask: warning: {} is plain http to another host: the API key travels unencrypted",
             display_url(&base)
         ));
     }
-    let http = Http::new(
+    let auth = key.map(|k| args.provider.provider().auth_header(&k));
+    let http = Http::with_auth(
         &base,
-        key,
+        auth,
         Timeouts {
             connect: Duration::from_secs(args.connect_timeout),
             read: Duration::from_secs(args.read_timeout),

@@ -12,10 +12,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::config::{self, Config};
 use super::mcp::{Hub, ServerSpec};
 use super::{Consent, Registry, Toolbox, Workspace};
 use crate::agent::Args;
+use crate::config::{self, Config};
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]
