@@ -429,3 +429,109 @@ fn a_malformed_config_is_a_usage_error_naming_file_line_and_key() {
     let out = bare(&home).arg("hi").assert().code(2).get_output().clone();
     assert!(String::from_utf8_lossy(&out.stderr).contains("--provider openai needs a model"));
 }
+
+/// A stream in oa-04's shape: one call of `name` whose arguments JSON
+/// arrives in pieces of 7 bytes, then `finish_reason` and `[DONE]`.
+fn call_stream(id: &str, name: &str, args: &Value) -> String {
+    let chunk = |delta: Value, finish: Option<&str>| {
+        let mut c = json!({"choices": [{"delta": delta, "index": 0}], "model": MODEL,
+                           "object": "chat.completion.chunk"});
+        if let Some(f) = finish {
+            c["choices"][0]["finish_reason"] = f.into();
+        }
+        format!("data: {c}\n\n")
+    };
+    let mut out = chunk(
+        json!({"role": "assistant", "tool_calls": [{"index": 0, "id": id, "type": "function",
+               "function": {"name": name, "arguments": ""}}]}),
+        None,
+    );
+    let text = args.to_string();
+    for piece in text.as_bytes().chunks(7) {
+        let piece = String::from_utf8_lossy(piece);
+        out += &chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}),
+            None,
+        );
+    }
+    out + &chunk(json!({}), Some("tool_calls")) + "data: [DONE]\n\n"
+}
+
+#[test]
+fn task_mode_completes_through_the_provider() {
+    let done = json!({"kind": "task_complete", "message": "notes written"});
+    let server = FakeGemini::start_uncaptured(vec![
+        Reply::sse(&call_stream("call_7", "signal", &done)),
+        Reply::sse(&fixture("oa-01-gemini-openai-compat-stream.sse")),
+    ]);
+    let home = temp_dir("openai-task");
+    let out = gem_ask(&server, &home)
+        .args(["-t", "write notes.txt"])
+        .succeeds();
+    let ev = events(&out.stdout);
+    let signals = of_type(&ev, "signal");
+    assert_eq!(signals.len(), 1);
+    assert_eq!(
+        (&signals[0]["signal"], &signals[0]["message"]),
+        (&json!("task_complete"), &json!("notes written"))
+    );
+    assert_eq!(result(&ev)["stats"]["iterations"], 1);
+    let second = server.requests()[1].json();
+    let last = second["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (&last["role"], &last["tool_call_id"]),
+        (&json!("tool"), &json!("call_7"))
+    );
+}
+
+#[test]
+fn a_recorded_run_replays_without_the_server() {
+    let server = FakeGemini::start_uncaptured(vec![
+        Reply::sse(&fixture("oa-04-split-toolcall-thought-signature.sse")),
+        Reply::sse(&fixture("oa-01-gemini-openai-compat-stream.sse")),
+    ]);
+    let home = temp_dir("openai-record");
+    let record = home.join("run.jsonl");
+    let live = gem_ask(&server, &home)
+        .args(["--no-history", "--record"])
+        .arg(&record)
+        .arg("how is my disk used?")
+        .succeeds();
+    drop(server);
+    let replayed = bare(&home)
+        .args([
+            "--provider",
+            "openai",
+            "-m",
+            MODEL,
+            "--output",
+            "jsonl",
+            "--no-history",
+            "--replay",
+        ])
+        .arg(&record)
+        .arg("how is my disk used?")
+        .succeeds();
+    let strip = |out: &[u8]| -> Vec<Value> {
+        events(out)
+            .into_iter()
+            .map(|mut e| {
+                let o = e.as_object_mut().unwrap();
+                for k in ["timestamp", "session_id", "stats"] {
+                    o.remove(k);
+                }
+                e
+            })
+            .collect()
+    };
+    assert_eq!(strip(&replayed.stdout), strip(&live.stdout));
+    assert!(
+        !String::from_utf8_lossy(&replayed.stdout).contains("differs from the recording"),
+        "the replayed requests match the recorded ones"
+    );
+}
