@@ -6,8 +6,12 @@ use gemline::agent::{self, Args};
 use gemline::cli;
 
 fn main() -> ExitCode {
-    let args = match cli::parse_args::<Args>() {
-        Ok(a) => a,
+    let args = match cli::parse_matches::<Args>() {
+        Ok((mut a, matches)) => {
+            // The config fills only what was not typed.
+            a.given = gemline::config::Given::from_matches(&matches);
+            a
+        }
         Err(code) => return code,
     };
     cli::main_with("gem-ask", || agent::run(args))

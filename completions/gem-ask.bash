@@ -23,12 +23,16 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -t -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --markdown --hyperlinks --chart-tables --help --version"
+            opts="-m -c -t -h -V --provider --model --base-url --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --markdown --hyperlinks --chart-tables --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --provider)
+                    COMPREPLY=($(compgen -W "gemini openai" -- "${cur}"))
+                    return 0
+                    ;;
                 --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -143,6 +147,10 @@ _gem__ask() {
                     ;;
                 --hyperlinks)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --generate)
+                    COMPREPLY=($(compgen -W "completions man bash zsh fish powershell" -- "${cur}"))
                     return 0
                     ;;
                 *)

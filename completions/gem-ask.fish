@@ -1,5 +1,7 @@
-complete -c gem-ask -s m -l model -d 'Model name' -r
-complete -c gem-ask -l base-url -d 'API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL, else https://generativelanguage.googleapis.com]' -r
+complete -c gem-ask -l provider -d 'Who answers: Gemini\'s API, or any OpenAI-compatible server (Ollama, llama.cpp, vLLM, Gemini\'s /v1beta/openai/) [default: the config\'s provider, else gemini]' -r -f -a "gemini\t'Google\'s Gemini API (generativelanguage.googleapis.com)'
+openai\t'Any OpenAI-compatible /chat/completions server'"
+complete -c gem-ask -s m -l model -d 'Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config\'s, else gemini-2.5-flash for gemini]' -r
+complete -c gem-ask -l base-url -d 'API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL or OPENAI_BASE_URL, else the config\'s, else https://generativelanguage.googleapis.com or https://api.openai.com/v1]' -r
 complete -c gem-ask -l output -d 'Output format' -r -f -a "auto\t'Text on a terminal, the event stream into a pipe or file'
 text\t'Drawn for a person'
 jsonl\t'JSON lines (docs/events.md)'"
@@ -34,6 +36,13 @@ off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c gem-ask -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
+man\t''
+bash\t''
+zsh\t''
+fish\t''
+powershell\t''"
+complete -c gem-ask -l print-config -d 'Print the settings merged from flags, environment, config file and defaults, each with its source (keys redacted), then exit'
 complete -c gem-ask -l continue -d 'Continue the most recently used session'
 complete -c gem-ask -l new-chat -d 'Start a new session, ignoring GEMINI_SESSION_ID'
 complete -c gem-ask -l no-history -d 'Store nothing: the turn is not written to the session file'

@@ -23,7 +23,7 @@ _topic__tag() {
 
     case "${cmd}" in
         topic__tag)
-            opts="-i -w -s -e -h -V --input --wrap --split --error --summary --strict --hold-ms --current --session --help --version"
+            opts="-i -w -s -e -h -V --input --wrap --split --error --summary --strict --hold-ms --current --session --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -63,6 +63,10 @@ _topic__tag() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --generate)
+                    COMPREPLY=($(compgen -W "completions man bash zsh fish powershell" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -5,6 +5,12 @@ complete -c topic-tag -l summary -d 'At the end, emit one `topic_summary` event 
 table\t'The `topic_summary` event, and a table of the chapters on stderr'"
 complete -c topic-tag -l hold-ms -d 'How long a held run of calls waits for more calls when the input goes quiet, in ms' -r
 complete -c topic-tag -l session -d 'The session for --current (default: $GEMINI_SESSION_ID; an empty value counts as none)' -r
+complete -c topic-tag -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
+man\t''
+bash\t''
+zsh\t''
+fish\t''
+powershell\t''"
 complete -c topic-tag -s w -l wrap -d 'Treat the input as plain text lines: each becomes a `message` event'
 complete -c topic-tag -l strict -d 'A line that is not a JSON object (or a topic without a title) is an error (exit 65) instead of a warning'
 complete -c topic-tag -l current -d 'Print the active topic of a gem-ask session as an `[Active Topic: ...]` line and exit; nothing is printed when the session has no topic yet'

@@ -23,7 +23,7 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --header --no-header --strict --grammar --mark --rule --band --help --version"
+            opts="-x -y -s -d -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --header --no-header --strict --grammar --mark --rule --band --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,6 +119,10 @@ _viz__parse() {
                     ;;
                 --band)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --generate)
+                    COMPREPLY=($(compgen -W "completions man bash zsh fish powershell" -- "${cur}"))
                     return 0
                     ;;
                 *)

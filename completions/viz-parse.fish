@@ -7,7 +7,7 @@ json\t'One JSON document: object map, array of records or pairs'
 jsonl\t'JSON lines: one record per line'
 markdown\t'A GFM Markdown table'
 args\t'The render_visualization argument object'
-events\t'A stream of events (JSON lines with a "type")'"
+events\t'A stream of events (JSON lines, each with a `type`)'"
 complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number)' -r
 complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line only)' -r
 complete -c viz-parse -s s -l series -d 'Long format: one series per distinct value of this column' -r
@@ -22,7 +22,7 @@ desc\t''"
 complete -c viz-parse -l max-points -d 'Points kept per series [default: 30; at most 200]' -r
 complete -c viz-parse -l keep -d 'Which points a bar or table keeps when there are too many' -r -f -a "top\t'The largest by absolute value (bar and table default)'
 first\t'The first N in input order'
-last\t'The last N in input order ("the last 5 years")'"
+last\t'The last N in input order, as for the last 5 years'"
 complete -c viz-parse -l downsample -d 'How a line is thinned when there are too many points [default: even]' -r -f -a "even\t'Evenly spaced points, first and last kept (default)'
 minmax\t'Smallest and largest point of each bucket: spikes survive'
 lttb\t'Largest-triangle-three-buckets: shape and peaks survive'"
@@ -35,6 +35,12 @@ point\t''
 bar\t''"
 complete -c viz-parse -l rule -d 'With --grammar: a reference line, AXIS=VALUE[:LABEL]: `x=5:5K`, `y=150:threshold`, `x=2026-03-01:race`' -r
 complete -c viz-parse -l band -d 'With --grammar: a shaded band, AXIS=FROM..TO[:LABEL]: `x=2..3:lap 3`' -r
+complete -c viz-parse -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
+man\t''
+bash\t''
+zsh\t''
+fish\t''
+powershell\t''"
 complete -c viz-parse -l header -d 'The first row is a header'
 complete -c viz-parse -l no-header -d 'The first row is data'
 complete -c viz-parse -l strict -d 'Treat skipped rows and malformed event lines as errors (exit 65)'

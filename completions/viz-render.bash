@@ -23,7 +23,7 @@ _viz__render() {
 
     case "${cmd}" in
         viz__render)
-            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --help --version"
+            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -59,6 +59,10 @@ _viz__render() {
                     ;;
                 --max-rows)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --generate)
+                    COMPREPLY=($(compgen -W "completions man bash zsh fish powershell" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -13,6 +13,12 @@ json\t'Re-emit the events, charts normalized with meta.fallbackMode'
 vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
 complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r
 complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
+complete -c viz-render -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
+man\t''
+bash\t''
+zsh\t''
+fish\t''
+powershell\t''"
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
 complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
 complete -c viz-render -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'

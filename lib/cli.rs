@@ -70,7 +70,8 @@ pub fn main_with(prog: &str, run: impl FnOnce() -> anyhow::Result<u8>) -> ExitCo
     }
 }
 
-/// Parses flags; help and version print and exit 0, usage errors exit 2.
+/// Parses flags; help, version and `--generate` print and exit 0, usage
+/// errors exit 2.
 pub fn parse_args<T: clap::Parser>() -> Result<T, ExitCode> {
     parse_matches::<T>().map(|(args, _)| args)
 }
@@ -86,12 +87,31 @@ pub fn parse_matches<T: clap::Parser>() -> Result<(T, clap::ArgMatches), ExitCod
             exit::OK
         })
     };
-    let mut cmd = T::command();
+    let mut cmd = crate::generate::command::<T>();
     let matches = cmd
         .try_get_matches_from_mut(std::env::args_os())
         .map_err(report)?;
+    if let Some(req) = crate::generate::request(&matches, &mut cmd).map_err(report)? {
+        return Err(print_generated(req, cmd));
+    }
     let args = T::from_arg_matches(&matches).map_err(|e| report(e.format(&mut cmd)))?;
     Ok((args, matches))
+}
+
+/// `--generate`: the page or script on stdout, exit 0; a closed pipe is
+/// quiet like any other output.
+fn print_generated(req: crate::generate::Request, cmd: clap::Command) -> ExitCode {
+    use std::io::Write;
+    let name = cmd.get_name().to_string();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match crate::generate::write(req, cmd, &mut out).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            diag(format!("{name}: error: cannot write: {e}"));
+            ExitCode::from(exit::FAILURE)
+        }
+    }
 }
 
 /// Writes one diagnostic to stderr, control characters shown harmlessly.

@@ -9,9 +9,12 @@
 
 pub mod agent;
 pub mod cli;
+pub mod config;
 pub mod events;
 pub mod gemini;
+pub mod generate;
 pub mod parse;
+pub mod provider;
 pub mod render;
 pub mod session;
 pub mod spec;

@@ -1,42 +1,14 @@
 //! The man pages in `man/` and the shell completions in `completions/` are
-//! generated from the same clap definitions the binaries parse with; this
-//! test fails when they drift. Regenerate with `UPDATE_DOCS=1 cargo test
-//! --test docs_current`.
+//! generated from the same clap definitions the binaries parse with (and
+//! `man/gemline-events.5` from docs/events.md); this test fails when they
+//! drift. Regenerate with `UPDATE_DOCS=1 cargo test --test docs_current`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use clap::CommandFactory;
-use clap_complete::Shell;
-
-fn commands() -> Vec<clap::Command> {
-    vec![
-        gemline::agent::Args::command(),
-        gemline::parse::VizParseArgs::command(),
-        gemline::render::VizRenderArgs::command(),
-        gemline::topic::Args::command(),
-    ]
-}
-
-fn generated() -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files = Vec::new();
-    for cmd in commands() {
-        let name = cmd.get_name().to_string();
-        let mut man = Vec::new();
-        clap_mangen::Man::new(cmd.clone())
-            .render(&mut man)
-            .expect("man page renders");
-        files.push((PathBuf::from(format!("man/{name}.1")), man));
-        for (shell, file) in [
-            (Shell::Bash, format!("completions/{name}.bash")),
-            (Shell::Zsh, format!("completions/_{name}")),
-            (Shell::Fish, format!("completions/{name}.fish")),
-        ] {
-            let mut out = Vec::new();
-            clap_complete::generate(shell, &mut cmd.clone(), &name, &mut out);
-            files.push((PathBuf::from(file), out));
-        }
-    }
-    files
+fn generated() -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let events = std::fs::read_to_string(root.join("docs/events.md")).expect("docs/events.md");
+    gemline::generate::files(&events)
 }
 
 #[test]
@@ -64,7 +36,7 @@ fn every_binary_has_a_man_page_with_exit_codes() {
     if std::env::var_os("UPDATE_DOCS").is_some() {
         return; // the other test is writing them right now
     }
-    for cmd in commands() {
+    for cmd in gemline::generate::programs() {
         let name = cmd.get_name().to_string();
         let page = std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("man/{name}.1")),

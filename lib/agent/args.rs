@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::cli::ColorChoice;
+use crate::provider::ProviderKind;
 use crate::render::args::Toggle;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -42,13 +43,21 @@ pub struct Args {
     #[arg(value_name = "PROMPT")]
     pub prompt: Vec<String>,
 
-    /// Model name.
-    #[arg(short, long, env = "GEMINI_MODEL", default_value = crate::gemini::DEFAULT_MODEL)]
+    /// Who answers: Gemini's API, or any OpenAI-compatible server (Ollama, llama.cpp, vLLM, Gemini's /v1beta/openai/) [default: the config's provider, else gemini].
+    #[arg(long, value_enum, default_value_t = ProviderKind::Gemini, hide_default_value = true)]
+    pub provider: ProviderKind,
+
+    /// Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config's, else gemini-2.5-flash for gemini].
+    #[arg(short, long, default_value = crate::gemini::DEFAULT_MODEL, hide_default_value = true)]
     pub model: String,
 
-    /// API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL, else https://generativelanguage.googleapis.com].
+    /// API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL or OPENAI_BASE_URL, else the config's, else https://generativelanguage.googleapis.com or https://api.openai.com/v1].
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+
+    /// Print the settings merged from flags, environment, config file and defaults, each with its source (keys redacted), then exit.
+    #[arg(long)]
+    pub print_config: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputMode::Auto)]
@@ -202,6 +211,11 @@ pub struct Args {
 
     #[command(flatten)]
     pub text: crate::render::args::MarkdownArgs,
+
+    /// Which of the flags above were typed, so the config fills only the
+    /// others (set by the binary from clap's matches).
+    #[arg(skip)]
+    pub given: crate::config::Given,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -217,7 +231,7 @@ pub const HELP_TAIL: &str = concat!(
     "  0    success\n",
     "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
-    "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay)\n",
+    "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  6    task mode: --max-iterations turns without task_complete\n",
@@ -236,11 +250,29 @@ pub const HELP_TAIL: &str = concat!(
     "  GEMINI_API_KEY, GOOGLE_API_KEY  the API key (first set wins), sent only in the x-goog-api-key header\n",
     "  GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL  API base URL when --base-url is not given\n",
     "  GEMINI_MODEL        model when --model is not given\n",
+    "  OPENAI_API_KEY      --provider openai: the key, sent as Authorization: Bearer (optional: local servers need none)\n",
+    "  OPENAI_BASE_URL     --provider openai: the server's base URL, e.g. http://localhost:11434/v1 (Ollama)\n",
+    "  OPENAI_MODEL        --provider openai: model when --model is not given\n",
     "  GEMINI_SESSION_ID   session to continue when --session is not given\n",
     "  XDG_DATA_HOME       sessions live in $XDG_DATA_HOME/gemline/sessions/ID.jsonl\n",
-    "  XDG_CONFIG_HOME     the config is $XDG_CONFIG_HOME/gemline/config.toml (tools and MCP servers)\n",
+    "  XDG_CONFIG_HOME     the config is $XDG_CONFIG_HOME/gemline/config.toml (defaults: provider, models, base URLs, colour, width, tools, MCP servers; see --print-config)\n",
     "  GEMLINE_TTY         the terminal consent questions go to (default /dev/tty)\n",
     "  GEMLINE_RETRY_BASE_MS  first backoff step in milliseconds (default 1000)\n\n",
+    "Providers: --provider gemini (the default) talks to Gemini's API; --provider openai to any \
+     OpenAI-compatible /chat/completions server (Ollama, llama.cpp's server, vLLM, Gemini's own \
+     https://generativelanguage.googleapis.com/v1beta/openai), at OPENAI_BASE_URL with OPENAI_API_KEY when it \
+     needs one. Tools, events, sessions and retries are the same through both.\n\n",
+    "The config file holds defaults; flags and the environment win over it, and --print-config shows what a run \
+     would use and where each value came from. A malformed file is an error naming its line and key. The \
+     provider settings, e.g.:\n",
+    "  provider = \"openai\"                        # as --provider\n",
+    "  color = \"never\"                           # as --color\n",
+    "  width = 100                                # as --width\n",
+    "  [gemini]\n",
+    "  model = \"gemini-2.5-pro\"\n",
+    "  [openai]\n",
+    "  base_url = \"http://localhost:11434/v1\"\n",
+    "  model = \"qwen2.5-coder:7b\"\n\n",
     "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, signal, read_file, \
      list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
      run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
@@ -288,7 +320,9 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask -c \"find files over 100 MB\"\n",
     "  gem-ask --tools read_file,search_files \"where is the config file parsed?\"\n",
     "  gem-ask --mcp mcp-server-time --list-tools\n",
-    "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20",
+    "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
+    "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
+    "  gem-ask --print-config",
 );
 
 #[cfg(test)]

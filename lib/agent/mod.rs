@@ -51,6 +51,15 @@ pub mod exit {
 /// code (`cli::Coded`) and are printed once by `cli::main_with`.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
+    let settings =
+        crate::config::settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
+    if args.print_config {
+        use std::io::Write;
+        let mut out = io::stdout().lock();
+        out.write_all(settings.render().as_bytes())?;
+        out.flush()?;
+        return Ok(exit::OK);
+    }
     // GEMINI_MODEL="" is "not set", not a model called "".
     if args.model.trim().is_empty() {
         args.model = crate::gemini::DEFAULT_MODEL.to_string();

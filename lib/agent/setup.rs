@@ -16,6 +16,7 @@ use crate::gemini::transport::{
     BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url,
 };
 use crate::gemini::{Client, RetryPolicy};
+use crate::provider::ProviderKind;
 use crate::session;
 
 /// The output mode `auto` resolves to for this run.
@@ -66,7 +67,13 @@ pub fn check_base_url(args: &Args) -> anyhow::Result<String> {
 /// The client for this run, or why there is none.
 pub fn make_client(args: &Args) -> Result<Client, Failure> {
     let transport = make_transport(args)?;
-    Ok(Client::new(transport, &args.model, retry_policy(args)))
+    let provider = args.provider.provider();
+    Ok(Client::with_provider(
+        provider,
+        transport,
+        &args.model,
+        retry_policy(args),
+    ))
 }
 
 /// The most stdin gem-ask sends as context (documented in `--help`).
@@ -229,8 +236,9 @@ pub fn base_url(args: &Args) -> String {
         .unwrap_or_else(|| crate::gemini::DEFAULT_BASE_URL.to_string())
 }
 
-fn api_key() -> Option<String> {
-    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+fn api_key(kind: ProviderKind) -> Option<String> {
+    kind.wiring()
+        .key_vars
         .iter()
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
@@ -239,8 +247,9 @@ fn api_key() -> Option<String> {
 
 /// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
 pub fn redact_key(text: &str) -> String {
-    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+    [ProviderKind::Gemini, ProviderKind::Openai]
         .iter()
+        .flat_map(|k| k.wiring().key_vars)
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
         // A one-letter "key" would blank out half the message.
@@ -279,17 +288,21 @@ fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
     if let Some(path) = &args.replay {
         return Ok(Arc::new(Replay::open(path).map_err(setup)?));
     }
-    let key = api_key().ok_or(Failure::NoKey)?;
+    let key = api_key(args.provider);
+    if key.is_none() && args.provider.wiring().key_required {
+        return Err(Failure::NoKey);
+    }
     let base = base_url(args);
-    if plain_http_to_another_host(&base) {
+    if key.is_some() && plain_http_to_another_host(&base) {
         crate::cli::diag(format!(
             "gem-ask: warning: {} is plain http to another host: the API key travels unencrypted",
             display_url(&base)
         ));
     }
-    let http = Http::new(
+    let auth = key.map(|k| args.provider.provider().auth_header(&k));
+    let http = Http::with_auth(
         &base,
-        key,
+        auth,
         Timeouts {
             connect: Duration::from_secs(args.connect_timeout),
             read: Duration::from_secs(args.read_timeout),

@@ -348,9 +348,10 @@ impl Agent {
         });
         if self.opts.debug {
             crate::cli::diag(format!(
-                "gem-ask: debug: POST {}{} x-goog-api-key: [REDACTED] ({} contents, {} bytes)",
+                "gem-ask: debug: POST {}{} {}: [REDACTED] ({} contents, {} bytes)",
                 display_url(self.opts.base_url.trim()).trim_end_matches('/'),
                 client.path(),
+                client.provider().auth_header("").0,
                 contents.len(),
                 body.to_string().len()
             ));

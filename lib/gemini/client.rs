@@ -1,7 +1,8 @@
 //! One streamed model call with its retries: POST the body, read the SSE
 //! answer, fold it into a [`Turn`], pass each text piece to the caller the
 //! moment it arrives, and try again on 429/5xx/connection trouble as long as
-//! nothing has been shown yet.
+//! nothing has been shown yet. The wire format (path, body, chunks, error
+//! bodies) is the [`Provider`]'s; this is the same for every provider.
 //!
 //! The network is read on a worker thread that hands SSE payloads over a
 //! channel; the caller's thread waits on that channel in short slices, so a
@@ -15,11 +16,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::error::{ApiError, GenError};
+use super::error::GenError;
 use super::retry::RetryPolicy;
 use super::sse::SseReader;
 use super::transport::{Transport, TransportErrorKind};
 use super::turn::{Delta, Turn};
+use crate::provider::{Provider, ProviderKind};
 
 /// What the caller sees of a call in progress.
 pub trait Observer {
@@ -36,6 +38,7 @@ pub trait Observer {
 
 pub struct Client {
     transport: Arc<dyn Transport>,
+    provider: Arc<dyn Provider>,
     model: String,
     pub retry: RetryPolicy,
 }
@@ -52,12 +55,27 @@ enum Wire {
 }
 
 impl Client {
+    /// A client of Gemini's own API.
     pub fn new(transport: Arc<dyn Transport>, model: &str, retry: RetryPolicy) -> Client {
+        Client::with_provider(ProviderKind::Gemini.provider(), transport, model, retry)
+    }
+
+    pub fn with_provider(
+        provider: Arc<dyn Provider>,
+        transport: Arc<dyn Transport>,
+        model: &str,
+        retry: RetryPolicy,
+    ) -> Client {
         Client {
             transport,
+            provider,
             model: model.to_string(),
             retry,
         }
+    }
+
+    pub fn provider(&self) -> &dyn Provider {
+        self.provider.as_ref()
     }
 
     pub fn model(&self) -> &str {
@@ -66,16 +84,15 @@ impl Client {
 
     /// The request path; the key is a header, never part of it.
     pub fn path(&self) -> String {
-        format!(
-            "/v1beta/models/{}:streamGenerateContent?alt=sse",
-            self.model.trim_start_matches("models/")
-        )
+        self.provider.path(&self.model)
     }
 
-    /// Sends one request and streams the answer, retrying as the policy
-    /// allows.
+    /// Sends one request, built in Gemini's shape (`request::build`), in
+    /// the provider's wire format and streams the answer, retrying as the
+    /// policy allows.
     pub fn generate(&self, body: &Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
-        let bytes = serde_json::to_vec(body).expect("a JSON value always serializes");
+        let wire = self.provider.body(body, &self.model);
+        let bytes = serde_json::to_vec(&wire).expect("a JSON value always serializes");
         let mut attempt = 0u32;
         let mut waited = Duration::ZERO;
         loop {
@@ -125,7 +142,7 @@ impl Client {
         let path = self.path();
         let body = body.to_vec();
         std::thread::spawn(move || pump(transport.as_ref(), &path, &body, &tx));
-        let mut turn = Turn::default();
+        let mut fold = self.provider.stream();
         let mut shown = false;
         let mut status = 0;
         let mut retry_after = None;
@@ -162,18 +179,11 @@ impl Client {
                     retry_after = ra;
                 }
                 Wire::ErrorBody(b) => {
-                    let e = ApiError::from_body(status, &b, retry_after.as_deref());
+                    let e = self.provider.error(status, &b, retry_after.as_deref());
                     return (Err(GenError::Api(e)), shown);
                 }
                 Wire::Data(d) => {
-                    let chunk: Value = match serde_json::from_str(&d) {
-                        Ok(v) => v,
-                        Err(e) => {
-                            let msg = format!("a stream event is not JSON ({e})");
-                            return (Err(GenError::StreamCut(msg)), shown);
-                        }
-                    };
-                    let deltas = match turn.push_chunk(&chunk) {
+                    let deltas = match fold.push(&d) {
                         Ok(d) => d,
                         Err(e) => return (Err(e), shown),
                     };
@@ -185,13 +195,7 @@ impl Client {
                     }
                 }
                 Wire::ReadFailed(m) => return (Err(GenError::StreamCut(m)), shown),
-                Wire::End => {
-                    if turn.finish_reason.is_none() {
-                        let m = "no finishReason before the end of the stream".to_string();
-                        return (Err(GenError::StreamCut(m)), shown);
-                    }
-                    return (Ok(turn), shown);
-                }
+                Wire::End => return (fold.finish(), shown),
             }
         }
     }

@@ -1,7 +1,10 @@
-//! The Gemini REST client: `streamGenerateContent?alt=sse` over ureq, the
-//! SSE reader, retries, error envelopes, turns assembled from chunks, and
-//! the transports (live, recorded, replayed). It knows nothing of tools,
-//! sessions or output formats; the agent drives it through [`Client`].
+//! The model client: `streamGenerateContent?alt=sse` over ureq, the SSE
+//! reader, retries, error envelopes, turns assembled from chunks, and the
+//! transports (live, recorded, replayed). [`Client`] runs any
+//! `crate::provider::Provider` (Gemini's wire format is the default; an
+//! OpenAI-compatible one is the other) with the same retries and
+//! interruption. It knows nothing of tools, sessions or output formats;
+//! the agent drives it through [`Client`].
 
 pub mod client;
 pub mod error;

@@ -137,7 +137,9 @@ pub struct Http {
     base_url: String,
     /// `host:port`, named in connection errors.
     authority: String,
-    api_key: String,
+    /// The header carrying the key, and its value; none for a server that
+    /// needs no key.
+    auth: Option<(&'static str, String)>,
     timeouts: Timeouts,
 }
 
@@ -159,7 +161,16 @@ impl Default for Timeouts {
 }
 
 impl Http {
+    /// Gemini's API, the key in `x-goog-api-key`.
     pub fn new(base_url: &str, api_key: String, timeouts: Timeouts) -> Http {
+        Http::with_auth(base_url, Some(("x-goog-api-key", api_key)), timeouts)
+    }
+
+    pub fn with_auth(
+        base_url: &str,
+        auth: Option<(&'static str, String)>,
+        timeouts: Timeouts,
+    ) -> Http {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(None)
@@ -180,7 +191,7 @@ impl Http {
             agent: config.into(),
             base_url: base_url.trim().trim_end_matches('/').to_string(),
             authority,
-            api_key,
+            auth,
             timeouts,
         }
     }
@@ -189,10 +200,11 @@ impl Http {
 impl Transport for Http {
     fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
         let url = format!("{}{}", self.base_url, path);
-        let res = self
-            .agent
-            .post(&url)
-            .header("x-goog-api-key", &self.api_key)
+        let mut req = self.agent.post(&url);
+        if let Some((name, value)) = &self.auth {
+            req = req.header(*name, value);
+        }
+        let res = req
             .header("content-type", "application/json")
             .header("accept", "text/event-stream")
             .send(body);
@@ -329,13 +341,15 @@ impl Replay {
 impl Transport for Replay {
     fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
         let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        let contents = request.get("contents");
+        // Gemini's conversation is `contents`; an OpenAI-compatible one's
+        // is `messages`.
+        let contents = conversation(&request);
         let last = contents.and_then(Value::as_array).and_then(|a| a.last());
         let mut exchanges = self.exchanges.lock().expect("replay lock");
         let recorded = |v: &Value| {
             v.get("request")
                 .and_then(|r| r.get("body"))
-                .and_then(|b| b.get("contents"))
+                .and_then(conversation)
                 .cloned()
         };
         let unused = || exchanges.iter().enumerate().filter(|(_, (used, _))| !used);
@@ -387,34 +401,50 @@ impl Transport for Replay {
     }
 }
 
+fn conversation(body: &Value) -> Option<&Value> {
+    body.get("contents").or_else(|| body.get("messages"))
+}
+
 /// How a request differs from the recorded one it is answered with, as a
 /// warning; `None` when contents, model and declared tools all match.
 fn replay_mismatch(path: &str, request: &Value, recorded: &Value) -> Option<String> {
-    let model = |p: &str| {
+    // Gemini names the model in the path, OpenAI-compatible servers in
+    // the body; Gemini declares `functionDeclarations`, they `function`s.
+    let model = |p: &str, b: &Value| {
         p.split("/models/")
             .nth(1)
             .and_then(|m| m.split(':').next())
+            .or_else(|| b.get("model").and_then(Value::as_str))
             .unwrap_or("")
             .to_string()
     };
     let tools = |b: &Value| -> Vec<String> {
-        b.get("tools")
+        let tools = b
+            .get("tools")
             .and_then(Value::as_array)
             .into_iter()
-            .flatten()
-            .filter_map(|t| t.get("functionDeclarations").and_then(Value::as_array))
-            .flatten()
+            .flatten();
+        tools
+            .flat_map(
+                |t| match t.get("functionDeclarations").and_then(Value::as_array) {
+                    Some(decls) => decls.iter().collect::<Vec<_>>(),
+                    None => t.get("function").into_iter().collect(),
+                },
+            )
             .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))
             .collect()
     };
     let rec_body = recorded.get("body").unwrap_or(&Value::Null);
     let mut diffs = Vec::new();
-    if request.get("contents") != rec_body.get("contents") {
+    if conversation(request) != conversation(rec_body) {
         diffs.push("other contents".to_string());
     }
     let (m, rm) = (
-        model(path),
-        model(recorded.get("path").and_then(Value::as_str).unwrap_or("")),
+        model(path, request),
+        model(
+            recorded.get("path").and_then(Value::as_str).unwrap_or(""),
+            rec_body,
+        ),
     );
     if m != rm {
         diffs.push(format!("model {m}, recorded {rm}"));

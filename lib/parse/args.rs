@@ -41,7 +41,7 @@ pub enum KeepArg {
     Top,
     /// The first N in input order.
     First,
-    /// The last N in input order ("the last 5 years").
+    /// The last N in input order, as for the last 5 years.
     Last,
 }
 

@@ -53,7 +53,7 @@ pub enum Format {
     Markdown,
     /// The render_visualization argument object.
     Args,
-    /// A stream of events (JSON lines with a "type").
+    /// A stream of events (JSON lines, each with a `type`).
     Events,
 }
 

@@ -187,13 +187,24 @@ pub fn capture_dir() -> PathBuf {
 impl FakeGemini {
     /// Starts serving `replies` in order; `name` prefixes the captured bodies.
     pub fn start(name: &str, replies: Vec<Reply>) -> FakeGemini {
+        FakeGemini::serve_all(Some((name.to_string(), capture_dir())), replies)
+    }
+
+    /// A server of another API (an OpenAI-compatible one): its request
+    /// bodies are not Gemini's, so they stay out of the capture directory
+    /// that tests/validate_requests.sh checks against Gemini's schema.
+    pub fn start_uncaptured(replies: Vec<Reply>) -> FakeGemini {
+        FakeGemini::serve_all(None, replies)
+    }
+
+    fn serve_all(capture: Option<(String, PathBuf)>, replies: Vec<Reply>) -> FakeGemini {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let captured = Arc::new(Mutex::new(Vec::new()));
         let cap = captured.clone();
-        let name = name.to_string();
-        let dir = capture_dir();
-        std::fs::create_dir_all(&dir).unwrap();
+        if let Some((_, dir)) = &capture {
+            std::fs::create_dir_all(dir).unwrap();
+        }
         std::thread::spawn(move || {
             let mut replies = replies.into_iter();
             for (n, stream) in listener.incoming().enumerate() {
@@ -201,7 +212,9 @@ impl FakeGemini {
                 let Some(req) = read_request(&stream) else {
                     continue;
                 };
-                let _ = std::fs::write(dir.join(format!("{name}-{}.json", n + 1)), &req.body);
+                if let Some((name, dir)) = &capture {
+                    let _ = std::fs::write(dir.join(format!("{name}-{}.json", n + 1)), &req.body);
+                }
                 cap.lock().unwrap().push(req);
                 let reply = replies.next().unwrap_or_else(|| {
                     Reply::json(

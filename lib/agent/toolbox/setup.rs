@@ -12,11 +12,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::config::{self, Config};
 use super::mcp::{Hub, ServerSpec};
 use super::{Consent, Registry, Toolbox, Workspace};
 use crate::agent::Args;
 use crate::agent::signal_tool::{self, SIGNAL};
+use crate::config::{self, Config};
 use crate::render::args::Toggle;
 
 /// What the user asked of the tools, from the flags.

@@ -1,0 +1,284 @@
+//! `$XDG_CONFIG_HOME/gemline/config.toml` (through etcetera): gem-ask's
+//! defaults. The provider with its model and base URL, the colours and
+//! width of drawn output, the tools and their consent levels
+//! (`[tools]`, `agent::toolbox::config`) and MCP servers (`[mcp.NAME]`).
+//! This module owns the file: where it is, reading it, and saying exactly
+//! what is wrong with it. A file that does not parse, or holds a key gem-ask
+//! does not know, is an error naming the file, the line and the key; a
+//! typo in a permission or a provider must not be silently ignored.
+//! Flags and the environment win over it ([`settings`]).
+//!
+//! ```toml
+//! provider = "openai"           # or "gemini", the default
+//! color = "auto"                # as --color: auto, always, never
+//! width = 100                   # as --width
+//!
+//! [gemini]
+//! model = "gemini-2.5-flash"
+//!
+//! [openai]                      # any OpenAI-compatible server
+//! base_url = "http://localhost:11434/v1"
+//! model = "qwen2.5-coder:7b"
+//!
+//! [tools]
+//! enable = ["read_file", "list_directory", "search_files"]
+//! allow = ["write_file"]
+//! timeout = 60
+//! include_dirs = ["/srv/data"]
+//!
+//! [tools.levels]
+//! run_shell_command = "strict"
+//!
+//! [mcp.time]
+//! command = "mcp-server-time"
+//! args = ["--local-timezone", "UTC"]
+//! env = { TZ = "UTC" }
+//! trust = true
+//! ```
+
+pub mod settings;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::agent::toolbox::config::ToolsConfig;
+use crate::agent::toolbox::mcp::ServerSpec;
+use crate::cli::ColorChoice;
+use crate::provider::ProviderKind;
+
+pub use settings::{Given, Settings, Source};
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// As `--provider`.
+    pub provider: Option<ProviderKind>,
+    /// As `--color`.
+    #[serde(default, deserialize_with = "color")]
+    pub color: Option<ColorChoice>,
+    /// As `--width`.
+    pub width: Option<u16>,
+    /// `[gemini]`: its model and base URL.
+    #[serde(default)]
+    pub gemini: ProviderConfig,
+    /// `[openai]`: an OpenAI-compatible server's model and base URL.
+    #[serde(default)]
+    pub openai: ProviderConfig,
+    #[serde(default)]
+    pub tools: ToolsConfig,
+    /// `[mcp.NAME]`, in name order.
+    #[serde(default)]
+    pub mcp: BTreeMap<String, ServerSpec>,
+}
+
+/// One provider's table. Keys (the API key) are never read from the file:
+/// it is often shared or committed, so they come from the environment.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderConfig {
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+}
+
+impl Config {
+    pub fn provider(&self, kind: ProviderKind) -> &ProviderConfig {
+        match kind {
+            ProviderKind::Gemini => &self.gemini,
+            ProviderKind::Openai => &self.openai,
+        }
+    }
+}
+
+fn color<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ColorChoice>, D::Error> {
+    let s = String::deserialize(d)?;
+    <ColorChoice as clap::ValueEnum>::from_str(&s, false)
+        .map(Some)
+        .map_err(|_| {
+            serde::de::Error::custom(format!(
+                "unknown value `{s}`, expected `auto`, `always` or `never`"
+            ))
+        })
+}
+
+/// Where the config lives.
+pub fn path() -> Option<PathBuf> {
+    use etcetera::BaseStrategy;
+    let base = etcetera::choose_base_strategy().ok()?;
+    Some(base.config_dir().join("gemline").join("config.toml"))
+}
+
+/// The config; a missing file is the empty config.
+pub fn load() -> Result<Config, String> {
+    match path() {
+        Some(p) => load_from(&p),
+        None => Ok(Config::default()),
+    }
+}
+
+pub fn load_from(path: &Path) -> Result<Config, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    parse(&text).map_err(|e| format!("{}{e}", path.display()))
+}
+
+/// Parses the text; the error starts with `:LINE: key KEY: ` for the path
+/// to precede.
+pub fn parse(text: &str) -> Result<Config, String> {
+    let mut c: Config = toml::from_str(text).map_err(|e| describe(text, &e))?;
+    for (name, spec) in &mut c.mcp {
+        spec.name = name.clone();
+        if spec.command.trim().is_empty() {
+            return Err(format!(
+                ": [mcp.{name}]: key command: must name the server's program"
+            ));
+        }
+    }
+    for (table, p) in [("gemini", &c.gemini), ("openai", &c.openai)] {
+        if p.model.as_deref().is_some_and(|m| m.trim().is_empty()) {
+            return Err(format!(": [{table}]: key model: must not be empty"));
+        }
+        if let Some(url) = &p.base_url {
+            crate::gemini::transport::BaseUrl::parse(url)
+                .map_err(|e| format!(": [{table}]: key base_url: {e}"))?;
+        }
+    }
+    if c.width == Some(0) {
+        return Err(": key width: must be at least 1".into());
+    }
+    Ok(c)
+}
+
+fn describe(text: &str, e: &toml::de::Error) -> String {
+    let msg = e.message().trim();
+    let Some(span) = e.span() else {
+        return format!(": {msg}");
+    };
+    let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    let line = text.lines().nth(line_no - 1).unwrap_or_default();
+    // The key of that line (`key = value`), else the word the error names.
+    let key = line
+        .split_once('=')
+        .map(|(k, _)| k.trim().trim_matches('"').to_string())
+        .filter(|k| !k.is_empty() && !k.starts_with('['))
+        .or_else(|| {
+            let t = line.trim();
+            t.starts_with('[')
+                .then(|| t.trim_matches(['[', ']']).to_string())
+        });
+    match key {
+        Some(k) => format!(":{line_no}: key {k}: {msg}"),
+        None => format!(":{line_no}: {msg}"),
+    }
+}
+
+/// The indented config example after the line ending in `intro` in
+/// gem-ask's help.
+#[cfg(test)]
+pub(crate) fn help_example(intro: &str) -> String {
+    crate::agent::args::HELP_TAIL
+        .lines()
+        .skip_while(|l| !l.ends_with(intro))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_example_parses() {
+        let doc = include_str!("mod.rs");
+        let example: String = doc
+            .lines()
+            .skip_while(|l| !l.contains("```toml"))
+            .skip(1)
+            .take_while(|l| !l.contains("```"))
+            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
+            .collect();
+        let c = parse(&example).unwrap();
+        assert_eq!(c.provider, Some(ProviderKind::Openai));
+        assert_eq!(c.color, Some(ColorChoice::Auto));
+        assert_eq!(c.width, Some(100));
+        assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
+        assert_eq!(c.gemini.base_url, None);
+        assert_eq!(c.mcp["time"].env["TZ"], "UTC");
+    }
+
+    #[test]
+    fn the_help_example_parses() {
+        let c = parse(&help_example("The provider settings, e.g.:")).unwrap();
+        assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
+        assert_eq!((c.width, c.color), (Some(100), Some(ColorChoice::Never)));
+    }
+
+    #[test]
+    fn the_readme_examples_parse() {
+        let readme = include_str!("../../README.md");
+        let examples: Vec<Config> = readme
+            .split("```toml\n")
+            .skip(1)
+            .filter_map(|r| r.split("```").next())
+            .map(|e| parse(e).unwrap_or_else(|err| panic!("{err}\n{e}")))
+            .collect();
+        assert_eq!(examples.len(), 2);
+        assert_eq!(examples[0].tools.allow, ["write_file"]);
+        assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
+        assert_eq!(
+            examples[1].openai.base_url.as_deref(),
+            Some("http://localhost:11434/v1")
+        );
+    }
+
+    #[test]
+    fn errors_name_line_and_key() {
+        let e = parse("[tools]\nallow = [\"x\"]\nlevles = {}\n").unwrap_err();
+        assert!(
+            e.starts_with(":3: key levles: unknown field `levles`"),
+            "{e}"
+        );
+        let e = parse("[mcp.time]\ncommand = \"t\"\ntrust = \"yes\"\n").unwrap_err();
+        assert!(e.starts_with(":3: key trust: invalid type"), "{e}");
+        let e = parse("[tools.levels]\nread_file = \"sometimes\"\n").unwrap_err();
+        assert!(
+            e.starts_with(":2: key read_file: unknown variant `sometimes`"),
+            "{e}"
+        );
+        let e = parse("[mcp.x]\nargs = []\n").unwrap_err();
+        assert!(e.contains("command"), "{e}");
+        assert!(parse("tools = [").is_err());
+    }
+
+    #[test]
+    fn provider_colour_and_width_errors_name_line_and_key() {
+        let e = parse("width = 80\nprovider = \"anthropic\"\n").unwrap_err();
+        assert!(
+            e.starts_with(":2: key provider: unknown variant `anthropic`"),
+            "{e}"
+        );
+        let e = parse("color = \"sometimes\"\n").unwrap_err();
+        assert!(
+            e.starts_with(":1: key color: unknown value `sometimes`"),
+            "{e}"
+        );
+        let e = parse("\nwidth = \"wide\"\n").unwrap_err();
+        assert!(e.starts_with(":2: key width: invalid type"), "{e}");
+        let e = parse("[openai]\nmodle = \"x\"\n").unwrap_err();
+        assert!(e.starts_with(":2: key modle: unknown field `modle`"), "{e}");
+        let e = parse("[openai]\napi_key = \"sk-1\"\n").unwrap_err();
+        assert!(e.starts_with(":2: key api_key: unknown field"), "{e}");
+        let e = parse("[openai]\nbase_url = \"localhost:11434\"\n").unwrap_err();
+        assert!(
+            e.starts_with(": [openai]: key base_url: invalid base URL"),
+            "{e}"
+        );
+        assert!(parse("width = 0\n").unwrap_err().contains("key width"));
+    }
+}

@@ -1,0 +1,614 @@
+//! gem-ask's settings merged from their four sources, each value with the
+//! one it came from: a flag, then the environment, then the config file,
+//! then the built-in default (for the width, the terminal comes before the
+//! default). [`resolve`] writes the merged values back into the parsed
+//! flags, so the rest of the program reads one place; [`Settings::render`]
+//! is `gem-ask --print-config`, with keys and other secrets redacted.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::parser::ValueSource;
+
+use super::Config;
+use crate::agent::Args;
+use crate::cli::{ColorChoice, TermEnv};
+use crate::gemini::transport::display_url;
+use crate::provider::ProviderKind;
+
+/// The flags given on the command line (clap argument ids), as opposed to
+/// defaults and clap's own environment fallbacks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given(BTreeSet<String>);
+
+impl Given {
+    pub fn from_matches(m: &clap::ArgMatches) -> Given {
+        Given(
+            m.ids()
+                .filter(|id| m.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+                .map(|id| id.as_str().to_string())
+                .collect(),
+        )
+    }
+
+    /// As if these flags (argument ids) had been typed.
+    pub fn of(ids: &[&str]) -> Given {
+        Given(ids.iter().map(|s| s.to_string()).collect())
+    }
+
+    pub fn has(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
+}
+
+/// Where a value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Flag(&'static str),
+    Env(String),
+    Config,
+    Terminal,
+    Default,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Flag(flag) => f.write_str(flag),
+            Source::Env(var) => write!(f, "environment {var}"),
+            Source::Config => f.write_str("config"),
+            Source::Terminal => f.write_str("terminal"),
+            Source::Default => f.write_str("default"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setting<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+fn set<T>(value: T, source: Source) -> Setting<T> {
+    Setting { value, source }
+}
+
+/// The merged settings of one run.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub config_path: Option<PathBuf>,
+    pub config_found: bool,
+    pub provider: Setting<ProviderKind>,
+    pub model: Setting<String>,
+    pub base_url: Setting<String>,
+    /// The variable the key came from; the key itself is not kept here.
+    pub api_key: Option<String>,
+    pub color: Setting<ColorChoice>,
+    pub width: Setting<usize>,
+    /// `[tools]` and `[mcp.*]` as merged with their flags, already drawn.
+    tools: Vec<Line>,
+}
+
+/// Reads the config file and merges; the error (a malformed file, no model
+/// for a provider that has no default) names what to fix.
+pub fn resolve(args: &mut Args) -> Result<Settings, String> {
+    let path = super::path();
+    let found = path.as_ref().is_some_and(|p| p.is_file());
+    let cfg = match &path {
+        Some(p) => super::load_from(p)?,
+        None => Config::default(),
+    };
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let mut s = merge(args, &cfg, &env, &TermEnv::from_process())?;
+    s.config_path = path;
+    s.config_found = found;
+    Ok(s)
+}
+
+/// [`resolve`] with the config, environment and terminal given.
+pub fn merge(
+    args: &mut Args,
+    cfg: &Config,
+    env: &dyn Fn(&str) -> Option<String>,
+    term: &TermEnv,
+) -> Result<Settings, String> {
+    let given = args.given.clone();
+    let first_env = |vars: &[&str]| {
+        vars.iter()
+            .find_map(|v| env(v).map(|x| (v.to_string(), x.trim().to_string())))
+    };
+    let provider = if given.has("provider") {
+        set(args.provider, Source::Flag("--provider"))
+    } else if let Some(p) = cfg.provider {
+        set(p, Source::Config)
+    } else {
+        set(ProviderKind::default(), Source::Default)
+    };
+    let kind = provider.value;
+    let wiring = kind.wiring();
+    let table = cfg.provider(kind);
+
+    let model = if given.has("model") {
+        set(args.model.clone(), Source::Flag("--model"))
+    } else if let Some((var, v)) = first_env(wiring.model_vars) {
+        set(v, Source::Env(var))
+    } else if let Some(m) = &table.model {
+        set(m.clone(), Source::Config)
+    } else if let Some(m) = wiring.default_model {
+        set(m.to_string(), Source::Default)
+    } else {
+        return Err(format!(
+            "--provider {} needs a model: give --model, set {}, or set model in the config's [{}] table",
+            kind.name(),
+            wiring.model_vars.join(" or "),
+            kind.name()
+        ));
+    };
+    let base_url = match (
+        &args.base_url,
+        first_env(wiring.base_url_vars),
+        &table.base_url,
+    ) {
+        (Some(b), _, _) if given.has("base_url") => set(b.clone(), Source::Flag("--base-url")),
+        (_, Some((var, v)), _) => set(v, Source::Env(var)),
+        (_, None, Some(b)) => set(b.clone(), Source::Config),
+        _ => set(wiring.default_base_url.to_string(), Source::Default),
+    };
+    let api_key = first_env(wiring.key_vars).map(|(var, _)| var);
+
+    // NO_COLOR and COLUMNS are the environment's say; the terminal's own
+    // rules (TermEnv) apply them, so the flag is left as it is for them.
+    let color = if given.has("color") {
+        set(args.color, Source::Flag("--color"))
+    } else if term.no_color {
+        set(ColorChoice::Never, Source::Env("NO_COLOR".into()))
+    } else if let Some(c) = cfg.color {
+        args.color = c;
+        set(c, Source::Config)
+    } else {
+        set(ColorChoice::Auto, Source::Default)
+    };
+    let columns = term
+        .columns
+        .as_deref()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&w| w > 0);
+    let width = match (args.width, columns, cfg.width, term.terminal_width) {
+        (Some(w), _, _, _) if given.has("width") => set(usize::from(w), Source::Flag("--width")),
+        (_, Some(c), _, _) => set(c, Source::Env("COLUMNS".into())),
+        (_, None, Some(w), _) => {
+            args.width = Some(w);
+            set(usize::from(w), Source::Config)
+        }
+        (_, None, None, Some(t)) if t > 0 => set(t, Source::Terminal),
+        _ => set(80, Source::Default),
+    };
+
+    args.provider = kind;
+    args.model = model.value.clone();
+    args.base_url = Some(base_url.value.clone());
+    Ok(Settings {
+        config_path: None,
+        config_found: false,
+        tools: tool_lines(args, cfg),
+        provider,
+        model,
+        base_url,
+        api_key,
+        color,
+        width,
+    })
+}
+
+/// One line of the listing: a key, its value as TOML, its source; a line
+/// without a key is a table header.
+#[derive(Debug, Clone)]
+struct Line {
+    key: String,
+    value: String,
+    source: String,
+}
+
+fn line(key: &str, value: impl Into<toml::Value>, source: impl ToString) -> Line {
+    Line {
+        key: key.to_string(),
+        value: value.into().to_string(),
+        source: source.to_string(),
+    }
+}
+
+fn header(table: &str, source: &str) -> Line {
+    Line {
+        key: String::new(),
+        value: format!("[{table}]"),
+        source: source.to_string(),
+    }
+}
+
+/// Of a list made of the config's entries and a flag's: the source of each.
+fn joined(cfg: &[String], flag: &[String], name: &str) -> String {
+    match (cfg.is_empty(), flag.is_empty()) {
+        (false, false) => format!("config, {name}"),
+        (false, true) => "config".into(),
+        (true, false) => name.into(),
+        (true, true) => "default".into(),
+    }
+}
+
+/// `[tools]`, `[tools.levels]` and `[mcp.NAME]` as this run merges them
+/// with `--tools`, `--allow-tool`, `--mcp` and the rest.
+fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
+    let t = &cfg.tools;
+    let strings = |v: &[String]| toml::Value::Array(v.iter().map(|s| s.as_str().into()).collect());
+    let paths =
+        |v: &[PathBuf]| -> Vec<String> { v.iter().map(|p| p.display().to_string()).collect() };
+    let mut out = vec![header("tools", "")];
+    if args.no_tools || args.command_help {
+        let flag = if args.no_tools {
+            "--no-tools"
+        } else {
+            "--command-help"
+        };
+        out.push(line("none", true, flag));
+    }
+    out.push(line(
+        "enable",
+        strings(&t.enable),
+        joined(&t.enable, &[], ""),
+    ));
+    if !args.tools.is_empty() {
+        out.push(line("only", strings(&args.tools), "--tools"));
+    }
+    if !args.exclude_tools.is_empty() {
+        out.push(line(
+            "exclude",
+            strings(&args.exclude_tools),
+            "--exclude-tools",
+        ));
+    }
+    let allow: Vec<String> = t.allow.iter().chain(&args.allow_tool).cloned().collect();
+    out.push(line(
+        "allow",
+        strings(&allow),
+        joined(&t.allow, &args.allow_tool, "--allow-tool"),
+    ));
+    if args.yes {
+        out.push(line("yes", true, "--yes"));
+    }
+    let (timeout, source) = match (args.tool_timeout, t.timeout) {
+        (Some(s), _) => (s, "--tool-timeout"),
+        (None, Some(s)) => (s as f64, "config"),
+        (None, None) => (
+            crate::agent::toolbox::setup::DEFAULT_TIMEOUT.as_secs_f64(),
+            "default",
+        ),
+    };
+    // Whole seconds as an integer, as the config writes them.
+    let timeout = if timeout.fract() == 0.0 && timeout < i64::MAX as f64 {
+        toml::Value::Integer(timeout as i64)
+    } else {
+        toml::Value::Float(timeout)
+    };
+    out.push(line("timeout", timeout, source));
+    let include: Vec<String> = paths(&t.include_dirs)
+        .into_iter()
+        .chain(paths(&args.include_dir))
+        .collect();
+    out.push(line(
+        "include_dirs",
+        strings(&include),
+        joined(
+            &paths(&t.include_dirs),
+            &paths(&args.include_dir),
+            "--include-dir",
+        ),
+    ));
+    if !args.mcp.is_empty() {
+        let lines: Vec<String> = args.mcp.iter().map(|c| redact_words(c)).collect();
+        out.push(line("mcp", strings(&lines), "--mcp"));
+    }
+    if !t.levels.is_empty() {
+        out.push(header("tools.levels", "config"));
+        for (name, level) in &t.levels {
+            out.push(line(&toml_key(name), level.to_string(), "config"));
+        }
+    }
+    for (name, spec) in &cfg.mcp {
+        out.push(header(&format!("mcp.{}", toml_key(name)), "config"));
+        out.push(line("command", spec.command.as_str(), ""));
+        out.push(line("args", strings(&spec.args), ""));
+        if !spec.env.is_empty() {
+            // Server environments carry tokens: names only.
+            let env: Vec<String> = spec
+                .env
+                .keys()
+                .map(|k| format!("{} = \"[REDACTED]\"", toml_key(k)))
+                .collect();
+            out.push(Line {
+                key: "env".into(),
+                value: format!("{{ {} }}", env.join(", ")),
+                source: String::new(),
+            });
+        }
+        out.push(line("trust", spec.trust, ""));
+    }
+    out
+}
+
+/// A command line with every word after the program shown only when it
+/// looks like a flag or a name: arguments can be tokens.
+fn redact_words(cmd: &str) -> String {
+    let mut words = cmd.split_whitespace();
+    let mut out: Vec<String> = words.next().map(str::to_string).into_iter().collect();
+    for w in words {
+        let plain = w.len() < 24 || w.starts_with('-') || w.contains('/');
+        out.push(if plain {
+            w.to_string()
+        } else {
+            "[REDACTED]".into()
+        });
+    }
+    out.join(" ")
+}
+
+/// A bare TOML key when it can be one, else quoted.
+fn toml_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        toml::Value::String(k.to_string()).to_string()
+    }
+}
+
+impl Settings {
+    /// `--print-config`: the merged settings as TOML, each value followed
+    /// by its source in a comment. Keys are shown as `[REDACTED]`, URLs
+    /// without credentials or query.
+    pub fn render(&self) -> String {
+        let mut lines = vec![
+            line(
+                "provider",
+                self.provider.value.name(),
+                &self.provider.source,
+            ),
+            line("model", self.model.value.as_str(), &self.model.source),
+            line(
+                "base_url",
+                display_url(&self.base_url.value),
+                &self.base_url.source,
+            ),
+        ];
+        let key_vars = self.provider.value.wiring().key_vars;
+        lines.push(match &self.api_key {
+            Some(var) => line("api_key", "[REDACTED]", Source::Env(var.clone())),
+            None => Line {
+                key: "# api_key".into(),
+                value: "not set".into(),
+                source: key_vars.join(", "),
+            },
+        });
+        let color = match self.color.value {
+            ColorChoice::Auto => "auto",
+            ColorChoice::Always => "always",
+            ColorChoice::Never => "never",
+        };
+        lines.push(line("color", color, &self.color.source));
+        lines.push(line("width", self.width.value as i64, &self.width.source));
+        lines.extend(self.tools.iter().cloned());
+
+        let mut out = String::from("# gem-ask settings: each value and where it came from\n");
+        let _ = match (&self.config_path, self.config_found) {
+            (Some(p), true) => writeln!(out, "# config file: {}", p.display()),
+            (Some(p), false) => writeln!(out, "# config file: {} (not present)", p.display()),
+            (None, _) => writeln!(out, "# config file: none (no home directory)"),
+        };
+        let width = lines
+            .iter()
+            .filter(|l| !l.key.is_empty())
+            .map(|l| l.key.len() + 3 + l.value.chars().count())
+            .max()
+            .unwrap_or(0);
+        for l in &lines {
+            let text = if l.key.is_empty() {
+                out.push('\n');
+                l.value.clone()
+            } else {
+                format!("{} = {}", l.key, l.value)
+            };
+            if l.source.is_empty() {
+                let _ = writeln!(out, "{text}");
+            } else {
+                let _ = writeln!(out, "{text:<width$}  # {}", l.source);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(argv: &[&str], given: &[&str]) -> Args {
+        let mut a =
+            Args::try_parse_from(std::iter::once("gem-ask").chain(argv.iter().copied())).unwrap();
+        a.given = Given::of(given);
+        a
+    }
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    fn cfg(text: &str) -> Config {
+        super::super::parse(text).unwrap()
+    }
+
+    #[test]
+    fn flags_beat_environment_beats_config_beats_default() {
+        let c = cfg("[gemini]\nmodel = \"cfg-model\"\nbase_url = \"http://cfg:1\"\n");
+        let term = TermEnv::default();
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &c, &env(&[]), &term).unwrap();
+        assert_eq!(
+            (s.model.value.as_str(), &s.model.source),
+            ("cfg-model", &Source::Config)
+        );
+        assert_eq!(a.base_url.as_deref(), Some("http://cfg:1"));
+
+        let e = env(&[
+            ("GEMINI_MODEL", "env-model"),
+            ("GOOGLE_GEMINI_BASE_URL", "http://env:2"),
+        ]);
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &c, &e, &term).unwrap();
+        assert_eq!(s.model.source, Source::Env("GEMINI_MODEL".into()));
+        assert_eq!(
+            (a.model.as_str(), a.base_url.as_deref()),
+            ("env-model", Some("http://env:2"))
+        );
+
+        let mut a = args(
+            &["--model", "flag", "--base-url", "http://flag:3"],
+            &["model", "base_url"],
+        );
+        let s = merge(&mut a, &c, &e, &term).unwrap();
+        assert_eq!(s.model.source, Source::Flag("--model"));
+        assert_eq!(
+            (a.model.as_str(), a.base_url.as_deref()),
+            ("flag", Some("http://flag:3"))
+        );
+
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &Config::default(), &env(&[]), &term).unwrap();
+        assert_eq!(s.model.value, crate::gemini::DEFAULT_MODEL);
+        assert_eq!(s.base_url.source, Source::Default);
+    }
+
+    #[test]
+    fn each_provider_reads_its_own_table_and_variables() {
+        let c = cfg("provider = \"openai\"\n[gemini]\nmodel = \"g\"\n[openai]\nmodel = \"qwen\"\n");
+        let e = env(&[
+            ("GEMINI_MODEL", "gm"),
+            ("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1"),
+            ("OPENAI_API_KEY", "sk-x"),
+        ]);
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &c, &e, &TermEnv::default()).unwrap();
+        assert_eq!(
+            (a.provider, a.model.as_str()),
+            (ProviderKind::Openai, "qwen")
+        );
+        assert_eq!(s.base_url.source, Source::Env("OPENAI_BASE_URL".into()));
+        assert_eq!(s.api_key.as_deref(), Some("OPENAI_API_KEY"));
+        // The flag switches back, and Gemini's settings come with it.
+        let mut a = args(&["--provider", "gemini"], &["provider"]);
+        merge(&mut a, &c, &e, &TermEnv::default()).unwrap();
+        assert_eq!((a.provider, a.model.as_str()), (ProviderKind::Gemini, "gm"));
+        // An OpenAI-compatible server has no default model.
+        let mut a = args(&["--provider", "openai"], &["provider"]);
+        let err = merge(&mut a, &Config::default(), &env(&[]), &TermEnv::default()).unwrap_err();
+        assert!(
+            err.contains("needs a model") && err.contains("[openai]"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn colour_and_width_follow_flags_environment_config_terminal() {
+        let c = cfg("color = \"always\"\nwidth = 100\n");
+        let tty = TermEnv {
+            stdout_is_tty: true,
+            terminal_width: Some(120),
+            ..TermEnv::default()
+        };
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &c, &env(&[]), &tty).unwrap();
+        assert_eq!((a.color, a.width), (ColorChoice::Always, Some(100)));
+        assert_eq!((s.width.value, &s.width.source), (100, &Source::Config));
+
+        let no_color = TermEnv {
+            no_color: true,
+            columns: Some("70".into()),
+            ..tty.clone()
+        };
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &c, &env(&[]), &no_color).unwrap();
+        assert_eq!((a.color, a.width), (ColorChoice::Auto, None));
+        assert_eq!(s.color.source, Source::Env("NO_COLOR".into()));
+        assert_eq!(
+            (s.width.value, &s.width.source),
+            (70, &Source::Env("COLUMNS".into()))
+        );
+
+        let mut a = args(&["--color", "never", "--width", "50"], &["color", "width"]);
+        let s = merge(&mut a, &c, &env(&[]), &no_color).unwrap();
+        assert_eq!((a.color, a.width), (ColorChoice::Never, Some(50)));
+        assert_eq!(s.width.source, Source::Flag("--width"));
+
+        let mut a = args(&[], &[]);
+        let s = merge(&mut a, &Config::default(), &env(&[]), &tty).unwrap();
+        assert_eq!((s.width.value, &s.width.source), (120, &Source::Terminal));
+    }
+
+    #[test]
+    fn the_listing_is_toml_with_secrets_redacted() {
+        let c = cfg(
+            "[openai]\nmodel = \"m\"\nbase_url = \"http://user:pw@127.0.0.1:8/v1\"\n\
+             [tools]\nallow = [\"write_file\"]\n[tools.levels]\nrun_shell_command = \"strict\"\n\
+             [mcp.gh]\ncommand = \"gh-mcp\"\nenv = { GITHUB_TOKEN = \"ghp_secret\" }\n",
+        );
+        let e = env(&[("OPENAI_API_KEY", "sk-secret-key")]);
+        let mut a = args(
+            &[
+                "--provider",
+                "openai",
+                "--allow-tool",
+                "run_shell_command",
+                "--mcp",
+                "srv --token abcdefghijklmnopqrstuvwxyz0123",
+            ],
+            &["provider", "allow_tool", "mcp"],
+        );
+        let text = merge(&mut a, &c, &e, &TermEnv::default()).unwrap().render();
+        for secret in [
+            "sk-secret-key",
+            "ghp_secret",
+            "pw",
+            "abcdefghijklmnopqrstuvwxyz0123",
+        ] {
+            assert!(!text.contains(secret), "{secret} in\n{text}");
+        }
+        let parsed: toml::Table = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(parsed["provider"].as_str(), Some("openai"));
+        assert_eq!(parsed["base_url"].as_str(), Some("http://127.0.0.1:8/v1"));
+        assert_eq!(parsed["api_key"].as_str(), Some("[REDACTED]"));
+        assert_eq!(
+            parsed["tools"]["levels"]["run_shell_command"].as_str(),
+            Some("strict")
+        );
+        assert_eq!(
+            parsed["mcp"]["gh"]["env"]["GITHUB_TOKEN"].as_str(),
+            Some("[REDACTED]")
+        );
+        for l in [
+            "provider = \"openai\"",
+            "# --provider",
+            "api_key = \"[REDACTED]\"",
+            "# environment OPENAI_API_KEY",
+            "# config, --allow-tool",
+        ] {
+            assert!(text.contains(l), "{l} in\n{text}");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The model providers gem-ask can talk to, behind one trait: Gemini's own
+//! REST API (`--provider gemini`, the default) and any OpenAI-compatible
+//! chat-completions server (`--provider openai`: Ollama, llama.cpp's
+//! server, vLLM, Gemini's `/v1beta/openai/`).
+//!
+//! The conversation is kept in one shape whatever the provider: Gemini's
+//! `Content` (the shape sessions store), and requests are built in
+//! Gemini's `GenerateContentRequest` shape (`gemini::request`). A
+//! [`Provider`] turns such a request into its own wire body, names the
+//! path and the key header, folds its streamed answer back into a
+//! [`Turn`] of Gemini-shaped parts, and reads its error bodies. Retries,
+//! interruption, transports, tools, events and sessions live above it
+//! (`gemini::Client`, the agent) and are the same for every provider.
+
+pub mod gemini;
+pub mod openai;
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::gemini::{ApiError, Delta, GenError, Turn};
+
+/// `--provider`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Deserialize,
+    serde::Serialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// Google's Gemini API (generativelanguage.googleapis.com).
+    #[default]
+    Gemini,
+    /// Any OpenAI-compatible /chat/completions server.
+    Openai,
+}
+
+impl ProviderKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderKind::Gemini => "gemini",
+            ProviderKind::Openai => "openai",
+        }
+    }
+
+    /// Where this provider's settings come from besides flags and config.
+    pub fn wiring(self) -> &'static Wiring {
+        match self {
+            ProviderKind::Gemini => &gemini::WIRING,
+            ProviderKind::Openai => &openai::WIRING,
+        }
+    }
+
+    /// The wire format.
+    pub fn provider(self) -> Arc<dyn Provider> {
+        match self {
+            ProviderKind::Gemini => Arc::new(gemini::Gemini),
+            ProviderKind::Openai => Arc::new(openai::OpenAi),
+        }
+    }
+}
+
+/// A provider's settings outside the config file: environment variables
+/// (first set wins) and defaults.
+#[derive(Debug)]
+pub struct Wiring {
+    pub key_vars: &'static [&'static str],
+    /// Without a key the run ends before any request (exit 3); a local
+    /// OpenAI-compatible server needs none.
+    pub key_required: bool,
+    pub base_url_vars: &'static [&'static str],
+    pub default_base_url: &'static str,
+    pub model_vars: &'static [&'static str],
+    /// `None`: every server names its own models, so one must be chosen.
+    pub default_model: Option<&'static str>,
+}
+
+/// One provider's wire format.
+pub trait Provider: Send + Sync {
+    fn kind(&self) -> ProviderKind;
+
+    /// The request path under the base URL, query included.
+    fn path(&self, model: &str) -> String;
+
+    /// The header that carries the API key, and its value.
+    fn auth_header(&self, key: &str) -> (&'static str, String);
+
+    /// The wire body for a request built in Gemini's shape.
+    fn body(&self, request: &Value, model: &str) -> Value;
+
+    /// A fresh fold for one streamed answer.
+    fn stream(&self) -> Box<dyn StreamFold>;
+
+    /// A non-2xx answer's body as an error.
+    fn error(&self, status: u16, body: &str, retry_after: Option<&str>) -> ApiError;
+}
+
+/// Folds the `data:` payloads of one streamed answer into a [`Turn`].
+pub trait StreamFold: Send {
+    /// One payload; what to show right away.
+    fn push(&mut self, data: &str) -> Result<Vec<Delta>, GenError>;
+
+    /// The stream ended: the whole turn, or [`GenError::StreamCut`] when the
+    /// answer never said it was complete.
+    fn finish(self: Box<Self>) -> Result<Turn, GenError>;
+}
+
+/// A stream payload as JSON; anything else means the stream is broken.
+pub(crate) fn parse_chunk(data: &str) -> Result<Value, GenError> {
+    serde_json::from_str(data)
+        .map_err(|e| GenError::StreamCut(format!("a stream event is not JSON ({e})")))
+}
