@@ -8,7 +8,8 @@ off\t''"
 complete -c viz-render -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c viz-render -l format -d 'What to write: `terminal` draws; `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "terminal\t'Draw charts, text and chapters in the terminal'
+complete -c viz-render -l format -d 'What to write: `terminal` draws; `markdown` writes GitHub-flavoured Markdown (charts as mermaid xychart blocks, data in collapsed tables); `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "terminal\t'Draw charts, text and chapters in the terminal'
+markdown\t'GitHub-flavoured Markdown for a CI job summary or a pull-request comment: charts as mermaid, tables as GFM tables'
 json\t'Re-emit the events, charts normalized with meta.fallbackMode'
 vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
 complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r

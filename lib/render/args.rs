@@ -100,6 +100,21 @@ with meta.fallbackMode set to the mode that would have been drawn (\"unicode\" \
 or \"ascii\"), a bare spec normalized first; every other event passes \
 through unchanged.
 
+--format markdown writes GitHub-flavoured Markdown that GitHub and GitLab \
+render, for a CI job summary (>> \"$GITHUB_STEP_SUMMARY\") or a pull-request \
+comment: assistant text passes through as the Markdown it is (a code fence \
+it leaves open is closed); chapters are `##` headings; bar and line charts \
+are mermaid `xychart-beta` blocks (title, axis titles with units, one plot \
+per series, several series coloured and named in a legend line under the \
+block), followed by the downsampling note and a collapsed <details> block \
+with the chart's data; table charts are GFM tables, numbers right-aligned \
+and exact; grammar charts of line and bar marks over one x axis are \
+mermaid too, others (areas, points, rules, bands, sectors, inverted axes, \
+gaps, more than 200 x values) are their data table with a note saying \
+why; `error` events, failed tools and runs are quoted Error/Warning lines. \
+Text from events (titles, labels, cells, messages of errors) is escaped: \
+it shows as written, never as Markdown, HTML, math or a mention.
+
 --format vega-lite does not draw either: each chart (bar, line, table, and \
 every mark of a valid `ui` chart) is written as a Vega-Lite v5 spec with its \
 data inline, one compact JSON document per line, so one chart is one JSON \
@@ -130,6 +145,7 @@ Examples:
   gem-ask 'plot the last 5 years' | viz-render --show-tools
   viz-render --ascii --width 60 events.jsonl
   viz-parse --chart line testdata/yearly.csv | viz-render --format vega-lite > chart.vl.json
+  viz-parse --chart bar bench.csv | viz-render --format markdown >> \"$GITHUB_STEP_SUMMARY\"
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
   echo '{\"chartType\":\"bar\",\"series\":[{\"name\":\"s\",\"points\":[{\"label\":\"a\",\"value\":1}]}]}' | viz-render";
 
@@ -170,9 +186,11 @@ pub struct VizRenderArgs {
     #[command(flatten)]
     pub text: MarkdownArgs,
 
-    /// What to write: `terminal` draws; `json` re-emits the events, charts
-    /// with meta.fallbackMode set (as --json); `vega-lite` writes one
-    /// Vega-Lite v5 spec per chart, one compact JSON document per line.
+    /// What to write: `terminal` draws; `markdown` writes GitHub-flavoured
+    /// Markdown (charts as mermaid xychart blocks, data in collapsed
+    /// tables); `json` re-emits the events, charts with meta.fallbackMode
+    /// set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart,
+    /// one compact JSON document per line.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Terminal)]
     pub format: Format,
 
@@ -219,6 +237,9 @@ pub struct VizRenderArgs {
 pub enum Format {
     /// Draw charts, text and chapters in the terminal.
     Terminal,
+    /// GitHub-flavoured Markdown for a CI job summary or a pull-request
+    /// comment: charts as mermaid, tables as GFM tables.
+    Markdown,
     /// Re-emit the events, charts normalized with meta.fallbackMode.
     Json,
     /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.

@@ -108,7 +108,7 @@ fn y_title(chart: &Chart) -> Option<String> {
 /// (else at the end), so a series with a gap (a missing cell of a wide
 /// table) does not push the labels only others have after its own:
 /// `a: 01, 03` and `b: 02, 03` give `01, 02, 03`, not `01, 03, 02`.
-fn label_union(chart: &Chart) -> Vec<&str> {
+pub(super) fn label_union(chart: &Chart) -> Vec<&str> {
     let mut xs: Vec<&str> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     for s in &chart.series {

@@ -7,6 +7,8 @@
 mod rows;
 mod xy;
 
+pub(crate) use xy::groups;
+
 use super::chart::{header, note};
 use super::{RenderOptions, fit, plot};
 use crate::spec::grammar::{ChartSpec, FieldType, MarkKind};
@@ -46,25 +48,28 @@ pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) 
         let p = xy::build(spec, !opts.unicode);
         plot::render(&p, opts, &mut lines);
     }
-    if let Some(i) = spec.interaction.as_ref().filter(|i| !is_empty(i)) {
-        let what = match i {
-            serde_json::Value::Object(m) => {
-                m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
-            }
-            _ => String::new(),
-        };
-        let what = if what.is_empty() {
-            String::new()
-        } else {
-            format!(" ({what})")
-        };
-        notes.push(format!("interaction{what} is not drawn in the terminal"));
-    }
+    notes.extend(interaction_note(spec, "in the terminal"));
     for n in notes {
         note(&n, opts, &mut lines);
     }
     let w = opts.width.max(1);
     lines.into_iter().map(|l| fit(l, w, opts)).collect()
+}
+
+/// What a static picture (`medium`: "in the terminal") leaves out of a
+/// spec: its `interaction`.
+pub(crate) fn interaction_note(spec: &ChartSpec, medium: &str) -> Option<String> {
+    let i = spec.interaction.as_ref().filter(|i| !is_empty(i))?;
+    let what = match i {
+        serde_json::Value::Object(m) => m.keys().map(String::as_str).collect::<Vec<_>>().join(", "),
+        _ => String::new(),
+    };
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!(" ({what})")
+    };
+    Some(format!("interaction{what} is not drawn {medium}"))
 }
 
 fn is_empty(v: &serde_json::Value) -> bool {

@@ -42,7 +42,7 @@ impl Series {
 }
 
 /// Rows of one mark split by series: (series name, row indices).
-pub(super) fn groups(spec: &ChartSpec, m: &Mark, rows: usize) -> Vec<(String, Vec<usize>)> {
+pub(crate) fn groups(spec: &ChartSpec, m: &Mark, rows: usize) -> Vec<(String, Vec<usize>)> {
     match spec.series_by(m) {
         SeriesBy::Field(f) => {
             let col = spec.column(f);
