@@ -50,7 +50,7 @@ _viz__render() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "terminal markdown json vega-lite" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto terminal github gitlab markdown json vega-lite" -- "${cur}"))
                     return 0
                     ;;
                 --max-spec-bytes)

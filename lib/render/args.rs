@@ -100,6 +100,20 @@ with meta.fallbackMode set to the mode that would have been drawn (\"unicode\" \
 or \"ascii\"), a bare spec normalized first; every other event passes \
 through unchanged.
 
+--format github and --format gitlab draw the same picture for a CI log, \
+whole lines at a time: each chapter is a collapsible section (GitHub's \
+::group:: and ::endgroup:: workflow commands; GitLab's section_start and \
+section_end markers, collapsed); on GitHub each `error` event is an \
+::error:: or ::warning:: annotation (file= and line= when the event has \
+`file` and `line`) in place of its error line. Colour (--color auto) is on \
+unless NO_COLOR is set: both logs show ANSI colour. Text from events can \
+never act as a workflow command: a drawn line GitHub's runner would read as \
+one (:: after blanks, or ##[ anywhere) is fenced by ::stop-commands::TOKEN \
+and ::TOKEN::; data inside our own commands is percent-escaped; GitLab's \
+markers need a carriage return and ESC, which are never drawn from data. \
+--format auto (the default) is github when GITHUB_ACTIONS=true, gitlab \
+when GITLAB_CI=true, and only when stdout is not a terminal; else terminal.
+
 --format markdown writes GitHub-flavoured Markdown that GitHub and GitLab \
 render, for a CI job summary (>> \"$GITHUB_STEP_SUMMARY\") or a pull-request \
 comment: assistant text passes through as the Markdown it is (a code fence \
@@ -144,6 +158,7 @@ Examples:
   gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-parse | viz-render
   gem-ask 'plot the last 5 years' | viz-render --show-tools
   viz-render --ascii --width 60 events.jsonl
+  make 2>&1 | topic-tag --wrap --split '^==> ' | viz-render --format github
   viz-parse --chart line testdata/yearly.csv | viz-render --format vega-lite > chart.vl.json
   viz-parse --chart bar bench.csv | viz-render --format markdown >> \"$GITHUB_STEP_SUMMARY\"
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
@@ -186,12 +201,16 @@ pub struct VizRenderArgs {
     #[command(flatten)]
     pub text: MarkdownArgs,
 
-    /// What to write: `terminal` draws; `markdown` writes GitHub-flavoured
+    /// What to write: `terminal` draws; `github` and `gitlab` draw for a CI
+    /// log (chapters as collapsible sections; on GitHub error events as
+    /// annotations); `auto` is one of those two when GITHUB_ACTIONS or
+    /// GITLAB_CI is `true` and stdout is not a terminal, else `terminal`;
+    /// `markdown` writes GitHub-flavoured
     /// Markdown (charts as mermaid xychart blocks, data in collapsed
     /// tables); `json` re-emits the events, charts with meta.fallbackMode
     /// set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart,
     /// one compact JSON document per line.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Terminal)]
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
     pub format: Format,
 
     /// Same as --format json.
@@ -235,8 +254,17 @@ pub struct VizRenderArgs {
 /// `viz-render --format`: what is written for the events read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// `github` or `gitlab` when GITHUB_ACTIONS or GITLAB_CI is `true` and
+    /// stdout is not a terminal; else `terminal`.
+    Auto,
     /// Draw charts, text and chapters in the terminal.
     Terminal,
+    /// The terminal drawing for a GitHub Actions log: chapters as
+    /// ::group:: sections, error events as ::error::/::warning:: annotations.
+    Github,
+    /// The terminal drawing for a GitLab CI log: chapters as collapsible
+    /// sections.
+    Gitlab,
     /// GitHub-flavoured Markdown for a CI job summary or a pull-request
     /// comment: charts as mermaid, tables as GFM tables.
     Markdown,
@@ -246,8 +274,30 @@ pub enum Format {
     VegaLite,
 }
 
+impl Format {
+    /// `auto` made concrete from the environment (`var`) and whether
+    /// stdout is a terminal; other formats are themselves.
+    pub fn resolve(self, var: impl Fn(&str) -> Option<String>, stdout_is_tty: bool) -> Format {
+        if self != Format::Auto {
+            return self;
+        }
+        let set = |k: &str| var(k).is_some_and(|v| v == "true");
+        match () {
+            _ if stdout_is_tty => Format::Terminal,
+            _ if set("GITHUB_ACTIONS") => Format::Github,
+            _ if set("GITLAB_CI") => Format::Gitlab,
+            _ => Format::Terminal,
+        }
+    }
+
+    /// Formats that draw the terminal picture.
+    pub fn draws(self) -> bool {
+        matches!(self, Format::Terminal | Format::Github | Format::Gitlab)
+    }
+}
+
 impl VizRenderArgs {
-    /// The format asked for, `--json` included.
+    /// The format asked for, `--json` included (`auto` not yet resolved).
     pub fn output_format(&self) -> Format {
         if self.json { Format::Json } else { self.format }
     }

@@ -1,6 +1,6 @@
 //! `viz-render`'s command: reads every input and hands each event to the
-//! output format asked for ([`Sink`]): the terminal drawing, Markdown, the
-//! events again (`json`), Vega-Lite specs; maps bad input to warnings or,
+//! output format asked for ([`Sink`]): the terminal drawing (for a CI log
+//! too), Markdown, the events again (`json`), Vega-Lite specs; maps bad input to warnings or,
 //! with `--strict`, to exit 65.
 
 use std::io::{self, Write};
@@ -8,12 +8,13 @@ use std::io::{self, Write};
 use serde_json::Value;
 
 use super::args::Format;
+use super::ci::{CiLog, Platform};
 use super::text::clean_line;
 use super::{
     RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, gfm,
     ui_warning, vegalite,
 };
-use crate::cli::{self, TermEnv};
+use crate::cli::{self, ColorChoice, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope};
 
@@ -36,19 +37,27 @@ trait Sink {
 /// for as it arrives. Returns the exit code.
 pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     let env = TermEnv::from_process();
-    let format = args.output_format();
-    if args.chapters && format != Format::Terminal {
+    let format = args
+        .output_format()
+        .resolve(|k| std::env::var(k).ok(), env.stdout_is_tty);
+    if args.chapters && !format.draws() {
         return Err(cli::coded(
             cli::exit::USAGE,
-            "--chapters draws chapter headers: it takes no --format but terminal",
+            "--chapters draws chapter headers: it takes no --format but terminal, github, gitlab or auto",
         ));
     }
+    let ci = matches!(format, Format::Github | Format::Gitlab);
+    let color = match args.color {
+        // Both CI logs show ANSI colour, though stdout is no terminal.
+        ColorChoice::Auto if ci && !env.no_color => ColorChoice::Always,
+        c => c,
+    };
     let mut opts = RenderOptions::resolve(
         &env,
         args.width.map(usize::from),
         args.ascii,
         args.unicode,
-        args.color,
+        color,
     );
     opts.height = usize::from(args.height);
     opts.show_tools = args.show_tools;
@@ -63,21 +72,18 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     let inputs = cli::open_inputs(&args.files)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
+    let strict = args.strict;
     let mut sink: Box<dyn Sink> = match format {
-        Format::Terminal => Box::new(Terminal {
-            renderer: Renderer::new(opts.clone()),
-            strict: args.strict,
-        }),
-        Format::Markdown => Box::new(Markdown {
-            report: gfm::Report::new(opts.clone()),
-            strict: args.strict,
-        }),
+        Format::Auto | Format::Terminal => Box::new(Checked(Renderer::new(opts.clone()), strict)),
+        Format::Github => Box::new(Checked(CiLog::new(Platform::GitHub, opts.clone()), strict)),
+        Format::Gitlab => Box::new(Checked(CiLog::new(Platform::GitLab, opts.clone()), strict)),
+        Format::Markdown => Box::new(Checked(gfm::Report::new(opts.clone()), strict)),
         Format::Json => Box::new(Json {
             mode: if opts.unicode { "unicode" } else { "ascii" },
             limits: opts.limits,
-            strict: args.strict,
+            strict,
         }),
-        Format::VegaLite => Box::new(vegalite::Exporter::new(opts.limits, args.strict)),
+        Format::VegaLite => Box::new(vegalite::Exporter::new(opts.limits, strict)),
     };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
@@ -86,7 +92,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                 Ok(e) => sink.event(e, (input.name.as_str(), reader.line()), &mut out)?,
                 Err(bad) => {
                     let msg = format!("{}: {}", input.name, bad);
-                    if args.strict {
+                    if strict {
                         sink.abort(&mut out)?;
                         out.flush()?;
                         return Err(cli::data_error(msg));
@@ -101,32 +107,81 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     Ok(cli::exit::OK)
 }
 
-/// An invalid chart with `--strict`: exit 65 naming where it was read.
-fn invalid_chart((name, line): At) -> anyhow::Error {
-    cli::data_error(format!("{name}: line {line}: invalid chart (--strict)"))
+/// A format that shows charts in place and counts those it refused:
+/// the terminal drawing, a CI log, Markdown.
+trait Drawing {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()>;
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
+    fn invalid_charts(&self) -> usize;
+    /// render_visualization calls of a stream without charts.
+    fn undrawn_chart_calls(&self) -> usize {
+        0
+    }
 }
 
-/// `--format terminal`: the drawing.
-struct Terminal {
-    renderer: Renderer,
-    strict: bool,
+impl Drawing for Renderer {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        Renderer::event(self, e, out)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        Renderer::finish(self, out)
+    }
+    fn invalid_charts(&self) -> usize {
+        Renderer::invalid_charts(self)
+    }
+    fn undrawn_chart_calls(&self) -> usize {
+        Renderer::undrawn_chart_calls(self)
+    }
 }
 
-impl Sink for Terminal {
-    fn event(&mut self, e: Event, at: At, out: &mut dyn Write) -> anyhow::Result<()> {
-        let before = self.renderer.invalid_charts();
-        self.renderer.event(&e, out)?;
-        if self.strict && self.renderer.invalid_charts() > before {
-            self.renderer.finish(out)?;
-            return Err(invalid_chart(at));
+impl Drawing for CiLog {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        CiLog::event(self, e, out)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        CiLog::finish(self, out)
+    }
+    fn invalid_charts(&self) -> usize {
+        self.renderer().invalid_charts()
+    }
+    fn undrawn_chart_calls(&self) -> usize {
+        self.renderer().undrawn_chart_calls()
+    }
+}
+
+impl Drawing for gfm::Report {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        gfm::Report::event(self, e, out)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        gfm::Report::finish(self, out)
+    }
+    fn invalid_charts(&self) -> usize {
+        gfm::Report::invalid_charts(self)
+    }
+}
+
+/// A drawing and `--strict`: an invalid chart ends the run with exit 65
+/// naming where it was read.
+struct Checked<D>(D, bool);
+
+impl<D: Drawing> Sink for Checked<D> {
+    fn event(&mut self, e: Event, (name, line): At, out: &mut dyn Write) -> anyhow::Result<()> {
+        let before = self.0.invalid_charts();
+        self.0.event(&e, out)?;
+        if self.1 && self.0.invalid_charts() > before {
+            self.0.finish(out)?;
+            return Err(cli::data_error(format!(
+                "{name}: line {line}: invalid chart (--strict)"
+            )));
         }
         Ok(())
     }
 
     fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
-        self.renderer.finish(out)?;
+        self.0.finish(out)?;
         out.flush()?;
-        let undrawn = self.renderer.undrawn_chart_calls();
+        let undrawn = self.0.undrawn_chart_calls();
         if undrawn > 0 {
             let calls = if undrawn == 1 {
                 "call was"
@@ -142,33 +197,7 @@ impl Sink for Terminal {
     }
 
     fn abort(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
-        Ok(self.renderer.finish(out)?)
-    }
-}
-
-/// `--format markdown`: GitHub-flavoured Markdown for a CI report.
-struct Markdown {
-    report: gfm::Report,
-    strict: bool,
-}
-
-impl Sink for Markdown {
-    fn event(&mut self, e: Event, at: At, out: &mut dyn Write) -> anyhow::Result<()> {
-        let before = self.report.invalid_charts();
-        self.report.event(&e, out)?;
-        if self.strict && self.report.invalid_charts() > before {
-            self.report.finish(out)?;
-            return Err(invalid_chart(at));
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
-        Ok(self.report.finish(out)?)
-    }
-
-    fn abort(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
-        self.finish(out)
+        Ok(self.0.finish(out)?)
     }
 }
 

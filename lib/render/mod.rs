@@ -22,7 +22,8 @@
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
 //! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
-//! `cli.rs` is the `viz-render` command, `gfm/` its Markdown output,
+//! `cli.rs` is the `viz-render` command, `ci.rs` its CI logs, `gfm/` its
+//! Markdown output,
 //! `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
@@ -30,6 +31,7 @@
 pub mod args;
 mod bar;
 mod chart;
+mod ci;
 mod cli;
 mod gfm;
 mod grammar;

@@ -115,6 +115,25 @@ impl Renderer {
         }
     }
 
+    /// Whether this event opens a chapter (a `topic` not naming the open
+    /// chapter again): CI formats start a collapsible section before it.
+    pub fn opens_chapter(&self, e: &Event) -> bool {
+        e.kind() == "topic"
+            && self
+                .topic_calls
+                .would_open(e.str_field("title").unwrap_or(""))
+    }
+
+    /// Chapters opened so far.
+    pub fn chapters(&self) -> usize {
+        self.topics
+    }
+
+    /// Ends an open line of streamed text, so what follows starts a line.
+    pub fn end_text(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.end_line(out)
+    }
+
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         match e.kind() {
