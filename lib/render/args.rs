@@ -129,6 +129,18 @@ why; `error` events, failed tools and runs are quoted Error/Warning lines. \
 Text from events (titles, labels, cells, messages of errors) is escaped: \
 it shows as written, never as Markdown, HTML, math or a mention.
 
+--format svg draws each chart (bar, line, table, and every mark of a \
+valid `ui` chart) as a self-contained SVG with plotters' SVG backend, \
+following the terminal's layout: bold title and subtitle, horizontal bars \
+with their values, line charts and grammar marks on one pair of axes with \
+the terminal's ticks (units on short tick labels, else in the axis title), \
+a legend for several series, sectors as one bar split in proportion with \
+values and percentages, tables with exact numbers, and the downsampling \
+note in a footer. 800 pixels wide, sans-serif text. One chart is one SVG \
+document on stdout; with --output-dir DIR each chart is a file \
+DIR/NN-title.svg and its path is written on stdout. Other events write \
+nothing; a chart that cannot be drawn is a warning (--strict: exit 65).
+
 --format vega-lite does not draw either: each chart (bar, line, table, and \
 every mark of a valid `ui` chart) is written as a Vega-Lite v5 spec with its \
 data inline, one compact JSON document per line, so one chart is one JSON \
@@ -160,6 +172,7 @@ Examples:
   viz-render --ascii --width 60 events.jsonl
   make 2>&1 | topic-tag --wrap --split '^==> ' | viz-render --format github
   viz-parse --chart line testdata/yearly.csv | viz-render --format vega-lite > chart.vl.json
+  viz-parse --chart bar testdata/bmw.csv | viz-render --format svg > bmw.svg
   viz-parse --chart bar bench.csv | viz-render --format markdown >> \"$GITHUB_STEP_SUMMARY\"
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
   echo '{\"chartType\":\"bar\",\"series\":[{\"name\":\"s\",\"points\":[{\"label\":\"a\",\"value\":1}]}]}' | viz-render";
@@ -205,6 +218,7 @@ pub struct VizRenderArgs {
     /// log (chapters as collapsible sections; on GitHub error events as
     /// annotations); `auto` is one of those two when GITHUB_ACTIONS or
     /// GITLAB_CI is `true` and stdout is not a terminal, else `terminal`;
+    /// `svg` writes one self-contained SVG per chart;
     /// `markdown` writes GitHub-flavoured
     /// Markdown (charts as mermaid xychart blocks, data in collapsed
     /// tables); `json` re-emits the events, charts with meta.fallbackMode
@@ -212,6 +226,11 @@ pub struct VizRenderArgs {
     /// one compact JSON document per line.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
     pub format: Format,
+
+    /// With --format svg: write each chart to its own file in DIR
+    /// (created if missing), `NN-title.svg`, and its path on stdout.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
 
     /// Same as --format json.
     #[arg(long, conflicts_with_all = ["chapters", "format"])]
@@ -268,6 +287,8 @@ pub enum Format {
     /// GitHub-flavoured Markdown for a CI job summary or a pull-request
     /// comment: charts as mermaid, tables as GFM tables.
     Markdown,
+    /// One self-contained SVG per chart (with --output-dir, one file each).
+    Svg,
     /// Re-emit the events, charts normalized with meta.fallbackMode.
     Json,
     /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::args::Format;
 use super::ci::{CiLog, Platform};
+use super::svg::SvgWriter;
 use super::text::clean_line;
 use super::{
     RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, gfm,
@@ -45,6 +46,15 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
             cli::exit::USAGE,
             "--chapters draws chapter headers: it takes no --format but terminal, github, gitlab or auto",
         ));
+    }
+    if args.output_dir.is_some() && format != Format::Svg {
+        return Err(cli::coded(
+            cli::exit::USAGE,
+            "--output-dir writes SVG files: it needs --format svg",
+        ));
+    }
+    if let Some(dir) = &args.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     }
     let ci = matches!(format, Format::Github | Format::Gitlab);
     let color = match args.color {
@@ -84,6 +94,7 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
             strict,
         }),
         Format::VegaLite => Box::new(vegalite::Exporter::new(opts.limits, strict)),
+        Format::Svg => Box::new(SvgWriter::new(opts.limits, strict, args.output_dir.clone())),
     };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
@@ -198,6 +209,16 @@ impl<D: Drawing> Sink for Checked<D> {
 
     fn abort(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
         Ok(self.0.finish(out)?)
+    }
+}
+
+impl Sink for SvgWriter {
+    fn event(&mut self, e: Event, at: At, out: &mut dyn Write) -> anyhow::Result<()> {
+        SvgWriter::event(self, &e, at, out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+        SvgWriter::finish(self, out)
     }
 }
 

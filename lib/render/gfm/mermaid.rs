@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::table::titled;
 use super::text::{inline, mermaid_number, mermaid_string};
+use crate::render::SERIES_RGB;
 use crate::render::grammar::groups;
 use crate::spec::grammar::{ChartSpec, FieldType, Mark, MarkKind, Operand};
 use crate::spec::{Chart, ChartType};
@@ -23,17 +24,8 @@ use crate::spec::{Chart, ChartType};
 /// More x positions than this are unreadable as categories.
 pub const MAX_CATEGORIES: usize = 200;
 
-/// Series colours and the square that stands for each in the legend.
-const PALETTE: [(&str, &str); 8] = [
-    ("#2563eb", "🟦"),
-    ("#ea580c", "🟧"),
-    ("#16a34a", "🟩"),
-    ("#dc2626", "🟥"),
-    ("#9333ea", "🟪"),
-    ("#ca8a04", "🟨"),
-    ("#92400e", "🟫"),
-    ("#374151", "⬛"),
-];
+/// The square that stands for each of [`SERIES_RGB`] in the legend.
+const SQUARES: [&str; 8] = ["🟦", "🟧", "🟩", "🟥", "🟪", "🟨", "🟫", "⬛"];
 
 /// One xychart: categories along x, one plot per series.
 #[derive(Debug, Clone, PartialEq)]
@@ -234,8 +226,11 @@ impl XyChart {
         out.push_str("```mermaid\n");
         let several = self.series.len() > 1;
         if several {
-            let colours: Vec<&str> = (0..self.series.len())
-                .map(|i| PALETTE[i % PALETTE.len()].0)
+            let colours: Vec<String> = (0..self.series.len())
+                .map(|i| {
+                    let (r, g, b) = SERIES_RGB[i % SERIES_RGB.len()];
+                    format!("#{r:02x}{g:02x}{b:02x}")
+                })
                 .collect();
             out.push_str("---\nconfig:\n  themeVariables:\n    xyChart:\n");
             out.push_str(&format!(
@@ -289,7 +284,7 @@ impl XyChart {
                 .series
                 .iter()
                 .enumerate()
-                .map(|(i, s)| format!("{} {}", PALETTE[i % PALETTE.len()].1, inline(&s.name)))
+                .map(|(i, s)| format!("{} {}", SQUARES[i % SQUARES.len()], inline(&s.name)))
                 .collect();
             out.push_str(&format!("\n{}\n", items.join(" · ")));
         }

@@ -104,7 +104,7 @@ impl Extent {
     }
 }
 
-pub(super) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
+pub(crate) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
     let mut b = Builder::new(spec, ascii);
     for m in &spec.marks {
         match m.kind {
