@@ -32,17 +32,7 @@ fn charts_in(stream: &str) -> usize {
 }
 
 fn examples() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in EXAMPLE_DIRS {
-        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(root().join("testdata").join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        in_dir.sort();
-        files.extend(in_dir);
-    }
-    files
+    support::example_files(&EXAMPLE_DIRS)
 }
 
 /// Every example's charts as SVG files under target/svg/out.

@@ -27,18 +27,7 @@ fn root() -> &'static Path {
 }
 
 fn examples() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in EXAMPLE_DIRS {
-        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(root().join("testdata").join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        in_dir.sort();
-        assert!(!in_dir.is_empty(), "no examples in testdata/{dir}");
-        files.extend(in_dir);
-    }
-    files
+    support::example_files(&EXAMPLE_DIRS)
 }
 
 /// The events of a stream that are charts: `visualization`, `ui`, or a

@@ -465,3 +465,21 @@ pub fn node_check(script: &str, modules: &Path, files: &[PathBuf], expect: usize
         "{report}"
     );
 }
+
+/// The example streams (`*.jsonl`) of these testdata folders, each
+/// folder's sorted by name.
+pub fn example_files(dirs: &[&str]) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut files = Vec::new();
+    for dir in dirs {
+        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        in_dir.sort();
+        assert!(!in_dir.is_empty(), "no examples in testdata/{dir}");
+        files.extend(in_dir);
+    }
+    files
+}

@@ -235,7 +235,7 @@ pub fn table(header: (&str, &str), rows: &[(String, f64)], area: &Area) -> Resul
         .unwrap_or(0);
     let right_edge = LEFT + lw + 32 + vw;
     let row_at = |r: usize| r as i32 * ROW as i32 + ROW as i32 / 2;
-    let left = |bold: bool| {
+    let cell = |bold: bool, h: HPos| {
         let f = if bold {
             FontStyle::Bold
         } else {
@@ -244,19 +244,10 @@ pub fn table(header: (&str, &str), rows: &[(String, f64)], area: &Area) -> Resul
         (FONT, MEDIUM, f)
             .into_font()
             .color(&INK)
-            .pos(Pos::new(HPos::Left, VPos::Center))
+            .pos(Pos::new(h, VPos::Center))
     };
-    let right = |bold: bool| {
-        let f = if bold {
-            FontStyle::Bold
-        } else {
-            FontStyle::Normal
-        };
-        (FONT, MEDIUM, f)
-            .into_font()
-            .color(&INK)
-            .pos(Pos::new(HPos::Right, VPos::Center))
-    };
+    let left = |bold: bool| cell(bold, HPos::Left);
+    let right = |bold: bool| cell(bold, HPos::Right);
     area.draw(&Text::new(
         clean_line(header.0, false),
         (LEFT, row_at(0)),
