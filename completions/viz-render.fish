@@ -8,9 +8,15 @@ off\t''"
 complete -c viz-render -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c viz-render -l format -d 'What to write: `terminal` draws; `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "terminal\t'Draw charts, text and chapters in the terminal'
+complete -c viz-render -l format -d 'What to write: `terminal` draws; `github` and `gitlab` draw for a CI log (chapters as collapsible sections; on GitHub error events as annotations); `auto` is one of those two when GITHUB_ACTIONS or GITLAB_CI is `true` and stdout is not a terminal, else `terminal`; `svg` writes one self-contained SVG per chart; `markdown` writes GitHub-flavoured Markdown (charts as mermaid xychart blocks, data in collapsed tables); `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "auto\t'`github` or `gitlab` when GITHUB_ACTIONS or GITLAB_CI is `true` and stdout is not a terminal; else `terminal`'
+terminal\t'Draw charts, text and chapters in the terminal'
+github\t'The terminal drawing for a GitHub Actions log: chapters as ::group:: sections, error events as ::error::/::warning:: annotations'
+gitlab\t'The terminal drawing for a GitLab CI log: chapters as collapsible sections'
+markdown\t'GitHub-flavoured Markdown for a CI job summary or a pull-request comment: charts as mermaid, tables as GFM tables'
+svg\t'One self-contained SVG per chart (with --output-dir, one file each)'
 json\t'Re-emit the events, charts normalized with meta.fallbackMode'
 vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
+complete -c viz-render -l output-dir -d 'With --format svg: write each chart to its own file in DIR (created if missing), `NN-title.svg`, and its path on stdout' -r -F
 complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r
 complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
 complete -c viz-render -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''

@@ -95,6 +95,8 @@ fn a_bare_specs_bad_options_are_refused_alike_by_parse_and_render() {
         o.stderr
     );
     let r = cargo_bin_cmd!("viz-render")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITLAB_CI")
         .args(["--color", "never"])
         .write_stdin(spec)
         .output()
@@ -111,6 +113,8 @@ fn a_bare_specs_bad_options_are_refused_alike_by_parse_and_render() {
     assert!(!all.contains('█'), "drew the chart anyway: {all}");
     let bad_max = spec.replace(r#""sort":"descending","#, "");
     let r = cargo_bin_cmd!("viz-render")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITLAB_CI")
         .args(["--color", "never"])
         .write_stdin(bad_max)
         .output()

@@ -8,9 +8,7 @@
 //! a failure; elsewhere the script is tried once, else the check is
 //! skipped with a loud note.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 mod support;
 
@@ -29,18 +27,7 @@ fn root() -> &'static Path {
 }
 
 fn examples() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in EXAMPLE_DIRS {
-        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(root().join("testdata").join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-            .collect();
-        in_dir.sort();
-        assert!(!in_dir.is_empty(), "no examples in testdata/{dir}");
-        files.extend(in_dir);
-    }
-    files
+    support::example_files(&EXAMPLE_DIRS)
 }
 
 /// The events of a stream that are charts: `visualization`, `ui`, or a
@@ -99,32 +86,9 @@ fn export_examples() -> Vec<PathBuf> {
 /// module doc for what happens when they are missing.
 fn vega_tools() -> Option<PathBuf> {
     let dir = root().join("target/vega/node");
-    let installed = || {
-        dir.join("node_modules/vega-lite/build/vega-lite-schema.json")
-            .exists()
-    };
-    if installed() {
-        return Some(dir);
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    assert!(
-        !ci,
-        "{} is missing: .ci/run must run .ci/setup-vega.sh before the tests",
-        dir.display()
-    );
-    let _ = Command::new(root().join(".ci/setup-vega.sh"))
-        .stdout(Stdio::null())
-        .status();
-    if installed() {
-        return Some(dir);
-    }
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "SKIPPED: the Vega tools are not installed in {} and .ci/setup-vega.sh could not \
-         install them: the Vega-Lite output was NOT checked by Vega",
-        dir.display()
-    );
-    None
+    let schema = dir.join("node_modules/vega-lite/build/vega-lite-schema.json");
+    support::setup_tool(".ci/setup-vega.sh", "the Vega tools", || schema.exists())?;
+    Some(dir)
 }
 
 #[test]
@@ -132,25 +96,7 @@ fn every_example_chart_validates_compiles_and_renders_with_the_real_vega_tools()
     let specs = export_examples();
     assert!(specs.len() >= 20, "only {} example files", specs.len());
     let Some(modules) = vega_tools() else { return };
-    let out = Command::new("node")
-        .arg(root().join("tests/vega/check.mjs"))
-        .arg("--modules")
-        .arg(&modules)
-        .args(&specs)
-        .output()
-        .expect("node runs (.ci/setup-vega.sh installs it)");
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "Vega refused some specs:\n{report}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let last = report.lines().last().unwrap_or_default();
-    assert_eq!(
-        last,
-        format!("{} passed, 0 failed", specs.len()),
-        "{report}"
-    );
+    support::node_check("tests/vega/check.mjs", &modules, &specs, specs.len());
 }
 
 #[test]

@@ -61,12 +61,16 @@ impl TopicCalls {
     /// false when it names the open one again (titles compared as
     /// [`normalize_title`] leaves them).
     pub fn open(&mut self, title: &str) -> bool {
-        let key = normalize_title(title);
-        if self.current.as_deref() == Some(key.as_str()) {
+        if !self.would_open(title) {
             return false;
         }
-        self.current = Some(key);
+        self.current = Some(normalize_title(title));
         true
+    }
+
+    /// Whether [`TopicCalls::open`] would open a chapter for this title.
+    pub fn would_open(&self, title: &str) -> bool {
+        self.current.as_deref() != Some(normalize_title(title).as_str())
     }
 }
 

@@ -100,6 +100,47 @@ with meta.fallbackMode set to the mode that would have been drawn (\"unicode\" \
 or \"ascii\"), a bare spec normalized first; every other event passes \
 through unchanged.
 
+--format github and --format gitlab draw the same picture for a CI log, \
+whole lines at a time: each chapter is a collapsible section (GitHub's \
+::group:: and ::endgroup:: workflow commands; GitLab's section_start and \
+section_end markers, collapsed); on GitHub each `error` event is an \
+::error:: or ::warning:: annotation (file= and line= when the event has \
+`file` and `line`) in place of its error line. Colour (--color auto) is on \
+unless NO_COLOR is set: both logs show ANSI colour. Text from events can \
+never act as a workflow command: a drawn line GitHub's runner would read as \
+one (:: after blanks, or ##[ anywhere) is fenced by ::stop-commands::TOKEN \
+and ::TOKEN::; data inside our own commands is percent-escaped; GitLab's \
+markers need a carriage return and ESC, which are never drawn from data. \
+--format auto (the default) is github when GITHUB_ACTIONS=true, gitlab \
+when GITLAB_CI=true, and only when stdout is not a terminal; else terminal.
+
+--format markdown writes GitHub-flavoured Markdown that GitHub and GitLab \
+render, for a CI job summary (>> \"$GITHUB_STEP_SUMMARY\") or a pull-request \
+comment: assistant text passes through as the Markdown it is (a code fence \
+it leaves open is closed); chapters are `##` headings; bar and line charts \
+are mermaid `xychart-beta` blocks (title, axis titles with units, one plot \
+per series, several series coloured and named in a legend line under the \
+block), followed by the downsampling note and a collapsed <details> block \
+with the chart's data; table charts are GFM tables, numbers right-aligned \
+and exact; grammar charts of line and bar marks over one x axis are \
+mermaid too, others (areas, points, rules, bands, sectors, inverted axes, \
+gaps, more than 200 x values) are their data table with a note saying \
+why; `error` events, failed tools and runs are quoted Error/Warning lines. \
+Text from events (titles, labels, cells, messages of errors) is escaped: \
+it shows as written, never as Markdown, HTML, math or a mention.
+
+--format svg draws each chart (bar, line, table, and every mark of a \
+valid `ui` chart) as a self-contained SVG with plotters' SVG backend, \
+following the terminal's layout: bold title and subtitle, horizontal bars \
+with their values, line charts and grammar marks on one pair of axes with \
+the terminal's ticks (units on short tick labels, else in the axis title), \
+a legend for several series, sectors as one bar split in proportion with \
+values and percentages, tables with exact numbers, and the downsampling \
+note in a footer. 800 pixels wide, sans-serif text. One chart is one SVG \
+document on stdout; with --output-dir DIR each chart is a file \
+DIR/NN-title.svg and its path is written on stdout. Other events write \
+nothing; a chart that cannot be drawn is a warning (--strict: exit 65).
+
 --format vega-lite does not draw either: each chart (bar, line, table, and \
 every mark of a valid `ui` chart) is written as a Vega-Lite v5 spec with its \
 data inline, one compact JSON document per line, so one chart is one JSON \
@@ -129,7 +170,10 @@ Examples:
   gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-parse | viz-render
   gem-ask 'plot the last 5 years' | viz-render --show-tools
   viz-render --ascii --width 60 events.jsonl
+  make 2>&1 | topic-tag --wrap --split '^==> ' | viz-render --format github
   viz-parse --chart line testdata/yearly.csv | viz-render --format vega-lite > chart.vl.json
+  viz-parse --chart bar testdata/bmw.csv | viz-render --format svg > bmw.svg
+  viz-parse --chart bar bench.csv | viz-render --format markdown >> \"$GITHUB_STEP_SUMMARY\"
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
   echo '{\"chartType\":\"bar\",\"series\":[{\"name\":\"s\",\"points\":[{\"label\":\"a\",\"value\":1}]}]}' | viz-render";
 
@@ -170,11 +214,23 @@ pub struct VizRenderArgs {
     #[command(flatten)]
     pub text: MarkdownArgs,
 
-    /// What to write: `terminal` draws; `json` re-emits the events, charts
-    /// with meta.fallbackMode set (as --json); `vega-lite` writes one
-    /// Vega-Lite v5 spec per chart, one compact JSON document per line.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Terminal)]
+    /// What to write: `terminal` draws; `github` and `gitlab` draw for a CI
+    /// log (chapters as collapsible sections; on GitHub error events as
+    /// annotations); `auto` is one of those two when GITHUB_ACTIONS or
+    /// GITLAB_CI is `true` and stdout is not a terminal, else `terminal`;
+    /// `svg` writes one self-contained SVG per chart;
+    /// `markdown` writes GitHub-flavoured
+    /// Markdown (charts as mermaid xychart blocks, data in collapsed
+    /// tables); `json` re-emits the events, charts with meta.fallbackMode
+    /// set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart,
+    /// one compact JSON document per line.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
     pub format: Format,
+
+    /// With --format svg: write each chart to its own file in DIR
+    /// (created if missing), `NN-title.svg`, and its path on stdout.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
 
     /// Same as --format json.
     #[arg(long, conflicts_with_all = ["chapters", "format"])]
@@ -217,16 +273,52 @@ pub struct VizRenderArgs {
 /// `viz-render --format`: what is written for the events read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// `github` or `gitlab` when GITHUB_ACTIONS or GITLAB_CI is `true` and
+    /// stdout is not a terminal; else `terminal`.
+    Auto,
     /// Draw charts, text and chapters in the terminal.
     Terminal,
+    /// The terminal drawing for a GitHub Actions log: chapters as
+    /// ::group:: sections, error events as ::error::/::warning:: annotations.
+    Github,
+    /// The terminal drawing for a GitLab CI log: chapters as collapsible
+    /// sections.
+    Gitlab,
+    /// GitHub-flavoured Markdown for a CI job summary or a pull-request
+    /// comment: charts as mermaid, tables as GFM tables.
+    Markdown,
+    /// One self-contained SVG per chart (with --output-dir, one file each).
+    Svg,
     /// Re-emit the events, charts normalized with meta.fallbackMode.
     Json,
     /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.
     VegaLite,
 }
 
+impl Format {
+    /// `auto` made concrete from the environment (`var`) and whether
+    /// stdout is a terminal; other formats are themselves.
+    pub fn resolve(self, var: impl Fn(&str) -> Option<String>, stdout_is_tty: bool) -> Format {
+        if self != Format::Auto {
+            return self;
+        }
+        let set = |k: &str| var(k).is_some_and(|v| v == "true");
+        match () {
+            _ if stdout_is_tty => Format::Terminal,
+            _ if set("GITHUB_ACTIONS") => Format::Github,
+            _ if set("GITLAB_CI") => Format::Gitlab,
+            _ => Format::Terminal,
+        }
+    }
+
+    /// Formats that draw the terminal picture.
+    pub fn draws(self) -> bool {
+        matches!(self, Format::Terminal | Format::Github | Format::Gitlab)
+    }
+}
+
 impl VizRenderArgs {
-    /// The format asked for, `--json` included.
+    /// The format asked for, `--json` included (`auto` not yet resolved).
     pub fn output_format(&self) -> Format {
         if self.json { Format::Json } else { self.format }
     }

@@ -56,23 +56,30 @@ pub(super) fn header(
 }
 
 fn footer(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    if let Some(msg) = dropped_points(chart) {
+        note(&msg, opts, lines);
+    }
+}
+
+/// What the footer says when points were dropped upstream (`showing 30
+/// of 1,204 points, top by value`); every output format says it.
+pub(super) fn dropped_points(chart: &Chart) -> Option<String> {
     let shown = chart.point_count();
     let original = chart.meta.original_point_count;
     // `truncated` without a larger original count has nothing to say.
     if original <= shown {
-        return;
+        return None;
     }
     let method = chart.meta.reduction.unwrap_or(match chart.chart_type {
         ChartType::Line => Reduction::Even,
         _ => Reduction::Top,
     });
-    let msg = format!(
+    Some(format!(
         "showing {} of {} points, {}",
         text::fixed(shown as f64, 0),
         text::fixed(original as f64, 0),
         method.describe()
-    );
-    note(&msg, opts, lines);
+    ))
 }
 
 /// A dim footer note, wrapped at the width.

@@ -1,38 +1,73 @@
-//! `viz-render`'s command: reads every input, draws each event (or with
-//! `--format json` re-emits it, with `--format vega-lite` exports its
-//! chart), maps bad input to warnings or, with `--strict`, to exit 65.
+//! `viz-render`'s command: reads every input and hands each event to the
+//! output format asked for ([`Sink`]): the terminal drawing (for a CI log
+//! too), Markdown, the events again (`json`), Vega-Lite specs; maps bad input to warnings or,
+//! with `--strict`, to exit 65.
 
 use std::io::{self, Write};
 
 use serde_json::Value;
 
 use super::args::Format;
+use super::ci::{CiLog, Platform};
+use super::svg::SvgWriter;
 use super::text::clean_line;
 use super::{
-    RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, ui_warning,
-    vegalite,
+    RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, gfm,
+    ui_warning, vegalite,
 };
-use crate::cli::{self, TermEnv};
+use crate::cli::{self, ColorChoice, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope};
 
-/// `viz-render`: reads every input, draws (or with `--json` re-emits) each
-/// event as it arrives. Returns the exit code.
+/// Where an event was read: the input's name and the line.
+type At<'a> = (&'a str, usize);
+
+/// One output format over a stream of events.
+trait Sink {
+    /// Writes what one event becomes; an error stops the run (`--strict`).
+    fn event(&mut self, e: Event, at: At, out: &mut dyn Write) -> anyhow::Result<()>;
+    /// The end of input.
+    fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()>;
+    /// The run stops on bad input (`--strict`): close what is open.
+    fn abort(&mut self, _out: &mut dyn Write) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+/// `viz-render`: reads every input, writes each event in the format asked
+/// for as it arrives. Returns the exit code.
 pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
-    let format = args.output_format();
-    if args.chapters && format != Format::Terminal {
+    let env = TermEnv::from_process();
+    let format = args
+        .output_format()
+        .resolve(|k| std::env::var(k).ok(), env.stdout_is_tty);
+    if args.chapters && !format.draws() {
         return Err(cli::coded(
             cli::exit::USAGE,
-            "--chapters draws chapter headers: it takes no --format but terminal",
+            "--chapters draws chapter headers: it takes no --format but terminal, github, gitlab or auto",
         ));
     }
-    let env = TermEnv::from_process();
+    if args.output_dir.is_some() && format != Format::Svg {
+        return Err(cli::coded(
+            cli::exit::USAGE,
+            "--output-dir writes SVG files: it needs --format svg",
+        ));
+    }
+    if let Some(dir) = &args.output_dir {
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    }
+    let ci = matches!(format, Format::Github | Format::Gitlab);
+    let color = match args.color {
+        // Both CI logs show ANSI colour, though stdout is no terminal.
+        ColorChoice::Auto if ci && !env.no_color => ColorChoice::Always,
+        c => c,
+    };
     let mut opts = RenderOptions::resolve(
         &env,
         args.width.map(usize::from),
         args.ascii,
         args.unicode,
-        args.color,
+        color,
     );
     opts.height = usize::from(args.height);
     opts.show_tools = args.show_tools;
@@ -47,69 +82,176 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     let inputs = cli::open_inputs(&args.files)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut renderer = Renderer::new(opts.clone());
-    let mut exporter = vegalite::Exporter::new(opts.limits, args.strict);
-    let mode = if opts.unicode { "unicode" } else { "ascii" };
+    let strict = args.strict;
+    let mut sink: Box<dyn Sink> = match format {
+        Format::Auto | Format::Terminal => Box::new(Checked(Renderer::new(opts.clone()), strict)),
+        Format::Github => Box::new(Checked(CiLog::new(Platform::GitHub, opts.clone()), strict)),
+        Format::Gitlab => Box::new(Checked(CiLog::new(Platform::GitLab, opts.clone()), strict)),
+        Format::Markdown => Box::new(Checked(gfm::Report::new(opts.clone()), strict)),
+        Format::Json => Box::new(Json {
+            mode: if opts.unicode { "unicode" } else { "ascii" },
+            limits: opts.limits,
+            strict,
+        }),
+        Format::VegaLite => Box::new(vegalite::Exporter::new(opts.limits, strict)),
+        Format::Svg => Box::new(SvgWriter::new(opts.limits, strict, args.output_dir.clone())),
+    };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
         while let Some(item) = reader.next_event()? {
-            let e = match item {
-                Ok(e) => e,
+            match item {
+                Ok(e) => sink.event(e, (input.name.as_str(), reader.line()), &mut out)?,
                 Err(bad) => {
                     let msg = format!("{}: {}", input.name, bad);
-                    if args.strict {
-                        renderer.finish(&mut out)?;
+                    if strict {
+                        sink.abort(&mut out)?;
+                        out.flush()?;
                         return Err(cli::data_error(msg));
                     }
                     cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
-                    continue;
                 }
-            };
-            if format == Format::VegaLite {
-                exporter.event(&e, (input.name.as_str(), reader.line()), &mut out)?;
-                continue;
-            }
-            if format == Format::Json {
-                let at = (input.name.as_str(), reader.line());
-                if e.kind() == "ui" {
-                    json_ui(e, &opts.limits, at, args.strict, &mut out)?;
-                    continue;
-                }
-                let e = json_event(e, mode, at.0, at.1, args.strict)?;
-                EventWriter::new(&mut out).write(&e)?;
-                continue;
-            }
-            let before = renderer.invalid_charts();
-            renderer.event(&e, &mut out)?;
-            if args.strict && renderer.invalid_charts() > before {
-                renderer.finish(&mut out)?;
-                return Err(cli::data_error(format!(
-                    "{}: line {}: invalid chart (--strict)",
-                    input.name,
-                    reader.line()
-                )));
             }
         }
     }
-    match format {
-        Format::Terminal => renderer.finish(&mut out)?,
-        Format::VegaLite => exporter.finish(&mut out)?,
-        Format::Json => {}
-    }
+    sink.finish(&mut out)?;
     out.flush()?;
-    let undrawn = renderer.undrawn_chart_calls();
-    if undrawn > 0 {
-        let calls = if undrawn == 1 {
-            "call was"
-        } else {
-            "calls were"
-        };
-        cli::diag(format!(
-            "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
-             pipe the stream through viz-parse to turn them into charts"
-        ));
-    }
     Ok(cli::exit::OK)
+}
+
+/// A format that shows charts in place and counts those it refused:
+/// the terminal drawing, a CI log, Markdown.
+trait Drawing {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()>;
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()>;
+    fn invalid_charts(&self) -> usize;
+    /// render_visualization calls of a stream without charts.
+    fn undrawn_chart_calls(&self) -> usize {
+        0
+    }
+}
+
+impl Drawing for Renderer {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        Renderer::event(self, e, out)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        Renderer::finish(self, out)
+    }
+    fn invalid_charts(&self) -> usize {
+        Renderer::invalid_charts(self)
+    }
+    fn undrawn_chart_calls(&self) -> usize {
+        Renderer::undrawn_chart_calls(self)
+    }
+}
+
+impl Drawing for CiLog {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        CiLog::event(self, e, out)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        CiLog::finish(self, out)
+    }
+    fn invalid_charts(&self) -> usize {
+        self.renderer().invalid_charts()
+    }
+    fn undrawn_chart_calls(&self) -> usize {
+        self.renderer().undrawn_chart_calls()
+    }
+}
+
+impl Drawing for gfm::Report {
+    fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        gfm::Report::event(self, e, out)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        gfm::Report::finish(self, out)
+    }
+    fn invalid_charts(&self) -> usize {
+        gfm::Report::invalid_charts(self)
+    }
+}
+
+/// A drawing and `--strict`: an invalid chart ends the run with exit 65
+/// naming where it was read.
+struct Checked<D>(D, bool);
+
+impl<D: Drawing> Sink for Checked<D> {
+    fn event(&mut self, e: Event, (name, line): At, out: &mut dyn Write) -> anyhow::Result<()> {
+        let before = self.0.invalid_charts();
+        self.0.event(&e, out)?;
+        if self.1 && self.0.invalid_charts() > before {
+            self.0.finish(out)?;
+            return Err(cli::data_error(format!(
+                "{name}: line {line}: invalid chart (--strict)"
+            )));
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+        self.0.finish(out)?;
+        out.flush()?;
+        let undrawn = self.0.undrawn_chart_calls();
+        if undrawn > 0 {
+            let calls = if undrawn == 1 {
+                "call was"
+            } else {
+                "calls were"
+            };
+            cli::diag(format!(
+                "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
+                 pipe the stream through viz-parse to turn them into charts"
+            ));
+        }
+        Ok(())
+    }
+
+    fn abort(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+        Ok(self.0.finish(out)?)
+    }
+}
+
+impl Sink for SvgWriter {
+    fn event(&mut self, e: Event, at: At, out: &mut dyn Write) -> anyhow::Result<()> {
+        SvgWriter::event(self, &e, at, out)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+        SvgWriter::finish(self, out)
+    }
+}
+
+impl Sink for vegalite::Exporter {
+    fn event(&mut self, e: Event, at: At, mut out: &mut dyn Write) -> anyhow::Result<()> {
+        vegalite::Exporter::event(self, &e, at, &mut out)
+    }
+
+    fn finish(&mut self, mut out: &mut dyn Write) -> anyhow::Result<()> {
+        vegalite::Exporter::finish(self, &mut out)
+    }
+}
+
+/// `--format json`: the events again, charts normalized.
+struct Json {
+    mode: &'static str,
+    limits: Limits,
+    strict: bool,
+}
+
+impl Sink for Json {
+    fn event(&mut self, e: Event, at: At, out: &mut dyn Write) -> anyhow::Result<()> {
+        if e.kind() == "ui" {
+            return json_ui(e, &self.limits, at, self.strict, out);
+        }
+        let e = json_event(e, self.mode, at.0, at.1, self.strict)?;
+        EventWriter::new(out).write(&e)?;
+        Ok(())
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
 
 /// `--json` and a `ui` event: it passes through; one that would not be
@@ -120,7 +262,7 @@ fn json_ui(
     limits: &Limits,
     (name, line): (&str, usize),
     strict: bool,
-    out: &mut impl Write,
+    out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let ui = UiEnvelope::read(&e.0);
     let warning = match ui.validate(limits) {

@@ -14,6 +14,14 @@ use super::text::{Style, paint};
 use crate::spec::Chart;
 
 pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    match plot(chart, !opts.unicode) {
+        Some(p) => plot::render(&p, opts, lines),
+        None => lines.push(paint("(no data)", Style::Dim, opts.color)),
+    }
+}
+
+/// A line chart as a layered plot (None: no finite value).
+pub(super) fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
     // The x axis: every label once, in an order every series agrees with;
     // each point is drawn at its label's place on it.
     let xs = label_union(chart);
@@ -27,8 +35,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     let ymin = values().fold(f64::INFINITY, f64::min);
     let ymax = values().fold(f64::NEG_INFINITY, f64::max);
     if !(ymin.is_finite() && ymax.is_finite()) {
-        lines.push(paint("(no data)", Style::Dim, opts.color));
-        return;
+        return None;
     }
     let several = chart.series.len() > 1;
     let layers = chart
@@ -56,7 +63,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
             .iter()
             .enumerate()
             .map(|(i, s)| legend::Item {
-                glyph: marker(i, !opts.unicode),
+                glyph: marker(i, ascii),
                 style: series_style(i),
                 name: s.name.clone(),
             })
@@ -64,7 +71,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     } else {
         Vec::new()
     };
-    let plot = Plot {
+    Some(Plot {
         x: AxisSpec::Category {
             names: xs.iter().map(|s| s.to_string()).collect(),
         },
@@ -79,8 +86,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         x_title: chart.x_label.clone(),
         layers,
         legend,
-    };
-    plot::render(&plot, opts, lines);
+    })
 }
 
 /// The y title above the plot: the label, with the unit in parentheses.
@@ -108,7 +114,7 @@ fn y_title(chart: &Chart) -> Option<String> {
 /// (else at the end), so a series with a gap (a missing cell of a wide
 /// table) does not push the labels only others have after its own:
 /// `a: 01, 03` and `b: 02, 03` give `01, 02, 03`, not `01, 03, 02`.
-fn label_union(chart: &Chart) -> Vec<&str> {
+pub(super) fn label_union(chart: &Chart) -> Vec<&str> {
     let mut xs: Vec<&str> = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     for s in &chart.series {

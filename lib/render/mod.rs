@@ -22,19 +22,24 @@
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
 //! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
-//! `cli.rs` is the `viz-render` command, `plot/` the one canvas, axes and
+//! `cli.rs` is the `viz-render` command, `ci.rs` its CI logs, `gfm/` its
+//! Markdown output, `svg/` its SVG output,
+//! `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
 pub mod args;
 mod bar;
 mod chart;
+mod ci;
 mod cli;
+mod gfm;
 mod grammar;
 mod line;
 pub mod markdown;
 pub mod plot;
 mod stream;
+mod svg;
 mod table;
 pub mod text;
 mod ui;
@@ -54,6 +59,19 @@ pub use ui::warning as ui_warning;
 /// The chart tool of gem-ask and gemini-cli sessions. Its calls are data
 /// for viz-parse: only a `visualization` event is drawn.
 const RENDER_VISUALIZATION: &str = "render_visualization";
+
+/// Series colours of the formats that are pictures (SVG, mermaid), as
+/// RGB: told apart in colour and in grey.
+pub const SERIES_RGB: [(u8, u8, u8); 8] = [
+    (0x25, 0x63, 0xeb),
+    (0xea, 0x58, 0x0c),
+    (0x16, 0xa3, 0x4a),
+    (0xdc, 0x26, 0x26),
+    (0x93, 0x33, 0xea),
+    (0xca, 0x8a, 0x04),
+    (0x92, 0x40, 0x0e),
+    (0x37, 0x41, 0x51),
+];
 
 /// Default cap of a line chart's plot area, in rows.
 pub const DEFAULT_HEIGHT: usize = 15;

@@ -125,6 +125,25 @@ impl Renderer {
         }
     }
 
+    /// Whether this event opens a chapter (a `topic` not naming the open
+    /// chapter again): CI formats start a collapsible section before it.
+    pub fn opens_chapter(&self, e: &Event) -> bool {
+        e.kind() == "topic"
+            && self
+                .topic_calls
+                .would_open(e.str_field("title").unwrap_or(""))
+    }
+
+    /// Chapters opened so far.
+    pub fn chapters(&self) -> usize {
+        self.topics
+    }
+
+    /// Ends an open line of streamed text, so what follows starts a line.
+    pub fn end_text(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.end_line(out)
+    }
+
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         match e.kind() {
@@ -176,11 +195,7 @@ impl Renderer {
     fn is_topic_call(&mut self, e: &Event) -> bool {
         match e.kind() {
             "tool_use" if e.str_field("tool_name") == Some(CREATE_NEW_TOPIC) => {
-                let titled = e
-                    .get("parameters")
-                    .and_then(|p| p.get("title"))
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| !normalize_title(t).is_empty());
+                let titled = is_titled_topic_call(e);
                 if titled && let Some(id) = e.str_field("tool_id") {
                     self.topic_calls.call(id);
                 }
@@ -389,12 +404,7 @@ impl Renderer {
                     cli::diag(format!("viz-render: stats: {}", stats_text(stats)));
                 }
                 if e.str_field("status") == Some("error") {
-                    let msg = e
-                        .get("error")
-                        .and_then(|v| v.get("message"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("the run failed");
-                    self.error_line(out, false, msg)?;
+                    self.error_line(out, false, run_error(e))?;
                 }
                 Ok(())
             }
@@ -434,28 +444,11 @@ impl Renderer {
         e: &Event,
         name: Option<&str>,
     ) -> io::Result<()> {
-        let msg = e
-            .get("error")
-            .and_then(|v| v.get("message"))
-            .and_then(Value::as_str)
-            .and_then(|m| m.lines().map(str::trim).find(|l| !l.is_empty()))
-            .unwrap_or("no reason given");
-        let (what, msg) = match name.filter(|n| !n.trim().is_empty()) {
-            Some(n) => {
-                if n == RENDER_VISUALIZATION {
-                    // Refused, not undrawn: viz-parse would not help.
-                    self.chart_calls = self.chart_calls.saturating_sub(1);
-                }
-                // gem-ask's messages name the tool already.
-                let msg = msg
-                    .strip_prefix(n)
-                    .and_then(|m| m.strip_prefix(": "))
-                    .unwrap_or(msg);
-                (format!("{n} failed"), msg)
-            }
-            None => ("a tool call failed".to_string(), msg),
-        };
-        self.error_line(out, true, &format!("{what}: {msg}"))
+        if name == Some(RENDER_VISUALIZATION) {
+            // Refused, not undrawn: viz-parse would not help.
+            self.chart_calls = self.chart_calls.saturating_sub(1);
+        }
+        self.error_line(out, true, &failed_call_warning(e, name))
     }
 
     /// A `ui` event (or a `plot` call's envelope): the chart when it is
@@ -715,6 +708,48 @@ impl Renderer {
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
+}
+
+/// A `create_new_topic` call with a title: it opens a chapter, so the
+/// chapter header stands for it and its result.
+pub(super) fn is_titled_topic_call(e: &Event) -> bool {
+    e.kind() == "tool_use"
+        && e.str_field("tool_name") == Some(CREATE_NEW_TOPIC)
+        && e.get("parameters")
+            .and_then(|p| p.get("title"))
+            .and_then(Value::as_str)
+            .is_some_and(|t| !normalize_title(t).is_empty())
+}
+
+/// The warning for a failed tool call: `NAME failed: REASON`, the reason
+/// the first line of its message (what follows, the examples the model
+/// is sent to fix its call, is for the model).
+pub(super) fn failed_call_warning(e: &Event, name: Option<&str>) -> String {
+    let msg = e
+        .get("error")
+        .and_then(|v| v.get("message"))
+        .and_then(Value::as_str)
+        .and_then(|m| m.lines().map(str::trim).find(|l| !l.is_empty()))
+        .unwrap_or("no reason given");
+    match name.filter(|n| !n.trim().is_empty()) {
+        Some(n) => {
+            // gem-ask's messages name the tool already.
+            let msg = msg
+                .strip_prefix(n)
+                .and_then(|m| m.strip_prefix(": "))
+                .unwrap_or(msg);
+            format!("{n} failed: {msg}")
+        }
+        None => format!("a tool call failed: {msg}"),
+    }
+}
+
+/// What a failed run (`result` with status `error`) says.
+pub(super) fn run_error(e: &Event) -> &str {
+    e.get("error")
+        .and_then(|v| v.get("message"))
+        .and_then(Value::as_str)
+        .unwrap_or("the run failed")
 }
 
 /// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).

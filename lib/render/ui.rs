@@ -6,6 +6,7 @@
 //! is a success without one (a stream of another producer) is drawn from
 //! its arguments when its result comes, or when the stream ends.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde_json::{Map, Value};
@@ -125,6 +126,27 @@ impl PlotCalls {
         (e.str_field("status") != Some("error")).then(|| envelope_of_call(&id, &params))
     }
 
+    /// For a format that writes charts only: the chart event that `e`
+    /// stands for in the order of sources, if any: a `ui` event, a
+    /// `visualization` (or bare spec), or the `ui` event of a `plot` call
+    /// closed by this result with no `ui` event answering it. Notes `plot`
+    /// calls as they come; [`PlotCalls::rest`] gives those still open.
+    pub fn chart_of<'e>(&mut self, e: &'e Event) -> Option<Cow<'e, Event>> {
+        match e.kind() {
+            "tool_use" if e.str_field("tool_name") == Some(PLOT) => {
+                self.call(e);
+                None
+            }
+            "tool_result" => self.result(e).map(|m| Cow::Owned(ui_of_call(m))),
+            "ui" => {
+                self.answered();
+                Some(Cow::Borrowed(e))
+            }
+            "visualization" | "" => Some(Cow::Borrowed(e)),
+            _ => None,
+        }
+    }
+
     /// At the end of the stream: envelopes of the calls still open.
     pub fn rest(&mut self) -> Vec<Map<String, Value>> {
         self.open
@@ -132,4 +154,11 @@ impl PlotCalls {
             .map(|(id, params)| envelope_of_call(&id, &params))
             .collect()
     }
+}
+
+/// The `ui` event a `plot` call's envelope stands for.
+pub fn ui_of_call(envelope: Map<String, Value>) -> Event {
+    let mut e = Event(envelope);
+    e.set("type", "ui");
+    e
 }

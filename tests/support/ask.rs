@@ -126,6 +126,8 @@ pub fn pipe_into_viz_render(server: &FakeGemini, home: &Path, args: &[&str]) -> 
     let render = std::process::Command::new(assert_cmd::cargo::cargo_bin!("viz-render"))
         .args(["--width", "60", "--ascii", "--color", "never"])
         .env_remove("NO_COLOR")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITLAB_CI")
         .stdin(ask.stdout.take().unwrap())
         .output()
         .unwrap();

@@ -426,3 +426,75 @@ pub fn filter(mut cmd: assert_cmd::Command, args: &[&str], stdin: &str) -> (i32,
         text(out.stderr),
     )
 }
+
+/// A checking tool that a `.ci/setup-*.sh` script installs under
+/// target/ (node packages, say): `installed` says whether it is there.
+/// Under CI=true a missing install is a failure (.ci/run must run the
+/// script first); elsewhere the script is tried once, and when the tool is
+/// still missing the check is skipped with a loud note on stderr (None).
+pub fn setup_tool(setup: &str, what: &str, installed: impl Fn() -> bool) -> Option<()> {
+    if installed() {
+        return Some(());
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    assert!(
+        !ci,
+        "{what} is missing: .ci/run must run {setup} before the tests"
+    );
+    let _ = std::process::Command::new(root.join(setup))
+        .stdout(std::process::Stdio::null())
+        .status();
+    if installed() {
+        return Some(());
+    }
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "SKIPPED: {what} is not installed and {setup} could not install it: \
+         this output was NOT checked by it"
+    );
+    None
+}
+
+/// Runs a node checker (`tests/*/check.mjs`, which prints a line per
+/// item and closes with `N passed, N failed`) on `files` with the
+/// node_modules in `modules`; asserts it passed exactly `expect` items.
+pub fn node_check(script: &str, modules: &Path, files: &[PathBuf], expect: usize) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("node")
+        .arg(root.join(script))
+        .arg("--modules")
+        .arg(modules)
+        .args(files)
+        .output()
+        .expect("node runs (the .ci/setup-*.sh scripts install it)");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{script} refused some:\n{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        report.lines().last().unwrap_or_default(),
+        format!("{expect} passed, 0 failed"),
+        "{report}"
+    );
+}
+
+/// The example streams (`*.jsonl`) of these testdata folders, each
+/// folder's sorted by name.
+pub fn example_files(dirs: &[&str]) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut files = Vec::new();
+    for dir in dirs {
+        let mut in_dir: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .collect();
+        in_dir.sort();
+        assert!(!in_dir.is_empty(), "no examples in testdata/{dir}");
+        files.extend(in_dir);
+    }
+    files
+}

@@ -7,6 +7,9 @@
 mod rows;
 mod xy;
 
+pub(crate) use rows::{category_chart, shares_of};
+pub(crate) use xy::{build as xy_plot, groups};
+
 use super::chart::{header, note};
 use super::{RenderOptions, fit, plot};
 use crate::spec::grammar::{ChartSpec, FieldType, MarkKind};
@@ -18,8 +21,60 @@ pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) 
     let mut lines = Vec::new();
     let mut notes = Vec::new();
     header(title, None, opts, &mut lines);
+    if is_empty_spec(spec) {
+        lines.push(super::text::paint(
+            "(no data)",
+            super::text::Style::Dim,
+            opts.color,
+        ));
+    } else {
+        match layout(spec) {
+            Layout::Sectors => rows::sectors(spec, opts, &mut lines, &mut notes),
+            Layout::CategoryBars { on_x } => {
+                rows::category_bars(spec, on_x, opts, &mut lines, &mut notes)
+            }
+            Layout::Plot => {
+                let p = xy::build(spec, !opts.unicode);
+                plot::render(&p, opts, &mut lines);
+            }
+        }
+    }
+    notes.extend(interaction_note(spec, "in the terminal"));
+    for n in notes {
+        note(&n, opts, &mut lines);
+    }
+    let w = opts.width.max(1);
+    lines.into_iter().map(|l| fit(l, w, opts)).collect()
+}
+
+/// How a spec is laid out, in every format that draws it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Sectors: shares of a total.
+    Sectors,
+    /// Bars over categories, drawn as rows (`on_x`: the categories are
+    /// the bars' `x`).
+    CategoryBars { on_x: bool },
+    /// Every mark on one pair of axes.
+    Plot,
+}
+
+pub(crate) fn layout(spec: &ChartSpec) -> Layout {
     let has = |k: MarkKind| spec.marks.iter().any(|m| m.kind == k);
-    if spec.dataset.rows.is_empty()
+    if has(MarkKind::Sector) {
+        Layout::Sectors
+    } else if has(MarkKind::Bar) && spec.axis_type(true) == FieldType::String {
+        Layout::CategoryBars { on_x: true }
+    } else if has(MarkKind::Bar) && spec.axis_type(false) == FieldType::String {
+        Layout::CategoryBars { on_x: false }
+    } else {
+        Layout::Plot
+    }
+}
+
+/// Whether a spec has nothing to draw: no rows, and only marks that need them.
+pub(crate) fn is_empty_spec(spec: &ChartSpec) -> bool {
+    spec.dataset.rows.is_empty()
         && spec.marks.iter().all(|m| {
             matches!(
                 m.kind,
@@ -30,41 +85,22 @@ pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) 
                     | MarkKind::Sector
             )
         })
-    {
-        lines.push(super::text::paint(
-            "(no data)",
-            super::text::Style::Dim,
-            opts.color,
-        ));
-    } else if has(MarkKind::Sector) {
-        rows::sectors(spec, opts, &mut lines, &mut notes);
-    } else if has(MarkKind::Bar) && spec.axis_type(true) == FieldType::String {
-        rows::category_bars(spec, true, opts, &mut lines, &mut notes);
-    } else if has(MarkKind::Bar) && spec.axis_type(false) == FieldType::String {
-        rows::category_bars(spec, false, opts, &mut lines, &mut notes);
+}
+
+/// What a static picture (`medium`: "in the terminal") leaves out of a
+/// spec: its `interaction`.
+pub(crate) fn interaction_note(spec: &ChartSpec, medium: &str) -> Option<String> {
+    let i = spec.interaction.as_ref().filter(|i| !is_empty(i))?;
+    let what = match i {
+        serde_json::Value::Object(m) => m.keys().map(String::as_str).collect::<Vec<_>>().join(", "),
+        _ => String::new(),
+    };
+    let what = if what.is_empty() {
+        String::new()
     } else {
-        let p = xy::build(spec, !opts.unicode);
-        plot::render(&p, opts, &mut lines);
-    }
-    if let Some(i) = spec.interaction.as_ref().filter(|i| !is_empty(i)) {
-        let what = match i {
-            serde_json::Value::Object(m) => {
-                m.keys().map(String::as_str).collect::<Vec<_>>().join(", ")
-            }
-            _ => String::new(),
-        };
-        let what = if what.is_empty() {
-            String::new()
-        } else {
-            format!(" ({what})")
-        };
-        notes.push(format!("interaction{what} is not drawn in the terminal"));
-    }
-    for n in notes {
-        note(&n, opts, &mut lines);
-    }
-    let w = opts.width.max(1);
-    lines.into_iter().map(|l| fit(l, w, opts)).collect()
+        format!(" ({what})")
+    };
+    Some(format!("interaction{what} is not drawn {medium}"))
 }
 
 fn is_empty(v: &serde_json::Value) -> bool {

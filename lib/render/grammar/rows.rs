@@ -123,6 +123,35 @@ pub(super) fn category_bars(
     lines: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) {
+    let (chart, rows, series) = category_chart(spec, categories_on_x, notes);
+    bar::bars(&chart, &rows, opts, lines);
+    if series.len() > 1 {
+        let items: Vec<legend::Item> = series
+            .iter()
+            .enumerate()
+            .map(|(i, n)| legend::Item {
+                glyph: bar::fill_glyph(Some(i), !opts.unicode),
+                style: series_style(i),
+                name: n.clone(),
+            })
+            .collect();
+        lines.extend(legend::lines(
+            &items,
+            opts.width.max(1),
+            !opts.unicode,
+            opts.color,
+        ));
+    }
+}
+
+/// Bars over categories as a bar chart's rows: the chart (its axis
+/// titles and unit), one row per category and series, the series names;
+/// what cannot be placed is said in `notes`.
+pub(crate) fn category_chart(
+    spec: &ChartSpec,
+    categories_on_x: bool,
+    notes: &mut Vec<String>,
+) -> (Chart, Vec<Row>, Vec<String>) {
     let g = Grouped::gather(spec, categories_on_x);
     g.notes(notes);
     let axis_label = |x: bool| {
@@ -154,25 +183,8 @@ pub(super) fn category_bars(
             .and_then(|f| f.unit.clone()),
         ..Chart::default()
     };
-    bar::bars(&chart, &g.rows(), opts, lines);
-    if g.series.len() > 1 {
-        let items: Vec<legend::Item> = g
-            .series
-            .iter()
-            .enumerate()
-            .map(|(i, n)| legend::Item {
-                glyph: bar::fill_glyph(Some(i), !opts.unicode),
-                style: series_style(i),
-                name: n.clone(),
-            })
-            .collect();
-        lines.extend(legend::lines(
-            &items,
-            opts.width.max(1),
-            !opts.unicode,
-            opts.color,
-        ));
-    }
+    let rows = g.rows();
+    (chart, rows, g.series)
 }
 
 const SHADES: [char; 6] = ['█', '▓', '▒', '░', '▚', '▞'];
@@ -211,7 +223,7 @@ pub(super) fn sectors(
 }
 
 /// (category, summed positive angle) in order of appearance.
-fn shares_of(spec: &ChartSpec, m: &Mark, notes: &mut Vec<String>) -> Vec<(String, f64)> {
+pub(crate) fn shares_of(spec: &ChartSpec, m: &Mark, notes: &mut Vec<String>) -> Vec<(String, f64)> {
     let (Some(Column::Number(angles)), Some(cats)) = (
         m.angle.as_deref().and_then(|f| spec.column(f)),
         m.category.as_deref().and_then(|f| spec.column(f)),

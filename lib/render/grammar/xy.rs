@@ -42,7 +42,7 @@ impl Series {
 }
 
 /// Rows of one mark split by series: (series name, row indices).
-pub(super) fn groups(spec: &ChartSpec, m: &Mark, rows: usize) -> Vec<(String, Vec<usize>)> {
+pub(crate) fn groups(spec: &ChartSpec, m: &Mark, rows: usize) -> Vec<(String, Vec<usize>)> {
     match spec.series_by(m) {
         SeriesBy::Field(f) => {
             let col = spec.column(f);
@@ -104,7 +104,7 @@ impl Extent {
     }
 }
 
-pub(super) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
+pub(crate) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
     let mut b = Builder::new(spec, ascii);
     for m in &spec.marks {
         match m.kind {

@@ -210,7 +210,7 @@ fn fit_x_axis(spec: &AxisSpec, pw: usize) -> Scale {
 }
 
 /// `tight`: a number axis ends at the data (x), not at the next tick (y).
-fn fit_axis(spec: &AxisSpec, target: usize, tight: bool) -> Scale {
+pub fn fit_axis(spec: &AxisSpec, target: usize, tight: bool) -> Scale {
     match spec {
         AxisSpec::Number {
             min,

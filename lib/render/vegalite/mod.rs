@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 
 use super::chart_from_event;
 use super::text::clean_line;
-use super::ui::{PLOT, PlotCalls};
+use super::ui::{PlotCalls, ui_of_call};
 use crate::cli;
 use crate::events::Event;
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope, Violations, parse_date};
@@ -98,21 +98,9 @@ impl Exporter {
         (name, line): (&str, usize),
         out: &mut impl Write,
     ) -> anyhow::Result<()> {
-        let at = format!("{name}: line {line}");
-        match e.kind() {
-            "tool_use" if e.str_field("tool_name") == Some(PLOT) => {
-                self.plot_calls.call(e);
-                Ok(())
-            }
-            "tool_result" => match self.plot_calls.result(e) {
-                Some(call) => self.write(&ui_of_call(call), &at, out),
-                None => Ok(()),
-            },
-            "ui" => {
-                self.plot_calls.answered();
-                self.write(e, &at, out)
-            }
-            _ => self.write(e, &at, out),
+        match self.plot_calls.chart_of(e) {
+            Some(chart) => self.write(&chart, &format!("{name}: line {line}"), out),
+            None => Ok(()),
         }
     }
 
@@ -149,13 +137,6 @@ impl Exporter {
         cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
         Ok(())
     }
-}
-
-/// The `ui` event a `plot` call's arguments stand for.
-fn ui_of_call(envelope: Map<String, Value>) -> Event {
-    let mut e = Event(envelope);
-    e.set("type", "ui");
-    e
 }
 
 /// A bar, line or table chart as a Vega-Lite spec.

@@ -1,0 +1,332 @@
+//! Charts as mermaid `xychart-beta` blocks, which GitHub and GitLab draw
+//! in Markdown: bar charts (horizontal, as the terminal draws them), line
+//! charts, and grammar charts made only of line and bar marks over one
+//! x axis (and rules at a number on the value axis, as flat lines).
+//! What mermaid cannot draw faithfully is refused with a reason (the
+//! report shows the data table instead): other marks, an inverted axis, a
+//! line with a gap (a missing bar is a bar of zero), several values at one
+//! x, too many points.
+//!
+//! xychart has no legend, so several series get a palette (set in the
+//! block's front matter) and a legend line of matching coloured squares.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::table::titled;
+use super::text::{inline, mermaid_number, mermaid_string};
+use crate::render::SERIES_RGB;
+use crate::render::grammar::groups;
+use crate::spec::grammar::{ChartSpec, FieldType, Mark, MarkKind, Operand};
+use crate::spec::{Chart, ChartType};
+
+/// More x positions than this are unreadable as categories.
+pub const MAX_CATEGORIES: usize = 200;
+
+/// The square that stands for each of [`SERIES_RGB`] in the legend.
+const SQUARES: [&str; 8] = ["🟦", "🟧", "🟩", "🟥", "🟪", "🟨", "🟫", "⬛"];
+
+/// One xychart: categories along x, one plot per series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct XyChart {
+    /// Categories down the side, values across (bar charts).
+    pub horizontal: bool,
+    pub title: Option<String>,
+    pub x_title: Option<String>,
+    pub categories: Vec<String>,
+    pub y_title: Option<String>,
+    pub y_range: Option<(f64, f64)>,
+    pub series: Vec<Plot>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plot {
+    pub bar: bool,
+    pub name: String,
+    pub values: Vec<f64>,
+}
+
+impl XyChart {
+    /// A bar or line chart; `Err` says why mermaid cannot draw it.
+    pub fn from_chart(chart: &Chart) -> Result<XyChart, String> {
+        let categories: Vec<String> = match chart.chart_type {
+            ChartType::Table => return Err("a table is not a chart".into()),
+            ChartType::Bar => chart
+                .series
+                .first()
+                .map(|s| s.points.iter().map(|p| p.label.clone()).collect())
+                .unwrap_or_default(),
+            ChartType::Line => super::super::line::label_union(chart)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        };
+        let mut series = Vec::new();
+        for s in &chart.series {
+            let mut at: HashMap<&str, f64> = HashMap::new();
+            for p in &s.points {
+                if at.insert(&p.label, p.value).is_some() && chart.chart_type == ChartType::Line {
+                    return Err(format!(
+                        "series {:?} has several points at {:?}",
+                        s.name, p.label
+                    ));
+                }
+            }
+            let values = if chart.chart_type == ChartType::Bar && chart.series.len() == 1 {
+                s.points.iter().map(|p| p.value).collect()
+            } else {
+                aligned(&s.name, &categories, &at)?
+            };
+            series.push(Plot {
+                bar: chart.chart_type == ChartType::Bar,
+                name: s.name.clone(),
+                values,
+            });
+        }
+        let y_title = titled(chart.y_label.as_deref(), chart.unit.as_deref(), "");
+        XyChart {
+            horizontal: chart.chart_type == ChartType::Bar,
+            title: chart.title.clone(),
+            x_title: chart.x_label.clone(),
+            categories,
+            y_title: Some(y_title).filter(|t| !t.is_empty()),
+            y_range: None,
+            series,
+        }
+        .checked()
+    }
+
+    /// A grammar chart of line and bar marks over one x axis (bars over
+    /// categories on y: horizontal); `Err` says why mermaid cannot draw it.
+    pub fn from_spec(title: Option<&str>, spec: &ChartSpec) -> Result<XyChart, String> {
+        if let Some(m) = spec
+            .marks
+            .iter()
+            .find(|m| !matches!(m.kind, MarkKind::Line | MarkKind::Bar | MarkKind::Rule))
+        {
+            return Err(format!("mermaid has no {} mark", m.kind.as_str()));
+        }
+        let (rules, marks): (Vec<&Mark>, Vec<&Mark>) =
+            spec.marks.iter().partition(|m| m.kind == MarkKind::Rule);
+        let horizontal = marks.iter().all(|m| m.kind == MarkKind::Bar)
+            && spec.axis_type(false) == FieldType::String;
+        let axis = |x: bool| if x { &spec.axes.x } else { &spec.axes.y };
+        if axis(true).as_ref().is_some_and(|a| a.invert)
+            || axis(false).as_ref().is_some_and(|a| a.invert)
+        {
+            return Err("mermaid cannot invert an axis".into());
+        }
+        let rows = spec.dataset.rows.len();
+        let mut categories: Vec<String> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut plots: Vec<(bool, String, HashMap<usize, f64>)> = Vec::new();
+        let (mut cat_field, mut val_field) = (None, None);
+        for m in marks {
+            let (c, v) = if horizontal {
+                (&m.y, &m.x)
+            } else {
+                (&m.x, &m.y)
+            };
+            let (Some(c), Some(v)) = (c.as_deref(), v.as_deref()) else {
+                return Err("a mark without both x and y".into());
+            };
+            if spec.field_type(v) != Some(FieldType::Number) {
+                return Err(format!("the values of {v:?} are not numbers"));
+            }
+            cat_field = cat_field.or(Some(c));
+            val_field = val_field.or(Some(v));
+            if cat_field != Some(c) {
+                return Err("marks over different x fields".into());
+            }
+            for (name, idx) in groups(spec, m, rows) {
+                let mut at = HashMap::new();
+                for i in idx {
+                    let row = &spec.dataset.rows[i];
+                    let (Some(cat), Some(val)) = (
+                        row.get(c).and_then(cell_text),
+                        row.get(v).and_then(Value::as_f64),
+                    ) else {
+                        continue;
+                    };
+                    let k = *index.entry(cat.clone()).or_insert_with(|| {
+                        categories.push(cat.clone());
+                        categories.len() - 1
+                    });
+                    if at.insert(k, val).is_some() {
+                        return Err(format!("series {name:?} has several values at {cat:?}"));
+                    }
+                }
+                plots.push((m.kind == MarkKind::Bar, name, at));
+            }
+        }
+        let mut series = Vec::new();
+        for (bar, name, at) in plots {
+            // A missing bar reads as a bar of zero; a line cannot skip.
+            let values = (0..categories.len())
+                .map(|k| at.get(&k).copied().or(bar.then_some(0.0)))
+                .collect::<Option<Vec<f64>>>()
+                .ok_or_else(|| format!("series {name:?} has gaps"))?;
+            series.push(Plot { bar, name, values });
+        }
+        for r in rules {
+            series.push(rule_plot(r, horizontal, categories.len())?);
+        }
+        let title_of = |f: Option<&str>, x: bool| {
+            axis(x).as_ref().and_then(|a| a.label.clone()).or_else(|| {
+                f.map(|f| {
+                    titled(
+                        Some(spec.field_label(f)),
+                        spec.field(f).and_then(|d| d.unit.as_deref()),
+                        f,
+                    )
+                })
+            })
+        };
+        let (x_axis, y_axis) = if horizontal {
+            (false, true)
+        } else {
+            (true, false)
+        };
+        let y_range = axis(y_axis)
+            .as_ref()
+            .and_then(|a| a.domain.as_ref())
+            .and_then(|(lo, hi)| match (lo, hi) {
+                (Operand::Number(a), Operand::Number(b)) => Some((a.min(*b), a.max(*b))),
+                _ => None,
+            });
+        XyChart {
+            horizontal,
+            title: title.map(str::to_string),
+            x_title: title_of(cat_field, x_axis),
+            categories,
+            y_title: title_of(val_field, y_axis),
+            y_range,
+            series,
+        }
+        .checked()
+    }
+
+    /// Refuses what mermaid would draw badly: nothing, or too much.
+    fn checked(self) -> Result<XyChart, String> {
+        if self.categories.is_empty() || self.series.is_empty() {
+            return Err("no data".into());
+        }
+        if self.categories.len() > MAX_CATEGORIES {
+            return Err(format!(
+                "{} x values, more than the {MAX_CATEGORIES} a mermaid chart shows",
+                self.categories.len()
+            ));
+        }
+        Ok(self)
+    }
+
+    /// The fenced block, and a legend line after it for several series.
+    pub fn write(&self, out: &mut String) {
+        out.push_str("```mermaid\n");
+        let several = self.series.len() > 1;
+        if several {
+            let colours: Vec<String> = (0..self.series.len())
+                .map(|i| {
+                    let (r, g, b) = SERIES_RGB[i % SERIES_RGB.len()];
+                    format!("#{r:02x}{g:02x}{b:02x}")
+                })
+                .collect();
+            out.push_str("---\nconfig:\n  themeVariables:\n    xyChart:\n");
+            out.push_str(&format!(
+                "      plotColorPalette: \"{}\"\n---\n",
+                colours.join(", ")
+            ));
+        }
+        out.push_str("xychart-beta");
+        if self.horizontal {
+            out.push_str(" horizontal");
+        }
+        out.push('\n');
+        if let Some(t) = self.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            out.push_str(&format!("    title {}\n", mermaid_string(t)));
+        }
+        let cats: Vec<String> = self.categories.iter().map(|c| mermaid_string(c)).collect();
+        out.push_str("    x-axis ");
+        if let Some(t) = self.x_title.as_deref().filter(|t| !t.trim().is_empty()) {
+            out.push_str(&mermaid_string(t));
+            out.push(' ');
+        }
+        out.push_str(&format!("[{}]\n", cats.join(", ")));
+        let y_title = self.y_title.as_deref().filter(|t| !t.trim().is_empty());
+        if y_title.is_some() || self.y_range.is_some() {
+            out.push_str("    y-axis");
+            if let Some(t) = y_title {
+                out.push(' ');
+                out.push_str(&mermaid_string(t));
+            }
+            if let Some((lo, hi)) = self.y_range {
+                out.push_str(&format!(
+                    " {} --> {}",
+                    mermaid_number(lo),
+                    mermaid_number(hi)
+                ));
+            }
+            out.push('\n');
+        }
+        for s in &self.series {
+            let values: Vec<String> = s.values.iter().map(|v| mermaid_number(*v)).collect();
+            out.push_str(&format!(
+                "    {} {} [{}]\n",
+                if s.bar { "bar" } else { "line" },
+                mermaid_string(&s.name),
+                values.join(", ")
+            ));
+        }
+        out.push_str("```\n");
+        if several {
+            let items: Vec<String> = self
+                .series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{} {}", SQUARES[i % SQUARES.len()], inline(&s.name)))
+                .collect();
+            out.push_str(&format!("\n{}\n", items.join(" · ")));
+        }
+    }
+}
+
+/// A rule at a constant on the value axis, as a flat line named by its
+/// label: the one kind of rule an xychart can show.
+fn rule_plot(r: &Mark, horizontal: bool, n: usize) -> Result<Plot, String> {
+    let (value, across) = if horizontal {
+        (&r.x_value, &r.y_value)
+    } else {
+        (&r.y_value, &r.x_value)
+    };
+    match (value, across, &r.x, &r.y) {
+        (Some(Operand::Number(v)), None, None, None) => Ok(Plot {
+            bar: false,
+            name: r.label.clone().unwrap_or_else(|| "rule".into()),
+            values: vec![*v; n],
+        }),
+        _ => Err("mermaid draws a rule only at a number on the value axis".into()),
+    }
+}
+
+/// A series' values at every category, in order; `Err` for a gap.
+fn aligned(name: &str, categories: &[String], at: &HashMap<&str, f64>) -> Result<Vec<f64>, String> {
+    categories
+        .iter()
+        .map(|c| {
+            at.get(c.as_str())
+                .copied()
+                .ok_or_else(|| format!("series {name:?} has no point at {c:?}"))
+        })
+        .collect()
+}
+
+/// A category cell as written: text as it is, numbers in their JSON form.
+fn cell_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}

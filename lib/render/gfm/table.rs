@@ -1,0 +1,176 @@
+//! GFM tables of chart data: a bar, line or table chart as its labels and
+//! one column per series; a grammar chart as its rows and fields. Numbers
+//! are right-aligned and exact (`37,400,000`), as in the terminal's
+//! tables; units go in the header.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::super::text::ExactFormat;
+use super::text::inline;
+use crate::spec::Chart;
+use crate::spec::grammar::{ChartSpec, FieldType};
+
+/// A column's header and whether it holds numbers (right-aligned).
+pub struct Column {
+    pub header: String,
+    pub numeric: bool,
+}
+
+/// Writes a GFM table: the header row, the alignment row, one row per
+/// entry. Headers and cells are data, escaped here; a row shorter than
+/// the header is padded with empty cells.
+pub fn write(columns: &[Column], rows: &[Vec<String>], out: &mut String) {
+    let row = |cells: &mut dyn Iterator<Item = String>, out: &mut String| {
+        out.push('|');
+        for c in cells {
+            out.push(' ');
+            out.push_str(&c);
+            out.push_str(" |");
+        }
+        out.push('\n');
+    };
+    row(&mut columns.iter().map(|c| inline(&c.header)), out);
+    row(
+        &mut columns
+            .iter()
+            .map(|c| if c.numeric { "---:" } else { ":---" }.to_string()),
+        out,
+    );
+    for r in rows {
+        row(
+            &mut (0..columns.len()).map(|i| r.get(i).map(|c| inline(c)).unwrap_or_default()),
+            out,
+        );
+    }
+}
+
+fn nonblank(s: Option<&str>) -> Option<&str> {
+    s.map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The header of a value column: `label (unit)`, the label, `or (unit)`,
+/// or `or` when there is neither.
+pub fn titled(label: Option<&str>, unit: Option<&str>, or: &str) -> String {
+    match (nonblank(label), nonblank(unit)) {
+        (Some(l), Some(u)) => format!("{l} ({u})"),
+        (Some(l), None) => l.to_string(),
+        (None, Some(u)) => format!("{or} ({u})"),
+        (None, None) => or.to_string(),
+    }
+}
+
+/// A chart's data: the labels in order of first appearance, then one
+/// column per series (a label a series lacks is an empty cell).
+pub fn chart_data(chart: &Chart, out: &mut String) {
+    let mut labels: Vec<&str> = Vec::new();
+    let mut seen = HashSet::new();
+    for s in &chart.series {
+        for p in &s.points {
+            if seen.insert(p.label.as_str()) {
+                labels.push(&p.label);
+            }
+        }
+    }
+    let one = chart.series.len() == 1;
+    let mut columns = vec![Column {
+        header: titled(chart.x_label.as_deref(), None, "Label"),
+        numeric: false,
+    }];
+    let mut cells: Vec<HashMap<&str, String>> = Vec::new();
+    for s in &chart.series {
+        let fmt = ExactFormat::for_values(s.points.iter().map(|p| p.value));
+        // One series: the y label names it best; several: their names.
+        let name = match chart.y_label.as_deref() {
+            Some(y) if one && !y.trim().is_empty() => y,
+            _ => s.name.as_str(),
+        };
+        columns.push(Column {
+            header: titled(Some(name), chart.unit.as_deref(), "Value"),
+            numeric: true,
+        });
+        cells.push(
+            s.points
+                .iter()
+                .map(|p| (p.label.as_str(), fmt.format(p.value)))
+                .collect(),
+        );
+    }
+    let rows: Vec<Vec<String>> = labels
+        .iter()
+        .map(|l| {
+            let mut r = vec![l.to_string()];
+            r.extend(cells.iter().map(|c| c.get(l).cloned().unwrap_or_default()));
+            r
+        })
+        .collect();
+    write(&columns, &rows, out);
+}
+
+/// A grammar chart's data: one column per field, in the order the rows
+/// hold them (fields no row has last), one row per dataset row. Numbers
+/// exact, dates and text as written.
+pub fn spec_data(spec: &ChartSpec, out: &mut String) {
+    let mut names: Vec<&str> = Vec::new();
+    for r in &spec.dataset.rows {
+        for k in r.keys() {
+            if spec.fields.contains_key(k) && !names.contains(&k.as_str()) {
+                names.push(k);
+            }
+        }
+    }
+    for k in spec.fields.keys() {
+        if !names.contains(&k.as_str()) {
+            names.push(k);
+        }
+    }
+    let columns: Vec<Column> = names
+        .iter()
+        .map(|n| {
+            let f = spec.field(n);
+            Column {
+                header: titled(
+                    Some(spec.field_label(n)),
+                    f.and_then(|f| f.unit.as_deref()),
+                    n,
+                ),
+                numeric: f.is_some_and(|f| f.ty == FieldType::Number),
+            }
+        })
+        .collect();
+    let formats: Vec<Option<ExactFormat>> = names
+        .iter()
+        .zip(&columns)
+        .map(|(n, c)| {
+            c.numeric.then(|| {
+                ExactFormat::for_values(
+                    spec.dataset
+                        .rows
+                        .iter()
+                        .filter_map(|r| r.get(*n).and_then(Value::as_f64)),
+                )
+            })
+        })
+        .collect();
+    let rows: Vec<Vec<String>> = spec
+        .dataset
+        .rows
+        .iter()
+        .map(|r| {
+            names
+                .iter()
+                .zip(&formats)
+                .map(|(n, fmt)| match (r.get(*n), fmt) {
+                    (Some(Value::Number(v)), Some(fmt)) => {
+                        v.as_f64().map(|v| fmt.format(v)).unwrap_or_default()
+                    }
+                    (Some(Value::String(s)), _) => s.clone(),
+                    (None | Some(Value::Null), _) => String::new(),
+                    (Some(v), _) => v.to_string(),
+                })
+                .collect()
+        })
+        .collect();
+    write(&columns, &rows, out);
+}

@@ -1,0 +1,302 @@
+//! `viz-render --format svg`: each chart as a self-contained SVG drawn
+//! with plotters' SVG backend, following the terminal's layout rules:
+//! title and subtitle above, axis titles with units, the terminal's ticks,
+//! a legend for several series, the downsampling note and what a picture
+//! leaves out in a footer. Bar charts and bars over categories are
+//! horizontal rows with their values, line charts and the grammar's marks
+//! share one pair of axes ([`plot`]), sectors are shares of a bar, tables
+//! are tables ([`rows`]); the [`frame`] is common.
+//!
+//! Without `--output-dir` each SVG goes to stdout (one chart makes one
+//! SVG file; several are several documents in a row, and a warning says
+//! so); with it, each chart is a file `NN-title.svg` in that directory and
+//! its path is written on stdout.
+
+mod frame;
+mod plot;
+mod rows;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::chart::dropped_points;
+use super::grammar::{
+    Layout, category_chart, interaction_note, is_empty_spec, layout, shares_of, xy_plot,
+};
+use super::line;
+use super::text::clean_line;
+use super::ui::{PlotCalls, ui_of_call};
+use super::{bar::Row, chart_from_event, ui_warning};
+use crate::cli;
+use crate::events::Event;
+use crate::spec::grammar::{ChartSpec, KIND_CHART, Limits, MarkKind, UiEnvelope};
+use crate::spec::{Chart, ChartType};
+use frame::Frame;
+
+/// A bar, line or table chart as an SVG document.
+pub fn chart_svg(chart: &Chart) -> Result<String, String> {
+    let nonblank = |s: &Option<String>| s.clone().filter(|t| !t.trim().is_empty());
+    let mut f = Frame {
+        title: nonblank(&chart.title),
+        subtitle: nonblank(&chart.subtitle),
+        ..Frame::default()
+    };
+    f.notes.extend(dropped_points(chart));
+    let unit = chart
+        .unit
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
+    let value_title = chart
+        .y_label
+        .as_deref()
+        .map(str::trim)
+        .filter(|y| !y.is_empty());
+    let value_title = match (value_title, unit) {
+        (Some(y), Some(u)) => Some(format!("{y} ({u})")),
+        (Some(y), None) => Some(y.to_string()),
+        (None, Some(u)) => Some(format!("({u})")),
+        (None, None) => None,
+    };
+    if chart.point_count() == 0 {
+        return f.render(40, frame::no_data);
+    }
+    match chart.chart_type {
+        ChartType::Line => match line::plot(chart, false) {
+            Some(p) => {
+                f.legend = p.legend.iter().map(|i| i.name.clone()).collect();
+                f.render(plot::HEIGHT, |a| plot::draw(&p, a))
+            }
+            None => f.render(40, frame::no_data),
+        },
+        ChartType::Bar => {
+            let rows: Vec<Row> = chart
+                .series
+                .iter()
+                .flat_map(|s| &s.points)
+                .map(|p| Row {
+                    label: p.label.clone(),
+                    value: p.value,
+                    series: None,
+                })
+                .collect();
+            let category = chart.x_label.as_deref().filter(|x| !x.trim().is_empty());
+            f.render(rows::bars_height(rows.len()), |a| {
+                rows::bars(&rows, (value_title.as_deref(), category), unit, a)
+            })
+        }
+        ChartType::Table => {
+            let rows: Vec<(String, f64)> = chart
+                .series
+                .iter()
+                .flat_map(|s| &s.points)
+                .map(|p| (p.label.clone(), p.value))
+                .collect();
+            let label = chart.x_label.clone().filter(|x| !x.trim().is_empty());
+            let label = label.unwrap_or_else(|| "Label".into());
+            let value = value_title.unwrap_or_else(|| "Value".into());
+            f.render(rows::table_height(rows.len()), |a| {
+                rows::table((&label, &value), &rows, a)
+            })
+        }
+    }
+}
+
+/// Parts of a whole: (category, positive amount) in order.
+type Shares = Vec<(String, f64)>;
+
+/// A validated grammar chart as an SVG document.
+pub fn spec_svg(title: Option<&str>, spec: &ChartSpec) -> Result<String, String> {
+    let mut f = Frame {
+        title: title.filter(|t| !t.trim().is_empty()).map(str::to_string),
+        ..Frame::default()
+    };
+    f.notes.extend(interaction_note(spec, "in SVG"));
+    if is_empty_spec(spec) {
+        return f.render(40, frame::no_data);
+    }
+    match layout(spec) {
+        Layout::Plot => {
+            let p = xy_plot(spec, false);
+            f.legend = p.legend.iter().map(|i| i.name.clone()).collect();
+            f.render(plot::HEIGHT, |a| plot::draw(&p, a))
+        }
+        Layout::CategoryBars { on_x } => {
+            let mut notes = Vec::new();
+            let (chart, rows, series) = category_chart(spec, on_x, &mut notes);
+            f.notes.extend(
+                notes
+                    .into_iter()
+                    .map(|n| n.replace("in the terminal", "in SVG")),
+            );
+            if series.len() > 1 {
+                f.legend = series;
+            }
+            let unit = chart.unit.clone();
+            let titles = (chart.y_label.as_deref(), chart.x_label.as_deref());
+            f.render(rows::bars_height(rows.len()), |a| {
+                rows::bars(&rows, titles, unit.as_deref(), a)
+            })
+        }
+        Layout::Sectors => {
+            let mut notes = Vec::new();
+            let sectors: Vec<(Shares, Option<String>)> = spec
+                .marks
+                .iter()
+                .filter(|m| m.kind == MarkKind::Sector)
+                .map(|m| {
+                    let unit = m
+                        .angle
+                        .as_deref()
+                        .and_then(|a| spec.field(a))
+                        .and_then(|a| a.unit.clone());
+                    (shares_of(spec, m, &mut notes), unit)
+                })
+                .filter(|(p, _)| !p.is_empty())
+                .collect();
+            f.notes.extend(notes);
+            // Several sector marks: the first is drawn, the rest noted.
+            if sectors.len() > 1 {
+                f.notes
+                    .push(format!("{} more sector marks not drawn", sectors.len() - 1));
+            }
+            match sectors.into_iter().next() {
+                Some((parts, unit)) => f.render(rows::shares_height(parts.len()), |a| {
+                    rows::shares(&parts, unit.as_deref(), a)
+                }),
+                None => f.render(40, frame::no_data),
+            }
+        }
+    }
+}
+
+/// `--format svg` over a stream: each chart in the order of sources (as
+/// the terminal draws them) to stdout or a file of `dir`; a chart that
+/// cannot be drawn is a warning naming the line (with `strict`, exit 65).
+pub(super) struct SvgWriter {
+    limits: Limits,
+    strict: bool,
+    dir: Option<PathBuf>,
+    plot_calls: PlotCalls,
+    written: usize,
+}
+
+impl SvgWriter {
+    pub(super) fn new(limits: Limits, strict: bool, dir: Option<PathBuf>) -> SvgWriter {
+        SvgWriter {
+            limits,
+            strict,
+            dir,
+            plot_calls: PlotCalls::default(),
+            written: 0,
+        }
+    }
+
+    pub(super) fn event(
+        &mut self,
+        e: &Event,
+        (name, line): (&str, usize),
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        match self.plot_calls.chart_of(e) {
+            Some(chart) => self.write(&chart, &format!("{name}: line {line}"), out),
+            None => Ok(()),
+        }
+    }
+
+    pub(super) fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
+        for call in self.plot_calls.rest() {
+            self.write(&ui_of_call(call), "end of input", out)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, e: &Event, at: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+        let (drawn, title) = if e.kind() == "ui" {
+            let ui = UiEnvelope::read(&e.0);
+            match ui.validate(&self.limits) {
+                Ok(valid) => (
+                    spec_svg(ui.title, &valid.spec),
+                    ui.title.map(str::to_string),
+                ),
+                Err(why) => {
+                    let refused = ui.kind == Some(KIND_CHART);
+                    return self.refuse(refused, &format!("{at}: {}", ui_warning(&ui, &why)));
+                }
+            }
+        } else {
+            match chart_from_event(e) {
+                Ok(chart) => (chart_svg(&chart), chart.title.clone()),
+                Err(err) => {
+                    return self.refuse(true, &format!("{at}: invalid chart, not drawn: {err}"));
+                }
+            }
+        };
+        let svg = drawn.map_err(anyhow::Error::msg)?;
+        self.written += 1;
+        match &self.dir {
+            Some(dir) => {
+                let path = dir.join(file_name(self.written, title.as_deref()));
+                std::fs::write(&path, &svg)
+                    .map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+                writeln!(out, "{}", path.display())?;
+            }
+            None => {
+                if self.written == 2 {
+                    cli::diag(
+                        "viz-render: warning: several charts on stdout are several SVG documents \
+                         in a row; --output-dir DIR writes one file each",
+                    );
+                }
+                out.write_all(svg.as_bytes())?;
+                if !svg.ends_with('\n') {
+                    out.write_all(b"\n")?;
+                }
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    fn refuse(&self, refused: bool, msg: &str) -> anyhow::Result<()> {
+        if self.strict && refused {
+            return Err(cli::data_error(msg.to_string()));
+        }
+        cli::diag(format!("viz-render: warning: {}", clean_line(msg, false)));
+        Ok(())
+    }
+}
+
+/// `03-bmw-0-60-times.svg`: the chart's number, then its title in
+/// lower-case ASCII words (`chart` without one).
+pub fn file_name(n: usize, title: Option<&str>) -> String {
+    let mut slug = String::new();
+    for c in title.unwrap_or("").chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+        if slug.len() >= 40 {
+            break;
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    let slug = if slug.is_empty() { "chart" } else { slug };
+    format!("{n:02}-{slug}.svg")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_name;
+
+    #[test]
+    fn file_names_are_numbered_ascii_words() {
+        assert_eq!(
+            file_name(3, Some("BMW 0-60 times (s)")),
+            "03-bmw-0-60-times-s.svg"
+        );
+        assert_eq!(file_name(12, Some("日本 / ../..")), "12-chart.svg");
+        assert_eq!(file_name(1, None), "01-chart.svg");
+    }
+}

@@ -1,0 +1,281 @@
+//! Charts drawn as rows, as in the terminal: horizontal bars (a bar
+//! chart, or a grammar chart's bars over categories: one row per category
+//! and series, grouped, on one value axis, each value written at its
+//! bar's end), shares of a total (a sector mark: one bar split in
+//! proportion, then a row per part with its value and percentage), and
+//! tables (labels left, exact numbers right, the unit in the header).
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::super::bar::Row;
+use super::super::plot::AxisSpec;
+use super::super::plot::fit_axis;
+use super::super::text::{ExactFormat, NumFormat, clean_line, fixed, with_unit};
+use super::frame::{
+    Area, FONT, INK, LEFT, MEDIUM, MUTED, SMALL, Ticked, WIDTH, colour, failed, text_width,
+};
+
+/// Height of one bar row, and of a table row.
+pub const ROW: u32 = 26;
+
+/// Body height for `n` bar rows: the rows, the value axis and its title.
+pub fn bars_height(n: usize) -> u32 {
+    n as u32 * ROW + 72
+}
+
+/// Horizontal bars on one value axis from zero; `value_title` under it.
+pub fn bars(
+    rows: &[Row],
+    (value_title, category_title): (Option<&str>, Option<&str>),
+    unit: Option<&str>,
+    area: &Area,
+) -> Result<(), String> {
+    let values = rows.iter().map(|r| r.value);
+    let lo = values.clone().fold(0f64, f64::min);
+    let hi = values.fold(0f64, f64::max);
+    let scale = fit_axis(
+        &AxisSpec::Number {
+            min: lo,
+            max: hi,
+            unit: unit.map(str::to_string),
+            domain: None,
+            invert: false,
+        },
+        6,
+        false,
+    );
+    let (slo, shi) = (scale.lo.min(scale.hi), scale.lo.max(scale.hi));
+    let n = rows.len().max(1) as f64;
+    let label_w = rows
+        .iter()
+        .map(|r| text_width(&clean_line(&r.label, false), SMALL))
+        .max()
+        .unwrap_or(0)
+        .clamp(40, WIDTH as i32 / 3);
+    let ticks: Vec<f64> = scale.ticks.iter().map(|t| t.at).collect();
+    // Each named row is a key point: its label is the tick label.
+    let named: Vec<f64> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.label.is_empty())
+        .map(|(i, _)| i as f64 + 0.5)
+        .collect();
+    let mut chart = ChartBuilder::on(area)
+        .margin_left(LEFT as u32)
+        .margin_right(70)
+        .margin_top(4)
+        .x_label_area_size(if value_title.is_some() { 52 } else { 32 })
+        .y_label_area_size(label_w + if category_title.is_some() { 34 } else { 12 })
+        .build_cartesian_2d(
+            Ticked {
+                lo: slo,
+                hi: shi,
+                keys: ticks,
+            },
+            Ticked {
+                lo: n,
+                hi: 0.0,
+                keys: named,
+            },
+        )
+        .map_err(failed)?;
+    let xl = |v: &f64| {
+        scale
+            .ticks
+            .iter()
+            .min_by(|a, b| (a.at - v).abs().total_cmp(&(b.at - v).abs()))
+            .map(|t| t.label.clone())
+            .unwrap_or_default()
+    };
+    let yl = |v: &f64| {
+        let i = (*v - 0.5).round().max(0.0) as usize;
+        rows.get(i)
+            .map(|r| clean_line(&r.label, false))
+            .unwrap_or_default()
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_label_formatter(&xl)
+        .y_label_formatter(&yl)
+        .disable_y_mesh()
+        .label_style((FONT, SMALL).into_font().color(&INK))
+        .axis_desc_style((FONT, MEDIUM).into_font().color(&INK))
+        .light_line_style(WHITE.mix(0.0))
+        .bold_line_style(RGBColor(0xe5, 0xe7, 0xeb))
+        .axis_style(MUTED);
+    if let Some(t) = value_title {
+        mesh.x_desc(clean_line(t, false));
+    }
+    if let Some(t) = category_title {
+        mesh.y_desc(clean_line(t, false));
+    }
+    mesh.draw().map_err(failed)?;
+    let fmt = NumFormat::for_values(rows.iter().map(|r| r.value));
+    for (i, r) in rows.iter().enumerate() {
+        let c = match r.series {
+            Some(s) => colour(s),
+            None if r.value < 0.0 => colour(3),
+            None => colour(0),
+        };
+        let top = i as f64 + 0.15;
+        let bottom = i as f64 + 0.85;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.0, top), (r.value, bottom)],
+                c.filled(),
+            )))
+            .map_err(failed)?;
+        let text = with_unit(&fmt.format(r.value), unit);
+        let (hpos, dx) = if r.value < 0.0 {
+            (HPos::Right, -0.01)
+        } else {
+            (HPos::Left, 0.01)
+        };
+        let style = (FONT, SMALL)
+            .into_font()
+            .color(&INK)
+            .pos(Pos::new(hpos, VPos::Center));
+        chart
+            .draw_series(std::iter::once(Text::new(
+                text,
+                (r.value + dx * (shi - slo), i as f64 + 0.5),
+                style,
+            )))
+            .map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// Body height for a share bar and `n` parts.
+pub fn shares_height(n: usize) -> u32 {
+    48 + n as u32 * ROW
+}
+
+/// One bar split in proportion, then a row per part: swatch, name,
+/// value with its unit, percentage.
+pub fn shares(parts: &[(String, f64)], unit: Option<&str>, area: &Area) -> Result<(), String> {
+    let total: f64 = parts.iter().map(|p| p.1).sum();
+    let w = (WIDTH as i32 - 2 * LEFT) as f64;
+    let mut x = LEFT as f64;
+    for (i, (_, v)) in parts.iter().enumerate() {
+        let dx = v / total * w;
+        area.draw(&Rectangle::new(
+            [(x.round() as i32, 4), ((x + dx).round() as i32, 32)],
+            colour(i).filled(),
+        ))
+        .map_err(failed)?;
+        x += dx;
+    }
+    let fmt = NumFormat::for_values(parts.iter().map(|p| p.1));
+    let name_w = parts
+        .iter()
+        .map(|p| text_width(&clean_line(&p.0, false), MEDIUM))
+        .max()
+        .unwrap_or(0)
+        .min(WIDTH as i32 / 2);
+    let left = (FONT, MEDIUM)
+        .into_font()
+        .color(&INK)
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let right = (FONT, MEDIUM)
+        .into_font()
+        .color(&INK)
+        .pos(Pos::new(HPos::Right, VPos::Center));
+    for (i, (name, v)) in parts.iter().enumerate() {
+        let y = 48 + i as i32 * ROW as i32 + ROW as i32 / 2;
+        area.draw(&Rectangle::new(
+            [(LEFT, y - 6), (LEFT + 12, y + 6)],
+            colour(i).filled(),
+        ))
+        .map_err(failed)?;
+        area.draw(&Text::new(
+            clean_line(name, false),
+            (LEFT + 20, y),
+            left.clone(),
+        ))
+        .map_err(failed)?;
+        let vx = LEFT + 20 + name_w + 110;
+        area.draw(&Text::new(
+            with_unit(&fmt.format(*v), unit),
+            (vx, y),
+            right.clone(),
+        ))
+        .map_err(failed)?;
+        let pct = format!("{}%", fixed(v / total * 100.0, 1));
+        area.draw(&Text::new(pct, (vx + 80, y), right.clone()))
+            .map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// Body height for a table of `n` rows.
+pub fn table_height(n: usize) -> u32 {
+    (n as u32 + 1) * ROW + 8
+}
+
+/// A table: a header row, then labels left and exact values right.
+pub fn table(header: (&str, &str), rows: &[(String, f64)], area: &Area) -> Result<(), String> {
+    let fmt = ExactFormat::for_values(rows.iter().map(|r| r.1));
+    let cells: Vec<(String, String)> = rows
+        .iter()
+        .map(|(l, v)| (clean_line(l, false), fmt.format(*v)))
+        .collect();
+    let lw = cells
+        .iter()
+        .map(|c| text_width(&c.0, MEDIUM))
+        .chain([text_width(header.0, MEDIUM)])
+        .max()
+        .unwrap_or(0)
+        .min(WIDTH as i32 / 2);
+    let vw = cells
+        .iter()
+        .map(|c| text_width(&c.1, MEDIUM))
+        .chain([text_width(header.1, MEDIUM)])
+        .max()
+        .unwrap_or(0);
+    let right_edge = LEFT + lw + 32 + vw;
+    let row_at = |r: usize| r as i32 * ROW as i32 + ROW as i32 / 2;
+    let cell = |bold: bool, h: HPos| {
+        let f = if bold {
+            FontStyle::Bold
+        } else {
+            FontStyle::Normal
+        };
+        (FONT, MEDIUM, f)
+            .into_font()
+            .color(&INK)
+            .pos(Pos::new(h, VPos::Center))
+    };
+    let left = |bold: bool| cell(bold, HPos::Left);
+    let right = |bold: bool| cell(bold, HPos::Right);
+    area.draw(&Text::new(
+        clean_line(header.0, false),
+        (LEFT, row_at(0)),
+        left(true),
+    ))
+    .map_err(failed)?;
+    area.draw(&Text::new(
+        clean_line(header.1, false),
+        (right_edge, row_at(0)),
+        right(true),
+    ))
+    .map_err(failed)?;
+    let rule = |y: i32| PathElement::new(vec![(LEFT, y), (right_edge, y)], MUTED.stroke_width(1));
+    area.draw(&rule(ROW as i32)).map_err(failed)?;
+    for (i, (l, v)) in cells.iter().enumerate() {
+        let y = row_at(i + 1);
+        area.draw(&Text::new(l.clone(), (LEFT, y), left(false)))
+            .map_err(failed)?;
+        area.draw(&Text::new(v.clone(), (right_edge, y), right(false)))
+            .map_err(failed)?;
+        if i + 1 < cells.len() {
+            let y = (i as i32 + 2) * ROW as i32;
+            area.draw(&PathElement::new(
+                vec![(LEFT, y), (right_edge, y)],
+                RGBColor(0xe5, 0xe7, 0xeb).stroke_width(1),
+            ))
+            .map_err(failed)?;
+        }
+    }
+    Ok(())
+}
