@@ -190,3 +190,21 @@ proptest! {
         prop_assert_eq!(render(&singles, &opts), whole);
     }
 }
+
+/// Found by the property above (width 1, ASCII, a line ending in CR LF):
+/// a delta that ends between the CR and the LF drew the CR's `^M` early.
+#[test]
+fn a_cr_lf_cut_between_deltas_is_a_line_end() {
+    for unicode in [false, true] {
+        let opts = RenderOptions {
+            width: 1,
+            unicode,
+            markdown: true,
+            ..RenderOptions::default()
+        };
+        let whole = render(&["ab c\r\n".to_string()], &opts);
+        let cut = render(&["ab c\r".to_string(), "\n".to_string()], &opts);
+        assert_eq!(cut, whole);
+        assert!(!whole.contains('^'), "{whole:?}");
+    }
+}

@@ -115,6 +115,8 @@ impl Markdown {
             // A heading's underline follows its last row.
             || self.partial.trim_start().starts_with('#')
             || self.partial.len() < self.probe_at
+            // The first half of a CR LF cut between deltas, not a `^M`.
+            || self.partial.ends_with('\r')
         {
             return;
         }
