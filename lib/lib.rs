@@ -11,6 +11,7 @@ pub mod agent;
 pub mod cli;
 pub mod events;
 pub mod gemini;
+pub mod live;
 pub mod parse;
 pub mod render;
 pub mod session;
