@@ -2,15 +2,15 @@
 //! `--format json` re-emits it, with `--format vega-lite` exports its
 //! chart), maps bad input to warnings or, with `--strict`, to exit 65.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use serde_json::Value;
 
 use super::args::Format;
 use super::text::clean_line;
 use super::{
-    RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, ui_warning,
-    vegalite,
+    LiveArgs, RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event,
+    ui_warning, vegalite,
 };
 use crate::cli::{self, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
@@ -45,9 +45,26 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         max_rows: args.max_rows,
     };
     let inputs = cli::open_inputs(&args.files)?;
+    let mut renderer = Renderer::new(opts.clone());
+    if args.live {
+        if format != Format::Terminal {
+            return Err(cli::coded(
+                cli::exit::USAGE,
+                "--live draws in the terminal: it takes no --format but terminal",
+            ));
+        }
+        let live = LiveArgs {
+            fps: args.fps,
+            fixed_width: args.width.is_some(),
+            strict: args.strict,
+        };
+        let code = super::live::run(&mut renderer, inputs, live)?;
+        note_undrawn(&renderer);
+        return Ok(code);
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut renderer = Renderer::new(opts.clone());
+    let mut live_noted = !out.get_ref().is_terminal();
     let mut exporter = vegalite::Exporter::new(opts.limits, args.strict);
     let mode = if opts.unicode { "unicode" } else { "ascii" };
     for input in inputs {
@@ -79,6 +96,13 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
                 EventWriter::new(&mut out).write(&e)?;
                 continue;
             }
+            if !live_noted && super::is_live(&e) {
+                live_noted = true;
+                cli::diag(
+                    "viz-render: note: live charts are drawn once, at the end of input; \
+                     add --live to watch them change",
+                );
+            }
             let before = renderer.invalid_charts();
             renderer.event(&e, &mut out)?;
             if args.strict && renderer.invalid_charts() > before {
@@ -97,6 +121,12 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         Format::Json => {}
     }
     out.flush()?;
+    note_undrawn(&renderer);
+    Ok(cli::exit::OK)
+}
+
+/// A stream with render_visualization calls and no chart at all.
+fn note_undrawn(renderer: &Renderer) {
     let undrawn = renderer.undrawn_chart_calls();
     if undrawn > 0 {
         let calls = if undrawn == 1 {
@@ -109,7 +139,6 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
              pipe the stream through viz-parse to turn them into charts"
         ));
     }
-    Ok(cli::exit::OK)
 }
 
 /// `--json` and a `ui` event: it passes through; one that would not be

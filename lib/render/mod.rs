@@ -22,6 +22,7 @@
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
 //! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
+//! `live/` keeps live charts and redraws them in place (`--live`),
 //! `cli.rs` is the `viz-render` command, `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
@@ -32,6 +33,7 @@ mod chart;
 mod cli;
 mod grammar;
 mod line;
+mod live;
 pub mod markdown;
 pub mod plot;
 mod stream;
@@ -48,6 +50,7 @@ pub use args::{Format, VizRenderArgs};
 pub use chart::{chart_from_event, render_chart};
 pub use cli::run;
 pub use grammar::render_spec;
+pub use live::{LiveArgs, LiveCharts, frame as live_frame, is_live};
 pub use stream::{Renderer, chapter_rule};
 pub use ui::warning as ui_warning;
 
