@@ -27,8 +27,12 @@ pub trait Feed: Send + 'static {
     /// One line, without its line ending; `cut` when it was longer than
     /// [`MAX_LINE`] and only its start is given. `at` is when it was read.
     fn line(&mut self, line: &str, cut: bool, at: Instant);
-    /// The writer has a reason to wake (something changed).
+    /// Something changed that the writer writes at its pace.
     fn ready(&self) -> bool;
+    /// Something the writer writes at once (warnings).
+    fn urgent(&self) -> bool {
+        false
+    }
     /// The reader should wait before reading more (the writer is behind
     /// on something that must not be dropped).
     fn full(&self) -> bool {
@@ -85,11 +89,11 @@ impl<F: Feed> Shared<F> {
     /// Sleeps until the state has something for the writer: a change
     /// (`Feed::ready`), the end of input, a signal, a resize. A change is
     /// only reported once `not_before` has passed (the pacing); the end of
-    /// input and signals are reported at once.
+    /// input, signals and urgent news are reported at once.
     pub fn wait(&self, not_before: Option<Instant>) -> MutexGuard<'_, Inner<F>> {
         let mut g = self.lock();
         loop {
-            if g.eof || g.stopped.is_some() || g.resized || g.error.is_some() {
+            if g.eof || g.stopped.is_some() || g.resized || g.error.is_some() || g.feed.urgent() {
                 return g;
             }
             if g.feed.ready() {
@@ -136,6 +140,9 @@ pub fn spawn_reader<F: Feed>(shared: Arc<Shared<F>>, inputs: Vec<Input>) -> io::
             let mut g = shared.lock();
             g.eof = true;
             g.error = result.err();
+            if g.stopped.is_none() {
+                g.stopped = signals::pending_stop();
+            }
             drop(g);
             shared.wake();
         })
@@ -216,13 +223,13 @@ fn notify<'a, F: Feed>(
     shared: &'a Shared<F>,
     g: MutexGuard<'a, Inner<F>>,
 ) -> MutexGuard<'a, Inner<F>> {
-    if g.waiting && g.feed.ready() {
+    if g.waiting && (g.feed.ready() || g.feed.urgent()) {
         shared.wake();
     }
     g
 }
 
-/// `250ms`, `1s`, `0.5s`, `2m` or plain milliseconds (`250`), for
+/// `250ms`, `1s`, `0.5s`, `2m`, `1h` or plain milliseconds (`250`), for
 /// `--interval`.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let t = s.trim();
@@ -232,6 +239,8 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         (n, 1.0)
     } else if let Some(n) = t.strip_suffix('m') {
         (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
     } else {
         (t, 1e-3)
     };

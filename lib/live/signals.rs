@@ -50,6 +50,24 @@ pub fn watch(resize: bool, mut on: impl FnMut(Signal) + Send + 'static) -> io::R
         .map(|_| ())
 }
 
+/// SIGINT or SIGTERM sent but not yet taken by the watcher. Ctrl-C
+/// signals every process of the pipeline at once, so when an input ends
+/// because the program before us was interrupted, our own SIGINT is
+/// already pending: the end is an interruption, not an end of input.
+pub fn pending_stop() -> Option<i32> {
+    // SAFETY: sigpending fills a set we own; sigismember reads it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        if libc::sigpending(&mut set) != 0 {
+            return None;
+        }
+        [libc::SIGINT, libc::SIGTERM]
+            .into_iter()
+            .find(|&s| libc::sigismember(&set, s) == 1)
+    }
+}
+
 /// The blocked set: SIGINT, SIGTERM, and SIGWINCH when asked.
 fn signal_set(resize: bool) -> libc::sigset_t {
     // SAFETY: sigemptyset initialises the set before sigaddset uses it.

@@ -314,9 +314,10 @@ impl Feed for Follow {
 
     fn ready(&self) -> bool {
         self.window.changed
-            || !self.notes.is_empty()
-            || !self.finished.is_empty()
-            || self.strict_error.is_some()
+    }
+
+    fn urgent(&self) -> bool {
+        !self.notes.is_empty() || !self.finished.is_empty() || self.strict_error.is_some()
     }
 }
 
@@ -355,7 +356,9 @@ pub fn run(
         }
         let notes = std::mem::take(&mut g.feed.notes);
         let mut events = std::mem::take(&mut g.feed.finished);
-        if g.feed.window.changed {
+        // Woken early (a warning): the update still waits for its time.
+        let due = end || next.is_none_or(|t| Instant::now() >= t);
+        if due && g.feed.window.changed {
             g.feed.window.changed = false;
             events.extend(g.feed.event());
         }

@@ -171,7 +171,11 @@ impl Feed for Incoming {
     }
 
     fn ready(&self) -> bool {
-        !self.queue.is_empty() || self.live_changed || !self.notes.is_empty()
+        !self.queue.is_empty() || self.live_changed
+    }
+
+    fn urgent(&self) -> bool {
+        !self.notes.is_empty()
     }
 
     fn full(&self) -> bool {
@@ -310,6 +314,9 @@ impl Writer {
                     self.redraw(&text, last, &mut out)?;
                 }
             } else {
+                if self.in_place {
+                    self.screen.wrote(&String::from_utf8_lossy(&text));
+                }
                 out.write_all(&text)?;
                 out.flush()?;
             }

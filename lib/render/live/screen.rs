@@ -33,6 +33,9 @@ pub struct Screen {
     tail: String,
     /// Anything was written above: the region is set off by a blank line.
     text_above: bool,
+    /// The open line of text written before any region is on the
+    /// cursor's row: a redraw starts by clearing that row.
+    open_row: bool,
 }
 
 impl Screen {
@@ -43,6 +46,17 @@ impl Screen {
     /// The region is on screen.
     pub fn shown(&self) -> bool {
         !self.drawn.is_empty()
+    }
+
+    /// Text written as it came, before there was a region: its open line
+    /// becomes the region's first row when one comes.
+    pub fn wrote(&mut self, text: &str) {
+        self.text_above |= !text.is_empty();
+        match text.rfind('\n') {
+            Some(at) => self.tail = text[at + 1..].to_string(),
+            None => self.tail.push_str(text),
+        }
+        self.open_row = !self.tail.is_empty();
     }
 
     /// One redraw: `text` is what the stream wrote since the last one,
@@ -75,6 +89,7 @@ impl Screen {
         }
         s.push_str(SYNC_OFF);
         self.tail = tail.to_string();
+        self.open_row = false;
         self.drawn = drawn;
         self.cols = cols;
         s
@@ -95,6 +110,9 @@ impl Screen {
             })
             .sum();
         s.push('\r');
+        if self.open_row && self.drawn.is_empty() {
+            s.push_str("\x1b[2K");
+        }
         for _ in 0..rows {
             s.push_str("\x1b[A\x1b[2K");
         }
