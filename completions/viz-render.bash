@@ -23,7 +23,7 @@ _viz__render() {
 
     case "${cmd}" in
         viz__render)
-            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --json --show-tools --show-thoughts --chapters --strict --verbose --max-spec-bytes --max-rows --help --version"
+            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --json --show-tools --show-thoughts --chapters --strict --live --fps --verbose --max-spec-bytes --max-rows --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -51,6 +51,10 @@ _viz__render() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "terminal json vega-lite" -- "${cur}"))
+                    return 0
+                    ;;
+                --fps)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --max-spec-bytes)

@@ -11,6 +11,7 @@ never\t''"
 complete -c viz-render -l format -d 'What to write: `terminal` draws; `json` re-emits the events, charts with meta.fallbackMode set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart, one compact JSON document per line' -r -f -a "terminal\t'Draw charts, text and chapters in the terminal'
 json\t'Re-emit the events, charts normalized with meta.fallbackMode'
 vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
+complete -c viz-render -l fps -d 'With --live: redraws per second at most' -r
 complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r
 complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
@@ -21,6 +22,7 @@ complete -c viz-render -l show-tools -d 'One dim line for each tool call and too
 complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'
 complete -c viz-render -l chapters -d 'Only chapter headers, each with its counts of events, tool calls and errors'
 complete -c viz-render -l strict -d 'A line that is not an event, or an invalid chart, is an error (exit 65)'
+complete -c viz-render -l live -d 'Draw live charts (`"live": true` events, viz-parse --follow) in place on a terminal, redrawn as updates come; elsewhere each is drawn once, at the end of input or at Ctrl-C'
 complete -c viz-render -s v -l verbose -d 'Notes on stderr: ignored event types, session, token stats'
 complete -c viz-render -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c viz-render -s V -l version -d 'Print version'

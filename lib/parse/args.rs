@@ -72,13 +72,16 @@ Exit status:
   65  input is not data: prose, ambiguous text, no numeric column, no row left,
       several series for bar/table, a malformed event line with --strict
   66  an input file cannot be opened
+  130 interrupted (Ctrl-C) with --follow, after writing the last update (143: SIGTERM)
 
 Examples:
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
   viz-parse --grammar -x km -y pace -y hr --mark area --rule x=5:5K testdata/run.csv | viz-render
   jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
-  gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render";
+  gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render
+  ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
+  vmstat 1 | viz-parse --follow -y us -y sy -y wa --unit % --title CPU | viz-render --live";
 
 /// Turn tables of numbers into chart events.
 #[derive(Debug, Clone, Parser)]
@@ -108,7 +111,20 @@ ISO dates (2024-01-05, 2024-01) or quarters (Q1 2024) written newest first is dr
 newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
-whatever the input size.",
+whatever the input size.\n\n\
+--follow reads an endless input instead (a pipe that never ends: ping, vmstat 1, tail -f) \
+and writes a live line chart: `visualization` events with the input's `id` and \
+`\"live\": true`, at most one per --interval and only when something changed, a last one \
+at the end of input or at Ctrl-C/SIGTERM (exit 130/143). Each number of a line is a \
+point of its series: positional numbers are named by --columns, else by the last \
+header line of words with as many names (vmstat's), else `value` (one number) or \
+1, 2, ...; `key=value` tokens, `label: value` lines and JSON objects name their own; \
+--extract REGEX reads only what its groups capture. x is the sample number, or with \
+--x time the wall clock (HH:MM:SS, one point per second). At most 12 series, the last \
+--window points each: memory stays bounded whatever the stream's length. A line that \
+cannot be read is counted and warned about at most once per 10 s (with --strict it is \
+an error, exit 65); an input that ends without a number is exit 65. A file is read to \
+its end (tail -f a growing one).",
     after_help = AFTER_HELP
 )]
 pub struct VizParseArgs {

@@ -107,7 +107,8 @@ file for vl2svg, the Vega editor or a notebook, and several are JSON lines \
 (`split -l 1`). Bars, line labels and categories keep their input order; \
 units go in axis titles; dates are a UTC time axis; inverted axes, domains, \
 rules and bands carry over; `interaction` is kept in usermeta and its flags \
-become selections (hover, x brush, x pan and zoom). Other events write \
+become selections (hover, x brush, x pan and zoom). A live chart is \
+exported once, its last update, at the end of input. Other events write \
 nothing; a chart that cannot be exported is a warning naming the line and \
 the rule (--strict: exit 65).
 
