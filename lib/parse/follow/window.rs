@@ -118,7 +118,8 @@ impl Window {
         let at = self.row_at.unwrap_or_else(Instant::now);
         let t = &mut self.series[i];
         let value = if self.rate {
-            match rate(&mut t.prev, value, at) {
+            // A rate of huge readings can overflow: no point then.
+            match rate(&mut t.prev, value, at).filter(|r| r.is_finite()) {
                 Some(r) => r,
                 None => return,
             }
@@ -127,7 +128,9 @@ impl Window {
         };
         match t.points.back_mut() {
             Some((last_x, v, n)) if *last_x == x => {
-                *v += (value - *v) / f64::from(*n + 1);
+                // Weighted so that no sum of huge values overflows.
+                let k = f64::from(*n);
+                *v = *v * (k / (k + 1.0)) + value / (k + 1.0);
                 *n += 1;
             }
             _ => {
