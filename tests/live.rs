@@ -567,3 +567,47 @@ fn a_stream_without_numbers_is_exit_65() {
     assert_eq!(out.status.code(), Some(65));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no line matched --extract"));
 }
+
+#[test]
+fn x_time_labels_points_with_the_wall_clock() {
+    let (e, _) = follow(&["--x", "time"], "1\n2\n3\n");
+    let last = e.last().unwrap();
+    assert_eq!(last["xLabel"], "time");
+    let re = regex::Regex::new(r"^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]$").unwrap();
+    let points = last["series"][0]["points"].as_array().unwrap();
+    // Lines read within one second are one point, their mean.
+    assert!(points.len() <= 3 && !points.is_empty());
+    for p in points {
+        assert!(re.is_match(p["label"].as_str().unwrap()), "{p}");
+    }
+}
+
+#[test]
+fn flags_of_follow_need_it_and_bad_ones_are_usage_errors() {
+    for args in [
+        vec!["--extract", "x"],
+        vec!["--window", "10"],
+        vec!["--follow", "--extract", "("],
+        vec!["--follow", "--interval", "soon"],
+        vec!["--follow", "--chart", "bar"],
+        vec!["--follow", "--format", "markdown"],
+    ] {
+        let out = cargo_bin_cmd!("viz-parse")
+            .args(&args)
+            .write_stdin("1\n")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = cargo_bin_cmd!("viz-render")
+        .args(["--live", "--json"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

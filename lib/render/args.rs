@@ -225,7 +225,8 @@ pub struct VizRenderArgs {
     pub live: bool,
 
     /// With --live: redraws per second at most.
-    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_name = "N", default_value_t = 10, requires = "live",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
     pub fps: u32,
 
     /// Notes on stderr: ignored event types, session, token stats.

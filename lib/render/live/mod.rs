@@ -35,7 +35,7 @@ use screen::{HIDE_CURSOR, SHOW_CURSOR, Screen};
 pub const MAX_LIVE: usize = 16;
 
 /// Events waiting to be drawn before the reader waits for the writer.
-const MAX_QUEUED: usize = 1024;
+const MAX_QUEUED: usize = 256;
 
 /// A `visualization` event marked `"live": true`.
 pub fn is_live(e: &Event) -> bool {
