@@ -611,3 +611,68 @@ fn flags_of_follow_need_it_and_bad_ones_are_usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn extract_reads_a_build_log_with_timings() {
+    // A real `cargo test` log of this repository: per test binary a
+    // `test result:` line with its counts and time.
+    let text = std::fs::read_to_string("testdata/build_timings.log").unwrap();
+    let results: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("test result:"))
+        .collect();
+    assert!(results.len() > 20);
+    let passed: Vec<f64> = results
+        .iter()
+        .map(|l| {
+            l.split(". ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    let secs: Vec<f64> = results
+        .iter()
+        .map(|l| {
+            l.rsplit("finished in ")
+                .next()
+                .unwrap()
+                .trim_end_matches('s')
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    let re = r"test result: \w+\. (?P<passed>[0-9]+) passed;.* finished in (?P<secs>[0-9.]+s)$";
+    let (e, err) = follow(&["--extract", re, "testdata/build_timings.log"], "");
+    assert!(err.is_empty(), "{err}");
+    let last = e.last().unwrap();
+    assert_eq!(last["id"], "build_timings");
+    assert_eq!(
+        series(last),
+        vec![("passed".into(), passed), ("secs".into(), secs.clone())]
+    );
+
+    // The README's one-liner: one series, in seconds, drawn once.
+    let (e, _) = follow(
+        &[
+            "--extract",
+            r"finished in (?P<secs>[0-9.]+s)",
+            "testdata/build_timings.log",
+        ],
+        "",
+    );
+    let last = e.last().unwrap();
+    assert_eq!(last["unit"], "s");
+    let max = secs.iter().cloned().fold(f64::MIN, f64::max);
+    let drawn = drawn(serde_json::to_string(last).unwrap().as_bytes(), 80);
+    let footer = drawn.last().unwrap();
+    assert!(footer.starts_with("secs  last "), "{footer}");
+    assert!(
+        footer.contains(&format!("max {max:.2} s")),
+        "{footer} (max {max})"
+    );
+}

@@ -7,7 +7,8 @@
 //!
 //! Guarantees, whatever the input: no line is wider than
 //! [`RenderOptions::width`] (display width: CJK and emoji count two), with
-//! colour off no escape sequence is written, in ASCII mode no byte above
+//! colour off no escape sequence is written (but the cursor movement of
+//! `viz-render --live` on a terminal), in ASCII mode no byte above
 //! 0x7F is written, and control characters from data or models are shown
 //! in a visible form (`ESC` as `^[`, C1 controls and bidi overrides as
 //! `<U+009B>`) instead of reaching the terminal. Message text is

@@ -413,7 +413,10 @@ impl Writer {
     /// One frame: the text since the last, then the live charts, fitted to
     /// the screen's height; the last frame whole, and the cursor shown.
     fn redraw(&mut self, text: &[u8], last: bool, out: &mut dyn Write) -> io::Result<()> {
-        let rows = terminal_size::terminal_size().map_or(24, |(_, h)| usize::from(h.0));
+        let (cols, rows) = terminal_size::terminal_size()
+            .map_or((self.opts.width, 24), |(w, h)| {
+                (usize::from(w.0), usize::from(h.0))
+            });
         // A row for the open line of text (or the blank before the
         // region), and the row the cursor waits on.
         let max = if last {
@@ -431,7 +434,7 @@ impl Writer {
         s.push_str(
             &self
                 .screen
-                .redraw(&String::from_utf8_lossy(text), &lines, self.opts.width),
+                .redraw(&String::from_utf8_lossy(text), &lines, cols),
         );
         if last && self.cursor.hidden {
             s.push_str(SHOW_CURSOR);

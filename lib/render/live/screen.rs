@@ -10,10 +10,10 @@
 //! ended by a newline (the cursor then waits below the region, hidden),
 //! synchronized output off. Not "clear to the end of the screen": from
 //! the top-left corner that is a whole-screen clear, which tmux scrolls
-//! into its history. Each line is at most the width, so a line is a row.
-//! After the terminal shrinks, a terminal that rewraps its lines (tmux,
-//! VTE, kitty, iTerm2) made rows of the old, wider lines; the climb counts
-//! those rows.
+//! into its history. A line is a row, unless it is wider than the
+//! terminal now (a fixed `--width`, or a terminal that shrank and rewrapped
+//! its lines, as tmux, VTE, kitty and iTerm2 do): the climb counts the rows
+//! it takes.
 
 use super::super::text::{strip_ansi, width};
 
@@ -25,10 +25,8 @@ pub const SHOW_CURSOR: &str = "\x1b[?25h";
 /// What is on the screen below the committed text.
 #[derive(Debug, Default)]
 pub struct Screen {
-    /// Display widths of the region's rows as drawn (tail row included).
+    /// Display widths of the region's lines as drawn (tail line included).
     drawn: Vec<usize>,
-    /// The columns the region was drawn at.
-    cols: usize,
     /// Text above that has no newline yet.
     tail: String,
     /// Anything was written above: the region is set off by a blank line.
@@ -60,7 +58,8 @@ impl Screen {
     }
 
     /// One redraw: `text` is what the stream wrote since the last one,
-    /// `region` the frames, `cols` the width now. Returns the bytes.
+    /// `region` the frames, `cols` the terminal's width now. Returns the
+    /// bytes.
     pub fn redraw(&mut self, text: &str, region: &[String], cols: usize) -> String {
         let mut s = String::from(SYNC_ON);
         self.erase(&mut s, cols);
@@ -91,23 +90,18 @@ impl Screen {
         self.tail = tail.to_string();
         self.open_row = false;
         self.drawn = drawn;
-        self.cols = cols;
         s
     }
 
     /// Each of the region's rows cleared, from the bottom up; the cursor
-    /// ends on the first.
+    /// ends on the first. A line wider than the terminal is now (drawn at
+    /// a fixed `--width`, or rewrapped by a terminal that shrank) takes
+    /// several rows.
     fn erase(&self, s: &mut String, cols: usize) {
         let rows: usize = self
             .drawn
             .iter()
-            .map(|&w| {
-                if cols < self.cols && w > cols {
-                    w.div_ceil(cols.max(1))
-                } else {
-                    1
-                }
-            })
+            .map(|&w| w.div_ceil(cols.max(1)).max(1))
             .sum();
         s.push('\r');
         if self.open_row && self.drawn.is_empty() {
