@@ -23,7 +23,7 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --header --no-header --strict --grammar --mark --rule --band --generate --help --version"
+            opts="-x -y -s -d -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --header --no-header --strict --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -118,6 +118,30 @@ _viz__parse() {
                     return 0
                     ;;
                 --band)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --extract)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --x)
+                    COMPREPLY=($(compgen -W "sample time" -- "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -35,6 +35,13 @@ point\t''
 bar\t''"
 complete -c viz-parse -l rule -d 'With --grammar: a reference line, AXIS=VALUE[:LABEL]: `x=5:5K`, `y=150:threshold`, `x=2026-03-01:race`' -r
 complete -c viz-parse -l band -d 'With --grammar: a shaded band, AXIS=FROM..TO[:LABEL]: `x=2..3:lap 3`' -r
+complete -c viz-parse -l extract -d 'With --follow: pull numbers out of free-form lines; each capture group is a series named by the group\'s name (`time=(?P<ms>[0-9.]+)`); lines it does not match are skipped' -r
+complete -c viz-parse -l interval -d 'With --follow: the least time between two updates (250ms, 1s)' -r
+complete -c viz-parse -l window -d 'With --follow: points kept per series, the last N [default: what fits the width: COLUMNS, or the terminal on stderr]' -r
+complete -c viz-parse -l x -d 'With --follow: what x is: `sample` (the row number) or `time` (the wall clock, HH:MM:SS; the points of a second are averaged)' -r -f -a "sample\t'The row number'
+time\t'The wall clock'"
+complete -c viz-parse -l columns -d 'With --follow: names of the columns, comma-separated, for rows without a header line' -r
+complete -c viz-parse -l id -d 'With --follow: the live chart\'s id [default: the input\'s file name without extension; `stdin`]' -r
 complete -c viz-parse -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
 man\t''
 bash\t''
@@ -45,5 +52,7 @@ complete -c viz-parse -l header -d 'The first row is a header'
 complete -c viz-parse -l no-header -d 'The first row is data'
 complete -c viz-parse -l strict -d 'Treat skipped rows and malformed event lines as errors (exit 65)'
 complete -c viz-parse -l grammar -d 'Write a layered `ui` chart (the plot grammar) instead of a `visualization`: -x is the x column, each -y a mark of its own (several -y share the axes), -s one series per value of a column. Columns are typed date (ISO 8601), number or string; a unit in a header, `pace (s/km)`, is the field\'s unit. At most 5,000 rows'
+complete -c viz-parse -l follow -d 'Read an endless input line by line and write a live chart: a `visualization` event with the input\'s `id` and `"live": true` at most every --interval, when something changed, and a last one at the end of input or at Ctrl-C. Lines may be plain numbers (several per line, named by a header line of words), CSV/TSV rows (header from the first line, or --columns), `key=value` tokens, `label: value` lines or JSON objects; -y NAME keeps only some series'
+complete -c viz-parse -l rate -d 'With --follow: plot the per-second change of a growing counter (between the times its lines were read; a counter that goes down was reset), in UNIT/s'
 complete -c viz-parse -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c viz-parse -s V -l version -d 'Print version'

@@ -17,6 +17,7 @@ svg\t'One self-contained SVG per chart (with --output-dir, one file each)'
 json\t'Re-emit the events, charts normalized with meta.fallbackMode'
 vega-lite\t'One Vega-Lite v5 spec per chart (JSON lines); other events write nothing'"
 complete -c viz-render -l output-dir -d 'With --format svg: write each chart to its own file in DIR (created if missing), `NN-title.svg`, and its path on stdout' -r -F
+complete -c viz-render -l fps -d 'With --live: redraws per second at most' -r
 complete -c viz-render -l max-spec-bytes -d 'Largest `ui` chart spec drawn, in bytes of compact JSON; a larger one shows its fallbackText (rule payload-size)' -r
 complete -c viz-render -l max-rows -d 'Most `dataset.rows` of a `ui` chart spec drawn; more shows its fallbackText (rule row-count)' -r
 complete -c viz-render -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
@@ -33,6 +34,7 @@ complete -c viz-render -l show-tools -d 'One dim line for each tool call and too
 complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'
 complete -c viz-render -l chapters -d 'Only chapter headers, each with its counts of events, tool calls and errors'
 complete -c viz-render -l strict -d 'A line that is not an event, or an invalid chart, is an error (exit 65)'
+complete -c viz-render -l live -d 'Draw live charts (`"live": true` events, viz-parse --follow) in place on a terminal, redrawn as updates come; elsewhere each is drawn once, at the end of input or at Ctrl-C'
 complete -c viz-render -s v -l verbose -d 'Notes on stderr: ignored event types, session, token stats'
 complete -c viz-render -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c viz-render -s V -l version -d 'Print version'

@@ -149,7 +149,7 @@ pub fn sanitize_line(s: &str) -> String {
 /// One named input: a file, or stdin for `-`.
 pub struct Input {
     pub name: String,
-    pub reader: Box<dyn BufRead>,
+    pub reader: Box<dyn BufRead + Send>,
 }
 
 /// Opens the inputs named on the command line; none means stdin. A file

@@ -13,6 +13,7 @@ pub mod config;
 pub mod events;
 pub mod gemini;
 pub mod generate;
+pub mod live;
 pub mod parse;
 pub mod provider;
 pub mod render;

@@ -208,3 +208,23 @@ fn a_cr_lf_cut_between_deltas_is_a_line_end() {
         assert!(!whole.contains('^'), "{whole:?}");
     }
 }
+
+/// Found by the same property: an open line of `-` drew rows as text
+/// before the line ended as a rule; a number before it ended as a list
+/// marker.
+#[test]
+fn an_open_line_is_not_drawn_before_its_block_kind_is_known() {
+    for text in ["\n---\n", "x\n- - -\n", "12. item text\n", "***\n"] {
+        for width in [1, 2, 40] {
+            let opts = RenderOptions {
+                width,
+                unicode: true,
+                markdown: true,
+                ..RenderOptions::default()
+            };
+            let whole = render(&[text.to_string()], &opts);
+            let singles: Vec<String> = text.chars().map(|c| c.to_string()).collect();
+            assert_eq!(render(&singles, &opts), whole, "{text:?} at {width}");
+        }
+    }
+}

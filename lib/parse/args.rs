@@ -10,7 +10,7 @@ use crate::spec::grammar::MarkKind;
 use crate::spec::{ChartType, Reduction, Sort};
 
 use super::number::Decimal;
-use super::{Format, GrammarOptions, ParseOptions, Reference};
+use super::{FollowOptions, Format, GrammarOptions, ParseOptions, Reference};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChartArg {
@@ -26,6 +26,15 @@ pub enum MarkArg {
     Area,
     Point,
     Bar,
+}
+
+/// `--x` of --follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum XAxis {
+    /// The row number.
+    Sample,
+    /// The wall clock.
+    Time,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -63,13 +72,16 @@ Exit status:
   65  input is not data: prose, ambiguous text, no numeric column, no row left,
       several series for bar/table, a malformed event line with --strict
   66  an input file cannot be opened
+  130 interrupted (Ctrl-C) with --follow, after writing the last update (143: SIGTERM)
 
 Examples:
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
   viz-parse --grammar -x km -y pace -y hr --mark area --rule x=5:5K testdata/run.csv | viz-render
   jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
-  gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render";
+  gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render
+  ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
+  vmstat 1 | viz-parse --follow -y us -y sy -y wa --unit % --title CPU | viz-render --live";
 
 /// Turn tables of numbers into chart events.
 #[derive(Debug, Clone, Parser)]
@@ -99,7 +111,20 @@ ISO dates (2024-01-05, 2024-01) or quarters (Q1 2024) written newest first is dr
 newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
-whatever the input size.",
+whatever the input size.\n\n\
+--follow reads an endless input instead (a pipe that never ends: ping, vmstat 1, tail -f) \
+and writes a live line chart: `visualization` events with the input's `id` and \
+`\"live\": true`, at most one per --interval and only when something changed, a last one \
+at the end of input or at Ctrl-C/SIGTERM (exit 130/143). Each number of a line is a \
+point of its series: positional numbers are named by --columns, else by the last \
+header line of words with as many names (vmstat's), else `value` (one number) or \
+1, 2, ...; `key=value` tokens, `label: value` lines and JSON objects name their own; \
+--extract REGEX reads only what its groups capture. x is the sample number, or with \
+--x time the wall clock (HH:MM:SS, one point per second). At most 12 series, the last \
+--window points each: memory stays bounded whatever the stream's length. A line that \
+cannot be read is counted and warned about at most once per 10 s (with --strict it is \
+an error, exit 65); an input that ends without a number is exit 65. A file is read to \
+its end (tail -f a growing one).",
     after_help = AFTER_HELP
 )]
 pub struct VizParseArgs {
@@ -207,6 +232,54 @@ pub struct VizParseArgs {
     #[arg(long, value_name = "AXIS=FROM..TO[:LABEL]", requires = "grammar")]
     pub band: Vec<String>,
 
+    /// Read an endless input line by line and write a live chart: a
+    /// `visualization` event with the input's `id` and `"live": true` at
+    /// most every --interval, when something changed, and a last one at
+    /// the end of input or at Ctrl-C. Lines may be plain numbers (several
+    /// per line, named by a header line of words), CSV/TSV rows (header
+    /// from the first line, or --columns), `key=value` tokens, `label:
+    /// value` lines or JSON objects; -y NAME keeps only some series.
+    #[arg(long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series"])]
+    pub follow: bool,
+
+    /// With --follow: pull numbers out of free-form lines; each capture
+    /// group is a series named by the group's name
+    /// (`time=(?P<ms>[0-9.]+)`); lines it does not match are skipped.
+    #[arg(long, value_name = "REGEX", requires = "follow")]
+    pub extract: Option<String>,
+
+    /// With --follow: the least time between two updates (250ms, 1s).
+    #[arg(long, value_name = "DURATION", default_value = "250ms", requires = "follow",
+          value_parser = crate::live::parse_duration)]
+    pub interval: std::time::Duration,
+
+    /// With --follow: points kept per series, the last N
+    /// [default: what fits the width: COLUMNS, or the terminal on stderr].
+    #[arg(long, value_name = "N", requires = "follow",
+          value_parser = clap::value_parser!(u32).range(2..=super::follow::MAX_WINDOW as i64))]
+    pub window: Option<u32>,
+
+    /// With --follow: plot the per-second change of a growing counter
+    /// (between the times its lines were read; a counter that goes down
+    /// was reset), in UNIT/s.
+    #[arg(long, requires = "follow")]
+    pub rate: bool,
+
+    /// With --follow: what x is: `sample` (the row number) or `time` (the
+    /// wall clock, HH:MM:SS; the points of a second are averaged).
+    #[arg(long = "x", value_enum, value_name = "AXIS", default_value_t = XAxis::Sample, requires = "follow")]
+    pub x_axis: XAxis,
+
+    /// With --follow: names of the columns, comma-separated, for rows
+    /// without a header line.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', requires = "follow")]
+    pub columns: Vec<String>,
+
+    /// With --follow: the live chart's id [default: the input's file name
+    /// without extension; `stdin`].
+    #[arg(long, value_name = "ID", requires = "follow")]
+    pub id: Option<String>,
+
     /// The --mark of each -y, in order (from where the flags stand).
     #[arg(skip)]
     pub marks_of_values: Vec<Option<MarkArg>>,
@@ -299,11 +372,30 @@ impl VizParseArgs {
             },
             strict: self.strict,
             grammar: self.grammar_options()?,
+            follow: self.follow_options()?,
         })
     }
 }
 
 impl VizParseArgs {
+    fn follow_options(&self) -> Result<Option<FollowOptions>, String> {
+        if !self.follow {
+            return Ok(None);
+        }
+        if let Some(re) = &self.extract {
+            regex::Regex::new(re).map_err(|e| format!("--extract: {e}"))?;
+        }
+        Ok(Some(FollowOptions {
+            interval: self.interval,
+            window: self.window.map(|w| w as usize),
+            rate: self.rate,
+            clock: self.x_axis == XAxis::Time,
+            extract: self.extract.clone(),
+            columns: self.columns.iter().map(|c| c.trim().to_string()).collect(),
+            id: self.id.clone(),
+        }))
+    }
+
     fn grammar_options(&self) -> Result<Option<GrammarOptions>, String> {
         if !self.grammar {
             return Ok(None);

@@ -15,6 +15,7 @@
 pub mod args;
 mod detect;
 pub mod fast;
+pub mod follow;
 mod grammar;
 pub mod number;
 mod sources;
@@ -32,6 +33,7 @@ use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 
 pub use args::VizParseArgs;
+pub use follow::FollowOptions;
 pub use grammar::{GrammarOptions, Reference};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
@@ -90,6 +92,8 @@ pub struct ParseOptions {
     pub strict: bool,
     /// `--grammar`: a `ui` chart of the plot grammar, not a `visualization`.
     pub grammar: Option<GrammarOptions>,
+    /// `--follow`: an endless input drawn as a live chart.
+    pub follow: Option<FollowOptions>,
 }
 
 impl ParseOptions {
@@ -420,6 +424,33 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
             status = code;
         }
     };
+    if let Some(f) = &opts.follow {
+        let mut inputs = Vec::new();
+        for path in &paths {
+            match cli::open_input(path) {
+                Ok(i) => inputs.push(crate::live::Input {
+                    name: i.name,
+                    reader: i.reader,
+                }),
+                Err(e) => fail(
+                    e.downcast_ref::<cli::Coded>()
+                        .map_or(cli::exit::FAILURE, |c| c.code),
+                    e.to_string(),
+                ),
+            }
+        }
+        let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {m}"));
+        let code = match follow::run(inputs, &opts, f, &mut out, &mut sink) {
+            Ok(code) => code,
+            Err(ParseError::Write(e)) => return Err(e.into()),
+            Err(e) => {
+                fail(e.exit_code(), e.to_string());
+                cli::exit::OK
+            }
+        };
+        out.flush()?;
+        return Ok(if code == cli::exit::OK { status } else { code });
+    }
     for path in &paths {
         if path.as_os_str() != "-" && path.is_dir() {
             fail(

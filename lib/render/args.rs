@@ -148,9 +148,26 @@ file for vl2svg, the Vega editor or a notebook, and several are JSON lines \
 (`split -l 1`). Bars, line labels and categories keep their input order; \
 units go in axis titles; dates are a UTC time axis; inverted axes, domains, \
 rules and bands carry over; `interaction` is kept in usermeta and its flags \
-become selections (hover, x brush, x pan and zoom). Other events write \
+become selections (hover, x brush, x pan and zoom). A live chart is \
+exported once, its last update, at the end of input. Other events write \
 nothing; a chart that cannot be exported is a warning naming the line and \
 the rule (--strict: exit 65).
+
+Live charts: a `visualization` event with an `id` and `\"live\": true` \
+(viz-parse --follow) is an update of that chart. With --live on a terminal \
+the live charts stay at the bottom and each update replaces its chart in \
+place (cursor movement, no scrolling; one write per frame, in synchronized \
+output mode), at most --fps times a second; text and other events stream \
+above them. A footer gives per series the last value, min, max and mean \
+of the points shown, with the unit. The width is the terminal's (unless \
+--width), and a resize redraws at the new width; a chart taller than the \
+screen is drawn lower. At the end of input the last frame is drawn whole; \
+Ctrl-C leaves the last frame, shows the cursor again and exits 130. Input \
+is read on its own thread: an idle stream costs no CPU. Into a pipe or a \
+file (or TERM=dumb), and without --live, updates are not drawn as they \
+come: the last state of each live chart is drawn once at the end of input \
+(with --live also at SIGINT), so a CI log gets one clean chart per id. \
+--color never turns colour off, not the cursor movement of --live.
 
 Lines that are not JSON objects are skipped with a warning \
 naming the line (--strict: exit 65). An invalid chart is drawn as an error \
@@ -164,6 +181,7 @@ Exit status:
   2   usage error
   65  bad input data with --strict (a line that is not a JSON object, an invalid chart)
   66  an input file cannot be opened
+  130 interrupted (Ctrl-C) with --live, after drawing the last frame (143: SIGTERM)
 
 Examples:
   viz-parse data.csv | viz-render
@@ -171,6 +189,7 @@ Examples:
   gem-ask 'plot the last 5 years' | viz-render --show-tools
   viz-render --ascii --width 60 events.jsonl
   make 2>&1 | topic-tag --wrap --split '^==> ' | viz-render --format github
+  ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
   viz-parse --chart line testdata/yearly.csv | viz-render --format vega-lite > chart.vl.json
   viz-parse --chart bar testdata/bmw.csv | viz-render --format svg > bmw.svg
   viz-parse --chart bar bench.csv | viz-render --format markdown >> \"$GITHUB_STEP_SUMMARY\"
@@ -254,6 +273,17 @@ pub struct VizRenderArgs {
     /// A line that is not an event, or an invalid chart, is an error (exit 65).
     #[arg(long)]
     pub strict: bool,
+
+    /// Draw live charts (`"live": true` events, viz-parse --follow) in
+    /// place on a terminal, redrawn as updates come; elsewhere each is
+    /// drawn once, at the end of input or at Ctrl-C.
+    #[arg(long, conflicts_with_all = ["json", "chapters"])]
+    pub live: bool,
+
+    /// With --live: redraws per second at most.
+    #[arg(long, value_name = "N", default_value_t = 10, requires = "live",
+          value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub fps: u32,
 
     /// Notes on stderr: ignored event types, session, token stats.
     #[arg(short, long)]

@@ -3,7 +3,7 @@
 //! too), Markdown, the events again (`json`), Vega-Lite specs; maps bad input to warnings or,
 //! with `--strict`, to exit 65.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use serde_json::Value;
 
@@ -12,8 +12,8 @@ use super::ci::{CiLog, Platform};
 use super::svg::SvgWriter;
 use super::text::clean_line;
 use super::{
-    RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs, chart_from_event, gfm,
-    ui_warning, vegalite,
+    LiveArgs, LiveCharts, RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs,
+    chart_from_event, gfm, is_live, ui_warning, vegalite,
 };
 use crate::cli::{self, ColorChoice, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
@@ -80,9 +80,30 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         max_rows: args.max_rows,
     };
     let inputs = cli::open_inputs(&args.files)?;
+    if args.live {
+        if !matches!(format, Format::Terminal | Format::Auto) {
+            return Err(cli::coded(
+                cli::exit::USAGE,
+                "--live draws in the terminal: it takes no --format but terminal",
+            ));
+        }
+        let mut renderer = Renderer::new(opts.clone());
+        let live = LiveArgs {
+            fps: args.fps,
+            fixed_width: args.width.is_some(),
+            strict: args.strict,
+        };
+        let code = super::live::run(&mut renderer, inputs, live)?;
+        note_undrawn(renderer.undrawn_chart_calls());
+        return Ok(code);
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let strict = args.strict;
+    // The drawings keep each live chart's last update for the end of
+    // input themselves; Markdown and SVG get it from here, once.
+    let mut held_live = matches!(format, Format::Markdown | Format::Svg).then(LiveCharts::default);
+    let mut live_noted = !format.draws() || out.get_ref().is_terminal();
     let mut sink: Box<dyn Sink> = match format {
         Format::Auto | Format::Terminal => Box::new(Checked(Renderer::new(opts.clone()), strict)),
         Format::Github => Box::new(Checked(CiLog::new(Platform::GitHub, opts.clone()), strict)),
@@ -100,7 +121,21 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
         let mut reader = EventReader::new(input.reader);
         while let Some(item) = reader.next_event()? {
             match item {
-                Ok(e) => sink.event(e, (input.name.as_str(), reader.line()), &mut out)?,
+                Ok(e) if is_live(&e) && held_live.is_some() => {
+                    if let Some(note) = held_live.as_mut().and_then(|h| h.put(e)) {
+                        cli::diag(format!("viz-render: warning: {}", clean_line(&note, false)));
+                    }
+                }
+                Ok(e) => {
+                    if !live_noted && is_live(&e) {
+                        live_noted = true;
+                        cli::diag(
+                            "viz-render: note: live charts are drawn once, at the end of input; \
+                             add --live to watch them change",
+                        );
+                    }
+                    sink.event(e, (input.name.as_str(), reader.line()), &mut out)?
+                }
                 Err(bad) => {
                     let msg = format!("{}: {}", input.name, bad);
                     if strict {
@@ -113,9 +148,27 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
             }
         }
     }
+    for e in held_live.map(|mut h| h.take()).unwrap_or_default() {
+        sink.event(e, ("end of input", 0), &mut out)?;
+    }
     sink.finish(&mut out)?;
     out.flush()?;
     Ok(cli::exit::OK)
+}
+
+/// A stream with render_visualization calls and no chart at all.
+fn note_undrawn(undrawn: usize) {
+    if undrawn > 0 {
+        let calls = if undrawn == 1 {
+            "call was"
+        } else {
+            "calls were"
+        };
+        cli::diag(format!(
+            "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
+             pipe the stream through viz-parse to turn them into charts"
+        ));
+    }
 }
 
 /// A format that shows charts in place and counts those it refused:
@@ -192,18 +245,7 @@ impl<D: Drawing> Sink for Checked<D> {
     fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
         self.0.finish(out)?;
         out.flush()?;
-        let undrawn = self.0.undrawn_chart_calls();
-        if undrawn > 0 {
-            let calls = if undrawn == 1 {
-                "call was"
-            } else {
-                "calls were"
-            };
-            cli::diag(format!(
-                "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
-                 pipe the stream through viz-parse to turn them into charts"
-            ));
-        }
+        note_undrawn(self.0.undrawn_chart_calls());
         Ok(())
     }
 

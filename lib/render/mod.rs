@@ -7,7 +7,8 @@
 //!
 //! Guarantees, whatever the input: no line is wider than
 //! [`RenderOptions::width`] (display width: CJK and emoji count two), with
-//! colour off no escape sequence is written, in ASCII mode no byte above
+//! colour off no escape sequence is written (but the cursor movement of
+//! `viz-render --live` on a terminal), in ASCII mode no byte above
 //! 0x7F is written, and control characters from data or models are shown
 //! in a visible form (`ESC` as `^[`, C1 controls and bidi overrides as
 //! `<U+009B>`) instead of reaching the terminal. Message text is
@@ -23,8 +24,8 @@
 //!
 //! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
 //! `cli.rs` is the `viz-render` command, `ci.rs` its CI logs, `gfm/` its
-//! Markdown output, `svg/` its SVG output,
-//! `plot/` the one canvas, axes and
+//! Markdown output, `svg/` its SVG output, `live/` keeps live charts and
+//! redraws them in place (`--live`), `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
@@ -36,6 +37,7 @@ mod cli;
 mod gfm;
 mod grammar;
 mod line;
+mod live;
 pub mod markdown;
 pub mod plot;
 mod stream;
@@ -53,6 +55,7 @@ pub use args::{Format, VizRenderArgs};
 pub use chart::{chart_from_event, render_chart};
 pub use cli::run;
 pub use grammar::render_spec;
+pub use live::{LiveArgs, LiveCharts, frame as live_frame, is_live};
 pub use stream::{Renderer, chapter_rule};
 pub use ui::warning as ui_warning;
 

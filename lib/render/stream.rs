@@ -71,6 +71,8 @@ pub struct Renderer {
     pending_calls: VecDeque<(String, String)>,
     /// `plot` calls no `ui` event has answered yet.
     plot_calls: ui::PlotCalls,
+    /// The latest update of each live chart, drawn once at the end.
+    live: super::live::LiveCharts,
 }
 
 impl Renderer {
@@ -101,6 +103,19 @@ impl Renderer {
             charts_seen: 0,
             pending_calls: VecDeque::new(),
             plot_calls: ui::PlotCalls::default(),
+            live: super::live::LiveCharts::default(),
+        }
+    }
+
+    /// The terminal changed width (`--live`): what comes next is laid out
+    /// at the new width (text already being wrapped keeps its width).
+    pub fn set_width(&mut self, width: usize) {
+        self.opts.width = width.max(1);
+        if self.in_text.is_none() {
+            self.wrapper = super::wrap::Wrapper::new(self.opts.width);
+            if self.markdown.is_some() {
+                self.markdown = Some(super::markdown::Markdown::new(self.opts.clone()));
+            }
         }
     }
 
@@ -146,6 +161,15 @@ impl Renderer {
 
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        if super::live::is_live(e) {
+            // An update of a chart that is still changing: only the last
+            // one is drawn, at the end.
+            self.charts_seen += 1;
+            if let Some(note) = self.live.put(e.clone()) {
+                cli::diag(format!("viz-render: warning: {note}"));
+            }
+            return out.flush();
+        }
         match e.kind() {
             "tool_use" if e.str_field("tool_name") == Some(RENDER_VISUALIZATION) => {
                 self.chart_calls += 1
@@ -216,6 +240,9 @@ impl Renderer {
         } else {
             for call in self.plot_calls.rest() {
                 self.ui(&call, out)?;
+            }
+            for e in self.live.take() {
+                self.chart(&e, out)?;
             }
         }
         self.end_line(out)?;
@@ -626,7 +653,11 @@ impl Renderer {
         match chart_from_event(e) {
             Ok(chart) => {
                 self.start_block(out)?;
-                let lines = render_chart(&chart, &self.opts);
+                let lines = if super::live::is_live(e) {
+                    super::live::frame(&chart, &self.opts)
+                } else {
+                    render_chart(&chart, &self.opts)
+                };
                 self.lines(out, &lines)?;
                 self.gap_pending = true;
                 Ok(())

@@ -62,6 +62,19 @@ pub struct Markdown {
     probe_at: usize,
 }
 
+/// Whether more text could still change what kind of block an open line
+/// is: `--` may become a rule (`---`, `- - -`), `12` a list item (`12. `).
+fn block_kind_settled(partial: &str) -> bool {
+    let t = partial.trim_start();
+    if t.chars()
+        .all(|c| matches!(c, '-' | '=' | '*' | '_' | '+' | ' ' | '\t'))
+    {
+        return false;
+    }
+    let first_word_done = t.contains([' ', '\t']);
+    first_word_done || !t.starts_with(|c: char| c.is_ascii_digit())
+}
+
 impl Markdown {
     pub fn new(opts: RenderOptions) -> Markdown {
         Markdown {
@@ -117,6 +130,7 @@ impl Markdown {
             || self.partial.len() < self.probe_at
             // The first half of a CR LF cut between deltas, not a `^M`.
             || self.partial.ends_with('\r')
+            || !block_kind_settled(&self.partial)
         {
             return;
         }

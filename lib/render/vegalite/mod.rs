@@ -24,6 +24,7 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use super::chart_from_event;
+use super::live::{LiveCharts, is_live};
 use super::text::clean_line;
 use super::ui::{PlotCalls, ui_of_call};
 use crate::cli;
@@ -73,11 +74,13 @@ pub fn export(e: &Event, limits: &Limits) -> Export {
 /// `--format vega-lite` over a stream. Follows the terminal's order of
 /// sources: a `ui` event's spec; else, for a `plot` call no `ui` event
 /// answered, the call's `spec` argument (when its result comes, or at the
-/// end of the stream).
+/// end of the stream). A live chart is exported once, its last update,
+/// at the end of the stream.
 pub(super) struct Exporter {
     limits: Limits,
     strict: bool,
     plot_calls: PlotCalls,
+    live: LiveCharts,
 }
 
 impl Exporter {
@@ -86,6 +89,7 @@ impl Exporter {
             limits,
             strict,
             plot_calls: PlotCalls::default(),
+            live: LiveCharts::default(),
         }
     }
 
@@ -98,6 +102,12 @@ impl Exporter {
         (name, line): (&str, usize),
         out: &mut impl Write,
     ) -> anyhow::Result<()> {
+        if is_live(e) {
+            if let Some(note) = self.live.put(e.clone()) {
+                cli::diag(format!("viz-render: warning: {note}"));
+            }
+            return Ok(());
+        }
         match self.plot_calls.chart_of(e) {
             Some(chart) => self.write(&chart, &format!("{name}: line {line}"), out),
             None => Ok(()),
@@ -108,6 +118,9 @@ impl Exporter {
     pub(super) fn finish(&mut self, out: &mut impl Write) -> anyhow::Result<()> {
         for call in self.plot_calls.rest() {
             self.write(&ui_of_call(call), "end of input", out)?;
+        }
+        for e in self.live.take() {
+            self.write(&e, "end of input", out)?;
         }
         Ok(())
     }

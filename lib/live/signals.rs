@@ -1,0 +1,96 @@
+//! Signals as ordinary events for the live loop: SIGINT, SIGTERM and
+//! SIGWINCH are blocked in every thread and one thread takes them with
+//! `sigwait`, so the handling code runs outside signal context (it may
+//! lock and allocate) and no thread polls a flag.
+//!
+//! After the first SIGINT or SIGTERM the watcher restores the default
+//! action and unblocks them on its own thread: a program stuck where it
+//! cannot finish (writing to a reader that stopped reading) is killed by
+//! the second Ctrl-C.
+
+use std::io;
+
+/// What arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// SIGINT or SIGTERM (the number).
+    Stop(i32),
+    /// SIGWINCH: the terminal changed size.
+    Resize,
+}
+
+/// Blocks the signals in the calling thread, and so in every thread it
+/// starts afterwards; call it before starting any. Then starts the
+/// watcher, which calls `on` for each signal (after a stop, no more).
+pub fn watch(resize: bool, mut on: impl FnMut(Signal) + Send + 'static) -> io::Result<()> {
+    let set = signal_set(resize);
+    // SAFETY: pthread_sigmask with a set built by sigemptyset/sigaddset.
+    let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
+    if rc != 0 {
+        return Err(io::Error::from_raw_os_error(rc));
+    }
+    std::thread::Builder::new()
+        .name("live-signals".into())
+        .spawn(move || {
+            loop {
+                let mut sig: libc::c_int = 0;
+                // SAFETY: sigwait on a valid set, writing into a local.
+                if unsafe { libc::sigwait(&set, &mut sig) } != 0 {
+                    return;
+                }
+                if sig == libc::SIGWINCH {
+                    on(Signal::Resize);
+                    continue;
+                }
+                on(Signal::Stop(sig));
+                restore_default();
+                return;
+            }
+        })
+        .map(|_| ())
+}
+
+/// SIGINT or SIGTERM sent but not yet taken by the watcher. Ctrl-C
+/// signals every process of the pipeline at once, so when an input ends
+/// because the program before us was interrupted, our own SIGINT is
+/// already pending: the end is an interruption, not an end of input.
+pub fn pending_stop() -> Option<i32> {
+    // SAFETY: sigpending fills a set we own; sigismember reads it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        if libc::sigpending(&mut set) != 0 {
+            return None;
+        }
+        [libc::SIGINT, libc::SIGTERM]
+            .into_iter()
+            .find(|&s| libc::sigismember(&set, s) == 1)
+    }
+}
+
+/// The blocked set: SIGINT, SIGTERM, and SIGWINCH when asked.
+fn signal_set(resize: bool) -> libc::sigset_t {
+    // SAFETY: sigemptyset initialises the set before sigaddset uses it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if resize {
+            libc::sigaddset(&mut set, libc::SIGWINCH);
+        }
+        set
+    }
+}
+
+/// On the watcher's thread: SIGINT and SIGTERM back to their default
+/// action and deliverable here, so the next one ends the process.
+fn restore_default() {
+    let set = signal_set(false);
+    // SAFETY: default dispositions, then unblocking on this thread only.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    }
+}
