@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod plot;
+pub mod repl;
 pub mod signals;
 pub mod sink;
 mod tool_stats;
