@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::cli::ColorChoice;
+use crate::render::args::Toggle;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum OutputMode {
@@ -169,6 +170,21 @@ pub struct Args {
     /// Text output only: one line per tool call and tool result.
     #[arg(long)]
     pub show_tools: bool,
+
+    /// Interactive session: a prompt with line editing and input history, the conversation carried
+    /// across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when
+    /// piped, is context for the first question.
+    #[arg(short = 'i', long, conflicts_with_all = ["command_help", "list_tools"])]
+    pub interactive: bool,
+
+    /// With -i: after an answer that does not ask for input, the model continues on its own
+    /// ("Continue.") up to --max-consecutive-turns turns in a row.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
+    pub auto_continue: Toggle,
+
+    /// With -i: most turns the model takes on its own in a row before it waits for you.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub max_consecutive_turns: u32,
 
     #[command(flatten)]
     pub text: crate::render::args::MarkdownArgs,

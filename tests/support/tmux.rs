@@ -116,6 +116,12 @@ impl Tmux {
         self.capture(true)
     }
 
+    /// Only what the terminal shows now, without the scrollback.
+    pub fn visible(&self) -> String {
+        let out = self.run(&["capture-pane", "-p", "-J", "-t", TARGET]);
+        String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    }
+
     fn capture(&self, ansi: bool) -> String {
         let mut args = vec!["capture-pane", "-p", "-J", "-S", "-", "-t", TARGET];
         if ansi {

@@ -106,6 +106,72 @@ pub fn help_text() -> String {
     s
 }
 
+impl super::Repl {
+    /// Runs a slash command; only `/quit` ends the session.
+    pub(super) fn command(&mut self, c: Command) -> anyhow::Result<super::Flow> {
+        use super::sessions::history_text;
+        match c {
+            Command::Help => self.term.say(&help_text()),
+            Command::Quit => return Ok(super::Flow::Exit(crate::agent::exit::OK)),
+            Command::New => {
+                self.current.start_new()?;
+                self.agent.history.clear();
+                self.agent.topic = None;
+                self.announce()?;
+                let id = self.current.id.clone();
+                self.term.note(&format!("new session {id}"));
+            }
+            Command::History => {
+                let text =
+                    history_text(&self.agent.history, self.term.cols(), !self.term.unicode());
+                self.term.say(&text);
+            }
+            Command::Clear => self.editor.clear_screen()?,
+            Command::Save(name) => match self.current.save_as(
+                &name,
+                &self.args.model,
+                &self.agent.history,
+                self.agent.topic.as_deref(),
+            ) {
+                Ok(m) => self.term.note(&m),
+                Err(m) => self.term.warn(&m),
+            },
+            Command::Load(name) => match self.current.load(&name) {
+                Ok(loaded) => {
+                    for w in &loaded.warnings {
+                        self.term.warn(w);
+                    }
+                    let n = super::sessions::turns(&loaded.contents).len();
+                    self.agent.history = loaded.contents;
+                    self.agent.topic = loaded.topic;
+                    self.announce()?;
+                    self.term.note(&format!(
+                        "loaded session {name}: {n} turn(s); /history lists them"
+                    ));
+                }
+                Err(m) => self.term.warn(&m),
+            },
+            Command::Model(name) => {
+                self.args.model = name;
+                // The client carries the model: the next question makes a new one.
+                self.client = None;
+                self.announce()?;
+                let m = self.args.model.clone();
+                self.term
+                    .note(&format!("model: {m} from the next question on"));
+            }
+            Command::Tools => {
+                let list = crate::agent::toolbox::format_tool_list(&self.agent.toolbox.list());
+                self.term.say(&list);
+            }
+            Command::Interrupt => self
+                .term
+                .note("auto-continue is stopped; waiting for your input"),
+        }
+        Ok(super::Flow::Go)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

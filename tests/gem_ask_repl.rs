@@ -1,0 +1,398 @@
+//! `gem-ask -i` in a real terminal (tmux) against the fake Gemini server:
+//! what the user sees on the screen, what the server was sent, and what
+//! reaches stdout when it is not the terminal. Every wait polls the screen
+//! with a long deadline; nothing is timed.
+
+mod support;
+#[path = "support/tmux.rs"]
+mod tmux;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::{FakeGemini, Gate, KEY, Reply, temp_dir};
+use tmux::Tmux;
+
+/// One streamed answer of plain text.
+fn text(t: &str) -> Reply {
+    Reply::sse(&text_event(t, true))
+}
+
+fn text_event(t: &str, last: bool) -> String {
+    let mut v = json!({"candidates":[{"content":{"role":"model","parts":[{"text":t}]},"index":0}],
+                       "usageMetadata":{"promptTokenCount":50,"candidatesTokenCount":10,"totalTokenCount":60}});
+    if last {
+        v["candidates"][0]["finishReason"] = "STOP".into();
+    }
+    format!("data: {v}\r\n\r\n")
+}
+
+/// An answer that calls one tool.
+fn call(name: &str, args: Value) -> Reply {
+    let v = json!({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":name,"args":args}}]},
+                   "finishReason":"STOP","index":0}],
+                   "usageMetadata":{"promptTokenCount":50,"candidatesTokenCount":10,"totalTokenCount":60}});
+    Reply::sse(&format!("data: {v}\r\n\r\n"))
+}
+
+/// Text in two pieces; the second waits for `gate`. The first should end
+/// its paragraph: the Markdown view draws a line once it is settled.
+fn gated_text(first: &str, rest: &str, gate: &Gate) -> Reply {
+    Reply::sse(&format!(
+        "{}{}",
+        text_event(first, false),
+        text_event(rest, true)
+    ))
+    .gated(1, gate)
+}
+
+fn bmw_bar() -> Value {
+    json!({"chartType":"bar","title":"BMW 0-60 mph","unit":"s",
+           "series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0}]}]})
+}
+
+struct Session {
+    home: PathBuf,
+    tmux: Tmux,
+}
+
+/// gem-ask with `flags` in a 100x40 terminal, sessions and input history
+/// under a fresh data home. `None` when tmux is missing outside CI.
+fn start(name: &str, server: &FakeGemini, flags: &[&str]) -> Option<Session> {
+    start_with(name, server, flags, None)
+}
+
+/// As [`start`]; with `stdout_to`, stdout goes to that file instead of the
+/// terminal.
+fn start_with(
+    name: &str,
+    server: &FakeGemini,
+    flags: &[&str],
+    stdout_to: Option<&Path>,
+) -> Option<Session> {
+    if !tmux::available() {
+        return None;
+    }
+    let home = temp_dir(name);
+    Some(Session {
+        tmux: launch(&home, server, flags, stdout_to),
+        home,
+    })
+}
+
+fn launch(home: &Path, server: &FakeGemini, flags: &[&str], stdout_to: Option<&Path>) -> Tmux {
+    let bin = assert_cmd::cargo::cargo_bin!("gem-ask")
+        .to_string_lossy()
+        .into_owned();
+    let env = [
+        ("PATH", std::env::var("PATH").unwrap_or_default()),
+        ("HOME", home.display().to_string()),
+        ("LANG", "C.UTF-8".to_string()),
+        ("GEMINI_API_KEY", KEY.to_string()),
+        ("GEMINI_BASE_URL", server.url.clone()),
+        ("XDG_DATA_HOME", home.display().to_string()),
+        ("XDG_CONFIG_HOME", home.display().to_string()),
+        ("GEMLINE_RETRY_BASE_MS", "1".to_string()),
+    ];
+    let mut argv: Vec<String> = vec![bin, "-i".into()];
+    argv.extend(flags.iter().map(|s| s.to_string()));
+    let argv = match stdout_to {
+        None => argv,
+        Some(file) => {
+            let quoted: Vec<String> = argv
+                .iter()
+                .map(|a| shlex::try_quote(a).unwrap().into_owned())
+                .collect();
+            let to = shlex::try_quote(&file.display().to_string())
+                .unwrap()
+                .into_owned();
+            vec![
+                "sh".into(),
+                "-c".into(),
+                format!("exec {} > {to}", quoted.join(" ")),
+            ]
+        }
+    };
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    Tmux::start(home, &env, &argv, 100, 40)
+}
+
+/// The texts of the user turns a request body carries.
+fn user_texts(body: &Value) -> Vec<String> {
+    body["contents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["role"] == "user")
+        .filter_map(|c| c["parts"][0]["text"].as_str())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_question_with_a_chart_inline_and_the_conversation_carries() {
+    let server = FakeGemini::start(
+        "repl-chart",
+        vec![
+            call("render_visualization", bmw_bar()),
+            text("The M5 CS is the quickest."),
+            text("Because of its weight."),
+        ],
+    );
+    let Some(s) = start("repl-chart", &server, &["--auto-continue", "off"]) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("Fastest BMWs, chart 0-60");
+    let screen = t.wait_for("The M5 CS is the quickest.");
+    assert!(screen.contains("BMW 0-60 mph"), "{screen}");
+    assert!(screen.contains("M8 Competition"), "{screen}");
+    assert!(screen.contains("2.9"), "{screen}");
+    // The status line: mode, model, state.
+    assert!(
+        screen.contains("chat │ gemini-2.5-flash │ waiting for you"),
+        "{screen}"
+    );
+    t.line("Why?");
+    t.wait_for("Because of its weight.");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 3);
+    assert_eq!(
+        user_texts(&bodies[2]),
+        ["Fastest BMWs, chart 0-60", "Why?"],
+        "the second question carries the first turn"
+    );
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn slash_commands() {
+    let server = FakeGemini::start(
+        "repl-slash",
+        vec![
+            text("First answer."),
+            text("Answer in a new session."),
+            text("Answer after loading."),
+        ],
+    );
+    let Some(s) = start(
+        "repl-slash",
+        &server,
+        &["--auto-continue", "off", "--width", "100"],
+    ) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("/help");
+    let screen = t.wait_for("stop auto-continue and wait for input");
+    for c in [
+        "/new",
+        "/history",
+        "/save NAME",
+        "/load NAME",
+        "/model NAME",
+    ] {
+        assert!(screen.contains(c), "{c}: {screen}");
+    }
+    t.line("/tools");
+    t.wait_for("render_visualization");
+    t.line("/frobnicate");
+    t.wait_for("unknown command /frobnicate");
+
+    t.line("/model gemini-test-model");
+    t.wait_for("chat │ gemini-test-model │ waiting for you");
+    t.line("First question");
+    t.wait_for("First answer.");
+    assert!(
+        server.requests()[0]
+            .request_line
+            .contains("/models/gemini-test-model:streamGenerateContent"),
+        "{}",
+        server.requests()[0].request_line
+    );
+    t.line("/history");
+    t.wait_for("  1. > First question");
+
+    t.line("/save bmw-talk");
+    t.wait_for("saved as bmw-talk");
+    let saved = s.home.join("gemline/sessions/bmw-talk.jsonl");
+    let text_of = std::fs::read_to_string(&saved).unwrap();
+    assert!(text_of.contains("First question") && text_of.contains("First answer."));
+
+    t.line("/new");
+    t.wait_for("new session ");
+    t.line("Second question");
+    t.wait_for("Answer in a new session.");
+    assert_eq!(user_texts(&server.bodies()[1]), ["Second question"]);
+
+    t.line("/load bmw-talk");
+    t.wait_for("loaded session bmw-talk: 1 turn(s)");
+    t.line("Third question");
+    t.wait_for("Answer after loading.");
+    assert_eq!(
+        user_texts(&server.bodies()[2]),
+        ["First question", "Third question"]
+    );
+    // Later turns of a loaded session are stored in it.
+    let text_of = std::fs::read_to_string(&saved).unwrap();
+    assert!(text_of.contains("Third question"), "{text_of}");
+
+    t.line("/clear");
+    t.wait_until("a cleared screen", |_| {
+        !t.visible().contains("Answer after loading.")
+    });
+    t.line("/quit");
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn auto_continue_stops_at_its_limit() {
+    let server = FakeGemini::start(
+        "repl-auto",
+        vec![text("Step one."), text("Step two."), text("Step three.")],
+    );
+    let Some(s) = start("repl-auto", &server, &["--max-consecutive-turns", "2"]) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("Do the steps");
+    let screen = t.wait_for("auto-continue stopped after 2 turn(s) in a row");
+    assert!(screen.contains("Step three."), "{screen}");
+    assert!(screen.contains("continuing on its own (1/2"), "{screen}");
+    assert!(screen.contains("continuing on its own (2/2"), "{screen}");
+    assert_eq!(screen.matches("> Continue.").count(), 2, "{screen}");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 3);
+    assert_eq!(
+        user_texts(&bodies[2]),
+        ["Do the steps", "Continue.", "Continue."]
+    );
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn typing_interrupt_stops_auto_continue() {
+    let gate = Gate::default();
+    let server = FakeGemini::start(
+        "repl-interrupt",
+        vec![
+            text("Working on it."),
+            gated_text("Still going.\n\n", "And more.", &gate),
+            text("never sent"),
+        ],
+    );
+    let Some(s) = start("repl-interrupt", &server, &[]) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("Work");
+    t.wait_for("Still going.");
+    // Typed while the model continues on its own.
+    t.line("/interrupt");
+    gate.open();
+    t.wait_for("auto-continue stopped: you typed a line");
+    t.wait_for("auto-continue is stopped; waiting for your input");
+    assert_eq!(server.requests().len(), 2);
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn ctrl_c_stops_the_answer_not_the_session() {
+    let gate = Gate::default();
+    let server = FakeGemini::start(
+        "repl-ctrl-c",
+        vec![
+            gated_text("Counting: one.\n\n", "Two, three.", &gate),
+            text("Fresh answer."),
+        ],
+    );
+    let Some(s) = start("repl-ctrl-c", &server, &["--auto-continue", "off"]) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("Count slowly");
+    t.wait_for("Counting: one.");
+    t.keys(&["C-c"]);
+    t.wait_for("interrupted; waiting for you");
+    // Let the server give up on the stopped answer.
+    gate.open();
+    t.line("Something else");
+    let screen = t.wait_for("Fresh answer.");
+    assert!(!screen.contains("Two, three."), "{screen}");
+    // The stopped turn is not part of the conversation.
+    assert_eq!(user_texts(&server.bodies()[1]), ["Something else"]);
+    // Ctrl-C at the prompt drops the line, and the session goes on.
+    t.type_text("half a line");
+    t.keys(&["C-c"]);
+    t.wait_for("(Ctrl-D or /quit leaves)");
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn ctrl_d_quits_and_stdout_gets_only_events() {
+    let server = FakeGemini::start("repl-pipe", vec![text("Piped answer.")]);
+    let out = temp_dir("repl-pipe-out").join("events.jsonl");
+    let Some(s) = start_with(
+        "repl-pipe",
+        &server,
+        &["--auto-continue", "off"],
+        Some(&out),
+    ) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("A question");
+    t.wait_for_n("waiting for you", 2);
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+    let screen = t.screen();
+    assert!(!screen.contains("Piped answer."), "{screen}");
+    let stream = std::fs::read_to_string(&out).unwrap();
+    let events: Vec<Value> = stream
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["init", "message", "message", "result"], "{stream}");
+    assert_eq!(events[1]["role"], "user");
+    assert_eq!(events[2]["content"], "Piped answer.");
+    assert_eq!(events[3]["status"], "success");
+}
+
+#[test]
+fn input_history_is_kept_across_sessions() {
+    let server = FakeGemini::start("repl-history", vec![text("One."), text("Two.")]);
+    let Some(s) = start("repl-history", &server, &["--auto-continue", "off"]) else {
+        return;
+    };
+    s.tmux.wait_for("waiting for you");
+    s.tmux.line("remember this line");
+    s.tmux.wait_for("One.");
+    s.tmux.keys(&["C-d"]);
+    assert_eq!(s.tmux.wait_exit(), 0);
+    let file = s.home.join("gemline/repl_history");
+    let kept = std::fs::read_to_string(&file).unwrap();
+    assert!(kept.contains("remember this line"), "{kept}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    drop(s.tmux);
+
+    let again = launch(&s.home, &server, &["--auto-continue", "off"], None);
+    again.wait_for("waiting for you");
+    again.keys(&["Up", "Enter"]);
+    again.wait_for("Two.");
+    assert_eq!(user_texts(&server.bodies()[1]), ["remember this line"]);
+    again.keys(&["C-d"]);
+    assert_eq!(again.wait_exit(), 0);
+}
