@@ -7,7 +7,7 @@
 //! agreeing, and the live-API eval script replayed offline.
 //!
 //! gem-ask's own request/response details (call order sent back, the
-//! confirmation text) are pinned in tests/gem_ask.rs; these tests are
+//! confirmation text) are pinned in tests/gem_ask_rounds.rs; these tests are
 //! about what the programs see of each other.
 
 mod support;

@@ -22,6 +22,17 @@ pub struct Usage {
     pub total: u64,
 }
 
+impl Usage {
+    /// Adds `other`; the counts come from the server, so a broken one
+    /// saturates instead of overflowing the sums.
+    pub fn add(&mut self, other: Usage) {
+        self.prompt = self.prompt.saturating_add(other.prompt);
+        self.candidates = self.candidates.saturating_add(other.candidates);
+        self.thoughts = self.thoughts.saturating_add(other.thoughts);
+        self.total = self.total.saturating_add(other.total);
+    }
+}
+
 /// A function call the model asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionCall {

@@ -9,6 +9,8 @@
 //! `tests/validate_requests.sh` checks them against the official schema.
 #![allow(dead_code)]
 
+pub mod ask;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,121 @@
+//! The one-shot mode: `gem-ask PROMPT` (with stdin as context) is one user
+//! turn, one stream from `init` to `result`, and the turn appended to the
+//! session once it completed.
+
+use std::time::Instant;
+
+use super::outcome::{self, Closing, Failure, Stats};
+use super::setup::{self, SessionChoice};
+use super::turn::{Agent, TurnOptions, stamp};
+use super::{Args, OutputMode, exit, toolbox};
+use crate::cli::coded;
+use crate::events::{Event, now_rfc3339};
+use crate::gemini::GenError;
+use crate::gemini::request;
+
+/// A run's setup common to the modes: the toolbox (with the MCP servers
+/// that failed to start), the checked base URL, the resolved output mode.
+pub struct Prepared {
+    pub toolbox: toolbox::Toolbox,
+    pub tool_failures: Vec<String>,
+    pub base_url: String,
+    pub mode: OutputMode,
+}
+
+impl Prepared {
+    pub fn new(args: &Args) -> anyhow::Result<Prepared> {
+        let (toolbox, tool_failures) = toolbox::ToolSetup::from_args(args)
+            .build()
+            .map_err(|e| coded(exit::USAGE, e))?;
+        let base_url = setup::check_base_url(args)?;
+        Ok(Prepared {
+            toolbox,
+            tool_failures,
+            base_url,
+            mode: setup::output_mode(args),
+        })
+    }
+
+    /// The agent for `session`, its `init` event and the failed MCP
+    /// servers' `error` events already written.
+    pub fn start(self, args: &Args, session: &SessionChoice) -> anyhow::Result<Agent> {
+        let mut agent = Agent {
+            sink: setup::make_sink(args, self.mode),
+            toolbox: self.toolbox,
+            stats: Stats::default(),
+            topic: session.history.topic.clone(),
+            history: session.history.contents.clone(),
+            opts: TurnOptions {
+                thoughts: args.thoughts,
+                debug: args.debug,
+                command_help: args.command_help,
+                max_rounds: args.max_tool_rounds,
+                base_url: self.base_url,
+            },
+        };
+        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+        for f in self.tool_failures {
+            agent.emit(stamp(Event::error("error", &f)))?;
+        }
+        Ok(agent)
+    }
+}
+
+/// Whether the renderer draws a failed result itself (then it is not
+/// repeated on stderr).
+pub fn error_drawn(args: &Args, mode: OutputMode) -> bool {
+    mode == OutputMode::Text && !args.command_help
+}
+
+/// Runs one prompt; the value is the exit code.
+pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
+    let prepared = Prepared::new(args)?;
+    // None: a signal arrived while stdin was still open; the run ends as
+    // interrupted, with its init and result, and sends nothing.
+    let context = setup::read_context(args)?;
+    let interrupted_early = context.is_none();
+    let context = context.unwrap_or_default();
+    let mut prompt = args.prompt.join(" ");
+    if !interrupted_early && prompt.trim().is_empty() && context.trim().is_empty() {
+        return Err(coded(
+            exit::USAGE,
+            "no prompt: give it as arguments or pipe text on stdin (see --help)",
+        ));
+    }
+    if args.command_help {
+        prompt = format!("Provide the Linux command for: {prompt}");
+    }
+    let session = setup::resolve_session(args)?;
+    let error_drawn = error_drawn(args, prepared.mode);
+    let base_url = prepared.base_url.clone();
+    let mut agent = prepared.start(args, &session)?;
+    if !prompt.trim().is_empty() {
+        agent.emit(stamp(Event::message("user", &prompt, false)))?;
+    }
+
+    let client = if interrupted_early {
+        Err(Failure::Gen(GenError::Interrupted))
+    } else if let Some(m) = &session.load_error {
+        Err(Failure::Session(m.clone()))
+    } else {
+        setup::make_client(args)
+    };
+    let outcome = client.and_then(|client| {
+        let texts: Vec<&str> = [context.as_str(), prompt.as_str()]
+            .into_iter()
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        let report = agent.turn(&client, request::user_text(&texts))?;
+        session.save(&args.model, &report.records)
+    });
+    outcome::finish(
+        Closing {
+            sink: agent.sink.as_mut(),
+            stats: &agent.stats,
+            elapsed: started.elapsed(),
+            base_url: &base_url,
+            error_drawn,
+        },
+        outcome,
+    )
+}

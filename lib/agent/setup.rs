@@ -1,0 +1,319 @@
+//! Everything a run builds from its [`Args`] before the first request: the
+//! event sink for stdout, the transport (HTTP, `--record`, `--replay`) and
+//! client, the API key, the stdin context, and the session it belongs to.
+//! Every mode sets up through here, so they agree on flags and defaults.
+
+use std::io::{self, BufWriter, IsTerminal, Read};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::outcome::Failure;
+use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
+use super::{Args, OutputMode, exit, signals};
+use crate::cli::coded;
+use crate::gemini::transport::{
+    BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url,
+};
+use crate::gemini::{Client, RetryPolicy};
+use crate::session;
+
+/// The output mode `auto` resolves to for this run.
+pub fn output_mode(args: &Args) -> OutputMode {
+    match args.output {
+        // -c exists to print a command alone, for a person or for
+        // `$(gem-ask -c ...)`; the events only when asked for.
+        OutputMode::Auto if args.command_help => OutputMode::Text,
+        OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
+        OutputMode::Auto => OutputMode::Jsonl,
+        m => m,
+    }
+}
+
+/// The sink for stdout in `mode` (see [`output_mode`]).
+pub fn make_sink(args: &Args, mode: OutputMode) -> Box<dyn EventSink> {
+    let out = BufWriter::new(io::stdout().lock());
+    match mode {
+        OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
+        OutputMode::Text => {
+            let env = crate::cli::TermEnv::from_process();
+            let mut opts = crate::render::RenderOptions::resolve(
+                &env,
+                args.width.map(usize::from),
+                args.ascii,
+                args.unicode,
+                args.color,
+            );
+            opts.show_tools = args.show_tools;
+            opts.show_thoughts = args.thoughts;
+            args.text.apply(&mut opts);
+            Box::new(RenderSink::new(out, opts))
+        }
+        _ => Box::new(JsonlSink::new(out)),
+    }
+}
+
+/// A malformed --base-url is a usage error, said before any stream starts
+/// like the others; a replayed run never uses it.
+pub fn check_base_url(args: &Args) -> anyhow::Result<String> {
+    let base = base_url(args);
+    if args.replay.is_none() {
+        BaseUrl::parse(&base).map_err(|e| coded(exit::USAGE, e))?;
+    }
+    Ok(base)
+}
+
+/// The client for this run, or why there is none.
+pub fn make_client(args: &Args) -> Result<Client, Failure> {
+    let transport = make_transport(args)?;
+    Ok(Client::new(transport, &args.model, retry_policy(args)))
+}
+
+/// The most stdin gem-ask sends as context (documented in `--help`).
+pub const MAX_CONTEXT: u64 = 8 << 20;
+
+/// Stdin as context, or `None` when SIGINT/SIGTERM arrived first. More
+/// than [`MAX_CONTEXT`] is an error (exit 65), not a silent cut. The read
+/// runs on a thread so a signal ends the wait even while the writer keeps
+/// the pipe open (`tail -f log | gem-ask ...`): the handlers restart reads.
+pub fn read_context(args: &Args) -> anyhow::Result<Option<String>> {
+    if args.no_stdin || io::stdin().is_terminal() {
+        return Ok(Some(String::new()));
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let r = io::stdin()
+            .lock()
+            .take(MAX_CONTEXT + 1)
+            .read_to_end(&mut bytes)
+            .map(|_| bytes);
+        let _ = tx.send(r);
+    });
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(Ok(bytes)) if bytes.len() as u64 > MAX_CONTEXT => {
+                return Err(coded(
+                    exit::DATA,
+                    format!(
+                        "stdin is larger than {} MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)",
+                        MAX_CONTEXT >> 20
+                    ),
+                ));
+            }
+            Ok(Ok(bytes)) => return Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+            Ok(Err(e)) => anyhow::bail!("cannot read stdin: {e}"),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if signals::received().is_some() {
+                    return Ok(None);
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("cannot read stdin: the reader stopped")
+            }
+        }
+    }
+}
+
+/// The session this run belongs to.
+pub struct SessionChoice {
+    pub id: String,
+    pub history: session::History,
+    /// Where to append the turn; `None` with `--no-history`.
+    pub write_to: Option<PathBuf>,
+    /// The history could not be read: the run ends, inside its stream,
+    /// before any request (answering without it would fork the session).
+    pub load_error: Option<String>,
+}
+
+impl SessionChoice {
+    /// Appends a completed turn's records (nothing with `--no-history`).
+    pub fn save(&self, model: &str, records: &[serde_json::Value]) -> Result<(), Failure> {
+        let Some(path) = &self.write_to else {
+            return Ok(());
+        };
+        session::append(path, model, records)
+            .map_err(|e| Failure::Session(format!("cannot write session {}: {e}", path.display())))
+    }
+}
+
+/// The session named by --session, GEMINI_SESSION_ID or --continue, or a
+/// new one; its history is loaded, its unreadable lines reported.
+pub fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
+    let env_id = std::env::var("GEMINI_SESSION_ID")
+        .ok()
+        .filter(|s| !s.trim().is_empty());
+    // Flags beat the environment: --new-chat and --continue ignore
+    // GEMINI_SESSION_ID.
+    let named = if args.new_chat || args.continue_last {
+        None
+    } else {
+        args.session.clone().or(env_id)
+    };
+    let needs_dir = named.is_some() || args.continue_last || !args.no_history;
+    let dir = if needs_dir {
+        Some(session::sessions_dir()?)
+    } else {
+        None
+    };
+    let (id, existing) = match named {
+        Some(id) => {
+            if !session::valid_id(&id) {
+                return Err(coded(
+                    exit::USAGE,
+                    format!(
+                        "invalid session id {id:?}: use letters, digits, '.', '_' and '-' (at most 128, not starting with '.')"
+                    ),
+                ));
+            }
+            (id, true)
+        }
+        None if args.continue_last => match dir.as_deref().and_then(session::most_recent) {
+            Some(id) => (id, true),
+            None => {
+                crate::cli::diag(
+                    "gem-ask: note: no earlier session to continue; starting a new one",
+                );
+                (session::new_id(), false)
+            }
+        },
+        None => (session::new_id(), false),
+    };
+    let path = dir.map(|d| d.join(format!("{id}.jsonl")));
+    let mut load_error = None;
+    let history = match (&path, existing) {
+        (Some(p), true) => match session::load(p) {
+            Ok(h) => {
+                report_load(&id, &h);
+                h
+            }
+            Err(e) => {
+                load_error = Some(format!("cannot read session {}: {e}", p.display()));
+                session::History::default()
+            }
+        },
+        _ => session::History::default(),
+    };
+    Ok(SessionChoice {
+        write_to: if args.no_history { None } else { path },
+        id,
+        history,
+        load_error,
+    })
+}
+
+/// Warns on stderr about the lines of a session that could not be used.
+fn report_load(id: &str, h: &session::History) {
+    for (line, why) in &h.skipped {
+        crate::cli::diag(format!(
+            "gem-ask: warning: session {id}, line {line}: {why} (line skipped)"
+        ));
+    }
+    for note in &h.notes {
+        crate::cli::diag(format!("gem-ask: warning: session {id}, {note}"));
+    }
+    if !h.skipped.is_empty() {
+        crate::cli::diag(format!(
+            "gem-ask: warning: session {id}: continuing with the {} readable content record(s)",
+            h.contents.len()
+        ));
+    }
+}
+
+pub fn base_url(args: &Args) -> String {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    args.base_url
+        .clone()
+        .or_else(|| env("GEMINI_BASE_URL"))
+        .or_else(|| env("GOOGLE_GEMINI_BASE_URL"))
+        .unwrap_or_else(|| crate::gemini::DEFAULT_BASE_URL.to_string())
+}
+
+fn api_key() -> Option<String> {
+    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        .find(|v| !v.is_empty())
+}
+
+/// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
+pub fn redact_key(text: &str) -> String {
+    ["GEMINI_API_KEY", "GOOGLE_API_KEY"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        // A one-letter "key" would blank out half the message.
+        .filter(|v| v.len() >= 8)
+        .fold(text.to_string(), |t, key| t.replace(&key, "[REDACTED]"))
+}
+
+fn plain_http_to_another_host(base: &str) -> bool {
+    let shown = display_url(base);
+    let Some(rest) = shown.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.split(':').next().unwrap_or(""),
+    };
+    !matches!(host, "localhost" | "127.0.0.1" | "::1")
+}
+
+fn retry_policy(args: &Args) -> RetryPolicy {
+    let base_ms = std::env::var("GEMLINE_RETRY_BASE_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(1000);
+    RetryPolicy {
+        retries: args.retries,
+        base: Duration::from_millis(base_ms),
+        max_wait: Duration::from_secs(args.max_wait),
+        ..RetryPolicy::default()
+    }
+}
+
+fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
+    let setup = |e: anyhow::Error| Failure::Setup(exit::NO_INPUT, e.to_string());
+    if let Some(path) = &args.replay {
+        return Ok(Arc::new(Replay::open(path).map_err(setup)?));
+    }
+    let key = api_key().ok_or(Failure::NoKey)?;
+    let base = base_url(args);
+    if plain_http_to_another_host(&base) {
+        crate::cli::diag(format!(
+            "gem-ask: warning: {} is plain http to another host: the API key travels unencrypted",
+            display_url(&base)
+        ));
+    }
+    let http = Http::new(
+        &base,
+        key,
+        Timeouts {
+            connect: Duration::from_secs(args.connect_timeout),
+            read: Duration::from_secs(args.read_timeout),
+        },
+    );
+    Ok(match &args.record {
+        Some(path) => Arc::new(Recording::new(http, path).map_err(setup)?),
+        None => Arc::new(http),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_warning_only_off_loopback() {
+        assert!(!plain_http_to_another_host("http://127.0.0.1:8080"));
+        assert!(!plain_http_to_another_host("http://localhost/x"));
+        assert!(!plain_http_to_another_host("http://[::1]:9"));
+        assert!(!plain_http_to_another_host("https://gateway.example"));
+        assert!(plain_http_to_another_host("http://gateway.example:8080/v"));
+        assert!(!plain_http_to_another_host(
+            "http://u:p@127.0.0.1:8080/?k=v"
+        ));
+    }
+}

@@ -1,0 +1,307 @@
+//! The turn loop every mode shares: one user turn on a conversation. The
+//! [`Agent`] builds each request from the history, streams the answer into
+//! its [`EventSink`], runs the tools the model calls through the toolbox,
+//! sends their results back, and repeats until the model answers without
+//! calling a tool (or `--max-tool-rounds`). [`Agent::turn`] returns what
+//! happened ([`TurnReport`]); the history grows only by completed turns.
+
+use std::io;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::outcome::{Failure, Stats};
+use super::setup::redact_key;
+use super::sink::EventSink;
+use super::{signals, toolbox, tools};
+use crate::events::{Event, now_rfc3339};
+use crate::gemini::request::{self, RequestSpec};
+use crate::gemini::transport::display_url;
+use crate::gemini::{Client, Delta, GenError, Observer, Usage};
+use crate::session;
+
+const BASE_PROMPT: &str = "You are gem-ask, an assistant answering in a command-line terminal. \
+Be concise and exact; use plain text or light Markdown.\n";
+
+const COMMAND_PROMPT: &str = "You turn requests into shell commands. Reply with exactly one command \
+line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fences.";
+
+/// How requests are made, fixed for a run.
+#[derive(Debug, Clone)]
+pub struct TurnOptions {
+    /// Ask for and show thought summaries.
+    pub thoughts: bool,
+    /// Describe each request on stderr.
+    pub debug: bool,
+    /// `-c`: the command prompt, no tool guidance.
+    pub command_help: bool,
+    pub max_rounds: u32,
+    /// For `--debug` lines; its userinfo and query are never shown.
+    pub base_url: String,
+}
+
+/// A `signal` event seen during a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Signal {
+    /// `need_input`, `task_complete` or `progress`.
+    pub kind: String,
+    pub progress: Option<u64>,
+    pub message: Option<String>,
+}
+
+impl Signal {
+    fn from_event(e: &Event) -> Option<Signal> {
+        if e.kind() != "signal" {
+            return None;
+        }
+        Some(Signal {
+            kind: e.str_field("signal")?.to_string(),
+            progress: e.0.get("progress").and_then(Value::as_u64),
+            message: e.str_field("message").map(str::to_string),
+        })
+    }
+}
+
+/// What one completed user turn did.
+#[derive(Debug, Default)]
+pub struct TurnReport {
+    /// The model's text over all rounds of the turn.
+    pub text: String,
+    /// The signals the model sent, in order.
+    pub signals: Vec<Signal>,
+    /// Tokens of this turn's requests.
+    pub usage: Usage,
+    pub requests: u64,
+    pub tool_calls: u64,
+    /// Session records of the turn (contents and topics), to append once
+    /// the turn is kept.
+    pub records: Vec<Value>,
+}
+
+impl TurnReport {
+    /// Whether the model sent a signal of this kind.
+    pub fn signalled(&self, kind: &str) -> bool {
+        self.signals.iter().any(|s| s.kind == kind)
+    }
+}
+
+/// A conversation with its tools and where its events go, across turns.
+pub struct Agent {
+    pub sink: Box<dyn EventSink>,
+    pub toolbox: toolbox::Toolbox,
+    /// Counts over every turn so far, for the `result` event.
+    pub stats: Stats,
+    /// The active chapter.
+    pub topic: Option<String>,
+    /// The contents sent before the next user turn.
+    pub history: Vec<Value>,
+    pub opts: TurnOptions,
+}
+
+/// Adds the time to an event that is not a streamed piece.
+pub fn stamp(mut e: Event) -> Event {
+    if !e.0.contains_key("timestamp") {
+        e.set("timestamp", now_rfc3339());
+    }
+    e
+}
+
+struct Obs<'a> {
+    sink: &'a mut dyn EventSink,
+    thoughts: bool,
+    text: &'a mut String,
+}
+
+impl Observer for Obs<'_> {
+    fn delta(&mut self, d: &Delta) -> io::Result<()> {
+        match d {
+            Delta::Text(t) => {
+                self.text.push_str(t);
+                self.sink.emit(&Event::message("assistant", t, true))
+            }
+            Delta::Thought(t) if self.thoughts => self.sink.emit(&Event::thought(t, true)),
+            Delta::Thought(_) => Ok(()),
+        }
+    }
+
+    fn retry(&mut self, attempt: u32, delay: Duration, reason: &str) -> io::Result<()> {
+        self.sink.emit(&stamp(Event::retry(
+            attempt,
+            delay.as_millis() as u64,
+            &redact_key(reason),
+        )))
+    }
+
+    fn interrupted(&self) -> bool {
+        signals::received().is_some()
+    }
+
+    fn warning(&mut self, text: &str) -> io::Result<()> {
+        self.sink
+            .emit(&stamp(Event::error("warning", &redact_key(text))))
+    }
+}
+
+impl Agent {
+    pub fn emit(&mut self, e: Event) -> io::Result<()> {
+        self.sink.emit(&e)
+    }
+
+    fn system_prompt(&self) -> String {
+        if self.opts.command_help {
+            return COMMAND_PROMPT.to_string();
+        }
+        let mut s = BASE_PROMPT.to_string();
+        s.push_str(&self.toolbox.guidance());
+        if self.toolbox.declared().contains(&tools::CREATE_NEW_TOPIC)
+            && let Some(t) = &self.topic
+        {
+            s.push('\n');
+            s.push_str(&crate::topic::active_topic_footer(t));
+        }
+        s
+    }
+
+    /// Runs one user turn (`user` is a Gemini Content) to its end. On
+    /// success the turn joins [`Agent::history`]; a failed or interrupted
+    /// turn leaves the history as it was (its cost stays in the stats).
+    pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
+        let mut contents = self.history.clone();
+        contents.push(user.clone());
+        let mut report = TurnReport {
+            records: vec![session::content_record(&user)],
+            ..TurnReport::default()
+        };
+        let mut rounds = 0u32;
+        loop {
+            let calls = self.request(client, &mut contents, &mut report)?;
+            let Some(calls) = calls else {
+                self.history = contents;
+                return Ok(report);
+            };
+            rounds += 1;
+            if rounds > self.opts.max_rounds {
+                return Err(Failure::MaxRounds(self.opts.max_rounds));
+            }
+            let content = self.run_calls(&calls, rounds, &mut report)?;
+            report.records.push(session::content_record(&content));
+            contents.push(content);
+        }
+    }
+
+    /// One request and its streamed answer, added to `contents`; the
+    /// function calls it asked for, `None` when it asked for none.
+    fn request(
+        &mut self,
+        client: &Client,
+        contents: &mut Vec<Value>,
+        report: &mut TurnReport,
+    ) -> Result<Option<Vec<crate::gemini::FunctionCall>>, Failure> {
+        // No request after a signal: it would only cost tokens.
+        if signals::received().is_some() {
+            return Err(Failure::Gen(GenError::Interrupted));
+        }
+        let decls: Vec<Value> = self.toolbox.declarations();
+        let system = self.system_prompt();
+        let body = request::build(&RequestSpec {
+            contents,
+            system: Some(&system),
+            functions: &decls,
+            thoughts: self.opts.thoughts,
+        });
+        if self.opts.debug {
+            crate::cli::diag(format!(
+                "gem-ask: debug: POST {}{} x-goog-api-key: [REDACTED] ({} contents, {} bytes)",
+                display_url(self.opts.base_url.trim()).trim_end_matches('/'),
+                client.path(),
+                contents.len(),
+                body.to_string().len()
+            ));
+        }
+        let mut obs = Obs {
+            sink: self.sink.as_mut(),
+            thoughts: self.opts.thoughts,
+            text: &mut report.text,
+        };
+        let turn = client.generate(&body, &mut obs)?;
+        self.stats.requests = self.stats.requests.saturating_add(1);
+        report.requests += 1;
+        self.stats.usage.add(turn.usage);
+        report.usage.add(turn.usage);
+        match turn.finish_reason.as_deref() {
+            Some("MAX_TOKENS") => self.emit(stamp(Event::error(
+                "warning",
+                "the answer was cut at the model's output token limit (finishReason MAX_TOKENS)",
+            )))?,
+            Some(r @ ("MALFORMED_FUNCTION_CALL" | "UNEXPECTED_TOOL_CALL")) => {
+                self.emit(stamp(Event::error(
+                    "warning",
+                    &format!("the model produced an unusable tool call (finishReason {r})"),
+                )))?
+            }
+            _ => {}
+        }
+        if !turn.parts.is_empty() {
+            let content = turn.content();
+            report.records.push(session::content_record(&content));
+            contents.push(content);
+        }
+        Ok((!turn.calls.is_empty()).then_some(turn.calls))
+    }
+
+    /// Runs one round of calls through the toolbox; the user Content that
+    /// carries their functionResponses, in the model's order.
+    fn run_calls(
+        &mut self,
+        calls: &[crate::gemini::FunctionCall],
+        round: u32,
+        report: &mut TurnReport,
+    ) -> Result<Value, Failure> {
+        // A chapter header comes before the actions of its turn,
+        // whatever order the model wrote the calls in.
+        let mut order: Vec<usize> = (0..calls.len()).collect();
+        crate::topic::order_calls_topic_first(&mut order, |&i| {
+            calls[i].name == tools::CREATE_NEW_TOPIC
+        });
+        let mut responses: Vec<Option<Value>> = vec![None; calls.len()];
+        for i in order {
+            if signals::received().is_some() {
+                return Err(Failure::Gen(GenError::Interrupted));
+            }
+            let call = &calls[i];
+            let tool_id = call
+                .id
+                .clone()
+                .unwrap_or_else(|| format!("{}-{}-{}", call.name, round, i + 1));
+            let sink = &mut self.sink;
+            let mut emitted = Vec::new();
+            let done = self.toolbox.dispatch(
+                &toolbox::ToolCall {
+                    name: &call.name,
+                    id: call.id.as_deref(),
+                    args: &call.args,
+                    tool_id: &tool_id,
+                },
+                &mut |e| {
+                    let e = stamp(e);
+                    let r = sink.emit(&e);
+                    emitted.push(e);
+                    r
+                },
+            )?;
+            self.stats.tools.record(&call.name, &call.args, &emitted);
+            self.stats.tool_calls += 1;
+            report.tool_calls += 1;
+            report
+                .signals
+                .extend(emitted.iter().filter_map(Signal::from_event));
+            if let Some(t) = done.new_topic {
+                report.records.push(session::topic_record(&t));
+                self.topic = Some(t);
+            }
+            responses[i] = Some(done.part);
+        }
+        let parts: Vec<Value> = responses.into_iter().flatten().collect();
+        Ok(json!({"role": "user", "parts": parts}))
+    }
+}
