@@ -21,6 +21,9 @@ complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto
 always\t''
 never\t''"
 complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
+complete -c gem-ask -l auto-continue -d 'With -i: after an answer that does not ask for input, the model continues on its own ("Continue.") up to --max-consecutive-turns turns in a row' -r -f -a "on\t''
+off\t''"
+complete -c gem-ask -l max-consecutive-turns -d 'With -i: most turns the model takes on its own in a row before it waits for you' -r
 complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams; off: the text as it comes, word-wrapped' -r -f -a "on\t''
 off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
@@ -39,6 +42,7 @@ complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is sho
 complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'
 complete -c gem-ask -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'
 complete -c gem-ask -l show-tools -d 'Text output only: one line per tool call and tool result'
+complete -c gem-ask -s i -l interactive -d 'Interactive session: a prompt with line editing and input history, the conversation carried across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when piped, is context for the first question'
 complete -c gem-ask -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c gem-ask -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -s V -l version -d 'Print version'

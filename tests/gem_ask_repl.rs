@@ -59,32 +59,39 @@ struct Session {
 /// gem-ask with `flags` in a 100x40 terminal, sessions and input history
 /// under a fresh data home. `None` when tmux is missing outside CI.
 fn start(name: &str, server: &FakeGemini, flags: &[&str]) -> Option<Session> {
-    start_with(name, server, flags, None)
+    start_with(name, server, flags, None, &[])
 }
 
 /// As [`start`]; with `stdout_to`, stdout goes to that file instead of the
-/// terminal.
+/// terminal; `extra` is added to the environment.
 fn start_with(
     name: &str,
     server: &FakeGemini,
     flags: &[&str],
     stdout_to: Option<&Path>,
+    extra: &[(&'static str, &str)],
 ) -> Option<Session> {
     if !tmux::available() {
         return None;
     }
     let home = temp_dir(name);
     Some(Session {
-        tmux: launch(&home, server, flags, stdout_to),
+        tmux: launch(&home, server, flags, stdout_to, extra),
         home,
     })
 }
 
-fn launch(home: &Path, server: &FakeGemini, flags: &[&str], stdout_to: Option<&Path>) -> Tmux {
+fn launch(
+    home: &Path,
+    server: &FakeGemini,
+    flags: &[&str],
+    stdout_to: Option<&Path>,
+    extra: &[(&'static str, &str)],
+) -> Tmux {
     let bin = assert_cmd::cargo::cargo_bin!("gem-ask")
         .to_string_lossy()
         .into_owned();
-    let env = [
+    let mut env = vec![
         ("PATH", std::env::var("PATH").unwrap_or_default()),
         ("HOME", home.display().to_string()),
         ("LANG", "C.UTF-8".to_string()),
@@ -94,6 +101,7 @@ fn launch(home: &Path, server: &FakeGemini, flags: &[&str], stdout_to: Option<&P
         ("XDG_CONFIG_HOME", home.display().to_string()),
         ("GEMLINE_RETRY_BASE_MS", "1".to_string()),
     ];
+    env.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
     let mut argv: Vec<String> = vec![bin, "-i".into()];
     argv.extend(flags.iter().map(|s| s.to_string()));
     let argv = match stdout_to {
@@ -346,6 +354,7 @@ fn ctrl_d_quits_and_stdout_gets_only_events() {
         &server,
         &["--auto-continue", "off"],
         Some(&out),
+        &[],
     ) else {
         return;
     };
@@ -388,11 +397,41 @@ fn input_history_is_kept_across_sessions() {
     assert_eq!(mode, 0o600);
     drop(s.tmux);
 
-    let again = launch(&s.home, &server, &["--auto-continue", "off"], None);
+    let again = launch(&s.home, &server, &["--auto-continue", "off"], None, &[]);
     again.wait_for("waiting for you");
     again.keys(&["Up", "Enter"]);
     again.wait_for("Two.");
     assert_eq!(user_texts(&server.bodies()[1]), ["remember this line"]);
     again.keys(&["C-d"]);
     assert_eq!(again.wait_exit(), 0);
+}
+
+#[test]
+fn the_status_line_colours_each_state_unless_no_color() {
+    let server = FakeGemini::start("repl-colour", vec![text("Step."), text("Next step.")]);
+    let Some(s) = start("repl-colour", &server, &["--max-consecutive-turns", "1"]) else {
+        return;
+    };
+    let t = &s.tmux;
+    t.wait_for("waiting for you");
+    t.line("Go");
+    t.wait_for("auto-continue stopped after 1 turn(s)");
+    let screen = t.screen_ansi();
+    assert!(screen.contains("\x1b[32mwaiting for you"), "{screen:?}");
+    assert!(
+        screen.contains("\x1b[33mcontinuing on its own (1/1"),
+        "{screen:?}"
+    );
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+
+    let server = FakeGemini::start("repl-no-colour", vec![]);
+    let Some(s) = start_with("repl-no-colour", &server, &[], None, &[("NO_COLOR", "1")]) else {
+        return;
+    };
+    s.tmux.wait_for("waiting for you");
+    let screen = s.tmux.screen_ansi();
+    assert!(!screen.contains('\x1b'), "{screen:?}");
+    s.tmux.line("/quit");
+    assert_eq!(s.tmux.wait_exit(), 0);
 }

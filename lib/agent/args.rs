@@ -251,12 +251,25 @@ pub const HELP_TAIL: &str = concat!(
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
      to the session file; a failed or interrupted turn is not stored.\n\n",
+    "Interactive mode (-i): questions at a prompt (line editing, Tab completes slash commands, Up recalls \
+     earlier lines; the input history is $XDG_DATA_HOME/gemline/repl_history, not kept with --no-history or \
+     for a line typed with a leading space), one conversation across turns, answers and charts drawn inline. \
+     The prompt, the status line (mode, model, chapter, who has the turn) and what slash commands print go to \
+     the terminal, never to stdout: into a pipe, stdout carries only the event stream, each turn ending with \
+     its own `result`. Slash commands: /help, /quit, /new, /history, /clear, /save NAME, /load NAME, \
+     /model NAME, /tools, /interrupt (// starts a prompt with a slash). After an answer that does not ask for \
+     input (the signal tool's need_input) the model continues on its own with \"Continue.\", up to \
+     --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
+     answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
+     or /quit leaves with 0; SIGTERM ends it with 143. With a terminal, piped stdin goes with the first \
+     question; with no terminal at all, the questions are read from stdin.\n\n",
     "Examples:\n",
     "  gem-ask \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask --continue \"BMW models per year for the last 5 years\" | viz-render\n",
     "  gem-ask --replay testdata/demo/bmw.replay \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask -c \"find files over 100 MB\"\n",
     "  gem-ask --tools read_file,search_files \"where is the config file parsed?\"\n",
+    "  gem-ask -i --continue\n",
     "  gem-ask --mcp mcp-server-time --list-tools",
 );
 

@@ -25,7 +25,11 @@ pub fn available() -> bool {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("tmux is not installed (.ci/setup-tmux.sh installs it)");
         }
-        eprintln!("skipped: tmux is not installed (.ci/setup-tmux.sh installs it)");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "SKIPPED: tmux is not installed (.ci/setup-tmux.sh installs it): the REPL was NOT tested"
+        );
     }
     ok
 }

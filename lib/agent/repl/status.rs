@@ -39,8 +39,6 @@ impl Mode {
 pub enum State {
     /// The prompt is up: the model waits for the user.
     Waiting,
-    /// The model answers what the user typed.
-    Answering,
     /// The model goes on without new input: turn `n` of at most `max`.
     Continuing { n: u32, max: u32 },
 }
@@ -49,7 +47,6 @@ impl State {
     fn text(self) -> String {
         match self {
             State::Waiting => "waiting for you".into(),
-            State::Answering => "answering".into(),
             State::Continuing { n, max } => {
                 format!("continuing on its own ({n}/{max}; type a line or /interrupt to stop)")
             }
@@ -59,7 +56,6 @@ impl State {
     fn style(self) -> Style {
         match self {
             State::Waiting => Style::Fg(32),
-            State::Answering => Style::Fg(36),
             State::Continuing { .. } => Style::Fg(33),
         }
     }
@@ -136,20 +132,16 @@ mod tests {
 
     #[test]
     fn each_state_has_its_own_colour() {
-        let colours: Vec<String> = [
-            State::Waiting,
-            State::Answering,
-            State::Continuing { n: 1, max: 5 },
-        ]
-        .into_iter()
-        .map(|st| {
-            let line = status(st).line(200, true, true);
-            let text = st.text();
-            let at = line.find(&text).unwrap();
-            line[..at].rsplit("\x1b[").next().unwrap().to_string()
-        })
-        .collect();
-        assert_eq!(colours, ["32m", "36m", "33m"]);
+        let colours: Vec<String> = [State::Waiting, State::Continuing { n: 1, max: 5 }]
+            .into_iter()
+            .map(|st| {
+                let line = status(st).line(200, true, true);
+                let text = st.text();
+                let at = line.find(&text).unwrap();
+                line[..at].rsplit("\x1b[").next().unwrap().to_string()
+            })
+            .collect();
+        assert_eq!(colours, ["32m", "33m"]);
         assert!(
             !status(State::Waiting)
                 .line(200, false, true)
