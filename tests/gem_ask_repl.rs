@@ -125,6 +125,16 @@ fn launch(
     Tmux::start(home, &env, &argv, 100, 40)
 }
 
+/// Waits for the `n`th prompt to be ready: its status line drawn and the
+/// editor reading (the prompt is drawn once the terminal is in the
+/// editor's mode; a Ctrl-D sent earlier would be lost in line mode).
+fn wait_prompt(t: &Tmux, n: usize) -> String {
+    t.wait_until(&format!("prompt {n}"), |s| {
+        s.matches("│ waiting for you").count() >= n
+            && s.lines().last().is_some_and(|l| l.trim() == "›")
+    })
+}
+
 /// The texts of the user turns a request body carries.
 fn user_texts(body: &Value) -> Vec<String> {
     body["contents"]
@@ -151,7 +161,7 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("Fastest BMWs, chart 0-60");
     let screen = t.wait_for("The M5 CS is the quickest.");
     assert!(screen.contains("BMW 0-60 mph"), "{screen}");
@@ -171,6 +181,7 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
         ["Fastest BMWs, chart 0-60", "Why?"],
         "the second question carries the first turn"
     );
+    wait_prompt(t, 3);
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
 }
@@ -193,7 +204,7 @@ fn slash_commands() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("/help");
     let screen = t.wait_for("stop auto-continue and wait for input");
     for c in [
@@ -266,7 +277,7 @@ fn auto_continue_stops_at_its_limit() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("Do the steps");
     let screen = t.wait_for("auto-continue stopped after 2 turn(s) in a row");
     assert!(screen.contains("Step three."), "{screen}");
@@ -279,6 +290,7 @@ fn auto_continue_stops_at_its_limit() {
         user_texts(&bodies[2]),
         ["Do the steps", "Continue.", "Continue."]
     );
+    wait_prompt(t, 2);
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
 }
@@ -298,7 +310,7 @@ fn typing_interrupt_stops_auto_continue() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("Work");
     t.wait_for("Still going.");
     // Typed while the model continues on its own.
@@ -307,6 +319,7 @@ fn typing_interrupt_stops_auto_continue() {
     t.wait_for("auto-continue stopped: you typed a line");
     t.wait_for("auto-continue is stopped; waiting for your input");
     assert_eq!(server.requests().len(), 2);
+    wait_prompt(t, 3);
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
 }
@@ -325,7 +338,7 @@ fn ctrl_c_stops_the_answer_not_the_session() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("Count slowly");
     t.wait_for("Counting: one.");
     t.keys(&["C-c"]);
@@ -341,6 +354,7 @@ fn ctrl_c_stops_the_answer_not_the_session() {
     t.type_text("half a line");
     t.keys(&["C-c"]);
     t.wait_for("(Ctrl-D or /quit leaves)");
+    wait_prompt(t, 4);
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
 }
@@ -359,9 +373,9 @@ fn ctrl_d_quits_and_stdout_gets_only_events() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("A question");
-    t.wait_for_n("waiting for you", 2);
+    wait_prompt(t, 2);
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
     let screen = t.screen();
@@ -384,9 +398,10 @@ fn input_history_is_kept_across_sessions() {
     let Some(s) = start("repl-history", &server, &["--auto-continue", "off"]) else {
         return;
     };
-    s.tmux.wait_for("waiting for you");
+    wait_prompt(&s.tmux, 1);
     s.tmux.line("remember this line");
     s.tmux.wait_for("One.");
+    wait_prompt(&s.tmux, 2);
     s.tmux.keys(&["C-d"]);
     assert_eq!(s.tmux.wait_exit(), 0);
     let file = s.home.join("gemline/repl_history");
@@ -398,10 +413,11 @@ fn input_history_is_kept_across_sessions() {
     drop(s.tmux);
 
     let again = launch(&s.home, &server, &["--auto-continue", "off"], None, &[]);
-    again.wait_for("waiting for you");
+    wait_prompt(&again, 1);
     again.keys(&["Up", "Enter"]);
     again.wait_for("Two.");
     assert_eq!(user_texts(&server.bodies()[1]), ["remember this line"]);
+    wait_prompt(&again, 2);
     again.keys(&["C-d"]);
     assert_eq!(again.wait_exit(), 0);
 }
@@ -413,7 +429,7 @@ fn the_status_line_colours_each_state_unless_no_color() {
         return;
     };
     let t = &s.tmux;
-    t.wait_for("waiting for you");
+    wait_prompt(t, 1);
     t.line("Go");
     t.wait_for("auto-continue stopped after 1 turn(s)");
     let screen = t.screen_ansi();
@@ -422,6 +438,7 @@ fn the_status_line_colours_each_state_unless_no_color() {
         screen.contains("\x1b[33mcontinuing on its own (1/1"),
         "{screen:?}"
     );
+    wait_prompt(t, 2);
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
 
@@ -429,9 +446,37 @@ fn the_status_line_colours_each_state_unless_no_color() {
     let Some(s) = start_with("repl-no-colour", &server, &[], None, &[("NO_COLOR", "1")]) else {
         return;
     };
-    s.tmux.wait_for("waiting for you");
+    wait_prompt(&s.tmux, 1);
     let screen = s.tmux.screen_ansi();
     assert!(!screen.contains('\x1b'), "{screen:?}");
     s.tmux.line("/quit");
     assert_eq!(s.tmux.wait_exit(), 0);
+}
+
+#[test]
+fn sigterm_at_the_prompt_ends_the_session_with_143_and_a_result() {
+    let server = FakeGemini::start("repl-term", vec![]);
+    let out = temp_dir("repl-term-out").join("events.jsonl");
+    let Some(s) = start_with("repl-term", &server, &[], Some(&out), &[]) else {
+        return;
+    };
+    let t = &s.tmux;
+    wait_prompt(t, 1);
+    t.line("/new");
+    t.wait_for("new session ");
+    wait_prompt(t, 2);
+    // SAFETY: a signal to the process the test started.
+    unsafe {
+        libc::kill(t.pid(), libc::SIGTERM);
+    }
+    assert_eq!(t.wait_exit(), 143);
+    let stream = std::fs::read_to_string(&out).unwrap();
+    let events: Vec<Value> = stream
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["init", "init", "result"], "{stream}");
+    assert_eq!(events[2]["error"]["type"], "interrupted");
+    assert_ne!(events[0]["session_id"], events[1]["session_id"]);
 }

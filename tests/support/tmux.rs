@@ -37,14 +37,15 @@ pub fn available() -> bool {
 pub struct Tmux {
     socket: PathBuf,
     conf: PathBuf,
+    /// Where the wrapper writes the exit status.
+    status: PathBuf,
 }
 
 const TARGET: &str = "repl";
 
 impl Tmux {
     /// Starts `argv` in a `cols` x `rows` terminal with exactly `env` as
-    /// its environment (plus TERM). The pane stays after the program
-    /// exits, so its exit status can be read.
+    /// its environment (plus TERM).
     pub fn start(dir: &Path, env: &[(&str, String)], argv: &[&str], cols: u16, rows: u16) -> Tmux {
         let socket = dir.join("tmux.sock");
         let conf = dir.join("tmux.conf");
@@ -53,11 +54,27 @@ impl Tmux {
             "set -g remain-on-exit on\nset -g history-limit 10000\nset -g status off\n",
         )
         .unwrap();
-        let t = Tmux { socket, conf };
+        let status = dir.join("exit-status");
+        let _ = std::fs::remove_file(&status);
         let mut cmd: Vec<String> = vec!["env".into(), "-i".into()];
         cmd.push("TERM=screen-256color".into());
         cmd.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
+        cmd.extend(
+            [
+                "sh",
+                "-c",
+                "s=$1; shift; trap : INT TERM; \"$@\"; echo $? > \"$s.tmp\"; mv \"$s.tmp\" \"$s\"",
+                "sh",
+            ]
+            .map(String::from),
+        );
+        cmd.push(status.display().to_string());
         cmd.extend(argv.iter().map(|s| s.to_string()));
+        let t = Tmux {
+            socket,
+            conf,
+            status,
+        };
         let size = [cols.to_string(), rows.to_string()];
         let mut args = vec![
             "new-session",
@@ -161,21 +178,65 @@ impl Tmux {
         self.wait_until(&format!("{n} x {text:?}"), |s| s.matches(text).count() >= n)
     }
 
+    /// The program's process id: the wrapper shell's child.
+    pub fn pid(&self) -> i32 {
+        let out = self.run(&["display-message", "-p", "-t", TARGET, "#{pane_pid}"]);
+        let sh = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let children =
+            std::fs::read_to_string(format!("/proc/{sh}/task/{sh}/children")).unwrap_or_default();
+        children
+            .split_whitespace()
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no program under the shell {sh}"))
+    }
+
+    /// What each thread of the program waits in, and the terminal's
+    /// modes, for a failure message.
+    fn where_stuck(&self) -> String {
+        let out = self.run(&["display-message", "-p", "-t", TARGET, "#{pane_pid}"]);
+        let sh = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let pid = std::fs::read_to_string(format!("/proc/{sh}/task/{sh}/children"))
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let state = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| {
+                l.starts_with("State:") || l.starts_with("PPid:") || l.starts_with("SigBlk:")
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut s = format!("pid {pid} {state}:");
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+            for t in tasks.flatten() {
+                let read = |f: &str| std::fs::read_to_string(t.path().join(f)).unwrap_or_default();
+                s.push_str(&format!(
+                    " [{} in {}]",
+                    read("comm").trim(),
+                    read("wchan").trim()
+                ));
+            }
+        }
+        let out = self.run(&["display-message", "-p", "-t", TARGET, "#{pane_tty}"]);
+        let tty = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if let Ok(f) = std::fs::File::open(&tty)
+            && let Ok(o) = Command::new("stty").arg("-a").stdin(f).output()
+        {
+            s.push_str(&format!(
+                " stty: {}",
+                String::from_utf8_lossy(&o.stdout).replace('\n', " ")
+            ));
+        }
+        s
+    }
+
     /// The exit status once the program has ended.
     pub fn exit_status(&self) -> Option<i32> {
-        let out = self.run(&[
-            "display-message",
-            "-p",
-            "-t",
-            TARGET,
-            "#{pane_dead} #{pane_dead_status}",
-        ]);
-        let text = String::from_utf8_lossy(&out.stdout);
-        let mut it = text.split_whitespace();
-        match (it.next(), it.next()) {
-            (Some("1"), Some(code)) => code.parse().ok(),
-            _ => None,
-        }
+        std::fs::read_to_string(&self.status)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
     }
 
     /// Waits for the program to end and gives its exit status.
@@ -187,7 +248,8 @@ impl Tmux {
             }
             if start.elapsed() > DEADLINE {
                 panic!(
-                    "waited {DEADLINE:?} for the program to end; the screen:\n{}",
+                    "waited {DEADLINE:?} for the program to end; {}; the screen:\n{}",
+                    self.where_stuck(),
                     self.screen()
                 );
             }

@@ -10,6 +10,7 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 
 use rustyline::completion::Completer;
 use rustyline::config::{Behavior, Config};
@@ -33,6 +34,8 @@ pub enum Input {
     Cancelled,
     /// Ctrl-D on an empty line, or the end of piped input.
     End,
+    /// The caller's `stop` said so while the prompt waited (SIGTERM).
+    Stopped,
 }
 
 /// `$XDG_DATA_HOME/gemline/repl_history` (or the platform's equivalent).
@@ -86,16 +89,97 @@ impl Highlighter for SlashHelper {
 impl Validator for SlashHelper {}
 impl Helper for SlashHelper {}
 
+/// The prompt's editor, on a thread of its own: rustyline blocks in its
+/// read, and the session must still see SIGTERM while it waits (see
+/// [`Editor::read`]).
 pub struct Editor {
-    rl: rustyline::Editor<SlashHelper, FileHistory>,
-    /// Where typed lines are appended; `None` when it cannot be kept.
-    history: Option<PathBuf>,
+    to: mpsc::Sender<Request>,
+    from: mpsc::Receiver<Result<Input, String>>,
+}
+
+enum Request {
+    Read(String),
+    Clear,
 }
 
 impl Editor {
     /// Opens the editor and loads the history file; a history that cannot
     /// be read is a warning, not a reason to refuse to start.
     pub fn open(history: Option<PathBuf>) -> anyhow::Result<Editor> {
+        let (to, requests) = mpsc::channel::<Request>();
+        let (answers, from) = mpsc::channel();
+        let (ready_tx, ready) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("prompt".into())
+            .spawn(move || {
+                let mut ed = match LineEditor::open(history) {
+                    Ok(ed) => {
+                        let _ = ready_tx.send(Ok(()));
+                        ed
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e.to_string()));
+                        return;
+                    }
+                };
+                for r in requests {
+                    let answer = match r {
+                        Request::Read(prompt) => ed.read(&prompt),
+                        Request::Clear => ed.rl.clear_screen().map(|()| Input::End),
+                    };
+                    if answers.send(answer.map_err(|e| e.to_string())).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        ready
+            .recv()
+            .map_err(|_| anyhow::anyhow!("the prompt's editor did not start"))?
+            .map_err(|e| anyhow::anyhow!("cannot open the prompt's editor: {e}"))?;
+        Ok(Editor { to, from })
+    }
+
+    /// Shows `prompt` and reads one line. `stop` is asked ten times a
+    /// second meanwhile; when it says so the wait ends with
+    /// [`Input::Stopped`], the read left behind on its thread (the caller
+    /// is about to exit and restores the terminal).
+    pub fn read(&mut self, prompt: &str, stop: impl Fn() -> bool) -> anyhow::Result<Input> {
+        self.ask(Request::Read(prompt.to_string()), stop)
+    }
+
+    /// Clears the terminal the editor draws on.
+    pub fn clear_screen(&mut self) -> anyhow::Result<()> {
+        self.ask(Request::Clear, || false).map(|_| ())
+    }
+
+    fn ask(&mut self, r: Request, stop: impl Fn() -> bool) -> anyhow::Result<Input> {
+        let gone = || anyhow::anyhow!("the prompt's editor stopped");
+        self.to.send(r).map_err(|_| gone())?;
+        loop {
+            match self
+                .from
+                .recv_timeout(std::time::Duration::from_millis(100))
+            {
+                Ok(answer) => {
+                    return answer.map_err(|e| anyhow::anyhow!("cannot read the prompt: {e}"));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) if stop() => return Ok(Input::Stopped),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(gone()),
+            }
+        }
+    }
+}
+
+/// rustyline with the history file, living on the editor's thread.
+struct LineEditor {
+    rl: rustyline::Editor<SlashHelper, FileHistory>,
+    /// Where typed lines are appended; `None` when it cannot be kept.
+    history: Option<PathBuf>,
+}
+
+impl LineEditor {
+    fn open(history: Option<PathBuf>) -> anyhow::Result<LineEditor> {
         let config = Config::builder()
             .behavior(Behavior::PreferTerm)
             .max_history_size(HISTORY_LINES)?
@@ -115,11 +199,10 @@ impl Editor {
                 None
             }
         });
-        Ok(Editor { rl, history })
+        Ok(LineEditor { rl, history })
     }
 
-    /// Shows `prompt` and reads one line.
-    pub fn read(&mut self, prompt: &str) -> anyhow::Result<Input> {
+    fn read(&mut self, prompt: &str) -> rustyline::Result<Input> {
         match self.rl.readline(prompt) {
             Ok(line) => {
                 self.remember(&line);
@@ -127,13 +210,8 @@ impl Editor {
             }
             Err(ReadlineError::Interrupted) => Ok(Input::Cancelled),
             Err(ReadlineError::Eof) => Ok(Input::End),
-            Err(e) => Err(anyhow::anyhow!("cannot read the prompt: {e}")),
+            Err(e) => Err(e),
         }
-    }
-
-    /// Clears the terminal the editor draws on.
-    pub fn clear_screen(&mut self) -> anyhow::Result<()> {
-        Ok(self.rl.clear_screen()?)
     }
 
     /// Adds a line to the history and appends it to the file right away,
@@ -152,11 +230,6 @@ impl Editor {
             ));
             self.history = None;
         }
-    }
-
-    /// The lines typed so far this run and before, oldest first.
-    pub fn entries(&self) -> Vec<String> {
-        self.rl.history().iter().map(|s| s.to_string()).collect()
     }
 }
 

@@ -87,6 +87,10 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     repl.main(args.prompt.join(" "))
 }
 
+fn terminated() -> bool {
+    signals::received() == Some(libc::SIGTERM)
+}
+
 /// What the loop does next.
 enum Flow {
     Go,
@@ -138,11 +142,15 @@ impl Repl {
         }
         loop {
             self.show(State::Waiting);
-            let input = self.editor.read(self.prompt())?;
-            if signals::received() == Some(libc::SIGTERM) {
-                return self.close(exit::TERMINATED);
-            }
+            let mode = self.term.mode();
+            let prompt = self.prompt();
+            let input = self.editor.read(prompt, terminated)?;
             let flow = match input {
+                Input::Stopped => {
+                    self.term.restore(mode);
+                    Flow::Exit(exit::TERMINATED)
+                }
+                _ if terminated() => Flow::Exit(exit::TERMINATED),
                 Input::End => Flow::Exit(exit::OK),
                 Input::Cancelled => {
                     self.term.note("(Ctrl-D or /quit leaves)");

@@ -110,6 +110,29 @@ impl Term {
         self.write_raw(&format!("{line}\n"));
     }
 
+    /// The terminal's settings (line mode, echo) as they are now, to be
+    /// put back should the session end while the editor holds it raw.
+    pub fn mode(&self) -> Option<libc::termios> {
+        let t = self.tty.as_ref()?;
+        // SAFETY: tcgetattr fills the zeroed struct from an open descriptor.
+        unsafe {
+            let mut m: libc::termios = std::mem::zeroed();
+            (libc::tcgetattr(t.as_raw_fd(), &mut m) == 0).then_some(m)
+        }
+    }
+
+    /// Puts back settings taken by [`Term::mode`], ends bracketed paste
+    /// (the editor turns it on), and leaves the cursor on a fresh line.
+    pub fn restore(&mut self, mode: Option<libc::termios>) {
+        if let (Some(t), Some(m)) = (&self.tty, mode) {
+            // SAFETY: the settings were read from this terminal.
+            unsafe {
+                libc::tcsetattr(t.as_raw_fd(), libc::TCSANOW, &m);
+            }
+            self.write_raw("\x1b[?2004l\r\n");
+        }
+    }
+
     /// Whether a whole line waits in the terminal's input queue. Without
     /// a terminal nothing counts as typed ahead: piped input is the
     /// script, read at the prompt.
