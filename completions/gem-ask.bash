@@ -23,7 +23,7 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -i -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --auto-continue --max-consecutive-turns --markdown --hyperlinks --chart-tables --help --version"
+            opts="-m -c -t -i -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -77,6 +77,30 @@ _gem__ask() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --task)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-iterations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --task-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auto-continue)
+                    COMPREPLY=($(compgen -W "on off" -- "${cur}"))
+                    return 0
+                    ;;
+                --progress-reporting)
+                    COMPREPLY=($(compgen -W "on off" -- "${cur}"))
+                    return 0
+                    ;;
                 --retries)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -107,10 +131,6 @@ _gem__ask() {
                     ;;
                 --width)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --auto-continue)
-                    COMPREPLY=($(compgen -W "on off" -- "${cur}"))
                     return 0
                     ;;
                 --max-consecutive-turns)

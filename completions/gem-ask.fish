@@ -11,6 +11,13 @@ complete -c gem-ask -l tool-timeout -d 'Seconds one tool call may take [default:
 complete -c gem-ask -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
 complete -c gem-ask -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
 complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
+complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
+complete -c gem-ask -l max-iterations -d 'Task mode: most turns (iterations) before the task stops unfinished (exit 6)' -r
+complete -c gem-ask -l task-timeout -d 'Task mode: most seconds the whole task may take, requests and tools included (exit 7) [default: no limit]' -r
+complete -c gem-ask -l auto-continue -d 'After a turn that did not complete the task (-t) or ask for input (-i), go on with a "Continue." turn; off: task mode stops after each such turn (exit 8), to be resumed with --continue, and -i waits for you' -r -f -a "on\t''
+off\t''"
+complete -c gem-ask -l progress-reporting -d 'Whether the model reports progress (signal kind progress: a signal event, and a progress line on stderr when it is a terminal)' -r -f -a "on\t''
+off\t''"
 complete -c gem-ask -l retries -d 'Retries after a 429, 500, 502, 503, 504 or connection failure' -r
 complete -c gem-ask -l max-wait -d 'Most seconds spent waiting between retries of one request' -r
 complete -c gem-ask -l connect-timeout -d 'Seconds to establish a connection' -r
@@ -21,8 +28,6 @@ complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto
 always\t''
 never\t''"
 complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
-complete -c gem-ask -l auto-continue -d 'With -i: after an answer that does not ask for input, the model continues on its own ("Continue.") up to --max-consecutive-turns turns in a row' -r -f -a "on\t''
-off\t''"
 complete -c gem-ask -l max-consecutive-turns -d 'With -i: most turns the model takes on its own in a row before it waits for you' -r
 complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams; off: the text as it comes, word-wrapped' -r -f -a "on\t''
 off\t''"

@@ -480,3 +480,92 @@ fn sigterm_at_the_prompt_ends_the_session_with_143_and_a_result() {
     assert_eq!(events[2]["error"]["type"], "interrupted");
     assert_ne!(events[0]["session_id"], events[1]["session_id"]);
 }
+
+/// The last user text of a request body.
+fn last_user_text(body: &Value) -> String {
+    user_texts(body).pop().unwrap_or_default()
+}
+
+#[test]
+fn a_request_for_input_stops_auto_continue() {
+    let server = FakeGemini::start(
+        "repl-need-input",
+        vec![
+            call(
+                "signal",
+                json!({"kind": "need_input", "message": "Which model?"}),
+            ),
+            text("Which model do you mean?"),
+        ],
+    );
+    let Some(s) = start("repl-need-input", &server, &[]) else {
+        return;
+    };
+    let t = &s.tmux;
+    wait_prompt(t, 1);
+    t.line("Tell me about the BMW");
+    t.wait_for("Which model do you mean?");
+    let screen = wait_prompt(t, 2);
+    assert!(!screen.contains("continuing on its own"), "{screen}");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 2);
+    let system = bodies[0]["systemInstruction"].to_string();
+    assert!(system.contains("interactive session"), "{system}");
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}
+
+#[test]
+fn a_task_plans_first_then_works_with_the_users_guidance() {
+    let server = FakeGemini::start(
+        "repl-task",
+        vec![
+            text("Plan:\n\n1. Read the CSV.\n2. Write the report."),
+            text("Read the CSV: 3 rows."),
+            call(
+                "signal",
+                json!({"kind": "task_complete", "message": "report written"}),
+            ),
+            text("The report is written."),
+        ],
+    );
+    let Some(s) = start("repl-task", &server, &["-t", "write the sales report"]) else {
+        return;
+    };
+    let t = &s.tmux;
+    let screen = wait_prompt(t, 1);
+    // The plan comes first, then the user has the word.
+    assert!(screen.contains("2. Write the report."), "{screen}");
+    assert!(screen.contains("type go, or what to change"), "{screen}");
+    assert!(
+        screen.contains("chat+task │ gemini-2.5-flash │ waiting for you"),
+        "{screen}"
+    );
+    assert_eq!(server.requests().len(), 1);
+    t.line("go, and use a table");
+    t.wait_for("task complete; the session goes on as a chat");
+    let screen = wait_prompt(t, 2);
+    assert!(screen.contains("The report is written."), "{screen}");
+    assert!(
+        screen.contains("chat │ gemini-2.5-flash │ waiting for you"),
+        "{screen}"
+    );
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 4);
+    assert!(last_user_text(&bodies[0]).contains("First outline a short numbered plan"));
+    let guided = last_user_text(&bodies[1]);
+    assert!(
+        guided.starts_with("Continue. The task: write the sales report"),
+        "{guided}"
+    );
+    assert!(
+        guided.ends_with("The user says: go, and use a table"),
+        "{guided}"
+    );
+    let on_its_own = last_user_text(&bodies[2]);
+    assert!(!on_its_own.contains("The user says"), "{on_its_own}");
+    let system = bodies[0]["systemInstruction"].to_string();
+    assert!(system.contains("working on a task"), "{system}");
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}

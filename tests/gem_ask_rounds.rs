@@ -298,7 +298,10 @@ fn tool_selection_flags() {
             .collect()
     };
     assert_eq!(decl_names(&b[1]), ["create_new_topic"]);
-    assert_eq!(decl_names(&b[2]), ["render_visualization", "plot"]);
+    assert_eq!(
+        decl_names(&b[2]),
+        ["render_visualization", "plot", "signal"]
+    );
     let out = gem_ask(&server, &home)
         .args(["--tools", "web_search", "hi"])
         .assert()

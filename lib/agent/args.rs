@@ -122,6 +122,31 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub max_tool_rounds: u32,
 
+    /// Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the
+    /// model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file
+    /// and command tools are declared (consent still applies); stdin is context.
+    #[arg(short = 't', long, value_name = "TASK", conflicts_with_all = ["prompt", "command_help", "list_tools"])]
+    pub task: Option<String>,
+
+    /// Task mode: most turns (iterations) before the task stops unfinished (exit 6).
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_iterations: u32,
+
+    /// Task mode: most seconds the whole task may take, requests and tools included (exit 7) [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub task_timeout: Option<f64>,
+
+    /// After a turn that did not complete the task (-t) or ask for input (-i), go on with a "Continue."
+    /// turn; off: task mode stops after each such turn (exit 8), to be resumed with --continue, and -i
+    /// waits for you.
+    #[arg(long, value_enum, default_value_t = Toggle::On, value_name = "WHEN")]
+    pub auto_continue: Toggle,
+
+    /// Whether the model reports progress (signal kind progress: a signal event, and a progress line on
+    /// stderr when it is a terminal).
+    #[arg(long, value_enum, default_value_t = Toggle::On, value_name = "WHEN")]
+    pub progress_reporting: Toggle,
+
     /// Retries after a 429, 500, 502, 503, 504 or connection failure.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub retries: u32,
@@ -177,11 +202,6 @@ pub struct Args {
     #[arg(short = 'i', long, conflicts_with_all = ["command_help", "list_tools"])]
     pub interactive: bool,
 
-    /// With -i: after an answer that does not ask for input, the model continues on its own
-    /// ("Continue.") up to --max-consecutive-turns turns in a row.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
-    pub auto_continue: Toggle,
-
     /// With -i: most turns the model takes on its own in a row before it waits for you.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub max_consecutive_turns: u32,
@@ -206,13 +226,16 @@ pub const HELP_TAIL: &str = concat!(
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay)\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
+    "  6    task mode: --max-iterations turns without task_complete\n",
+    "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
+    "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
     "  65   stdin is larger than 8 MiB\n",
     "  66   a --replay or --record file cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
      connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
-     interrupted. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
+     interrupted, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
     "Environment:\n",
@@ -224,13 +247,13 @@ pub const HELP_TAIL: &str = concat!(
     "  XDG_CONFIG_HOME     the config is $XDG_CONFIG_HOME/gemline/config.toml (tools and MCP servers)\n",
     "  GEMLINE_TTY         the terminal consent questions go to (default /dev/tty)\n",
     "  GEMLINE_RETRY_BASE_MS  first backoff step in milliseconds (default 1000)\n\n",
-    "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, read_file, \
+    "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, signal, read_file, \
      list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
      run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
      terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
      the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
-     check). A one-shot run declares the chart and chapter tools and the configured MCP servers' tools; name \
+     check). A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
      (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
     "  [tools]\n",
@@ -247,6 +270,13 @@ pub const HELP_TAIL: &str = concat!(
     "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
      to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
      goes on without it.\n\n",
+    "Task mode (-t TASK): the model works on the task on its own, in rounds (iterations): a short plan, tool \
+     calls, a look at the results. A round that ends without the model calling signal with kind task_complete \
+     is followed by a \"Continue.\" message that restates the task. The file and command tools are declared, \
+     and consent still applies: with no terminal, a tool that needs consent is refused unless --allow-tool or \
+     --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \
+     resumed with --continue -t TASK. Progress signals show as signal events in the stream and, when stderr \
+     is a terminal, as progress lines there. The result event's stats carry iterations.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
@@ -269,8 +299,9 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --replay testdata/demo/bmw.replay \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask -c \"find files over 100 MB\"\n",
     "  gem-ask --tools read_file,search_files \"where is the config file parsed?\"\n",
-    "  gem-ask -i --continue\n",
-    "  gem-ask --mcp mcp-server-time --list-tools",
+    "  gem-ask --mcp mcp-server-time --list-tools\n",
+    "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
+    "  gem-ask -i --continue",
 );
 
 #[cfg(test)]

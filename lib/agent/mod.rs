@@ -1,7 +1,7 @@
 //! gem-ask: Gemini from the shell, as an agent with tools.
 //!
 //! A run sets up from its [`Args`] ([`setup`]), opens its stream with
-//! `init`, runs its mode ([`oneshot`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
+//! `init`, runs its mode ([`oneshot`], [`task`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
 //! and closes with exactly one `result` ([`outcome`]), on success, on any
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
 //! ([`exit`]). Tools and their consent live in [`toolbox`].
@@ -12,8 +12,10 @@ pub mod outcome;
 pub mod plot;
 pub mod repl;
 pub mod setup;
+pub mod signal_tool;
 pub mod signals;
 pub mod sink;
+pub mod task;
 mod tool_stats;
 pub mod toolbox;
 pub mod tools;
@@ -35,6 +37,12 @@ pub mod exit {
     pub const NO_API_KEY: u8 = 3;
     pub const API: u8 = 4;
     pub const BLOCKED: u8 = 5;
+    /// Task mode stopped at `--max-iterations`.
+    pub const TASK_ITERATIONS: u8 = 6;
+    /// Task mode stopped at `--task-timeout`.
+    pub const TASK_TIMEOUT: u8 = 7;
+    /// Task mode stopped for the user (need_input, `--auto-continue off`).
+    pub const TASK_NEEDS_INPUT: u8 = 8;
     pub const INTERRUPTED: u8 = 130;
     pub const TERMINATED: u8 = 143;
 }
@@ -53,6 +61,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     }
     if args.interactive {
         return repl::run(&args, started);
+    }
+    if args.task.is_some() {
+        return task::run(&args, started);
     }
     oneshot::run(&args, started)
 }

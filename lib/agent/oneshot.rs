@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::outcome::{self, Closing, Failure, Stats};
 use super::setup::{self, SessionChoice};
 use super::turn::{Agent, TurnOptions, stamp};
-use super::{Args, OutputMode, exit, toolbox};
+use super::{Args, OutputMode, exit, signal_tool, toolbox};
 use crate::cli::coded;
 use crate::events::{Event, now_rfc3339};
 use crate::gemini::GenError;
@@ -51,7 +51,10 @@ impl Prepared {
                 command_help: args.command_help,
                 max_rounds: args.max_tool_rounds,
                 base_url: self.base_url,
+                system_extra: String::new(),
             },
+            on_signal: signal_tool::terminal_progress(),
+            deadline: None,
         };
         agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
         for f in self.tool_failures {

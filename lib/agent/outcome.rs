@@ -24,6 +24,13 @@ pub enum Failure {
     Session(String),
     /// A `--record`/`--replay` file that cannot be opened.
     Setup(u8, String),
+    /// Task mode: `--max-iterations` turns without `task_complete`.
+    Iterations(u32),
+    /// Task mode: `--task-timeout` passed.
+    TimeLimit(Duration),
+    /// Task mode without a user to ask: the model asked for input, or
+    /// `--auto-continue off` stopped it; why.
+    NeedsUser(String),
 }
 
 impl From<GenError> for Failure {
@@ -45,6 +52,8 @@ pub struct Stats {
     pub requests: u64,
     pub tool_calls: u64,
     pub tools: tool_stats::ToolStats,
+    /// Task mode: the turns taken (`result.stats.iterations`).
+    pub iterations: Option<u64>,
 }
 
 /// An ended run's exit code and, for a failure, its `error.type` and
@@ -95,6 +104,20 @@ pub fn verdict(failure: Failure) -> Result<Verdict, io::Error> {
         ),
         Failure::Session(m) => v(exit::FAILURE, "session_error", m),
         Failure::Setup(code, m) => v(code, "setup_error", m),
+        Failure::Iterations(n) => v(
+            exit::TASK_ITERATIONS,
+            "max_iterations",
+            format!("the task was not complete after {n} iterations (--max-iterations)"),
+        ),
+        Failure::TimeLimit(t) => v(
+            exit::TASK_TIMEOUT,
+            "task_timeout",
+            format!(
+                "the task was not complete after {} s (--task-timeout)",
+                t.as_secs_f64()
+            ),
+        ),
+        Failure::NeedsUser(why) => v(exit::TASK_NEEDS_INPUT, "needs_input", why),
     })
 }
 
@@ -157,9 +180,7 @@ pub fn result_event(stats: &Stats, elapsed: Duration, error: Option<&(&str, Stri
     if let Some((kind, message)) = error {
         map.insert("error".into(), json!({"type": kind, "message": message}));
     }
-    map.insert(
-        "stats".into(),
-        json!({
+    let mut stats_json = json!({
             "input_tokens": u.prompt,
             "output_tokens": u.candidates,
             "thought_tokens": u.thoughts,
@@ -168,8 +189,11 @@ pub fn result_event(stats: &Stats, elapsed: Duration, error: Option<&(&str, Stri
             "tool_calls": stats.tool_calls,
             "requests": stats.requests,
             "tools": stats.tools.to_json(),
-        }),
-    );
+    });
+    if let Some(n) = stats.iterations {
+        stats_json["iterations"] = n.into();
+    }
+    map.insert("stats".into(), stats_json);
     map.insert("timestamp".into(), now_rfc3339().into());
     Event(map)
 }

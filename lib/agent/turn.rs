@@ -6,7 +6,7 @@
 //! happened ([`TurnReport`]); the history grows only by completed turns.
 
 use std::io;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -38,6 +38,8 @@ pub struct TurnOptions {
     pub max_rounds: u32,
     /// For `--debug` lines; its userinfo and query are never shown.
     pub base_url: String,
+    /// What a mode adds to the system prompt (task mode: the task rules).
+    pub system_extra: String,
 }
 
 /// A `signal` event seen during a turn.
@@ -61,6 +63,9 @@ impl Signal {
         })
     }
 }
+
+/// Told of each signal as it arrives.
+pub type SignalHook = Box<dyn FnMut(&Signal)>;
 
 /// What one completed user turn did.
 #[derive(Debug, Default)]
@@ -96,6 +101,12 @@ pub struct Agent {
     /// The contents sent before the next user turn.
     pub history: Vec<Value>,
     pub opts: TurnOptions,
+    /// Called with each signal as it arrives, during the turn (the
+    /// progress line on the terminal).
+    pub on_signal: Option<SignalHook>,
+    /// A turn still running at this instant stops as interrupted
+    /// (`--task-timeout`); see [`Agent::past_deadline`].
+    pub deadline: Option<Instant>,
 }
 
 /// Adds the time to an event that is not a streamed piece.
@@ -110,6 +121,7 @@ struct Obs<'a> {
     sink: &'a mut dyn EventSink,
     thoughts: bool,
     text: &'a mut String,
+    deadline: Option<Instant>,
 }
 
 impl Observer for Obs<'_> {
@@ -133,7 +145,7 @@ impl Observer for Obs<'_> {
     }
 
     fn interrupted(&self) -> bool {
-        signals::received().is_some()
+        signals::received().is_some() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn warning(&mut self, text: &str) -> io::Result<()> {
@@ -153,6 +165,7 @@ impl Agent {
         }
         let mut s = BASE_PROMPT.to_string();
         s.push_str(&self.toolbox.guidance());
+        s.push_str(&self.opts.system_extra);
         if self.toolbox.declared().contains(&tools::CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
@@ -160,6 +173,21 @@ impl Agent {
             s.push_str(&crate::topic::active_topic_footer(t));
         }
         s
+    }
+
+    /// Whether the [`Agent::deadline`] has passed: a turn that ended as
+    /// interrupted without a signal ran out of time.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Stops before a request or a tool call: a signal arrived or the
+    /// deadline passed.
+    fn check_stop(&self) -> Result<(), Failure> {
+        if signals::received().is_some() || self.past_deadline() {
+            return Err(Failure::Gen(GenError::Interrupted));
+        }
+        Ok(())
     }
 
     /// Runs one user turn (`user` is a Gemini Content) to its end. On
@@ -198,9 +226,7 @@ impl Agent {
         report: &mut TurnReport,
     ) -> Result<Option<Vec<crate::gemini::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
-        if signals::received().is_some() {
-            return Err(Failure::Gen(GenError::Interrupted));
-        }
+        self.check_stop()?;
         let decls: Vec<Value> = self.toolbox.declarations();
         let system = self.system_prompt();
         let body = request::build(&RequestSpec {
@@ -222,6 +248,7 @@ impl Agent {
             sink: self.sink.as_mut(),
             thoughts: self.opts.thoughts,
             text: &mut report.text,
+            deadline: self.deadline,
         };
         let turn = client.generate(&body, &mut obs)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
@@ -265,9 +292,7 @@ impl Agent {
         });
         let mut responses: Vec<Option<Value>> = vec![None; calls.len()];
         for i in order {
-            if signals::received().is_some() {
-                return Err(Failure::Gen(GenError::Interrupted));
-            }
+            self.check_stop()?;
             let call = &calls[i];
             let tool_id = call
                 .id
@@ -292,9 +317,12 @@ impl Agent {
             self.stats.tools.record(&call.name, &call.args, &emitted);
             self.stats.tool_calls += 1;
             report.tool_calls += 1;
-            report
-                .signals
-                .extend(emitted.iter().filter_map(Signal::from_event));
+            for s in emitted.iter().filter_map(Signal::from_event) {
+                if let Some(f) = self.on_signal.as_mut() {
+                    f(&s);
+                }
+                report.signals.push(s);
+            }
             if let Some(t) = done.new_topic {
                 report.records.push(session::topic_record(&t));
                 self.topic = Some(t);

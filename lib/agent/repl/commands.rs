@@ -114,6 +114,7 @@ impl super::Repl {
             Command::Help => self.term.say(&help_text()),
             Command::Quit => return Ok(super::Flow::Exit(crate::agent::exit::OK)),
             Command::New => {
+                self.set_task_aside();
                 self.current.start_new()?;
                 self.agent.history.clear();
                 self.agent.topic = None;
@@ -138,6 +139,7 @@ impl super::Repl {
             },
             Command::Load(name) => match self.current.load(&name) {
                 Ok(loaded) => {
+                    self.set_task_aside();
                     for w in &loaded.warnings {
                         self.term.warn(w);
                     }
@@ -169,6 +171,15 @@ impl super::Repl {
                 .note("auto-continue is stopped; waiting for your input"),
         }
         Ok(super::Flow::Go)
+    }
+
+    /// A new or loaded conversation does not carry the task on.
+    fn set_task_aside(&mut self) {
+        if self.task.take().is_some() {
+            self.term.note(
+                "the task is set aside: this is a chat now (start a task with gem-ask -i -t)",
+            );
+        }
     }
 }
 

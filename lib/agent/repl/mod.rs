@@ -18,6 +18,7 @@ pub mod commands;
 pub mod editor;
 pub mod sessions;
 pub mod status;
+mod tasking;
 pub mod term;
 
 use std::time::Instant;
@@ -29,8 +30,9 @@ use status::{Mode, State, Status};
 use term::Term;
 
 use super::oneshot::Prepared;
-use super::outcome;
+use super::outcome::{self, Failure};
 use super::setup::{self, redact_key};
+use super::task::{Limits, Next, Task};
 use super::turn::{Agent, TurnReport, stamp};
 use super::{Args, OutputMode, exit, signals};
 use crate::cli::coded;
@@ -64,7 +66,16 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     }
     let text_mode = prepared.mode == OutputMode::Text;
     let base_url = prepared.base_url.clone();
-    let agent = prepared.start(args, &choice)?;
+    let mut agent = prepared.start(args, &choice)?;
+    let task = args
+        .task
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| Task::new(t, Limits::from_args(args), started));
+    agent.opts.system_extra = tasking::system_rules(task.as_ref());
+    if task.is_some() {
+        agent.stats.iterations = Some(0);
+    }
     let history = match args.no_history {
         true => None,
         false => editor::history_path().ok(),
@@ -77,7 +88,7 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
         term,
         editor: Editor::open(history)?,
         auto: AutoContinue::new(args.auto_continue, args.max_consecutive_turns),
-        mode: Mode::Chat,
+        task,
         text_mode,
         started,
         base_url,
@@ -99,11 +110,21 @@ enum Flow {
 
 /// How a turn ended.
 enum Turn {
-    Done(TurnReport),
+    /// Complete; in a task, with what the task does next.
+    Done(TurnReport, Option<Next>),
     /// Failed or interrupted; the result event said so.
     Failed,
     /// SIGTERM: the session ends.
     Terminated,
+}
+
+/// What a turn sends.
+enum Message {
+    /// A question typed by the user, or "Continue." (`on_its_own`).
+    Chat { text: String, on_its_own: bool },
+    /// A round of the task (`-i -t`): its plan, the user's guidance, or
+    /// going on by itself.
+    Task(String),
 }
 
 struct Repl {
@@ -116,7 +137,8 @@ struct Repl {
     term: Term,
     editor: Editor,
     auto: AutoContinue,
-    mode: Mode,
+    /// `-i -t`: the task while it runs.
+    task: Option<Task>,
     /// stdout is drawn for a person (the prompt shares its terminal).
     text_mode: bool,
     started: Instant,
@@ -135,8 +157,17 @@ impl Repl {
                 c.len()
             ));
         }
-        if !first.trim().is_empty()
-            && let Flow::Exit(code) = self.converse(&first)?
+        let opening = match &self.task {
+            Some(t) => Some(Message::Task(t.opening(true))),
+            None if !first.trim().is_empty() => Some(Message::Chat {
+                text: first,
+                on_its_own: false,
+            }),
+            None => None,
+        };
+        let plan_first = self.task.is_some();
+        if let Some(m) = opening
+            && let Flow::Exit(code) = self.drive(m, !plan_first)?
         {
             return self.close(code);
         }
@@ -163,7 +194,16 @@ impl Repl {
                         Flow::Go
                     }
                     Line::Command(c) => self.command(c)?,
-                    Line::Prompt(p) => self.converse(&p)?,
+                    Line::Prompt(p) => {
+                        let m = match &self.task {
+                            Some(t) => Message::Task(t.continuation(Some(&p))),
+                            None => Message::Chat {
+                                text: p,
+                                on_its_own: false,
+                            },
+                        };
+                        self.drive(m, true)?
+                    }
                 },
             };
             if let Flow::Exit(code) = flow {
@@ -176,9 +216,17 @@ impl Repl {
         if self.term.unicode() { "› " } else { "> " }
     }
 
+    fn mode(&self) -> Mode {
+        if self.task.is_some() {
+            Mode::ChatTask
+        } else {
+            Mode::Chat
+        }
+    }
+
     fn show(&mut self, state: State) {
         let s = Status {
-            mode: self.mode,
+            mode: self.mode(),
             model: self.args.model.clone(),
             chapter: self.agent.topic.clone(),
             state,
@@ -186,24 +234,19 @@ impl Repl {
         self.term.status(&s);
     }
 
-    /// A question and the turns the model then takes on its own.
-    fn converse(&mut self, prompt: &str) -> anyhow::Result<Flow> {
-        let mut turn = self.ask(prompt, false)?;
+    /// A turn and those the model then takes on its own (none when
+    /// `may_continue` is false: a task's plan waits for the user).
+    fn drive(&mut self, first: Message, may_continue: bool) -> anyhow::Result<Flow> {
+        let mut turn = self.ask(first)?;
         let mut streak = 0;
         loop {
-            let report = match turn {
-                Turn::Done(r) => r,
+            let after = match turn {
+                Turn::Done(report, next) => self.after(&report, next, streak),
                 Turn::Failed => return Ok(Flow::Go),
                 Turn::Terminated => return Ok(Flow::Exit(exit::TERMINATED)),
             };
-            match self.auto.next(streak, &report) {
-                After::Wait(note) => {
-                    if let Some(n) = note {
-                        self.term.note(&n);
-                    }
-                    return Ok(Flow::Go);
-                }
-                After::Continue(n) => {
+            match after {
+                After::Continue(n) if may_continue => {
                     if self.term.typed_ahead() {
                         self.term
                             .note("auto-continue stopped: you typed a line; waiting for you");
@@ -214,51 +257,66 @@ impl Repl {
                         n,
                         max: self.auto.max,
                     });
-                    turn = self.ask(CONTINUE, true)?;
+                    let m = match &self.task {
+                        Some(t) => Message::Task(t.continuation(None)),
+                        None => Message::Chat {
+                            text: CONTINUE.into(),
+                            on_its_own: true,
+                        },
+                    };
+                    turn = self.ask(m)?;
+                }
+                After::Continue(_) => {
+                    self.term
+                        .note("the plan is above: type go, or what to change, to start the work");
+                    return Ok(Flow::Go);
+                }
+                After::Wait(note) => {
+                    if let Some(n) = note {
+                        self.term.note(&n);
+                    }
+                    return Ok(Flow::Go);
                 }
             }
         }
     }
 
+    /// What follows a complete turn: the task's verdict first, then the
+    /// auto-continue rule.
+    fn after(&mut self, report: &TurnReport, next: Option<Next>, streak: u32) -> After {
+        match next.map(|n| self.task_after(n)) {
+            Some(Some(wait)) => wait,
+            _ => self.auto.next(streak, report),
+        }
+    }
+
     /// One user turn: sent, answered into the sink, stored when complete,
     /// closed by its `result` event.
-    fn ask(&mut self, text: &str, on_its_own: bool) -> anyhow::Result<Turn> {
-        // What the user typed is on the screen already; a turn the model
-        // takes on its own is shown.
-        if !self.text_mode || on_its_own {
-            self.agent
-                .emit(stamp(Event::message("user", text, false)))?;
-        }
+    fn ask(&mut self, message: Message) -> anyhow::Result<Turn> {
         self.result_due = true;
         let context = self.context.take();
-        let texts: Vec<&str> = context
-            .iter()
-            .map(String::as_str)
-            .chain([text])
-            .filter(|t| !t.trim().is_empty())
-            .collect();
-        let user = request::user_text(&texts);
         let client = match self.client.take() {
             Some(c) => Ok(c),
             None => setup::make_client(&self.args),
         };
         let outcome = match client {
             Ok(c) => {
-                let r = self.agent.turn(&c, user);
+                let r = self.send(&c, message, context.as_deref());
                 self.client = Some(c);
                 r
             }
             Err(f) => Err(f),
         };
         let (turn, error) = match outcome {
-            Ok(report) => {
+            Ok((report, next)) => {
                 let saved = self.current.save_turn(&self.args.model, &report.records);
                 (
-                    Turn::Done(report),
+                    Turn::Done(report, next),
                     saved.err().map(|m| ("session_error", m)),
                 )
             }
             Err(f) => {
+                self.task_failed(&f);
                 let v = outcome::verdict(f)?;
                 (Turn::Failed, v.error)
             }
@@ -273,12 +331,42 @@ impl Repl {
                 match turn {
                     // It arrived after the answer was complete: the turn
                     // is kept, but nothing more runs on its own.
-                    Turn::Done(_) => Turn::Failed,
+                    Turn::Done(..) => Turn::Failed,
                     t => t,
                 }
             }
             None => turn,
         })
+    }
+
+    /// Runs the turn of `message`, with piped stdin before it the first time.
+    fn send(
+        &mut self,
+        client: &Client,
+        message: Message,
+        context: Option<&str>,
+    ) -> Result<(TurnReport, Option<Next>), Failure> {
+        let text = match &message {
+            Message::Chat { text, .. } | Message::Task(text) => text.as_str(),
+        };
+        let texts: Vec<&str> = context
+            .into_iter()
+            .chain([text])
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        match &message {
+            Message::Chat { on_its_own, .. } => {
+                // What the user typed is on the screen already; a turn the
+                // model takes on its own is shown.
+                if !self.text_mode || *on_its_own {
+                    self.agent
+                        .emit(stamp(Event::message("user", text, false)))?;
+                }
+                let report = self.agent.turn(client, request::user_text(&texts))?;
+                Ok((report, None))
+            }
+            Message::Task(_) => self.task_round(client, &texts),
+        }
     }
 
     /// Writes the turn's `result` (the session's totals so far).

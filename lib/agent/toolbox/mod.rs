@@ -388,6 +388,8 @@ pub struct Toolbox {
     registry: Registry,
     /// Names declared to the model, in registry order.
     declared: Vec<String>,
+    /// Whether `signal` takes the `progress` kind (its guidance says so).
+    progress_reporting: bool,
     consent: Consent,
     workspace: Workspace,
     timeout: Duration,
@@ -403,6 +405,7 @@ impl Toolbox {
         Toolbox {
             registry: Registry::builtin(),
             declared: declared.iter().map(|s| s.to_string()).collect(),
+            progress_reporting: true,
             consent: Consent::no_terminal(),
             workspace: Workspace::current().unwrap_or_default(),
             timeout: setup::DEFAULT_TIMEOUT,
@@ -432,6 +435,9 @@ impl Toolbox {
     pub fn guidance(&self) -> String {
         let declared = self.declared();
         let mut g = super::tools::guidance(&declared);
+        if declared.contains(&super::signal_tool::SIGNAL) {
+            g.push_str(super::signal_tool::guidance(self.progress_reporting));
+        }
         let workspace_tools = self
             .registry
             .iter()

@@ -16,6 +16,8 @@ use super::config::{self, Config};
 use super::mcp::{Hub, ServerSpec};
 use super::{Consent, Registry, Toolbox, Workspace};
 use crate::agent::Args;
+use crate::agent::signal_tool::{self, SIGNAL};
+use crate::render::args::Toggle;
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]
@@ -38,6 +40,11 @@ pub struct ToolSetup {
     pub mcp: Vec<String>,
     /// Declare the file and command tools too (the agent modes).
     pub agent: bool,
+    /// Task mode: `signal` is declared whatever `--tools` says, since it
+    /// is how the model says the task is done.
+    pub task: bool,
+    /// `--progress-reporting off`: `signal` without its `progress` kind.
+    pub no_progress: bool,
     /// Let the MCP servers' stderr through.
     pub debug: bool,
     /// Where the file and command tools work; the process's working
@@ -59,7 +66,9 @@ impl ToolSetup {
             timeout: args.tool_timeout.map(Duration::from_secs_f64),
             include_dirs: args.include_dir.clone(),
             mcp: args.mcp.clone(),
-            agent: false,
+            agent: args.task.is_some(),
+            task: args.task.is_some(),
+            no_progress: args.progress_reporting == Toggle::Off,
             debug: args.debug,
             workdir: None,
         }
@@ -91,6 +100,7 @@ impl ToolSetup {
             .collect();
         let workspace = Workspace::new(&cwd, &include).map_err(|e| e.to_string())?;
         let mut registry = Registry::builtin();
+        registry.add(signal_tool::tool(!self.no_progress));
         let specs = if self.no_tools {
             Vec::new()
         } else {
@@ -124,7 +134,7 @@ impl ToolSetup {
             }
         }
         warn_unknown_config_names(cfg, &registry, some_failed);
-        let declared = if self.no_tools {
+        let mut declared: Vec<String> = if self.no_tools {
             Vec::new()
         } else {
             registry
@@ -140,12 +150,16 @@ impl ToolSetup {
                 .map(|t| t.name.clone())
                 .collect()
         };
+        if self.task && !declared.iter().any(|d| d == SIGNAL) {
+            declared.push(SIGNAL.to_string());
+        }
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
             .with_levels(cfg.tools.levels.clone());
         Ok((
             Toolbox {
                 registry,
                 declared,
+                progress_reporting: !self.no_progress,
                 consent,
                 workspace,
                 timeout,
@@ -191,7 +205,7 @@ mod tests {
         let cfg = Config::default();
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
-            ["render_visualization", "create_new_topic", "plot"]
+            ["render_visualization", "create_new_topic", "plot", "signal"]
         );
         assert!(
             declared(
@@ -240,7 +254,8 @@ mod tests {
                 "render_visualization",
                 "create_new_topic",
                 "plot",
-                "read_file"
+                "read_file",
+                "signal"
             ]
         );
         let only = ToolSetup {
