@@ -292,7 +292,11 @@ pub const HELP_TAIL: &str = concat!(
      --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
      answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
      or /quit leaves with 0; SIGTERM ends it with 143. With a terminal, piped stdin goes with the first \
-     question; with no terminal at all, the questions are read from stdin.\n\n",
+     question; with no terminal at all, the questions are read from stdin. With -t TASK as well (mode \
+     chat+task) the model first outlines a plan and waits; each line typed then guides the next round, and \
+     between them the model goes on by itself until it signals task_complete or need_input, or \
+     --max-iterations or --task-timeout stops the task; then the session goes on as a chat, and /quit still \
+     leaves with 0.\n\n",
     "Examples:\n",
     "  gem-ask \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask --continue \"BMW models per year for the last 5 years\" | viz-render\n",
