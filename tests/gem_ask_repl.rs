@@ -569,3 +569,50 @@ fn a_task_plans_first_then_works_with_the_users_guidance() {
     t.keys(&["C-d"]);
     assert_eq!(t.wait_exit(), 0);
 }
+
+/// With no terminal at all, the questions come from stdin, one a line,
+/// and everything for the user goes to stderr: stdout keeps the stream.
+#[test]
+fn without_a_terminal_questions_come_from_stdin() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let server = FakeGemini::start("repl-no-tty", vec![text("Four.")]);
+    let home = temp_dir("repl-no-tty");
+    let mut cmd = support::gem_ask_std_cmd(&server, &home);
+    cmd.args(["-i", "--auto-continue", "off"])
+        .env("XDG_CONFIG_HOME", &home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setsid in the child before exec: no controlling terminal.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"What is 2+2?\n/history\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let kinds: Vec<String> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["type"].to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        [r#""init""#, r#""message""#, r#""message""#, r#""result""#],
+        "{stdout}"
+    );
+    assert!(stdout.contains(r#""content":"What is 2+2?""#), "{stdout}");
+    assert!(stderr.contains("  1. > What is 2+2?"), "{stderr}");
+    assert!(stderr.contains("waiting for you"), "{stderr}");
+}
