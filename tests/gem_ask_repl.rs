@@ -152,6 +152,7 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
     let server = FakeGemini::start(
         "repl-chart",
         vec![
+            call("create_new_topic", json!({"title": "BMW acceleration"})),
             call("render_visualization", bmw_bar()),
             text("The M5 CS is the quickest."),
             text("Because of its weight."),
@@ -167,17 +168,18 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
     assert!(screen.contains("BMW 0-60 mph"), "{screen}");
     assert!(screen.contains("M8 Competition"), "{screen}");
     assert!(screen.contains("2.9"), "{screen}");
-    // The status line: mode, model, state.
+    // The chapter's header, and the status line: mode, model, chapter, state.
+    assert!(screen.contains("BMW acceleration"), "{screen}");
     assert!(
-        screen.contains("chat │ gemini-2.5-flash │ waiting for you"),
+        screen.contains("chat │ gemini-2.5-flash │ BMW acceleration │ waiting for you"),
         "{screen}"
     );
     t.line("Why?");
     t.wait_for("Because of its weight.");
     let bodies = server.bodies();
-    assert_eq!(bodies.len(), 3);
+    assert_eq!(bodies.len(), 4);
     assert_eq!(
-        user_texts(&bodies[2]),
+        user_texts(&bodies[3]),
         ["Fastest BMWs, chart 0-60", "Why?"],
         "the second question carries the first turn"
     );
@@ -285,9 +287,9 @@ fn auto_continue_stops_at_its_limit() {
     assert!(screen.contains("continuing on its own (2/2"), "{screen}");
     assert_eq!(screen.matches("> Continue.").count(), 2, "{screen}");
     let bodies = server.bodies();
-    assert_eq!(bodies.len(), 3);
+    assert_eq!(bodies.len(), 4);
     assert_eq!(
-        user_texts(&bodies[2]),
+        user_texts(&bodies[3]),
         ["Do the steps", "Continue.", "Continue."]
     );
     wait_prompt(t, 2);
