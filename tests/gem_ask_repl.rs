@@ -618,3 +618,36 @@ fn without_a_terminal_questions_come_from_stdin() {
     assert!(stderr.contains("  1. > What is 2+2?"), "{stderr}");
     assert!(stderr.contains("waiting for you"), "{stderr}");
 }
+
+#[test]
+fn a_grammar_chart_is_drawn_inline() {
+    let spec = json!({"dataset":{"rows":[{"km":0,"pace":300},{"km":5,"pace":307},{"km":10,"pace":312}]},
+        "fields":{"km":{"type":"number","unit":"km"},"pace":{"type":"number","unit":"s/km"}},
+        "marks":[{"type":"line","x":"km","y":"pace"},{"type":"rule","xValue":5,"label":"5K"}]});
+    let server = FakeGemini::start(
+        "repl-plot",
+        vec![
+            call(
+                "plot",
+                json!({"title": "Run pace", "spec": spec, "fallbackText": "pace over 10 km"}),
+            ),
+            text("Pace rose after 5 km."),
+        ],
+    );
+    let Some(s) = start("repl-plot", &server, &["--auto-continue", "off"]) else {
+        return;
+    };
+    let t = &s.tmux;
+    wait_prompt(t, 1);
+    t.line("plot my run");
+    t.wait_for("Pace rose after 5 km.");
+    let screen = wait_prompt(t, 2);
+    assert!(screen.contains("Run pace"), "{screen}");
+    assert!(screen.contains("5K"), "{screen}");
+    assert!(
+        !screen.contains("pace over 10 km"),
+        "the chart, not its fallback: {screen}"
+    );
+    t.keys(&["C-d"]);
+    assert_eq!(t.wait_exit(), 0);
+}
