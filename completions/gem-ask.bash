@@ -23,7 +23,7 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -t -i -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --help --version"
+            opts="-m -c -t -i -h -V --model --base-url --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -99,6 +99,10 @@ _gem__ask() {
                     ;;
                 --progress-reporting)
                     COMPREPLY=($(compgen -W "on off" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-history-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --retries)

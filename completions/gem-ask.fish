@@ -18,6 +18,7 @@ complete -c gem-ask -l auto-continue -d 'After a turn that did not complete the 
 off\t''"
 complete -c gem-ask -l progress-reporting -d 'Whether the model reports progress (signal kind progress: a signal event, and a progress line on stderr when it is a terminal)' -r -f -a "on\t''
 off\t''"
+complete -c gem-ask -l max-history-tokens -d 'When the session\'s history passes this many tokens (from usageMetadata), the oldest turns are summarized by the model into one (0: never)' -r
 complete -c gem-ask -l retries -d 'Retries after a 429, 500, 502, 503, 504 or connection failure' -r
 complete -c gem-ask -l max-wait -d 'Most seconds spent waiting between retries of one request' -r
 complete -c gem-ask -l connect-timeout -d 'Seconds to establish a connection' -r

@@ -11,7 +11,15 @@
 //!   role `user` or `model`, parts as sent and received (thought
 //!   signatures, function calls and responses included);
 //! - `{"record":"topic","title":"...","timestamp":"..."}`, the active topic
-//!   from then on.
+//!   from then on;
+//! - `{"record":"turn","tokens":N,"context_tokens":N,"timestamp":"..."}`,
+//!   closing a turn: its own tokens and the history's after it, from the
+//!   API's `usageMetadata` (see [`turn_record`]);
+//! - `{"record":"summary","covers":N,"contents":[user, model],"tokens":N,
+//!   "timestamp":"..."}`: the model's summary of the first `covers` content
+//!   records of the file, which stay in the file but are summarized: a
+//!   reader builds the request from the latest summary's contents and the
+//!   content records after the ones it covers.
 //!
 //! A turn (prompt, model answers, tool responses) is written once it is
 //! complete, as one `write` on a file opened with `O_APPEND` under an
@@ -107,7 +115,20 @@ pub const MAX_SESSION_BYTES: u64 = 64 << 20;
 /// A session as read back.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct History {
+    /// What a request resends: the latest summary's contents, then the
+    /// content records it does not cover.
     pub contents: Vec<Value>,
+    /// Content records of the file covered by the latest summary (kept
+    /// in the file, left out of `contents`).
+    pub summarized: usize,
+    /// How many leading `contents` are the summary turn.
+    pub summary_len: usize,
+    /// The turns of `contents` after the summary whose tokens were
+    /// recorded: (index in `contents` where the turn ends, its tokens).
+    pub turn_tokens: Vec<(usize, u64)>,
+    /// The history's tokens after its last recorded turn, if recorded
+    /// after the latest summary.
+    pub context_tokens: Option<u64>,
     pub topic: Option<String>,
     pub model: Option<String>,
     /// Lines that could not be used, for warnings: (line number, why).
@@ -179,6 +200,7 @@ fn too_big() -> io::Error {
 /// is in [`History::skipped`] with its number and why; the rest is kept.
 pub fn parse_history(bytes: &[u8]) -> History {
     let mut h = History::default();
+    let mut recs = Records::default();
     let mut lines = bytes.split(|&b| b == b'\n').peekable();
     let mut i = 0;
     while let Some(raw) = lines.next() {
@@ -189,7 +211,7 @@ pub fn parse_history(bytes: &[u8]) -> History {
             continue;
         }
         match record_of(raw) {
-            Ok(v) => h.take(i, &v),
+            Ok(v) => h.take(i, &v, &mut recs),
             Err(why) if cut => h.skipped.push((
                 i,
                 format!("last line cut short, no line end (a turn not completely written): {why}"),
@@ -197,7 +219,41 @@ pub fn parse_history(bytes: &[u8]) -> History {
             Err(why) => h.skipped.push((i, why)),
         }
     }
+    h.apply(recs);
     h
+}
+
+/// Content, turn and summary records as read, before the latest summary
+/// is applied.
+#[derive(Default)]
+struct Records {
+    /// Every content record, in file order.
+    contents: Vec<Value>,
+    /// (content records before it, tokens, context tokens) per `turn`.
+    turns: Vec<(usize, u64, u64)>,
+    /// The latest summary: (covers, contents).
+    summary: Option<(usize, Vec<Value>)>,
+}
+
+/// A summary record's fields, if it is usable: `covers` within the
+/// content records seen so far, and a user then model Content.
+fn summary_of(v: &Value, seen: usize) -> Result<(usize, Vec<Value>), String> {
+    let covers = v
+        .get("covers")
+        .and_then(Value::as_u64)
+        .map(|n| n as usize)
+        .filter(|&n| n <= seen)
+        .ok_or("summary record whose covers is not a count of the content records before it")?;
+    let contents = v
+        .get("contents")
+        .and_then(Value::as_array)
+        .filter(|c| {
+            c.len() == 2
+                && c[0].get("role").and_then(Value::as_str) == Some("user")
+                && c[1].get("role").and_then(Value::as_str) == Some("model")
+        })
+        .ok_or("summary record without its user and model contents")?;
+    Ok((covers, contents.clone()))
 }
 
 fn record_of(raw: &[u8]) -> Result<Value, String> {
@@ -212,7 +268,7 @@ fn record_of(raw: &[u8]) -> Result<Value, String> {
 impl History {
     /// Uses one record (line `i`). Unknown records and fields are skipped
     /// quietly: newer versions and other tools may add them.
-    fn take(&mut self, i: usize, v: &Value) {
+    fn take(&mut self, i: usize, v: &Value, raw: &mut Records) {
         match v.get("record").and_then(Value::as_str) {
             Some("content") => match v.get("content") {
                 Some(c @ Value::Object(_))
@@ -221,7 +277,7 @@ impl History {
                         Some("user") | Some("model")
                     ) =>
                 {
-                    self.contents.push(c.clone())
+                    raw.contents.push(c.clone())
                 }
                 _ => self
                     .skipped
@@ -234,6 +290,15 @@ impl History {
                     .map(str::to_string)
                     .filter(|t| !t.is_empty());
             }
+            Some("turn") => {
+                let n = |k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+                raw.turns
+                    .push((raw.contents.len(), n("tokens"), n("context_tokens")));
+            }
+            Some("summary") => match summary_of(v, raw.contents.len()) {
+                Ok(s) => raw.summary = Some(s),
+                Err(why) => self.skipped.push((i, why)),
+            },
             Some("meta") => {
                 self.model = v.get("model").and_then(Value::as_str).map(str::to_string);
                 if let Some(n) = v.get("version").and_then(Value::as_u64)
@@ -247,6 +312,23 @@ impl History {
             _ => {}
         }
     }
+
+    /// Builds `contents` from the latest summary and what it does not
+    /// cover, with the recorded tokens of the turns after it.
+    fn apply(&mut self, raw: Records) {
+        let (covers, mut contents) = raw.summary.unwrap_or_default();
+        self.summarized = covers;
+        self.summary_len = contents.len();
+        let base = contents.len();
+        contents.extend(raw.contents.into_iter().skip(covers));
+        self.contents = contents;
+        for (end, tokens, context) in raw.turns {
+            if end > covers {
+                self.turn_tokens.push((end - covers + base, tokens));
+                self.context_tokens = Some(context);
+            }
+        }
+    }
 }
 
 pub fn content_record(content: &Value) -> Value {
@@ -255,6 +337,19 @@ pub fn content_record(content: &Value) -> Value {
 
 pub fn topic_record(title: &str) -> Value {
     json!({"record": "topic", "title": title, "timestamp": now_rfc3339()})
+}
+
+/// Closes a turn: its own `tokens` and the history's `context_tokens`
+/// after it (the last request's prompt plus its answer, from
+/// `usageMetadata`).
+pub fn turn_record(tokens: u64, context_tokens: u64) -> Value {
+    json!({"record": "turn", "tokens": tokens, "context_tokens": context_tokens, "timestamp": now_rfc3339()})
+}
+
+/// The summary (a user and a model Content) of the first `covers` content
+/// records of the file, which it marks as summarized; `tokens` is its size.
+pub fn summary_record(contents: &[Value], covers: usize, tokens: u64) -> Value {
+    json!({"record": "summary", "covers": covers, "contents": contents, "tokens": tokens, "timestamp": now_rfc3339()})
 }
 
 /// Appends records as one write; writes the `meta` line first when the
@@ -437,6 +532,44 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.matches(r#""record":"meta""#).count(), 1);
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_summary_replaces_the_contents_it_covers() {
+        let c =
+            |role: &str, t: &str| content_record(&json!({"role": role, "parts": [{"text": t}]}));
+        let summary = [
+            json!({"role": "user", "parts": [{"text": "S"}]}),
+            json!({"role": "model", "parts": [{"text": "ok"}]}),
+        ];
+        let lines = [
+            c("user", "q1"),
+            c("model", "a1"),
+            turn_record(350, 350),
+            c("user", "q2"),
+            c("model", "a2"),
+            turn_record(400, 750),
+            summary_record(&summary, 2, 30),
+            json!({"record": "summary", "covers": 99, "contents": summary}),
+            c("user", "q3"),
+            c("model", "a3"),
+            turn_record(20, 450),
+        ];
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let h = parse_history(text.as_bytes());
+        let texts: Vec<&str> = h
+            .contents
+            .iter()
+            .map(|c| c["parts"][0]["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(texts, ["S", "ok", "q2", "a2", "q3", "a3"]);
+        assert_eq!((h.summarized, h.summary_len), (2, 2));
+        // The turns after the summary, by where they end in `contents`.
+        assert_eq!(h.turn_tokens, [(4, 400), (6, 20)]);
+        assert_eq!(h.context_tokens, Some(450));
+        // A summary covering more than was written is reported, not used.
+        assert_eq!(h.skipped.len(), 1);
+        assert_eq!(h.skipped[0].0, 8);
     }
 
     #[test]

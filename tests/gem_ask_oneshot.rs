@@ -71,8 +71,13 @@ fn plain_streamed_text() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["record"], "meta");
+    // The turn closes with its tokens: the request's 11 prompt tokens and
+    // the answer's 1.
+    assert_eq!(lines[3]["record"], "turn");
+    assert_eq!(lines[3]["tokens"], 12);
+    assert_eq!(lines[3]["context_tokens"], 12);
     assert_eq!(lines[1]["content"], body["contents"][0]);
     assert_eq!(
         lines[2]["content"],

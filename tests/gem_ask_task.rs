@@ -120,16 +120,20 @@ fn a_task_completes_on_task_complete() {
     for t in ["read_file", "write_file", "run_shell_command", "signal"] {
         assert!(names.iter().any(|n| n == t), "{t}: {names:?}");
     }
-    // Both rounds are stored: meta, then user/model/user/model per round.
+    // Both rounds are stored: meta, then user/model/user/model and the
+    // turn's tokens per round.
     let lines = session_lines(&scene, &ev);
-    let roles: Vec<&str> = lines[1..]
+    let records: Vec<&str> = lines[1..]
         .iter()
-        .map(|l| l["content"]["role"].as_str().unwrap())
+        .map(|l| match l["record"].as_str().unwrap() {
+            "content" => l["content"]["role"].as_str().unwrap(),
+            other => other,
+        })
         .collect();
     assert_eq!(
-        roles,
+        records,
         [
-            "user", "model", "user", "model", "user", "model", "user", "model"
+            "user", "model", "user", "model", "turn", "user", "model", "user", "model", "turn"
         ]
     );
 }
@@ -171,7 +175,7 @@ fn the_iteration_limit_stops_the_task_with_exit_6() {
         String::from_utf8_lossy(&out.stderr).contains("gem-ask: error: the task was not complete")
     );
     // Both rounds are kept for a --continue.
-    assert_eq!(session_lines(&scene, &ev).len(), 5);
+    assert_eq!(session_lines(&scene, &ev).len(), 7);
 }
 
 #[test]

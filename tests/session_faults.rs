@@ -70,7 +70,7 @@ fn a_corrupt_session_is_reported_and_its_readable_turns_used() {
     text.push_str("\u{0}\u{1}binary garbage\n");
     text.push_str(&format!(
         "{}\n",
-        json!({"record":"summary","text":"a record from later"})
+        json!({"record":"bookmark","text":"a record from later"})
     ));
     text.push_str(r#"{"record":"content","content":{"role":"model","parts":[{"text":"cut sh"#);
     fs::write(&path, &text).unwrap();

@@ -147,6 +147,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Toggle::On, value_name = "WHEN")]
     pub progress_reporting: Toggle,
 
+    /// When the session's history passes this many tokens (from usageMetadata), the oldest turns are
+    /// summarized by the model into one (0: never).
+    #[arg(long, default_value_t = 100_000, value_name = "TOKENS")]
+    pub max_history_tokens: u64,
+
     /// Retries after a 429, 500, 502, 503, 504 or connection failure.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub retries: u32,
@@ -277,6 +282,12 @@ pub const HELP_TAIL: &str = concat!(
      --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \
      resumed with --continue -t TASK. Progress signals show as signal events in the stream and, when stderr \
      is a terminal, as progress lines there. The result event's stats carry iterations.\n\n",
+    "History: each stored turn carries its tokens (from usageMetadata). When a session's history has passed \
+     --max-history-tokens (the last request's prompt tokens plus its answer), the next turn first asks the model \
+     for a summary of the oldest turns (one extra request, counted in the result's stats), so that the turns kept \
+     fit in half the limit; the last turn is always kept. The summary replaces them in every later request, in \
+     every mode; the session file keeps the original turns, marked as covered by the summary record. A summary \
+     that fails is a warning event and the history is sent whole.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \

@@ -7,6 +7,7 @@
 //! ([`exit`]). Tools and their consent live in [`toolbox`].
 
 pub mod args;
+pub mod history;
 pub mod oneshot;
 pub mod outcome;
 pub mod plot;

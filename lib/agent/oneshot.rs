@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use super::history::Ledger;
 use super::outcome::{self, Closing, Failure, Stats};
 use super::setup::{self, SessionChoice};
 use super::turn::{Agent, TurnOptions, stamp};
@@ -52,7 +53,10 @@ impl Prepared {
                 max_rounds: args.max_tool_rounds,
                 base_url: self.base_url,
                 system_extra: String::new(),
+                max_history_tokens: args.max_history_tokens,
             },
+            ledger: Ledger::from_history(&session.history),
+            pending: Vec::new(),
             on_signal: signal_tool::terminal_progress(),
             deadline: None,
         };

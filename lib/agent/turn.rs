@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use super::history::{self, Ledger};
 use super::outcome::{Failure, Stats};
 use super::setup::redact_key;
 use super::sink::EventSink;
@@ -40,6 +41,8 @@ pub struct TurnOptions {
     pub base_url: String,
     /// What a mode adds to the system prompt (task mode: the task rules).
     pub system_extra: String,
+    /// Summarize the oldest turns past this many history tokens (0: never).
+    pub max_history_tokens: u64,
 }
 
 /// A `signal` event seen during a turn.
@@ -78,6 +81,9 @@ pub struct TurnReport {
     pub usage: Usage,
     pub requests: u64,
     pub tool_calls: u64,
+    /// The history's tokens after the turn: the last request's prompt
+    /// plus its answer (`usageMetadata`).
+    pub context_tokens: u64,
     /// Session records of the turn (contents and topics), to append once
     /// the turn is kept.
     pub records: Vec<Value>,
@@ -98,8 +104,14 @@ pub struct Agent {
     pub stats: Stats,
     /// The active chapter.
     pub topic: Option<String>,
-    /// The contents sent before the next user turn.
+    /// The contents sent before the next user turn. Replace it with
+    /// [`Agent::set_history`], which keeps [`Agent::ledger`] in step.
     pub history: Vec<Value>,
+    /// The history's token accounts (`--max-history-tokens`).
+    pub ledger: Ledger,
+    /// Session records made before a turn (a summary), stored with the
+    /// next completed turn.
+    pub(crate) pending: Vec<Value>,
     pub opts: TurnOptions,
     /// Called with each signal as it arrives, during the turn (the
     /// progress line on the terminal).
@@ -122,11 +134,14 @@ struct Obs<'a> {
     thoughts: bool,
     text: &'a mut String,
     deadline: Option<Instant>,
+    /// Whether text is shown: not for the summary request.
+    show_text: bool,
 }
 
 impl Observer for Obs<'_> {
     fn delta(&mut self, d: &Delta) -> io::Result<()> {
         match d {
+            Delta::Text(_) if !self.show_text => Ok(()),
             Delta::Text(t) => {
                 self.text.push_str(t);
                 self.sink.emit(&Event::message("assistant", t, true))
@@ -175,6 +190,93 @@ impl Agent {
         s
     }
 
+    /// Replaces the history with a session's (`/load`, `/new`), its token
+    /// accounts with it.
+    pub fn set_history(&mut self, h: &session::History) {
+        self.history = h.contents.clone();
+        self.ledger = Ledger::from_history(h);
+        self.pending.clear();
+    }
+
+    /// Summarizes the oldest turns when the history is past
+    /// `--max-history-tokens`: one request with those turns as a
+    /// transcript, its answer becoming the summary turn. A summary that
+    /// fails is a warning and the history goes whole; an interruption
+    /// stops the turn.
+    fn compact(&mut self, client: &Client, report: &mut TurnReport) -> Result<(), Failure> {
+        if self.ledger.len != self.history.len() {
+            // Replaced behind the ledger's back: estimate from scratch.
+            self.ledger = Ledger {
+                len: self.history.len(),
+                ..Ledger::default()
+            };
+        }
+        let Some(cut) =
+            history::cut_point(&self.history, &self.ledger, self.opts.max_history_tokens)
+        else {
+            return Ok(());
+        };
+        self.check_stop()?;
+        let ask = history::summary_request(&history::transcript(&self.history[..cut]));
+        let contents = [request::user_text(&[&ask])];
+        let body = request::build(&RequestSpec {
+            contents: &contents,
+            system: Some(history::SUMMARY_SYSTEM),
+            functions: &[],
+            thoughts: false,
+        });
+        let mut unused = String::new();
+        let mut obs = Obs {
+            sink: self.sink.as_mut(),
+            thoughts: false,
+            text: &mut unused,
+            deadline: self.deadline,
+            show_text: false,
+        };
+        let answer = match client.generate(&body, &mut obs) {
+            Ok(t) => t,
+            Err(e @ (GenError::Interrupted | GenError::Output(_))) => return Err(e.into()),
+            Err(e) => {
+                self.emit(stamp(Event::error(
+                    "warning",
+                    &format!(
+                        "could not summarize the history past --max-history-tokens ({}); sending it whole",
+                        redact_key(&e.to_string())
+                    ),
+                )))?;
+                return Ok(());
+            }
+        };
+        self.stats.requests = self.stats.requests.saturating_add(1);
+        self.stats.usage.add(answer.usage);
+        report.requests += 1;
+        report.usage.add(answer.usage);
+        let summary = answer.text();
+        if summary.trim().is_empty() {
+            self.emit(stamp(Event::error(
+                "warning",
+                "the model's summary of the history was empty; sending it whole",
+            )))?;
+            return Ok(());
+        }
+        let turn = history::summary_turn(&summary);
+        let tokens = answer.usage.candidates;
+        let covers = self.ledger.summarized(&self.history, cut, tokens);
+        self.history = turn
+            .iter()
+            .cloned()
+            .chain(self.history.drain(cut..))
+            .collect();
+        self.pending
+            .push(session::summary_record(&turn, covers, tokens));
+        if self.opts.debug {
+            crate::cli::diag(format!(
+                "gem-ask: debug: history summarized: {cut} contents became 2 ({covers} session records covered)"
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether the [`Agent::deadline`] has passed: a turn that ended as
     /// interrupted without a signal ran out of time.
     pub fn past_deadline(&self) -> bool {
@@ -193,18 +295,27 @@ impl Agent {
     /// Runs one user turn (`user` is a Gemini Content) to its end. On
     /// success the turn joins [`Agent::history`]; a failed or interrupted
     /// turn leaves the history as it was (its cost stays in the stats).
+    ///
+    /// A history past `--max-history-tokens` is summarized first; the
+    /// report's records then start with the summary.
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
+        let mut report = TurnReport::default();
+        self.compact(client, &mut report)?;
         let mut contents = self.history.clone();
         contents.push(user.clone());
-        let mut report = TurnReport {
-            records: vec![session::content_record(&user)],
-            ..TurnReport::default()
-        };
+        report.records.push(session::content_record(&user));
         let mut rounds = 0u32;
         loop {
             let calls = self.request(client, &mut contents, &mut report)?;
             let Some(calls) = calls else {
                 self.history = contents;
+                let tokens = self
+                    .ledger
+                    .turn_done(self.history.len(), report.context_tokens);
+                let mut records = std::mem::take(&mut self.pending);
+                records.append(&mut report.records);
+                records.push(session::turn_record(tokens, report.context_tokens));
+                report.records = records;
                 return Ok(report);
             };
             rounds += 1;
@@ -249,12 +360,14 @@ impl Agent {
             thoughts: self.opts.thoughts,
             text: &mut report.text,
             deadline: self.deadline,
+            show_text: true,
         };
         let turn = client.generate(&body, &mut obs)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);
         report.usage.add(turn.usage);
+        report.context_tokens = turn.usage.prompt.saturating_add(turn.usage.candidates);
         match turn.finish_reason.as_deref() {
             Some("MAX_TOKENS") => self.emit(stamp(Event::error(
                 "warning",

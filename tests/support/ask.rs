@@ -98,20 +98,13 @@ pub fn bmw_server(name: &str) -> FakeGemini {
     );
     let ev2 = super::split_events(&call_2);
     let turn2_call = format!("{}{}", ev2[0], ev2[3]);
-    let text = |t: &str| {
-        format!(
-            "data: {}\r\n\r\n",
-            json!({"candidates":[{"content":{"role":"model","parts":[{"text":t}]},"finishReason":"STOP","index":0}],
-                   "usageMetadata":{"promptTokenCount":500,"candidatesTokenCount":20,"totalTokenCount":520}})
-        )
-    };
     FakeGemini::start(
         name,
         vec![
             Reply::sse(&turn1_call),
-            Reply::sse(&text("The M5 CS is the quickest at 2.9 s.")),
+            text_reply("The M5 CS is the quickest at 2.9 s.", 500, 20),
             Reply::sse(&turn2_call),
-            Reply::sse(&text("BMW's lineup grew from 38 to 46 models.")),
+            text_reply("BMW's lineup grew from 38 to 46 models.", 500, 20),
         ],
     )
 }
@@ -148,4 +141,15 @@ pub fn pipe_into_viz_render(server: &FakeGemini, home: &Path, args: &[&str]) -> 
         String::from_utf8_lossy(&render.stderr)
     );
     String::from_utf8(render.stdout).unwrap()
+}
+
+/// A one-event text answer in the recorded SSE shape, with these token
+/// counts in its usageMetadata.
+pub fn text_reply(text: &str, prompt: u64, candidates: u64) -> Reply {
+    Reply::sse(&format!(
+        "data: {}\r\n\r\n",
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":text}]},"finishReason":"STOP","index":0}],
+               "usageMetadata":{"promptTokenCount":prompt,"candidatesTokenCount":candidates,
+                                "totalTokenCount":prompt + candidates}})
+    ))
 }

@@ -116,7 +116,7 @@ impl super::Repl {
             Command::New => {
                 self.set_task_aside();
                 self.current.start_new()?;
-                self.agent.history.clear();
+                self.agent.set_history(&crate::session::History::default());
                 self.agent.topic = None;
                 self.announce()?;
                 let id = self.current.id.clone();
@@ -134,7 +134,12 @@ impl super::Repl {
                 &self.agent.history,
                 self.agent.topic.as_deref(),
             ) {
-                Ok(m) => self.term.note(&m),
+                Ok(m) => {
+                    if let Some(h) = self.current.reload() {
+                        self.agent.set_history(&h);
+                    }
+                    self.term.note(&m)
+                }
                 Err(m) => self.term.warn(&m),
             },
             Command::Load(name) => match self.current.load(&name) {
@@ -143,9 +148,9 @@ impl super::Repl {
                     for w in &loaded.warnings {
                         self.term.warn(w);
                     }
-                    let n = super::sessions::turns(&loaded.contents).len();
-                    self.agent.history = loaded.contents;
-                    self.agent.topic = loaded.topic;
+                    let n = super::sessions::turns(&loaded.history.contents).len();
+                    self.agent.set_history(&loaded.history);
+                    self.agent.topic = loaded.history.topic.clone();
                     self.announce()?;
                     self.term.note(&format!(
                         "loaded session {name}: {n} turn(s); /history lists them"

@@ -22,8 +22,7 @@ pub struct Current {
 
 /// A session read back for `/load`.
 pub struct Loaded {
-    pub contents: Vec<Value>,
-    pub topic: Option<String>,
+    pub history: session::History,
     /// Lines that could not be used, to be shown as warnings.
     pub warnings: Vec<String>,
 }
@@ -79,15 +78,23 @@ impl Current {
                 "a session named {name} exists already: /load {name}, or save under another name"
             ));
         }
-        let mut records: Vec<Value> = contents.iter().map(session::content_record).collect();
-        if let Some(t) = topic {
-            records.push(session::topic_record(t));
-        }
-        if records.is_empty() {
+        if contents.is_empty() {
             return Err("nothing to save yet: ask something first".into());
         }
-        session::append(&path, model, &records)
-            .map_err(|e| format!("cannot write session {}: {e}", path.display()))?;
+        let written = match self.write_to.as_deref().filter(|p| p.is_file()) {
+            // The file as it is: turn tokens and summaries stay in step
+            // with the conversation.
+            Some(from) => copy_new(from, &path),
+            None => {
+                let mut records: Vec<Value> =
+                    contents.iter().map(session::content_record).collect();
+                if let Some(t) = topic {
+                    records.push(session::topic_record(t));
+                }
+                session::append(&path, model, &records)
+            }
+        };
+        written.map_err(|e| format!("cannot write session {}: {e}", path.display()))?;
         self.id = name.to_string();
         self.write_to = Some(path);
         Ok(format!(
@@ -114,11 +121,31 @@ impl Current {
         self.id = name.to_string();
         self.write_to = if self.no_history { None } else { Some(path) };
         Ok(Loaded {
-            contents: h.contents,
-            topic: h.topic,
+            history: h,
             warnings,
         })
     }
+
+    /// The current session as its file holds it now (after `/save`, so
+    /// the agent's token accounts match the file's).
+    pub fn reload(&self) -> Option<session::History> {
+        session::load(self.write_to.as_deref()?).ok()
+    }
+}
+
+/// Copies a session file to a name that must not exist yet, private.
+fn copy_new(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut src = session::open_for_reading(from)?.ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::NotFound, "the session file went away")
+    })?;
+    let mut dst = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(to)?;
+    std::io::copy(&mut src, &mut dst)?;
+    dst.sync_data()
 }
 
 fn check_name(name: &str) -> Result<(), String> {
