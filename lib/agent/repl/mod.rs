@@ -43,6 +43,12 @@ use crate::gemini::transport::scrub_url;
 
 /// Runs the interactive session; the value is the exit code.
 pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
+    if args.task.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(coded(
+            exit::USAGE,
+            "-t needs a task: gem-ask -i -t \"what to do\"",
+        ));
+    }
     let prepared = Prepared::new(args)?;
     let term = Term::open(
         args.color,
@@ -70,7 +76,6 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     let task = args
         .task
         .as_deref()
-        .filter(|t| !t.trim().is_empty())
         .map(|t| Task::new(t, Limits::from_args(args), started));
     agent.opts.system_extra = tasking::system_rules(task.as_ref());
     if task.is_some() {
