@@ -16,7 +16,7 @@ complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn
 complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
 complete -c gem-ask -l max-iterations -d 'Task mode: most turns (iterations) before the task stops unfinished (exit 6)' -r
 complete -c gem-ask -l task-timeout -d 'Task mode: most seconds the whole task may take, requests and tools included (exit 7) [default: no limit]' -r
-complete -c gem-ask -l auto-continue -d 'Task mode: after a turn that did not complete the task, go on with a "Continue." turn; off stops after each such turn (exit 8), to be resumed with --continue' -r -f -a "on\t''
+complete -c gem-ask -l auto-continue -d 'After a turn that did not complete the task (-t) or ask for input (-i), go on with a "Continue." turn; off: task mode stops after each such turn (exit 8), to be resumed with --continue, and -i waits for you' -r -f -a "on\t''
 off\t''"
 complete -c gem-ask -l progress-reporting -d 'Whether the model reports progress (signal kind progress: a signal event, and a progress line on stderr when it is a terminal)' -r -f -a "on\t''
 off\t''"
@@ -31,6 +31,7 @@ complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto
 always\t''
 never\t''"
 complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
+complete -c gem-ask -l max-consecutive-turns -d 'With -i: most turns the model takes on its own in a row before it waits for you' -r
 complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams, and shown thoughts as dim Markdown; off: the text as it comes, word-wrapped' -r -f -a "on\t''
 off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
@@ -56,6 +57,7 @@ complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is sho
 complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'
 complete -c gem-ask -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'
 complete -c gem-ask -l show-tools -d 'Text output only: one line per tool call and tool result'
+complete -c gem-ask -s i -l interactive -d 'Interactive session: a prompt with line editing and input history, the conversation carried across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when piped, is context for the first question'
 complete -c gem-ask -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c gem-ask -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -s V -l version -d 'Print version'

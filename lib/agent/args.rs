@@ -145,8 +145,9 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub task_timeout: Option<f64>,
 
-    /// Task mode: after a turn that did not complete the task, go on with a "Continue." turn; off stops
-    /// after each such turn (exit 8), to be resumed with --continue.
+    /// After a turn that did not complete the task (-t) or ask for input (-i), go on with a "Continue."
+    /// turn; off: task mode stops after each such turn (exit 8), to be resumed with --continue, and -i
+    /// waits for you.
     #[arg(long, value_enum, default_value_t = Toggle::On, value_name = "WHEN")]
     pub auto_continue: Toggle,
 
@@ -208,6 +209,16 @@ pub struct Args {
     /// Text output only: one line per tool call and tool result.
     #[arg(long)]
     pub show_tools: bool,
+
+    /// Interactive session: a prompt with line editing and input history, the conversation carried
+    /// across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when
+    /// piped, is context for the first question.
+    #[arg(short = 'i', long, conflicts_with_all = ["command_help", "list_tools"])]
+    pub interactive: bool,
+
+    /// With -i: most turns the model takes on its own in a row before it waits for you.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub max_consecutive_turns: u32,
 
     #[command(flatten)]
     pub text: crate::render::args::MarkdownArgs,
@@ -313,6 +324,22 @@ pub const HELP_TAIL: &str = concat!(
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
      to the session file; a failed or interrupted turn is not stored.\n\n",
+    "Interactive mode (-i): questions at a prompt (line editing, Tab completes slash commands, Up recalls \
+     earlier lines; the input history is $XDG_DATA_HOME/gemline/repl_history, not kept with --no-history or \
+     for a line typed with a leading space), one conversation across turns, answers and charts drawn inline. \
+     The prompt, the status line (mode, model, chapter, who has the turn) and what slash commands print go to \
+     the terminal, never to stdout: into a pipe, stdout carries only the event stream, each turn ending with \
+     its own `result`. Slash commands: /help, /quit, /new, /history, /clear, /save NAME, /load NAME, \
+     /model NAME, /tools, /interrupt (// starts a prompt with a slash). After an answer that does not ask for \
+     input (the signal tool's need_input) the model continues on its own with \"Continue.\", up to \
+     --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
+     answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
+     or /quit leaves with 0; SIGTERM ends it with 143. With a terminal, piped stdin goes with the first \
+     question; with no terminal at all, the questions are read from stdin. With -t TASK as well (mode \
+     chat+task) the model first outlines a plan and waits; each line typed then guides the next round, and \
+     between them the model goes on by itself until it signals task_complete or need_input, or \
+     --max-iterations or --task-timeout stops the task; then the session goes on as a chat, and /quit still \
+     leaves with 0.\n\n",
     "Examples:\n",
     "  gem-ask \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask --continue \"BMW models per year for the last 5 years\" | viz-render\n",
@@ -322,7 +349,8 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --mcp mcp-server-time --list-tools\n",
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
-    "  gem-ask --print-config",
+    "  gem-ask --print-config\n",
+    "  gem-ask -i --continue",
 );
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! gem-ask: Gemini from the shell, as an agent with tools.
 //!
 //! A run sets up from its [`Args`] ([`setup`]), opens its stream with
-//! `init`, runs its mode ([`oneshot`], [`task`]) on the shared turn loop ([`turn`]),
+//! `init`, runs its mode ([`oneshot`], [`task`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
 //! and closes with exactly one `result` ([`outcome`]), on success, on any
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
 //! ([`exit`]). Tools and their consent live in [`toolbox`].
@@ -11,6 +11,7 @@ pub mod history;
 pub mod oneshot;
 pub mod outcome;
 pub mod plot;
+pub mod repl;
 pub mod setup;
 pub mod signal_tool;
 pub mod signals;
@@ -67,6 +68,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let started = Instant::now();
     if args.list_tools {
         return list_tools(&args);
+    }
+    if args.interactive {
+        return repl::run(&args, started);
     }
     if args.task.is_some() {
         return task::run(&args, started);

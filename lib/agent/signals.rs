@@ -5,7 +5,9 @@
 //!
 //! The handler is one-shot (`SA_RESETHAND`): a run stuck where it cannot
 //! poll the flag (blocked in a session lock, or writing to a stdout nobody
-//! reads) is killed by the second Ctrl-C.
+//! reads) is killed by the second Ctrl-C. The REPL, where Ctrl-C ends an
+//! answer and not the program, re-arms the handlers after each one
+//! ([`rearm`]).
 
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -28,6 +30,13 @@ pub fn install() {
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }
+}
+
+/// Forgets a SIGINT that was handled (an answer the user stopped) and
+/// installs the one-shot handlers again.
+pub fn rearm() {
+    RECEIVED.store(0, Ordering::SeqCst);
+    install();
 }
 
 /// The signal that arrived, if any.

@@ -256,7 +256,12 @@ async fn connect(
     show_stderr: bool,
 ) -> Result<(Client, Vec<rmcp::model::Tool>), String> {
     let mut cmd = tokio::process::Command::new(&spec.command);
-    cmd.args(&spec.args).envs(&spec.env).kill_on_drop(true);
+    // A group of its own: Ctrl-C in `gem-ask -i` stops an answer, and must
+    // not reach the servers through the terminal's foreground group.
+    cmd.args(&spec.args)
+        .envs(&spec.env)
+        .kill_on_drop(true)
+        .process_group(0);
     let (transport, _) = TokioChildProcess::builder(cmd)
         .stderr(if show_stderr {
             Stdio::inherit()

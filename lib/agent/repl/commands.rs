@@ -1,0 +1,251 @@
+//! The REPL's slash commands: what a typed line means. A line starting
+//! with `/` is a command; `//` escapes a prompt that itself starts with a
+//! slash (`//etc/hosts is empty?` sends `/etc/hosts is empty?`). Parsing
+//! is separate from running so every spelling is tested without a
+//! terminal.
+
+/// One slash command, as the table lists them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Quit,
+    New,
+    History,
+    Clear,
+    Save(String),
+    Load(String),
+    Model(String),
+    Tools,
+    Interrupt,
+}
+
+/// What a line typed at the prompt is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// Nothing but blanks: the prompt is shown again.
+    Empty,
+    /// A prompt for the model.
+    Prompt(String),
+    Command(Command),
+    /// A command spelled wrong; the text says how to spell it.
+    Invalid(String),
+}
+
+/// Every command with its argument and what it does, for `/help`.
+pub const HELP: &[(&str, &str)] = &[
+    ("/help", "list the commands"),
+    ("/quit", "leave (also Ctrl-D)"),
+    ("/new", "start a new session"),
+    ("/history", "this session's turns"),
+    ("/clear", "clear the screen"),
+    ("/save NAME", "save the session under a name"),
+    ("/load NAME", "load a saved session"),
+    ("/model NAME", "switch the model"),
+    ("/tools", "the declared tools and MCP servers"),
+    ("/interrupt", "stop auto-continue and wait for input"),
+];
+
+/// Reads one line typed at the prompt.
+pub fn parse(line: &str) -> Line {
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        return Line::Empty;
+    }
+    if let Some(rest) = trimmed.strip_prefix("//") {
+        return Line::Prompt(format!("/{rest}"));
+    }
+    let Some(rest) = trimmed.strip_prefix('/') else {
+        return Line::Prompt(line.trim_end_matches(['\r', '\n']).to_string());
+    };
+    let (name, arg) = match rest.split_once(char::is_whitespace) {
+        Some((n, a)) => (n, a.trim()),
+        None => (rest, ""),
+    };
+    let bare = |c: Command| {
+        if arg.is_empty() {
+            Line::Command(c)
+        } else {
+            Line::Invalid(format!("/{name} takes no argument"))
+        }
+    };
+    let named = |make: fn(String) -> Command| {
+        if arg.is_empty() || arg.split_whitespace().count() > 1 {
+            Line::Invalid(format!("usage: /{name} NAME"))
+        } else {
+            Line::Command(make(arg.to_string()))
+        }
+    };
+    match name.to_ascii_lowercase().as_str() {
+        "help" | "?" => bare(Command::Help),
+        "quit" | "exit" => bare(Command::Quit),
+        "new" => bare(Command::New),
+        "history" => bare(Command::History),
+        "clear" => bare(Command::Clear),
+        "save" => named(Command::Save),
+        "load" => named(Command::Load),
+        "model" => named(Command::Model),
+        "tools" => bare(Command::Tools),
+        "interrupt" => bare(Command::Interrupt),
+        _ => Line::Invalid(format!(
+            "unknown command /{}: /help lists the commands (// starts a prompt with a slash)",
+            crate::cli::sanitize_line(name)
+        )),
+    }
+}
+
+/// The `/help` text, one command a line, the descriptions aligned.
+pub fn help_text() -> String {
+    let w = HELP.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for (c, what) in HELP {
+        s.push_str(&format!("  {c:<w$}  {what}\n"));
+    }
+    s.push_str(
+        "  Ctrl-C stops an answer; typing a line while the model continues on its own stops it after that answer.\n",
+    );
+    s
+}
+
+impl super::Repl {
+    /// Runs a slash command; only `/quit` ends the session.
+    pub(super) fn command(&mut self, c: Command) -> anyhow::Result<super::Flow> {
+        use super::sessions::history_text;
+        match c {
+            Command::Help => self.term.say(&help_text()),
+            Command::Quit => return Ok(super::Flow::Exit(crate::agent::exit::OK)),
+            Command::New => {
+                self.set_task_aside();
+                self.current.start_new()?;
+                self.agent.set_history(&crate::session::History::default());
+                self.agent.topic = None;
+                self.announce()?;
+                let id = self.current.id.clone();
+                self.term.note(&format!("new session {id}"));
+            }
+            Command::History => {
+                let text =
+                    history_text(&self.agent.history, self.term.cols(), !self.term.unicode());
+                self.term.say(&text);
+            }
+            Command::Clear => self.editor.clear_screen()?,
+            Command::Save(name) => match self.current.save_as(
+                &name,
+                &self.args.model,
+                &self.agent.history,
+                self.agent.topic.as_deref(),
+            ) {
+                Ok(m) => {
+                    if let Some(h) = self.current.reload() {
+                        self.agent.set_history(&h);
+                    }
+                    self.term.note(&m)
+                }
+                Err(m) => self.term.warn(&m),
+            },
+            Command::Load(name) => match self.current.load(&name) {
+                Ok(loaded) => {
+                    self.set_task_aside();
+                    for w in &loaded.warnings {
+                        self.term.warn(w);
+                    }
+                    let n = super::sessions::turns(&loaded.history.contents).len();
+                    self.agent.set_history(&loaded.history);
+                    self.agent.topic = loaded.history.topic.clone();
+                    self.announce()?;
+                    self.term.note(&format!(
+                        "loaded session {name}: {n} turn(s); /history lists them"
+                    ));
+                }
+                Err(m) => self.term.warn(&m),
+            },
+            Command::Model(name) => {
+                self.args.model = name;
+                // The client carries the model: the next question makes a new one.
+                self.client = None;
+                self.announce()?;
+                let m = self.args.model.clone();
+                self.term
+                    .note(&format!("model: {m} from the next question on"));
+            }
+            Command::Tools => {
+                let list = crate::agent::toolbox::format_tool_list(&self.agent.toolbox.list());
+                self.term.say(&list);
+            }
+            Command::Interrupt => self
+                .term
+                .note("auto-continue is stopped; waiting for your input"),
+        }
+        Ok(super::Flow::Go)
+    }
+
+    /// A new or loaded conversation does not carry the task on.
+    fn set_task_aside(&mut self) {
+        if self.task.take().is_some() {
+            self.term.note(
+                "the task is set aside: this is a chat now (start a task with gem-ask -i -t)",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_and_prompts() {
+        assert_eq!(parse("  "), Line::Empty);
+        assert_eq!(parse("hello there"), Line::Prompt("hello there".into()));
+        assert_eq!(parse("/help"), Line::Command(Command::Help));
+        assert_eq!(parse(" /QUIT "), Line::Command(Command::Quit));
+        assert_eq!(
+            parse("/save bmw-1"),
+            Line::Command(Command::Save("bmw-1".into()))
+        );
+        assert_eq!(
+            parse("/model  gemini-2.5-pro"),
+            Line::Command(Command::Model("gemini-2.5-pro".into()))
+        );
+        assert_eq!(parse("/interrupt"), Line::Command(Command::Interrupt));
+        assert_eq!(parse("//etc is"), Line::Prompt("/etc is".into()));
+    }
+
+    #[test]
+    fn misspelled_commands_say_how() {
+        assert_eq!(parse("/save"), Line::Invalid("usage: /save NAME".into()));
+        assert_eq!(
+            parse("/load a b"),
+            Line::Invalid("usage: /load NAME".into())
+        );
+        assert_eq!(
+            parse("/new now"),
+            Line::Invalid("/new takes no argument".into())
+        );
+        match parse("/frobnicate\x1b") {
+            Line::Invalid(m) => {
+                assert!(m.contains("/frobnicate^["), "{m}");
+                assert!(!m.contains('\x1b'));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn help_lists_every_command() {
+        let h = help_text();
+        for name in [
+            "/help",
+            "/quit",
+            "/new",
+            "/history",
+            "/clear",
+            "/save NAME",
+            "/load NAME",
+            "/model NAME",
+            "/tools",
+            "/interrupt",
+        ] {
+            assert!(h.contains(name), "{name}");
+        }
+    }
+}
