@@ -1233,3 +1233,52 @@ fn a_failed_tool_call_is_always_a_warning_with_its_reason() {
         )
     );
 }
+
+/// The shared config (`$XDG_CONFIG_HOME/gemline/config.toml`) gives
+/// viz-render its colour and width, as it gives gem-ask's; flags and the
+/// environment win; a malformed file names its line and key.
+#[test]
+fn colour_and_width_come_from_the_config_unless_flags_or_environment_say() {
+    let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("viz-render-config-{}", std::process::id()));
+    let dir = home.join("gemline");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.toml"), "color = \"always\"\nwidth = 24\n").unwrap();
+    let xdg = home.to_str().unwrap();
+    let env = [("XDG_CONFIG_HOME", xdg), ("HOME", xdg)];
+    let e = r#"{"type":"message","role":"assistant","content":"one two three four five six seven eight nine ten","delta":false}"#;
+    let o = render(&["--markdown", "off"], &env, e);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let plain = gemline::render::text::strip_ansi(&o.stdout);
+    assert!(
+        plain.lines().all(|l| l.len() <= 24) && plain.lines().count() > 1,
+        "{plain:?}"
+    );
+    let chart = r#"{"type":"visualization","chartType":"bar","series":[{"name":"s","points":[{"label":"a","value":1}]}]}"#;
+    assert!(
+        render(&[], &env, chart).stdout.contains('\x1b'),
+        "config colour not used"
+    );
+    // Flags, then NO_COLOR and COLUMNS, win over the file.
+    let o = render(
+        &["--markdown", "off", "--width", "80", "--color", "never"],
+        &env,
+        e,
+    );
+    assert_eq!(o.stdout.lines().count(), 1, "{:?}", o.stdout);
+    assert!(!o.stdout.contains('\x1b'));
+    let o = render(
+        &[],
+        &[env[0], env[1], ("NO_COLOR", "1"), ("COLUMNS", "80")],
+        chart,
+    );
+    assert!(!o.stdout.contains('\x1b'), "{:?}", o.stdout);
+    std::fs::write(dir.join("config.toml"), "width = \"wide\"\n").unwrap();
+    let o = render(&[], &env, chart);
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("config.toml") && o.stderr.contains("width"),
+        "{}",
+        o.stderr
+    );
+}

@@ -90,9 +90,11 @@ newlines in message text are kept. In ASCII mode non-ASCII text is folded \
 written. Nothing but code lines in message text is ever wider than the \
 width.
 
-Width: --width, else COLUMNS, else the terminal, else 80. Unicode unless \
+Width: --width, else COLUMNS, else `width` in $XDG_CONFIG_HOME/gemline/config.toml, \
+else the terminal, else 80. Unicode unless \
 --ascii, or LC_ALL / LC_CTYPE / LANG name a non-UTF-8 locale, or TERM=dumb; \
---unicode forces it. Colour per --color; auto means a terminal, no NO_COLOR \
+--unicode forces it. Colour per --color, else NO_COLOR, else the config's `color`; \
+auto means a terminal, no NO_COLOR \
 and TERM not dumb. With colour off no escape sequence is written.
 
 --format json (or --json) does not draw: each chart is written back as a `visualization` event \

@@ -36,8 +36,9 @@ trait Sink {
 
 /// `viz-render`: reads every input, writes each event in the format asked
 /// for as it arrives. Returns the exit code.
-pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
+pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
     let env = TermEnv::from_process();
+    apply_config(&mut args, &env)?;
     let format = args
         .output_format()
         .resolve(|k| std::env::var(k).ok(), env.stdout_is_tty);
@@ -154,6 +155,29 @@ pub fn run(args: VizRenderArgs) -> anyhow::Result<u8> {
     sink.finish(&mut out)?;
     out.flush()?;
     Ok(cli::exit::OK)
+}
+
+/// `color` and `width` from `$XDG_CONFIG_HOME/gemline/config.toml` (as
+/// gem-ask reads them) where neither a flag nor the environment (NO_COLOR,
+/// COLUMNS) says otherwise; a malformed file is a usage error naming its
+/// line and key.
+fn apply_config(args: &mut VizRenderArgs, env: &TermEnv) -> anyhow::Result<()> {
+    let cfg = crate::config::load().map_err(|e| cli::coded(cli::exit::USAGE, e))?;
+    if args.color == ColorChoice::Auto
+        && !env.no_color
+        && let Some(c) = cfg.color
+    {
+        args.color = c;
+    }
+    let columns = env
+        .columns
+        .as_deref()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .is_some_and(|w| w > 0);
+    if args.width.is_none() && !columns {
+        args.width = cfg.width;
+    }
+    Ok(())
 }
 
 /// A stream with render_visualization calls and no chart at all.
