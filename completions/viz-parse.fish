@@ -27,8 +27,10 @@ complete -c viz-parse -l downsample -d 'How a line is thinned when there are too
 minmax\t'Smallest and largest point of each bucket: spikes survive'
 lttb\t'Largest-triangle-three-buckets: shape and peaks survive'"
 complete -c viz-parse -s d -l delimiter -d 'Field delimiter of CSV input, instead of sniffing it' -r
-complete -c viz-parse -l decimal -d 'The decimal mark of the numbers, `.` or `,`, instead of deciding it per column [default: what the column\'s numbers show (1.234,56 is a decimal comma); when they could be either (1.234), `,` in `;`-separated files, else `.`]' -r -f -a ".\t''
+complete -c viz-parse -l decimal -d 'The decimal mark of the numbers, `.` or `,`, instead of deciding it per column [default: what the column\'s numbers show (1.234,56 is a decimal comma); when none does, commas before three digits group thousands (1,200); a point before three digits (1.234) is `,`\'s grouping in `;`-separated files, else `.`]' -r -f -a ".\t''
 \,\t''"
+complete -c viz-parse -l dates -d 'How dates with the day and month as numbers (05/01/2024) are read [default: as the column\'s dates show (13/01/2024 is day-first); when every one could be either, day-first, with a note when it changes the line]' -r -f -a "dmy\t'Day first: 05/01/2024 is 5 January 2024'
+mdy\t'Month first: 05/01/2024 is May 1, 2024'"
 complete -c viz-parse -l mark -d 'With --grammar: how the -y column just before is drawn [default: line over numbers or dates, bar over categories]' -r -f -a "line\t''
 area\t''
 point\t''

@@ -8,6 +8,9 @@ use std::process::{Command, Stdio};
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{Value, json};
 
+mod viz_support;
+use viz_support::points_of as points;
+
 fn viz() -> assert_cmd::Command {
     cargo_bin_cmd!("viz-parse")
 }
@@ -48,20 +51,6 @@ fn one(args: &[&str], stdin: &[u8]) -> Value {
     let o = ok(args, stdin);
     assert_eq!(o.events.len(), 1, "{}", o.stdout);
     o.events.into_iter().next().unwrap()
-}
-
-fn points(v: &Value, series: usize) -> Vec<(String, f64)> {
-    v["series"][series]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["label"].as_str().unwrap().to_string(),
-                p["value"].as_f64().unwrap(),
-            )
-        })
-        .collect()
 }
 
 fn labels(v: &Value, series: usize) -> Vec<String> {

@@ -5,6 +5,9 @@
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
+mod viz_support;
+use viz_support::{points, pts};
+
 struct Out {
     code: i32,
     events: Vec<Value>,
@@ -33,24 +36,6 @@ fn chart(args: &[&str], stdin: &str) -> (Value, String) {
     assert_eq!(o.code, 0, "stderr: {}", o.stderr);
     assert_eq!(o.events.len(), 1);
     (o.events.into_iter().next().unwrap(), o.stderr)
-}
-
-fn points(v: &Value) -> Vec<(String, f64)> {
-    v["series"][0]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["label"].as_str().unwrap().to_string(),
-                p["value"].as_f64().unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn pts(list: &[(&str, f64)]) -> Vec<(String, f64)> {
-    list.iter().map(|(l, v)| (l.to_string(), *v)).collect()
 }
 
 #[test]

@@ -3,7 +3,8 @@
 #![no_main]
 
 use gemline::parse::number::{
-    Decimal, column_decimal, decimal_evidence, parse_number, parse_number_as,
+    Decimal, MarkHint, decide_decimal, decimal_evidence, doubt_note, parse_number,
+    parse_number_as,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -24,7 +25,8 @@ fuzz_target!(|data: &[u8]| {
         }
         let _ = decimal_evidence(cell);
     }
-    for delim in [None, Some(b','), Some(b';')] {
-        let _ = column_decimal(text.split('\n'), delim);
+    for hint in [MarkHint::None, MarkHint::Point, MarkHint::Comma] {
+        let choice = decide_decimal(text.split('\n'), hint);
+        let _ = doubt_note("x", &choice);
     }
 });

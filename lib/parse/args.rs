@@ -10,7 +10,7 @@ use crate::spec::grammar::MarkKind;
 use crate::spec::{ChartType, Reduction, Sort};
 
 use super::number::Decimal;
-use super::{FollowOptions, Format, GrammarOptions, ParseOptions, Reference};
+use super::{DateOrder, FollowOptions, Format, GrammarOptions, ParseOptions, Reference};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChartArg {
@@ -98,17 +98,23 @@ that render_visualization tool calls become visualization events.\n\n\
 Without -x/-y the label is the first column that is not numeric (the first column when all are) \
 and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \
 12%  $1,200  1e6  1.234,56  1 234,56). The decimal mark is decided once per column: \
-numbers that show it (1.234,56 or 2,5 or 1,234.5) decide; when all could be either (1.234), a \
-`;`-separated file reads a decimal comma and others a decimal point; --decimal forces it. A \
-number that does not fit its column's convention is skipped with a warning. k, K, M, B, bn and T written right against a number are multipliers, not \
+numbers that show it (1.234,56 or 2,5 or 1,234.5) decide; when none does, commas each before \
+three digits group thousands (\"1,200\" beside 950 is 1200, in any file), and a point before three \
+digits (1.234) is a decimal comma's grouping in a `;`-separated file and a decimal point elsewhere; \
+--decimal forces it. A number that does not fit its column's convention is skipped with a warning. \
+Where the data allows two readings (the decimal mark, a first row of years that may be column \
+names, which of several columns labels the rows, the delimiter, dates such as 05/01/2024 written \
+day-first or month-first) the reading taken is said once on stderr, with the flag that takes the \
+other (--decimal, --header/--no-header, -x/-y, --delimiter, --dates); data that allows one \
+reading is read quietly. k, K, M, B, bn and T written right against a number are multipliers, not \
 units: 950k is 950000, 1.2M is 1200000, 3bn is 3000000000 (3 MB, 5 km and 4.2s keep their units). \
 A unit the numbers share becomes the chart's unit. (1,200) and (4%) are negatives. A value \
 that is empty or a placeholder (n/a, N/A, na, -, —, null, NaN) is missing: its row is skipped with \
 a warning naming the line and column (the first 5 in full, then counted; --strict makes it an \
 error). A row with an empty label is kept, labelled (empty). The chart is a line when the labels \
 look like dates, years or ordered numbers, else a bar chart. A line whose labels are years, \
-ISO dates (2024-01-05, 2024-01) or quarters (Q1 2024) written newest first is drawn oldest to \
-newest, with a warning saying so.\n\n\
+ISO dates (2024-01-05, 2024-01), dates such as 05/01/2024 (read as --dates says) or quarters \
+(Q1 2024) written newest first is drawn oldest to newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
 whatever the input size.\n\n\
@@ -193,10 +199,17 @@ pub struct VizParseArgs {
     pub delimiter: Option<char>,
 
     /// The decimal mark of the numbers, `.` or `,`, instead of deciding it per column
-    /// [default: what the column's numbers show (1.234,56 is a decimal comma); when they
-    /// could be either (1.234), `,` in `;`-separated files, else `.`].
+    /// [default: what the column's numbers show (1.234,56 is a decimal comma); when none
+    /// does, commas before three digits group thousands (1,200); a point before three
+    /// digits (1.234) is `,`'s grouping in `;`-separated files, else `.`].
     #[arg(long, value_name = "MARK", value_parser = [".", ","])]
     pub decimal: Option<String>,
+
+    /// How dates with the day and month as numbers (05/01/2024) are read
+    /// [default: as the column's dates show (13/01/2024 is day-first); when
+    /// every one could be either, day-first, with a note when it changes the line].
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub dates: Option<DateOrder>,
 
     /// The first row is a header.
     #[arg(long, conflicts_with = "no_header")]
@@ -370,6 +383,7 @@ impl VizParseArgs {
                 Some(_) => Some(Decimal::Point),
                 None => None,
             },
+            dates: self.dates,
             strict: self.strict,
             grammar: self.grammar_options()?,
             follow: self.follow_options()?,

@@ -7,7 +7,7 @@ use std::io::BufRead;
 use serde_json::Value;
 
 use super::Format;
-use super::number::{is_missing, parse_number};
+use super::number::{Decimal, is_missing, parse_number, parse_number_as};
 use super::sources::is_alignment_row;
 
 const PEEK_BYTES: usize = 64 * 1024;
@@ -64,16 +64,28 @@ pub(crate) fn skip_bom(r: &mut dyn BufRead) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads the prefix and classifies it. The prefix must be replayed before
-/// the rest of the reader.
+/// What [`sniff`] saw: the prefix (to be replayed before the rest of the
+/// reader), its kind, and the note for a delimiter it had to pick.
+pub(crate) struct Sniffed {
+    pub prefix: Vec<u8>,
+    pub kind: Kind,
+    pub note: Option<String>,
+}
+
+/// Reads the prefix and classifies it.
 pub(crate) fn sniff(
     r: &mut dyn BufRead,
     forced: Option<Format>,
     delimiter: Option<u8>,
-) -> std::io::Result<(Vec<u8>, Kind)> {
+) -> std::io::Result<Sniffed> {
     skip_bom(r)?;
+    let sniffed = |prefix, kind| Sniffed {
+        prefix,
+        kind,
+        note: None,
+    };
     if forced == Some(Format::Events) {
-        return Ok((Vec::new(), Kind::Events));
+        return Ok(sniffed(Vec::new(), Kind::Events));
     }
     let mut prefix = Vec::new();
     let mut lines = 0;
@@ -93,7 +105,7 @@ pub(crate) fn sniff(
             if !line.trim().is_empty() {
                 checked += 1;
                 if is_event_line(&line) {
-                    return Ok((prefix, Kind::Events));
+                    return Ok(sniffed(prefix, Kind::Events));
                 }
             }
         }
@@ -115,7 +127,13 @@ pub(crate) fn sniff(
         Some(Format::Events) => Kind::Events,
         None => classify(&text, eof, delimiter),
     };
-    Ok((prefix, kind))
+    let note = match kind {
+        Kind::Delimited(d) if delimiter.is_none() && matches!(forced, None | Some(Format::Csv)) => {
+            delimiter_doubt(&complete_lines(&text, eof), d)
+        }
+        _ => None,
+    };
+    Ok(Sniffed { prefix, kind, note })
 }
 
 /// Lines of the prefix that are whole (the last may be cut by the peek).
@@ -305,12 +323,18 @@ fn counts(text: &str, d: u8) -> Vec<usize> {
 /// rarer-in-prose one wins: tab, then `;` (its files write decimal commas),
 /// then `|`, then `,`.
 pub(crate) fn sniff_delimiter(lines: &[&str]) -> Option<u8> {
+    best_delimiters(lines).first().copied()
+}
+
+/// Every delimiter that splits the lines as consistently as the best one,
+/// in the order of preference [`sniff_delimiter`] breaks ties by.
+fn best_delimiters(lines: &[&str]) -> Vec<u8> {
     let text = lines.join("\n");
-    let mut best: Option<(f64, u8)> = None;
+    let mut best: Vec<(f64, u8)> = Vec::new();
     for d in [b'\t', b';', b'|', b','] {
         let counts = counts(&text, d);
         if counts.is_empty() {
-            return None;
+            return Vec::new();
         }
         let mut modes: Vec<(usize, usize)> = Vec::new();
         for &c in &counts {
@@ -328,11 +352,52 @@ pub(crate) fn sniff_delimiter(lines: &[&str]) -> Option<u8> {
         };
         let share = hits as f64 / counts.len() as f64;
         let needed = if counts.len() < 5 { 1.0 } else { 0.8 };
-        if share + 1e-9 >= needed && best.is_none_or(|(s, _)| share > s + 1e-9) {
-            best = Some((share, d));
+        if share + 1e-9 >= needed {
+            best.push((share, d));
         }
     }
-    best.map(|(_, d)| d)
+    let top = best.iter().map(|(s, _)| *s).fold(0.0, f64::max);
+    best.into_iter()
+        .filter(|(s, _)| *s + 1e-9 >= top)
+        .map(|(_, d)| d)
+        .collect()
+}
+
+/// The note for a delimiter the lines do not settle: another splits every
+/// line as evenly, or each line split at `,` also reads whole as one
+/// number with grouped thousands (`1,234`).
+pub(crate) fn delimiter_doubt(lines: &[&str], chosen: u8) -> Option<String> {
+    let ranked = best_delimiters(lines);
+    if ranked.first() != Some(&chosen) {
+        return None;
+    }
+    let shown = |d: u8| match d {
+        b'\t' => "tabs".to_string(),
+        d => format!("{:?}", d as char),
+    };
+    let flag = |d: u8| match d {
+        b'\t' => "t".to_string(),
+        b',' => ",".to_string(),
+        d => format!("'{}'", d as char),
+    };
+    if let Some(&other) = ranked.get(1) {
+        return Some(format!(
+            "the fields are split at {}, though every line splits as evenly at {}; \
+             --delimiter {} splits them there",
+            shown(chosen),
+            shown(other),
+            flag(other)
+        ));
+    }
+    // Grouped thousands only: `2020,5` lines are pairs, not decimals.
+    let grouped = |l: &&str| l.contains(',') && parse_number_as(l, Decimal::Point).is_some();
+    (chosen == b',' && lines.iter().all(grouped)).then(|| {
+        format!(
+            "each line is split at \",\", though each also reads as one number ({:?}); \
+             --delimiter t (a tab, which the lines lack) reads one number a line",
+            super::table::short(lines[0].trim())
+        )
+    })
 }
 
 #[cfg(test)]
@@ -352,6 +417,19 @@ mod tests {
             Some(b',')
         );
         assert_eq!(sniff_delimiter(&["size,v", "12\" screen,1"]), Some(b','));
+        assert_eq!(best_delimiters(&["a;b,c", "1;2,5"]), [b';', b',']);
+    }
+
+    #[test]
+    fn delimiter_doubts() {
+        assert_eq!(delimiter_doubt(&["a;b", "c;1,5"], b';'), None);
+        assert_eq!(delimiter_doubt(&["a,b", "c,1"], b','), None);
+        let n = delimiter_doubt(&["Monat;Umsatz, EUR", "Jan;1,5"], b';').unwrap();
+        assert!(n.contains("--delimiter ,"), "{n}");
+        let n = delimiter_doubt(&["1,234", "2,500"], b',').unwrap();
+        assert!(n.contains("\"1,234\""), "{n}");
+        assert_eq!(delimiter_doubt(&["M5 CS: 2.9s"], b':'), None);
+        assert_eq!(delimiter_doubt(&["2020,5", "2021,6"], b','), None);
     }
 
     #[test]

@@ -15,7 +15,9 @@ use std::io::{BufRead, Cursor, Read, Write};
 use serde_json::{Map, Value};
 
 use super::detect::{self, Kind};
-use super::number::{Decimal, column_decimal, is_missing, parse_number, parse_number_as};
+use super::number::{
+    Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number, parse_number_as,
+};
 use super::sources::{CsvRows, JsonlRows, MarkdownRows, json_rows};
 use super::table::{
     Loc, Names, OwnedRow, Rows, Warner, cell, common_unit, header_unit, owned, resolve,
@@ -139,7 +141,11 @@ fn rows_of<'a>(
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Box<dyn Rows + 'a>, ParseError> {
-    let (prefix, kind) = detect::sniff(&mut *input, opts.format, opts.delimiter)?;
+    let detect::Sniffed { prefix, kind, note } =
+        detect::sniff(&mut *input, opts.format, opts.delimiter)?;
+    if let Some(note) = note {
+        warn.note(note);
+    }
     let mut full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
     Ok(match kind {
         Kind::Delimited(d) => Box::new(CsvRows::new(full, d)),
@@ -274,7 +280,7 @@ fn build(
         } else {
             Some(FieldType::Number)
         };
-        let col = column(&list[c], &table, at, want, rows.delimiter(), opts, warn)?;
+        let col = column(&list[c], &table, at, want, rows.mark_hint(), opts, warn)?;
         let key = unique_key(&col.key, &columns);
         columns.push(Column { key, ..col });
     }
@@ -337,7 +343,7 @@ fn column(
     table: &[(OwnedRow, Loc)],
     at: usize,
     want: Option<FieldType>,
-    delimiter: Option<u8>,
+    hint: MarkHint,
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Column, ParseError> {
@@ -364,9 +370,13 @@ fn column(
     let mut unit = header;
     let cells: Vec<Value> = match ty {
         FieldType::Number => {
-            let dec = opts
-                .decimal
-                .unwrap_or_else(|| column_decimal(present(), delimiter));
+            let dec = opts.decimal.unwrap_or_else(|| {
+                let choice = decide_decimal(present(), hint);
+                if let Some(note) = doubt_note(name, &choice) {
+                    warn.note(note);
+                }
+                choice.mark
+            });
             if unit.is_none() {
                 unit = common_unit(present()).unwrap_or_else(|mixed| {
                     warn.note(format!(

@@ -38,6 +38,7 @@ pub use grammar::{GrammarOptions, Reference};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
+pub use table::DateOrder;
 use table::{Warner, chart_from_rows};
 
 /// An input format, for `--format` and [`ParseOptions::format`].
@@ -88,6 +89,9 @@ pub struct ParseOptions {
     pub delimiter: Option<u8>,
     /// `None`: decided per column from its numbers.
     pub decimal: Option<number::Decimal>,
+    /// `None`: dates such as `05/01/2024` read as their column shows
+    /// (`13/01/2024` is day-first), else day-first with a note.
+    pub dates: Option<DateOrder>,
     /// Skipped rows and bad event lines are errors.
     pub strict: bool,
     /// `--grammar`: a `ui` chart of the plot grammar, not a `visualization`.
@@ -171,7 +175,11 @@ fn read_input<'a>(
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Source<'a>, ParseError> {
-    let (prefix, kind) = detect::sniff(&mut *input, opts.format, opts.delimiter)?;
+    let detect::Sniffed { prefix, kind, note } =
+        detect::sniff(&mut *input, opts.format, opts.delimiter)?;
+    if let Some(note) = note {
+        warn.note(note);
+    }
     let mut full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
     let n = match kind {
         Kind::Events => return Ok(Source::Events(full)),

@@ -141,24 +141,127 @@ pub fn decimal_evidence(s: &str) -> Option<Decimal> {
     }
 }
 
-/// One convention for a column, from a sample of its cells: what its
-/// unambiguous numbers show (the majority, if they disagree); when none
-/// shows anything, a decimal comma in `;`-separated files (where it is why
-/// `;` was chosen) and a decimal point elsewhere.
-pub fn column_decimal<'a>(cells: impl Iterator<Item = &'a str>, delimiter: Option<u8>) -> Decimal {
+/// What a format says about the decimal mark before any number does.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MarkHint {
+    /// Nothing: tab- or `|`-separated text, Markdown, `label: value` lines.
+    #[default]
+    None,
+    /// A decimal point, settled: comma-separated text (its commas part
+    /// fields, so a comma inside a quoted number groups thousands) and JSON
+    /// (whose numbers are written with a point).
+    Point,
+    /// Leaning to a decimal comma: `;`-separated text, which is mostly
+    /// written that way because the comma is the decimal mark.
+    Comma,
+}
+
+impl MarkHint {
+    /// The hint of delimited text (`None`: not delimited).
+    pub fn of_delimiter(d: Option<u8>) -> MarkHint {
+        match d {
+            Some(b',') => MarkHint::Point,
+            Some(b';') => MarkHint::Comma,
+            _ => MarkHint::None,
+        }
+    }
+}
+
+/// A column's decimal mark, and whether it was a judgement call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DecimalChoice<'a> {
+    pub mark: Decimal,
+    /// A number of the column the other mark reads differently (`1,200`,
+    /// `1.234`), when neither the column's other numbers nor the format
+    /// settle the mark: the choice then deserves a note.
+    pub doubt: Option<&'a str>,
+}
+
+/// One convention for a column, from a sample of its cells, in this order:
+/// - what its unambiguous numbers show (the majority, if they disagree;
+///   on a tie, a decimal comma in `;`-separated text);
+/// - when none shows anything, commas that each stand before exactly three
+///   digits group thousands (`"1,200"` beside `950` is 1200, whatever the
+///   delimiter);
+/// - else, for `1.234` and plain numbers, a decimal comma in `;`-separated
+///   text and a decimal point elsewhere.
+pub fn decide_decimal<'a>(
+    cells: impl Iterator<Item = &'a str>,
+    hint: MarkHint,
+) -> DecimalChoice<'a> {
     let (mut point, mut comma) = (0usize, 0usize);
+    let (mut grouped_comma, mut grouped_dot): (Option<&str>, Option<&str>) = (None, None);
     for c in cells {
         match decimal_evidence(c) {
             Some(Decimal::Point) => point += 1,
             Some(Decimal::Comma) => comma += 1,
-            _ => {}
+            Some(Decimal::Auto) => {}
+            None if parse_number(c).is_none() => {}
+            // No evidence with a separator: one `,` or `.` before three digits.
+            None if c.contains(',') => {
+                grouped_comma.get_or_insert(c.trim());
+            }
+            None if c.contains('.') => {
+                grouped_dot.get_or_insert(c.trim());
+            }
+            None => {}
         }
     }
-    if comma > point || (comma == point && delimiter == Some(b';')) {
-        Decimal::Comma
-    } else {
+    let leans_comma = hint == MarkHint::Comma;
+    let mark = if comma != point {
+        if comma > point {
+            Decimal::Comma
+        } else {
+            Decimal::Point
+        }
+    } else if point > 0 {
+        if leans_comma {
+            Decimal::Comma
+        } else {
+            Decimal::Point
+        }
+    } else if grouped_comma.is_some() || !leans_comma {
         Decimal::Point
+    } else {
+        Decimal::Comma
+    };
+    let settled = point + comma > 0 || hint == MarkHint::Point;
+    DecimalChoice {
+        mark,
+        doubt: (!settled).then(|| grouped_comma.or(grouped_dot)).flatten(),
     }
+}
+
+/// [`decide_decimal`]'s mark alone.
+pub fn column_decimal<'a>(cells: impl Iterator<Item = &'a str>, hint: MarkHint) -> Decimal {
+    decide_decimal(cells, hint).mark
+}
+
+/// The note for a column whose mark was a judgement call: which reading
+/// was taken, why, and the `--decimal` that gives the other.
+pub fn doubt_note(column: &str, choice: &DecimalChoice<'_>) -> Option<String> {
+    let cell = choice.doubt?;
+    let other = match choice.mark {
+        Decimal::Comma => Decimal::Point,
+        _ => Decimal::Comma,
+    };
+    let (read, alt) = (
+        parse_number_as(cell, choice.mark)?.value,
+        parse_number_as(cell, other)?.value,
+    );
+    let why = match (choice.mark, cell.contains(',')) {
+        (Decimal::Comma, _) => {
+            "a ;-separated file writes a decimal comma, and no value here shows a decimal point"
+        }
+        (_, true) => {
+            "a comma before three digits groups thousands, and no value here shows a decimal comma"
+        }
+        _ => "no value here shows a decimal comma",
+    };
+    let flag = if other == Decimal::Comma { "," } else { "." };
+    Some(format!(
+        "column {column:?}: {cell:?} read as {read} ({why}); --decimal {flag} reads it as {alt}"
+    ))
 }
 
 fn take_sign(s: &str) -> (&str, bool) {
@@ -367,17 +470,55 @@ mod tests {
         assert_eq!(decimal_evidence("0.125"), Some(Point));
         assert_eq!(decimal_evidence("-0,125"), Some(Comma));
         assert_eq!(
-            column_decimal(["1.234", "2.500", "987"].into_iter(), Some(b';')),
+            column_decimal(["1.234", "2.500", "987"].into_iter(), MarkHint::Comma),
             Comma
         );
         assert_eq!(
-            column_decimal(["1.234", "2.500", "987"].into_iter(), Some(b',')),
+            column_decimal(["1.234", "2.500", "987"].into_iter(), MarkHint::Point),
             Point
         );
         assert_eq!(
-            column_decimal(["1,234", "2,5"].into_iter(), Some(b',')),
+            column_decimal(["1,234", "2,5"].into_iter(), MarkHint::Point),
             Comma
         );
+    }
+
+    #[test]
+    fn commas_before_three_digits_group_thousands_unless_one_is_a_decimal() {
+        use Decimal::*;
+        let d = |cells: &[&'static str], hint| decide_decimal(cells.iter().copied(), hint);
+        // The case: `"1,200"` beside `950` in a `;` file is 1200.
+        let c = d(&["1,200", "950"], MarkHint::Comma);
+        assert_eq!((c.mark, c.doubt), (Point, Some("1,200")));
+        let c = d(&["1,200", " 3,400 ", "950"], MarkHint::None);
+        assert_eq!((c.mark, c.doubt), (Point, Some("1,200")));
+        // Any decimal comma in the column makes every comma one.
+        assert_eq!(
+            d(&["1,200", "2,5"], MarkHint::Comma),
+            DecimalChoice {
+                mark: Comma,
+                doubt: None
+            }
+        );
+        assert_eq!(d(&["1,200", "0,125"], MarkHint::None).mark, Comma);
+        // Comma-separated text and JSON settle it: no doubt.
+        assert_eq!(
+            d(&["1,200", "950"], MarkHint::Point),
+            DecimalChoice {
+                mark: Point,
+                doubt: None
+            }
+        );
+        // Dots before three digits: the delimiter's lean, in doubt.
+        let c = d(&["1.234", "987"], MarkHint::Comma);
+        assert_eq!((c.mark, c.doubt), (Comma, Some("1.234")));
+        // Commas grouping and dots: the dots are decimals.
+        assert_eq!(d(&["1,200", "1.234"], MarkHint::Comma).mark, Point);
+        // Plain numbers leave nothing in doubt; text is not a number.
+        assert_eq!(d(&["950", "12", "abc,def"], MarkHint::Comma).doubt, None);
+        let note = doubt_note("p", &d(&["1,200"], MarkHint::Comma)).unwrap();
+        assert!(note.ends_with("--decimal , reads it as 1.2"), "{note}");
+        assert_eq!(doubt_note("p", &d(&["2,5"], MarkHint::None)), None);
     }
 
     proptest::proptest! {

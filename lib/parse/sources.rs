@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::ParseError;
 use super::fast::{ChunkLines, PlainObject};
+use super::number::MarkHint;
 use super::table::{Cells, Loc, Names, OwnedRow, Rows, Warner, short};
 
 pub(crate) fn delimiter_name(d: u8) -> &'static str {
@@ -194,6 +195,9 @@ impl<R: BufRead> Rows for JsonlRows<R> {
     fn what(&self) -> String {
         "JSON lines".into()
     }
+    fn mark_hint(&self) -> MarkHint {
+        MarkHint::Point
+    }
 }
 
 /// Rows already in memory (a JSON document).
@@ -230,6 +234,10 @@ impl Rows for VecRows {
     }
     fn what(&self) -> String {
         self.what.clone()
+    }
+    /// Only JSON documents become rows in memory.
+    fn mark_hint(&self) -> MarkHint {
+        MarkHint::Point
     }
 }
 

@@ -15,7 +15,7 @@ const MAX_VALUES: usize = 8;
 impl Builder {
     /// True when the row was taken; false leaves it untouched for `push`.
     pub(super) fn push_plain(&mut self, row: &dyn Cells) -> bool {
-        if self.plan.series.is_some() || self.newest_first.is_some() {
+        if self.plan.series.is_some() || self.watching() {
             return false;
         }
         let mut values = [0.0; MAX_VALUES];

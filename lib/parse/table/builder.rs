@@ -1,0 +1,254 @@
+//! Streaming rows into the reducers of a decided [`Plan`]: the full path
+//! for every row (the fast lane, `plain`, takes the plain ones first),
+//! skipped values counted and named, series found as they come, and the
+//! newest-first watch over a line of time labels, which decides at the end
+//! whether the line is reversed and whether a date reading in doubt must
+//! be reported.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::spec::reduce::Reducer;
+use crate::spec::{self, ChartType, Normalized, SpecError};
+
+use super::super::ParseError;
+use super::super::number::{is_missing, parse_number, parse_number_as};
+use super::time::{self, DateOrder, NewestFirst};
+use super::{Cells, Loc, MAX_REPORTED, MAX_SERIES, Plan, Warner, cell, short};
+
+/// The label of a row whose label cell is blank.
+pub(crate) const EMPTY_LABEL: &str = "(empty)";
+
+/// A row's label: its label cell, or its row number when there is no
+/// label column.
+fn row_label(row: &dyn Cells, col: Option<usize>, rows: usize) -> Cow<'_, str> {
+    match col {
+        // Kept, not skipped: the value is good, and a blank bar label
+        // would read as a drawing fault.
+        Some(l) => cell(row, l).unwrap_or(Cow::Borrowed(EMPTY_LABEL)),
+        None => Cow::Owned(rows.to_string()),
+    }
+}
+
+/// Streams rows of a decided plan into reducers.
+pub(super) struct Builder {
+    pub(super) plan: Plan,
+    pub(super) reducers: Vec<(String, Reducer)>,
+    by_name: HashMap<String, usize>,
+    pub(super) rows: usize,
+    skipped: usize,
+    non_finite: Vec<(String, String)>,
+    /// For a line of time labels: watching whether they run newest first,
+    /// until a row shows they do not.
+    newest_first: Option<NewestFirst>,
+    /// The same under the other reading of dates in doubt (`05/01/2024`),
+    /// to tell whether that reading would draw another line.
+    other_reading: Option<NewestFirst>,
+}
+
+impl Builder {
+    pub(super) fn new(plan: Plan) -> Builder {
+        let reducers = if plan.series.is_some() {
+            Vec::new()
+        } else {
+            let single = plan.values.len() == 1 && !plan.real_names;
+            plan.values
+                .iter()
+                .map(|&v| {
+                    let name = if single {
+                        "value".to_string()
+                    } else {
+                        plan.names[v].clone()
+                    };
+                    (name, plan.new_reducer())
+                })
+                .collect()
+        };
+        let track = plan.chart.chart_type == ChartType::Line
+            && plan.label.is_some()
+            && plan.series.is_none();
+        let (order, doubt) = (plan.dates.order, plan.dates.doubt.is_some());
+        Builder {
+            reducers,
+            by_name: HashMap::new(),
+            rows: 0,
+            skipped: 0,
+            non_finite: Vec::new(),
+            newest_first: track.then(|| NewestFirst::new(order)),
+            other_reading: (track && doubt).then(|| NewestFirst::new(order.map(DateOrder::other))),
+            plan,
+        }
+    }
+
+    /// Rows still go through the newest-first watch.
+    pub(super) fn watching(&self) -> bool {
+        self.newest_first.is_some() || self.other_reading.is_some()
+    }
+
+    pub(super) fn push(
+        &mut self,
+        row: &dyn Cells,
+        loc: Loc,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        if self.push_plain(row) {
+            return Ok(());
+        }
+        self.rows += 1;
+        // Borrowed from the row and made only when a value needs it: the
+        // reducer copies it only for a point it keeps.
+        let mut label: Option<Cow<'_, str>> = None;
+        let (label_col, rows) = (self.plan.label, self.rows);
+        if self.watching() {
+            let l = row_label(row, label_col, rows);
+            for watch in [&mut self.newest_first, &mut self.other_reading] {
+                if watch.as_mut().is_some_and(|w| !w.see(&l)) {
+                    *watch = None;
+                }
+            }
+        }
+        for k in 0..self.plan.values.len() {
+            let col = self.plan.values[k];
+            let c = cell(row, col);
+            let dec = self.plan.decimals[col];
+            let value = c
+                .as_deref()
+                .and_then(|c| parse_number_as(c, dec))
+                .map(|n| n.value);
+            let slot = match self.plan.series {
+                None => k,
+                Some(s) => {
+                    let key = cell(row, s);
+                    let key = key.as_deref().unwrap_or("");
+                    match self.by_name.get(key) {
+                        Some(&i) => i,
+                        None => {
+                            if self.reducers.len() >= MAX_SERIES {
+                                return Err(ParseError::Data(format!(
+                                    "{loc}: column {:?} has more than {MAX_SERIES} distinct values; \
+                                     --series wants a column naming a few series (a symbol, a region)",
+                                    self.plan.names[s]
+                                )));
+                            }
+                            self.by_name.insert(key.to_string(), self.reducers.len());
+                            self.reducers
+                                .push((key.to_string(), self.plan.new_reducer()));
+                            self.reducers.len() - 1
+                        }
+                    }
+                }
+            };
+            match value {
+                Some(v) => {
+                    let l = label.get_or_insert_with(|| row_label(row, label_col, rows));
+                    self.reducers[slot].1.push_value(v, l);
+                }
+                None => {
+                    self.skipped += 1;
+                    let l = label
+                        .get_or_insert_with(|| row_label(row, label_col, rows))
+                        .to_string();
+                    if self.non_finite.len() < MAX_REPORTED {
+                        self.non_finite
+                            .push((self.reducers[slot].0.clone(), l.clone()));
+                    }
+                    let what = match &c {
+                        None => "no value".to_string(),
+                        Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
+                        Some(c) if parse_number(c).is_some() => format!(
+                            "{:?} does not fit the column's {} (see --decimal)",
+                            short(c),
+                            dec.describe()
+                        ),
+                        Some(c) => format!("{:?} is not a number", short(c)),
+                    };
+                    warn.skip(format!(
+                        "{loc}, column {:?}: {what}; {} skipped",
+                        self.plan.names[col],
+                        if self.plan.values.len() > 1 {
+                            "point"
+                        } else {
+                            "row"
+                        }
+                    ))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+        warn.finish("rows");
+        let total = self.rows;
+        let skipped = self.skipped;
+        let names: Vec<String> = self
+            .plan
+            .values
+            .iter()
+            .map(|&v| self.plan.names[v].clone())
+            .collect();
+        let span = self.newest_first.and_then(NewestFirst::span);
+        let other_span = self.other_reading.and_then(NewestFirst::span);
+        match spec::finish(self.plan.chart, self.reducers, &self.plan.opts) {
+            Ok(mut chart) => {
+                if let (Some(example), Some(order), Some(l)) = (
+                    &self.plan.dates.doubt,
+                    self.plan.dates.order,
+                    self.plan.label,
+                ) && span.is_some() != other_span.is_some()
+                {
+                    warn.note(time::date_note(
+                        &self.plan.names[l],
+                        example,
+                        order,
+                        span.is_some(),
+                    ));
+                }
+                // Time written newest first would run right to left.
+                if let Some((first, last)) = span {
+                    for s in &mut chart.series {
+                        s.points.reverse();
+                    }
+                    warn.note(format!(
+                        "the labels run newest first ({first} … {last}); the line is drawn oldest to newest"
+                    ));
+                }
+                Ok(Normalized {
+                    chart,
+                    non_finite: self.non_finite,
+                })
+            }
+            Err(SpecError::NoPoints { .. }) => Err(ParseError::Data(if total == 0 {
+                "no data rows".to_string()
+            } else {
+                format!(
+                    "no row has a number in column {} ({skipped} of {total} rows skipped)",
+                    names
+                        .iter()
+                        .map(|n| format!("{n:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })),
+            Err(SpecError::TooManySeries {
+                chart,
+                count,
+                names,
+            }) => Err(ParseError::Data(format!(
+                "a {chart} chart takes one series, but --series {:?} gives {count} ({names}): \
+                 use --chart line for several series, or leave out --series",
+                self.plan.names[self.plan.series.unwrap_or(0)]
+            ))),
+            Err(e) => Err(ParseError::Data(e.to_string())),
+        }
+    }
+}
+
+impl Plan {
+    fn new_reducer(&self) -> Reducer {
+        Reducer::new(
+            self.opts.limit(),
+            self.opts.method_for(self.chart.chart_type),
+        )
+    }
+}
