@@ -1,7 +1,8 @@
 //! Session files under faults: a corrupt file (cut last line, garbage, a
 //! newer format), a path that is no regular file or is too big, a full
 //! disk or a write error while appending, SIGKILL at random points, and
-//! many writers at once. The session must stay readable with every
+//! many writers at once (threads appending, and 32 gem-ask processes on one
+//! session or on 32). The session must stay readable with every
 //! completed turn, and no reader may change it.
 
 mod support;
@@ -432,5 +433,72 @@ fn thirty_two_sessions_at_once_lose_and_tear_nothing() {
     for w in 0..32 {
         let per_writer = check_turns(&dir.join(format!("s{w}.jsonl")));
         assert_eq!(per_writer.get(&w.to_string()), Some(&10));
+    }
+}
+
+/// `runs` gem-ask processes started at once, run `w` asking `question w`
+/// on session `session_of(w)`: real processes, each reading its session
+/// before the turn and appending the turn after it. Returns the data home.
+fn gem_ask_all_at_once(name: &str, runs: usize, session_of: impl Fn(usize) -> String) -> PathBuf {
+    let server = FakeGemini::start(name, vec![Reply::sse(&fixture(ANSWER)); runs]);
+    let home = temp_dir(name);
+    let children: Vec<_> = (0..runs)
+        .map(|w| {
+            gem_ask_std_cmd(&server, &home)
+                .args(["--session", &session_of(w), &format!("question {w}")])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    home
+}
+
+/// The questions of a session's turns, each turn whole (its answer right
+/// after it) and every line whole.
+fn questions(path: &Path) -> Vec<String> {
+    assert_whole_lines(path);
+    let h = load(path).unwrap();
+    assert!(h.skipped.is_empty(), "{:?}", h.skipped);
+    assert_whole_turns(&h.contents);
+    h.contents
+        .chunks(2)
+        .map(|turn| {
+            assert_eq!(turn[1]["parts"][0]["text"], "Paris");
+            turn[0]["parts"][0]["text"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn thirty_two_gem_ask_runs_on_one_session_lose_and_tear_nothing() {
+    let home = gem_ask_all_at_once("faults-32-runs", 32, |_| "shared".into());
+    let mut asked = questions(&session_file(&home, "shared"));
+    asked.sort();
+    let mut want: Vec<String> = (0..32).map(|w| format!("question {w}")).collect();
+    want.sort();
+    assert_eq!(asked, want);
+    let text = fs::read_to_string(session_file(&home, "shared")).unwrap();
+    assert_eq!(text.matches(r#""record":"meta""#).count(), 1);
+}
+
+#[test]
+fn thirty_two_gem_ask_runs_on_their_own_sessions_at_once() {
+    let home = gem_ask_all_at_once("faults-32-run-sessions", 32, |w| format!("s{w}"));
+    for w in 0..32 {
+        assert_eq!(
+            questions(&session_file(&home, &format!("s{w}"))),
+            [format!("question {w}")]
+        );
     }
 }
