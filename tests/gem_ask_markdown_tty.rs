@@ -5,90 +5,39 @@
 //! subjects as dim text, not asterisks, and `--markdown off` shows them raw.
 
 mod support;
+#[path = "support/tmux.rs"]
+#[allow(dead_code)]
+mod tmux;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
+
+use tmux::Pane;
 
 const PROMPT: &str = "What is the sum of the first 50 prime numbers?";
 
-fn tmux_present() -> bool {
-    let ok = Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "tmux is missing under CI (.ci/setup-tmux.sh installs it)"
-        );
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "SKIPPED: tmux is not installed (.ci/setup-tmux.sh installs it)"
-        );
-    }
-    ok
+/// Runs gem-ask with `extra` flags in an 80x40 pane until it exits; the
+/// pane, with its history, stays to be read.
+fn run_in_pane(name: &str, extra: &str) -> Pane {
+    let pane = Pane::start(
+        name,
+        Pane::dir(name),
+        80,
+        40,
+        &format!("{}; echo __DONE__$?", gem_ask(extra)),
+    );
+    pane.wait_for("gem-ask to exit", |rows| {
+        rows.iter().any(|r| r.contains("__DONE__"))
+    });
+    pane
 }
 
-/// A private tmux server for one test; killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn new(name: &str) -> Tmux {
-        Tmux {
-            socket: format!("gemline-{name}-{}", std::process::id()),
-        }
+/// The pane and its history; `escapes` keeps the SGR sequences.
+fn capture(pane: &Pane, escapes: bool) -> String {
+    let mut args = vec!["capture-pane", "-p", "-J", "-S", "-", "-t", "t"];
+    if escapes {
+        args.push("-e");
     }
-
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("tmux");
-        c.args(["-L", &self.socket, "-f", "/dev/null"]);
-        c
-    }
-
-    /// Runs `script` in a detached 80x40 pane, with a marker printed after.
-    fn run(&self, script: &str) {
-        let status = self
-            .cmd()
-            .args(["new-session", "-d", "-x", "80", "-y", "40", "-s", "t"])
-            .arg(format!("{script}; echo __DONE__$?; sleep 60"))
-            .env("TERM", "xterm-256color")
-            .env_remove("NO_COLOR")
-            .env_remove("COLUMNS")
-            .status()
-            .expect("tmux");
-        assert!(status.success());
-    }
-
-    /// The pane with its history; `escapes` keeps the SGR sequences.
-    fn capture(&self, escapes: bool) -> String {
-        let mut c = self.cmd();
-        c.args(["capture-pane", "-p", "-J", "-S", "-", "-t", "t"]);
-        if escapes {
-            c.arg("-e");
-        }
-        String::from_utf8_lossy(&c.output().expect("capture-pane").stdout).into_owned()
-    }
-
-    fn wait_done(&self) -> String {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let screen = self.capture(false);
-            if screen.contains("__DONE__") || Instant::now() > deadline {
-                return screen;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").status();
-    }
+    pane.tmux(&args)
 }
 
 fn gem_ask(extra: &str) -> String {
@@ -96,7 +45,7 @@ fn gem_ask(extra: &str) -> String {
     let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/markdown/primes.replay");
     let home = support::temp_dir(&format!("md-tty{}", extra.len()));
     format!(
-        "cd {home} && XDG_STATE_HOME={home} XDG_CONFIG_HOME={home} {bin} --replay {replay} --thoughts {extra} '{PROMPT}' 2>/dev/null",
+        "cd {home} && env -u NO_COLOR -u COLUMNS XDG_STATE_HOME={home} XDG_CONFIG_HOME={home} {bin} --replay {replay} --thoughts {extra} '{PROMPT}' 2>/dev/null",
         home = home.display(),
         bin = bin.display(),
         replay = replay.display(),
@@ -105,12 +54,11 @@ fn gem_ask(extra: &str) -> String {
 
 #[test]
 fn a_replayed_answer_is_drawn_formatted_on_a_terminal() {
-    if !tmux_present() {
+    if !tmux::available("a_replayed_answer_is_drawn_formatted_on_a_terminal") {
         return;
     }
-    let t = Tmux::new("md");
-    t.run(&gem_ask(""));
-    let screen = t.wait_done();
+    let t = run_in_pane("md", "");
+    let screen = capture(&t, false);
     assert!(
         screen.contains("__DONE__0"),
         "gem-ask did not finish with 0:\n{screen}"
@@ -143,7 +91,7 @@ fn a_replayed_answer_is_drawn_formatted_on_a_terminal() {
         "{screen}"
     );
     // Thoughts are dim (SGR 2), the answer is not.
-    let styled = t.capture(true);
+    let styled = capture(&t, true);
     let subject = styled
         .lines()
         .find(|l| l.contains("Calculating Prime Sum"))
@@ -161,12 +109,11 @@ fn a_replayed_answer_is_drawn_formatted_on_a_terminal() {
 
 #[test]
 fn with_markdown_off_the_same_answer_shows_its_source() {
-    if !tmux_present() {
+    if !tmux::available("with_markdown_off_the_same_answer_shows_its_source") {
         return;
     }
-    let t = Tmux::new("raw");
-    t.run(&gem_ask("--markdown off"));
-    let screen = t.wait_done();
+    let t = run_in_pane("raw", "--markdown off");
+    let screen = capture(&t, false);
     assert!(screen.contains("__DONE__0"), "{screen}");
     assert!(screen.contains("**Calculating Prime Sum**"), "{screen}");
 }
