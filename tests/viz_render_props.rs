@@ -548,3 +548,72 @@ proptest! {
         }
     }
 }
+
+/// Every output format of the real binary over arbitrary charts, grammar
+/// specs and text: no panic (exit 101), no failure, UTF-8 out (the shapes
+/// of each format are checked by their own tests against real parsers).
+mod formats {
+    use super::*;
+
+    fn run(format: &str, width: usize, stdin: &str) -> std::process::Output {
+        assert_cmd::cargo::cargo_bin_cmd!("viz-render")
+            .env_clear()
+            .env("LANG", "C.UTF-8")
+            .args(["--format", format, "--width", &width.to_string()])
+            .write_stdin(stdin.to_string())
+            .output()
+            .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: cases(24), ..ProptestConfig::default() })]
+
+        #[test]
+        fn no_format_fails_on_any_stream(
+            chart in chart(),
+            spec in grammar_spec(),
+            texts in prop::collection::vec(text(), 0..4),
+            title in text(),
+            width in 1usize..=160,
+        ) {
+            let mut lines = vec![Event::topic(&title, Some(&title)).to_line()];
+            for t in &texts {
+                lines.push(Event::message("assistant", t, true).to_line());
+            }
+            lines.push(Event::error("warning", &title).to_line());
+            lines.push(chart.to_event().to_line());
+            lines.push(serde_json::json!({"type": "ui", "id": "p", "kind": "chart", "version": 1,
+                "title": title, "spec": spec, "fallbackText": "fallback"}).to_string());
+            let stdin = lines.join("\n") + "\n";
+            for format in ["markdown", "github", "gitlab", "svg", "json", "vega-lite"] {
+                let out = run(format, width, &stdin);
+                prop_assert_eq!(
+                    out.status.code(), Some(0),
+                    "--format {}: {}", format, String::from_utf8_lossy(&out.stderr)
+                );
+                let text = String::from_utf8(out.stdout);
+                prop_assert!(text.is_ok(), "--format {} wrote invalid UTF-8", format);
+            }
+        }
+    }
+}
+
+/// Found by the property above: a bar of f64::MAX beside 0 overflowed the
+/// SVG writer's pixel arithmetic (a panic).
+#[test]
+fn svg_takes_the_largest_finite_value() {
+    let e = r#"{"type":"visualization","chartType":"bar","series":[{"name":"s","points":[{"label":"a","value":1.7976931348623157e308},{"label":"b","value":0}]}]}"#;
+    let out = assert_cmd::cargo::cargo_bin_cmd!("viz-render")
+        .env_clear()
+        .args(["--format", "svg"])
+        .write_stdin(e)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
+}

@@ -191,7 +191,14 @@ impl Ranged for Ticked {
         } else {
             (v - self.lo) / span
         };
-        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
+        // Values near f64::MAX make spans infinite or offsets past i32:
+        // keep the pixel finite and inside what plotters can add to.
+        let px = f64::from(limit.0) + f * f64::from(limit.1 - limit.0);
+        if px.is_finite() {
+            px.round().clamp(-1e9, 1e9) as i32
+        } else {
+            limit.0
+        }
     }
 
     fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
