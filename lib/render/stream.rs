@@ -113,9 +113,9 @@ impl Renderer {
         self.opts.width = width.max(1);
         if self.in_text.is_none() {
             self.wrapper = super::wrap::Wrapper::new(self.opts.width);
-            if self.markdown.is_some() {
-                self.markdown = Some(super::markdown::Markdown::new(self.opts.clone()));
-            }
+            let fresh = Renderer::new(self.opts.clone());
+            self.markdown = fresh.markdown;
+            self.thought_markdown = fresh.thought_markdown;
         }
     }
 
