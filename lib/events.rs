@@ -195,6 +195,11 @@ impl<R: BufRead> EventReader<R> {
                 return Ok(None);
             }
             self.line += 1;
+            // A byte order mark opens the input (editors on Windows write
+            // one), it is not part of the first event.
+            if self.line == 1 && self.buf.starts_with('\u{feff}') {
+                self.buf.drain(..'\u{feff}'.len_utf8());
+            }
             match Event::from_line(&self.buf, self.line) {
                 Ok(Some(e)) => return Ok(Some(Ok(e))),
                 Ok(None) => continue,

@@ -32,6 +32,11 @@ fuzz_target!(|data: &[u8]| {
     // must be in the output exactly as it came, in input order.
     let mut outputs = out.lines().map(Result::unwrap);
     for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
+        // A byte order mark opening the input is dropped, not passed on.
+        let raw = match raw.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) if i == 0 => rest,
+            _ => raw,
+        };
         let text = String::from_utf8_lossy(raw);
         let Ok(Some(e)) = Event::from_line(&text, i + 1) else {
             continue;

@@ -204,6 +204,12 @@ impl<W: Write> Tagger<W> {
 
     fn line(&mut self, raw: &[u8]) -> anyhow::Result<()> {
         self.line_no += 1;
+        // A byte order mark opens the input, not the first event (as
+        // viz-parse and viz-render read it).
+        let raw = match raw.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) if self.line_no == 1 => rest,
+            _ => raw,
+        };
         let text: Cow<str> = match std::str::from_utf8(raw) {
             Ok(s) => Cow::Borrowed(s),
             // One bad byte in a log must not cost the line.

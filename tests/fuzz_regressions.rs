@@ -1,0 +1,50 @@
+//! Inputs the fuzz targets (fuzz/) found, each kept as a test of the real
+//! binaries so the fix stays fixed without a nightly toolchain.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+/// An event stream saved by an editor that writes a UTF-8 byte order mark.
+const BOM_EVENTS: &[u8] = b"\xEF\xBB\xBF{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"hi\",\"delta\":true}\n{\"type\":\"result\",\"status\":\"success\"}\n";
+
+fn run(bin: &str, args: &[&str], stdin: &[u8]) -> (String, String, i32) {
+    let o = match bin {
+        "viz-parse" => cargo_bin_cmd!("viz-parse"),
+        "viz-render" => cargo_bin_cmd!("viz-render"),
+        _ => cargo_bin_cmd!("topic-tag"),
+    }
+    .args(args)
+    .write_stdin(stdin.to_vec())
+    .output()
+    .unwrap();
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+        o.status.code().unwrap(),
+    )
+}
+
+/// fuzz target `events`: viz-parse dropped the mark and passed the first
+/// event on, while viz-render and topic-tag refused that line as "not
+/// JSON". All three now read the mark as opening the input.
+#[test]
+fn a_byte_order_mark_before_the_first_event_is_dropped_by_every_reader() {
+    let first = r#"{"type":"message","role":"assistant","content":"hi","delta":true}"#;
+
+    let (out, err, code) = run("viz-parse", &[], BOM_EVENTS);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out.lines().next(), Some(first), "passed through unchanged");
+
+    let (out, err, code) = run("viz-render", &["--color", "never"], BOM_EVENTS);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("hi"), "{out:?}");
+
+    let (out, err, code) = run("topic-tag", &[], BOM_EVENTS);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out.lines().next(), Some(first));
+
+    // Only at the start: a mark inside the stream is still reported.
+    let mut late = b"{\"type\":\"result\",\"status\":\"success\"}\n".to_vec();
+    late.extend_from_slice(BOM_EVENTS);
+    let (_, err, _) = run("topic-tag", &[], &late);
+    assert!(err.contains("line 2"), "{err}");
+}
