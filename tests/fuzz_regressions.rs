@@ -48,3 +48,20 @@ fn a_byte_order_mark_before_the_first_event_is_dropped_by_every_reader() {
     let (_, err, _) = run("topic-tag", &[], &late);
     assert!(err.contains("line 2"), "{err}");
 }
+
+/// fuzz target `render`: an error event with an empty message drew its
+/// label (`warning:`, 8 columns) unwrapped, wider than a 2-column terminal.
+#[test]
+fn an_empty_error_message_still_fits_a_narrow_width() {
+    let stream = b"{\"type\":\"error\",\"severity\":\"warning\",\"message\":\"\"}\n{\"type\":\"error\",\"message\":\" \"}\n";
+    for width in 1..=10 {
+        let w = width.to_string();
+        let (out, err, code) = run("viz-render", &["--color", "never", "--width", &w], stream);
+        assert_eq!((code, err.as_str()), (0, ""));
+        for line in out.lines() {
+            assert!(line.chars().count() <= width, "{line:?} at width {width}");
+        }
+        let joined: String = out.lines().collect();
+        assert_eq!(joined, "warning:error:", "at width {width}");
+    }
+}

@@ -575,13 +575,19 @@ impl Renderer {
         let w = self.opts.width.max(1);
         let mut lines = Vec::new();
         let ascii = !self.opts.unicode;
-        let body: Vec<String> = msg
+        let mut body: Vec<String> = msg
             .trim_end()
             .lines()
             .map(|l| clean_line(l, ascii))
             .collect();
+        if body.is_empty() {
+            // The label alone still wraps: it is wider than a narrow terminal.
+            body.push(String::new());
+        }
         for (i, para) in body.iter().enumerate() {
-            let para = if i == 0 {
+            let para = if i == 0 && para.is_empty() {
+                label.to_string()
+            } else if i == 0 {
                 format!("{label} {para}")
             } else {
                 format!("  {para}")
@@ -594,9 +600,6 @@ impl Renderer {
                     lines.push(l);
                 }
             }
-        }
-        if lines.is_empty() {
-            lines.push(paint(label, style, self.opts.color));
         }
         self.lines(out, &lines)
     }
