@@ -35,9 +35,11 @@ fn examples() -> Vec<PathBuf> {
     support::example_files(&EXAMPLE_DIRS)
 }
 
-/// Every example's charts as SVG files under target/svg/out.
-fn write_examples() -> Vec<PathBuf> {
-    let out = root().join("target/svg/out");
+/// Every example's charts as SVG files under target/svg/out/TEST: each
+/// test its own folder, since tests run in parallel and one clearing a
+/// shared folder removed the other's files mid-check.
+fn write_examples(test: &str) -> Vec<PathBuf> {
+    let out = root().join("target/svg/out").join(test);
     let _ = std::fs::remove_dir_all(&out);
     let mut written = Vec::new();
     for file in examples() {
@@ -68,7 +70,7 @@ fn write_examples() -> Vec<PathBuf> {
 
 #[test]
 fn every_example_chart_is_well_formed_svg_with_its_text() {
-    let files = write_examples();
+    let files = write_examples("well_formed");
     assert!(files.len() >= 25, "only {} charts", files.len());
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
@@ -108,7 +110,7 @@ fn ink(png: &[u8]) -> usize {
 
 #[test]
 fn every_example_chart_renders_with_rsvg_to_a_png_that_is_not_blank() {
-    let files = write_examples();
+    let files = write_examples("rsvg");
     if rsvg().is_none() {
         return;
     }
