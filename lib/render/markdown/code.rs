@@ -10,7 +10,7 @@ use syntect::easy::HighlightLines;
 use syntect::highlighting::{Theme, ThemeSet};
 use syntect::parsing::SyntaxSet;
 
-use crate::render::text::char_width;
+use crate::render::text::{char_width, width};
 
 /// A syntect foreground colour, written as a 24-bit SGR.
 type Rgb = (u8, u8, u8);
@@ -57,6 +57,14 @@ impl Code {
     /// `prefix` (`prefix_w` columns wide).
     pub fn line(&mut self, src: &str, prefix: &str, prefix_w: usize, total: usize) -> Vec<String> {
         let expanded = expand_tabs(src);
+        if self.hl.is_none() && prefix_w + width(&expanded) <= total {
+            // Nothing to colour or cut: what the loop below would draw.
+            let mut line = String::with_capacity(prefix.len() + expanded.len());
+            line.push_str(prefix);
+            line.push_str(&expanded);
+            line.truncate(line.trim_end_matches(' ').len());
+            return vec![line];
+        }
         let pieces: Vec<(Option<Rgb>, String)> = match &mut self.hl {
             Some(h) => {
                 let with_nl = format!("{expanded}\n");
