@@ -60,7 +60,11 @@ fn main() -> ExitCode {
         .chunks(40)
         .map(|c| Event::message("assistant", &c.iter().collect::<String>(), true))
         .collect();
-    let runs = if args.iter().any(|a| a == "--once") { 1 } else { 7 };
+    let runs = if args.iter().any(|a| a == "--once") {
+        1
+    } else {
+        7
+    };
     let only = args
         .iter()
         .position(|a| a == "--color")

@@ -624,7 +624,11 @@ mod tests {
             for b in shapes.clone() {
                 let s: String = [a, b, 'x'].iter().collect();
                 let sum: usize = s.chars().map(char_width).sum();
-                assert_eq!(width(&s), sum.max(UnicodeWidthStr::width(s.as_str())), "{s:?}");
+                assert_eq!(
+                    width(&s),
+                    sum.max(UnicodeWidthStr::width(s.as_str())),
+                    "{s:?}"
+                );
             }
         }
     }

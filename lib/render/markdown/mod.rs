@@ -60,6 +60,8 @@ pub struct Markdown {
     /// line at every delta would cost its length squared. Looking later
     /// only draws a row later, never differently.
     probe_at: usize,
+    /// Bytes of code that may still be highlighted in this answer.
+    highlight_budget: usize,
 }
 
 /// Whether more text could still change what kind of block an open line
@@ -88,6 +90,7 @@ impl Markdown {
             wrote: false,
             early: 0,
             probe_at: 0,
+            highlight_budget: code::HIGHLIGHT_BUDGET,
         }
     }
 
@@ -224,9 +227,13 @@ impl Markdown {
             }
             let indent = self.items.last().map_or(0, |i| i.screen) + code::INDENT;
             let src = strip_cols(line, self.items.last().map_or(0, |i| i.src));
-            let lines = f
-                .code
-                .line(&src, &" ".repeat(indent), indent, self.opts.width);
+            let lines = f.code.line(
+                &src,
+                &" ".repeat(indent),
+                indent,
+                self.opts.width,
+                &mut self.highlight_budget,
+            );
             return self.emit(lines, out);
         }
         if !self.table.is_empty() {
@@ -389,7 +396,8 @@ impl Markdown {
                 .collect::<String>();
             let ind = at + qw + code::INDENT;
             let mut c = code::Code::new("", color);
-            return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w);
+            // Never highlighted (no language): no budget spent.
+            return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w, &mut 0);
         }
         let (lead, lead_w) = match &bullet {
             Some(b) => {
@@ -499,7 +507,8 @@ fn is_plain_paragraph(text: &str) -> bool {
     let t = text.trim_start_matches(' ');
     text.len() - t.len() < 4
         && t.starts_with(|c: char| c.is_ascii_alphabetic() || !c.is_ascii())
-        && t.bytes().all(|b| b >= 0x20 && b != 0x7f && !is_markup_byte(b))
+        && t.bytes()
+            .all(|b| b >= 0x20 && b != 0x7f && !is_markup_byte(b))
 }
 
 /// A plain paragraph, or a list item holding one: the item's marker
@@ -511,7 +520,11 @@ fn plain_block(text: &str) -> Option<(Option<&str>, &str)> {
     let m = list_marker(text)?;
     let body = text.get(m..)?;
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let marker = if digits > 0 { &text[..digits] } else { &text[..1] };
+    let marker = if digits > 0 {
+        &text[..digits]
+    } else {
+        &text[..1]
+    };
     is_plain_paragraph(body).then_some((Some(marker), body))
 }
 

@@ -143,7 +143,11 @@ fn plain_lines_match_the_parser() {
         "0. zero",
         "-    four blanks",
     ];
-    for o in [opts(12, true, true), opts(80, false, false), opts(3, true, false)] {
+    for o in [
+        opts(12, true, true),
+        opts(80, false, false),
+        opts(3, true, false),
+    ] {
         for text in lines {
             for nested in [false, true] {
                 let draw_as = |plain| {
