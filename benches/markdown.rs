@@ -3,6 +3,10 @@
 //! streams them; the total, and the time each delta takes to go through
 //! (its added latency), median, p99 and max. Targets: under 50 ms for the
 //! whole answer, under 1 ms per delta. Run by benches/markdown.sh.
+//!
+//! Options: `--emit` prints the answer and stops; `--once` measures one
+//! run instead of seven (for a profiler: `valgrind --tool=callgrind BENCH
+//! --once --color off`); `--color on|off` measures only that mode.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,12 +26,12 @@ fn answer(bytes: usize) -> String {
     s
 }
 
-/// Seven runs over the deltas (the first loads syntect's grammars):
+/// `runs` runs over the deltas (the first loads syntect's grammars):
 /// sorted totals and per-delta times, in ms.
-fn measure(deltas: &[Event], opts: &RenderOptions) -> (Vec<f64>, Vec<f64>) {
+fn measure(deltas: &[Event], opts: &RenderOptions, runs: usize) -> (Vec<f64>, Vec<f64>) {
     let mut totals = Vec::new();
     let mut per_delta: Vec<f64> = Vec::new();
-    for _ in 0..7 {
+    for _ in 0..runs {
         let mut r = Renderer::new(opts.clone());
         let mut out: Vec<u8> = Vec::with_capacity(4 << 20);
         let t0 = Instant::now();
@@ -56,17 +60,30 @@ fn main() -> ExitCode {
         .chunks(40)
         .map(|c| Event::message("assistant", &c.iter().collect::<String>(), true))
         .collect();
+    let runs = if args.iter().any(|a| a == "--once") {
+        1
+    } else {
+        7
+    };
+    let only = args
+        .iter()
+        .position(|a| a == "--color")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v == "on");
     let mut o = std::io::stdout().lock();
     // Colour on means syntax highlighting (syntect) of every code block;
     // off shows the renderer's own cost.
     for color in [true, false] {
+        if only.is_some_and(|c| c != color) {
+            continue;
+        }
         let opts = RenderOptions {
             width: 100,
             color,
             markdown: true,
             ..RenderOptions::default()
         };
-        let (totals, per_delta) = measure(&deltas, &opts);
+        let (totals, per_delta) = measure(&deltas, &opts, runs);
         let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
         let _ = writeln!(
             o,

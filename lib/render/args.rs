@@ -363,6 +363,9 @@ pub struct MarkdownArgs {
     /// Draw assistant text as Markdown (headings, lists, code with syntax
     /// highlighting, tables fitted to the width) as it streams, and shown
     /// thoughts as dim Markdown; off: the text as it comes, word-wrapped.
+    /// Code is highlighted up to 16 KiB of it per answer (some 400 lines);
+    /// code past that is drawn in the plain code style, so an answer that
+    /// is mostly code still draws at once.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
     pub markdown: Toggle,
 

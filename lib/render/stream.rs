@@ -544,7 +544,6 @@ impl Renderer {
         if self.in_text != Some(kind) || !delta {
             self.start_item(out)?;
         }
-        let t = clean_text(content, !self.opts.unicode);
         self.text_style = style;
         self.in_text = Some(kind);
         let mut laid = String::new();
@@ -554,6 +553,7 @@ impl Renderer {
                 self.emit_markdown(out, kind, &laid)?;
             }
             None => {
+                let t = clean_text(content, !self.opts.unicode);
                 self.wrapper.push(&t, &mut laid);
                 self.emit_text(out, &laid)?;
             }

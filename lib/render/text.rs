@@ -3,6 +3,8 @@
 //! width, cutting to a width with an ellipsis, number formatting, and
 //! styled line building that measures text without its colour codes.
 
+use std::borrow::Cow;
+
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Display width as this module lays text out: the larger of the per-char
@@ -13,8 +15,27 @@ pub fn width(s: &str) -> usize {
     if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         return s.len();
     }
-    let sum: usize = s.chars().map(char_width).sum();
-    sum.max(UnicodeWidthStr::width(s))
+    // Box drawing and geometric shapes (table borders, bullets) take part
+    // in no sequence the string measure treats specially, so with printable
+    // ASCII beside them the per-char sum is the whole answer; the string
+    // measure walks the text again and costs as much as the rest of a line.
+    let mut sum = 0;
+    let mut plain = true;
+    for c in s.chars() {
+        if (' '..='~').contains(&c) || ('\u{2500}'..='\u{257F}').contains(&c) {
+            // Box drawing is one column (East Asian Ambiguous, drawn
+            // narrow), as `char_width` says; the lookup costs a table walk.
+            sum += 1;
+        } else {
+            plain &= ('\u{2500}'..='\u{25FF}').contains(&c);
+            sum += char_width(c);
+        }
+    }
+    if plain {
+        sum
+    } else {
+        sum.max(UnicodeWidthStr::width(s))
+    }
 }
 
 pub fn char_width(c: char) -> usize {
@@ -152,10 +173,15 @@ pub fn clean_line(s: &str, ascii: bool) -> String {
 /// control character reaches the terminal raw. `\r\n` is a line break; a
 /// lone `\r` (which would overwrite the line) shows as `^M`.
 pub fn clean_text(s: &str, ascii: bool) -> String {
+    clean_text_cow(s, ascii).into_owned()
+}
+
+/// [`clean_text`], borrowing text that is clean already (nearly all of it).
+pub fn clean_text_cow(s: &str, ascii: bool) -> Cow<'_, str> {
     if s.bytes()
         .all(|b| (0x20..0x7f).contains(&b) || b == b'\n' || b == b'\t')
     {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
@@ -166,7 +192,7 @@ pub fn clean_text(s: &str, ascii: bool) -> String {
             c => push_visible(c, ascii, &mut out),
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The ellipsis for cut text.
@@ -585,6 +611,27 @@ pub fn strip_ansi(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Box drawing and shapes beside ASCII: the per-char sum, which the
+    /// shortcut in `width` returns, is never less than the string measure.
+    #[test]
+    fn box_drawing_width_is_the_char_sum() {
+        for c in '\u{2500}'..='\u{257F}' {
+            assert_eq!(char_width(c), 1, "{c:?}");
+        }
+        let shapes = ('\u{2500}'..='\u{25FF}').chain(['a', ' ', '~']);
+        for a in shapes.clone() {
+            for b in shapes.clone() {
+                let s: String = [a, b, 'x'].iter().collect();
+                let sum: usize = s.chars().map(char_width).sum();
+                assert_eq!(
+                    width(&s),
+                    sum.max(UnicodeWidthStr::width(s.as_str())),
+                    "{s:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn escapes_take_no_columns() {

@@ -10,7 +10,7 @@ use syntect::easy::HighlightLines;
 use syntect::highlighting::{Theme, ThemeSet};
 use syntect::parsing::SyntaxSet;
 
-use crate::render::text::char_width;
+use crate::render::text::{char_width, width};
 
 /// A syntect foreground colour, written as a 24-bit SGR.
 type Rgb = (u8, u8, u8);
@@ -19,6 +19,12 @@ type Rgb = (u8, u8, u8);
 const TAB: usize = 4;
 /// Code sits this far in from its container.
 pub const INDENT: usize = 2;
+/// Bytes of code highlighted in one answer. Highlighting costs some
+/// hundred times what drawing the code plain does (about 1.4 ms a KiB);
+/// past this, code is drawn in the plain code style, as editors stop
+/// highlighting huge files, so an answer of mostly code still draws at
+/// once. 16 KiB is some 400 lines: more than an answer usually holds.
+pub const HIGHLIGHT_BUDGET: usize = 16 << 10;
 
 fn syntaxes() -> &'static SyntaxSet {
     static SET: OnceLock<SyntaxSet> = OnceLock::new();
@@ -54,9 +60,32 @@ impl Code {
 
     /// Draws one line of code (clean text, no newline) as one or more
     /// terminal lines of at most `total` columns, each starting with
-    /// `prefix` (`prefix_w` columns wide).
-    pub fn line(&mut self, src: &str, prefix: &str, prefix_w: usize, total: usize) -> Vec<String> {
+    /// `prefix` (`prefix_w` columns wide). `budget`: bytes of code that may
+    /// still be highlighted (see [`HIGHLIGHT_BUDGET`]); once this line does
+    /// not fit in it, the block goes on plain.
+    pub fn line(
+        &mut self,
+        src: &str,
+        prefix: &str,
+        prefix_w: usize,
+        total: usize,
+        budget: &mut usize,
+    ) -> Vec<String> {
+        if self.hl.is_some() {
+            match budget.checked_sub(src.len()) {
+                Some(left) => *budget = left,
+                None => self.hl = None,
+            }
+        }
         let expanded = expand_tabs(src);
+        if self.hl.is_none() && prefix_w + width(&expanded) <= total {
+            // Nothing to colour or cut: what the loop below would draw.
+            let mut line = String::with_capacity(prefix.len() + expanded.len());
+            line.push_str(prefix);
+            line.push_str(&expanded);
+            line.truncate(line.trim_end_matches(' ').len());
+            return vec![line];
+        }
         let pieces: Vec<(Option<Rgb>, String)> = match &mut self.hl {
             Some(h) => {
                 let with_nl = format!("{expanded}\n");
@@ -130,15 +159,27 @@ mod tests {
     #[test]
     fn long_lines_continue_under_the_prefix() {
         let mut c = Code::new("", false);
-        let l = c.line("abcdefghij", "  ", 2, 6);
+        let l = c.line("abcdefghij", "  ", 2, 6, &mut HIGHLIGHT_BUDGET.clone());
         assert_eq!(l, ["  abcd", "  efgh", "  ij"]);
     }
 
     #[test]
     fn known_languages_are_coloured() {
         let mut c = Code::new("rust", true);
-        let l = c.line("fn main() {}", "", 0, 80);
+        let l = c.line("fn main() {}", "", 0, 80, &mut HIGHLIGHT_BUDGET.clone());
         assert!(l[0].contains("\x1b[38;2;"), "{l:?}");
         assert_eq!(crate::render::text::strip_ansi(&l[0]), "fn main() {}");
+    }
+
+    #[test]
+    fn code_past_the_budget_is_plain() {
+        let mut c = Code::new("rust", true);
+        let mut budget = 20;
+        let first = c.line("fn main() {}", "", 0, 80, &mut budget);
+        assert!(first[0].contains("\x1b[38;2;"), "{first:?}");
+        assert_eq!(budget, 8);
+        let second = c.line("fn main() {}", "", 0, 80, &mut budget);
+        assert_eq!(second, ["fn main() {}"]);
+        assert_eq!(budget, 8);
     }
 }

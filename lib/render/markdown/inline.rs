@@ -214,9 +214,10 @@ pub fn styled(text: &str, m: Marks, url: Option<&str>, color: bool, out: &mut St
     }
 }
 
-/// One piece of a line being filled: text without blanks, or a blank.
+/// One piece of a line being filled: text without blanks, its width.
 struct Piece<'a> {
     text: &'a str,
+    width: usize,
     span: &'a Span,
 }
 
@@ -232,39 +233,37 @@ pub fn wrap_spans(
     total: usize,
     color: bool,
 ) -> Vec<String> {
-    // Words: runs of non-blank pieces, possibly across spans (`**bo**ld`).
-    let mut words: Vec<(Vec<Piece<'_>>, bool)> = Vec::new(); // (pieces, blank before)
-    let mut blank = false;
-    let mut cur: Vec<Piece<'_>> = Vec::new();
+    // Words: runs of non-blank pieces, possibly across spans (`**bo**ld`),
+    // kept flat (a word is where it starts in `pieces`) to spare an
+    // allocation a word.
+    let mut pieces: Vec<Piece<'_>> = Vec::new();
+    let mut words: Vec<usize> = Vec::new();
+    let mut in_word = false;
     for s in spans {
         let mut rest_text = s.text.as_str();
         while !rest_text.is_empty() {
-            let (is_blank, len) = match rest_text.find([' ', '\t']) {
-                Some(0) => {
-                    let n = rest_text
-                        .find(|c: char| c != ' ' && c != '\t')
-                        .unwrap_or(rest_text.len());
-                    (true, n)
-                }
-                Some(n) => (false, n),
-                None => (false, rest_text.len()),
-            };
+            let b = rest_text.as_bytes();
+            let is_blank = matches!(b[0], b' ' | b'\t');
+            let len = b
+                .iter()
+                .position(|&c| matches!(c, b' ' | b'\t') != is_blank)
+                .unwrap_or(b.len());
             if is_blank {
-                if !cur.is_empty() {
-                    words.push((std::mem::take(&mut cur), blank));
-                }
-                blank = true;
+                in_word = false;
             } else {
-                cur.push(Piece {
-                    text: &rest_text[..len],
+                if !in_word {
+                    words.push(pieces.len());
+                    in_word = true;
+                }
+                let text = &rest_text[..len];
+                pieces.push(Piece {
+                    text,
+                    width: width(text),
                     span: s,
                 });
             }
             rest_text = &rest_text[len..];
         }
-    }
-    if !cur.is_empty() {
-        words.push((cur, blank));
     }
 
     let total = total.max(1);
@@ -272,13 +271,14 @@ pub fn wrap_spans(
     let mut line = first.to_string();
     let mut col = first_w;
     let mut start = first_w;
-    let mut has_word = false;
     let indent = |n: usize| " ".repeat(n);
     let rest = if rest * 2 > total { 0 } else { rest };
-    for (pieces, blank_before) in words {
-        let w: usize = pieces.iter().map(|p| width(p.text)).sum();
-        let gap = usize::from(has_word && blank_before);
-        if has_word && col + gap + w > total {
+    for (k, &from) in words.iter().enumerate() {
+        let word = &pieces[from..words.get(k + 1).copied().unwrap_or(pieces.len())];
+        let w: usize = word.iter().map(|p| p.width).sum();
+        // Every word but the first had a blank before it.
+        let gap = usize::from(k > 0);
+        if k > 0 && col + gap + w > total {
             lines.push(std::mem::take(&mut line));
             line = indent(rest);
             col = rest;
@@ -287,8 +287,8 @@ pub fn wrap_spans(
             line.push(' ');
             col += 1;
         }
-        for p in pieces {
-            if col + width(p.text) <= total {
+        for p in word {
+            if col + p.width <= total {
                 styled(
                     p.text,
                     p.span.marks,
@@ -296,7 +296,7 @@ pub fn wrap_spans(
                     color,
                     &mut line,
                 );
-                col += width(p.text);
+                col += p.width;
                 continue;
             }
             // Cut: as much as fits, then on under the hanging indent.
@@ -328,7 +328,6 @@ pub fn wrap_spans(
                 &mut line,
             );
         }
-        has_word = true;
     }
     lines.push(line);
     lines

@@ -60,6 +60,8 @@ pub struct Markdown {
     /// line at every delta would cost its length squared. Looking later
     /// only draws a row later, never differently.
     probe_at: usize,
+    /// Bytes of code that may still be highlighted in this answer.
+    highlight_budget: usize,
 }
 
 /// Whether more text could still change what kind of block an open line
@@ -88,6 +90,7 @@ impl Markdown {
             wrote: false,
             early: 0,
             probe_at: 0,
+            highlight_budget: code::HIGHLIGHT_BUDGET,
         }
     }
 
@@ -118,16 +121,23 @@ impl Markdown {
     /// are exactly the first rows of the finished line: the output still
     /// does not depend on where the deltas were cut.
     fn stream_open_line(&mut self, out: &mut String) {
-        const MARKUP: &[char] = &[
-            '*', '_', '~', '`', '[', ']', '<', '>', '\\', '!', '&', '|', '$',
-        ];
-        if self.fence.is_some()
-            || !self.table.is_empty()
+        if self.partial.len() < self.probe_at || self.fence.is_some() || !self.table.is_empty() {
+            return;
+        }
+        let (mut markup, mut printable) = (false, true);
+        for &b in self.partial.as_bytes() {
+            markup |= is_markup_byte(b);
+            printable &= (0x20..0x7f).contains(&b);
+        }
+        // Printable ASCII is drawn no wider than its list indent, its text
+        // and a code block's indent: until then no row can settle, and
+        // laying the line out at every delta would cost most of the time.
+        let at = self.items.last().map_or(0, |i| i.screen);
+        if markup
+            || (printable && at + self.partial.len() + code::INDENT < self.opts.width)
             || self.partial.trim().is_empty()
-            || self.partial.contains(MARKUP)
             // A heading's underline follows its last row.
             || self.partial.trim_start().starts_with('#')
-            || self.partial.len() < self.probe_at
             // The first half of a CR LF cut between deltas, not a `^M`.
             || self.partial.ends_with('\r')
             || !block_kind_settled(&self.partial)
@@ -139,7 +149,7 @@ impl Markdown {
         probe.items = self.items.clone();
         probe.in_paragraph = self.in_paragraph;
         let mut drawn = String::new();
-        let partial = super::text::clean_text(&self.partial, !self.opts.unicode);
+        let partial = super::text::clean_text_cow(&self.partial, !self.opts.unicode);
         probe.block_line(&partial, &mut drawn);
         if probe.fence.is_some() || !probe.table.is_empty() {
             return;
@@ -208,8 +218,8 @@ impl Markdown {
     fn line(&mut self, raw: &str, out: &mut String) {
         self.probe_at = 0;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let cleaned = super::text::clean_text(raw, !self.opts.unicode);
-        let line = cleaned.as_str();
+        let cleaned = super::text::clean_text_cow(raw, !self.opts.unicode);
+        let line = &*cleaned;
         if let Some(f) = &mut self.fence {
             if closes(line, f.ch, f.len) {
                 self.fence = None;
@@ -217,9 +227,13 @@ impl Markdown {
             }
             let indent = self.items.last().map_or(0, |i| i.screen) + code::INDENT;
             let src = strip_cols(line, self.items.last().map_or(0, |i| i.src));
-            let lines = f
-                .code
-                .line(&src, &" ".repeat(indent), indent, self.opts.width);
+            let lines = f.code.line(
+                &src,
+                &" ".repeat(indent),
+                indent,
+                self.opts.width,
+                &mut self.highlight_budget,
+            );
             return self.emit(lines, out);
         }
         if !self.table.is_empty() {
@@ -284,6 +298,18 @@ impl Markdown {
     /// list item, `item_src` is where its content starts in the source;
     /// the item is opened.
     fn draw_block(&mut self, text: &str, at: usize, item_src: Option<usize>) -> Vec<String> {
+        self.draw_block_as(text, at, item_src, plain_block(text))
+    }
+
+    /// [`Markdown::draw_block`] of a line known to be a plain paragraph or
+    /// list item (`plain`, see [`plain_block`]), or to be parsed (`None`).
+    fn draw_block_as(
+        &mut self,
+        text: &str,
+        at: usize,
+        item_src: Option<usize>,
+        plain: Option<(Option<&str>, &str)>,
+    ) -> Vec<String> {
         let ascii = !self.opts.unicode;
         let color = self.opts.color;
         let w = self.opts.width.max(1);
@@ -295,7 +321,27 @@ impl Markdown {
         let mut code_block = false;
         let mut rule = false;
         let mut depth = self.items.len();
-        for ev in Parser::new_ext(text, opts) {
+        let events = match plain {
+            // What pulldown-cmark makes of a plain paragraph or list item,
+            // without its set-up, which costs more than drawing the line.
+            Some((marker, body)) => {
+                if let Some(m) = marker {
+                    bullet = Some(match m.parse::<u64>() {
+                        Ok(n) => format!("{n}."),
+                        Err(_) => bullet_glyph(depth, ascii).to_string(),
+                    });
+                    depth += 1;
+                }
+                inline.spans.push(inline::Span {
+                    text: body.to_string(),
+                    marks: Marks::default(),
+                    url: None,
+                });
+                None
+            }
+            None => Some(Parser::new_ext(text, opts)),
+        };
+        for ev in events.into_iter().flatten() {
             match &ev {
                 Md::Start(Tag::BlockQuote(_)) => quote += 1,
                 Md::Start(Tag::Heading { level, .. }) => {
@@ -350,7 +396,8 @@ impl Markdown {
                 .collect::<String>();
             let ind = at + qw + code::INDENT;
             let mut c = code::Code::new("", color);
-            return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w);
+            // Never highlighted (no language): no budget spent.
+            return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w, &mut 0);
         }
         let (lead, lead_w) = match &bullet {
             Some(b) => {
@@ -441,6 +488,44 @@ impl Markdown {
             _ => Vec::new(),
         }
     }
+}
+
+/// Bytes that may start or end inline markup (or an entity, an escape,
+/// a table cell) somewhere in a line.
+fn is_markup_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b'*' | b'_' | b'~' | b'`' | b'[' | b']' | b'<' | b'>' | b'\\' | b'!' | b'&' | b'|' | b'$'
+    )
+}
+
+/// A line pulldown-cmark reads as one paragraph of one plain text: it
+/// starts with a letter (no block marker, under four blanks of indent) and
+/// holds no control character and no markup byte. Blanks around it do not
+/// matter: wrapping drops them as the parser does.
+fn is_plain_paragraph(text: &str) -> bool {
+    let t = text.trim_start_matches(' ');
+    text.len() - t.len() < 4
+        && t.starts_with(|c: char| c.is_ascii_alphabetic() || !c.is_ascii())
+        && t.bytes()
+            .all(|b| b >= 0x20 && b != 0x7f && !is_markup_byte(b))
+}
+
+/// A plain paragraph, or a list item holding one: the item's marker
+/// (`-`, `*`, `+`, or its number) and the paragraph.
+fn plain_block(text: &str) -> Option<(Option<&str>, &str)> {
+    if is_plain_paragraph(text) {
+        return Some((None, text));
+    }
+    let m = list_marker(text)?;
+    let body = text.get(m..)?;
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = if digits > 0 {
+        &text[..digits]
+    } else {
+        &text[..1]
+    };
+    is_plain_paragraph(body).then_some((Some(marker), body))
 }
 
 fn bullet_glyph(depth: usize, ascii: bool) -> &'static str {

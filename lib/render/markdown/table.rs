@@ -11,7 +11,7 @@ use comfy_table::{
 use pulldown_cmark::{Alignment, Event as Md, Options, Parser, Tag, TagEnd};
 
 use crate::render::table::{ASCII_STYLE, UNICODE_STYLE, overhead, share};
-use crate::render::text::{Style, paint, strip_ansi, truncate, width};
+use crate::render::text::{Style, paint, strip_ansi, truncate, visible_width, width};
 
 /// A parsed table: alignments, header cells, body rows (plain text).
 pub struct Grid {
@@ -129,7 +129,7 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
         .map(|l| {
             let l = l.trim_end().to_string();
             // The width promise wins over comfy-table's layout.
-            if width(&strip_ansi(&l)) > w {
+            if l.len() > w && visible_width(&l) > w {
                 truncate(&strip_ansi(&l), w, ascii)
             } else {
                 l

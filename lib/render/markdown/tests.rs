@@ -120,3 +120,61 @@ fn long_plain_lines_stream_row_by_row() {
         )
     );
 }
+
+/// The shortcut for plain paragraphs and list items draws what
+/// pulldown-cmark's events draw, at any width, in a list or not.
+#[test]
+fn plain_lines_match_the_parser() {
+    let lines = [
+        "plain words",
+        "  two  blanks   inside, and around  ",
+        "Ends in two blanks  ",
+        "a.b, c: d (e) \"f\" 'g' #h =i +j -k 1. 2) {x} @y %z ^w ?",
+        "http://example.com/path?q=1 and foo@bar.baz",
+        "word-with-dashes -- and --- and === and + + +",
+        "At 20 °C — café 日本語 👍",
+        "\u{a0}nbsp around\u{a0}",
+        "x",
+        "- plain item",
+        "* star item that is long enough to wrap at the narrow widths",
+        "+  plus",
+        "12) twelve",
+        "007. seven",
+        "0. zero",
+        "-    four blanks",
+    ];
+    for o in [
+        opts(12, true, true),
+        opts(80, false, false),
+        opts(3, true, false),
+    ] {
+        for text in lines {
+            for nested in [false, true] {
+                let draw_as = |plain| {
+                    let mut md = Markdown::new(o.clone());
+                    if nested {
+                        md.items.push(Item { src: 2, screen: 2 });
+                    }
+                    let lines = md.draw_block_as(text, 2 * usize::from(nested), None, plain);
+                    (lines, md.in_paragraph)
+                };
+                let shortcut = plain_block(text);
+                assert!(shortcut.is_some(), "{text:?}");
+                assert_eq!(draw_as(shortcut), draw_as(None), "{text:?} {o:?}");
+            }
+        }
+    }
+    for text in [
+        "    indented code",
+        "-     five blanks",
+        "# h",
+        "a *b*",
+        "a `b`",
+        "- [ ] task",
+        "a\tb",
+        "1.x",
+        "---",
+    ] {
+        assert!(plain_block(text).is_none(), "{text:?}");
+    }
+}
