@@ -54,6 +54,7 @@ impl Prepared {
                 base_url: self.base_url,
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,
+                one_turn: false,
             },
             ledger: Ledger::from_history(&session.history),
             pending: Vec::new(),
@@ -96,6 +97,7 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     let error_drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &session)?;
+    agent.opts.one_turn = true;
     if !prompt.trim().is_empty() {
         agent.emit(stamp(Event::message("user", &prompt, false)))?;
     }

@@ -5,7 +5,8 @@
 //! bodies) is the [`Provider`]'s; this is the same for every provider.
 //!
 //! The network is read on a worker thread that hands SSE payloads over a
-//! channel; the caller's thread waits on that channel in short slices, so a
+//! bounded channel (a slow reader of our output holds the network back
+//! instead of queueing the answer in memory); the caller's thread waits on that channel in short slices, so a
 //! SIGINT/SIGTERM (an atomic flag) ends the call within ~50 ms even while
 //! the model is silent, and the program can still write its `result`.
 
@@ -42,6 +43,10 @@ pub struct Client {
     model: String,
     pub retry: RetryPolicy,
 }
+
+/// Payloads read ahead of the caller at most: enough to keep the network
+/// busy, few enough that memory stays flat however long the answer.
+const CHUNK_QUEUE: usize = 64;
 
 /// What the worker thread reports.
 enum Wire {
@@ -137,7 +142,7 @@ impl Client {
 
     /// One attempt; the flag says whether any delta reached the observer.
     fn attempt(&self, body: &[u8], obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let transport = self.transport.clone();
         let path = self.path();
         let body = body.to_vec();
@@ -203,7 +208,7 @@ impl Client {
 
 /// The worker: sends, then forwards the answer piece by piece. A closed
 /// channel (the caller gave up) ends it quietly.
-fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wire>) {
+fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::SyncSender<Wire>) {
     let reply = match transport.post(path, body) {
         Ok(r) => r,
         Err(e) => {
