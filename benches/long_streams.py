@@ -32,8 +32,7 @@ FILLER = ("The 0-60 time of the M5 CS is 2.9 s; \"quoted\" \\ back-slashed, "
 
 def chunk_text(i):
     # ~500 bytes, with a newline so the answer has lines and paragraphs.
-    body = FILLER * 4
-    return f"{i:06d} {body[: 480]}\n" + ("\n" if i % 10 == 9 else "")
+    return f"{i:06d} {FILLER * 4}{FILLER[: 40 + i % 60]}\n" + ("\n" if i % 10 == 9 else "")
 
 
 def sse_event(i, chunks):
