@@ -4,9 +4,10 @@ memory). Nothing here measures; the shell script runs the programs under
 GNU time and prints the figures.
 
 usage:
-  long_streams.py serve long CHUNKS    fake Gemini server: every POST gets one
-                                       answer of CHUNKS SSE chunks (~500 bytes
-                                       of text each); prints its port first
+  long_streams.py serve long CHUNKS    fake Gemini server: the first POST gets
+                                       one answer of CHUNKS SSE chunks (~500
+                                       bytes of text each), later ones a short
+                                       answer; prints its port first
   long_streams.py serve stall          answers one chunk, then goes silent
                                        (for --read-timeout)
   long_streams.py check-events CHUNKS  reads gem-ask's stdout: every chunk's
@@ -24,7 +25,7 @@ usage:
 The chunk texts are a function of their number, so the checkers rebuild
 them instead of anyone holding 50 MB.
 """
-import json, socket, sys, threading, time
+import itertools, json, socket, sys, threading, time
 
 FILLER = ("The 0-60 time of the M5 CS is 2.9 s; \"quoted\" \\ back-slashed, "
           "accented é, wide 漢字 and an emoji 🎉. ")
@@ -42,6 +43,10 @@ def sse_event(i, chunks):
         c["usageMetadata"] = {"promptTokenCount": 5, "candidatesTokenCount": chunks,
                               "totalTokenCount": chunks + 5}
     return ("data: " + json.dumps(c, ensure_ascii=False) + "\r\n\r\n").encode()
+
+
+# Requests answered so far (the first gets the long answer).
+SERVED = itertools.count()
 
 
 def read_request(conn):
@@ -81,6 +86,8 @@ def answer(conn, mode, chunks):
             # Silent for longer than any --read-timeout under test.
             time.sleep(60)
             return
+        if next(SERVED) > 0:
+            chunks = 1
         batch = []
         for i in range(chunks):
             batch.append(sse_event(i, chunks))

@@ -8,7 +8,8 @@
 # 1. gem-ask against a fake Gemini server (benches/long_streams.py, on
 #    127.0.0.1) streaming CHUNKS chunks of ~500 bytes: every chunk's
 #    `message` event in order, `result` success, the session holding the
-#    whole answer; peak RSS of gem-ask (target: under 16 MiB).
+#    whole answer; peak RSS of gem-ask (target: under 16 MiB). Then the
+#    next turn on that session, which resends the answer as history.
 # 2. viz-render on a mixed event stream (text, tool calls and results,
 #    bar and line charts) generated on the fly and piped in (nothing is
 #    stored): VIZ_BYTES and a tenth of it, to show the peak does not grow.
@@ -82,6 +83,13 @@ python3 "$HELP" check-session "$WORK/data/gemline/sessions/long.jsonl" "$CHUNKS"
 ask_rss=$(tail -1 "$WORK/ask.rss")
 verdict=$([ "$ask_rss" -lt $((16 * 1024)) ] && echo "under 16 MiB: met" || echo "under 16 MiB: NOT met")
 echo "gem-ask peak RSS: $(mib "$ask_rss") ($verdict), $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') s"
+# The next turn on that session loads the answer and sends it back: the
+# request body must hold it, so this peak grows with the answer (bounded
+# by the session size cap).
+start_server long "$CHUNKS"
+ask /usr/bin/time -f '%M' -o "$WORK/next.rss" "$BIN/gem-ask" --session long "and briefly?" > /dev/null
+stop_server
+echo "gem-ask next turn, the answer resent as history: peak RSS $(mib "$(tail -1 "$WORK/next.rss")")"
 rm -rf "$WORK/data"
 
 viz() {

@@ -236,7 +236,7 @@ impl Agent {
             deadline: self.deadline,
             show_text: false,
         };
-        let answer = match client.generate(&body, &mut obs) {
+        let answer = match client.generate(body, &mut obs) {
             Ok(t) => t,
             Err(e @ (GenError::Interrupted | GenError::Output(_))) => return Err(e.into()),
             Err(e) => {
@@ -304,36 +304,53 @@ impl Agent {
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
         self.compact(client, &mut report)?;
-        let mut contents = self.history.clone();
+        // Moved out, not copied (a long answer in it would be copied
+        // whole); cut back to `kept` if the turn fails.
+        let kept = self.history.len();
+        let mut contents = std::mem::take(&mut self.history);
         contents.push(user.clone());
         report
             .records
             .push(Box::new(session::content_record(&user)));
+        let done = self.rounds(client, &mut contents, &mut report);
+        if done.is_err() {
+            contents.truncate(kept);
+        }
+        self.history = contents;
+        done?;
+        let tokens = self
+            .ledger
+            .turn_done(self.history.len(), report.context_tokens);
+        let mut records: Vec<Box<dyn session::Record>> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .map(|r| Box::new(r) as Box<dyn session::Record>)
+            .collect();
+        records.append(&mut report.records);
+        records.push(Box::new(session::turn_record(
+            tokens,
+            report.context_tokens,
+        )));
+        report.records = records;
+        Ok(report)
+    }
+
+    /// Requests and tool rounds until the model answers without a call.
+    fn rounds(
+        &mut self,
+        client: &Client,
+        contents: &mut Vec<Value>,
+        report: &mut TurnReport,
+    ) -> Result<(), Failure> {
         let mut rounds = 0u32;
         loop {
-            let calls = self.request(client, &mut contents, &mut report)?;
-            let Some(calls) = calls else {
-                self.history = contents;
-                let tokens = self
-                    .ledger
-                    .turn_done(self.history.len(), report.context_tokens);
-                let mut records: Vec<Box<dyn session::Record>> = std::mem::take(&mut self.pending)
-                    .into_iter()
-                    .map(|r| Box::new(r) as Box<dyn session::Record>)
-                    .collect();
-                records.append(&mut report.records);
-                records.push(Box::new(session::turn_record(
-                    tokens,
-                    report.context_tokens,
-                )));
-                report.records = records;
-                return Ok(report);
+            let Some(calls) = self.request(client, contents, report)? else {
+                return Ok(());
             };
             rounds += 1;
             if rounds > self.opts.max_rounds {
                 return Err(Failure::MaxRounds(self.opts.max_rounds));
             }
-            let content = self.run_calls(&calls, rounds, &mut report)?;
+            let content = self.run_calls(&calls, rounds, report)?;
             report
                 .records
                 .push(Box::new(session::content_record(&content)));
@@ -375,7 +392,7 @@ impl Agent {
             deadline: self.deadline,
             show_text: true,
         };
-        let mut turn = client.generate(&body, &mut obs)?;
+        let mut turn = client.generate(body, &mut obs)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);

@@ -95,9 +95,13 @@ impl Client {
     /// Sends one request, built in Gemini's shape (`request::build`), in
     /// the provider's wire format and streams the answer, retrying as the
     /// policy allows.
-    pub fn generate(&self, body: &Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
+    pub fn generate(&self, body: Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
         let wire = self.provider.body(body, &self.model);
-        let bytes = serde_json::to_vec(&wire).expect("a JSON value always serializes");
+        // Shared with each attempt's reader thread, not copied to it.
+        let bytes: Arc<[u8]> = serde_json::to_vec(&wire)
+            .expect("a JSON value always serializes")
+            .into();
+        drop(wire);
         let mut attempt = 0u32;
         let mut waited = Duration::ZERO;
         loop {
@@ -141,11 +145,11 @@ impl Client {
     }
 
     /// One attempt; the flag says whether any delta reached the observer.
-    fn attempt(&self, body: &[u8], obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
+    fn attempt(&self, body: &Arc<[u8]>, obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
         let (tx, rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let transport = self.transport.clone();
         let path = self.path();
-        let body = body.to_vec();
+        let body = body.clone();
         std::thread::spawn(move || pump(transport.as_ref(), &path, &body, &tx));
         let mut fold = self.provider.stream();
         let mut shown = false;
@@ -337,7 +341,7 @@ mod tests {
             ..RetryPolicy::default()
         };
         let client = Client::new(t.clone(), "m", policy);
-        let err = client.generate(&Value::Null, &mut Quiet).unwrap_err();
+        let err = client.generate(Value::Null, &mut Quiet).unwrap_err();
         (t.1.load(Ordering::SeqCst), err)
     }
 
