@@ -212,7 +212,7 @@ pub fn parse_history(bytes: &[u8]) -> History {
             continue;
         }
         match record_of(raw) {
-            Ok(v) => h.take(i, &v, &mut recs),
+            Ok(v) => h.take(i, v, &mut recs),
             Err(why) if cut => h.skipped.push((
                 i,
                 format!("last line cut short, no line end (a turn not completely written): {why}"),
@@ -269,16 +269,18 @@ fn record_of(raw: &[u8]) -> Result<Value, String> {
 impl History {
     /// Uses one record (line `i`). Unknown records and fields are skipped
     /// quietly: newer versions and other tools may add them.
-    fn take(&mut self, i: usize, v: &Value, raw: &mut Records) {
-        match v.get("record").and_then(Value::as_str) {
-            Some("content") => match v.get("content") {
+    fn take(&mut self, i: usize, mut v: Value, raw: &mut Records) {
+        let kind = v.get("record").and_then(Value::as_str).map(str::to_string);
+        match kind.as_deref() {
+            // Moved out of the record, not copied: it may hold a long answer.
+            Some("content") => match v.get_mut("content").map(Value::take) {
                 Some(c @ Value::Object(_))
                     if matches!(
                         c.get("role").and_then(Value::as_str),
                         Some("user") | Some("model")
                     ) =>
                 {
-                    raw.contents.push(c.clone())
+                    raw.contents.push(c)
                 }
                 _ => self
                     .skipped
@@ -296,7 +298,7 @@ impl History {
                 raw.turns
                     .push((raw.contents.len(), n("tokens"), n("context_tokens")));
             }
-            Some("summary") => match summary_of(v, raw.contents.len()) {
+            Some("summary") => match summary_of(&v, raw.contents.len()) {
                 Ok(s) => raw.summary = Some(s),
                 Err(why) => self.skipped.push((i, why)),
             },
