@@ -22,11 +22,12 @@
 //!   content records after the ones it covers.
 //!
 //! A turn (prompt, model answers, tool responses) is written once it is
-//! complete, as one `write` on a file opened with `O_APPEND` under an
-//! exclusive `flock`, so runs sharing a session never interleave inside a
-//! turn and a failed or interrupted turn leaves no half conversation that
-//! the API would refuse next time. Readers take a shared `flock`, so they
-//! see whole turns only.
+//! complete, under an exclusive `flock` on a file opened with `O_APPEND`
+//! (one `write` for an ordinary turn; a huge answer is streamed in from
+//! its spool, see [`Record`]), so runs sharing a session never interleave
+//! inside a turn and a failed or interrupted turn leaves no half
+//! conversation that the API would refuse next time. Readers take a shared
+//! `flock`, so they see whole turns only.
 //!
 //! Faults: a reader never writes. A cut last line (a killed run, a full
 //! disk), garbage lines and records or fields it does not know are skipped
@@ -211,7 +212,7 @@ pub fn parse_history(bytes: &[u8]) -> History {
             continue;
         }
         match record_of(raw) {
-            Ok(v) => h.take(i, &v, &mut recs),
+            Ok(v) => h.take(i, v, &mut recs),
             Err(why) if cut => h.skipped.push((
                 i,
                 format!("last line cut short, no line end (a turn not completely written): {why}"),
@@ -268,16 +269,18 @@ fn record_of(raw: &[u8]) -> Result<Value, String> {
 impl History {
     /// Uses one record (line `i`). Unknown records and fields are skipped
     /// quietly: newer versions and other tools may add them.
-    fn take(&mut self, i: usize, v: &Value, raw: &mut Records) {
-        match v.get("record").and_then(Value::as_str) {
-            Some("content") => match v.get("content") {
+    fn take(&mut self, i: usize, mut v: Value, raw: &mut Records) {
+        let kind = v.get("record").and_then(Value::as_str).map(str::to_string);
+        match kind.as_deref() {
+            // Moved out of the record, not copied: it may hold a long answer.
+            Some("content") => match v.get_mut("content").map(Value::take) {
                 Some(c @ Value::Object(_))
                     if matches!(
                         c.get("role").and_then(Value::as_str),
                         Some("user") | Some("model")
                     ) =>
                 {
-                    raw.contents.push(c.clone())
+                    raw.contents.push(c)
                 }
                 _ => self
                     .skipped
@@ -295,7 +298,7 @@ impl History {
                 raw.turns
                     .push((raw.contents.len(), n("tokens"), n("context_tokens")));
             }
-            Some("summary") => match summary_of(v, raw.contents.len()) {
+            Some("summary") => match summary_of(&v, raw.contents.len()) {
                 Ok(s) => raw.summary = Some(s),
                 Err(why) => self.skipped.push((i, why)),
             },
@@ -331,6 +334,51 @@ impl History {
     }
 }
 
+/// One line of a session file, written by streaming its JSON: a record
+/// may carry an answer too large to build as one string.
+pub trait Record {
+    /// Writes the record's JSON object, without the line end.
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()>;
+}
+
+impl Record for Value {
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer(out, self).map_err(io::Error::from)
+    }
+}
+
+impl<R: Record + ?Sized> Record for Box<R> {
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        (**self).write_json(out)
+    }
+}
+
+/// A `content` record whose Content writes itself (a model answer read
+/// back from its spool): the same bytes as [`content_record`] gives.
+pub struct ContentRecord<C> {
+    pub content: C,
+    pub timestamp: String,
+}
+
+impl<C: Record> ContentRecord<C> {
+    pub fn new(content: C) -> ContentRecord<C> {
+        ContentRecord {
+            content,
+            timestamp: now_rfc3339(),
+        }
+    }
+}
+
+impl<C: Record> Record for ContentRecord<C> {
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(br#"{"record":"content","content":"#)?;
+        self.content.write_json(out)?;
+        out.write_all(br#","timestamp":"#)?;
+        serde_json::to_writer(&mut *out, &self.timestamp)?;
+        out.write_all(b"}")
+    }
+}
+
 pub fn content_record(content: &Value) -> Value {
     json!({"record": "content", "content": content, "timestamp": now_rfc3339()})
 }
@@ -352,11 +400,12 @@ pub fn summary_record(contents: &[Value], covers: usize, tokens: u64) -> Value {
     json!({"record": "summary", "covers": covers, "contents": contents, "tokens": tokens, "timestamp": now_rfc3339()})
 }
 
-/// Appends records as one write; writes the `meta` line first when the
-/// file is new. Creates the directory as needed. After a last line cut
-/// short (a killed run, a full disk) the records start on a line of their
-/// own; a failed write is undone, so no half line stays behind.
-pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
+/// Appends records under the session's exclusive lock; writes the `meta`
+/// line first when the file is new. Creates the directory as needed.
+/// After a last line cut short (a killed run, a full disk) the records
+/// start on a line of their own; a failed write is undone, so no half line
+/// stays behind.
+pub fn append<R: Record>(path: &Path, model: &str, records: &[R]) -> io::Result<()> {
     if records.is_empty() {
         return Ok(());
     }
@@ -376,27 +425,34 @@ pub fn append(path: &Path, model: &str, records: &[Value]) -> io::Result<()> {
     check_file(&file)?;
     let _lock = Flock::exclusive(&file)?;
     let len = file.metadata()?.len();
-    let mut text = String::new();
-    if len == 0 {
-        let meta = json!({"record": "meta", "model": model, "created": now_rfc3339(), "version": FORMAT_VERSION});
-        text.push_str(&meta.to_string());
-        text.push('\n');
-    } else if last_byte(&file, len)? != b'\n' {
-        text.push('\n');
-    }
-    for r in records {
-        text.push_str(&r.to_string());
-        text.push('\n');
-    }
-    // One write of whole lines: concurrent appenders never split a line.
-    let written = (&file)
-        .write_all(text.as_bytes())
-        .and_then(|()| file.sync_data());
+    let written = write_records(&file, len, model, records).and_then(|()| file.sync_data());
     if let Err(e) = written {
         // We hold the lock, so everything past `len` is ours: cut it off.
         let _ = file.set_len(len);
         return Err(e);
     }
+    Ok(())
+}
+
+/// An ordinary turn fits the buffer and goes out as one `write`; a longer
+/// one is streamed, still under the lock, so no other writer comes between
+/// its lines.
+const APPEND_BUFFER: usize = 1 << 20;
+
+fn write_records<R: Record>(file: &File, len: u64, model: &str, records: &[R]) -> io::Result<()> {
+    let mut out = io::BufWriter::with_capacity(APPEND_BUFFER, file);
+    if len == 0 {
+        let meta = json!({"record": "meta", "model": model, "created": now_rfc3339(), "version": FORMAT_VERSION});
+        meta.write_json(&mut out)?;
+        out.write_all(b"\n")?;
+    } else if last_byte(file, len)? != b'\n' {
+        out.write_all(b"\n")?;
+    }
+    for r in records {
+        r.write_json(&mut out)?;
+        out.write_all(b"\n")?;
+    }
+    out.into_inner().map_err(|e| e.into_error())?;
     Ok(())
 }
 
@@ -599,5 +655,15 @@ mod tests {
         let first = std::fs::read_to_string(&path).unwrap();
         assert!(first.starts_with(r#"{"record":"meta","model":"m","created":"#));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn streamed_records_are_the_lines_values_give() {
+        let content = json!({"role":"model","parts":[{"text":"a \"b\"\n\u{1}"}]});
+        let streamed = ContentRecord::new(content.clone());
+        let mut line = Vec::new();
+        streamed.write_json(&mut line).unwrap();
+        let value = json!({"record":"content","content":content,"timestamp":streamed.timestamp});
+        assert_eq!(String::from_utf8(line).unwrap(), value.to_string());
     }
 }

@@ -253,3 +253,46 @@ fn output_text_shows_an_error_once() {
         "gem-ask: error: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY\n"
     );
 }
+
+#[test]
+fn ambiguous_input_text_is_said_once_on_stderr_and_to_the_model() {
+    // The thousands-or-decimal-comma guess viz-parse announces
+    // (tests/viz_parse_ambiguity.rs), met inside a tool call.
+    let call = with_calls(
+        &format!(
+            "data: {}\r\n\r\n",
+            serde_json::from_str::<Value>(&fixture(
+                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
+            ))
+            .unwrap()
+        ),
+        &[
+            json!({"name":"render_visualization","args":{"chartType":"bar",
+            "inputText":"item;price\nA;\"1,200\"\nB;950\nC;2,500\n"}}),
+        ],
+    );
+    let server = FakeGemini::start(
+        "ambiguous-input",
+        vec![Reply::sse(&call), text_reply("Charted.", 10, 2)],
+    );
+    let home = temp_dir("ambiguous-input");
+    let out = gem_ask(&server, &home).arg("chart the prices").succeeds();
+    let ev = events(&out.stdout);
+    let viz = ev.iter().find(|e| e["type"] == "visualization").unwrap();
+    assert_eq!(viz["series"][0]["points"][0]["value"], 1200.0);
+    let note = "column \"price\": \"1,200\" read as 1200 (a comma before three digits groups \
+                thousands, and no value here shows a decimal comma)";
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.matches(note).count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("gem-ask: warning: render_visualization "),
+        "{stderr}"
+    );
+    let bodies = server.bodies();
+    let answer = bodies[1]["contents"][2]["parts"][0]["functionResponse"]["response"].to_string();
+    assert!(
+        answer.contains("Reading inputText took a guess"),
+        "{answer}"
+    );
+    assert!(answer.contains(&note.replace('"', "\\\"")), "{answer}");
+}

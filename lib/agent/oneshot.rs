@@ -38,14 +38,16 @@ impl Prepared {
     }
 
     /// The agent for `session`, its `init` event and the failed MCP
-    /// servers' `error` events already written.
-    pub fn start(self, args: &Args, session: &SessionChoice) -> anyhow::Result<Agent> {
+    /// servers' `error` events already written. The session's contents
+    /// move into the agent (a long answer in them is not copied).
+    pub fn start(self, args: &Args, session: &mut SessionChoice) -> anyhow::Result<Agent> {
+        let ledger = Ledger::from_history(&session.history);
         let mut agent = Agent {
             sink: setup::make_sink(args, self.mode),
             toolbox: self.toolbox,
             stats: Stats::default(),
             topic: session.history.topic.clone(),
-            history: session.history.contents.clone(),
+            history: std::mem::take(&mut session.history.contents),
             opts: TurnOptions {
                 thoughts: args.thoughts,
                 debug: args.debug,
@@ -54,8 +56,9 @@ impl Prepared {
                 base_url: self.base_url,
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,
+                one_turn: false,
             },
-            ledger: Ledger::from_history(&session.history),
+            ledger,
             pending: Vec::new(),
             on_signal: signal_tool::terminal_progress(),
             deadline: None,
@@ -92,10 +95,11 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     if args.command_help {
         prompt = format!("Provide the Linux command for: {prompt}");
     }
-    let session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(args)?;
     let error_drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
-    let mut agent = prepared.start(args, &session)?;
+    let mut agent = prepared.start(args, &mut session)?;
+    agent.opts.one_turn = true;
     if !prompt.trim().is_empty() {
         agent.emit(stamp(Event::message("user", &prompt, false)))?;
     }

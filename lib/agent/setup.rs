@@ -135,7 +135,7 @@ pub struct SessionChoice {
 
 impl SessionChoice {
     /// Appends a completed turn's records (nothing with `--no-history`).
-    pub fn save(&self, model: &str, records: &[serde_json::Value]) -> Result<(), Failure> {
+    pub fn save<R: session::Record>(&self, model: &str, records: &[R]) -> Result<(), Failure> {
         let Some(path) = &self.write_to else {
             return Ok(());
         };

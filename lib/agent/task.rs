@@ -230,11 +230,11 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     let context = setup::read_context(args)?;
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
-    let session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(args)?;
     let drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut task = Task::new(text, Limits::from_args(args), started);
-    let mut agent = prepared.start(args, &session)?;
+    let mut agent = prepared.start(args, &mut session)?;
     agent.opts.system_extra = task.system_rules();
     agent.stats.iterations = Some(0);
     let client = if interrupted_early {

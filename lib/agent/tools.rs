@@ -6,7 +6,8 @@
 //!
 //! - `render_visualization`: validates and normalizes the chart, emits
 //!   `tool_use`, `visualization`, `tool_result`; answers the model with a
-//!   short factual summary and a preview of the data, or with the error and
+//!   short factual summary and a preview of the data (and how ambiguous
+//!   `inputText` was read, also said once on stderr), or with the error and
 //!   an accepted example so it can correct itself in the next round.
 //! - `create_new_topic`: sets the active topic (a chapter), emits `topic`,
 //!   answers with a one-line confirmation.
@@ -160,11 +161,20 @@ pub fn run(name: &str, args: &Value, tool_id: &str) -> Ran {
         // The same validation viz-parse applies to tool arguments; its error
         // names the field and carries accepted examples for the model's retry.
         RENDER_VISUALIZATION => match crate::parse::chart_from_tool_args(args) {
-            Ok(n) => Ran {
-                events: vec![n.chart.to_event()],
-                result: Ok(Done::text(summarize(&n))),
-                new_topic: None,
-            },
+            Ok(n) => {
+                // The user hears of a guess once, here; the model in the
+                // summary, so it can say so or resend the data plainer.
+                for note in &n.notes {
+                    crate::cli::diag(format!(
+                        "gem-ask: warning: render_visualization {tool_id}: inputText: {note}"
+                    ));
+                }
+                Ran {
+                    events: vec![n.chart.to_event()],
+                    result: Ok(Done::text(summarize(&n))),
+                    new_topic: None,
+                }
+            }
             Err(e) => Ran::failed(Failed::new(
                 "invalid_arguments",
                 format!("render_visualization: {e}"),
@@ -249,6 +259,15 @@ pub fn summarize(n: &spec::Normalized) -> String {
             " Dropped {} points without a finite value.",
             n.non_finite.len()
         ));
+    }
+    if !n.notes.is_empty() {
+        s.push_str(&format!(
+            " Reading inputText took a guess; tell the user if it matters: {}",
+            n.notes.join("; ")
+        ));
+        if !s.ends_with('.') {
+            s.push('.');
+        }
     }
     s.push_str(" The chart is on the user's screen.");
     s

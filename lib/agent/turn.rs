@@ -43,6 +43,10 @@ pub struct TurnOptions {
     pub system_extra: String,
     /// Summarize the oldest turns past this many history tokens (0: never).
     pub max_history_tokens: u64,
+    /// No turn follows this one (one-shot mode): its final answer goes to
+    /// the session but not into [`Agent::history`], where a long answer
+    /// would be held whole in memory for nothing.
+    pub one_turn: bool,
 }
 
 /// A `signal` event seen during a turn.
@@ -71,10 +75,8 @@ impl Signal {
 pub type SignalHook = Box<dyn FnMut(&Signal)>;
 
 /// What one completed user turn did.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct TurnReport {
-    /// The model's text over all rounds of the turn.
-    pub text: String,
     /// The signals the model sent, in order.
     pub signals: Vec<Signal>,
     /// Tokens of this turn's requests.
@@ -85,8 +87,15 @@ pub struct TurnReport {
     /// plus its answer (`usageMetadata`).
     pub context_tokens: u64,
     /// Session records of the turn (contents and topics), to append once
-    /// the turn is kept.
-    pub records: Vec<Value>,
+    /// the turn is kept. The model's answers are written from their
+    /// spools, never built as one string.
+    pub records: Vec<Box<dyn session::Record>>,
+}
+
+impl session::Record for crate::gemini::Turn {
+    fn write_json(&self, out: &mut dyn io::Write) -> io::Result<()> {
+        self.write_content(out)
+    }
 }
 
 impl TurnReport {
@@ -132,7 +141,6 @@ pub fn stamp(mut e: Event) -> Event {
 struct Obs<'a> {
     sink: &'a mut dyn EventSink,
     thoughts: bool,
-    text: &'a mut String,
     deadline: Option<Instant>,
     /// Whether text is shown: not for the summary request.
     show_text: bool,
@@ -142,10 +150,7 @@ impl Observer for Obs<'_> {
     fn delta(&mut self, d: &Delta) -> io::Result<()> {
         match d {
             Delta::Text(_) if !self.show_text => Ok(()),
-            Delta::Text(t) => {
-                self.text.push_str(t);
-                self.sink.emit(&Event::message("assistant", t, true))
-            }
+            Delta::Text(t) => self.sink.emit(&Event::message("assistant", t, true)),
             Delta::Thought(t) if self.thoughts => self.sink.emit(&Event::thought(t, true)),
             Delta::Thought(_) => Ok(()),
         }
@@ -225,15 +230,13 @@ impl Agent {
             functions: &[],
             thoughts: false,
         });
-        let mut unused = String::new();
         let mut obs = Obs {
             sink: self.sink.as_mut(),
             thoughts: false,
-            text: &mut unused,
             deadline: self.deadline,
             show_text: false,
         };
-        let answer = match client.generate(&body, &mut obs) {
+        let answer = match client.generate(body, &mut obs) {
             Ok(t) => t,
             Err(e @ (GenError::Interrupted | GenError::Output(_))) => return Err(e.into()),
             Err(e) => {
@@ -251,7 +254,7 @@ impl Agent {
         self.stats.usage.add(answer.usage);
         report.requests += 1;
         report.usage.add(answer.usage);
-        let summary = answer.text();
+        let summary = answer.text().map_err(GenError::Output)?;
         if summary.trim().is_empty() {
             self.emit(stamp(Event::error(
                 "warning",
@@ -301,29 +304,56 @@ impl Agent {
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
         self.compact(client, &mut report)?;
-        let mut contents = self.history.clone();
+        // Moved out, not copied (a long answer in it would be copied
+        // whole); cut back to `kept` if the turn fails.
+        let kept = self.history.len();
+        let mut contents = std::mem::take(&mut self.history);
         contents.push(user.clone());
-        report.records.push(session::content_record(&user));
+        report
+            .records
+            .push(Box::new(session::content_record(&user)));
+        let done = self.rounds(client, &mut contents, &mut report);
+        if done.is_err() {
+            contents.truncate(kept);
+        }
+        self.history = contents;
+        done?;
+        let tokens = self
+            .ledger
+            .turn_done(self.history.len(), report.context_tokens);
+        let mut records: Vec<Box<dyn session::Record>> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .map(|r| Box::new(r) as Box<dyn session::Record>)
+            .collect();
+        records.append(&mut report.records);
+        records.push(Box::new(session::turn_record(
+            tokens,
+            report.context_tokens,
+        )));
+        report.records = records;
+        Ok(report)
+    }
+
+    /// Requests and tool rounds until the model answers without a call.
+    fn rounds(
+        &mut self,
+        client: &Client,
+        contents: &mut Vec<Value>,
+        report: &mut TurnReport,
+    ) -> Result<(), Failure> {
         let mut rounds = 0u32;
         loop {
-            let calls = self.request(client, &mut contents, &mut report)?;
-            let Some(calls) = calls else {
-                self.history = contents;
-                let tokens = self
-                    .ledger
-                    .turn_done(self.history.len(), report.context_tokens);
-                let mut records = std::mem::take(&mut self.pending);
-                records.append(&mut report.records);
-                records.push(session::turn_record(tokens, report.context_tokens));
-                report.records = records;
-                return Ok(report);
+            let Some(calls) = self.request(client, contents, report)? else {
+                return Ok(());
             };
             rounds += 1;
             if rounds > self.opts.max_rounds {
                 return Err(Failure::MaxRounds(self.opts.max_rounds));
             }
-            let content = self.run_calls(&calls, rounds, &mut report)?;
-            report.records.push(session::content_record(&content));
+            let content = self.run_calls(&calls, rounds, report)?;
+            report
+                .records
+                .push(Box::new(session::content_record(&content)));
             contents.push(content);
         }
     }
@@ -359,11 +389,10 @@ impl Agent {
         let mut obs = Obs {
             sink: self.sink.as_mut(),
             thoughts: self.opts.thoughts,
-            text: &mut report.text,
             deadline: self.deadline,
             show_text: true,
         };
-        let turn = client.generate(&body, &mut obs)?;
+        let mut turn = client.generate(body, &mut obs)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);
@@ -382,12 +411,18 @@ impl Agent {
             }
             _ => {}
         }
+        let calls = std::mem::take(&mut turn.calls);
         if !turn.parts.is_empty() {
-            let content = turn.content();
-            report.records.push(session::content_record(&content));
-            contents.push(content);
+            // The next request resends the answer whole, so only then is
+            // it built in memory; the session gets it from the spool.
+            if !calls.is_empty() || !self.opts.one_turn {
+                contents.push(turn.content().map_err(GenError::Output)?);
+            }
+            report
+                .records
+                .push(Box::new(session::ContentRecord::new(turn)));
         }
-        Ok((!turn.calls.is_empty()).then_some(turn.calls))
+        Ok((!calls.is_empty()).then_some(calls))
     }
 
     /// Runs one round of calls through the toolbox; the user Content that
@@ -438,7 +473,7 @@ impl Agent {
                 report.signals.push(s);
             }
             if let Some(t) = done.new_topic {
-                report.records.push(session::topic_record(&t));
+                report.records.push(Box::new(session::topic_record(&t)));
                 self.topic = Some(t);
             }
             responses[i] = Some(done.part);

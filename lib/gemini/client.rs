@@ -5,7 +5,8 @@
 //! bodies) is the [`Provider`]'s; this is the same for every provider.
 //!
 //! The network is read on a worker thread that hands SSE payloads over a
-//! channel; the caller's thread waits on that channel in short slices, so a
+//! bounded channel (a slow reader of our output holds the network back
+//! instead of queueing the answer in memory); the caller's thread waits on that channel in short slices, so a
 //! SIGINT/SIGTERM (an atomic flag) ends the call within ~50 ms even while
 //! the model is silent, and the program can still write its `result`.
 
@@ -42,6 +43,10 @@ pub struct Client {
     model: String,
     pub retry: RetryPolicy,
 }
+
+/// Payloads read ahead of the caller at most: enough to keep the network
+/// busy, few enough that memory stays flat however long the answer.
+const CHUNK_QUEUE: usize = 64;
 
 /// What the worker thread reports.
 enum Wire {
@@ -90,9 +95,13 @@ impl Client {
     /// Sends one request, built in Gemini's shape (`request::build`), in
     /// the provider's wire format and streams the answer, retrying as the
     /// policy allows.
-    pub fn generate(&self, body: &Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
+    pub fn generate(&self, body: Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
         let wire = self.provider.body(body, &self.model);
-        let bytes = serde_json::to_vec(&wire).expect("a JSON value always serializes");
+        // Shared with each attempt's reader thread, not copied to it.
+        let bytes: Arc<[u8]> = serde_json::to_vec(&wire)
+            .expect("a JSON value always serializes")
+            .into();
+        drop(wire);
         let mut attempt = 0u32;
         let mut waited = Duration::ZERO;
         loop {
@@ -136,11 +145,11 @@ impl Client {
     }
 
     /// One attempt; the flag says whether any delta reached the observer.
-    fn attempt(&self, body: &[u8], obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
-        let (tx, rx) = mpsc::channel();
+    fn attempt(&self, body: &Arc<[u8]>, obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
+        let (tx, rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let transport = self.transport.clone();
         let path = self.path();
-        let body = body.to_vec();
+        let body = body.clone();
         std::thread::spawn(move || pump(transport.as_ref(), &path, &body, &tx));
         let mut fold = self.provider.stream();
         let mut shown = false;
@@ -203,7 +212,7 @@ impl Client {
 
 /// The worker: sends, then forwards the answer piece by piece. A closed
 /// channel (the caller gave up) ends it quietly.
-fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::Sender<Wire>) {
+fn pump(transport: &dyn Transport, path: &str, body: &[u8], tx: &mpsc::SyncSender<Wire>) {
     let reply = match transport.post(path, body) {
         Ok(r) => r,
         Err(e) => {
@@ -332,7 +341,7 @@ mod tests {
             ..RetryPolicy::default()
         };
         let client = Client::new(t.clone(), "m", policy);
-        let err = client.generate(&Value::Null, &mut Quiet).unwrap_err();
+        let err = client.generate(Value::Null, &mut Quiet).unwrap_err();
         (t.1.load(Ordering::SeqCst), err)
     }
 

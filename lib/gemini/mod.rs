@@ -10,6 +10,7 @@ pub mod client;
 pub mod error;
 pub mod request;
 pub mod retry;
+pub mod spool;
 pub mod sse;
 pub mod transport;
 pub mod turn;
@@ -17,7 +18,7 @@ pub mod turn;
 pub use client::{Client, Observer};
 pub use error::{ApiError, GenError};
 pub use retry::RetryPolicy;
-pub use turn::{Delta, FunctionCall, Turn, Usage};
+pub use turn::{Delta, FunctionCall, Part, Turn, Usage};
 
 /// The public endpoint; `--base-url` and the environment override it.
 pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com";

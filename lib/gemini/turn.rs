@@ -8,10 +8,18 @@
 //! signature becomes a signature-only part, which is what the API's own
 //! SDKs send back (fixture 26 was accepted that way). Thought summaries are
 //! shown (with `--thoughts`) but not resent; their signatures are.
+//!
+//! Plain text is kept in a [`Spool`], so an answer of any length costs
+//! flat memory; [`Turn::write_content`] streams the Content as JSON (the
+//! session record) and [`Turn::content`] builds it as a value only where
+//! it must be (history sent again).
+
+use std::io::{self, Write};
 
 use serde_json::{Map, Value, json};
 
 use super::error::{ApiError, GenError};
+use super::spool::Spool;
 
 /// Token counts of a turn, from the last chunk's `usageMetadata`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -49,9 +57,38 @@ pub enum Delta {
     Thought(String),
 }
 
+/// One part of the model's Content.
+#[derive(Debug)]
+pub enum Part {
+    /// A part kept as it came (calls, signatures, text with other fields).
+    Json(Value),
+    /// A plain `{"text": ...}` part, streamed pieces joined.
+    Text(Spool),
+}
+
+impl Part {
+    fn to_value(&self) -> io::Result<Value> {
+        Ok(match self {
+            Part::Json(v) => v.clone(),
+            Part::Text(s) => json!({"text": s.to_text()?}),
+        })
+    }
+
+    fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Part::Json(v) => serde_json::to_writer(&mut *out, v).map_err(io::Error::from),
+            Part::Text(s) => {
+                out.write_all(br#"{"text":"#)?;
+                s.write_json(out)?;
+                out.write_all(b"}")
+            }
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Turn {
-    pub parts: Vec<Value>,
+    pub parts: Vec<Part>,
     pub calls: Vec<FunctionCall>,
     pub usage: Usage,
     pub finish_reason: Option<String>,
@@ -112,7 +149,7 @@ impl Turn {
             let Some(obj) = part.as_object() else {
                 continue;
             };
-            self.absorb(obj, &mut out);
+            self.absorb(obj, &mut out)?;
         }
         if let Some(r) = cand.get("finishReason").and_then(Value::as_str) {
             self.finish_reason = Some(r.to_string());
@@ -141,7 +178,7 @@ impl Turn {
         Ok(out)
     }
 
-    fn absorb(&mut self, obj: &Map<String, Value>, out: &mut Vec<Delta>) {
+    fn absorb(&mut self, obj: &Map<String, Value>, out: &mut Vec<Delta>) -> io::Result<()> {
         let signature = obj.get("thoughtSignature").cloned();
         if obj.get("thought").and_then(Value::as_bool) == Some(true) {
             if let Some(t) = obj.get("text").and_then(Value::as_str)
@@ -150,9 +187,10 @@ impl Turn {
                 out.push(Delta::Thought(t.to_string()));
             }
             if let Some(sig) = signature {
-                self.parts.push(json!({"thoughtSignature": sig}));
+                self.parts
+                    .push(Part::Json(json!({"thoughtSignature": sig})));
             }
-            return;
+            return Ok(());
         }
         if let Some(fc) = obj.get("functionCall") {
             self.calls.push(FunctionCall {
@@ -164,8 +202,8 @@ impl Turn {
                 args: fc.get("args").cloned().unwrap_or_else(|| json!({})),
                 id: fc.get("id").and_then(Value::as_str).map(str::to_string),
             });
-            self.parts.push(Value::Object(obj.clone()));
-            return;
+            self.parts.push(Part::Json(Value::Object(obj.clone())));
+            return Ok(());
         }
         if let Some(text) = obj.get("text").and_then(Value::as_str) {
             if !text.is_empty() {
@@ -174,39 +212,62 @@ impl Turn {
             let plain = obj.len() == 1;
             if plain {
                 if text.is_empty() {
-                    return;
+                    return Ok(());
                 }
-                if let Some(Value::Object(last)) = self.parts.last_mut()
-                    && last.len() == 1
-                    && let Some(Value::String(prev)) = last.get_mut("text")
-                {
-                    prev.push_str(text);
-                    return;
+                if let Some(Part::Text(prev)) = self.parts.last_mut() {
+                    return prev.push_str(text);
                 }
-                self.parts.push(Value::Object(obj.clone()));
+                let mut spool = Spool::new();
+                spool.push_str(text)?;
+                self.parts.push(Part::Text(spool));
             } else if text.is_empty() && obj.len() == 2 && signature.is_some() {
-                self.parts
-                    .push(json!({"thoughtSignature": signature.unwrap_or_default()}));
+                self.parts.push(Part::Json(
+                    json!({"thoughtSignature": signature.unwrap_or_default()}),
+                ));
             } else {
-                self.parts.push(Value::Object(obj.clone()));
+                self.parts.push(Part::Json(Value::Object(obj.clone())));
             }
-            return;
+            return Ok(());
         }
         // executableCode, inlineData, ...: kept as they came.
-        self.parts.push(Value::Object(obj.clone()));
+        self.parts.push(Part::Json(Value::Object(obj.clone())));
+        Ok(())
     }
 
-    /// The model's Content for the history.
-    pub fn content(&self) -> Value {
-        json!({"role": "model", "parts": self.parts})
+    /// The model's Content for the history, built in memory whole.
+    pub fn content(&self) -> io::Result<Value> {
+        let parts = self
+            .parts
+            .iter()
+            .map(Part::to_value)
+            .collect::<io::Result<Vec<_>>>()?;
+        Ok(json!({"role": "model", "parts": parts}))
+    }
+
+    /// The model's Content as JSON, the bytes `content().to_string()`
+    /// gives, written piece by piece: a long answer is never whole in
+    /// memory.
+    pub fn write_content(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(br#"{"role":"model","parts":["#)?;
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            p.write_json(out)?;
+        }
+        out.write_all(b"]}")
     }
 
     /// All text of the turn.
-    pub fn text(&self) -> String {
-        self.parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect()
+    pub fn text(&self) -> io::Result<String> {
+        let mut s = String::new();
+        for p in &self.parts {
+            match p {
+                Part::Text(t) => s.push_str(&t.to_text()?),
+                Part::Json(v) => s.push_str(v.get("text").and_then(Value::as_str).unwrap_or("")),
+            }
+        }
+        Ok(s)
     }
 }
 
@@ -235,7 +296,10 @@ mod tests {
             "../../testdata/gemini/26-second-turn-history-gemini-3.1-pro-preview.request.json"
         ))
         .unwrap();
-        assert_eq!(t.content(), expected["contents"][3]);
+        assert_eq!(t.content().unwrap(), expected["contents"][3]);
+        let mut streamed = Vec::new();
+        t.write_content(&mut streamed).unwrap();
+        assert_eq!(streamed, t.content().unwrap().to_string().into_bytes());
         assert_eq!(t.usage.prompt, 440);
     }
 
@@ -250,7 +314,34 @@ mod tests {
             "../../testdata/gemini/09-parallel-functionResponse-stream-gemini-3-flash-preview.request.json"
         ))
         .unwrap();
-        assert_eq!(t.content(), expected["contents"][1]);
+        assert_eq!(t.content().unwrap(), expected["contents"][1]);
+        let mut streamed = Vec::new();
+        t.write_content(&mut streamed).unwrap();
+        assert_eq!(streamed, t.content().unwrap().to_string().into_bytes());
+    }
+
+    #[test]
+    fn a_long_answer_is_spooled_and_written_as_the_same_json() {
+        let mut t = Turn::default();
+        let piece = "chunk \"q\" \\ ü\n\u{1}";
+        let mut whole = String::new();
+        for i in 0..40_000 {
+            let text = format!("{i}: {piece}");
+            whole.push_str(&text);
+            let chunk =
+                json!({"candidates":[{"content":{"role":"model","parts":[{"text": text}]}}]});
+            t.push_chunk(&chunk).unwrap();
+        }
+        let last = json!({"candidates":[{"content":{"role":"model","parts":[
+            {"text":"","thoughtSignature":"sig"}]},"finishReason":"STOP"}]});
+        t.push_chunk(&last).unwrap();
+        assert!(matches!(&t.parts[0], Part::Text(s) if s.spilled()));
+        assert_eq!(t.text().unwrap(), whole);
+        let expected = json!({"role":"model","parts":[{"text": whole},{"thoughtSignature":"sig"}]});
+        assert_eq!(t.content().unwrap(), expected);
+        let mut streamed = Vec::new();
+        t.write_content(&mut streamed).unwrap();
+        assert_eq!(streamed, expected.to_string().into_bytes());
     }
 
     #[test]

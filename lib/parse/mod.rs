@@ -306,11 +306,21 @@ fn apply_overrides(obj: &mut Map<String, Value>, opts: &ParseOptions) {
 /// [`Normalized::non_finite`] as (series, label). An event stream is not
 /// chart data and is refused, except a lone `visualization` event or a
 /// render_visualization `tool_use`, which are normalized.
+///
+/// What viz-parse would say on stderr about the reading (ambiguities
+/// resolved, rows skipped) is in [`Normalized::notes`].
 pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseError> {
-    let mut sink = |_: String| {};
-    let mut warn = Warner::new(&mut sink, opts.strict);
+    let mut notes = Vec::new();
+    let mut sink = |m: String| notes.push(m);
+    let read = read_text(text, opts, &mut Warner::new(&mut sink, opts.strict));
+    let mut n = read?;
+    n.notes = notes;
+    Ok(n)
+}
+
+fn read_text(text: &str, opts: &ParseOptions, warn: &mut Warner) -> Result<Normalized, ParseError> {
     let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
-    let event = match read_input(input, opts, &mut warn)? {
+    let event = match read_input(input, opts, warn)? {
         Source::Chart(n) => return Ok(n),
         Source::Event(mut events) if events.len() == 1 => events.remove(0),
         Source::Event(_) => return Err(examples_error("several events".into())),

@@ -37,7 +37,7 @@ impl Provider for Gemini {
     /// The request as built, less what another provider kept on a part for
     /// itself (`extra_content`, an OpenAI-compatible server's extras): the
     /// API refuses fields it does not know.
-    fn body(&self, request: &Value, _model: &str) -> Value {
+    fn body(&self, request: Value, _model: &str) -> Value {
         let foreign = |c: &Value| {
             c.get("parts")
                 .and_then(Value::as_array)
@@ -45,9 +45,9 @@ impl Provider for Gemini {
         };
         let contents = request.get("contents").and_then(Value::as_array);
         if !contents.is_some_and(|cs| cs.iter().any(foreign)) {
-            return request.clone();
+            return request;
         }
-        let mut body = request.clone();
+        let mut body = request;
         for c in body["contents"].as_array_mut().into_iter().flatten() {
             for p in c["parts"].as_array_mut().into_iter().flatten() {
                 if let Some(obj) = p.as_object_mut() {
@@ -93,12 +93,12 @@ mod tests {
         let req = json!({"contents": [{"role": "model", "parts": [
             {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "s",
              "extra_content": {"acme": {"trace": 1}}}]}]});
-        let body = Gemini.body(&req, "m");
+        let body = Gemini.body(req, "m");
         assert_eq!(
             body["contents"][0]["parts"][0],
             json!({"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "s"})
         );
         let plain = json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]});
-        assert_eq!(Gemini.body(&plain, "m"), plain);
+        assert_eq!(Gemini.body(plain.clone(), "m"), plain);
     }
 }

@@ -92,8 +92,9 @@ pub trait Provider: Send + Sync {
     /// The header that carries the API key, and its value.
     fn auth_header(&self, key: &str) -> (&'static str, String);
 
-    /// The wire body for a request built in Gemini's shape.
-    fn body(&self, request: &Value, model: &str) -> Value;
+    /// The wire body for a request built in Gemini's shape. It is taken
+    /// whole: a history of a long answer is not copied once more.
+    fn body(&self, request: Value, model: &str) -> Value;
 
     /// A fresh fold for one streamed answer.
     fn stream(&self) -> Box<dyn StreamFold>;

@@ -268,6 +268,9 @@ pub struct Normalized {
     pub chart: Chart,
     /// One entry per point dropped for a non-finite value: (series, label).
     pub non_finite: Vec<(String, String)>,
+    /// What reading text data took where it allowed another, and what it
+    /// skipped: the notes viz-parse prints on stderr (text input only).
+    pub notes: Vec<String>,
 }
 
 /// Normalizes a chart whose series may hold any number of points, including
@@ -294,7 +297,11 @@ pub fn normalize(mut chart: Chart, opts: &NormalizeOptions) -> Result<Normalized
         }
         reducers.push((s.name, r));
     }
-    finish(chart, reducers, opts).map(|chart| Normalized { chart, non_finite })
+    finish(chart, reducers, opts).map(|chart| Normalized {
+        chart,
+        non_finite,
+        notes: Vec::new(),
+    })
 }
 
 /// Completes a chart from per-series reducers that were fed while reading

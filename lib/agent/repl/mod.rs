@@ -66,13 +66,13 @@ pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     } else {
         String::new()
     };
-    let choice = setup::resolve_session(args)?;
+    let mut choice = setup::resolve_session(args)?;
     if let Some(m) = &choice.load_error {
         return Err(coded(exit::FAILURE, m.clone()));
     }
     let text_mode = prepared.mode == OutputMode::Text;
     let base_url = prepared.base_url.clone();
-    let mut agent = prepared.start(args, &choice)?;
+    let mut agent = prepared.start(args, &mut choice)?;
     let task = args
         .task
         .as_deref()

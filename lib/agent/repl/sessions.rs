@@ -37,7 +37,7 @@ impl Current {
     }
 
     /// Appends a completed turn.
-    pub fn save_turn(&self, model: &str, records: &[Value]) -> Result<(), String> {
+    pub fn save_turn<R: session::Record>(&self, model: &str, records: &[R]) -> Result<(), String> {
         let Some(path) = &self.write_to else {
             return Ok(());
         };

@@ -216,6 +216,7 @@ impl Builder {
                 Ok(Normalized {
                     chart,
                     non_finite: self.non_finite,
+                    notes: Vec::new(),
                 })
             }
             Err(SpecError::NoPoints { .. }) => Err(ParseError::Data(if total == 0 {

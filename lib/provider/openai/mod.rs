@@ -40,8 +40,8 @@ impl Provider for OpenAi {
         ("authorization", format!("Bearer {key}"))
     }
 
-    fn body(&self, request: &Value, model: &str) -> Value {
-        request::body(request, model)
+    fn body(&self, request: Value, model: &str) -> Value {
+        request::body(&request, model)
     }
 
     fn stream(&self) -> Box<dyn StreamFold> {

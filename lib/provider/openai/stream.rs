@@ -13,12 +13,13 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::gemini::{Delta, FunctionCall, GenError, Turn, Usage};
+use crate::gemini::spool::Spool;
+use crate::gemini::{Delta, FunctionCall, GenError, Part, Turn, Usage};
 use crate::provider::{StreamFold, parse_chunk};
 
 #[derive(Debug, Default)]
 pub struct OpenAiStream {
-    text: String,
+    text: Spool,
     calls: BTreeMap<u64, Call>,
     usage: Usage,
     finish: Option<String>,
@@ -63,7 +64,7 @@ impl StreamFold for OpenAiStream {
             return Ok(out);
         };
         if let Some(delta) = choice.get("delta").or_else(|| choice.get("message")) {
-            self.absorb(delta, &mut out);
+            self.absorb(delta, &mut out)?;
         }
         if let Some(r) = choice.get("finish_reason").and_then(Value::as_str) {
             if r == "content_filter" {
@@ -87,11 +88,11 @@ impl StreamFold for OpenAiStream {
 }
 
 impl OpenAiStream {
-    fn absorb(&mut self, delta: &Value, out: &mut Vec<Delta>) {
+    fn absorb(&mut self, delta: &Value, out: &mut Vec<Delta>) -> std::io::Result<()> {
         if let Some(t) = delta.get("content").and_then(Value::as_str)
             && !t.is_empty()
         {
-            self.text.push_str(t);
+            self.text.push_str(t)?;
             out.push(Delta::Text(t.to_string()));
         }
         // Reasoning models' thoughts: llama.cpp, vLLM and DeepSeek say
@@ -133,6 +134,7 @@ impl OpenAiStream {
                 merge(&mut call.extra, extra);
             }
         }
+        Ok(())
     }
 
     fn into_turn(self) -> Turn {
@@ -142,7 +144,7 @@ impl OpenAiStream {
             ..Turn::default()
         };
         if !self.text.is_empty() {
-            turn.parts.push(json!({"text": self.text}));
+            turn.parts.push(Part::Text(self.text));
         }
         let mut malformed = false;
         for (index, call) in self.calls {
@@ -181,7 +183,7 @@ impl OpenAiStream {
                 args,
                 id: Some(id),
             });
-            turn.parts.push(Value::Object(part));
+            turn.parts.push(Part::Json(Value::Object(part)));
         }
         turn.finish_reason = Some(
             match self.finish.as_deref() {
@@ -280,7 +282,7 @@ mod tests {
             (Some("b"), &json!({"x": 2}))
         );
         assert_eq!(
-            t.parts[0],
+            t.content().unwrap()["parts"][0],
             json!({"functionCall": {"id": "a", "name": "f", "args": {"q": 1}}, "thoughtSignature": "SIG"})
         );
         assert_eq!(t.usage.total, 12);
@@ -294,7 +296,7 @@ mod tests {
         ));
         let t = t.unwrap();
         assert_eq!(deltas.len(), 3);
-        assert!(t.text().starts_with("AI works by **learning"));
+        assert!(t.text().unwrap().starts_with("AI works by **learning"));
         assert_eq!(t.usage.prompt, 12);
         let cut = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n";
         let (e, deltas) = fold(cut);
