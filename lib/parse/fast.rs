@@ -42,8 +42,14 @@ pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
     if !(digit_at(0) || (b.first() == Some(&b'-') && digit_at(1))) {
         return None;
     }
-    // A point in a decimal-comma column groups thousands: the full
-    // parser's business.
+    // Nearly every cell: a short decimal, read in one pass.
+    if let Some(d) = short_decimal(b)
+        && d.end == b.len()
+    {
+        // A point in a decimal-comma column groups thousands: the full
+        // parser's business.
+        return (dec != Decimal::Comma || !d.point).then_some(d.value);
+    }
     if dec == Decimal::Comma && memchr(b'.', b).is_some() {
         return None;
     }
@@ -51,6 +57,64 @@ pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
         Ok((v, n)) if n == b.len() && v.is_finite() => Some(v),
         _ => None,
     }
+}
+
+/// Digits a [`short_decimal`] may have: up to 15 they fit a double exactly.
+const MAX_DIGITS: usize = 15;
+
+/// The powers of ten a [`short_decimal`] is divided by, all exact doubles.
+const POW10: [f64; MAX_DIGITS + 1] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A [`short_decimal`] read from the start of some bytes.
+#[derive(Debug, Clone, Copy)]
+struct Short {
+    value: f64,
+    /// Where its digits end (what follows is not looked at).
+    end: usize,
+    /// It has a point and a fraction.
+    point: bool,
+}
+
+/// `-?[0-9]+(\.[0-9]+)?` of at most [`MAX_DIGITS`] digits at the start of
+/// `b`, read exactly: the digits and the power of ten are both exact
+/// doubles, so one correctly rounded division gives the correctly rounded
+/// value, the one every correct parser (std, fast-float2, serde_json)
+/// gives. `None` for anything longer or otherwise shaped (a point with no
+/// digit after it), which the callers leave to those parsers.
+fn short_decimal(b: &[u8]) -> Option<Short> {
+    let neg = b.first() == Some(&b'-');
+    let mut i = usize::from(neg);
+    let mut m = 0u64;
+    let mut digits = 0;
+    let mut fraction = None;
+    loop {
+        match b.get(i) {
+            Some(&c @ b'0'..=b'9') => {
+                m = m * 10 + u64::from(c - b'0');
+                digits += 1;
+                if digits > MAX_DIGITS {
+                    return None;
+                }
+            }
+            Some(b'.') if fraction.is_none() && digits > 0 => fraction = Some(digits),
+            _ => break,
+        }
+        i += 1;
+    }
+    let scale = match fraction {
+        Some(at) if at == digits => return None,
+        Some(at) => digits - at,
+        None if digits == 0 => return None,
+        None => 0,
+    };
+    let v = m as f64 / POW10[scale];
+    Some(Short {
+        value: if neg { -v } else { v },
+        end: i,
+        point: fraction.is_some(),
+    })
 }
 
 /// The cell as [`super::table::cell`] would give it, when trimming cannot
@@ -198,8 +262,8 @@ fn plain_prefix(b: &[u8]) -> &str {
 impl<R: Read> CsvLane<R> {
     /// Splits the next record of `text` into `fields`, skipping blank
     /// lines (no record in the csv crate either); `None` when `text` is
-    /// used up. Lines are short: one plain pass beats vector searches
-    /// that stop at every delimiter.
+    /// used up. `memchr2` jumps from delimiter to delimiter: a byte loop
+    /// cost ten instructions a byte, the vector search about two.
     fn split_next(&mut self) -> Option<Loc> {
         let bytes = self.text.as_bytes();
         let delimiter = self.delimiter;
@@ -209,23 +273,23 @@ impl<R: Read> CsvLane<R> {
             self.line += 1;
             self.fields.clear();
             let mut at = start;
-            let mut end = bytes.len();
-            for (i, &c) in bytes[start..].iter().enumerate() {
-                if c == b'\n' {
-                    end = start + i;
-                    break;
+            let end = loop {
+                match memchr2(delimiter, b'\n', &bytes[at..]) {
+                    Some(i) if bytes[at + i] == delimiter => {
+                        self.fields.push((at, at + i));
+                        at += i + 1;
+                    }
+                    Some(i) => break at + i,
+                    None => break bytes.len(),
                 }
-                if c == delimiter {
-                    self.fields.push((at, start + i));
-                    at = start + i + 1;
-                }
-            }
+            };
             self.pos = end + 1;
             if end > start {
                 self.fields.push((at, end));
                 self.first = None;
                 return Some(Loc::Line(first));
             }
+            // A blank line: no fields.
         }
         None
     }
@@ -311,22 +375,16 @@ enum Json {
     Null,
     /// A string without escapes: its content.
     Text(usize, usize),
-    /// `true`/`false`, or an integer of at most 15 digits: its token is
-    /// the text serde_json writes for it.
+    /// `true`/`false`: its token is the text serde_json writes for it.
     Word(usize, usize),
+    /// An integer of at most 15 digits: its token (the text serde_json
+    /// writes for it) and its value.
+    Int(usize, usize, f64),
     /// A number with a fraction, at most 15 digits and no exponent: read
-    /// exactly by serde_json too (the digits fit a double and the power of
-    /// ten is exact), so its value is known here.
+    /// exactly by serde_json too (see [`short_decimal`]), so its value is
+    /// known here.
     Float(f64),
 }
-
-/// Digits a number may have to stay in the fast lane (see [`Json::Float`]).
-const MAX_DIGITS: usize = 15;
-
-/// The powers of ten a [`Json::Float`] is divided by, all exact doubles.
-const POW10: [f64; MAX_DIGITS + 1] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
 
 /// One JSON line of a flat object with plain values, as cells by column,
 /// without building a `serde_json::Value`; any other line is left to the
@@ -442,48 +500,27 @@ fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
         b'f' => word(b"false", Json::Word(i, i + 5)),
         b'n' => word(b"null", Json::Null),
         b'-' | b'0'..=b'9' => {
-            let digits = |mut j: usize| {
-                while b.get(j).is_some_and(u8::is_ascii_digit) {
-                    j += 1;
-                }
-                j
-            };
-            let neg = usize::from(b[i] == b'-');
-            let int = i + neg;
-            let mut j = match b.get(int) {
-                // JSON has no leading zeros; serde_json writes -0 as -0.0.
-                Some(b'0') if neg == 0 || b.get(int + 1) == Some(&b'.') => int + 1,
-                Some(b'1'..=b'9') => digits(int),
-                _ => return None,
-            };
-            let mut count = j - int;
-            let point = j;
-            let float = b.get(j) == Some(&b'.');
-            if float {
-                let f = digits(j + 1);
-                if f == j + 1 {
-                    return None;
-                }
-                count += f - j - 1;
-                j = f;
-            }
-            if count > MAX_DIGITS || matches!(b.get(j), Some(b'e' | b'E')) {
+            let d = short_decimal(&b[i..])?;
+            let end = i + d.end;
+            let int = i + usize::from(b[i] == b'-');
+            // JSON has no leading zeros (serde_json refuses `01`), and
+            // serde_json writes -0 as -0.0: both left to it, as are
+            // exponents.
+            let zero_led = b[int] == b'0' && b.get(int + 1).is_some_and(u8::is_ascii_digit);
+            let minus_zero = int > i && !d.point && d.value == 0.0;
+            if zero_led || minus_zero || matches!(b.get(end), Some(b'e' | b'E')) {
                 return None;
             }
-            if float {
-                // The digits over a power of ten, both exact doubles: one
-                // correctly rounded division, the very one serde_json
-                // makes for such a number. (fast-float2 gives the same
-                // value; its set-up was 12% of a JSON-lines run.)
-                let m = b[int..j]
-                    .iter()
-                    .filter(|c| c.is_ascii_digit())
-                    .fold(0u64, |m, &c| m * 10 + u64::from(c - b'0'));
-                let v = m as f64 / POW10[count - (point - int)];
-                Some((Json::Float(if neg == 1 { -v } else { v }), j))
-            } else {
-                Some((Json::Word(i, j), j))
-            }
+            // A fraction's text is respelled from its value as serde_json
+            // does; an integer's is the token itself.
+            Some((
+                if d.point {
+                    Json::Float(d.value)
+                } else {
+                    Json::Int(i, end, d.value)
+                },
+                end,
+            ))
         }
         _ => None,
     }
@@ -493,7 +530,9 @@ impl Cells for PlainObject {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
         match *self.cells[..self.width].get(i)? {
             Json::Absent | Json::Null => None,
-            Json::Text(a, b) | Json::Word(a, b) => Some(Cow::Borrowed(&self.text[a..b])),
+            Json::Text(a, b) | Json::Word(a, b) | Json::Int(a, b, _) => {
+                Some(Cow::Borrowed(&self.text[a..b]))
+            }
             // serde_json's own spelling, as the full reader's cell has it.
             Json::Float(v) => Some(Cow::Owned(serde_json::Number::from_f64(v)?.to_string())),
         }
@@ -506,6 +545,8 @@ impl Cells for PlainObject {
             // Its text has a point, which a decimal-comma column reads
             // otherwise: the full parser's business.
             Json::Float(v) => (dec != Decimal::Comma).then_some(v),
+            // No point or sign trouble: what `plain_number` reads it as.
+            Json::Int(_, _, v) => Some(v),
             _ => plain_number(&self.raw(i)?, dec),
         }
     }
