@@ -86,13 +86,20 @@ struct Short {
 fn short_decimal(b: &[u8]) -> Option<Short> {
     let neg = b.first() == Some(&b'-');
     let start = usize::from(neg);
-    let (int_end, m) = digits(b, start, 0);
-    let point = int_end > start && b.get(int_end) == Some(&b'.');
-    let (end, m) = if point {
-        digits(b, int_end + 1, m)
-    } else {
-        (int_end, m)
+    // Wrapping: a number too long to be exact is refused below anyway.
+    let mut m = 0u64;
+    let mut digits = |mut i: usize| {
+        while let Some(&c) = b.get(i)
+            && c.is_ascii_digit()
+        {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+            i += 1;
+        }
+        i
     };
+    let int_end = digits(start);
+    let point = int_end > start && b.get(int_end) == Some(&b'.');
+    let end = if point { digits(int_end + 1) } else { int_end };
     let scale = end.saturating_sub(int_end + 1);
     if int_end == start || (point && scale == 0) || end - start - usize::from(point) > MAX_DIGITS {
         return None;
@@ -103,21 +110,6 @@ fn short_decimal(b: &[u8]) -> Option<Short> {
         end,
         point,
     })
-}
-
-/// The digits of `b` from `i` folded into `m`, and where they end.
-/// Wrapping: a number too long to be exact is refused by the caller.
-#[inline(always)]
-fn digits(b: &[u8], mut i: usize, mut m: u64) -> (usize, u64) {
-    while let Some(&c) = b.get(i) {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        m = m.wrapping_mul(10).wrapping_add(u64::from(d));
-        i += 1;
-    }
-    (i, m)
 }
 
 /// The cell as [`super::table::cell`] would give it, when trimming cannot
@@ -459,17 +451,20 @@ impl PlainObject {
     fn same_shape(&mut self, b: &[u8]) -> bool {
         let (mut pos, mut from) = (0, 0);
         for &(to, col) in &self.slots {
-            let at = pos + (to - from);
-            if !b.get(pos..at).is_some_and(|t| same(t, &self.shape[from..to])) {
+            let Some(at) = b
+                .get(pos..)
+                .and_then(|rest| rest.strip_prefix(&self.shape[from..to]))
+                .map(|rest| b.len() - rest.len())
+            else {
                 return false;
-            }
+            };
             let Some((value, end)) = json_value(b, at) else {
                 return false;
             };
             self.cells[col] = value;
             (pos, from) = (end, to);
         }
-        !self.slots.is_empty() && b.get(pos..).is_some_and(|t| same(t, &self.shape[from..]))
+        !self.slots.is_empty() && b.get(pos..) == Some(&self.shape[from..])
     }
 
     /// The line read key by key, its shape kept for [`Self::same_shape`].
@@ -523,12 +518,6 @@ impl PlainObject {
         self.shape.extend_from_slice(&b[literal..]);
         true
     }
-}
-
-/// What lies between values is short: a plain comparison beats a call to
-/// `memcmp`.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
