@@ -22,6 +22,9 @@ fn number_like() -> impl Strategy<Value = String> {
         "-?0{0,3}[0-9]{0,4}\\.?[0-9]{0,4}",
         "[-+ .,0-9eE]{0,12}",
         "[0-9]{1,3}(,[0-9]{3}){0,3}(\\.[0-9]{1,3})?",
+        // Around the 15 digits the one-pass reader takes (more: fast-float2).
+        "-?0{0,2}[0-9]{0,16}\\.?[0-9]{0,16}",
+        "-?[0-9]{13,16}|-?[0-9]{1,8}\\.[0-9]{6,9}",
         "\\PC{0,8}",
     ]
 }
@@ -97,6 +100,9 @@ fn json_value() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "-?(0|[1-9][0-9]{0,17})",
         4 => "-?(0|[1-9][0-9]{0,8})\\.[0-9]{1,12}",
+        // Either side of 15 digits, and minus zero with a fraction.
+        1 => "-?[1-9][0-9]{12,16}(\\.[0-9]{1,3})?",
+        1 => "-0\\.[0-9]{1,3}",
         // (Not past 1e308: a line serde_json refuses is quoted in the
         // warning, and the escaped keys would differ there.)
         1 => "-?[1-9][0-9]{0,3}(\\.[0-9]{1,3})?[eE][+-]?[0-9]{1,2}",

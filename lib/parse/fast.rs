@@ -42,8 +42,14 @@ pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
     if !(digit_at(0) || (b.first() == Some(&b'-') && digit_at(1))) {
         return None;
     }
-    // A point in a decimal-comma column groups thousands: the full
-    // parser's business.
+    // Nearly every cell: a short decimal, read in one pass.
+    if let Some(d) = short_decimal(b)
+        && d.end == b.len()
+    {
+        // A point in a decimal-comma column groups thousands: the full
+        // parser's business.
+        return (dec != Decimal::Comma || !d.point).then_some(d.value);
+    }
     if dec == Decimal::Comma && memchr(b'.', b).is_some() {
         return None;
     }
@@ -51,6 +57,59 @@ pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
         Ok((v, n)) if n == b.len() && v.is_finite() => Some(v),
         _ => None,
     }
+}
+
+/// Digits a [`short_decimal`] may have: up to 15 they fit a double exactly.
+const MAX_DIGITS: usize = 15;
+
+/// The powers of ten a [`short_decimal`] is divided by, all exact doubles.
+const POW10: [f64; MAX_DIGITS + 1] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// A [`short_decimal`] read from the start of some bytes.
+#[derive(Debug, Clone, Copy)]
+struct Short {
+    value: f64,
+    /// Where its digits end (what follows is not looked at).
+    end: usize,
+    /// It has a point and a fraction.
+    point: bool,
+}
+
+/// `-?[0-9]+(\.[0-9]+)?` of at most [`MAX_DIGITS`] digits at the start of
+/// `b`, read exactly: the digits and the power of ten are both exact
+/// doubles, so one correctly rounded division gives the correctly rounded
+/// value, the one every correct parser (std, fast-float2, serde_json)
+/// gives. `None` for anything longer or otherwise shaped (a point with no
+/// digit after it), which the callers leave to those parsers.
+fn short_decimal(b: &[u8]) -> Option<Short> {
+    let neg = b.first() == Some(&b'-');
+    let start = usize::from(neg);
+    // Wrapping: a number too long to be exact is refused below anyway.
+    let mut m = 0u64;
+    let mut digits = |mut i: usize| {
+        while let Some(&c) = b.get(i)
+            && c.is_ascii_digit()
+        {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+            i += 1;
+        }
+        i
+    };
+    let int_end = digits(start);
+    let point = int_end > start && b.get(int_end) == Some(&b'.');
+    let end = if point { digits(int_end + 1) } else { int_end };
+    let scale = end.saturating_sub(int_end + 1);
+    if int_end == start || (point && scale == 0) || end - start - usize::from(point) > MAX_DIGITS {
+        return None;
+    }
+    let v = m as f64 / POW10[scale];
+    Some(Short {
+        value: if neg { -v } else { v },
+        end,
+        point,
+    })
 }
 
 /// The cell as [`super::table::cell`] would give it, when trimming cannot
@@ -198,37 +257,68 @@ fn plain_prefix(b: &[u8]) -> &str {
 impl<R: Read> CsvLane<R> {
     /// Splits the next record of `text` into `fields`, skipping blank
     /// lines (no record in the csv crate either); `None` when `text` is
-    /// used up. Lines are short: one plain pass beats vector searches
-    /// that stop at every delimiter.
+    /// used up.
     fn split_next(&mut self) -> Option<Loc> {
         let bytes = self.text.as_bytes();
-        let delimiter = self.delimiter;
         while self.pos < bytes.len() {
             let start = self.pos;
             let first = *self.first.get_or_insert(self.line + 1);
             self.line += 1;
             self.fields.clear();
-            let mut at = start;
-            let mut end = bytes.len();
-            for (i, &c) in bytes[start..].iter().enumerate() {
-                if c == b'\n' {
-                    end = start + i;
-                    break;
-                }
-                if c == delimiter {
-                    self.fields.push((at, start + i));
-                    at = start + i + 1;
-                }
-            }
+            let (end, last) = split_line(bytes, start, self.delimiter, &mut self.fields);
             self.pos = end + 1;
             if end > start {
-                self.fields.push((at, end));
+                self.fields.push((last, end));
                 self.first = None;
                 return Some(Loc::Line(first));
             }
         }
         None
     }
+}
+
+/// Pushes the fields of the line at `start` that end in `delimiter`;
+/// returns where the line ends (its newline, or the end of `b`) and where
+/// its last field starts. Eight bytes at a time: `memchr2` costs some fifty
+/// instructions a call, two calls a row, and a byte loop ten a byte; this
+/// about two a byte.
+fn split_line(
+    b: &[u8],
+    start: usize,
+    delimiter: u8,
+    fields: &mut Vec<(usize, usize)>,
+) -> (usize, usize) {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // 0x80 in each byte of `x` that is zero, and nowhere else.
+    let zeros = |x: u64| !(((x & LOW7) + LOW7) | x | LOW7);
+    let newlines = u64::from_ne_bytes([b'\n'; 8]);
+    let delimiters = u64::from_ne_bytes([delimiter; 8]);
+    let mut at = start;
+    let mut i = start;
+    while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        let x = u64::from_le_bytes(word);
+        let mut hits = zeros(x ^ newlines) | zeros(x ^ delimiters);
+        while hits != 0 {
+            let j = i + (hits.trailing_zeros() / 8) as usize;
+            if b[j] == b'\n' {
+                return (j, at);
+            }
+            fields.push((at, j));
+            at = j + 1;
+            hits &= hits - 1;
+        }
+        i += 8;
+    }
+    for (j, &c) in b.iter().enumerate().skip(i) {
+        if c == b'\n' {
+            return (j, at);
+        }
+        if c == delimiter {
+            fields.push((at, j));
+            at = j + 1;
+        }
+    }
+    (b.len(), at)
 }
 
 impl<R: Read> Rows for CsvLane<R> {
@@ -311,22 +401,16 @@ enum Json {
     Null,
     /// A string without escapes: its content.
     Text(usize, usize),
-    /// `true`/`false`, or an integer of at most 15 digits: its token is
-    /// the text serde_json writes for it.
+    /// `true`/`false`: its token is the text serde_json writes for it.
     Word(usize, usize),
+    /// An integer of at most 15 digits: its token (the text serde_json
+    /// writes for it) and its value.
+    Int(usize, usize, f64),
     /// A number with a fraction, at most 15 digits and no exponent: read
-    /// exactly by serde_json too (the digits fit a double and the power of
-    /// ten is exact), so its value is known here.
+    /// exactly by serde_json too (see [`short_decimal`]), so its value is
+    /// known here.
     Float(f64),
 }
-
-/// Digits a number may have to stay in the fast lane (see [`Json::Float`]).
-const MAX_DIGITS: usize = 15;
-
-/// The powers of ten a [`Json::Float`] is divided by, all exact doubles.
-const POW10: [f64; MAX_DIGITS + 1] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
 
 /// One JSON line of a flat object with plain values, as cells by column,
 /// without building a `serde_json::Value`; any other line is left to the
@@ -337,9 +421,11 @@ pub(crate) struct PlainObject {
     cells: Vec<Json>,
     /// The cells of this line: `cells` beyond it are all absent.
     width: usize,
-    /// The previous line's keys and their columns: the same keys in the
-    /// same order need no hashing.
-    recent: Vec<(String, usize)>,
+    /// The last line read key by key, without its values (`{"x":`,
+    /// `,"y":`, `}`), and for each value where the text before it ends in
+    /// `shape` and its column; no slots when that line was refused.
+    shape: Vec<u8>,
+    slots: Vec<(usize, usize)>,
 }
 
 impl PlainObject {
@@ -347,7 +433,45 @@ impl PlainObject {
     /// escapes, short numbers, booleans and nulls, no key twice, and every
     /// key has a column (`column`); false leaves it to the full reader.
     pub(crate) fn read(&mut self, line: &str, column: &dyn Fn(&str) -> Option<usize>) -> bool {
+        if !(self.same_shape(line.as_bytes()) || self.read_keys(line, column)) {
+            // No shape from a line refused half-way.
+            self.slots.clear();
+            return false;
+        }
+        self.text.clear();
+        self.text.push_str(line);
+        true
+    }
+
+    /// The line read as one of the previous line's shape: the same text
+    /// around its values, byte for byte, and values the fast lane takes.
+    /// Values are tokens that end themselves, so a line that matches is a
+    /// flat object with the previous line's keys in their order: no key to
+    /// scan, compare or look up (most of a JSON-lines file).
+    fn same_shape(&mut self, b: &[u8]) -> bool {
+        let (mut pos, mut from) = (0, 0);
+        for &(to, col) in &self.slots {
+            let Some(at) = b
+                .get(pos..)
+                .and_then(|rest| rest.strip_prefix(&self.shape[from..to]))
+                .map(|rest| b.len() - rest.len())
+            else {
+                return false;
+            };
+            let Some((value, end)) = json_value(b, at) else {
+                return false;
+            };
+            self.cells[col] = value;
+            (pos, from) = (end, to);
+        }
+        !self.slots.is_empty() && b.get(pos..) == Some(&self.shape[from..])
+    }
+
+    /// The line read key by key, its shape kept for [`Self::same_shape`].
+    fn read_keys(&mut self, line: &str, column: &dyn Fn(&str) -> Option<usize>) -> bool {
         let b = line.as_bytes();
+        self.shape.clear();
+        self.slots.clear();
         if b.first() != Some(&b'{') {
             return false;
         }
@@ -356,7 +480,7 @@ impl PlainObject {
         }
         self.width = 0;
         let mut i = 1;
-        let mut nth = 0;
+        let mut literal = 0;
         loop {
             i = skip_ws(b, i);
             let Some((ks, ke)) = json_string(b, i) else {
@@ -370,19 +494,13 @@ impl PlainObject {
             let Some((value, end)) = json_value(b, i) else {
                 return false;
             };
-            i = skip_ws(b, end);
-            let col = match self.recent.get(nth) {
-                Some((k, c)) if same(k.as_bytes(), &b[ks..ke]) => *c,
-                _ => match column(&line[ks..ke]) {
-                    Some(c) => {
-                        self.recent.truncate(nth);
-                        self.recent.push((line[ks..ke].to_string(), c));
-                        c
-                    }
-                    None => return false,
-                },
+            let Some(col) = column(&line[ks..ke]) else {
+                return false;
             };
-            nth += 1;
+            self.shape.extend_from_slice(&b[literal..i]);
+            self.slots.push((self.shape.len(), col));
+            literal = end;
+            i = skip_ws(b, end);
             if self.cells.len() <= col {
                 self.cells.resize(col + 1, Json::Absent);
             }
@@ -397,15 +515,9 @@ impl PlainObject {
                 _ => return false,
             }
         }
-        self.text.clear();
-        self.text.push_str(line);
+        self.shape.extend_from_slice(&b[literal..]);
         true
     }
-}
-
-/// Keys are short: a plain comparison beats a call to `memcmp`.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
@@ -442,48 +554,27 @@ fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
         b'f' => word(b"false", Json::Word(i, i + 5)),
         b'n' => word(b"null", Json::Null),
         b'-' | b'0'..=b'9' => {
-            let digits = |mut j: usize| {
-                while b.get(j).is_some_and(u8::is_ascii_digit) {
-                    j += 1;
-                }
-                j
-            };
-            let neg = usize::from(b[i] == b'-');
-            let int = i + neg;
-            let mut j = match b.get(int) {
-                // JSON has no leading zeros; serde_json writes -0 as -0.0.
-                Some(b'0') if neg == 0 || b.get(int + 1) == Some(&b'.') => int + 1,
-                Some(b'1'..=b'9') => digits(int),
-                _ => return None,
-            };
-            let mut count = j - int;
-            let point = j;
-            let float = b.get(j) == Some(&b'.');
-            if float {
-                let f = digits(j + 1);
-                if f == j + 1 {
-                    return None;
-                }
-                count += f - j - 1;
-                j = f;
-            }
-            if count > MAX_DIGITS || matches!(b.get(j), Some(b'e' | b'E')) {
+            let d = short_decimal(&b[i..])?;
+            let end = i + d.end;
+            let int = i + usize::from(b[i] == b'-');
+            // JSON has no leading zeros (serde_json refuses `01`), and
+            // serde_json writes -0 as -0.0: both left to it, as are
+            // exponents.
+            let zero_led = b[int] == b'0' && b.get(int + 1).is_some_and(u8::is_ascii_digit);
+            let minus_zero = int > i && !d.point && d.value == 0.0;
+            if zero_led || minus_zero || matches!(b.get(end), Some(b'e' | b'E')) {
                 return None;
             }
-            if float {
-                // The digits over a power of ten, both exact doubles: one
-                // correctly rounded division, the very one serde_json
-                // makes for such a number. (fast-float2 gives the same
-                // value; its set-up was 12% of a JSON-lines run.)
-                let m = b[int..j]
-                    .iter()
-                    .filter(|c| c.is_ascii_digit())
-                    .fold(0u64, |m, &c| m * 10 + u64::from(c - b'0'));
-                let v = m as f64 / POW10[count - (point - int)];
-                Some((Json::Float(if neg == 1 { -v } else { v }), j))
-            } else {
-                Some((Json::Word(i, j), j))
-            }
+            // A fraction's text is respelled from its value as serde_json
+            // does; an integer's is the token itself.
+            Some((
+                if d.point {
+                    Json::Float(d.value)
+                } else {
+                    Json::Int(i, end, d.value)
+                },
+                end,
+            ))
         }
         _ => None,
     }
@@ -493,7 +584,9 @@ impl Cells for PlainObject {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
         match *self.cells[..self.width].get(i)? {
             Json::Absent | Json::Null => None,
-            Json::Text(a, b) | Json::Word(a, b) => Some(Cow::Borrowed(&self.text[a..b])),
+            Json::Text(a, b) | Json::Word(a, b) | Json::Int(a, b, _) => {
+                Some(Cow::Borrowed(&self.text[a..b]))
+            }
             // serde_json's own spelling, as the full reader's cell has it.
             Json::Float(v) => Some(Cow::Owned(serde_json::Number::from_f64(v)?.to_string())),
         }
@@ -506,6 +599,8 @@ impl Cells for PlainObject {
             // Its text has a point, which a decimal-comma column reads
             // otherwise: the full parser's business.
             Json::Float(v) => (dec != Decimal::Comma).then_some(v),
+            // No point or sign trouble: what `plain_number` reads it as.
+            Json::Int(_, _, v) => Some(v),
             _ => plain_number(&self.raw(i)?, dec),
         }
     }

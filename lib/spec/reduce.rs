@@ -135,6 +135,7 @@ enum State {
     Last(VecDeque<Indexed>),
     /// For even, minmax and lttb: buckets of `width` positions.
     Buckets {
+        /// 1, doubled each time the buckets fill up: always a power of two.
         width: usize,
         /// Track each bucket's min and max (minmax, lttb; even needs only
         /// each bucket's first point).
@@ -199,17 +200,12 @@ impl Reducer {
     pub fn push_value(&mut self, value: f64, label: &str) {
         let idx = self.seen;
         self.seen += 1;
+        if self.drops(value) {
+            return;
+        }
         let limit = self.limit;
         match &mut self.state {
             State::Top(heap) => {
-                // A point no stronger than the weakest kept one would be
-                // popped at once (ties go to the earlier point): skip it.
-                if heap.len() >= limit
-                    && let Some(weakest) = heap.peek()
-                    && value.abs().total_cmp(&weakest.0.point.value.abs()) != Ordering::Greater
-                {
-                    return;
-                }
                 heap.push(ByMagnitude(Indexed::new(idx, value, label)));
                 if heap.len() > limit {
                     heap.pop();
@@ -245,7 +241,8 @@ impl Reducer {
                     Some(l) => l.set(idx, value, label),
                     None => *last = Some(Indexed::new(idx, value, label)),
                 }
-                let starts_new = idx.is_multiple_of(*width);
+                // The width is a power of two: a mask, not a division per point.
+                let starts_new = idx & (*width - 1) == 0;
                 match open {
                     Some(b) if !starts_new => {
                         if *extremes {
@@ -281,6 +278,27 @@ impl Reducer {
                 }
             }
         }
+    }
+
+    /// Whether [`Reducer::push_value`] would drop a point of this value at
+    /// once, whatever its label: in a full top-N, one no stronger than the
+    /// weakest kept (ties go to the earlier point). The caller then need
+    /// not find its label, and counts it with [`Reducer::skip`].
+    pub fn drops(&self, value: f64) -> bool {
+        match &self.state {
+            State::Top(heap) => {
+                heap.len() >= self.limit
+                    && heap.peek().is_some_and(|weakest| {
+                        value.abs().total_cmp(&weakest.0.point.value.abs()) != Ordering::Greater
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// Counts a point [`Reducer::drops`] said is dropped.
+    pub fn skip(&mut self) {
+        self.seen += 1;
     }
 
     /// The kept points in input order, and whether any were dropped.

@@ -29,6 +29,15 @@ impl Builder {
             *slot = v;
         }
         let rows = self.rows + 1;
+        // Most rows of a long top-N chart: a value that cannot enter needs
+        // no label (the full path would drop it all the same).
+        if let [(_, reducer)] = &mut self.reducers[..]
+            && reducer.drops(values[0])
+        {
+            reducer.skip();
+            self.rows = rows;
+            return true;
+        }
         let label: Cow<'_, str> = match self.plan.label {
             Some(col) => match row.raw(col) {
                 Some(Cow::Borrowed(c)) => match plain_text(c) {
