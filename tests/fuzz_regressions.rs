@@ -65,3 +65,18 @@ fn an_empty_error_message_still_fits_a_narrow_width() {
         assert_eq!(joined, "warning:error:", "at width {width}");
     }
 }
+
+/// fuzz target `events`: a number read from JSON came out one step off
+/// (serde_json's default float reader is not exact): a 45-digit value read
+/// as 1.0000000000000001e45 instead of the nearest double, 1e45, so an
+/// event written back did not read as the same event.
+#[test]
+fn json_numbers_are_read_to_the_nearest_double() {
+    let json = br#"[{"label":"a","value":999999999999999999990000001590897978359414782},{"label":"b","value":0.30000000000000004}]"#;
+    let (out, err, code) = run("viz-parse", &["--chart", "bar"], json);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let chart: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let points = &chart["series"][0]["points"];
+    assert_eq!(points[0]["value"].as_f64(), Some(1e45));
+    assert_eq!(points[1]["value"].as_f64(), Some(0.1 + 0.2));
+}

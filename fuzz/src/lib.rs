@@ -69,9 +69,12 @@ pub fn check_output(out: &str, opts: &RenderOptions, fit: bool) {
 }
 
 /// C0 and C1 controls, DEL, and the bidi overrides that reorder a
-/// terminal line.
+/// terminal line. Not a tab: with Markdown off, text keeps its tabs as it
+/// came (the wrapper measures them to stops of 8, as terminals set them),
+/// and such lines are code, not fitted (see `check_output`'s `fit`).
 pub fn is_control(c: char) -> bool {
-    (c.is_control() && c != '\n') || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    (c.is_control() && !matches!(c, '\n' | '\t'))
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 pub fn check_finite(chart: &Chart) {
