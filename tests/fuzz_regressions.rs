@@ -80,3 +80,23 @@ fn json_numbers_are_read_to_the_nearest_double() {
     assert_eq!(points[0]["value"].as_f64(), Some(1e45));
     assert_eq!(points[1]["value"].as_f64(), Some(0.1 + 0.2));
 }
+
+/// fuzz target `render`: at width 1 a wide character (two columns) was
+/// put on a line of its own, two columns wide. A one-column mark stands in.
+#[test]
+fn a_wide_character_at_width_one_is_replaced_by_a_mark() {
+    let stream = "{\"type\":\"message\",\"role\":\"assistant\",\"content\":\"a\u{6650}b\"}\n";
+    let (out, err, code) = run(
+        "viz-render",
+        &["--markdown", "off", "--color", "never", "--width", "1"],
+        stream.as_bytes(),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, "a\n\u{2026}\nb\n");
+    let (out, _, _) = run(
+        "viz-render",
+        &["--markdown", "off", "--color", "never", "--width", "2"],
+        stream.as_bytes(),
+    );
+    assert_eq!(out, "a\n\u{6650}\nb\n", "kept where it fits");
+}

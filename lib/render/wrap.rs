@@ -282,8 +282,15 @@ impl Wrapper {
             if self.line_has_text && self.col + w > self.width {
                 self.break_line(out);
             }
-            out.push(c);
-            self.col += w;
+            if self.col + w > self.width {
+                // A wide character on a line too narrow even for it alone
+                // (width 1): a mark of one column stands in for it.
+                out.push('…');
+                self.col += 1;
+            } else {
+                out.push(c);
+                self.col += w;
+            }
             self.line_has_text = true;
         }
     }
