@@ -100,3 +100,18 @@ fn a_wide_character_at_width_one_is_replaced_by_a_mark() {
     );
     assert_eq!(out, "a\n\u{6650}\nb\n", "kept where it fits");
 }
+
+/// fuzz target `render`: the same at width 1 in an error message, which
+/// is wrapped by the renderer's line wrapper rather than the text one.
+#[test]
+fn a_wide_character_in_an_error_at_width_one_is_replaced_by_a_mark() {
+    let stream = "{\"type\":\"error\",\"severity\":\"warning\",\"message\":\"\u{6650}\"}\n";
+    let (out, err, code) = run(
+        "viz-render",
+        &["--color", "never", "--width", "1"],
+        stream.as_bytes(),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.lines().all(|l| l.chars().count() <= 1), "{out:?}");
+    assert!(out.ends_with("\u{2026}\n"), "{out:?}");
+}

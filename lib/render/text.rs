@@ -274,8 +274,15 @@ pub fn wrap(s: &str, max: usize) -> Vec<String> {
                     lines.push(std::mem::take(&mut cur));
                     cur_w = 0;
                 }
-                cur.push(c);
-                cur_w += w;
+                if w > max {
+                    // Too wide even alone (a wide character at width 1):
+                    // a one-column mark stands in, as in the text wrapper.
+                    cur.push('…');
+                    cur_w += 1;
+                } else {
+                    cur.push(c);
+                    cur_w += w;
+                }
             }
         }
     }
