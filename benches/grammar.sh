@@ -25,13 +25,7 @@ fi
 cd "$ROOT"
 cargo build --release --quiet --bin viz-parse --bin viz-render
 echo "\$ cargo bench --bench grammar (pinned to one core: ${PIN[*]:-no taskset})" >&2
-cargo bench --quiet --bench grammar --no-run >/dev/null 2>&1
-BENCH=$(cargo bench --bench grammar --no-run --message-format=json 2>/dev/null |
-  python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "grammar" and m.get("executable"):
-        print(m["executable"])')
+BENCH=$("$ROOT/benches/bench-exe.sh" grammar)
 "${PIN[@]}" "$BENCH"
 
 "$BENCH" --emit > "$WORK/grammar5k.jsonl"

@@ -151,13 +151,33 @@ def check_session(path, chunks):
     print(f"session holds the whole answer ({len(text.encode()) / 2**20:.1f} MiB of text)")
 
 
-def viz_events(total):
+def write_stream(session_id, lines):
+    """Writes an init event, the lines (str, each ending in a newline) in
+    batches, then a closing result event, to stdout."""
     out = sys.stdout.buffer
-    out.write(b'{"type":"init","timestamp":"2026-11-24T06:00:00.000Z","session_id":"long","model":"m"}\n')
-    written, i, buf = 0, 0, []
+    out.write(b'{"type":"init","timestamp":"2026-11-24T06:00:00.000Z","session_id":"%s","model":"m"}\n'
+              % session_id.encode())
+    buf = []
+    for line in lines:
+        buf.append(line.encode())
+        if len(buf) >= 4096:
+            out.write(b"".join(buf))
+            buf = []
+    out.write(b"".join(buf))
+    out.write(b'{"type":"result","timestamp":"2026-11-24T07:00:00.000Z","status":"success",'
+              b'"stats":{"total_tokens":1,"input_tokens":1,"output_tokens":0,"duration_ms":1,"tool_calls":0}}\n')
+    out.flush()
+
+
+def timestamp(i):
+    return f"2026-11-24T06:{(i // 60000) % 60:02d}:{(i // 1000) % 60:02d}.{i % 1000:03d}Z"
+
+
+def viz_lines(total):
+    written, i = 0, 0
     while written < total:
         i += 1
-        ts = f"2026-11-24T06:{(i // 60000) % 60:02d}:{(i // 1000) % 60:02d}.{i % 1000:03d}Z"
+        ts = timestamp(i)
         r = i % 50
         if r < 36:
             end = "\\n\\n" if r % 6 == 5 else " "
@@ -178,49 +198,31 @@ def viz_events(total):
             pts = ",".join('{"label":"%d","value":%d}' % (2000 + k, (i * k) % 101) for k in range(12))
             line = ('{"type":"visualization","timestamp":"%s","chartType":"line","title":"Trend %d",'
                     '"series":[{"name":"models","points":[%s]}]}\n' % (ts, i, pts))
-        b = line.encode()
-        buf.append(b)
-        written += len(b)
-        if len(buf) >= 4096:
-            out.write(b"".join(buf))
-            buf = []
-    out.write(b"".join(buf))
-    out.write(b'{"type":"result","timestamp":"2026-11-24T07:00:00.000Z","status":"success",'
-              b'"stats":{"total_tokens":1,"input_tokens":1,"output_tokens":0,"duration_ms":1,"tool_calls":0}}\n')
-    out.flush()
+        written += len(line.encode())
+        yield line
 
 
-def topic_events(n):
-    out = sys.stdout.buffer
-    out.write(b'{"type":"init","timestamp":"2026-11-24T06:00:00.000Z","session_id":"t","model":"m"}\n')
-    buf, chapter = [], 0
+def topic_lines(n):
+    chapter = 0
     for i in range(1, n - 1):
-        ts = f"2026-11-24T06:{(i // 60000) % 60:02d}:{(i // 1000) % 60:02d}.{i % 1000:03d}Z"
+        ts = timestamp(i)
         r = i % 500
         if r == 0:
             chapter += 1
-            line = ('{"type":"tool_use","timestamp":"%s","tool_name":"create_new_topic","tool_id":"topic-%d",'
-                    '"parameters":{"title":"Chapter %d"}}\n' % (ts, i, chapter))
+            yield ('{"type":"tool_use","timestamp":"%s","tool_name":"create_new_topic","tool_id":"topic-%d",'
+                   '"parameters":{"title":"Chapter %d"}}\n' % (ts, i, chapter))
         elif r == 1:
-            line = ('{"type":"tool_result","timestamp":"%s","tool_id":"topic-%d","status":"success",'
-                    '"output":"Topic changed"}\n' % (ts, i - 1))
+            yield ('{"type":"tool_result","timestamp":"%s","tool_id":"topic-%d","status":"success",'
+                   '"output":"Topic changed"}\n' % (ts, i - 1))
         elif r % 5 < 3:
-            line = ('{"type":"message","timestamp":"%s","role":"assistant","content":"The 0-60 time is %d.%d s; '
-                    'next I will chart \\"all three\\".","delta":true}\n' % (ts, 2 + i % 3, i % 10))
+            yield ('{"type":"message","timestamp":"%s","role":"assistant","content":"The 0-60 time is %d.%d s; '
+                   'next I will chart \\"all three\\".","delta":true}\n' % (ts, 2 + i % 3, i % 10))
         elif r % 5 == 3:
-            line = ('{"type":"tool_use","timestamp":"%s","tool_name":"read_file","tool_id":"call-%d",'
-                    '"parameters":{"absolute_path":"/src/file%d.rs"}}\n' % (ts, i, i % 97))
+            yield ('{"type":"tool_use","timestamp":"%s","tool_name":"read_file","tool_id":"call-%d",'
+                   '"parameters":{"absolute_path":"/src/file%d.rs"}}\n' % (ts, i, i % 97))
         else:
-            line = ('{"type":"tool_result","timestamp":"%s","tool_id":"call-%d","status":"success",'
-                    '"output":"Found 3 matches"}\n' % (ts, i - 1))
-        buf.append(line.encode())
-        if len(buf) >= 4096:
-            out.write(b"".join(buf))
-            buf = []
-    out.write(b"".join(buf))
-    out.write(b'{"type":"result","timestamp":"2026-11-24T07:00:00.000Z","status":"success",'
-              b'"stats":{"total_tokens":1,"input_tokens":1,"output_tokens":0,"duration_ms":1,"tool_calls":0}}\n')
-    out.flush()
+            yield ('{"type":"tool_result","timestamp":"%s","tool_id":"call-%d","status":"success",'
+                   '"output":"Found 3 matches"}\n' % (ts, i - 1))
 
 
 def main():
@@ -233,9 +235,9 @@ def main():
         elif a[0] == "check-session":
             check_session(a[1], int(a[2]))
         elif a[0] == "viz-events":
-            viz_events(int(a[1]))
+            write_stream("long", viz_lines(int(a[1])))
         elif a[0] == "topic-events":
-            topic_events(int(a[1]))
+            write_stream("t", topic_lines(int(a[1])))
         else:
             sys.exit(__doc__)
     except BrokenPipeError:

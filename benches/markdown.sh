@@ -25,13 +25,7 @@ fi
 
 cd "$ROOT"
 cargo build --release --quiet --bin viz-render
-cargo bench --quiet --bench markdown --no-run >/dev/null 2>&1
-BENCH=$(cargo bench --bench markdown --no-run --message-format=json 2>/dev/null |
-  python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "markdown" and m.get("executable"):
-        print(m["executable"])')
+BENCH=$("$ROOT/benches/bench-exe.sh" markdown)
 echo "\$ cargo bench --bench markdown (pinned to one core: ${PIN[*]:-no taskset})" >&2
 "${PIN[@]}" "$BENCH"
 

@@ -5,7 +5,7 @@ mod support;
 
 use serde_json::{Value, json};
 use support::ask::*;
-use support::{FakeGemini, Reply, Succeeds, fixture, temp_dir};
+use support::{FakeGemini, Reply, Succeeds, temp_dir};
 
 #[test]
 fn bmw_scenario_bar_then_same_session_line() {
@@ -167,16 +167,7 @@ fn output_text_draws_the_chart_as_viz_render_does() {
 fn output_text_never_passes_control_characters_through() {
     let evil_call = json!({"name":"render_visualization","args":{"chartType":"bar","title":"Pwn\u{1b}]0;owned\u{7}",
         "series":[{"name":"s","points":[{"label":"a\u{1b}[2J","value":1},{"label":"b\u{9b}31m","value":2}]}]}});
-    let call = with_calls(
-        &format!(
-            "data: {}\r\n\r\n",
-            serde_json::from_str::<Value>(&fixture(
-                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
-            ))
-            .unwrap()
-        ),
-        &[evil_call],
-    );
+    let call = single_call_with(evil_call);
     let text = format!(
         "data: {}\r\n\r\n",
         json!({"candidates":[{"content":{"role":"model","parts":[{"text":"done\u{1b}[2J\u{1b}]52;c;Zm9v\u{7} \u{202e}x"}]},"finishReason":"STOP"}]})
@@ -258,18 +249,9 @@ fn output_text_shows_an_error_once() {
 fn ambiguous_input_text_is_said_once_on_stderr_and_to_the_model() {
     // The thousands-or-decimal-comma guess viz-parse announces
     // (tests/viz_parse_ambiguity.rs), met inside a tool call.
-    let call = with_calls(
-        &format!(
-            "data: {}\r\n\r\n",
-            serde_json::from_str::<Value>(&fixture(
-                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
-            ))
-            .unwrap()
-        ),
-        &[
-            json!({"name":"render_visualization","args":{"chartType":"bar",
+    let call = single_call_with(
+        json!({"name":"render_visualization","args":{"chartType":"bar",
             "inputText":"item;price\nA;\"1,200\"\nB;950\nC;2,500\n"}}),
-        ],
     );
     let server = FakeGemini::start(
         "ambiguous-input",

@@ -10,16 +10,7 @@ use support::{FakeGemini, Reply, Succeeds, fixture, temp_dir};
 
 #[test]
 fn single_call_2_5_echoes_the_signature_and_sends_no_id() {
-    let call = Reply::sse(&with_calls(
-        &format!(
-            "data: {}\r\n\r\n",
-            serde_json::from_str::<Value>(&fixture(
-                "04-functionCall-single-generateContent-gemini-2.5-flash.response.json"
-            ))
-            .unwrap()
-        ),
-        &[bmw_bar()],
-    ));
+    let call = Reply::sse(&single_call_with(bmw_bar()));
     let text = Reply::sse_from_json(&fixture(
         "05-functionResponse-roundtrip-generateContent-gemini-2.5-flash.response.json",
     ));

@@ -70,6 +70,16 @@ pub fn with_calls(sse: &str, calls: &[Value]) -> String {
         .collect()
 }
 
+/// The recorded single-functionCall answer (fixture 04, gemini-2.5-flash)
+/// with its call replaced by `call`, as SSE.
+pub fn single_call_with(call: Value) -> String {
+    let recorded: Value = serde_json::from_str(&fixture(
+        "04-functionCall-single-generateContent-gemini-2.5-flash.response.json",
+    ))
+    .unwrap();
+    with_calls(&format!("data: {recorded}\r\n\r\n"), &[call])
+}
+
 pub fn bmw_bar() -> Value {
     json!({"name":"render_visualization","args":{"chartType":"bar","title":"BMW 0-60 mph","unit":"s","sort":"asc",
       "series":[{"name":"0-60 mph","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0},
