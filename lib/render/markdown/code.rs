@@ -61,8 +61,9 @@ impl Code {
     /// Draws one line of code (clean text, no newline) as one or more
     /// terminal lines of at most `total` columns, each starting with
     /// `prefix` (`prefix_w` columns wide). `budget`: bytes of code that may
-    /// still be highlighted (see [`HIGHLIGHT_BUDGET`]); once this line does
-    /// not fit in it, the block goes on plain.
+    /// still be highlighted (see [`HIGHLIGHT_BUDGET`]); once a line does
+    /// not fit in it, it is spent: this block and every later one go on
+    /// plain.
     pub fn line(
         &mut self,
         src: &str,
@@ -74,7 +75,13 @@ impl Code {
         if self.hl.is_some() {
             match budget.checked_sub(src.len()) {
                 Some(left) => *budget = left,
-                None => self.hl = None,
+                None => {
+                    // Spent: the rest of the answer is plain, not just
+                    // this block (a later short line would otherwise
+                    // still fit in what is left).
+                    *budget = 0;
+                    self.hl = None;
+                }
             }
         }
         let expanded = expand_tabs(src);
@@ -180,6 +187,6 @@ mod tests {
         assert_eq!(budget, 8);
         let second = c.line("fn main() {}", "", 0, 80, &mut budget);
         assert_eq!(second, ["fn main() {}"]);
-        assert_eq!(budget, 8);
+        assert_eq!(budget, 0);
     }
 }

@@ -273,7 +273,9 @@ impl Markdown {
             self.fence = Some(Fence {
                 ch,
                 len,
-                code: code::Code::new(&info, self.opts.color),
+                // Past the highlighting budget a block is drawn plain, so
+                // it needs no highlighter (making one is not free).
+                code: code::Code::new(&info, self.opts.color && self.highlight_budget > 0),
             });
             self.in_paragraph = false;
             return;

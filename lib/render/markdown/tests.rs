@@ -178,3 +178,20 @@ fn plain_lines_match_the_parser() {
         assert!(plain_block(text).is_none(), "{text:?}");
     }
 }
+
+#[test]
+fn once_the_highlighting_budget_is_spent_later_blocks_are_plain() {
+    // A block of long lines spends the budget (its last line does not
+    // fit); a short block after it is drawn plain, though its line would
+    // fit in what the first block left.
+    let line = format!("let x = \"{}\";\n", "a".repeat(1000));
+    let lines = code::HIGHLIGHT_BUDGET / line.len() + 1;
+    let text = format!(
+        "```rust\n{}```\n\n```rust\nfn main() {{}}\n```\n",
+        line.repeat(lines)
+    );
+    let out = draw(&text, &opts(2000, true, true));
+    let last = out.lines().rev().find(|l| l.contains("fn main")).unwrap();
+    assert_eq!(last, "  fn main() {}", "{last:?}");
+    assert!(out.lines().next().unwrap().contains("\x1b[38;2;"));
+}
