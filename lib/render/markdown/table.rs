@@ -85,57 +85,27 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
     while n > 1 && overhead(n) + 3 * n > w {
         n -= 1;
     }
-    let cell_text = |s: &str| -> String { s.replace('\t', " ") };
-    let natural: Vec<usize> = (0..n)
-        .map(|c| {
-            std::iter::once(&grid.head[c])
-                .chain(grid.rows.iter().filter_map(|r| r.get(c)))
-                .map(|s| width(&cell_text(s)))
-                .max()
-                .unwrap_or(1)
-                .max(1)
+    let cells: Vec<Vec<String>> = std::iter::once(&grid.head)
+        .chain(&grid.rows)
+        .map(|r| {
+            (0..n)
+                .map(|c| r.get(c).map_or(String::new(), |s| s.replace('\t', " ")))
+                .collect()
         })
+        .collect();
+    let natural: Vec<usize> = (0..n)
+        .map(|c| cells.iter().map(|r| width(&r[c])).max().unwrap_or(1).max(1))
         .collect();
     let widths = share(&natural, w.saturating_sub(overhead(n)).max(n));
-    let mut table = Table::new();
-    table
-        .load_style(if ascii { ASCII_STYLE } else { UNICODE_STYLE })
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(w.min(u16::MAX as usize) as u16)
-        .force_no_tty();
-    if color {
-        table.enforce_styling();
-    }
-    let align = |c: usize| match grid.align.get(c) {
-        Some(Alignment::Right) => CellAlignment::Right,
-        Some(Alignment::Center) => CellAlignment::Center,
-        _ => CellAlignment::Left,
-    };
-    table.set_header((0..n).map(|c| {
-        Cell::new(cell_text(&grid.head[c]))
-            .add_attribute(Attribute::Bold)
-            .set_alignment(align(c))
-    }));
-    for r in &grid.rows {
-        table.add_row((0..n).map(|c| {
-            Cell::new(cell_text(r.get(c).map(String::as_str).unwrap_or(""))).set_alignment(align(c))
-        }));
-    }
-    table.set_constraints(widths.iter().map(|&cw| {
-        ColumnConstraint::UpperBoundary(Width::Fixed((cw + 2).min(u16::MAX as usize) as u16))
-    }));
-    let mut lines: Vec<String> = table
-        .lines()
-        .map(|l| {
-            let l = l.trim_end().to_string();
-            // The width promise wins over comfy-table's layout.
-            if l.len() > w && visible_width(&l) > w {
-                truncate(&strip_ansi(&l), w, ascii)
-            } else {
-                l
-            }
+    let align: Vec<CellAlignment> = (0..n)
+        .map(|c| match grid.align.get(c) {
+            Some(Alignment::Right) => CellAlignment::Right,
+            Some(Alignment::Center) => CellAlignment::Center,
+            _ => CellAlignment::Left,
         })
         .collect();
+    let mut lines = draw_fitting(&cells, &align, &widths, w, unicode, color)
+        .unwrap_or_else(|| draw_comfy(&cells, &align, &widths, w, unicode, color));
     if n < n_all {
         let hidden = n_all - n;
         let note = format!(
@@ -147,9 +117,148 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
     lines
 }
 
+/// comfy-table's drawing of `cells` (the header row first), each column
+/// at most `widths[c]` wide, long cells wrapped; lines cut to `w`.
+fn draw_comfy(
+    cells: &[Vec<String>],
+    align: &[CellAlignment],
+    widths: &[usize],
+    w: usize,
+    unicode: bool,
+    color: bool,
+) -> Vec<String> {
+    let ascii = !unicode;
+    let mut table = Table::new();
+    table
+        .load_style(if ascii { ASCII_STYLE } else { UNICODE_STYLE })
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(w.min(u16::MAX as usize) as u16)
+        .force_no_tty();
+    if color {
+        table.enforce_styling();
+    }
+    let row = |r: &[String]| {
+        r.iter()
+            .zip(align)
+            .map(|(t, &a)| Cell::new(t).set_alignment(a))
+            .collect::<Vec<_>>()
+    };
+    let (head, body) = cells.split_first().expect("a grid has a header row");
+    table.set_header(
+        row(head)
+            .into_iter()
+            .map(|c| c.add_attribute(Attribute::Bold)),
+    );
+    for r in body {
+        table.add_row(row(r));
+    }
+    table.set_constraints(widths.iter().map(|&cw| {
+        ColumnConstraint::UpperBoundary(Width::Fixed((cw + 2).min(u16::MAX as usize) as u16))
+    }));
+    table
+        .lines()
+        .map(|l| {
+            let l = l.trim_end().to_string();
+            // The width promise wins over comfy-table's layout.
+            if l.len() > w && visible_width(&l) > w {
+                truncate(&strip_ansi(&l), w, ascii)
+            } else {
+                l
+            }
+        })
+        .collect()
+}
+
+/// The common table, drawn directly: when every cell fits its column
+/// unwrapped, comfy-table's layout is each column at its widest cell,
+/// and these are its bytes (the tests compare the two on generated
+/// tables). It is most of what answers hold, and comfy-table's general
+/// layout cost as much as the rest of drawing an answer. `None`: some
+/// cell needs wrapping or is unusual (a control character, an empty
+/// column), for [`draw_comfy`].
+fn draw_fitting(
+    cells: &[Vec<String>],
+    align: &[CellAlignment],
+    widths: &[usize],
+    w: usize,
+    unicode: bool,
+    color: bool,
+) -> Option<Vec<String>> {
+    use unicode_width::UnicodeWidthStr;
+    if cells
+        .iter()
+        .flatten()
+        .any(|t| t.chars().any(char::is_control))
+    {
+        return None;
+    }
+    // comfy-table measures with unicode-width; so must its stand-in.
+    let content: Vec<usize> = (0..widths.len())
+        .map(|c| cells.iter().map(|r| r[c].width()).max().unwrap_or(0))
+        .collect();
+    if content
+        .iter()
+        .zip(widths)
+        .any(|(&cw, &room)| cw == 0 || cw > room)
+        || content.iter().sum::<usize>() + overhead(content.len()) > w
+    {
+        return None;
+    }
+    let [top, head_sep, bottom, bar] = if unicode {
+        [['╭', '┬', '╮'], ['├', '┼', '┤'], ['╰', '┴', '╯'], ['│'; 3]]
+    } else {
+        [['+'; 3], ['+'; 3], ['+'; 3], ['|'; 3]]
+    };
+    let fill = if unicode { '─' } else { '-' };
+    let rule = |[left, junction, right]: [char; 3]| {
+        let mut l = String::new();
+        l.push(left);
+        for (c, &cw) in content.iter().enumerate() {
+            if c > 0 {
+                l.push(junction);
+            }
+            l.extend(std::iter::repeat_n(fill, cw + 2));
+        }
+        l.push(right);
+        l
+    };
+    let row = |r: &[String], bold: bool| {
+        let mut l = String::new();
+        l.push(bar[0]);
+        for (c, t) in r.iter().enumerate() {
+            let room = content[c] - t.width();
+            let (left, right) = match align[c] {
+                CellAlignment::Left => (0, room),
+                CellAlignment::Right => (room, 0),
+                CellAlignment::Center => (room.div_ceil(2), room / 2),
+            };
+            if bold {
+                l.push_str("\x1b[1m");
+            }
+            l.extend(std::iter::repeat_n(' ', left + 1));
+            l.push_str(t);
+            l.extend(std::iter::repeat_n(' ', right + 1));
+            if bold {
+                l.push_str("\x1b[0m");
+            }
+            l.push(bar[1]);
+        }
+        l.truncate(l.trim_end().len());
+        l
+    };
+    let mut lines = Vec::with_capacity(cells.len() + 3);
+    lines.push(rule(top));
+    lines.push(row(&cells[0], color));
+    lines.push(rule(head_sep));
+    lines.extend(cells[1..].iter().map(|r| row(r, false)));
+    lines.push(rule(bottom));
+    Some(lines)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn lines(s: &str) -> Vec<String> {
         s.lines().map(String::from).collect()
@@ -174,5 +283,84 @@ mod tests {
     #[test]
     fn not_a_table_without_a_delimiter_row() {
         assert!(parse(&lines("| a | b |\n| c | d |")).is_none());
+    }
+    fn cell() -> impl Strategy<Value = String> {
+        // Plain words, spaces, wide and combining characters, emoji with
+        // a variation selector.
+        proptest::collection::vec(
+            prop_oneof![
+                8 => proptest::char::range('a', 'z').prop_map(String::from),
+                2 => Just(" ".to_string()),
+                1 => Just("漢".to_string()),
+                1 => Just("e\u{301}".to_string()),
+                1 => Just("❤\u{fe0f}".to_string()),
+                1 => Just("-".to_string()),
+            ],
+            0..14,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    fn grid() -> impl Strategy<Value = (Vec<Vec<String>>, Vec<CellAlignment>)> {
+        (1usize..6, 1usize..6).prop_flat_map(|(cols, rows)| {
+            (
+                proptest::collection::vec(proptest::collection::vec(cell(), cols), rows + 1),
+                proptest::collection::vec(
+                    prop_oneof![
+                        Just(CellAlignment::Left),
+                        Just(CellAlignment::Right),
+                        Just(CellAlignment::Center)
+                    ],
+                    cols,
+                ),
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        /// Wherever the direct drawing takes a table, it draws comfy-table's
+        /// bytes, in both glyph sets, with and without colour.
+        #[test]
+        fn fitting_tables_are_drawn_as_comfy_table_draws_them(
+            (cells, align) in grid(),
+            w in 1usize..150,
+            unicode: bool,
+            color: bool,
+        ) {
+            let natural: Vec<usize> = (0..align.len())
+                .map(|c| cells.iter().map(|r| width(&r[c])).max().unwrap_or(1).max(1))
+                .collect();
+            let widths = share(&natural, w.saturating_sub(overhead(align.len())).max(align.len()));
+            if let Some(fast) = draw_fitting(&cells, &align, &widths, w, unicode, color) {
+                prop_assert_eq!(fast, draw_comfy(&cells, &align, &widths, w, unicode, color));
+            }
+        }
+    }
+
+    #[test]
+    fn most_answer_tables_take_the_direct_drawing() {
+        let g = parse(&lines(
+            "| Model | 0-60 | Mid |\n|---|--:|:-:|\n| M5 CS | 2.9 | x |\n| M8 Competition | 3.0 | yy |",
+        ))
+        .unwrap();
+        let cells: Vec<Vec<String>> = std::iter::once(&g.head).chain(&g.rows).cloned().collect();
+        let align = [
+            CellAlignment::Left,
+            CellAlignment::Right,
+            CellAlignment::Center,
+        ];
+        let fast = draw_fitting(&cells, &align, &[14, 4, 3], 80, true, true).unwrap();
+        assert_eq!(
+            fast,
+            draw_comfy(&cells, &align, &[14, 4, 3], 80, true, true)
+        );
+        assert_eq!(fast, draw(&g, 80, true, true));
+        // Too narrow to fit unwrapped, or a control character (comfy-table
+        // measures it its own way): comfy-table lays it out.
+        assert!(draw_fitting(&cells, &align, &[8, 4, 3], 24, true, true).is_none());
+        let mut odd = cells.clone();
+        odd[1][0].push('\u{1b}');
+        assert!(draw_fitting(&odd, &align, &[14, 4, 3], 80, true, true).is_none());
     }
 }
