@@ -104,8 +104,15 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
             _ => CellAlignment::Left,
         })
         .collect();
-    let mut lines = draw_fitting(&cells, &align, &widths, w, unicode, color)
-        .unwrap_or_else(|| draw_comfy(&cells, &align, &widths, w, unicode, color));
+    let layout = Layout {
+        cells: &cells,
+        align: &align,
+        widths: &widths,
+        w,
+        unicode,
+        color,
+    };
+    let mut lines = draw_fitting(&layout).unwrap_or_else(|| draw_comfy(&layout));
     if n < n_all {
         let hidden = n_all - n;
         let note = format!(
@@ -117,16 +124,29 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
     lines
 }
 
-/// comfy-table's drawing of `cells` (the header row first), each column
-/// at most `widths[c]` wide, long cells wrapped; lines cut to `w`.
-fn draw_comfy(
-    cells: &[Vec<String>],
-    align: &[CellAlignment],
-    widths: &[usize],
+/// A table ready to draw: `cells` (the header row first) in columns at
+/// most `widths` wide, in `w` columns in all.
+#[derive(Clone, Copy)]
+struct Layout<'a> {
+    cells: &'a [Vec<String>],
+    align: &'a [CellAlignment],
+    widths: &'a [usize],
     w: usize,
     unicode: bool,
     color: bool,
-) -> Vec<String> {
+}
+
+/// comfy-table's drawing of `cells` (the header row first), each column
+/// at most `widths[c]` wide, long cells wrapped; lines cut to `w`.
+fn draw_comfy(t: &Layout) -> Vec<String> {
+    let Layout {
+        cells,
+        align,
+        widths,
+        w,
+        unicode,
+        color,
+    } = *t;
     let ascii = !unicode;
     let mut table = Table::new();
     table
@@ -176,14 +196,15 @@ fn draw_comfy(
 /// layout cost as much as the rest of drawing an answer. `None`: some
 /// cell needs wrapping or is unusual (a control character, an empty
 /// column), for [`draw_comfy`].
-fn draw_fitting(
-    cells: &[Vec<String>],
-    align: &[CellAlignment],
-    widths: &[usize],
-    w: usize,
-    unicode: bool,
-    color: bool,
-) -> Option<Vec<String>> {
+fn draw_fitting(t: &Layout) -> Option<Vec<String>> {
+    let Layout {
+        cells,
+        align,
+        widths,
+        w,
+        unicode,
+        color,
+    } = *t;
     use unicode_width::UnicodeWidthStr;
     if cells
         .iter()
@@ -332,8 +353,9 @@ mod tests {
                 .map(|c| cells.iter().map(|r| width(&r[c])).max().unwrap_or(1).max(1))
                 .collect();
             let widths = share(&natural, w.saturating_sub(overhead(align.len())).max(align.len()));
-            if let Some(fast) = draw_fitting(&cells, &align, &widths, w, unicode, color) {
-                prop_assert_eq!(fast, draw_comfy(&cells, &align, &widths, w, unicode, color));
+            let t = Layout { cells: &cells, align: &align, widths: &widths, w, unicode, color };
+            if let Some(fast) = draw_fitting(&t) {
+                prop_assert_eq!(fast, draw_comfy(&t));
             }
         }
     }
@@ -350,17 +372,22 @@ mod tests {
             CellAlignment::Right,
             CellAlignment::Center,
         ];
-        let fast = draw_fitting(&cells, &align, &[14, 4, 3], 80, true, true).unwrap();
-        assert_eq!(
-            fast,
-            draw_comfy(&cells, &align, &[14, 4, 3], 80, true, true)
-        );
+        let t = |cells, widths, w| Layout {
+            cells,
+            align: &align,
+            widths,
+            w,
+            unicode: true,
+            color: true,
+        };
+        let fast = draw_fitting(&t(&cells, &[14, 4, 3], 80)).unwrap();
+        assert_eq!(fast, draw_comfy(&t(&cells, &[14, 4, 3], 80)));
         assert_eq!(fast, draw(&g, 80, true, true));
         // Too narrow to fit unwrapped, or a control character (comfy-table
         // measures it its own way): comfy-table lays it out.
-        assert!(draw_fitting(&cells, &align, &[8, 4, 3], 24, true, true).is_none());
+        assert!(draw_fitting(&t(&cells, &[8, 4, 3], 24)).is_none());
         let mut odd = cells.clone();
         odd[1][0].push('\u{1b}');
-        assert!(draw_fitting(&odd, &align, &[14, 4, 3], 80, true, true).is_none());
+        assert!(draw_fitting(&t(&odd, &[14, 4, 3], 80)).is_none());
     }
 }
