@@ -305,6 +305,7 @@ mod tests {
     fn not_a_table_without_a_delimiter_row() {
         assert!(parse(&lines("| a | b |\n| c | d |")).is_none());
     }
+
     fn cell() -> impl Strategy<Value = String> {
         // Plain words, spaces, wide and combining characters, emoji with
         // a variation selector.
