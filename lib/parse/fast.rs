@@ -10,6 +10,8 @@
 //!   carriage return or invalid UTF-8 hands the rest of the input to
 //!   [`CsvRows`] (the csv crate), with line numbers carried over: quoting
 //!   can span lines, so there is no way back.
+//! - [`bulk`] reads those plain lines on every core for the readers that
+//!   can take rows ahead of the reducers ([`Rows::read_plain`]).
 //! - [`PlainObject`] reads a JSON line that is a flat object of plain
 //!   values into cells without building a `serde_json::Value`; any other
 //!   line goes to serde_json as before. [`ChunkLines`] gives JSON lines
@@ -29,6 +31,9 @@ use super::ParseError;
 use super::number::Decimal;
 use super::sources::{CsvRows, delimiter_name};
 use super::table::{Cells, Loc, Rows, Warner, next_untaken};
+
+mod bulk;
+pub(crate) use bulk::{PlainShape, Push, Record};
 
 /// The value of a plain number cell (`-12.5`, `3e4`, no spaces, nothing
 /// around it), exactly what [`super::number::parse_number_as`] gives it;
@@ -141,6 +146,8 @@ struct Chunks<R> {
     /// Read but not yet taken: starts at a line start.
     raw: Vec<u8>,
     eof: bool,
+    /// Bytes to read at a time ([`CHUNK`]; tests make it small).
+    size: usize,
 }
 
 impl<R: Read> Chunks<R> {
@@ -149,30 +156,51 @@ impl<R: Read> Chunks<R> {
             input: Some(input),
             raw: Vec::new(),
             eof: false,
+            size: CHUNK,
         }
     }
 
     /// The complete lines read so far, after reading at least [`CHUNK`]
     /// bytes (or up to the end); empty at the end. Take with `consume`.
     fn lines(&mut self) -> Result<&[u8], ParseError> {
+        let mut raw = std::mem::take(&mut self.raw);
+        let complete = self.fill(&mut raw);
+        self.raw = raw;
+        Ok(&self.raw[..complete?])
+    }
+
+    /// The next complete lines (as [`Self::lines`] gives them) moved into
+    /// `buf` rather than copied: `buf`'s own allocation takes the rest.
+    fn take_lines(&mut self, buf: &mut Vec<u8>) -> Result<(), ParseError> {
+        buf.clear();
+        std::mem::swap(&mut self.raw, buf);
+        let complete = self.fill(buf)?;
+        self.raw.extend_from_slice(&buf[complete..]);
+        buf.truncate(complete);
+        Ok(())
+    }
+
+    /// Reads into `raw` until it holds at least `size` bytes of complete
+    /// lines, or the end; returns where its complete lines end.
+    fn fill(&mut self, raw: &mut Vec<u8>) -> Result<usize, ParseError> {
         loop {
             let complete = if self.eof {
-                self.raw.len()
+                raw.len()
             } else {
-                memrchr(b'\n', &self.raw).map_or(0, |i| i + 1)
+                memrchr(b'\n', raw).map_or(0, |i| i + 1)
             };
-            if self.eof || (complete > 0 && self.raw.len() >= CHUNK) {
-                return Ok(&self.raw[..complete]);
+            if self.eof || (complete > 0 && raw.len() >= self.size) {
+                return Ok(complete);
             }
             let Some(input) = self.input.as_mut() else {
                 self.eof = true;
                 continue;
             };
-            let n = input
-                .by_ref()
-                .take(CHUNK as u64)
-                .read_to_end(&mut self.raw)?;
-            self.eof = n < CHUNK;
+            // Room for a whole read: a read as large as the input's buffer
+            // (see `cli`) then bypasses it, one copy fewer.
+            raw.reserve(self.size);
+            let n = input.by_ref().take(self.size as u64).read_to_end(raw)?;
+            self.eof = n < self.size;
         }
     }
 
@@ -199,6 +227,8 @@ pub(crate) struct CsvLane<R: Read> {
     /// The full reader once the input stopped being plain, and the line
     /// count before it.
     full: Option<(Rest<R>, u64)>,
+    /// Threads reading plain rows ahead: `None` for one a core.
+    workers: Option<usize>,
 }
 
 impl<R: Read> CsvLane<R> {
@@ -212,7 +242,18 @@ impl<R: Read> CsvLane<R> {
             line: 0,
             fields: Vec::new(),
             full: None,
+            workers: None,
         }
+    }
+
+    /// A lane reading `chunk` bytes at a time with `workers` threads, to
+    /// put small inputs through the paths large ones take.
+    #[cfg(test)]
+    pub(crate) fn tuned(input: R, delimiter: u8, chunk: usize, workers: usize) -> Self {
+        let mut lane = CsvLane::new(input, delimiter);
+        lane.chunks.size = chunk.max(1);
+        lane.workers = Some(workers);
+        lane
     }
 
     /// Moves the next run of plain lines into `text`; false at the end of
@@ -372,16 +413,30 @@ impl<R: Read> Rows for CsvLane<R> {
     fn delimiter(&self) -> Option<u8> {
         Some(self.delimiter)
     }
+    fn read_plain(
+        &mut self,
+        shape: &PlainShape,
+        push: &mut Push<'_>,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        self.read_plain_rows(shape, push, warn)
+    }
 }
 
-impl<R: Read> CsvLane<R> {
-    fn field(&self, i: usize) -> Option<&str> {
+/// A line of delimited text split into fields (ranges of `text`).
+struct Line<'a> {
+    text: &'a str,
+    fields: &'a [(usize, usize)],
+}
+
+impl<'a> Line<'a> {
+    fn field(&self, i: usize) -> Option<&'a str> {
         let &(a, b) = self.fields.get(i)?;
         self.text.get(a..b)
     }
 }
 
-impl<R: Read> Cells for CsvLane<R> {
+impl Cells for Line<'_> {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
         self.field(i).map(Cow::Borrowed)
     }
@@ -390,6 +445,27 @@ impl<R: Read> Cells for CsvLane<R> {
     }
     fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
         plain_number(self.field(i)?, dec)
+    }
+}
+
+impl<R: Read> CsvLane<R> {
+    fn line(&self) -> Line<'_> {
+        Line {
+            text: &self.text,
+            fields: &self.fields,
+        }
+    }
+}
+
+impl<R: Read> Cells for CsvLane<R> {
+    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
+        self.line().field(i).map(Cow::Borrowed)
+    }
+    fn width(&self) -> usize {
+        self.fields.len()
+    }
+    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
+        self.line().number(i, dec)
     }
 }
 

@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized};
 
+use super::fast::{PlainShape, Push, Record};
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
 use super::{ParseError, ParseOptions, examples_error};
 
@@ -124,6 +125,18 @@ pub(crate) trait Rows {
         warn: &mut Warner,
     ) -> Result<Option<Loc>, ParseError> {
         next_untaken(self, take, warn)
+    }
+    /// Reads ahead the records the fast lane takes (`shape`) on several
+    /// cores, all records into `push` in order, as far as the input stays
+    /// plain; [`Rows::next_row`] reads on from there. Most readers have no
+    /// such lane and read nothing here.
+    fn read_plain(
+        &mut self,
+        _shape: &PlainShape,
+        _push: &mut Push<'_>,
+        _warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        Ok(())
     }
     /// Names known without looking at the first row (Markdown, JSON keys).
     fn names(&self) -> Option<Names> {
@@ -668,6 +681,25 @@ pub(crate) fn chart_from_rows(
         }
     }
     drop(sample);
+    if let Some(shape) = b.plain_shape(header_width) {
+        rows.read_plain(
+            &shape,
+            &mut |record, warn| match record {
+                Record::Plain(values, label) => {
+                    b.push_values(values, label);
+                    Ok(())
+                }
+                Record::Dropped(n) => {
+                    b.push_dropped(n);
+                    Ok(())
+                }
+                Record::Other(row, loc) => {
+                    full_row(&mut b, row, loc, header_width, delimiter, warn)
+                }
+            },
+            warn,
+        )?;
+    }
     loop {
         // Plain rows that fit the header go to the fast lane; the others
         // come back here for the full path.
@@ -676,15 +708,27 @@ pub(crate) fn chart_from_rows(
         let Some(loc) = rows.next_row_after(&mut take, warn)? else {
             break;
         };
-        if let Some(w) = header_width
-            && let Some(m) = ragged(rows.current(), w, loc, delimiter)
-        {
-            warn.skip(m)?;
-            continue;
-        }
-        b.push(rows.current(), loc, warn)?;
+        full_row(&mut b, rows.current(), loc, header_width, delimiter, warn)?;
     }
     b.finish(warn)
+}
+
+/// A row the fast lane did not take: named and skipped when ragged, else
+/// pushed down the full path.
+fn full_row(
+    b: &mut Builder,
+    row: &dyn Cells,
+    loc: Loc,
+    header_width: Option<usize>,
+    delimiter: u8,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    if let Some(w) = header_width
+        && let Some(m) = ragged(row, w, loc, delimiter)
+    {
+        return warn.skip(m);
+    }
+    b.push(row, loc, warn)
 }
 
 fn line_of(l: Loc) -> u64 {

@@ -301,6 +301,24 @@ impl Reducer {
         self.seen += 1;
     }
 
+    /// Counts `n` points [`Reducer::drops`] said are dropped.
+    pub fn skip_many(&mut self, n: usize) {
+        self.seen += n;
+    }
+
+    /// In a full top-N, the magnitude at or below which [`Reducer::drops`]
+    /// drops a value. It only rises as points come in, so a value at or
+    /// below it now is dropped by any later state too: readers ahead of
+    /// the reducer may drop such values themselves.
+    pub fn floor(&self) -> Option<f64> {
+        match &self.state {
+            State::Top(heap) if heap.len() >= self.limit => {
+                heap.peek().map(|weakest| weakest.0.point.value.abs())
+            }
+            _ => None,
+        }
+    }
+
     /// The kept points in input order, and whether any were dropped.
     pub fn finish(self) -> (Vec<Point>, bool) {
         let truncated = self.seen > self.limit;

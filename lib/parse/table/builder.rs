@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use crate::spec::reduce::Reducer;
 use crate::spec::{self, ChartType, Normalized, SpecError};
@@ -44,6 +46,9 @@ pub(super) struct Builder {
     /// The same under the other reading of dates in doubt (`05/01/2024`),
     /// to tell whether that reading would draw another line.
     other_reading: Option<NewestFirst>,
+    /// Shared with readers ahead, for a top-N of one value: see
+    /// `PlainShape::floor`.
+    pub(super) floor: Option<Arc<AtomicU64>>,
 }
 
 impl Builder {
@@ -76,6 +81,7 @@ impl Builder {
             non_finite: Vec::new(),
             newest_first: track.then(|| NewestFirst::new(order)),
             other_reading: (track && doubt).then(|| NewestFirst::new(order.map(DateOrder::other))),
+            floor: None,
             plan,
         }
     }

@@ -5,53 +5,118 @@
 //! only slower (see `parse::fast`).
 
 use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::super::fast::plain_text;
+use crate::spec::Reduction;
+
+use super::super::fast::{PlainShape, plain_text};
 use super::{Builder, Cells};
 
 /// Value columns the fast lane takes at once (more: the full path).
 const MAX_VALUES: usize = 8;
 
 impl Builder {
+    /// What the fast lane takes from a row now, for readers that read it
+    /// ahead ([`super::Rows::read_plain`]); `None` when it takes nothing.
+    /// Rows wider than `max_width` are the full path's.
+    pub(in super::super) fn plain_shape(&mut self, max_width: Option<usize>) -> Option<PlainShape> {
+        let n = self.plan.values.len();
+        if self.plan.series.is_some() || self.watching() || n == 0 || n > MAX_VALUES {
+            return None;
+        }
+        if let [(_, reducer)] = &self.reducers[..]
+            && reducer.method() == Reduction::Top
+        {
+            let floor = reducer.floor().unwrap_or(-1.0);
+            self.floor = Some(Arc::new(AtomicU64::new(floor.to_bits())));
+        }
+        Some(PlainShape {
+            values: self
+                .plan
+                .values
+                .iter()
+                .map(|&col| (col, self.plan.decimals[col]))
+                .collect(),
+            label: self.plan.label,
+            max_width,
+            floor: self.floor.clone(),
+        })
+    }
+
     /// True when the row was taken; false leaves it untouched for `push`.
     pub(super) fn push_plain(&mut self, row: &dyn Cells) -> bool {
-        if self.plan.series.is_some() || self.watching() {
+        let n = self.plan.values.len();
+        if self.plan.series.is_some() || self.watching() || n > MAX_VALUES {
             return false;
         }
         let mut values = [0.0; MAX_VALUES];
-        if self.plan.values.len() > MAX_VALUES {
-            return false;
-        }
         for (slot, &col) in values.iter_mut().zip(&self.plan.values) {
             let Some(v) = row.number(col, self.plan.decimals[col]) else {
                 return false;
             };
             *slot = v;
         }
-        let rows = self.rows + 1;
-        // Most rows of a long top-N chart: a value that cannot enter needs
-        // no label (the full path would drop it all the same).
-        if let [(_, reducer)] = &mut self.reducers[..]
-            && reducer.drops(values[0])
-        {
-            reducer.skip();
-            self.rows = rows;
+        if self.dropped(&values[..n]) {
             return true;
         }
-        let label: Cow<'_, str> = match self.plan.label {
+        let label = match self.plan.label {
             Some(col) => match row.raw(col) {
                 Some(Cow::Borrowed(c)) => match plain_text(c) {
-                    Some(c) => Cow::Borrowed(c),
+                    Some(c) => Some(c),
                     None => return false,
                 },
                 _ => return false,
             },
-            None => Cow::Owned(rows.to_string()),
+            None => None,
         };
-        self.rows = rows;
-        for ((_, reducer), v) in self.reducers.iter_mut().zip(values) {
-            reducer.push_value(v, &label);
-        }
+        self.push_kept(&values[..n], label);
         true
+    }
+
+    /// A row the fast lane read ahead ([`Self::plain_shape`]): its values
+    /// and its plain label cell.
+    pub(in super::super) fn push_values(&mut self, values: &[f64], label: Option<&str>) {
+        if !self.dropped(values) {
+            self.push_kept(values, label);
+        }
+    }
+
+    /// `n` rows a reader ahead found at or below the floor.
+    pub(in super::super) fn push_dropped(&mut self, n: usize) {
+        if let [(_, reducer)] = &mut self.reducers[..] {
+            reducer.skip_many(n);
+            self.rows += n;
+        }
+    }
+
+    /// Counts a row whose one value a full top-N would drop at once: most
+    /// rows of a long top-N chart, which need no label.
+    fn dropped(&mut self, values: &[f64]) -> bool {
+        if let ([(_, reducer)], [v]) = (&mut self.reducers[..], values)
+            && reducer.drops(*v)
+        {
+            reducer.skip();
+            self.rows += 1;
+            return true;
+        }
+        false
+    }
+
+    /// `label`: the row's label cell; `None` labels it by its row number.
+    fn push_kept(&mut self, values: &[f64], label: Option<&str>) {
+        self.rows += 1;
+        let label = match label {
+            Some(l) => Cow::Borrowed(l),
+            None => Cow::Owned(self.rows.to_string()),
+        };
+        for ((_, reducer), v) in self.reducers.iter_mut().zip(values) {
+            reducer.push_value(*v, &label);
+        }
+        if let (Some(floor), [(_, reducer)]) = (&self.floor, &self.reducers[..])
+            && let Some(f) = reducer.floor()
+        {
+            floor.store(f.to_bits(), Ordering::Relaxed);
+        }
     }
 }
