@@ -656,6 +656,17 @@ fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
     }
 }
 
+impl PlainObject {
+    /// Where cell `i` lies in the line read when it is text there as it
+    /// is (a string without escapes, a word, an integer).
+    fn span(&self, i: usize) -> Option<(usize, usize)> {
+        match *self.cells[..self.width].get(i)? {
+            Json::Text(a, b) | Json::Word(a, b) | Json::Int(a, b, _) => Some((a, b)),
+            _ => None,
+        }
+    }
+}
+
 impl Cells for PlainObject {
     fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
         match *self.cells[..self.width].get(i)? {

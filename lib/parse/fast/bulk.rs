@@ -12,6 +12,8 @@
 //!
 //! An input that fits in one run is read on the calling thread: no thread
 //! is started for a small file.
+//!
+//! The formats' own parts: `delimited` (CSV and the like) and `jsonl`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
@@ -20,10 +22,9 @@ use std::thread;
 use super::super::ParseError;
 use super::super::number::Decimal;
 use super::super::table::{Cells, Loc, Warner};
-use super::{CsvLane, Line, plain_number, plain_prefix, plain_text, split_line};
-use std::io::Read;
 
-use memchr::memchr2;
+mod delimited;
+mod jsonl;
 
 /// Runs given to each worker before the first comes back: enough to keep
 /// it busy while the calling thread reduces, few enough to keep memory flat.
@@ -97,10 +98,12 @@ struct Other {
 enum Between {
     /// A record the fast lane does not take.
     Full {
-        /// Its line in the run's text.
+        /// Where its line starts in the run's text.
         start: usize,
-        /// The line it is numbered by, counted in its run, when a record
-        /// before it in the run decides it (else the run before decides).
+        /// Its line, counted from 1 in its run.
+        line: u64,
+        /// The line after the record before it in its run, if any (the csv
+        /// crate numbers a record so).
         first: Option<u64>,
     },
     /// Records in a row under the floor ([`PlainShape::floor`]).
@@ -114,12 +117,106 @@ enum Taken {
     Full,
 }
 
+impl PlainShape {
+    /// The fast lane's test of a row, given its cells: a plain number in
+    /// each value column, then the floor, then a plain label (its range
+    /// in the run); what `Builder::push_plain` takes, in its order. Only
+    /// a plain row leaves anything in `values` and `labels`.
+    fn take(
+        &self,
+        values: &mut Vec<f64>,
+        labels: &mut Vec<(u32, u32)>,
+        number: impl Fn(usize, Decimal) -> Option<f64>,
+        label: impl FnOnce(usize) -> Option<(usize, usize)>,
+    ) -> Taken {
+        let n = values.len();
+        for &(col, dec) in &self.values {
+            match number(col, dec) {
+                Some(v) => values.push(v),
+                None => {
+                    values.truncate(n);
+                    return Taken::Full;
+                }
+            }
+        }
+        if let (Some(floor), [v]) = (&self.floor, &values[n..])
+            && v.abs() <= f64::from_bits(floor.load(Ordering::Relaxed))
+        {
+            values.truncate(n);
+            return Taken::Dropped;
+        }
+        if let Some(col) = self.label {
+            // (A range past 4 GiB: a line that long is the full path's.)
+            let range = label(col)
+                .and_then(|(a, b)| Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?)));
+            let Some(range) = range else {
+                values.truncate(n);
+                return Taken::Full;
+            };
+            labels.push(range);
+        }
+        Taken::Plain
+    }
+}
+
+impl<R: std::io::Read> super::Chunks<R> {
+    /// Sets reading ahead going: smaller reads from here on (see [`RUN`]),
+    /// the rest of `text` from `pos` as the first run, and whether that
+    /// and what is buffered is all the input.
+    fn start_runs(
+        &mut self,
+        text: &mut String,
+        pos: &mut usize,
+    ) -> Result<(Run, bool), ParseError> {
+        self.size = self.size.min(RUN);
+        let first = Run {
+            text: std::mem::take(text),
+            start: std::mem::replace(pos, 0),
+            ..Run::default()
+        };
+        self.lines()?;
+        Ok((first, self.eof))
+    }
+}
+
 /// How many worker threads: one a core, none on one core.
 fn workers() -> usize {
     match thread::available_parallelism().map_or(1, |n| n.get()) {
         1 => 0,
         n => n.min(MAX_WORKERS),
     }
+}
+
+/// A reader whose plain records can be read ahead: the calling thread's
+/// side of one format.
+trait Ahead {
+    /// A worker's side: reads a run.
+    type Reader: ReadRun;
+    fn reader(&self) -> Self::Reader;
+    /// What is left of the text being read, as the first run, and whether
+    /// that and what is buffered is all the input (then no thread starts);
+    /// `None` when the reader cannot read ahead any more.
+    fn start(&mut self) -> Result<Option<(Run, bool)>, ParseError>;
+    /// Threads asked for (tests), else one a core.
+    fn workers(&self) -> Option<usize>;
+    /// The next run into `run`; false where reading ahead stops.
+    fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError>;
+    /// A record the workers left ([`Between::Full`]), down the full path
+    /// into `push`; `line` and `first` are counted in the run.
+    fn full(
+        &mut self,
+        run: &Run,
+        at: (usize, u64, Option<u64>),
+        push: &mut Push<'_>,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError>;
+    /// The run's lines counted as read.
+    fn counted(&mut self, run: &Run);
+}
+
+/// A worker's side of a format.
+trait ReadRun: Send {
+    fn read(&mut self, run: &mut Run, shape: &PlainShape);
 }
 
 impl Run {
@@ -131,54 +228,35 @@ impl Run {
         self.last_record = None;
     }
 
-    /// Reads the run's lines as delimited text: the worker's part.
-    fn read_delimited(
-        &mut self,
-        delimiter: u8,
-        shape: &PlainShape,
-        fields: &mut Vec<(usize, usize)>,
-    ) {
-        self.clear();
-        let b = self.text.as_bytes();
-        let mut pos = self.start;
-        let mut plain = 0;
-        while pos < b.len() {
-            fields.clear();
-            let (end, last) = split_line(b, pos, delimiter, fields);
-            self.lines += 1;
-            // An empty line is no record (as in the csv crate).
-            if end > pos {
-                fields.push((last, end));
-                let first = self.last_record.map(|r| r + 1);
-                self.last_record = Some(self.lines);
-                let line = Line {
-                    text: &self.text,
-                    fields,
-                };
-                match line.read_plain(shape, &mut self.values, &mut self.labels) {
-                    Taken::Plain => plain += 1,
-                    Taken::Dropped => match self.others.last_mut() {
-                        Some(Other {
-                            after,
-                            what: Between::Dropped(n),
-                        }) if *after == plain => *n += 1,
-                        _ => self.others.push(Other {
-                            after: plain,
-                            what: Between::Dropped(1),
-                        }),
-                    },
-                    Taken::Full => self.others.push(Other {
-                        after: plain,
-                        what: Between::Full { start: pos, first },
-                    }),
-                }
-            }
-            pos = end + 1;
+    /// Notes a record of the line at `start` (the current line) as the
+    /// worker took it; `plain` counts the plain rows so far.
+    fn record(&mut self, taken: Taken, start: usize, plain: &mut usize) {
+        let first = self.last_record.map(|r| r + 1);
+        self.last_record = Some(self.lines);
+        let after = *plain;
+        match taken {
+            Taken::Plain => *plain += 1,
+            Taken::Dropped => match self.others.last_mut() {
+                Some(Other {
+                    after: a,
+                    what: Between::Dropped(n),
+                }) if *a == after => *n += 1,
+                _ => self.others.push(Other {
+                    after,
+                    what: Between::Dropped(1),
+                }),
+            },
+            Taken::Full => self.others.push(Other {
+                after,
+                what: Between::Full {
+                    start,
+                    line: self.lines,
+                    first,
+                },
+            }),
         }
     }
-}
 
-impl Run {
     fn plain_rows(&self, shape: &PlainShape) -> usize {
         self.values.len() / shape.values.len().max(1)
     }
@@ -202,212 +280,110 @@ impl Run {
         }
         Ok(rows.end)
     }
-}
 
-impl Line<'_> {
-    /// Appends the row's values and label range when the fast lane takes
-    /// it (what `Builder::push_plain` takes, in the same order: values,
-    /// then the floor, then the label); else leaves both untouched.
-    fn read_plain(
+    /// Its records into `push`, in order.
+    fn apply<A: Ahead>(
         &self,
-        shape: &PlainShape,
-        values: &mut Vec<f64>,
-        labels: &mut Vec<(u32, u32)>,
-    ) -> Taken {
-        if shape.max_width.is_some_and(|w| self.fields.len() > w) {
-            return Taken::Full;
-        }
-        let n = values.len();
-        for &(col, dec) in &shape.values {
-            match self.field(col).and_then(|f| plain_number(f, dec)) {
-                Some(v) => values.push(v),
-                None => {
-                    values.truncate(n);
-                    return Taken::Full;
-                }
-            }
-        }
-        if let (Some(floor), [v]) = (&shape.floor, &values[n..])
-            && v.abs() <= f64::from_bits(floor.load(Ordering::Relaxed))
-        {
-            values.truncate(n);
-            return Taken::Dropped;
-        }
-        if let Some(col) = shape.label {
-            // (A range past 4 GiB: a line that long is the full path's.)
-            let range = self.field(col).and_then(plain_text).and_then(|_| {
-                let (a, b) = self.fields[col];
-                Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?))
-            });
-            let Some(range) = range else {
-                values.truncate(n);
-                return Taken::Full;
-            };
-            labels.push(range);
-        }
-        Taken::Plain
-    }
-}
-
-impl<R: Read> CsvLane<R> {
-    /// Reads the plain part of the rest of the input on every core into
-    /// `push` (see the module doc); the caller reads on from where this
-    /// stops.
-    pub(crate) fn read_plain_rows(
-        &mut self,
+        reader: &mut A,
         shape: &PlainShape,
         push: &mut Push<'_>,
         warn: &mut Warner,
     ) -> Result<(), ParseError> {
-        if self.full.is_some() {
-            return Ok(());
-        }
-        // Smaller reads from here on, so that a run is small (see RUN).
-        self.chunks.size = self.chunks.size.min(RUN);
-        // What is left of the run being read comes first.
-        let first = Run {
-            text: std::mem::take(&mut self.text),
-            start: std::mem::replace(&mut self.pos, 0),
-            ..Run::default()
-        };
-        self.chunks.lines()?;
-        let workers = match self.workers {
-            Some(n) => n,
-            None if self.chunks.eof => 0,
-            None => workers(),
-        };
-        if workers == 0 {
-            let mut run = first;
-            let mut fields = Vec::new();
-            loop {
-                run.read_delimited(self.delimiter, shape, &mut fields);
-                self.apply(&run, shape, push, warn)?;
-                if !self.next_run(&mut run)? {
-                    return Ok(());
-                }
-            }
-        }
-        let delimiter = self.delimiter;
-        thread::scope(|s| {
-            let mut to: Vec<mpsc::Sender<Run>> = Vec::new();
-            let mut from: Vec<mpsc::Receiver<Run>> = Vec::new();
-            for _ in 0..workers {
-                let (run_tx, run_rx) = mpsc::channel::<Run>();
-                let (done_tx, done_rx) = mpsc::channel::<Run>();
-                s.spawn(move || {
-                    let mut fields = Vec::new();
-                    for mut run in run_rx {
-                        run.read_delimited(delimiter, shape, &mut fields);
-                        if done_tx.send(run).is_err() {
-                            break;
-                        }
-                    }
-                });
-                to.push(run_tx);
-                from.push(done_rx);
-            }
-            let mut next = Some(first);
-            let mut spare: Vec<Run> = Vec::new();
-            let (mut sent, mut got, mut more) = (0, 0, true);
-            loop {
-                while more && sent - got < IN_FLIGHT * workers {
-                    let run = match next.take() {
-                        Some(run) => run,
-                        None => {
-                            let mut run = spare.pop().unwrap_or_default();
-                            more = self.next_run(&mut run)?;
-                            if !more {
-                                break;
-                            }
-                            run
-                        }
-                    };
-                    // A worker gone is a worker that panicked: the scope
-                    // passes its panic on.
-                    if to[sent % workers].send(run).is_err() {
-                        return Ok(());
-                    }
-                    sent += 1;
-                }
-                if got == sent {
-                    return Ok(());
-                }
-                let Ok(run) = from[got % workers].recv() else {
-                    return Ok(());
-                };
-                got += 1;
-                self.apply(&run, shape, push, warn)?;
-                spare.push(run);
-            }
-        })
-    }
-
-    /// The next run of plain lines into `run`; false where the fast lane
-    /// stops (the end, or a line that is not plain, which the caller's
-    /// reader meets next and hands over).
-    fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError> {
-        run.start = 0;
-        let mut buf = std::mem::take(&mut run.text).into_bytes();
-        self.chunks.take_lines(&mut buf)?;
-        // Nearly always: plain throughout, checked as UTF-8 in place.
-        let buf = if memchr2(b'"', b'\r', &buf).is_none() {
-            match String::from_utf8(buf) {
-                Ok(text) => {
-                    run.text = text;
-                    return Ok(!run.text.is_empty());
-                }
-                Err(e) => e.into_bytes(),
-            }
-        } else {
-            buf
-        };
-        // Else its plain lines, and the rest back in front of the input.
-        let clean = plain_prefix(&buf).len();
-        let mut rest = buf[clean..].to_vec();
-        rest.append(&mut self.chunks.raw);
-        self.chunks.raw = rest;
-        run.text = plain_prefix(&buf).to_string();
-        Ok(clean > 0)
-    }
-
-    /// A run's records into `push`, in order, and its lines counted as the
-    /// row-by-row reader counts them.
-    fn apply(
-        &mut self,
-        run: &Run,
-        shape: &PlainShape,
-        push: &mut Push<'_>,
-        warn: &mut Warner,
-    ) -> Result<(), ParseError> {
-        let base = self.line;
-        let next = self.first.unwrap_or(base + 1);
         let mut row = 0;
-        for other in &run.others {
-            row = run.push_plain(row..other.after, shape, push, warn)?;
-            let (start, first) = match other.what {
-                Between::Full { start, first } => (start, first),
-                Between::Dropped(n) => {
-                    push(Record::Dropped(n), warn)?;
-                    continue;
+        for other in &self.others {
+            row = self.push_plain(row..other.after, shape, push, warn)?;
+            match other.what {
+                Between::Full { start, line, first } => {
+                    reader.full(self, (start, line, first), push, warn)?;
                 }
-            };
-            self.fields.clear();
-            let (end, last) =
-                split_line(run.text.as_bytes(), start, self.delimiter, &mut self.fields);
-            self.fields.push((last, end));
-            let loc = Loc::Line(first.map_or(next, |f| base + f));
-            let line = Line {
-                text: &run.text,
-                fields: &self.fields,
-            };
-            push(Record::Other(&line, loc), warn)?;
+                Between::Dropped(n) => push(Record::Dropped(n), warn)?,
+            }
         }
-        run.push_plain(row..run.plain_rows(shape), shape, push, warn)?;
-        let next = run.last_record.map_or(next, |r| base + r + 1);
-        self.line = base + run.lines;
-        self.first = (next != self.line + 1).then_some(next);
+        self.push_plain(row..self.plain_rows(shape), shape, push, warn)?;
+        reader.counted(self);
         Ok(())
     }
+}
+
+/// Reads the plain part of the rest of the input on every core into
+/// `push` (see the module doc); the caller reads on from where this stops.
+fn read_ahead<A: Ahead>(
+    reader: &mut A,
+    shape: &PlainShape,
+    push: &mut Push<'_>,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let Some((first, all_read)) = reader.start()? else {
+        return Ok(());
+    };
+    let workers = match reader.workers() {
+        Some(n) => n,
+        None if all_read => 0,
+        None => workers(),
+    };
+    if workers == 0 {
+        let mut run = first;
+        let mut worker = reader.reader();
+        loop {
+            worker.read(&mut run, shape);
+            run.apply(reader, shape, push, warn)?;
+            if !reader.next_run(&mut run)? {
+                return Ok(());
+            }
+        }
+    }
+    thread::scope(|s| {
+        let mut to: Vec<mpsc::Sender<Run>> = Vec::new();
+        let mut from: Vec<mpsc::Receiver<Run>> = Vec::new();
+        for _ in 0..workers {
+            let (run_tx, run_rx) = mpsc::channel::<Run>();
+            let (done_tx, done_rx) = mpsc::channel::<Run>();
+            let mut worker = reader.reader();
+            s.spawn(move || {
+                for mut run in run_rx {
+                    worker.read(&mut run, shape);
+                    if done_tx.send(run).is_err() {
+                        break;
+                    }
+                }
+            });
+            to.push(run_tx);
+            from.push(done_rx);
+        }
+        let mut next = Some(first);
+        let mut spare: Vec<Run> = Vec::new();
+        let (mut sent, mut got, mut more) = (0, 0, true);
+        loop {
+            while more && sent - got < IN_FLIGHT * workers {
+                let run = match next.take() {
+                    Some(run) => run,
+                    None => {
+                        let mut run = spare.pop().unwrap_or_default();
+                        more = reader.next_run(&mut run)?;
+                        if !more {
+                            break;
+                        }
+                        run
+                    }
+                };
+                // A worker gone is a worker that panicked: the scope
+                // passes its panic on.
+                if to[sent % workers].send(run).is_err() {
+                    return Ok(());
+                }
+                sent += 1;
+            }
+            if got == sent {
+                return Ok(());
+            }
+            let Ok(run) = from[got % workers].recv() else {
+                return Ok(());
+            };
+            got += 1;
+            run.apply(reader, shape, push, warn)?;
+            spare.push(run);
+        }
+    })
 }
 
 #[cfg(test)]
@@ -416,9 +392,10 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::super::sources::CsvRows;
+    use super::super::super::sources::{CsvRows, JsonlRows};
     use super::super::super::table::{Rows, chart_from_rows};
     use super::super::super::{ParseError, ParseOptions};
+    use super::super::CsvLane;
     use super::*;
     use crate::spec::{ChartType, Normalized};
 
@@ -481,6 +458,50 @@ mod tests {
         )
     }
 
+    /// 150-450 JSON lines of a label `x` and a value `y`, some of them
+    /// (`rate` in a thousand) for the full path.
+    fn json_lines() -> impl Strategy<Value = Vec<u8>> {
+        let plain = (
+            prop_oneof![
+                "\"[a-z]{1,4}[0-9]{0,2}\"",
+                "[1-9][0-9]{0,3}",
+                Just("true".to_string())
+            ],
+            prop_oneof![
+                4 => "-?(0|[1-9][0-9]{0,3})(\\.[0-9]{1,2})?",
+                1 => Just("5".to_string()),
+                1 => Just("\"7\"".to_string()),
+            ],
+        )
+            .prop_map(|(x, y)| format!("{{\"x\": {x}, \"y\": {y}}}"));
+        let other = prop_oneof![
+            Just("{\"x\": \"a\", \"y\": null}".to_string()),
+            Just("{\"\\u0078\": \"esc\", \"y\": 3}".to_string()),
+            Just("{\"x\": \"n\", \"y\": [1]}".to_string()),
+            Just("{\"x\": \"z\", \"y\": 4, \"z\": 1}".to_string()),
+            Just("{\"x\": \" pad \", \"y\": 2}".to_string()),
+            Just("{\"x\": 1.5, \"y\": 2}".to_string()),
+            Just("not json".to_string()),
+            Just(String::new()),
+            Just("[\"arr\", 9]".to_string()),
+            Just("{\"x\": \"\u{ff}\", \"y\": 1}".to_string()),
+        ];
+        let bad_utf8 = proptest::bool::weighted(0.002);
+        (prop_oneof![Just(3u16), Just(20), Just(150)]).prop_flat_map(move |rate| {
+            let line = (plain.clone(), other.clone(), 0..1000u16, bad_utf8).prop_map(
+                move |(p, o, roll, bad)| {
+                    let mut l = if roll < rate { o } else { p }.into_bytes();
+                    if bad {
+                        l.push(0xff);
+                    }
+                    l.push(b'\n');
+                    l
+                },
+            );
+            proptest::collection::vec(line, 150..450).prop_map(|lines| lines.concat())
+        })
+    }
+
     fn chart(rows: &mut dyn Rows, opts: &ParseOptions) -> (String, Vec<String>) {
         let mut said = Vec::new();
         let got: Result<Normalized, ParseError> = {
@@ -518,6 +539,30 @@ mod tests {
             );
             let full = chart(&mut CsvRows::new(Cursor::new(input), b','), &opts);
             prop_assert_eq!(fast, full);
+        }
+
+        /// JSON lines read ahead give what they give read one by one: with
+        /// lines for the full path (escaped keys, nested values, keys new
+        /// after the sample, lines that are not JSON or not UTF-8).
+        #[test]
+        fn json_lines_read_ahead_are_what_they_read_one_by_one(
+            input in json_lines(),
+            chunk in 1usize..300,
+            workers in 0usize..4,
+            line in any::<bool>(),
+            few in any::<bool>(),
+        ) {
+            let opts = ParseOptions {
+                chart: Some(if line { ChartType::Line } else { ChartType::Bar }),
+                max_points: few.then_some(5),
+                ..ParseOptions::default()
+            };
+            let ahead = chart(
+                &mut JsonlRows::tuned(Cursor::new(input.clone()), chunk, Some(workers)),
+                &opts,
+            );
+            let serial = chart(&mut JsonlRows::tuned(Cursor::new(input), 1 << 20, None), &opts);
+            prop_assert_eq!(ahead, serial);
         }
     }
 }

@@ -1,0 +1,167 @@
+//! Reading JSON lines ahead: a worker reads a run's lines with its own
+//! [`PlainObject`] and a copy of the columns known when reading ahead
+//! began; the calling thread reads the lines it left as one by one (a line
+//! with a key new since then is among them, and reads the same there).
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+use memchr::{memchr, memrchr};
+
+use super::super::super::ParseError;
+use super::super::super::sources::JsonlRows;
+use super::super::super::table::{Cells, Warner};
+use super::super::{PlainObject, plain_text, trim};
+use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
+
+impl<R: BufRead> JsonlRows<R> {
+    /// See [`super::super::super::table::Rows::read_plain`].
+    pub(crate) fn read_plain_rows(
+        &mut self,
+        shape: &PlainShape,
+        push: &mut Push<'_>,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        read_ahead(self, shape, push, warn)
+    }
+
+    /// Rows read `chunk` bytes at a time with `workers` threads, or none
+    /// read ahead: to put small inputs through the paths large ones take.
+    #[cfg(test)]
+    pub(crate) fn tuned(input: R, chunk: usize, workers: Option<usize>) -> Self {
+        let mut rows = JsonlRows::new(input);
+        rows.input.chunks.size = chunk.max(1);
+        rows.workers = workers;
+        rows.ahead = workers.is_some();
+        rows
+    }
+}
+
+/// A worker's reader of JSON-line runs.
+pub(super) struct Jsonl {
+    columns: HashMap<String, usize>,
+    object: PlainObject,
+}
+
+impl ReadRun for Jsonl {
+    fn read(&mut self, run: &mut Run, shape: &PlainShape) {
+        run.clear();
+        let text = std::mem::take(&mut run.text);
+        let b = text.as_bytes();
+        let mut pos = run.start;
+        let mut plain = 0;
+        while pos < b.len() {
+            let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
+            run.lines += 1;
+            let t = trim(&text[pos..end]);
+            if !t.is_empty() {
+                let at = t.as_ptr() as usize - text.as_ptr() as usize;
+                let taken = self.read_plain(t, at, shape, &mut run.values, &mut run.labels);
+                run.record(taken, pos, &mut plain);
+            }
+            pos = end + 1;
+        }
+        run.text = text;
+    }
+}
+
+impl Jsonl {
+    /// As `Line::read_plain` for a trimmed line `t` at `at` in its run.
+    fn read_plain(
+        &mut self,
+        t: &str,
+        at: usize,
+        shape: &PlainShape,
+        values: &mut Vec<f64>,
+        labels: &mut Vec<(u32, u32)>,
+    ) -> Taken {
+        let columns = &self.columns;
+        let o = &mut self.object;
+        if !o.read(t, &|k| columns.get(k).copied())
+            || shape.max_width.is_some_and(|w| o.width() > w)
+        {
+            return Taken::Full;
+        }
+        shape.take(
+            values,
+            labels,
+            |col, dec| o.number(col, dec),
+            |col| {
+                let (a, b) = o.span(col)?;
+                plain_text(&t[a..b])?;
+                Some((at + a, at + b))
+            },
+        )
+    }
+}
+
+impl<R: BufRead> Ahead for JsonlRows<R> {
+    type Reader = Jsonl;
+
+    fn reader(&self) -> Jsonl {
+        Jsonl {
+            columns: self.lines.columns(),
+            object: PlainObject::default(),
+        }
+    }
+
+    fn start(&mut self) -> Result<Option<(Run, bool)>, ParseError> {
+        let input = &mut self.input;
+        let start = input.chunks.start_runs(&mut input.text, &mut input.pos)?;
+        Ok(Some(start))
+    }
+
+    fn workers(&self) -> Option<usize> {
+        self.workers
+    }
+
+    /// Stops at the end, or at a line that is not UTF-8, which the
+    /// one-by-one reader meets next.
+    fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError> {
+        run.start = 0;
+        let chunks = &mut self.input.chunks;
+        let buf = std::mem::take(&mut run.text).into_bytes();
+        let mut buf = buf;
+        chunks.take_lines(&mut buf)?;
+        let valid = match String::from_utf8(buf) {
+            Ok(text) => {
+                run.text = text;
+                return Ok(!run.text.is_empty());
+            }
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                buf = e.into_bytes();
+                memrchr(b'\n', &buf[..valid]).map_or(0, |i| i + 1)
+            }
+        };
+        let mut rest = buf.split_off(valid);
+        rest.append(&mut chunks.raw);
+        chunks.raw = rest;
+        run.text = String::from_utf8(buf).unwrap_or_default();
+        Ok(!run.text.is_empty())
+    }
+
+    fn full(
+        &mut self,
+        run: &Run,
+        (start, line, _): (usize, u64, Option<u64>),
+        push: &mut Push<'_>,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        let b = run.text.as_bytes();
+        let end = memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
+        // The count stays as the run began until `counted`.
+        let base = self.lines.line;
+        self.lines.line = base + line;
+        let read = self.lines.read(&run.text[start..end], warn);
+        self.lines.line = base;
+        match read? {
+            Some(loc) => push(Record::Other(self.lines.current(), loc), warn),
+            None => Ok(()),
+        }
+    }
+
+    fn counted(&mut self, run: &Run) {
+        self.lines.line += run.lines;
+    }
+}
