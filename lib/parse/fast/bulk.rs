@@ -15,8 +15,9 @@
 //!
 //! The formats' own parts: `delimited` (CSV and the like) and `jsonl`.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 
 use super::super::ParseError;
@@ -26,9 +27,13 @@ use super::super::table::{Cells, Loc, Warner};
 mod delimited;
 mod jsonl;
 
-/// Runs given to each worker before the first comes back: enough to keep
-/// it busy while the calling thread reduces, few enough to keep memory flat.
+/// Runs in flight for each worker: enough that one slow run (they are
+/// handed on in order) leaves the other workers busy, few enough to keep
+/// memory flat. A run of a top-N keeps hardly more than its text, one of
+/// any other chart a value and a label range for each row, which makes it
+/// some 2.5 times larger: it gets fewer.
 const IN_FLIGHT: usize = 2;
+const IN_FLIGHT_TOP: usize = 6;
 
 /// Bytes read at a time once reading ahead (a run is that and the rest
 /// of a line): small runs keep the memory in flight small, and at some
@@ -321,6 +326,11 @@ fn read_ahead<A: Ahead>(
         None if all_read => 0,
         None => workers(),
     };
+    let in_flight = workers
+        * match shape.floor {
+            Some(_) => IN_FLIGHT_TOP,
+            None => IN_FLIGHT,
+        };
     if workers == 0 {
         let mut run = first;
         let mut worker = reader.reader();
@@ -332,29 +342,40 @@ fn read_ahead<A: Ahead>(
             }
         }
     }
-    thread::scope(|s| {
-        let mut to: Vec<mpsc::Sender<Run>> = Vec::new();
-        let mut from: Vec<mpsc::Receiver<Run>> = Vec::new();
+    // One queue for all workers, so that a worker held up (by the calling
+    // thread, on two cores) holds up no run behind it. Its sender moves
+    // into the scope: dropped there, it ends the workers.
+    let (run_tx, run_rx) = mpsc::channel::<(usize, Run)>();
+    let run_rx = Mutex::new(run_rx);
+    let queue = &run_rx;
+    thread::scope(move |s| {
+        let (done_tx, done_rx) = mpsc::channel::<(usize, Run)>();
         for _ in 0..workers {
-            let (run_tx, run_rx) = mpsc::channel::<Run>();
-            let (done_tx, done_rx) = mpsc::channel::<Run>();
+            let done_tx = done_tx.clone();
             let mut worker = reader.reader();
             s.spawn(move || {
-                for mut run in run_rx {
+                // The lock is held only to take the next run; an error is
+                // the end (no more runs, or the caller gone).
+                while let Ok((n, mut run)) = queue
+                    .lock()
+                    .map_err(drop)
+                    .and_then(|rx| rx.recv().map_err(drop))
+                {
                     worker.read(&mut run, shape);
-                    if done_tx.send(run).is_err() {
+                    if done_tx.send((n, run)).is_err() {
                         break;
                     }
                 }
             });
-            to.push(run_tx);
-            from.push(done_rx);
         }
+        drop(done_tx);
         let mut next = Some(first);
         let mut spare: Vec<Run> = Vec::new();
+        // Runs back out of order, until their turn.
+        let mut early: BTreeMap<usize, Run> = BTreeMap::new();
         let (mut sent, mut got, mut more) = (0, 0, true);
         loop {
-            while more && sent - got < IN_FLIGHT * workers {
+            while more && sent - got < in_flight {
                 let run = match next.take() {
                     Some(run) => run,
                     None => {
@@ -366,9 +387,9 @@ fn read_ahead<A: Ahead>(
                         run
                     }
                 };
-                // A worker gone is a worker that panicked: the scope
+                // No worker left is a worker that panicked: the scope
                 // passes its panic on.
-                if to[sent % workers].send(run).is_err() {
+                if run_tx.send((sent, run)).is_err() {
                     return Ok(());
                 }
                 sent += 1;
@@ -376,8 +397,14 @@ fn read_ahead<A: Ahead>(
             if got == sent {
                 return Ok(());
             }
-            let Ok(run) = from[got % workers].recv() else {
-                return Ok(());
+            let run = loop {
+                if let Some(run) = early.remove(&got) {
+                    break run;
+                }
+                let Ok((n, run)) = done_rx.recv() else {
+                    return Ok(());
+                };
+                early.insert(n, run);
             };
             got += 1;
             run.apply(reader, shape, push, warn)?;
