@@ -204,3 +204,38 @@ fn a_late_hand_over_keeps_rows_and_line_numbers() {
         assert!(fast.1.contains("line 150005"), "{}", fast.1);
     }
 }
+
+/// `--threads` changes who reads the rows, never what comes out: a file of
+/// many runs with rows for the full path (warnings with line numbers) and a
+/// top-N, read by one thread and by several, as CSV and as JSON lines.
+#[test]
+fn the_number_of_threads_changes_nothing_but_the_time() {
+    let (mut csv, mut jsonl) = (String::from("name,value\n"), String::new());
+    for i in 0..120_000u32 {
+        let value = match i % 40_000 {
+            7 | 39_999 => "n/a".to_string(),
+            17 => " 12 ".to_string(),
+            _ => format!("{}.{}", (i * 7919) % 100_000, i % 10),
+        };
+        csv.push_str(&format!("item-{i},{value}\n"));
+        jsonl.push_str(&format!(
+            "{{\"name\": \"item-{i}\", \"value\": \"{value}\"}}\n"
+        ));
+    }
+    for (input, format) in [(csv, "csv"), (jsonl, "jsonl")] {
+        for chart in ["bar", "line"] {
+            let run = |threads: &str| {
+                viz_parse(
+                    &["--format", format, "--chart", chart, "--threads", threads],
+                    input.clone().into_bytes(),
+                )
+            };
+            let one = run("1");
+            assert!(one.1.contains("n/a"), "{}", one.1);
+            assert_eq!(one.2, Some(0), "{}", one.1);
+            for threads in ["2", "3"] {
+                assert_eq!(run(threads), one, "{format} {chart} --threads {threads}");
+            }
+        }
+    }
+}

@@ -223,6 +223,12 @@ pub struct VizParseArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Threads that read the rows of a large CSV, TSV or JSON-lines input
+    /// (1: the calling thread alone) [default: one a core]. The chart, the
+    /// warnings and their order are the same whatever the number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+
     /// Write a layered `ui` chart (the plot grammar) instead of a
     /// `visualization`: -x is the x column, each -y a mark of its own
     /// (several -y share the axes), -s one series per value of a column.
@@ -385,6 +391,7 @@ impl VizParseArgs {
             },
             dates: self.dates,
             strict: self.strict,
+            threads: self.threads.map(usize::from),
             grammar: self.grammar_options()?,
             follow: self.follow_options()?,
         })

@@ -228,7 +228,7 @@ pub(crate) struct CsvLane<R: Read> {
     /// count before it.
     full: Option<(Rest<R>, u64)>,
     /// Threads reading plain rows ahead: `None` for one a core.
-    workers: Option<usize>,
+    pub(crate) workers: Option<usize>,
 }
 
 impl<R: Read> CsvLane<R> {

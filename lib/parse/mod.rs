@@ -94,6 +94,9 @@ pub struct ParseOptions {
     pub dates: Option<DateOrder>,
     /// Skipped rows and bad event lines are errors.
     pub strict: bool,
+    /// Threads reading rows: `None` for one a core, 1 for the calling
+    /// thread alone.
+    pub threads: Option<usize>,
     /// `--grammar`: a `ui` chart of the plot grammar, not a `visualization`.
     pub grammar: Option<GrammarOptions>,
     /// `--follow`: an endless input drawn as a live chart.
@@ -212,11 +215,25 @@ fn read_input<'a>(
                 .ok_or_else(|| examples_error("empty input".into()))?;
             return json_document(v, opts, warn);
         }
-        Kind::Jsonl => chart_from_rows(&mut sources::JsonlRows::new(full), opts, warn)?,
+        Kind::Jsonl => {
+            let mut rows = sources::JsonlRows::new(full);
+            rows.workers = opts.threads.map(workers_for);
+            chart_from_rows(&mut rows, opts, warn)?
+        }
         Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
-        Kind::Delimited(d) => chart_from_rows(&mut fast::CsvLane::new(full, d), opts, warn)?,
+        Kind::Delimited(d) => {
+            let mut rows = fast::CsvLane::new(full, d);
+            rows.workers = opts.threads.map(workers_for);
+            chart_from_rows(&mut rows, opts, warn)?
+        }
     };
     Ok(Source::Chart(n))
+}
+
+/// Worker threads for `--threads n`: none for one (the calling thread
+/// reads), else `n` (the calling thread then only hands rows on).
+fn workers_for(threads: usize) -> usize {
+    if threads <= 1 { 0 } else { threads }
 }
 
 fn is_event(v: &Value) -> bool {

@@ -120,7 +120,7 @@ pub(crate) struct JsonlRows<R: BufRead> {
     pub(super) input: ChunkLines<R>,
     pub(super) lines: JsonLines,
     /// Threads reading plain rows ahead: `None` for one a core.
-    pub(super) workers: Option<usize>,
+    pub(crate) workers: Option<usize>,
     /// Whether rows may be read ahead at all (tests compare with not).
     pub(super) ahead: bool,
 }
