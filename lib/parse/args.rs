@@ -224,9 +224,10 @@ pub struct VizParseArgs {
     pub strict: bool,
 
     /// Threads that read the rows of a large CSV, TSV or JSON-lines input
-    /// (1: the calling thread alone) [default: one a core]. The chart, the
-    /// warnings and their order are the same whatever the number.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    /// (1: the calling thread alone; at most 8) [default: one a core, at
+    /// most 8]. The chart, the warnings and their order are the same
+    /// whatever the number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=8))]
     pub threads: Option<u16>,
 
     /// Write a layered `ui` chart (the plot grammar) instead of a

@@ -40,8 +40,9 @@ const IN_FLIGHT_TOP: usize = 6;
 /// 3,000 lines each, a run's trip between threads costs little.
 const RUN: usize = 64 * 1024;
 
-/// Worker threads at most: a many-core machine starts no dozens of threads
-/// for one file (measured only on two cores).
+/// Worker threads at most, asked for or not: a many-core machine starts no
+/// dozens of threads for one file, nor holds their runs in memory
+/// (measured only on two cores).
 const MAX_WORKERS: usize = 8;
 
 /// What the fast lane takes from a row: a plain number in each value
@@ -323,7 +324,8 @@ fn read_ahead<A: Ahead>(
         return Ok(());
     };
     let workers = match reader.workers() {
-        Some(n) => n,
+        // Capped: the runs in flight, and so the memory, grow with it.
+        Some(n) => n.min(MAX_WORKERS),
         None if all_read => 0,
         None => workers(),
     };
