@@ -92,11 +92,11 @@ impl<R: Read> Ahead for CsvLane<R> {
         }
     }
 
-    fn start(&mut self) -> Result<Option<(Run, bool)>, ParseError> {
+    fn start(&mut self, run: usize) -> Result<Option<(Run, bool)>, ParseError> {
         if self.full.is_some() {
             return Ok(None);
         }
-        let start = self.chunks.start_runs(&mut self.text, &mut self.pos)?;
+        let start = self.chunks.start_runs(&mut self.text, &mut self.pos, run)?;
         Ok(Some(start))
     }
 

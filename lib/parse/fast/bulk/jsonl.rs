@@ -105,9 +105,11 @@ impl<R: BufRead> Ahead for JsonlRows<R> {
         }
     }
 
-    fn start(&mut self) -> Result<Option<(Run, bool)>, ParseError> {
+    fn start(&mut self, run: usize) -> Result<Option<(Run, bool)>, ParseError> {
         let input = &mut self.input;
-        let start = input.chunks.start_runs(&mut input.text, &mut input.pos)?;
+        let start = input
+            .chunks
+            .start_runs(&mut input.text, &mut input.pos, run)?;
         Ok(Some(start))
     }
 
