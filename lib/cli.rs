@@ -150,6 +150,9 @@ pub fn sanitize_line(s: &str) -> String {
 pub struct Input {
     pub name: String,
     pub reader: Box<dyn BufRead + Send>,
+    /// The file `reader` reads, when it is a regular file (a handle on the
+    /// same open file): viz-parse maps large ones rather than copy them.
+    pub file: Option<File>,
 }
 
 /// Opens the inputs named on the command line; none means stdin. A file
@@ -177,9 +180,15 @@ pub fn open_input(path: &Path) -> anyhow::Result<Input> {
     if f.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(cannot("is a directory".into()));
     }
+    let file = f
+        .metadata()
+        .is_ok_and(|m| m.is_file())
+        .then(|| f.try_clone().ok())
+        .flatten();
     Ok(Input {
         name: path.display().to_string(),
         reader: Box::new(BufReader::with_capacity(256 * 1024, f)),
+        file,
     })
 }
 
@@ -187,6 +196,7 @@ fn stdin_input() -> Input {
     Input {
         name: "<stdin>".into(),
         reader: Box::new(BufReader::with_capacity(256 * 1024, io::stdin())),
+        file: None,
     }
 }
 

@@ -239,3 +239,67 @@ fn the_number_of_threads_changes_nothing_but_the_time() {
         }
     }
 }
+
+/// A large file named on the command line is read through mapped windows
+/// (`parse::fast::mapped`), the same bytes on stdin by copying: both give
+/// the same chart and the same warnings, wherever in the file the fast
+/// lane has to stop (a quote, a CRLF, invalid UTF-8, a line longer than a
+/// window) and whatever comes first (a byte order mark).
+#[test]
+fn a_mapped_file_reads_as_the_same_bytes_on_stdin() {
+    let dir = std::env::temp_dir().join(format!("gemline-mapped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = |late: &[u8]| {
+        let mut b = b"name,value\n".to_vec();
+        for i in 0..150_000u32 {
+            if i == 101_003 {
+                b.extend_from_slice(late);
+            }
+            let value = match i % 50_000 {
+                11 => "n/a".to_string(),
+                _ => format!("{}.{}", (i * 7919) % 100_000, i % 10),
+            };
+            b.extend_from_slice(format!("item-{i},{value}\n").as_bytes());
+        }
+        b
+    };
+    let long = format!("{},99999999\n", "x".repeat(400_000));
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("plain", body(b"")),
+        ("no final newline", {
+            let mut b = body(b"");
+            b.pop();
+            b
+        }),
+        ("bom", [b"\xEF\xBB\xBF".to_vec(), body(b"")].concat()),
+        ("late quote", body(b"\"item, quoted\",99999999\n")),
+        ("late crlf", body(b"item-crlf,99999999\r\n")),
+        ("late bad utf-8", body(b"item-\xff,99999999\n")),
+        ("late long line", body(long.as_bytes())),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.join("input.csv");
+        std::fs::write(&path, &bytes).unwrap();
+        let shown = path.display().to_string();
+        for args in [
+            &["--chart", "bar"][..],
+            &["--chart", "line"],
+            &["--chart", "bar", "-j", "1"],
+        ] {
+            let out = cargo_bin_cmd!("viz-parse")
+                .args(args)
+                .arg(&path)
+                .output()
+                .expect("viz-parse runs");
+            let mapped = (
+                String::from_utf8_lossy(&out.stdout).into_owned(),
+                String::from_utf8_lossy(&out.stderr).replace(&shown, "<stdin>"),
+                out.status.code(),
+            );
+            let piped = viz_parse(args, bytes.clone());
+            assert!(piped.0.contains("visualization"), "{name}: {}", piped.1);
+            assert_eq!(mapped, piped, "{name} {args:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

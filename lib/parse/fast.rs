@@ -25,6 +25,7 @@
 use std::borrow::Cow;
 use std::io::{Chain, Cursor, Read};
 
+use mapped::{MappedFile, Source};
 use memchr::{memchr, memchr2, memrchr};
 
 use super::ParseError;
@@ -33,6 +34,7 @@ use super::sources::{CsvRows, delimiter_name};
 use super::table::{Cells, Loc, Rows, Warner, next_untaken};
 
 mod bulk;
+mod mapped;
 pub(crate) use bulk::{PlainShape, Push, Record};
 
 /// The value of a plain number cell (`-12.5`, `3e4`, no spaces, nothing
@@ -136,13 +138,15 @@ const CHUNK: usize = 256 * 1024;
 
 /// What the full reader gets after a hand-over: the unread bytes, then the
 /// rest of the input.
-type Rest<R> = CsvRows<Chain<Cursor<Vec<u8>>, R>>;
+type Rest<R> = CsvRows<Chain<Cursor<Vec<u8>>, Source<R>>>;
 
 /// Input read ahead in big chunks and handed out as runs of complete
 /// lines (the last line may lack its newline at the end of the input).
 struct Chunks<R> {
     /// `None` once handed to a full reader.
-    input: Option<R>,
+    input: Option<Source<R>>,
+    /// Bytes read from `input` so far.
+    read: u64,
     /// Read but not yet taken: starts at a line start.
     raw: Vec<u8>,
     eof: bool,
@@ -153,7 +157,8 @@ struct Chunks<R> {
 impl<R: Read> Chunks<R> {
     fn new(input: R) -> Self {
         Chunks {
-            input: Some(input),
+            input: Some(Source::Stream(input)),
+            read: 0,
             raw: Vec::new(),
             eof: false,
             size: CHUNK,
@@ -200,6 +205,7 @@ impl<R: Read> Chunks<R> {
             // (see `cli`) then bypasses it, one copy fewer.
             raw.reserve(self.size);
             let n = input.by_ref().take(self.size as u64).read_to_end(raw)?;
+            self.read += n as u64;
             self.eof = n < self.size;
         }
     }
@@ -229,6 +235,11 @@ pub(crate) struct CsvLane<R: Read> {
     full: Option<(Rest<R>, u64)>,
     /// Threads reading plain rows ahead: `None` for one a core.
     pub(crate) workers: Option<usize>,
+    /// The file being read and where in it the input began, when it is a
+    /// regular file: read ahead through mapped windows ([`mapped`]).
+    pub(crate) file: Option<(std::fs::File, u64)>,
+    /// The file once mapping began, until it ends.
+    map: Option<MappedFile>,
 }
 
 impl<R: Read> CsvLane<R> {
@@ -243,6 +254,8 @@ impl<R: Read> CsvLane<R> {
             fields: Vec::new(),
             full: None,
             workers: None,
+            file: None,
+            map: None,
         }
     }
 

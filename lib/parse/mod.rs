@@ -23,7 +23,8 @@ mod stream;
 mod table;
 mod tool;
 
-use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Seek, Write};
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
@@ -175,11 +176,22 @@ enum Source<'a> {
 
 fn read_input<'a>(
     mut input: Box<dyn BufRead + 'a>,
+    file: Option<File>,
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Source<'a>, ParseError> {
     let detect::Sniffed { prefix, kind, note } =
         detect::sniff(&mut *input, opts.format, opts.delimiter)?;
+    // Where the prefix began in the file: where the file's offset is, less
+    // what `input` holds unread and the prefix itself.
+    let file = file.and_then(|mut f| {
+        let held = input.fill_buf().ok()?.len() as u64;
+        let at = f
+            .stream_position()
+            .ok()?
+            .checked_sub(held + prefix.len() as u64)?;
+        Some((f, at))
+    });
     if let Some(note) = note {
         warn.note(note);
     }
@@ -224,6 +236,7 @@ fn read_input<'a>(
         Kind::Delimited(d) => {
             let mut rows = fast::CsvLane::new(full, d);
             rows.workers = opts.threads.map(workers_for);
+            rows.file = file;
             chart_from_rows(&mut rows, opts, warn)?
         }
     };
@@ -337,7 +350,7 @@ pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseEr
 
 fn read_text(text: &str, opts: &ParseOptions, warn: &mut Warner) -> Result<Normalized, ParseError> {
     let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
-    let event = match read_input(input, opts, warn)? {
+    let event = match read_input(input, None, opts, warn)? {
         Source::Chart(n) => return Ok(n),
         Source::Event(mut events) if events.len() == 1 => events.remove(0),
         Source::Event(_) => return Err(examples_error("several events".into())),
@@ -392,13 +405,25 @@ pub fn process_with(
     out: &mut dyn Write,
     sink: &mut dyn FnMut(String),
 ) -> Result<(), ParseError> {
+    process_file(input, None, name, opts, out, sink)
+}
+
+/// [`process_with`], given the regular file `input` reads, if it is one.
+fn process_file(
+    input: Box<dyn BufRead + '_>,
+    file: Option<File>,
+    name: &str,
+    opts: &ParseOptions,
+    out: &mut dyn Write,
+    sink: &mut dyn FnMut(String),
+) -> Result<(), ParseError> {
     let mut warn = Warner::new(sink, opts.strict);
     if let Some(g) = &opts.grammar {
         return grammar::process(input, name, opts, g, &mut warn, out);
     }
     let write =
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
-    match read_input(input, opts, &mut warn)? {
+    match read_input(input, file, opts, &mut warn)? {
         Source::Events(mut r) => stream::pass(&mut *r, out, &mut warn),
         Source::Chart(n) => write(out, &n.chart.to_event()),
         Source::Event(events) => {
@@ -506,7 +531,7 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
         };
         let name = &input.name;
         let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
-        match process_with(input.reader, name, &opts, &mut out, &mut sink) {
+        match process_file(input.reader, input.file, name, &opts, &mut out, &mut sink) {
             Ok(()) => {}
             Err(ParseError::Write(e)) => return Err(e.into()),
             Err(e) => {

@@ -86,6 +86,8 @@ pub(crate) type Push<'p> = dyn FnMut(Record<'_>, &mut Warner) -> Result<(), Pars
 #[derive(Debug, Default)]
 struct Run {
     text: String,
+    /// In place of `text`, a window of a mapped file ([`super::mapped`]).
+    mapped: Option<super::mapped::MappedText>,
     /// Where reading starts in `text`.
     start: usize,
     /// The plain rows: `values` holds one number per value column each.
@@ -234,6 +236,11 @@ trait ReadRun: Send {
 }
 
 impl Run {
+    /// Its text, copied or mapped.
+    fn text(&self) -> &str {
+        self.mapped.as_ref().map_or(&self.text, |m| m.as_str())
+    }
+
     fn clear(&mut self) {
         self.values.clear();
         self.labels.clear();
@@ -287,7 +294,7 @@ impl Run {
         for i in rows.clone() {
             let label = shape.label.map(|_| {
                 let (a, b) = self.labels[i];
-                &self.text[a as usize..b as usize]
+                &self.text()[a as usize..b as usize]
             });
             let values = &self.values[i * width..(i + 1) * width];
             push(Record::Plain(values, label), warn)?;
@@ -422,6 +429,9 @@ fn read_ahead<A: Ahead>(
             };
             got += 1;
             run.apply(reader, shape, push, warn)?;
+            // Unmapped now: what is mapped stays what is in flight.
+            let mut run = run;
+            run.mapped = None;
             spare.push(run);
         }
     })

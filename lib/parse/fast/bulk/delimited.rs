@@ -9,6 +9,7 @@ use memchr::memchr2;
 
 use super::super::super::ParseError;
 use super::super::super::table::{Loc, Warner};
+use super::super::mapped::MappedFile;
 use super::super::{CsvLane, Line, plain_number, plain_prefix, plain_text, split_line};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
@@ -33,7 +34,9 @@ pub(super) struct Delimited {
 impl ReadRun for Delimited {
     fn read(&mut self, run: &mut Run, shape: &PlainShape) {
         run.clear();
-        let text = std::mem::take(&mut run.text);
+        let owned = std::mem::take(&mut run.text);
+        let mapped = run.mapped.take();
+        let text = mapped.as_ref().map_or(owned.as_str(), |m| m.as_str());
         let b = text.as_bytes();
         let mut pos = run.start;
         let mut plain = 0;
@@ -45,7 +48,7 @@ impl ReadRun for Delimited {
             if end > pos {
                 self.fields.push((last, end));
                 let line = Line {
-                    text: &text,
+                    text,
                     fields: &self.fields,
                 };
                 let taken = line.read_plain(shape, &mut run.values, &mut run.labels);
@@ -53,7 +56,8 @@ impl ReadRun for Delimited {
             }
             pos = end + 1;
         }
-        run.text = text;
+        run.text = owned;
+        run.mapped = mapped;
     }
 }
 
@@ -96,8 +100,19 @@ impl<R: Read> Ahead for CsvLane<R> {
         if self.full.is_some() {
             return Ok(None);
         }
-        let start = self.chunks.start_runs(&mut self.text, &mut self.pos, run)?;
-        Ok(Some(start))
+        let (first, all_read) = self.chunks.start_runs(&mut self.text, &mut self.pos, run)?;
+        if let Some((file, begin)) = self.file.take()
+            && !all_read
+        {
+            // Where the bytes read but not yet taken begin in the file:
+            // from there on, the map gives them again.
+            let at = begin + self.chunks.read - self.chunks.raw.len() as u64;
+            self.map = MappedFile::new(file, at);
+            if self.map.is_some() {
+                self.chunks.raw.clear();
+            }
+        }
+        Ok(Some((first, all_read)))
     }
 
     fn workers(&self) -> Option<usize> {
@@ -108,6 +123,19 @@ impl<R: Read> Ahead for CsvLane<R> {
     /// meets next and hands to the csv crate.
     fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError> {
         run.start = 0;
+        run.mapped = None;
+        if let Some(map) = &mut self.map {
+            if let Some(text) = map.next_window(self.chunks.size)? {
+                run.text.clear();
+                run.mapped = Some(text);
+                return Ok(true);
+            }
+            // The end, a line that is not plain or a very long one: read
+            // on from there as from any input.
+            if let Some(map) = self.map.take() {
+                self.chunks.input = Some(map.into_source());
+            }
+        }
         let mut buf = std::mem::take(&mut run.text).into_bytes();
         self.chunks.take_lines(&mut buf)?;
         // Nearly always: plain throughout, checked as UTF-8 in place.
@@ -141,11 +169,16 @@ impl<R: Read> Ahead for CsvLane<R> {
         // `line` and `first` are as the run began until `counted`.
         let next = self.first.unwrap_or(self.line + 1);
         self.fields.clear();
-        let (end, last) = split_line(run.text.as_bytes(), start, self.delimiter, &mut self.fields);
+        let (end, last) = split_line(
+            run.text().as_bytes(),
+            start,
+            self.delimiter,
+            &mut self.fields,
+        );
         self.fields.push((last, end));
         let loc = Loc::Line(first.map_or(next, |f| self.line + f));
         let line = Line {
-            text: &run.text,
+            text: run.text(),
             fields: &self.fields,
         };
         push(Record::Other(&line, loc), warn)
