@@ -20,6 +20,7 @@ mod plain;
 mod time;
 
 use builder::Builder;
+pub(crate) use plain::MAX_VALUES;
 pub use time::DateOrder;
 pub(crate) use time::looks_ordered;
 use time::{DatesChoice, decide_dates};

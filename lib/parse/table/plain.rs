@@ -14,7 +14,7 @@ use super::super::fast::{PlainShape, plain_text};
 use super::{Builder, Cells};
 
 /// Value columns the fast lane takes at once (more: the full path).
-const MAX_VALUES: usize = 8;
+pub(crate) const MAX_VALUES: usize = 8;
 
 impl Builder {
     /// What the fast lane takes from a row now, for readers that read it
