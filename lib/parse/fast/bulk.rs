@@ -215,7 +215,8 @@ trait Ahead {
     type Reader: ReadRun;
     fn reader(&self) -> Self::Reader;
     /// What is left of the text being read, as the first run, and whether
-    /// that and what is buffered is all the input (then no thread starts);
+    /// that and what is buffered is all the input (then no thread starts,
+    /// however many were asked for);
     /// `None` when the reader cannot read ahead any more.
     fn start(&mut self, run: usize) -> Result<Option<(Run, bool)>, ParseError>;
     /// Threads asked for (tests), else one a core.
@@ -349,10 +350,12 @@ fn read_ahead<A: Ahead>(
     let Some((first, all_read)) = reader.start(run)? else {
         return Ok(());
     };
+    // Threads asked for start only when there is more than one run's
+    // worth to share: on a small input they would cost more than they save.
     let workers = match reader.workers() {
+        _ if all_read => 0,
         // Capped: the runs in flight, and so the memory, grow with it.
         Some(n) => n.min(MAX_WORKERS),
-        None if all_read => 0,
         None => workers(),
     };
     let in_flight = workers

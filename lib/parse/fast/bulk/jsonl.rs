@@ -122,8 +122,7 @@ impl<R: BufRead> Ahead for JsonlRows<R> {
     fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError> {
         run.start = 0;
         let chunks = &mut self.input.chunks;
-        let buf = std::mem::take(&mut run.text).into_bytes();
-        let mut buf = buf;
+        let mut buf = std::mem::take(&mut run.text).into_bytes();
         chunks.take_lines(&mut buf)?;
         let valid = match String::from_utf8(buf) {
             Ok(text) => {
