@@ -31,7 +31,7 @@ complete -c viz-parse -l decimal -d 'The decimal mark of the numbers, `.` or `,`
 \,\t''"
 complete -c viz-parse -l dates -d 'How dates with the day and month as numbers (05/01/2024) are read [default: as the column\'s dates show (13/01/2024 is day-first); when every one could be either, day-first, with a note when it changes the line]' -r -f -a "dmy\t'Day first: 05/01/2024 is 5 January 2024'
 mdy\t'Month first: 05/01/2024 is May 1, 2024'"
-complete -c viz-parse -s j -l threads -d 'Threads that read the rows of a large CSV, TSV or JSON-lines input (1: the calling thread alone; at most 8) [default: one a core, at most 8]. The chart, the warnings and their order are the same whatever the number. A large CSV or TSV file named on the command line is read through memory maps, which assumes, as ripgrep does, that no other program truncates it while it is read' -r
+complete -c viz-parse -s j -l threads -d 'Threads that read the rows of a large CSV, TSV or JSON-lines input (1: the calling thread alone; at most 8) [default: one a core, at most 8]. The chart, the warnings and their order are the same whatever the number. A large CSV, TSV or JSON-lines file named on the command line is read through memory maps, which assumes, as ripgrep does, that no other program truncates it while it is read' -r
 complete -c viz-parse -l mark -d 'With --grammar: how the -y column just before is drawn [default: line over numbers or dates, bar over categories]' -r -f -a "line\t''
 area\t''
 point\t''

@@ -244,24 +244,18 @@ fn the_number_of_threads_changes_nothing_but_the_time() {
 /// (`parse::fast::mapped`), the same bytes on stdin by copying: both give
 /// the same chart and the same warnings, wherever in the file the fast
 /// lane has to stop (a quote, a CRLF, invalid UTF-8, a line longer than a
-/// window) and whatever comes first (a byte order mark).
+/// window) and whatever comes first (a byte order mark); as CSV and as
+/// JSON lines.
 #[test]
 fn a_mapped_file_reads_as_the_same_bytes_on_stdin() {
     let dir = std::env::temp_dir().join(format!("gemline-mapped-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let body = |late: &[u8]| {
-        let mut b = b"name,value\n".to_vec();
-        for i in 0..150_000u32 {
-            if i == 101_003 {
-                b.extend_from_slice(late);
-            }
-            let value = match i % 50_000 {
-                11 => "n/a".to_string(),
-                _ => format!("{}.{}", (i * 7919) % 100_000, i % 10),
-            };
-            b.extend_from_slice(format!("item-{i},{value}\n").as_bytes());
-        }
-        b
+        let rows = lines_with(150_000, 101_003, late, |i| match i % 50_000 {
+            11 => format!("item-{i},n/a"),
+            _ => format!("item-{i},{}.{}", (i * 7919) % 100_000, i % 10),
+        });
+        [b"name,value\n".to_vec(), rows].concat()
     };
     let long = format!("{},99999999\n", "x".repeat(400_000));
     let cases: Vec<(&str, Vec<u8>)> = vec![
@@ -277,8 +271,46 @@ fn a_mapped_file_reads_as_the_same_bytes_on_stdin() {
         ("late bad utf-8", body(b"item-\xff,99999999\n")),
         ("late long line", body(long.as_bytes())),
     ];
-    for (name, bytes) in cases {
-        let path = dir.join("input.csv");
+    let jsonl = |late: &[u8]| {
+        lines_with(100_000, 71_003, late, |i| {
+            let value = match i % 40_000 {
+                11 => "\"n/a\"".to_string(),
+                _ => format!("{}.{}", (i * 7919) % 100_000, i % 10),
+            };
+            format!("{{\"name\": \"item-{i}\", \"value\": {value}}}")
+        })
+    };
+    let long = format!(
+        "{{\"name\": \"{}\", \"value\": 99999999}}\n",
+        "x".repeat(400_000)
+    );
+    let jsonl_cases: Vec<(&str, Vec<u8>)> = vec![
+        ("jsonl plain", jsonl(b"")),
+        ("jsonl no final newline", {
+            let mut b = jsonl(b"");
+            b.pop();
+            b
+        }),
+        (
+            "jsonl late crlf",
+            jsonl(b"{\"name\": \"crlf\", \"value\": 99999999}\r\n"),
+        ),
+        (
+            "jsonl late new key",
+            jsonl(b"{\"name\": \"new\", \"value\": 99999999, \"k\": 1}\n"),
+        ),
+        (
+            "jsonl late bad utf-8",
+            jsonl(b"{\"name\": \"item-\xff\", \"value\": 99999999}\n"),
+        ),
+        ("jsonl late long line", jsonl(long.as_bytes())),
+    ];
+    for (name, bytes) in cases.into_iter().chain(jsonl_cases) {
+        let path = dir.join(if name.starts_with("jsonl") {
+            "input.jsonl"
+        } else {
+            "input.csv"
+        });
         std::fs::write(&path, &bytes).unwrap();
         let shown = path.display().to_string();
         for args in [
@@ -302,4 +334,17 @@ fn a_mapped_file_reads_as_the_same_bytes_on_stdin() {
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `n` lines made by `line`, with `late` put in before line `at`.
+fn lines_with(n: u32, at: u32, late: &[u8], line: impl Fn(u32) -> String) -> Vec<u8> {
+    let mut b = Vec::new();
+    for i in 0..n {
+        if i == at {
+            b.extend_from_slice(late);
+        }
+        b.extend_from_slice(line(i).as_bytes());
+        b.push(b'\n');
+    }
+    b
 }

@@ -226,9 +226,9 @@ pub struct VizParseArgs {
     /// Threads that read the rows of a large CSV, TSV or JSON-lines input
     /// (1: the calling thread alone; at most 8) [default: one a core, at
     /// most 8]. The chart, the warnings and their order are the same
-    /// whatever the number. A large CSV or TSV file named on the command
-    /// line is read through memory maps, which assumes, as ripgrep does,
-    /// that no other program truncates it while it is read.
+    /// whatever the number. A large CSV, TSV or JSON-lines file named on
+    /// the command line is read through memory maps, which assumes, as
+    /// ripgrep does, that no other program truncates it while it is read.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=8))]
     pub threads: Option<u16>,
 

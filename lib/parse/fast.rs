@@ -161,6 +161,11 @@ struct Chunks<R> {
     eof: bool,
     /// Bytes to read at a time ([`CHUNK`]; tests make it small).
     size: usize,
+    /// The file being read and where in it the input began, when it is a
+    /// regular file: read ahead through mapped windows ([`mapped`]).
+    file: Option<(std::fs::File, u64)>,
+    /// The file once mapping began, until it ends.
+    map: Option<MappedFile>,
 }
 
 impl<R: Read> Chunks<R> {
@@ -171,6 +176,8 @@ impl<R: Read> Chunks<R> {
             raw: Vec::new(),
             eof: false,
             size: CHUNK,
+            file: None,
+            map: None,
         }
     }
 
@@ -244,11 +251,6 @@ pub(crate) struct CsvLane<R: Read> {
     full: Option<(Rest<R>, u64)>,
     /// Threads reading plain rows ahead: `None` for one a core.
     pub(crate) workers: Option<usize>,
-    /// The file being read and where in it the input began, when it is a
-    /// regular file: read ahead through mapped windows ([`mapped`]).
-    pub(crate) file: Option<(std::fs::File, u64)>,
-    /// The file once mapping began, until it ends.
-    map: Option<MappedFile>,
 }
 
 impl<R: Read> CsvLane<R> {
@@ -263,9 +265,13 @@ impl<R: Read> CsvLane<R> {
             fields: Vec::new(),
             full: None,
             workers: None,
-            file: None,
-            map: None,
         }
+    }
+
+    /// The regular file the input reads and where in it the input began:
+    /// read ahead through mapped windows rather than copied.
+    pub(crate) fn map_file(&mut self, file: Option<(std::fs::File, u64)>) {
+        self.chunks.file = file;
     }
 
     /// A lane reading `chunk` bytes at a time with `workers` threads, to
@@ -731,6 +737,11 @@ impl<R: Read> ChunkLines<R> {
             text: String::new(),
             pos: 0,
         }
+    }
+
+    /// As [`CsvLane::map_file`].
+    pub(crate) fn map_file(&mut self, file: Option<(std::fs::File, u64)>) {
+        self.chunks.file = file;
     }
 
     /// The next line without its newline; `None` at the end.

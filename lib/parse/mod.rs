@@ -230,13 +230,14 @@ fn read_input<'a>(
         Kind::Jsonl => {
             let mut rows = sources::JsonlRows::new(full);
             rows.workers = opts.threads.map(workers_for);
+            rows.input.map_file(file);
             chart_from_rows(&mut rows, opts, warn)?
         }
         Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
         Kind::Delimited(d) => {
             let mut rows = fast::CsvLane::new(full, d);
             rows.workers = opts.threads.map(workers_for);
-            rows.file = file;
+            rows.map_file(file);
             chart_from_rows(&mut rows, opts, warn)?
         }
     };

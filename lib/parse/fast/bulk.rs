@@ -23,6 +23,7 @@ use std::thread;
 use super::super::ParseError;
 use super::super::number::Decimal;
 use super::super::table::{Cells, Loc, Warner};
+use super::mapped::{Lines, MappedFile};
 
 mod delimited;
 mod jsonl;
@@ -196,7 +197,38 @@ impl<R: std::io::Read> super::Chunks<R> {
             ..Run::default()
         };
         self.lines()?;
+        if !self.eof
+            && let Some((file, begin)) = self.file.take()
+        {
+            // Where the bytes read but not yet taken begin in the file:
+            // from there on, the map gives them again.
+            let at = begin + self.read - self.raw.len() as u64;
+            self.map = MappedFile::new(file, at);
+            if self.map.is_some() {
+                self.raw.clear();
+            }
+        }
         Ok((first, self.eof))
+    }
+
+    /// The next run as a mapped window of lines of the kind `lines`, when
+    /// the file is mapped; false when it is not, or no longer: then the
+    /// caller reads the run, and the input reads on where the map stopped
+    /// (the end, a line not of that kind, or a very long one).
+    fn next_window(&mut self, run: &mut Run, lines: Lines) -> Result<bool, ParseError> {
+        run.mapped = None;
+        let Some(map) = &mut self.map else {
+            return Ok(false);
+        };
+        if let Some(text) = map.next_window(self.size, lines)? {
+            run.text.clear();
+            run.mapped = Some(text);
+            return Ok(true);
+        }
+        if let Some(map) = self.map.take() {
+            self.input = Some(map.into_source());
+        }
+        Ok(false)
     }
 }
 

@@ -9,7 +9,7 @@ use memchr::memchr2;
 
 use super::super::super::ParseError;
 use super::super::super::table::{Loc, Warner};
-use super::super::mapped::MappedFile;
+use super::super::mapped::Lines;
 use super::super::{CsvLane, Line, plain_number, plain_prefix, plain_text, split_line};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
@@ -100,19 +100,8 @@ impl<R: Read> Ahead for CsvLane<R> {
         if self.full.is_some() {
             return Ok(None);
         }
-        let (first, all_read) = self.chunks.start_runs(&mut self.text, &mut self.pos, run)?;
-        if let Some((file, begin)) = self.file.take()
-            && !all_read
-        {
-            // Where the bytes read but not yet taken begin in the file:
-            // from there on, the map gives them again.
-            let at = begin + self.chunks.read - self.chunks.raw.len() as u64;
-            self.map = MappedFile::new(file, at);
-            if self.map.is_some() {
-                self.chunks.raw.clear();
-            }
-        }
-        Ok(Some((first, all_read)))
+        let start = self.chunks.start_runs(&mut self.text, &mut self.pos, run)?;
+        Ok(Some(start))
     }
 
     fn workers(&self) -> Option<usize> {
@@ -123,18 +112,8 @@ impl<R: Read> Ahead for CsvLane<R> {
     /// meets next and hands to the csv crate.
     fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError> {
         run.start = 0;
-        run.mapped = None;
-        if let Some(map) = &mut self.map {
-            if let Some(text) = map.next_window(self.chunks.size)? {
-                run.text.clear();
-                run.mapped = Some(text);
-                return Ok(true);
-            }
-            // The end, a line that is not plain or a very long one: read
-            // on from there as from any input.
-            if let Some(map) = self.map.take() {
-                self.chunks.input = Some(map.into_source());
-            }
+        if self.chunks.next_window(run, Lines::Plain)? {
+            return Ok(true);
         }
         let mut buf = std::mem::take(&mut run.text).into_bytes();
         self.chunks.take_lines(&mut buf)?;

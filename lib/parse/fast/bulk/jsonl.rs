@@ -11,6 +11,7 @@ use memchr::{memchr, memrchr};
 use super::super::super::ParseError;
 use super::super::super::sources::JsonlRows;
 use super::super::super::table::{Cells, Warner};
+use super::super::mapped::Lines;
 use super::super::{PlainObject, plain_text, trim};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
@@ -46,7 +47,9 @@ pub(super) struct Jsonl {
 impl ReadRun for Jsonl {
     fn read(&mut self, run: &mut Run, shape: &PlainShape) {
         run.clear();
-        let text = std::mem::take(&mut run.text);
+        let owned = std::mem::take(&mut run.text);
+        let mapped = run.mapped.take();
+        let text = mapped.as_ref().map_or(owned.as_str(), |m| m.as_str());
         let b = text.as_bytes();
         let mut pos = run.start;
         let mut plain = 0;
@@ -61,7 +64,8 @@ impl ReadRun for Jsonl {
             }
             pos = end + 1;
         }
-        run.text = text;
+        run.text = owned;
+        run.mapped = mapped;
     }
 }
 
@@ -122,6 +126,9 @@ impl<R: BufRead> Ahead for JsonlRows<R> {
     fn next_run(&mut self, run: &mut Run) -> Result<bool, ParseError> {
         run.start = 0;
         let chunks = &mut self.input.chunks;
+        if chunks.next_window(run, Lines::Utf8)? {
+            return Ok(true);
+        }
         let mut buf = std::mem::take(&mut run.text).into_bytes();
         chunks.take_lines(&mut buf)?;
         let valid = match String::from_utf8(buf) {
@@ -149,12 +156,13 @@ impl<R: BufRead> Ahead for JsonlRows<R> {
         push: &mut Push<'_>,
         warn: &mut Warner,
     ) -> Result<(), ParseError> {
-        let b = run.text.as_bytes();
+        let text = run.text();
+        let b = text.as_bytes();
         let end = memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
         // The count stays as the run began until `counted`.
         let base = self.lines.line;
         self.lines.line = base + line;
-        let read = self.lines.read(&run.text[start..end], warn);
+        let read = self.lines.read(&text[start..end], warn);
         self.lines.line = base;
         match read? {
             Some(loc) => push(Record::Other(self.lines.current(), loc), warn),
