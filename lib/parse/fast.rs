@@ -650,6 +650,9 @@ fn json_string(b: &[u8], i: usize) -> Option<(usize, usize)> {
 }
 
 /// A plain value at `i` and where it ends.
+// Always inlined: called for every value of a JSON line, where the call
+// cost 6% of the instructions (1167M -> 1098M on 1M lines with -j 1).
+#[inline(always)]
 fn json_value(b: &[u8], i: usize) -> Option<(Json, usize)> {
     let word = |w: &[u8], v: Json| b[i..].starts_with(w).then_some((v, i + w.len()));
     match *b.get(i)? {
