@@ -177,12 +177,12 @@ pub fn open_input(path: &Path) -> anyhow::Result<Input> {
     let f = File::open(path).map_err(|e| cannot(e.to_string()))?;
     // Opening a directory succeeds; only the first read would fail, as a
     // generic error (exit 1) after output may have begun.
-    if f.metadata().is_ok_and(|m| m.is_dir()) {
+    let meta = f.metadata().ok();
+    if meta.as_ref().is_some_and(|m| m.is_dir()) {
         return Err(cannot("is a directory".into()));
     }
-    let file = f
-        .metadata()
-        .is_ok_and(|m| m.is_file())
+    let file = meta
+        .is_some_and(|m| m.is_file())
         .then(|| f.try_clone().ok())
         .flatten();
     Ok(Input {

@@ -279,6 +279,19 @@ impl Run {
         self.mapped.as_ref().map_or(&self.text, |m| m.as_str())
     }
 
+    /// Reads its rows afresh: `read` gets the run, cleared, and its text,
+    /// copied or mapped, which is taken out meanwhile so that the rows can
+    /// be written into the run.
+    #[inline(always)]
+    fn read_rows(&mut self, read: impl FnOnce(&mut Run, &str)) {
+        self.clear();
+        let owned = std::mem::take(&mut self.text);
+        let mapped = self.mapped.take();
+        read(self, mapped.as_ref().map_or(owned.as_str(), |m| m.as_str()));
+        self.text = owned;
+        self.mapped = mapped;
+    }
+
     fn clear(&mut self) {
         self.values.clear();
         self.labels.clear();
@@ -462,7 +475,7 @@ fn read_ahead<A: Ahead>(
             if got == sent {
                 return Ok(());
             }
-            let run = loop {
+            let mut run = loop {
                 if let Some(run) = early.remove(&got) {
                     break run;
                 }
@@ -487,7 +500,6 @@ fn read_ahead<A: Ahead>(
             got += 1;
             run.apply(reader, shape, push, warn)?;
             // Unmapped now: what is mapped stays what is in flight.
-            let mut run = run;
             run.mapped = None;
             spare.push(run);
         }

@@ -33,31 +33,27 @@ pub(super) struct Delimited {
 
 impl ReadRun for Delimited {
     fn read(&mut self, run: &mut Run, shape: &PlainShape) {
-        run.clear();
-        let owned = std::mem::take(&mut run.text);
-        let mapped = run.mapped.take();
-        let text = mapped.as_ref().map_or(owned.as_str(), |m| m.as_str());
-        let b = text.as_bytes();
-        let mut pos = run.start;
-        let mut plain = 0;
-        while pos < b.len() {
-            self.fields.clear();
-            let (end, last) = split_line(b, pos, self.delimiter, &mut self.fields);
-            run.lines += 1;
-            // An empty line is no record (as in the csv crate).
-            if end > pos {
-                self.fields.push((last, end));
-                let line = Line {
-                    text,
-                    fields: &self.fields,
-                };
-                let taken = line.read_plain(shape, &mut run.values, &mut run.labels);
-                run.record(taken, pos, &mut plain);
+        run.read_rows(|run, text| {
+            let b = text.as_bytes();
+            let mut pos = run.start;
+            let mut plain = 0;
+            while pos < b.len() {
+                self.fields.clear();
+                let (end, last) = split_line(b, pos, self.delimiter, &mut self.fields);
+                run.lines += 1;
+                // An empty line is no record (as in the csv crate).
+                if end > pos {
+                    self.fields.push((last, end));
+                    let line = Line {
+                        text,
+                        fields: &self.fields,
+                    };
+                    let taken = line.read_plain(shape, &mut run.values, &mut run.labels);
+                    run.record(taken, pos, &mut plain);
+                }
+                pos = end + 1;
             }
-            pos = end + 1;
-        }
-        run.text = owned;
-        run.mapped = mapped;
+        });
     }
 }
 

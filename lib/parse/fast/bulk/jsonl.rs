@@ -46,26 +46,22 @@ pub(super) struct Jsonl {
 
 impl ReadRun for Jsonl {
     fn read(&mut self, run: &mut Run, shape: &PlainShape) {
-        run.clear();
-        let owned = std::mem::take(&mut run.text);
-        let mapped = run.mapped.take();
-        let text = mapped.as_ref().map_or(owned.as_str(), |m| m.as_str());
-        let b = text.as_bytes();
-        let mut pos = run.start;
-        let mut plain = 0;
-        while pos < b.len() {
-            let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
-            run.lines += 1;
-            let t = trim(&text[pos..end]);
-            if !t.is_empty() {
-                let at = t.as_ptr() as usize - text.as_ptr() as usize;
-                let taken = self.read_plain(t, at, shape, &mut run.values, &mut run.labels);
-                run.record(taken, pos, &mut plain);
+        run.read_rows(|run, text| {
+            let b = text.as_bytes();
+            let mut pos = run.start;
+            let mut plain = 0;
+            while pos < b.len() {
+                let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
+                run.lines += 1;
+                let t = trim(&text[pos..end]);
+                if !t.is_empty() {
+                    let at = t.as_ptr() as usize - text.as_ptr() as usize;
+                    let taken = self.read_plain(t, at, shape, &mut run.values, &mut run.labels);
+                    run.record(taken, pos, &mut plain);
+                }
+                pos = end + 1;
             }
-            pos = end + 1;
-        }
-        run.text = owned;
-        run.mapped = mapped;
+        });
     }
 }
 
