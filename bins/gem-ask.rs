@@ -2,17 +2,15 @@
 
 use std::process::ExitCode;
 
-use gemline::agent::{self, Args};
-use gemline::cli;
+use gemline::app::{self, gem_ask};
 
 fn main() -> ExitCode {
-    let args = match cli::parse_matches::<Args>() {
-        Ok((mut a, matches)) => {
+    match app::parse_matches::<gem_ask::Args>() {
+        Ok((mut args, matches)) => {
             // The config fills only what was not typed.
-            a.given = gemline::config::Given::from_matches(&matches);
-            a
+            args.given = gem_ask::Given::from_matches(&matches);
+            app::main_with("gem-ask", || gem_ask::run(args))
         }
-        Err(code) => return code,
-    };
-    cli::main_with("gem-ask", || agent::run(args))
+        Err(code) => code,
+    }
 }

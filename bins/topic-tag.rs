@@ -1,13 +1,12 @@
-//! `topic-tag`: the thin binary over `gemline::topic`.
+//! `topic-tag`: the thin binary over `gemline::app::topic_tag`.
 
 use std::process::ExitCode;
 
-use gemline::{cli, topic};
+use gemline::app::{self, topic_tag};
 
 fn main() -> ExitCode {
-    let args = match cli::parse_args::<topic::Args>() {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    cli::main_with("topic-tag", || topic::run(args))
+    match app::parse_args::<topic_tag::Args>() {
+        Ok(args) => app::main_with("topic-tag", || topic_tag::run(args)),
+        Err(code) => code,
+    }
 }

@@ -3,15 +3,11 @@
 
 use std::process::ExitCode;
 
-use gemline::cli;
-use gemline::parse::{self, VizParseArgs};
+use gemline::app::{self, viz_parse};
 
 fn main() -> ExitCode {
-    match cli::parse_matches::<VizParseArgs>() {
-        Ok((mut args, matches)) => cli::main_with("viz-parse", || {
-            args.pair_marks(&matches)?;
-            parse::run(args)
-        }),
+    match app::parse_matches::<viz_parse::Args>() {
+        Ok((args, matches)) => app::main_with("viz-parse", || viz_parse::run(args, &matches)),
         Err(code) => code,
     }
 }

@@ -3,12 +3,11 @@
 
 use std::process::ExitCode;
 
-use gemline::cli;
-use gemline::render::{self, VizRenderArgs};
+use gemline::app::{self, viz_render};
 
 fn main() -> ExitCode {
-    match cli::parse_args::<VizRenderArgs>() {
-        Ok(args) => cli::main_with("viz-render", || render::run(args)),
+    match app::parse_args::<viz_render::Args>() {
+        Ok(args) => app::main_with("viz-render", || viz_render::run(args)),
         Err(code) => code,
     }
 }

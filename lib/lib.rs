@@ -8,15 +8,15 @@
 //! emit events into a sink and never know whether a terminal receives them.
 
 pub mod agent;
-pub mod cli;
+pub mod app;
 pub mod config;
 pub mod events;
 pub mod gemini;
-pub mod generate;
 pub mod live;
 pub mod parse;
 pub mod provider;
 pub mod render;
 pub mod session;
 pub mod spec;
+pub mod term;
 pub mod topic;

@@ -8,7 +8,7 @@ use std::path::Path;
 fn generated() -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let events = std::fs::read_to_string(root.join("docs/events.md")).expect("docs/events.md");
-    gemline::generate::files(&events)
+    gemline::app::generate::files(&events)
 }
 
 #[test]
@@ -36,7 +36,7 @@ fn every_binary_has_a_man_page_with_exit_codes() {
     if std::env::var_os("UPDATE_DOCS").is_some() {
         return; // the other test is writing them right now
     }
-    for cmd in gemline::generate::programs() {
+    for cmd in gemline::app::generate::programs() {
         let name = cmd.get_name().to_string();
         let page = std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("man/{name}.1")),

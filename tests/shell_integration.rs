@@ -26,7 +26,7 @@ fn have(tool: &str) -> bool {
             std::env::var_os("CI").is_none(),
             "{tool} is missing: .ci/setup-shells.sh installs it"
         );
-        gemline::cli::diag(format!(
+        gemline::term::diag(format!(
             "SKIPPED: {tool} is not installed (.ci/setup-shells.sh installs it)"
         ));
     }

@@ -6,7 +6,6 @@
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
 //! ([`exit`]). Tools and their consent live in [`toolbox`].
 
-pub mod args;
 pub mod history;
 pub mod oneshot;
 pub mod outcome;
@@ -25,16 +24,16 @@ pub mod turn;
 use std::io;
 use std::time::Instant;
 
-pub use args::{Args, OutputMode};
+pub use crate::app::gem_ask::args::{Args, OutputMode};
 pub use setup::MAX_CONTEXT;
 pub use sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 pub use turn::{Agent, Signal, TurnOptions, TurnReport};
 
-use crate::cli::coded;
+use crate::term::coded;
 
-/// gem-ask's exit codes (also in the man page, [`args::HELP_TAIL`]).
+/// gem-ask's exit codes (also in the man page, `HELP_TAIL`).
 pub mod exit {
-    pub use crate::cli::exit::{DATA, FAILURE, NO_INPUT, OK, USAGE};
+    pub use crate::term::exit::{DATA, FAILURE, NO_INPUT, OK, USAGE};
     pub const NO_API_KEY: u8 = 3;
     pub const API: u8 = 4;
     pub const BLOCKED: u8 = 5;
@@ -49,11 +48,11 @@ pub mod exit {
 }
 
 /// Runs gem-ask; the value is the exit code. Errors returned carry their
-/// code (`cli::Coded`) and are printed once by `cli::main_with`.
+/// code (`term::Coded`) and are printed once by `app::main_with`.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
     let settings =
-        crate::config::settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
+        crate::app::gem_ask::settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
     if args.print_config {
         use std::io::Write;
         let mut out = io::stdout().lock();

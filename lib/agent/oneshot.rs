@@ -9,10 +9,10 @@ use super::outcome::{self, Closing, Failure, Stats};
 use super::setup::{self, SessionChoice};
 use super::turn::{Agent, TurnOptions, stamp};
 use super::{Args, OutputMode, exit, signal_tool, toolbox};
-use crate::cli::coded;
 use crate::events::{Event, now_rfc3339};
 use crate::gemini::GenError;
 use crate::gemini::request;
+use crate::term::coded;
 
 /// A run's setup common to the modes: the toolbox (with the MCP servers
 /// that failed to start), the checked base URL, the resolved output mode.

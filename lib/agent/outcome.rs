@@ -10,10 +10,10 @@ use serde_json::{Map, json};
 use super::setup::redact_key;
 use super::sink::EventSink;
 use super::{exit, signals, tool_stats};
-use crate::cli::coded;
 use crate::events::{Event, now_rfc3339};
 use crate::gemini::transport::scrub_url;
 use crate::gemini::{GenError, Usage};
+use crate::term::coded;
 
 /// Why a turn (or a run) did not complete.
 #[derive(Debug)]
@@ -135,7 +135,7 @@ pub struct Closing<'a> {
 
 /// Writes the `result` event for `outcome` and turns it into the exit
 /// code; a failure not drawn on the terminal is returned as the error
-/// `cli::main_with` prints once.
+/// `app::main_with` prints once.
 pub fn finish(c: Closing<'_>, outcome: Result<(), Failure>) -> anyhow::Result<u8> {
     // A signal that arrived after the last check still ends as interrupted.
     let outcome = match (outcome, signals::received()) {

@@ -11,13 +11,13 @@ use std::time::Duration;
 use super::outcome::Failure;
 use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 use super::{Args, OutputMode, exit, signals};
-use crate::cli::coded;
 use crate::gemini::transport::{
     BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url,
 };
 use crate::gemini::{Client, RetryPolicy};
 use crate::provider::ProviderKind;
 use crate::session;
+use crate::term::coded;
 
 /// The output mode `auto` resolves to for this run.
 pub fn output_mode(args: &Args) -> OutputMode {
@@ -37,7 +37,7 @@ pub fn make_sink(args: &Args, mode: OutputMode) -> Box<dyn EventSink> {
     match mode {
         OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
         OutputMode::Text => {
-            let env = crate::cli::TermEnv::from_process();
+            let env = crate::term::TermEnv::from_process();
             let mut opts = crate::render::RenderOptions::resolve(
                 &env,
                 args.width.map(usize::from),
@@ -178,7 +178,7 @@ pub fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
         None if args.continue_last => match dir.as_deref().and_then(session::most_recent) {
             Some(id) => (id, true),
             None => {
-                crate::cli::diag(
+                crate::term::diag(
                     "gem-ask: note: no earlier session to continue; starting a new one",
                 );
                 (session::new_id(), false)
@@ -212,15 +212,15 @@ pub fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
 /// Warns on stderr about the lines of a session that could not be used.
 fn report_load(id: &str, h: &session::History) {
     for (line, why) in &h.skipped {
-        crate::cli::diag(format!(
+        crate::term::diag(format!(
             "gem-ask: warning: session {id}, line {line}: {why} (line skipped)"
         ));
     }
     for note in &h.notes {
-        crate::cli::diag(format!("gem-ask: warning: session {id}, {note}"));
+        crate::term::diag(format!("gem-ask: warning: session {id}, {note}"));
     }
     if !h.skipped.is_empty() {
-        crate::cli::diag(format!(
+        crate::term::diag(format!(
             "gem-ask: warning: session {id}: continuing with the {} readable content record(s)",
             h.contents.len()
         ));
@@ -294,7 +294,7 @@ fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
     }
     let base = base_url(args);
     if key.is_some() && plain_http_to_another_host(&base) {
-        crate::cli::diag(format!(
+        crate::term::diag(format!(
             "gem-ask: warning: {} is plain http to another host: the API key travels unencrypted",
             display_url(&base)
         ));

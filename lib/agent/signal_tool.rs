@@ -164,7 +164,7 @@ fn acknowledgement(kind: &str, progress: Option<u8>) -> String {
 /// The progress line shown on the terminal for a signal, if it has one
 /// (progress signals, and a completed task); `None` for the others.
 pub fn progress_line(kind: &str, progress: Option<u64>, message: Option<&str>) -> Option<String> {
-    let message = message.map(|m| crate::cli::sanitize_line(&m.replace(['\n', '\t'], " ")));
+    let message = message.map(|m| crate::term::sanitize_line(&m.replace(['\n', '\t'], " ")));
     let label = match kind {
         PROGRESS => match progress {
             Some(p) => format!("progress {:>3}%", p.min(100)),

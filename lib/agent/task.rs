@@ -220,7 +220,7 @@ impl Task {
 pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
     let text = args.task.as_deref().unwrap_or_default();
     if text.trim().is_empty() {
-        return Err(crate::cli::coded(
+        return Err(crate::term::coded(
             super::exit::USAGE,
             "-t needs a task: gem-ask -t \"what to do\"",
         ));

@@ -165,7 +165,7 @@ pub fn run(name: &str, args: &Value, tool_id: &str) -> Ran {
                 // The user hears of a guess once, here; the model in the
                 // summary, so it can say so or resend the data plainer.
                 for note in &n.notes {
-                    crate::cli::diag(format!(
+                    crate::term::diag(format!(
                         "gem-ask: warning: render_visualization {tool_id}: inputText: {note}"
                     ));
                 }

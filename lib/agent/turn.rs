@@ -273,7 +273,7 @@ impl Agent {
         self.pending
             .push(session::summary_record(&turn, covers, tokens));
         if self.opts.debug {
-            crate::cli::diag(format!(
+            crate::term::diag(format!(
                 "gem-ask: debug: history summarized: {cut} contents became 2 ({covers} session records covered)"
             ));
         }
@@ -377,7 +377,7 @@ impl Agent {
             thoughts: self.opts.thoughts,
         });
         if self.opts.debug {
-            crate::cli::diag(format!(
+            crate::term::diag(format!(
                 "gem-ask: debug: POST {}{} {}: [REDACTED] ({} contents, {} bytes)",
                 display_url(self.opts.base_url.trim()).trim_end_matches('/'),
                 client.path(),

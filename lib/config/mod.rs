@@ -36,8 +36,6 @@
 //! trust = true
 //! ```
 
-pub mod settings;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -45,10 +43,8 @@ use serde::Deserialize;
 
 use crate::agent::toolbox::config::ToolsConfig;
 use crate::agent::toolbox::mcp::ServerSpec;
-use crate::cli::ColorChoice;
 use crate::provider::ProviderKind;
-
-pub use settings::{Given, Settings, Source};
+use crate::term::ColorChoice;
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -180,7 +176,7 @@ fn describe(text: &str, e: &toml::de::Error) -> String {
 /// gem-ask's help.
 #[cfg(test)]
 pub(crate) fn help_example(intro: &str) -> String {
-    crate::agent::args::HELP_TAIL
+    crate::app::gem_ask::args::HELP_TAIL
         .lines()
         .skip_while(|l| !l.ends_with(intro))
         .skip(1)

@@ -562,7 +562,7 @@ fn write_record(file: &Mutex<File>, line: Value) {
         // A record file is a debugging aid: failing to write it must not
         // fail the answer, but it is said once on stderr.
         if let Err(e) = f.write_all(text.as_bytes()) {
-            crate::cli::diag(format!(
+            crate::term::diag(format!(
                 "gem-ask: warning: cannot write the record file: {e}"
             ));
         }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Parser, ValueEnum};
 
-use crate::cli;
 use crate::spec::grammar::MarkKind;
 use crate::spec::{ChartType, Reduction, Sort};
+use crate::term;
 
 use super::number::Decimal;
 use super::{DateOrder, FollowOptions, Format, GrammarOptions, ParseOptions, Reference};
@@ -319,7 +319,7 @@ impl VizParseArgs {
             .map_or(Vec::new(), Iterator::collect);
         let mut paired = vec![None; ys.len()];
         for (&at, &mark) in marks.iter().zip(&self.mark) {
-            let usage = |m: String| cli::coded(cli::exit::USAGE, m);
+            let usage = |m: String| term::coded(term::exit::USAGE, m);
             let Some(y) = ys.iter().rposition(|&y| y < at) else {
                 return Err(usage(
                     "--mark applies to the -y COLUMN before it: put a -y first".into(),

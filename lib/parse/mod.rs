@@ -29,9 +29,9 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use crate::cli;
 use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
+use crate::term;
 
 pub use args::VizParseArgs;
 pub use follow::FollowOptions;
@@ -134,9 +134,9 @@ pub enum ParseError {
 impl ParseError {
     pub fn exit_code(&self) -> u8 {
         match self {
-            ParseError::Data(_) => cli::exit::DATA,
-            ParseError::Usage(_) => cli::exit::USAGE,
-            ParseError::Io(_) | ParseError::Write(_) => cli::exit::FAILURE,
+            ParseError::Data(_) => term::exit::DATA,
+            ParseError::Usage(_) => term::exit::USAGE,
+            ParseError::Io(_) | ParseError::Write(_) => term::exit::FAILURE,
         }
     }
 }
@@ -459,11 +459,11 @@ fn process_file(
 pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
     let opts = args
         .options()
-        .map_err(|m| cli::coded(cli::exit::USAGE, m))?;
+        .map_err(|m| term::coded(term::exit::USAGE, m))?;
     if let Some(n) = opts.max_points
         && n > spec::HARD_MAX_POINTS
     {
-        cli::diag(format!(
+        term::diag(format!(
             "viz-parse: warning: --max-points {n} is above the cap; using {}",
             spec::HARD_MAX_POINTS
         ));
@@ -476,62 +476,62 @@ pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
         args.inputs.clone()
     };
     if args.inputs.is_empty() && io::stdin().is_terminal() {
-        cli::diag("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
+        term::diag("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
     }
-    let mut status = cli::exit::OK;
+    let mut status = term::exit::OK;
     let mut fail = |code: u8, msg: String| {
-        cli::diag(format!("viz-parse: error: {msg}"));
-        if status == cli::exit::OK {
+        term::diag(format!("viz-parse: error: {msg}"));
+        if status == term::exit::OK {
             status = code;
         }
     };
     if let Some(f) = &opts.follow {
         let mut inputs = Vec::new();
         for path in &paths {
-            match cli::open_input(path) {
+            match term::open_input(path) {
                 Ok(i) => inputs.push(crate::live::Input {
                     name: i.name,
                     reader: i.reader,
                 }),
                 Err(e) => fail(
-                    e.downcast_ref::<cli::Coded>()
-                        .map_or(cli::exit::FAILURE, |c| c.code),
+                    e.downcast_ref::<term::Coded>()
+                        .map_or(term::exit::FAILURE, |c| c.code),
                     e.to_string(),
                 ),
             }
         }
-        let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {m}"));
+        let mut sink = |m: String| term::diag(format!("viz-parse: warning: {m}"));
         let code = match follow::run(inputs, &opts, f, &mut out, &mut sink) {
             Ok(code) => code,
             Err(ParseError::Write(e)) => return Err(e.into()),
             Err(e) => {
                 fail(e.exit_code(), e.to_string());
-                cli::exit::OK
+                term::exit::OK
             }
         };
         out.flush()?;
-        return Ok(if code == cli::exit::OK { status } else { code });
+        return Ok(if code == term::exit::OK { status } else { code });
     }
     for path in &paths {
         if path.as_os_str() != "-" && path.is_dir() {
             fail(
-                cli::exit::NO_INPUT,
+                term::exit::NO_INPUT,
                 format!("cannot open {}: is a directory", path.display()),
             );
             continue;
         }
-        let input = match cli::open_input(path) {
+        let input = match term::open_input(path) {
             Ok(i) => i,
             Err(e) => {
                 let code = e
-                    .downcast_ref::<cli::Coded>()
-                    .map_or(cli::exit::FAILURE, |c| c.code);
+                    .downcast_ref::<term::Coded>()
+                    .map_or(term::exit::FAILURE, |c| c.code);
                 fail(code, e.to_string());
                 continue;
             }
         };
         let name = &input.name;
-        let mut sink = |m: String| cli::diag(format!("viz-parse: warning: {name}: {m}"));
+        let mut sink = |m: String| term::diag(format!("viz-parse: warning: {name}: {m}"));
         match process_file(input.reader, input.file, name, &opts, &mut out, &mut sink) {
             Ok(()) => {}
             Err(ParseError::Write(e)) => return Err(e.into()),

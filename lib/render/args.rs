@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::cli::ColorChoice;
 use crate::spec::grammar;
+use crate::term::ColorChoice;
 
 const LONG_ABOUT: &str = "\
 Reads a stream of JSON-lines events (docs/events.md) from the files named, or \
@@ -397,7 +397,7 @@ impl MarkdownArgs {
             && match self.hyperlinks {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
-                ColorChoice::Auto => crate::cli::hyperlinks_known(|k| std::env::var(k).ok()),
+                ColorChoice::Auto => crate::term::hyperlinks_known(|k| std::env::var(k).ok()),
             };
     }
 }

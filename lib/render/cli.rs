@@ -15,9 +15,9 @@ use super::{
     LiveArgs, LiveCharts, RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs,
     chart_from_event, gfm, is_live, ui_warning, vegalite,
 };
-use crate::cli::{self, ColorChoice, TermEnv};
 use crate::events::{Event, EventReader, EventWriter};
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope};
+use crate::term::{self, ColorChoice, TermEnv};
 
 /// Where an event was read: the input's name and the line.
 type At<'a> = (&'a str, usize);
@@ -43,14 +43,14 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
         .output_format()
         .resolve(|k| std::env::var(k).ok(), env.stdout_is_tty);
     if args.chapters && !format.draws() {
-        return Err(cli::coded(
-            cli::exit::USAGE,
+        return Err(term::coded(
+            term::exit::USAGE,
             "--chapters draws chapter headers: it takes no --format but terminal, github, gitlab or auto",
         ));
     }
     if args.output_dir.is_some() && format != Format::Svg {
-        return Err(cli::coded(
-            cli::exit::USAGE,
+        return Err(term::coded(
+            term::exit::USAGE,
             "--output-dir writes SVG files: it needs --format svg",
         ));
     }
@@ -80,11 +80,11 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
         max_bytes: args.max_spec_bytes,
         max_rows: args.max_rows,
     };
-    let inputs = cli::open_inputs(&args.files)?;
+    let inputs = term::open_inputs(&args.files)?;
     if args.live {
         if !matches!(format, Format::Terminal | Format::Auto) {
-            return Err(cli::coded(
-                cli::exit::USAGE,
+            return Err(term::coded(
+                term::exit::USAGE,
                 "--live draws in the terminal: it takes no --format but terminal",
             ));
         }
@@ -124,13 +124,13 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
             match item {
                 Ok(e) if is_live(&e) && held_live.is_some() => {
                     if let Some(note) = held_live.as_mut().and_then(|h| h.put(e)) {
-                        cli::diag(format!("viz-render: warning: {}", clean_line(&note, false)));
+                        term::diag(format!("viz-render: warning: {}", clean_line(&note, false)));
                     }
                 }
                 Ok(e) => {
                     if !live_noted && is_live(&e) {
                         live_noted = true;
-                        cli::diag(
+                        term::diag(
                             "viz-render: note: live charts are drawn once, at the end of input; \
                              add --live to watch them change",
                         );
@@ -142,9 +142,9 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
                     if strict {
                         sink.abort(&mut out)?;
                         out.flush()?;
-                        return Err(cli::data_error(msg));
+                        return Err(term::data_error(msg));
                     }
-                    cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
+                    term::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
                 }
             }
         }
@@ -154,7 +154,7 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
     }
     sink.finish(&mut out)?;
     out.flush()?;
-    Ok(cli::exit::OK)
+    Ok(term::exit::OK)
 }
 
 /// `color` and `width` from `$XDG_CONFIG_HOME/gemline/config.toml` (as
@@ -162,7 +162,7 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
 /// COLUMNS) says otherwise; a malformed file is a usage error naming its
 /// line and key.
 fn apply_config(args: &mut VizRenderArgs, env: &TermEnv) -> anyhow::Result<()> {
-    let cfg = crate::config::load().map_err(|e| cli::coded(cli::exit::USAGE, e))?;
+    let cfg = crate::config::load().map_err(|e| term::coded(term::exit::USAGE, e))?;
     if args.color == ColorChoice::Auto
         && !env.no_color
         && let Some(c) = cfg.color
@@ -188,7 +188,7 @@ fn note_undrawn(undrawn: usize) {
         } else {
             "calls were"
         };
-        cli::diag(format!(
+        term::diag(format!(
             "viz-render: note: {undrawn} {RENDER_VISUALIZATION} {calls} not drawn; \
              pipe the stream through viz-parse to turn them into charts"
         ));
@@ -259,7 +259,7 @@ impl<D: Drawing> Sink for Checked<D> {
         self.0.event(&e, out)?;
         if self.1 && self.0.invalid_charts() > before {
             self.0.finish(out)?;
-            return Err(cli::data_error(format!(
+            return Err(term::data_error(format!(
                 "{name}: line {line}: invalid chart (--strict)"
             )));
         }
@@ -336,9 +336,9 @@ fn json_ui(
         Err(why) => {
             let msg = ui_warning(&ui, &why);
             if strict && ui.kind == Some(KIND_CHART) {
-                return Err(cli::data_error(format!("{name}: line {line}: {msg}")));
+                return Err(term::data_error(format!("{name}: line {line}: {msg}")));
             }
-            cli::diag(format!(
+            term::diag(format!(
                 "viz-render: warning: {name}: line {line}: {}",
                 clean_line(&msg, false)
             ));
@@ -385,9 +385,9 @@ fn json_event(
         Err(err) => {
             let msg = format!("{name}: line {line}: invalid chart: {err}");
             if strict {
-                return Err(cli::data_error(msg));
+                return Err(term::data_error(msg));
             }
-            cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
+            term::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
             Ok(e)
         }
     }

@@ -135,11 +135,11 @@ impl RenderOptions {
     /// `--ascii`/`--unicode`, then the locale and `TERM`; `--color`, then
     /// `NO_COLOR`, `TERM=dumb` and whether stdout is a terminal.
     pub fn resolve(
-        env: &crate::cli::TermEnv,
+        env: &crate::term::TermEnv,
         width: Option<usize>,
         ascii: bool,
         unicode: bool,
-        color: crate::cli::ColorChoice,
+        color: crate::term::ColorChoice,
     ) -> RenderOptions {
         RenderOptions {
             width: env.width(width).max(1),

@@ -12,10 +12,10 @@ use super::text::{self, Line, Style, clean_line, clean_text, paint, truncate, wi
 use super::{
     RENDER_VISUALIZATION, RenderOptions, capped_wrap, chart_from_event, fit, render_chart, ui,
 };
-use crate::cli;
 use crate::events::Event;
 use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
 use crate::spec::grammar::UiEnvelope;
+use crate::term;
 
 /// Tool names of calls whose results are still to come, for the warning
 /// of a failed one. A call whose result never comes must not make memory
@@ -166,7 +166,7 @@ impl Renderer {
             // one is drawn, at the end.
             self.charts_seen += 1;
             if let Some(note) = self.live.put(e.clone()) {
-                cli::diag(format!("viz-render: warning: {note}"));
+                term::diag(format!("viz-render: warning: {note}"));
             }
             return out.flush();
         }
@@ -360,7 +360,7 @@ impl Renderer {
 
     fn note(&mut self, kind: &str) {
         if self.opts.verbose && self.noted_types.insert(kind.to_string()) {
-            cli::diag(format!(
+            term::diag(format!(
                 "viz-render: note: ignoring events of type {:?}",
                 clean_line(kind, true)
             ));
@@ -428,7 +428,7 @@ impl Renderer {
                 if self.opts.verbose
                     && let Some(stats) = e.get("stats")
                 {
-                    cli::diag(format!("viz-render: stats: {}", stats_text(stats)));
+                    term::diag(format!("viz-render: stats: {}", stats_text(stats)));
                 }
                 if e.str_field("status") == Some("error") {
                     self.error_line(out, false, run_error(e))?;
@@ -445,7 +445,7 @@ impl Renderer {
             }
             "init" => {
                 if self.opts.verbose {
-                    cli::diag(format!(
+                    term::diag(format!(
                         "viz-render: session {} model {}",
                         clean_line(e.str_field("session_id").unwrap_or("?"), true),
                         clean_line(e.str_field("model").unwrap_or("?"), true)
@@ -497,7 +497,7 @@ impl Renderer {
                 if refused_chart {
                     self.invalid_charts += 1;
                 }
-                cli::diag(format!(
+                term::diag(format!(
                     "viz-render: warning: {}",
                     clean_line(&warning, false)
                 ));

@@ -15,7 +15,6 @@
 //! topic-tag above 500k events/s (a flush per event is a write syscall per
 //! event and costs several times that).
 
-pub mod args;
 pub mod peek;
 pub mod summary;
 pub mod tagger;
@@ -30,13 +29,13 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::Value;
 
-pub use args::{Args, SummaryMode};
+pub use crate::app::topic_tag::args::{Args, SummaryMode};
 pub use summary::{Chapter, Summary};
 pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, normalize_title, split_title};
 
-use crate::cli::{self, exit};
 use crate::events::{Event, EventWriter, now_rfc3339};
 use crate::session;
+use crate::term::{self, exit};
 
 /// Runs `topic-tag`; the exit code for a run that did not fail.
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -52,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
 /// `topic-tag TITLE`: one topic event, stamped with the time.
 fn print_title(title: &str) -> anyhow::Result<u8> {
     if title.trim().is_empty() {
-        return Err(cli::coded(exit::USAGE, "TITLE must not be empty"));
+        return Err(term::coded(exit::USAGE, "TITLE must not be empty"));
     }
     let mut event = Event::topic(title, None);
     event.set("timestamp", now_rfc3339());
@@ -66,14 +65,14 @@ fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
     // `--session "$GEMINI_SESSION_ID"` with the variable unset passes "":
     // that is no session, not a bad one.
     let id = session.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
-        cli::coded(
+        term::coded(
             exit::USAGE,
             "--current needs a session: give --session ID or set GEMINI_SESSION_ID",
         )
     })?;
     let path = session_path(id)?;
     let topic = read_active_topic(&path).map_err(|e| {
-        cli::coded(
+        term::coded(
             exit::NO_INPUT,
             format!("cannot read session {id:?} at {}: {e}", path.display()),
         )
@@ -92,7 +91,7 @@ fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
 /// else, a path in particular, is refused (exit 2).
 pub fn session_path(id: &str) -> anyhow::Result<PathBuf> {
     if !session::valid_id(id) {
-        return Err(cli::coded(
+        return Err(term::coded(
             exit::USAGE,
             format!(
                 "bad session id {id:?}: expected letters, digits, `.`, `_` and `-` (not starting \
@@ -209,7 +208,7 @@ fn open_sources(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, Source)>> {
                 return Ok(("<stdin>".into(), Source::Stdin));
             }
             let cannot = |why: String| {
-                cli::coded(
+                term::coded(
                     exit::NO_INPUT,
                     format!("cannot open {}: {why}", p.display()),
                 )
@@ -266,14 +265,14 @@ fn run_stream(args: &Args) -> anyhow::Result<u8> {
     let split = match &args.split {
         Some(re) => Some(
             Regex::new(re)
-                .map_err(|e| cli::coded(exit::USAGE, format!("bad --split regex {re:?}: {e}")))?,
+                .map_err(|e| term::coded(exit::USAGE, format!("bad --split regex {re:?}: {e}")))?,
         ),
         None => None,
     };
     let error = match &args.error {
         Some(re) => Some(
             Regex::new(re)
-                .map_err(|e| cli::coded(exit::USAGE, format!("bad --error regex {re:?}: {e}")))?,
+                .map_err(|e| term::coded(exit::USAGE, format!("bad --error regex {re:?}: {e}")))?,
         ),
         None => None,
     };
@@ -332,7 +331,7 @@ fn run_stream(args: &Args) -> anyhow::Result<u8> {
     if args.summary == Some(SummaryMode::Table)
         && let Some(s) = summary
     {
-        cli::diag(s.to_table());
+        term::diag(s.to_table());
     }
     Ok(exit::OK)
 }

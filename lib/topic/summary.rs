@@ -199,10 +199,10 @@ pub fn format_duration(ms: i64) -> String {
 /// A title for one table cell on stderr: whitespace runs (line breaks
 /// included, which would break the table's rows) become one space, and
 /// the rest goes through the diagnostics sanitizer
-/// ([`crate::cli::sanitize_line`]), so a title from the stream cannot
+/// ([`crate::term::sanitize_line`]), so a title from the stream cannot
 /// drive the terminal that reads stderr.
 pub fn printable(s: &str) -> String {
-    crate::cli::sanitize_line(&crate::events::topic::normalize_title(s))
+    crate::term::sanitize_line(&crate::events::topic::normalize_title(s))
 }
 
 /// Milliseconds since the Unix epoch of an RFC 3339 timestamp

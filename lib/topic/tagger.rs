@@ -10,10 +10,10 @@ use regex::Regex;
 
 use super::peek::{Peek, Shape, stamp_for, write_stamped};
 use super::summary::{Summary, Tally};
-use crate::cli;
 use crate::events::now_rfc3339;
 use crate::events::topic::TopicCalls;
 pub use crate::events::topic::{CREATE_NEW_TOPIC, normalize_title};
+use crate::term;
 
 /// Only this many bad-line warnings are printed one by one; a file of
 /// garbage should not bury the terminal. The rest are counted.
@@ -498,14 +498,14 @@ impl<W: Write> Tagger<W> {
         if self.opts.strict {
             self.end_run()?;
             self.out.flush()?;
-            return Err(cli::data_error(msg));
+            return Err(term::data_error(msg));
         }
         self.warnings += 1;
         if self.warnings <= MAX_WARNINGS {
             let _ = writeln!(
                 self.diag,
                 "{}",
-                cli::sanitize_line(&format!("topic-tag: warning: {msg}{outcome}"))
+                term::sanitize_line(&format!("topic-tag: warning: {msg}{outcome}"))
             );
         }
         Ok(())

@@ -88,7 +88,7 @@ pub fn parse(line: &str) -> Line {
         "interrupt" => bare(Command::Interrupt),
         _ => Line::Invalid(format!(
             "unknown command /{}: /help lists the commands (// starts a prompt with a slash)",
-            crate::cli::sanitize_line(name)
+            crate::term::sanitize_line(name)
         )),
     }
 }

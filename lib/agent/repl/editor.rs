@@ -192,7 +192,7 @@ impl LineEditor {
         let history = history.and_then(|p| match prepare(&p, &mut rl) {
             Ok(()) => Some(p),
             Err(e) => {
-                crate::cli::diag(format!(
+                crate::term::diag(format!(
                     "gem-ask: warning: input history {}: {e} (not kept this time)",
                     p.display()
                 ));
@@ -224,7 +224,7 @@ impl LineEditor {
             && let Some(p) = &self.history
             && let Err(e) = self.rl.append_history(p)
         {
-            crate::cli::diag(format!(
+            crate::term::diag(format!(
                 "gem-ask: warning: cannot write the input history {}: {e}",
                 p.display()
             ));

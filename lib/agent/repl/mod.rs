@@ -35,11 +35,11 @@ use super::setup::{self, redact_key};
 use super::task::{Limits, Next, Task};
 use super::turn::{Agent, TurnReport, stamp};
 use super::{Args, OutputMode, exit, signals};
-use crate::cli::coded;
 use crate::events::{Event, now_rfc3339};
 use crate::gemini::Client;
 use crate::gemini::request;
 use crate::gemini::transport::scrub_url;
+use crate::term::coded;
 
 /// Runs the interactive session; the value is the exit code.
 pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {

@@ -13,8 +13,8 @@ use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 
 use super::status::Status;
-use crate::cli::{ColorChoice, TermEnv};
 use crate::render::text::{Style, clean_text, paint};
+use crate::term::{ColorChoice, TermEnv};
 
 pub struct Term {
     tty: Option<File>,

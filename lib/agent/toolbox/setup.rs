@@ -183,7 +183,7 @@ fn warn_unknown_config_names(cfg: &Config, registry: &Registry, some_failed: boo
         .chain(t.levels.keys().map(|n| ("tools.levels", n)));
     for (key, name) in named {
         if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
-            crate::cli::diag(format!(
+            crate::term::diag(format!(
                 "gem-ask: warning: config: {key} names {name:?}, which is not a tool of this run (see --list-tools)"
             ));
         }

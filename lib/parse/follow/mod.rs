@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 
 use super::{Format, ParseError, ParseOptions};
-use crate::cli;
 use crate::events::{Event, EventWriter};
 use crate::live::{self, Feed, Shared, signals};
+use crate::term;
 use lines::{LineOptions, LineReader, Outcome};
 use window::{Labels, Window};
 
@@ -73,7 +73,7 @@ pub fn window_for_width(width: usize) -> usize {
 /// The default window: the width of `COLUMNS`, else the terminal on
 /// stderr (stdout is the pipe), else 80.
 fn default_window() -> usize {
-    let env = cli::TermEnv {
+    let env = term::TermEnv {
         columns: std::env::var("COLUMNS").ok(),
         terminal_width: terminal_size::terminal_size_of(std::io::stderr())
             .map(|(w, _)| w.0 as usize),
@@ -248,7 +248,7 @@ impl Follow {
                 "no numbers in the input".to_string()
             };
             self.failures
-                .push((cli::exit::DATA, format!("{}: {why}", self.name)));
+                .push((term::exit::DATA, format!("{}: {why}", self.name)));
         }
         self.name.clear();
     }
@@ -345,7 +345,7 @@ pub fn run(
         }
     })?;
     live::spawn_reader(Arc::clone(&shared), inputs)?;
-    let mut status = cli::exit::OK;
+    let mut status = term::exit::OK;
     let mut next: Option<Instant> = None;
     loop {
         let mut g = shared.wait(next);
@@ -379,8 +379,8 @@ pub fn run(
             next = Some(Instant::now() + f.interval);
         }
         for (code, msg) in failures {
-            cli::diag(format!("viz-parse: error: {msg}"));
-            if status == cli::exit::OK {
+            term::diag(format!("viz-parse: error: {msg}"));
+            if status == term::exit::OK {
                 status = code;
             }
         }

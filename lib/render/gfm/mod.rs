@@ -32,11 +32,11 @@ use super::stream::{failed_call_warning, is_titled_topic_call, run_error};
 use super::text::{clean_line, clean_text};
 use super::ui::{self, PlotCalls, ui_of_call};
 use super::{RenderOptions, chart_from_event};
-use crate::cli;
 use crate::events::Event;
 use crate::events::topic::TopicCalls;
 use crate::spec::grammar::{KIND_CHART, UiEnvelope};
 use crate::spec::{Chart, ChartType};
+use crate::term;
 use text::{html, inline};
 
 pub use mermaid::XyChart;
@@ -328,7 +328,7 @@ impl Report {
                     self.invalid_charts += 1;
                 }
                 let warning = ui::warning(&env, &why);
-                cli::diag(format!(
+                term::diag(format!(
                     "viz-render: warning: {}",
                     clean_line(&warning, false)
                 ));

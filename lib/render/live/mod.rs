@@ -25,10 +25,10 @@ use std::time::{Duration, Instant};
 
 use super::text::clean_line;
 use super::{RenderOptions, Renderer, chart_from_event, render_chart};
-use crate::cli;
 use crate::events::Event;
 use crate::live::{self, Feed, Shared, signals};
 use crate::spec::Chart;
+use crate::term;
 use screen::{HIDE_CURSOR, SHOW_CURSOR, Screen};
 
 /// Live charts kept at once; the ids after these are not drawn (warned).
@@ -209,7 +209,11 @@ impl Drop for Cursor {
 }
 
 /// `viz-render --live`. Returns the exit code: 0, or 128 + the signal.
-pub fn run(renderer: &mut Renderer, inputs: Vec<cli::Input>, args: LiveArgs) -> anyhow::Result<u8> {
+pub fn run(
+    renderer: &mut Renderer,
+    inputs: Vec<term::Input>,
+    args: LiveArgs,
+) -> anyhow::Result<u8> {
     let in_place =
         io::stdout().is_terminal() && std::env::var("TERM").ok().as_deref() != Some("dumb");
     let shared = Shared::new(Incoming {
@@ -292,7 +296,7 @@ impl Writer {
             // The reader may be waiting for room in the queue.
             shared.wake();
             for n in notes {
-                cli::diag(format!("viz-render: warning: {n}"));
+                term::diag(format!("viz-render: warning: {n}"));
             }
             let mut text = Vec::new();
             let mut failure = self.draw_items(renderer, items, &mut text);
@@ -330,7 +334,7 @@ impl Writer {
                 return Ok(128u8.saturating_add(sig as u8));
             }
             if ended {
-                return Ok(cli::exit::OK);
+                return Ok(term::exit::OK);
             }
         }
     }
@@ -345,9 +349,9 @@ impl Writer {
     ) -> Option<anyhow::Error> {
         for item in items {
             match item {
-                Item::Bad(msg) if self.args.strict => return Some(cli::data_error(msg)),
+                Item::Bad(msg) if self.args.strict => return Some(term::data_error(msg)),
                 Item::Bad(msg) => {
-                    cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)))
+                    term::diag(format!("viz-render: warning: {}", clean_line(&msg, false)))
                 }
                 Item::Event(e, name, line) => {
                     let before = renderer.invalid_charts();
@@ -355,7 +359,7 @@ impl Writer {
                         return Some(err.into());
                     }
                     if self.args.strict && renderer.invalid_charts() > before {
-                        return Some(cli::data_error(format!(
+                        return Some(term::data_error(format!(
                             "{name}: line {line}: invalid chart (--strict)"
                         )));
                     }
@@ -379,10 +383,10 @@ impl Writer {
                         clean_line(&id, false)
                     );
                     if self.args.strict {
-                        return Err(cli::data_error(format!("{msg} (--strict)")));
+                        return Err(term::data_error(format!("{msg} (--strict)")));
                     }
                     if !self.warned.contains(&id) {
-                        cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
+                        term::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
                         self.warned.push(id.clone());
                     }
                     if let Some(old) = self.charts.iter().find(|(i, _)| *i == id) {

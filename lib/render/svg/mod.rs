@@ -27,10 +27,10 @@ use super::line;
 use super::text::clean_line;
 use super::ui::{PlotCalls, ui_of_call};
 use super::{bar::Row, chart_from_event, ui_warning};
-use crate::cli;
 use crate::events::Event;
 use crate::spec::grammar::{ChartSpec, KIND_CHART, Limits, MarkKind, UiEnvelope};
 use crate::spec::{Chart, ChartType};
+use crate::term;
 use frame::Frame;
 
 /// A bar, line or table chart as an SVG document.
@@ -243,7 +243,7 @@ impl SvgWriter {
             }
             None => {
                 if self.written == 2 {
-                    cli::diag(
+                    term::diag(
                         "viz-render: warning: several charts on stdout are several SVG documents \
                          in a row; --output-dir DIR writes one file each",
                     );
@@ -260,9 +260,9 @@ impl SvgWriter {
 
     fn refuse(&self, refused: bool, msg: &str) -> anyhow::Result<()> {
         if self.strict && refused {
-            return Err(cli::data_error(msg.to_string()));
+            return Err(term::data_error(msg.to_string()));
         }
-        cli::diag(format!("viz-render: warning: {}", clean_line(msg, false)));
+        term::diag(format!("viz-render: warning: {}", clean_line(msg, false)));
         Ok(())
     }
 }

@@ -27,10 +27,10 @@ use super::chart_from_event;
 use super::live::{LiveCharts, is_live};
 use super::text::clean_line;
 use super::ui::{PlotCalls, ui_of_call};
-use crate::cli;
 use crate::events::Event;
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope, Violations, parse_date};
 use crate::spec::{Chart, ChartType, SpecError};
+use crate::term;
 
 pub use grammar::grammar_spec;
 
@@ -104,7 +104,7 @@ impl Exporter {
     ) -> anyhow::Result<()> {
         if is_live(e) {
             if let Some(note) = self.live.put(e.clone()) {
-                cli::diag(format!("viz-render: warning: {note}"));
+                term::diag(format!("viz-render: warning: {note}"));
             }
             return Ok(());
         }
@@ -145,9 +145,9 @@ impl Exporter {
         };
         let msg = format!("{at}: {msg}");
         if self.strict && refused {
-            return Err(cli::data_error(msg));
+            return Err(term::data_error(msg));
         }
-        cli::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
+        term::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
         Ok(())
     }
 }

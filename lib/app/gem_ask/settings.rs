@@ -11,11 +11,11 @@ use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 
-use super::Config;
 use crate::agent::Args;
-use crate::cli::{ColorChoice, TermEnv};
+use crate::config::{self, Config};
 use crate::gemini::transport::display_url;
 use crate::provider::ProviderKind;
+use crate::term::{ColorChoice, TermEnv};
 
 /// The flags given on the command line (clap argument ids), as opposed to
 /// defaults and clap's own environment fallbacks.
@@ -93,10 +93,10 @@ pub struct Settings {
 /// Reads the config file and merges; the error (a malformed file, no model
 /// for a provider that has no default) names what to fix.
 pub fn resolve(args: &mut Args) -> Result<Settings, String> {
-    let path = super::path();
+    let path = config::path();
     let found = path.as_ref().is_some_and(|p| p.is_file());
     let cfg = match &path {
-        Some(p) => super::load_from(p)?,
+        Some(p) => config::load_from(p)?,
         None => Config::default(),
     };
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
@@ -451,7 +451,7 @@ mod tests {
     }
 
     fn cfg(text: &str) -> Config {
-        super::super::parse(text).unwrap()
+        crate::config::parse(text).unwrap()
     }
 
     #[test]

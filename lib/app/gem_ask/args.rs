@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::cli::ColorChoice;
 use crate::provider::ProviderKind;
 use crate::render::args::Toggle;
+use crate::term::ColorChoice;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum OutputMode {
@@ -226,7 +226,7 @@ pub struct Args {
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
-    pub given: crate::config::Given,
+    pub given: super::Given,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
