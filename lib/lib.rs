@@ -11,7 +11,7 @@ pub mod agent;
 pub mod app;
 pub mod config;
 pub mod events;
-pub mod gemini;
+
 pub mod live;
 pub mod parse;
 pub mod provider;

@@ -37,7 +37,7 @@ fn long_reply(chunks: usize) -> Reply {
 fn every_chunk_in_order_and_the_whole_answer_in_the_session() {
     let chunks = 30_000;
     let whole: String = (0..chunks).map(piece).collect();
-    assert!(whole.len() > 2 * gemline::gemini::spool::SPILL_AT);
+    assert!(whole.len() > 2 * gemline::provider::spool::SPILL_AT);
     let server = FakeGemini::start(
         "long-stream",
         vec![long_reply(chunks), text_reply("short", 10, 1)],

@@ -40,6 +40,7 @@ case_() {
 pipe_() {
     local name=$1 file=$2
     shift 2
+    mkdir -p "$(dirname "$out/$name")"
     (cd "$scratch" && timeout 20 "$bin/viz-parse" "$@" "$OLDPWD/$file" 2>"$out/$name.err" |
         "$bin/viz-render" --width 72 --color never >"$out/$name.out" 2>>"$out/$name.err")
     echo "${PIPESTATUS[*]}" >"$out/$name.code"

@@ -607,7 +607,7 @@ fn help_lists_exit_codes() {
 fn the_man_page_renders_from_the_library_args() {
     use clap::CommandFactory;
     let mut page = Vec::new();
-    clap_mangen::Man::new(gemline::topic::Args::command())
+    clap_mangen::Man::new(gemline::app::topic_tag::Args::command())
         .render(&mut page)
         .unwrap();
     let page = String::from_utf8(page).unwrap();

@@ -4,7 +4,7 @@
 
 use std::io::BufReader;
 
-use gemline::gemini::sse::{SseEvent, SseReader};
+use gemline::provider::sse::{SseEvent, SseReader};
 use libfuzzer_sys::fuzz_target;
 
 const LIMIT: usize = 256;

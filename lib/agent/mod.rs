@@ -1,6 +1,6 @@
 //! gem-ask: Gemini from the shell, as an agent with tools.
 //!
-//! A run sets up from its [`Args`] ([`setup`]), opens its stream with
+//! A run sets up from its [`Options`] ([`setup`]), opens its stream with
 //! `init`, runs its mode ([`oneshot`], [`task`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
 //! and closes with exactly one `result` ([`outcome`]), on success, on any
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
@@ -8,6 +8,7 @@
 
 pub mod history;
 pub mod oneshot;
+pub mod options;
 pub mod outcome;
 pub mod plot;
 pub mod repl;
@@ -24,7 +25,7 @@ pub mod turn;
 use std::io;
 use std::time::Instant;
 
-pub use crate::app::gem_ask::args::{Args, OutputMode};
+pub use options::{Options, OutputMode};
 pub use setup::MAX_CONTEXT;
 pub use sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 pub use turn::{Agent, Signal, TurnOptions, TurnReport};
@@ -47,23 +48,11 @@ pub mod exit {
     pub const TERMINATED: u8 = 143;
 }
 
-/// Runs gem-ask; the value is the exit code. Errors returned carry their
-/// code (`term::Coded`) and are printed once by `app::main_with`.
-pub fn run(mut args: Args) -> anyhow::Result<u8> {
-    signals::install();
-    let settings =
-        crate::app::gem_ask::settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
-    if args.print_config {
-        use std::io::Write;
-        let mut out = io::stdout().lock();
-        out.write_all(settings.render().as_bytes())?;
-        out.flush()?;
-        return Ok(exit::OK);
-    }
-    // GEMINI_MODEL="" is "not set", not a model called "".
-    if args.model.trim().is_empty() {
-        args.model = crate::gemini::DEFAULT_MODEL.to_string();
-    }
+/// Runs gem-ask with its resolved options; the value is the exit code.
+/// Errors returned carry their code (`term::Coded`) and are printed once
+/// by `app::main_with`. The caller has installed the signal handlers
+/// ([`signals::install`]).
+pub fn run(args: Options) -> anyhow::Result<u8> {
     let started = Instant::now();
     if args.list_tools {
         return list_tools(&args);
@@ -79,7 +68,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 
 /// `--list-tools`: starts the configured MCP servers, prints every tool
 /// and each server's status on stdout, exits 0.
-fn list_tools(args: &Args) -> anyhow::Result<u8> {
+fn list_tools(args: &Options) -> anyhow::Result<u8> {
     use std::io::Write;
     let (toolbox, _) = toolbox::ToolSetup::from_args(args)
         .build()

@@ -8,10 +8,10 @@ use super::history::Ledger;
 use super::outcome::{self, Closing, Failure, Stats};
 use super::setup::{self, SessionChoice};
 use super::turn::{Agent, TurnOptions, stamp};
-use super::{Args, OutputMode, exit, signal_tool, toolbox};
+use super::{Options, OutputMode, exit, signal_tool, toolbox};
 use crate::events::{Event, now_rfc3339};
-use crate::gemini::GenError;
-use crate::gemini::request;
+use crate::provider::GenError;
+use crate::provider::request;
 use crate::term::coded;
 
 /// A run's setup common to the modes: the toolbox (with the MCP servers
@@ -24,7 +24,7 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    pub fn new(args: &Args) -> anyhow::Result<Prepared> {
+    pub fn new(args: &Options) -> anyhow::Result<Prepared> {
         let (toolbox, tool_failures) = toolbox::ToolSetup::from_args(args)
             .build()
             .map_err(|e| coded(exit::USAGE, e))?;
@@ -40,7 +40,7 @@ impl Prepared {
     /// The agent for `session`, its `init` event and the failed MCP
     /// servers' `error` events already written. The session's contents
     /// move into the agent (a long answer in them is not copied).
-    pub fn start(self, args: &Args, session: &mut SessionChoice) -> anyhow::Result<Agent> {
+    pub fn start(self, args: &Options, session: &mut SessionChoice) -> anyhow::Result<Agent> {
         let ledger = Ledger::from_history(&session.history);
         let mut agent = Agent {
             sink: setup::make_sink(args, self.mode),
@@ -73,12 +73,12 @@ impl Prepared {
 
 /// Whether the renderer draws a failed result itself (then it is not
 /// repeated on stderr).
-pub fn error_drawn(args: &Args, mode: OutputMode) -> bool {
+pub fn error_drawn(args: &Options, mode: OutputMode) -> bool {
     mode == OutputMode::Text && !args.command_help
 }
 
 /// Runs one prompt; the value is the exit code.
-pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
+pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let prepared = Prepared::new(args)?;
     // None: a signal arrived while stdin was still open; the run ends as
     // interrupted, with its init and result, and sends nothing.

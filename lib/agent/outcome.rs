@@ -11,8 +11,8 @@ use super::setup::redact_key;
 use super::sink::EventSink;
 use super::{exit, signals, tool_stats};
 use crate::events::{Event, now_rfc3339};
-use crate::gemini::transport::scrub_url;
-use crate::gemini::{GenError, Usage};
+use crate::provider::transport::scrub_url;
+use crate::provider::{GenError, Usage};
 use crate::term::coded;
 
 /// Why a turn (or a run) did not complete.

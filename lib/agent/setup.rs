@@ -1,4 +1,4 @@
-//! Everything a run builds from its [`Args`] before the first request: the
+//! Everything a run builds from its [`Options`] before the first request: the
 //! event sink for stdout, the transport (HTTP, `--record`, `--replay`) and
 //! client, the API key, the stdin context, and the session it belongs to.
 //! Every mode sets up through here, so they agree on flags and defaults.
@@ -10,17 +10,17 @@ use std::time::Duration;
 
 use super::outcome::Failure;
 use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
-use super::{Args, OutputMode, exit, signals};
-use crate::gemini::transport::{
+use super::{Options, OutputMode, exit, signals};
+use crate::provider::ProviderKind;
+use crate::provider::transport::{
     BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url,
 };
-use crate::gemini::{Client, RetryPolicy};
-use crate::provider::ProviderKind;
+use crate::provider::{Client, RetryPolicy};
 use crate::session;
 use crate::term::coded;
 
 /// The output mode `auto` resolves to for this run.
-pub fn output_mode(args: &Args) -> OutputMode {
+pub fn output_mode(args: &Options) -> OutputMode {
     match args.output {
         // -c exists to print a command alone, for a person or for
         // `$(gem-ask -c ...)`; the events only when asked for.
@@ -32,7 +32,7 @@ pub fn output_mode(args: &Args) -> OutputMode {
 }
 
 /// The sink for stdout in `mode` (see [`output_mode`]).
-pub fn make_sink(args: &Args, mode: OutputMode) -> Box<dyn EventSink> {
+pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
     let out = BufWriter::new(io::stdout().lock());
     match mode {
         OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
@@ -56,7 +56,7 @@ pub fn make_sink(args: &Args, mode: OutputMode) -> Box<dyn EventSink> {
 
 /// A malformed --base-url is a usage error, said before any stream starts
 /// like the others; a replayed run never uses it.
-pub fn check_base_url(args: &Args) -> anyhow::Result<String> {
+pub fn check_base_url(args: &Options) -> anyhow::Result<String> {
     let base = base_url(args);
     if args.replay.is_none() {
         BaseUrl::parse(&base).map_err(|e| coded(exit::USAGE, e))?;
@@ -65,7 +65,7 @@ pub fn check_base_url(args: &Args) -> anyhow::Result<String> {
 }
 
 /// The client for this run, or why there is none.
-pub fn make_client(args: &Args) -> Result<Client, Failure> {
+pub fn make_client(args: &Options) -> Result<Client, Failure> {
     let transport = make_transport(args)?;
     let provider = args.provider.provider();
     Ok(Client::with_provider(
@@ -83,7 +83,7 @@ pub const MAX_CONTEXT: u64 = 8 << 20;
 /// than [`MAX_CONTEXT`] is an error (exit 65), not a silent cut. The read
 /// runs on a thread so a signal ends the wait even while the writer keeps
 /// the pipe open (`tail -f log | gem-ask ...`): the handlers restart reads.
-pub fn read_context(args: &Args) -> anyhow::Result<Option<String>> {
+pub fn read_context(args: &Options) -> anyhow::Result<Option<String>> {
     if args.no_stdin || io::stdin().is_terminal() {
         return Ok(Some(String::new()));
     }
@@ -146,7 +146,7 @@ impl SessionChoice {
 
 /// The session named by --session, GEMINI_SESSION_ID or --continue, or a
 /// new one; its history is loaded, its unreadable lines reported.
-pub fn resolve_session(args: &Args) -> anyhow::Result<SessionChoice> {
+pub fn resolve_session(args: &Options) -> anyhow::Result<SessionChoice> {
     let env_id = std::env::var("GEMINI_SESSION_ID")
         .ok()
         .filter(|s| !s.trim().is_empty());
@@ -227,13 +227,13 @@ fn report_load(id: &str, h: &session::History) {
     }
 }
 
-pub fn base_url(args: &Args) -> String {
+pub fn base_url(args: &Options) -> String {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     args.base_url
         .clone()
         .or_else(|| env("GEMINI_BASE_URL"))
         .or_else(|| env("GOOGLE_GEMINI_BASE_URL"))
-        .unwrap_or_else(|| crate::gemini::DEFAULT_BASE_URL.to_string())
+        .unwrap_or_else(|| crate::provider::DEFAULT_BASE_URL.to_string())
 }
 
 fn api_key(kind: ProviderKind) -> Option<String> {
@@ -270,7 +270,7 @@ fn plain_http_to_another_host(base: &str) -> bool {
     !matches!(host, "localhost" | "127.0.0.1" | "::1")
 }
 
-fn retry_policy(args: &Args) -> RetryPolicy {
+fn retry_policy(args: &Options) -> RetryPolicy {
     let base_ms = std::env::var("GEMLINE_RETRY_BASE_MS")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
@@ -283,7 +283,7 @@ fn retry_policy(args: &Args) -> RetryPolicy {
     }
 }
 
-fn make_transport(args: &Args) -> Result<Arc<dyn Transport>, Failure> {
+fn make_transport(args: &Options) -> Result<Arc<dyn Transport>, Failure> {
     let setup = |e: anyhow::Error| Failure::Setup(exit::NO_INPUT, e.to_string());
     if let Some(path) = &args.replay {
         return Ok(Arc::new(Replay::open(path).map_err(setup)?));

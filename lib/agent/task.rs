@@ -24,11 +24,10 @@ use super::outcome::{self, Closing, Failure};
 use super::setup::{self, SessionChoice};
 use super::signal_tool::{NEED_INPUT, TASK_COMPLETE};
 use super::turn::{Agent, TurnReport, stamp};
-use super::{Args, signals};
+use super::{Options, signals};
 use crate::events::Event;
-use crate::gemini::request;
-use crate::gemini::{Client, GenError};
-use crate::render::args::Toggle;
+use crate::provider::request;
+use crate::provider::{Client, GenError};
 
 /// When a task stops on its own.
 #[derive(Debug, Clone, Copy)]
@@ -43,11 +42,11 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub fn from_args(args: &Args) -> Limits {
+    pub fn from_args(args: &Options) -> Limits {
         Limits {
             max_iterations: args.max_iterations.max(1),
             timeout: args.task_timeout.map(Duration::from_secs_f64),
-            auto_continue: args.auto_continue == Toggle::On,
+            auto_continue: args.auto_continue,
         }
     }
 }
@@ -217,7 +216,7 @@ impl Task {
 }
 
 /// `gem-ask -t TASK`; the value is the exit code.
-pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
+pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let text = args.task.as_deref().unwrap_or_default();
     if text.trim().is_empty() {
         return Err(crate::term::coded(
@@ -264,7 +263,7 @@ fn work(
     agent: &mut Agent,
     client: &Client,
     session: &SessionChoice,
-    args: &Args,
+    args: &Options,
     context: &str,
 ) -> Result<(), Failure> {
     let mut message = task.opening(false);

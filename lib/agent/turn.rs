@@ -16,9 +16,9 @@ use super::setup::redact_key;
 use super::sink::EventSink;
 use super::{signals, toolbox, tools};
 use crate::events::{Event, now_rfc3339};
-use crate::gemini::request::{self, RequestSpec};
-use crate::gemini::transport::display_url;
-use crate::gemini::{Client, Delta, GenError, Observer, Usage};
+use crate::provider::request::{self, RequestSpec};
+use crate::provider::transport::display_url;
+use crate::provider::{Client, Delta, GenError, Observer, Usage};
 use crate::session;
 
 const BASE_PROMPT: &str = "You are gem-ask, an assistant answering in a command-line terminal. \
@@ -92,7 +92,7 @@ pub struct TurnReport {
     pub records: Vec<Box<dyn session::Record>>,
 }
 
-impl session::Record for crate::gemini::Turn {
+impl session::Record for crate::provider::Turn {
     fn write_json(&self, out: &mut dyn io::Write) -> io::Result<()> {
         self.write_content(out)
     }
@@ -365,7 +365,7 @@ impl Agent {
         client: &Client,
         contents: &mut Vec<Value>,
         report: &mut TurnReport,
-    ) -> Result<Option<Vec<crate::gemini::FunctionCall>>, Failure> {
+    ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
         let decls: Vec<Value> = self.toolbox.declarations();
@@ -429,7 +429,7 @@ impl Agent {
     /// carries their functionResponses, in the model's order.
     fn run_calls(
         &mut self,
-        calls: &[crate::gemini::FunctionCall],
+        calls: &[crate::provider::FunctionCall],
         round: u32,
         report: &mut TurnReport,
     ) -> Result<Value, Failure> {

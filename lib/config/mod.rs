@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::agent::toolbox::config::ToolsConfig;
+use crate::agent::toolbox::config::{ToolsConfig, ToolsFile};
 use crate::agent::toolbox::mcp::ServerSpec;
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
@@ -79,6 +79,14 @@ pub struct ProviderConfig {
 }
 
 impl Config {
+    /// Its `[tools]` and `[mcp.*]` tables, as the agent takes them.
+    pub fn tools_file(&self) -> ToolsFile {
+        ToolsFile {
+            tools: self.tools.clone(),
+            mcp: self.mcp.values().cloned().collect(),
+        }
+    }
+
     pub fn provider(&self, kind: ProviderKind) -> &ProviderConfig {
         match kind {
             ProviderKind::Gemini => &self.gemini,
@@ -139,7 +147,7 @@ pub fn parse(text: &str) -> Result<Config, String> {
             return Err(format!(": [{table}]: key model: must not be empty"));
         }
         if let Some(url) = &p.base_url {
-            crate::gemini::transport::BaseUrl::parse(url)
+            crate::provider::transport::BaseUrl::parse(url)
                 .map_err(|e| format!(": [{table}]: key base_url: {e}"))?;
         }
     }

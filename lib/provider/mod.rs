@@ -5,21 +5,42 @@
 //!
 //! The conversation is kept in one shape whatever the provider: Gemini's
 //! `Content` (the shape sessions store), and requests are built in
-//! Gemini's `GenerateContentRequest` shape (`gemini::request`). A
+//! Gemini's `GenerateContentRequest` shape ([`request`]). A
 //! [`Provider`] turns such a request into its own wire body, names the
 //! path and the key header, folds its streamed answer back into a
-//! [`Turn`] of Gemini-shaped parts, and reads its error bodies. Retries,
-//! interruption, transports, tools, events and sessions live above it
-//! (`gemini::Client`, the agent) and are the same for every provider.
+//! [`Turn`] of Gemini-shaped parts, and reads its error bodies.
+//!
+//! The client core is the same for every provider: [`Client`] streams a
+//! request over a transport (live HTTP with ureq, recorded, replayed:
+//! [`transport`]), reads the SSE stream ([`sse`]), assembles turns from
+//! chunks ([`turn`]), spools long answers ([`spool`]), retries
+//! ([`retry`]) and reads error envelopes ([`error`]). It knows nothing of
+//! tools, sessions or output formats; the agent drives it. A new provider
+//! is one folder beside [`gemini`] and [`openai`] and one arm of
+//! [`ProviderKind`].
 
+pub mod client;
+pub mod error;
 pub mod gemini;
 pub mod openai;
+pub mod request;
+pub mod retry;
+pub mod spool;
+pub mod sse;
+pub mod transport;
+pub mod turn;
+
+pub use client::{Client, Observer};
+pub use error::{ApiError, GenError};
+pub use retry::RetryPolicy;
+pub use turn::{Delta, FunctionCall, Part, Turn, Usage};
+
+pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com";
+pub const DEFAULT_MODEL: &str = "gemini-2.5-flash";
 
 use std::sync::Arc;
 
 use serde_json::Value;
-
-use crate::gemini::{ApiError, Delta, GenError, Turn};
 
 /// `--provider`.
 #[derive(

@@ -29,7 +29,6 @@ use std::time::Duration;
 use regex::Regex;
 use serde_json::Value;
 
-pub use crate::app::topic_tag::args::{Args, SummaryMode};
 pub use summary::{Chapter, Summary};
 pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, normalize_title, split_title};
 
@@ -37,19 +36,34 @@ use crate::events::{Event, EventWriter, now_rfc3339};
 use crate::session;
 use crate::term::{self, exit};
 
-/// Runs `topic-tag`; the exit code for a run that did not fail.
-pub fn run(args: Args) -> anyhow::Result<u8> {
-    if args.current {
-        return print_current(args.session.as_deref());
-    }
-    if !args.title.is_empty() {
-        return print_title(&args.title.join(" "));
-    }
-    run_stream(&args)
+/// What `--summary` prints at the end of the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SummaryMode {
+    /// One `topic_summary` event on stdout.
+    Event,
+    /// The `topic_summary` event, and a table of the chapters on stderr.
+    Table,
+}
+
+/// How `topic-tag` runs over a stream (its flags, resolved).
+#[derive(Debug, Clone)]
+pub struct StreamOptions {
+    /// The inputs, one stream; none is stdin.
+    pub inputs: Vec<PathBuf>,
+    /// `--wrap`: the input is plain text lines.
+    pub wrap: bool,
+    /// `--split`: a line that opens a chapter.
+    pub split: Option<Regex>,
+    /// `--error`: a line that is an error event.
+    pub error: Option<Regex>,
+    pub strict: bool,
+    pub summary: Option<SummaryMode>,
+    /// `--hold-ms`.
+    pub hold: Duration,
 }
 
 /// `topic-tag TITLE`: one topic event, stamped with the time.
-fn print_title(title: &str) -> anyhow::Result<u8> {
+pub fn print_title(title: &str) -> anyhow::Result<u8> {
     if title.trim().is_empty() {
         return Err(term::coded(exit::USAGE, "TITLE must not be empty"));
     }
@@ -61,7 +75,7 @@ fn print_title(title: &str) -> anyhow::Result<u8> {
 }
 
 /// `--current`: the session's active topic as the footer's first line.
-fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
+pub fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
     // `--session "$GEMINI_SESSION_ID"` with the variable unset passes "":
     // that is no session, not a bad one.
     let id = session.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
@@ -261,34 +275,21 @@ fn spawn_reader(sources: Vec<(String, Source)>) -> (mpsc::Receiver<Msg>, mpsc::S
     (rx, recycle_tx)
 }
 
-fn run_stream(args: &Args) -> anyhow::Result<u8> {
-    let split = match &args.split {
-        Some(re) => Some(
-            Regex::new(re)
-                .map_err(|e| term::coded(exit::USAGE, format!("bad --split regex {re:?}: {e}")))?,
-        ),
-        None => None,
-    };
-    let error = match &args.error {
-        Some(re) => Some(
-            Regex::new(re)
-                .map_err(|e| term::coded(exit::USAGE, format!("bad --error regex {re:?}: {e}")))?,
-        ),
-        None => None,
-    };
-    let sources = open_sources(&args.input)?;
+/// `topic-tag` over a stream: chapters made, ordered and stamped.
+pub fn run_stream(args: StreamOptions) -> anyhow::Result<u8> {
+    let sources = open_sources(&args.inputs)?;
     let stdout = io::stdout();
     let opts = Options {
         wrap: args.wrap,
-        split,
-        error,
+        split: args.split,
+        error: args.error,
         strict: args.strict,
         summary: args.summary.is_some(),
         flush_each: stdout.is_terminal(),
     };
     let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut tagger = Tagger::new(out, opts);
-    let hold = Duration::from_millis(args.hold_ms);
+    let hold = args.hold;
     let (rx, recycle) = spawn_reader(sources);
     loop {
         let msg = match rx.try_recv() {

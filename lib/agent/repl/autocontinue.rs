@@ -6,7 +6,6 @@
 //! from what the turn reported.
 
 use crate::agent::TurnReport;
-use crate::render::args::Toggle;
 
 /// The user turn sent when the model continues on its own.
 pub const CONTINUE: &str = "Continue.";
@@ -27,11 +26,8 @@ pub enum After {
 }
 
 impl AutoContinue {
-    pub fn new(toggle: Toggle, max: u32) -> AutoContinue {
-        AutoContinue {
-            on: toggle == Toggle::On,
-            max,
-        }
+    pub fn new(on: bool, max: u32) -> AutoContinue {
+        AutoContinue { on, max }
     }
 
     /// After a turn that was the `streak`-th taken on the model's own (0:
@@ -76,7 +72,7 @@ mod tests {
 
     #[test]
     fn continues_until_the_limit_or_a_request_for_input() {
-        let a = AutoContinue::new(Toggle::On, 2);
+        let a = AutoContinue::new(true, 2);
         assert_eq!(a.next(0, &report(None)), After::Continue(1));
         assert_eq!(a.next(1, &report(Some("progress"))), After::Continue(2));
         assert!(
@@ -91,9 +87,9 @@ mod tests {
 
     #[test]
     fn off_and_zero_never_continue() {
-        let off = AutoContinue::new(Toggle::Off, 5);
+        let off = AutoContinue::new(false, 5);
         assert_eq!(off.next(0, &report(None)), After::Wait(None));
-        let zero = AutoContinue::new(Toggle::On, 0);
+        let zero = AutoContinue::new(true, 0);
         assert_eq!(zero.next(0, &report(None)), After::Wait(None));
     }
 }

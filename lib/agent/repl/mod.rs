@@ -34,15 +34,15 @@ use super::outcome::{self, Failure};
 use super::setup::{self, redact_key};
 use super::task::{Limits, Next, Task};
 use super::turn::{Agent, TurnReport, stamp};
-use super::{Args, OutputMode, exit, signals};
+use super::{Options, OutputMode, exit, signals};
 use crate::events::{Event, now_rfc3339};
-use crate::gemini::Client;
-use crate::gemini::request;
-use crate::gemini::transport::scrub_url;
+use crate::provider::Client;
+use crate::provider::request;
+use crate::provider::transport::scrub_url;
 use crate::term::coded;
 
 /// Runs the interactive session; the value is the exit code.
-pub fn run(args: &Args, started: Instant) -> anyhow::Result<u8> {
+pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     if args.task.as_deref().is_some_and(|t| t.trim().is_empty()) {
         return Err(coded(
             exit::USAGE,
@@ -133,7 +133,7 @@ enum Message {
 }
 
 struct Repl {
-    args: Args,
+    args: Options,
     agent: Agent,
     /// Made at the first question (and again after `/model`), so a missing
     /// key is said in the stream of that turn, not before the prompt.

@@ -11,7 +11,7 @@ use super::{After, Repl};
 use crate::agent::outcome::Failure;
 use crate::agent::task::{Next, Task};
 use crate::agent::turn::TurnReport;
-use crate::gemini::Client;
+use crate::provider::Client;
 
 /// What the system prompt adds in `-i`: how to hand the turn back, and
 /// the task's rules when there is one.
@@ -38,7 +38,7 @@ impl Repl {
             // The task ended (/new, /load) since the message was made.
             let report = self
                 .agent
-                .turn(client, crate::gemini::request::user_text(texts))?;
+                .turn(client, crate::provider::request::user_text(texts))?;
             return Ok((report, None));
         };
         let round = task.round(&mut self.agent, client, texts);

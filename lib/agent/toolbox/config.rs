@@ -10,6 +10,15 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use super::Level;
+use super::mcp::ServerSpec;
+
+/// What the config file says of tools: its `[tools]` table and its
+/// `[mcp.NAME]` servers, in name order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolsFile {
+    pub tools: ToolsConfig,
+    pub mcp: Vec<ServerSpec>,
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -12,12 +12,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::config::ToolsFile;
 use super::mcp::{Hub, ServerSpec};
 use super::{Consent, Registry, Toolbox, Workspace};
-use crate::agent::Args;
+use crate::agent::Options;
 use crate::agent::signal_tool::{self, SIGNAL};
-use crate::config::{self, Config};
-use crate::render::args::Toggle;
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]
@@ -50,13 +49,15 @@ pub struct ToolSetup {
     /// Where the file and command tools work; the process's working
     /// directory when `None`.
     pub workdir: Option<PathBuf>,
+    /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
+    pub file: ToolsFile,
 }
 
 /// The default `--tool-timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl ToolSetup {
-    pub fn from_args(args: &Args) -> ToolSetup {
+    pub fn from_args(args: &Options) -> ToolSetup {
         ToolSetup {
             no_tools: args.no_tools || args.command_help,
             only: args.tools.clone(),
@@ -68,9 +69,10 @@ impl ToolSetup {
             mcp: args.mcp.clone(),
             agent: args.task.is_some(),
             task: args.task.is_some(),
-            no_progress: args.progress_reporting == Toggle::Off,
+            no_progress: !args.progress_reporting,
             debug: args.debug,
             workdir: None,
+            file: args.tools_file.clone(),
         }
     }
 
@@ -78,11 +80,10 @@ impl ToolSetup {
     /// (the caller reports each as an `error` event). `Err` is a usage
     /// error: a malformed config, an unknown tool name, a bad directory.
     pub fn build(&self) -> Result<(Toolbox, Vec<String>), String> {
-        let cfg = config::load()?;
-        self.build_with(&cfg)
+        self.build_with(&self.file)
     }
 
-    pub fn build_with(&self, cfg: &Config) -> Result<(Toolbox, Vec<String>), String> {
+    pub fn build_with(&self, cfg: &ToolsFile) -> Result<(Toolbox, Vec<String>), String> {
         let timeout = self
             .timeout
             .or(cfg.tools.timeout.map(Duration::from_secs))
@@ -104,7 +105,7 @@ impl ToolSetup {
         let specs = if self.no_tools {
             Vec::new()
         } else {
-            let mut s: Vec<ServerSpec> = cfg.mcp.values().cloned().collect();
+            let mut s: Vec<ServerSpec> = cfg.mcp.clone();
             for line in &self.mcp {
                 let mut spec = ServerSpec::from_command_line(line)?;
                 // Two servers of one name would share their tools' names.
@@ -173,7 +174,7 @@ impl ToolSetup {
 
 /// A name in the config that matches no tool is a warning, not an error:
 /// the MCP server that has it may be missing from this run.
-fn warn_unknown_config_names(cfg: &Config, registry: &Registry, some_failed: bool) {
+fn warn_unknown_config_names(cfg: &ToolsFile, registry: &Registry, some_failed: bool) {
     let t = &cfg.tools;
     let named = t
         .enable
@@ -194,7 +195,7 @@ fn warn_unknown_config_names(cfg: &Config, registry: &Registry, some_failed: boo
 mod tests {
     use super::*;
 
-    fn declared(s: &ToolSetup, cfg: &Config) -> Vec<String> {
+    fn declared(s: &ToolSetup, cfg: &ToolsFile) -> Vec<String> {
         let (tb, failures) = s.build_with(cfg).unwrap();
         assert!(failures.is_empty());
         tb.declared().iter().map(|s| s.to_string()).collect()
@@ -202,7 +203,7 @@ mod tests {
 
     #[test]
     fn one_shot_declares_only_charts_and_chapters() {
-        let cfg = Config::default();
+        let cfg = ToolsFile::default();
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
             ["render_visualization", "create_new_topic", "plot", "signal"]
@@ -236,7 +237,7 @@ mod tests {
             timeout: Some(Duration::from_secs(5)),
             ..ToolSetup::default()
         };
-        let (tb, failures) = s.build_with(&Config::default()).unwrap();
+        let (tb, failures) = s.build_with(&ToolsFile::default()).unwrap();
         assert_eq!(failures.len(), 2);
         assert!(failures[0].starts_with("MCP server false (false) failed to start"));
         assert!(failures[1].starts_with("MCP server false_2 (false) failed to start"));
@@ -246,7 +247,7 @@ mod tests {
 
     #[test]
     fn flags_and_config_add_tools() {
-        let mut cfg = Config::default();
+        let mut cfg = ToolsFile::default();
         cfg.tools.enable = vec!["read_file".into()];
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),

@@ -1,24 +1,17 @@
 //! gem-ask's command line (clap derive), kept in the library so tests and
-//! the man page generator see the same definition as the binary.
+//! the man page generator see the same definition as the binary. The flags,
+//! once merged with the environment and the config ([`super::settings`]),
+//! become the agent's [`Options`] ([`Args::into_options`]).
 
 use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::agent::toolbox::config::ToolsFile;
+use crate::agent::{Options, OutputMode};
 use crate::provider::ProviderKind;
 use crate::render::args::Toggle;
 use crate::term::ColorChoice;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum OutputMode {
-    /// Text on a terminal, the event stream into a pipe or file.
-    #[default]
-    Auto,
-    /// Drawn for a person.
-    Text,
-    /// JSON lines (docs/events.md).
-    Jsonl,
-}
 
 /// Ask Gemini from the shell; answers, tool calls and charts as a stream.
 #[derive(Debug, Clone, Parser)]
@@ -48,7 +41,7 @@ pub struct Args {
     pub provider: ProviderKind,
 
     /// Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config's, else gemini-2.5-flash for gemini].
-    #[arg(short, long, default_value = crate::gemini::DEFAULT_MODEL, hide_default_value = true)]
+    #[arg(short, long, default_value = crate::provider::DEFAULT_MODEL, hide_default_value = true)]
     pub model: String,
 
     /// API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL or OPENAI_BASE_URL, else the config's, else https://generativelanguage.googleapis.com or https://api.openai.com/v1].
@@ -227,6 +220,59 @@ pub struct Args {
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
     pub given: super::Given,
+}
+
+impl Args {
+    /// The agent's options: these flags, already merged with the
+    /// environment and the config file, and the config's tool tables.
+    pub fn into_options(self, tools_file: ToolsFile) -> Options {
+        Options {
+            prompt: self.prompt,
+            provider: self.provider,
+            model: self.model,
+            base_url: self.base_url,
+            output: self.output,
+            session: self.session,
+            continue_last: self.continue_last,
+            new_chat: self.new_chat,
+            no_history: self.no_history,
+            no_stdin: self.no_stdin,
+            command_help: self.command_help,
+            thoughts: self.thoughts,
+            no_tools: self.no_tools,
+            tools: self.tools,
+            exclude_tools: self.exclude_tools,
+            allow_tool: self.allow_tool,
+            yes: self.yes,
+            tool_timeout: self.tool_timeout,
+            include_dir: self.include_dir,
+            mcp: self.mcp,
+            list_tools: self.list_tools,
+            max_tool_rounds: self.max_tool_rounds,
+            task: self.task,
+            max_iterations: self.max_iterations,
+            task_timeout: self.task_timeout,
+            auto_continue: self.auto_continue == Toggle::On,
+            progress_reporting: self.progress_reporting == Toggle::On,
+            max_history_tokens: self.max_history_tokens,
+            retries: self.retries,
+            max_wait: self.max_wait,
+            connect_timeout: self.connect_timeout,
+            read_timeout: self.read_timeout,
+            record: self.record,
+            replay: self.replay,
+            debug: self.debug,
+            color: self.color,
+            width: self.width,
+            ascii: self.ascii,
+            unicode: self.unicode,
+            show_tools: self.show_tools,
+            interactive: self.interactive,
+            max_consecutive_turns: self.max_consecutive_turns,
+            text: self.text,
+            tools_file,
+        }
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {

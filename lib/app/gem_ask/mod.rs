@@ -1,14 +1,31 @@
 //! gem-ask's front: its flags ([`args`]), their merge with the environment
-//! and the config file ([`settings`]), and `run`, which hands the resolved
-//! options to the agent engine.
+//! and the config file ([`settings`]), `--print-config`, and `run`, which
+//! hands the resolved [`crate::agent::Options`] to the agent engine.
 
 pub mod args;
 pub mod settings;
 
+use std::io::{self, Write};
+
 pub use args::Args;
 pub use settings::{Given, Settings, Source};
 
+use crate::agent::{exit, signals};
+use crate::term::coded;
+
 /// Runs gem-ask; the value is the exit code.
-pub fn run(args: Args) -> anyhow::Result<u8> {
-    crate::agent::run(args)
+pub fn run(mut args: Args) -> anyhow::Result<u8> {
+    signals::install();
+    let (settings, config) = settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
+    if args.print_config {
+        let mut out = io::stdout().lock();
+        out.write_all(settings.render().as_bytes())?;
+        out.flush()?;
+        return Ok(exit::OK);
+    }
+    // GEMINI_MODEL="" is "not set", not a model called "".
+    if args.model.trim().is_empty() {
+        args.model = crate::provider::DEFAULT_MODEL.to_string();
+    }
+    crate::agent::run(args.into_options(config.tools_file()))
 }

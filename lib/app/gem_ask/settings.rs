@@ -11,10 +11,10 @@ use std::path::PathBuf;
 
 use clap::parser::ValueSource;
 
-use crate::agent::Args;
+use super::Args;
 use crate::config::{self, Config};
-use crate::gemini::transport::display_url;
 use crate::provider::ProviderKind;
+use crate::provider::transport::display_url;
 use crate::term::{ColorChoice, TermEnv};
 
 /// The flags given on the command line (clap argument ids), as opposed to
@@ -90,9 +90,11 @@ pub struct Settings {
     tools: Vec<Line>,
 }
 
-/// Reads the config file and merges; the error (a malformed file, no model
-/// for a provider that has no default) names what to fix.
-pub fn resolve(args: &mut Args) -> Result<Settings, String> {
+/// Reads the config file (once) and merges; the error (a malformed file,
+/// no model for a provider that has no default) names what to fix. The
+/// config comes back too, for what the flags do not cover (its tables of
+/// tools and MCP servers).
+pub fn resolve(args: &mut Args) -> Result<(Settings, Config), String> {
     let path = config::path();
     let found = path.as_ref().is_some_and(|p| p.is_file());
     let cfg = match &path {
@@ -103,7 +105,7 @@ pub fn resolve(args: &mut Args) -> Result<Settings, String> {
     let mut s = merge(args, &cfg, &env, &TermEnv::from_process())?;
     s.config_path = path;
     s.config_found = found;
-    Ok(s)
+    Ok((s, cfg))
 }
 
 /// [`resolve`] with the config, environment and terminal given.
@@ -491,7 +493,7 @@ mod tests {
 
         let mut a = args(&[], &[]);
         let s = merge(&mut a, &Config::default(), &env(&[]), &term).unwrap();
-        assert_eq!(s.model.value, crate::gemini::DEFAULT_MODEL);
+        assert_eq!(s.model.value, crate::provider::DEFAULT_MODEL);
         assert_eq!(s.base_url.source, Source::Default);
     }
 

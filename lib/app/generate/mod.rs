@@ -94,10 +94,10 @@ pub fn write(req: Request, mut cmd: Command, out: &mut dyn Write) -> io::Result<
 /// The four programs' commands, as their binaries parse them.
 pub fn programs() -> Vec<Command> {
     vec![
-        command::<crate::agent::Args>(),
-        command::<crate::parse::VizParseArgs>(),
-        command::<crate::render::VizRenderArgs>(),
-        command::<crate::topic::Args>(),
+        command::<super::gem_ask::Args>(),
+        command::<super::viz_parse::Args>(),
+        command::<super::viz_render::Args>(),
+        command::<super::topic_tag::Args>(),
     ]
 }
 
@@ -154,7 +154,7 @@ mod tests {
     use super::*;
 
     fn parse(args: &[&str]) -> Result<Option<Request>, clap::Error> {
-        let mut cmd = command::<crate::topic::Args>();
+        let mut cmd = command::<crate::app::topic_tag::Args>();
         let m = cmd.clone().try_get_matches_from(args)?;
         request(&m, &mut cmd)
     }

@@ -3,16 +3,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 
-/// What `--summary` prints at the end of the stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SummaryMode {
-    /// One `topic_summary` event on stdout.
-    Event,
-    /// The `topic_summary` event, and a table of the chapters on stderr.
-    Table,
-}
+use crate::topic::SummaryMode;
 
 #[derive(Debug, Clone, Parser)]
 #[command(

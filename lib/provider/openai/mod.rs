@@ -14,7 +14,7 @@ pub mod stream;
 use serde_json::Value;
 
 use super::{Provider, ProviderKind, StreamFold, Wiring};
-use crate::gemini::ApiError;
+use crate::provider::ApiError;
 
 pub const WIRING: Wiring = Wiring {
     key_vars: &["OPENAI_API_KEY"],

@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::gemini::spool::Spool;
-use crate::gemini::{Delta, FunctionCall, GenError, Part, Turn, Usage};
+use crate::provider::spool::Spool;
+use crate::provider::{Delta, FunctionCall, GenError, Part, Turn, Usage};
 use crate::provider::{StreamFold, parse_chunk};
 
 #[derive(Debug, Default)]
@@ -241,7 +241,7 @@ fn usage(u: &Value) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gemini::sse::SseReader;
+    use crate::provider::sse::SseReader;
 
     fn fold(raw: &str) -> (Result<Turn, GenError>, Vec<Delta>) {
         let mut s: Box<dyn StreamFold> = Box::new(OpenAiStream::default());

@@ -278,7 +278,7 @@ mod tests {
     fn turn_from_sse(raw: &str) -> (Turn, Vec<Delta>) {
         let mut t = Turn::default();
         let mut deltas = Vec::new();
-        let mut r = crate::gemini::sse::SseReader::new(raw.as_bytes());
+        let mut r = crate::provider::sse::SseReader::new(raw.as_bytes());
         while let Some(ev) = r.next_event().unwrap() {
             let v: Value = serde_json::from_str(&ev.data).unwrap();
             deltas.extend(t.push_chunk(&v).unwrap());

@@ -304,7 +304,7 @@ fn sleep_interruptibly(total: Duration, obs: &dyn Observer) -> Result<(), GenErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gemini::transport::{Reply, TransportError};
+    use crate::provider::transport::{Reply, TransportError};
     use std::sync::atomic::{AtomicU32, Ordering};
 
     struct Failing(TransportErrorKind, AtomicU32);

@@ -5,15 +5,15 @@
 use serde_json::Value;
 
 use super::{Provider, ProviderKind, StreamFold, Wiring, parse_chunk};
-use crate::gemini::{ApiError, Delta, GenError, Turn};
+use crate::provider::{ApiError, Delta, GenError, Turn};
 
 pub const WIRING: Wiring = Wiring {
     key_vars: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
     key_required: true,
     base_url_vars: &["GEMINI_BASE_URL", "GOOGLE_GEMINI_BASE_URL"],
-    default_base_url: crate::gemini::DEFAULT_BASE_URL,
+    default_base_url: crate::provider::DEFAULT_BASE_URL,
     model_vars: &["GEMINI_MODEL"],
-    default_model: Some(crate::gemini::DEFAULT_MODEL),
+    default_model: Some(crate::provider::DEFAULT_MODEL),
 };
 
 pub struct Gemini;

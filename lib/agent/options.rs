@@ -1,0 +1,77 @@
+//! What one gem-ask run is asked to do, resolved: the flags merged with the
+//! environment and the config file by the program's front
+//! (`app::gem_ask`), as plain values. The agent reads nothing else: no
+//! flag parser, no config file, no environment variable that a flag or the
+//! config could override.
+
+use std::path::PathBuf;
+
+use crate::agent::toolbox::config::ToolsFile;
+use crate::provider::ProviderKind;
+use crate::term::ColorChoice;
+
+/// `--output`: who the run's stdout is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum OutputMode {
+    /// Text on a terminal, the event stream into a pipe or file.
+    #[default]
+    Auto,
+    /// Drawn for a person.
+    Text,
+    /// JSON lines (docs/events.md).
+    Jsonl,
+}
+
+/// One run's resolved options; each field is the flag of the same name
+/// (see `gem-ask --help`) after the merge.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub prompt: Vec<String>,
+    pub provider: ProviderKind,
+    pub model: String,
+    pub base_url: Option<String>,
+    pub output: OutputMode,
+    pub session: Option<String>,
+    pub continue_last: bool,
+    pub new_chat: bool,
+    pub no_history: bool,
+    pub no_stdin: bool,
+    pub command_help: bool,
+    pub thoughts: bool,
+    pub no_tools: bool,
+    pub tools: Vec<String>,
+    pub exclude_tools: Vec<String>,
+    pub allow_tool: Vec<String>,
+    pub yes: bool,
+    pub tool_timeout: Option<f64>,
+    pub include_dir: Vec<PathBuf>,
+    pub mcp: Vec<String>,
+    pub list_tools: bool,
+    pub max_tool_rounds: u32,
+    pub task: Option<String>,
+    pub max_iterations: u32,
+    pub task_timeout: Option<f64>,
+    /// `--auto-continue on`.
+    pub auto_continue: bool,
+    /// `--progress-reporting on`.
+    pub progress_reporting: bool,
+    pub max_history_tokens: u64,
+    pub retries: u32,
+    pub max_wait: u64,
+    pub connect_timeout: u64,
+    pub read_timeout: u64,
+    pub record: Option<PathBuf>,
+    pub replay: Option<PathBuf>,
+    pub debug: bool,
+    pub color: ColorChoice,
+    pub width: Option<u16>,
+    pub ascii: bool,
+    pub unicode: bool,
+    pub show_tools: bool,
+    pub interactive: bool,
+    pub max_consecutive_turns: u32,
+    pub text: crate::render::args::MarkdownArgs,
+    /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
+    /// front).
+    pub tools_file: ToolsFile,
+}
