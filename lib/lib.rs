@@ -3,15 +3,21 @@
 //! behaviour a user sees is testable as a function and shared between the
 //! programs (the terminal view of `gem-ask` is the `viz-render` code).
 //!
-//! Dependencies point down the list: `events` and `spec` know nothing of the
-//! others; `parse` and `render` know `spec`; `gemini` and `agent`-level code
-//! emit events into a sink and never know whether a terminal receives them.
+//! Layers, lowest first: `term` < `events` < `spec` < `session` < `live` <
+//! `topic` < `parse` < `render` < `provider` < `agent` < `config` < `app`.
+//! A module imports only modules before it (tests/layers.rs checks every
+//! import, and that no two sibling modules import each other). `term` is
+//! what every program shares at its edges (exit codes, diagnostics,
+//! inputs, the terminal); `events` and `spec` are the event contract and
+//! the chart specs; the engines (`session` to `agent`) take plain resolved
+//! options; `config` is the config file's schema; `app` holds each
+//! program's front (flags, the merge of flags, environment and config,
+//! `run`, exit codes). ARCHITECTURE.md says which module owns what.
 
 pub mod agent;
 pub mod app;
 pub mod config;
 pub mod events;
-
 pub mod live;
 pub mod parse;
 pub mod provider;
