@@ -3,9 +3,11 @@
 //! once merged with the environment and the config ([`super::settings`]),
 //! become the agent's [`Options`] ([`Args::into_options`]).
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use clap::Parser;
+use clap::parser::ValueSource;
 
 use crate::agent::toolbox::config::ToolsFile;
 use crate::agent::{Options, OutputMode};
@@ -219,7 +221,32 @@ pub struct Args {
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
-    pub given: super::Given,
+    pub given: Given,
+}
+
+/// The flags given on the command line (clap argument ids), as opposed to
+/// defaults and clap's own environment fallbacks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given(BTreeSet<String>);
+
+impl Given {
+    pub fn from_matches(m: &clap::ArgMatches) -> Given {
+        Given(
+            m.ids()
+                .filter(|id| m.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+                .map(|id| id.as_str().to_string())
+                .collect(),
+        )
+    }
+
+    /// As if these flags (argument ids) had been typed.
+    pub fn of(ids: &[&str]) -> Given {
+        Given(ids.iter().map(|s| s.to_string()).collect())
+    }
+
+    pub fn has(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
 }
 
 impl Args {

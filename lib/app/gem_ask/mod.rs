@@ -7,8 +7,8 @@ pub mod settings;
 
 use std::io::{self, Write};
 
-pub use args::Args;
-pub use settings::{Given, Settings, Source};
+pub use args::{Args, Given};
+pub use settings::{Settings, Source};
 
 use crate::agent::{exit, signals};
 use crate::term::coded;

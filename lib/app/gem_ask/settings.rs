@@ -5,42 +5,14 @@
 //! flags, so the rest of the program reads one place; [`Settings::render`]
 //! is `gem-ask --print-config`, with keys and other secrets redacted.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use clap::parser::ValueSource;
-
-use super::Args;
+use super::args::Args;
 use crate::config::{self, Config};
 use crate::provider::ProviderKind;
 use crate::provider::transport::display_url;
 use crate::term::{ColorChoice, TermEnv};
-
-/// The flags given on the command line (clap argument ids), as opposed to
-/// defaults and clap's own environment fallbacks.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Given(BTreeSet<String>);
-
-impl Given {
-    pub fn from_matches(m: &clap::ArgMatches) -> Given {
-        Given(
-            m.ids()
-                .filter(|id| m.value_source(id.as_str()) == Some(ValueSource::CommandLine))
-                .map(|id| id.as_str().to_string())
-                .collect(),
-        )
-    }
-
-    /// As if these flags (argument ids) had been typed.
-    pub fn of(ids: &[&str]) -> Given {
-        Given(ids.iter().map(|s| s.to_string()).collect())
-    }
-
-    pub fn has(&self, id: &str) -> bool {
-        self.0.contains(id)
-    }
-}
 
 /// Where a value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -439,7 +411,7 @@ mod tests {
     fn args(argv: &[&str], given: &[&str]) -> Args {
         let mut a =
             Args::try_parse_from(std::iter::once("gem-ask").chain(argv.iter().copied())).unwrap();
-        a.given = Given::of(given);
+        a.given = super::super::Given::of(given);
         a
     }
 

@@ -4,7 +4,7 @@
 //! rectangle bounds, axis domains) against those scales.
 
 use super::data::parse_date;
-use super::validate::{Rule, Violations};
+use super::rules::{Rule, Violations};
 use super::{ChartSpec, FieldType, Mark, MarkKind, Operand};
 
 const ANY: &[FieldType] = &[FieldType::Number, FieldType::Date, FieldType::String];

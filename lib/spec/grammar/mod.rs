@@ -23,6 +23,7 @@
 
 mod data;
 mod encodings;
+mod rules;
 mod validate;
 
 use std::collections::BTreeMap;
