@@ -19,7 +19,6 @@ pub mod peek;
 pub mod summary;
 pub mod tagger;
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
@@ -198,59 +197,30 @@ pub fn order_calls_topic_first<T>(calls: &mut Vec<T>, is_topic: impl Fn(&T) -> b
 /// Bytes per read: big enough that a file goes in few syscalls.
 const CHUNK: usize = 128 * 1024;
 
-enum Source {
-    Stdin,
-    File(File),
-}
-
 enum Msg {
     Start(String),
     Data(Vec<u8>),
     Failed(String, io::Error),
 }
 
-/// Opens every input before any output, so a missing file is exit 66 with
-/// nothing half-written.
-fn open_sources(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, Source)>> {
-    if paths.is_empty() {
-        return Ok(vec![("<stdin>".into(), Source::Stdin)]);
-    }
-    paths
-        .iter()
-        .map(|p| {
-            if p.as_os_str() == "-" {
-                return Ok(("<stdin>".into(), Source::Stdin));
-            }
-            let cannot = |why: String| {
-                term::coded(
-                    exit::NO_INPUT,
-                    format!("cannot open {}: {why}", p.display()),
-                )
-            };
-            let f = File::open(p).map_err(|e| cannot(e.to_string()))?;
-            if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
-                return Err(cannot("is a directory".into()));
-            }
-            Ok((p.display().to_string(), Source::File(f)))
-        })
-        .collect()
-}
-
 /// Reads the inputs on a thread, chunk by chunk. The main thread can then
 /// tell "nothing more ready" (flush now) from "more is here" (keep going),
 /// and can wait for a run's next call with a time limit, which a blocking
 /// read cannot.
-fn spawn_reader(sources: Vec<(String, Source)>) -> (mpsc::Receiver<Msg>, mpsc::Sender<Vec<u8>>) {
+fn spawn_reader(inputs: Vec<term::Input>) -> (mpsc::Receiver<Msg>, mpsc::Sender<Vec<u8>>) {
     let (tx, rx) = mpsc::sync_channel::<Msg>(8);
     let (recycle_tx, recycle_rx) = mpsc::channel::<Vec<u8>>();
     thread::spawn(move || {
-        for (name, source) in sources {
+        for input in inputs {
+            let name = input.name;
             if tx.send(Msg::Start(name.clone())).is_err() {
                 return;
             }
-            let mut reader: Box<dyn Read> = match source {
-                Source::Stdin => Box::new(io::stdin().lock()),
-                Source::File(f) => Box::new(f),
+            // A regular file is read straight into the chunk, not through
+            // the input's buffer.
+            let mut reader: Box<dyn Read + Send> = match input.file {
+                Some(f) => Box::new(f),
+                None => input.reader,
             };
             loop {
                 let mut buf = recycle_rx.try_recv().unwrap_or_default();
@@ -277,7 +247,9 @@ fn spawn_reader(sources: Vec<(String, Source)>) -> (mpsc::Receiver<Msg>, mpsc::S
 
 /// `topic-tag` over a stream: chapters made, ordered and stamped.
 pub fn run_stream(args: StreamOptions) -> anyhow::Result<u8> {
-    let sources = open_sources(&args.inputs)?;
+    // Every input is opened before any output, so a missing file is exit
+    // 66 with nothing half-written.
+    let sources = term::open_inputs(&args.inputs)?;
     let stdout = io::stdout();
     let opts = Options {
         wrap: args.wrap,
