@@ -13,6 +13,8 @@ use gemline::parse::fast::{plain_number, plain_text};
 use gemline::parse::number::{Decimal, parse_number_as};
 use proptest::prelude::*;
 
+use crate::support::temp_dir;
+
 const DECIMALS: [Decimal; 3] = [Decimal::Auto, Decimal::Point, Decimal::Comma];
 
 /// Cells shaped like numbers, plain and not.
@@ -248,8 +250,7 @@ fn the_number_of_threads_changes_nothing_but_the_time() {
 /// JSON lines.
 #[test]
 fn a_mapped_file_reads_as_the_same_bytes_on_stdin() {
-    let dir = std::env::temp_dir().join(format!("gemline-mapped-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("mapped");
     let body = |late: &[u8]| {
         let rows = lines_with(150_000, 101_003, late, |i| match i % 50_000 {
             11 => format!("item-{i},n/a"),

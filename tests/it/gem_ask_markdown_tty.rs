@@ -9,33 +9,23 @@ use crate::support::tmux;
 
 use std::path::Path;
 
-use tmux::Pane;
+use tmux::Tmux;
 
 const PROMPT: &str = "What is the sum of the first 50 prime numbers?";
 
 /// Runs gem-ask with `extra` flags in an 80x40 pane until it exits; the
 /// pane, with its history, stays to be read.
-fn run_in_pane(name: &str, extra: &str) -> Pane {
-    let pane = Pane::start(
-        name,
-        Pane::dir(name),
+fn run_in_pane(name: &str, extra: &str) -> Tmux {
+    let pane = Tmux::script(
+        &support::temp_dir(name),
         80,
         40,
         &format!("{}; echo __DONE__$?", gem_ask(extra)),
     );
-    pane.wait_for("gem-ask to exit", |rows| {
+    pane.wait_rows("gem-ask to exit", |rows| {
         rows.iter().any(|r| r.contains("__DONE__"))
     });
     pane
-}
-
-/// The pane and its history; `escapes` keeps the SGR sequences.
-fn capture(pane: &Pane, escapes: bool) -> String {
-    let mut args = vec!["capture-pane", "-p", "-J", "-S", "-", "-t", "t"];
-    if escapes {
-        args.push("-e");
-    }
-    pane.tmux(&args)
 }
 
 fn gem_ask(extra: &str) -> String {
@@ -56,7 +46,7 @@ fn a_replayed_answer_is_drawn_formatted_on_a_terminal() {
         return;
     }
     let t = run_in_pane("md", "");
-    let screen = capture(&t, false);
+    let screen = t.screen();
     assert!(
         screen.contains("__DONE__0"),
         "gem-ask did not finish with 0:\n{screen}"
@@ -89,7 +79,7 @@ fn a_replayed_answer_is_drawn_formatted_on_a_terminal() {
         "{screen}"
     );
     // Thoughts are dim (SGR 2), the answer is not.
-    let styled = capture(&t, true);
+    let styled = t.screen_ansi();
     let subject = styled
         .lines()
         .find(|l| l.contains("Calculating Prime Sum"))
@@ -111,7 +101,7 @@ fn with_markdown_off_the_same_answer_shows_its_source() {
         return;
     }
     let t = run_in_pane("raw", "--markdown off");
-    let screen = capture(&t, false);
+    let screen = t.screen();
     assert!(screen.contains("__DONE__0"), "{screen}");
     assert!(screen.contains("**Calculating Prime Sum**"), "{screen}");
 }

@@ -4,7 +4,7 @@
 //! with a long deadline; nothing is timed.
 
 use crate::support;
-use crate::support::repl_tmux as tmux;
+use crate::support::tmux;
 
 use std::path::{Path, PathBuf};
 
@@ -70,7 +70,7 @@ fn start_with(
     stdout_to: Option<&Path>,
     extra: &[(&'static str, &str)],
 ) -> Option<Session> {
-    if !tmux::available() {
+    if !tmux::available(name) {
         return None;
     }
     let home = temp_dir(name);
@@ -121,7 +121,7 @@ fn launch(
         }
     };
     let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
-    Tmux::start(home, &env, &argv, 100, 40)
+    Tmux::program(home, &env, &argv, 100, 40)
 }
 
 /// Waits for the `n`th prompt to be ready: its status line drawn and the

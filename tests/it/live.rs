@@ -6,7 +6,7 @@
 //! SIGINT) and viz-parse --follow's readers, `--extract` on real ping
 //! output and a real build log.
 
-use crate::support::tmux;
+use crate::support::{temp_dir, tmux};
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
 use serde_json::Value;
-use tmux::{PATIENCE, Pane};
+use tmux::{PATIENCE, Tmux};
 
 const FOLLOW: &[&str] = &[
     "--follow", "--window", "40", "--title", "Live", "--unit", "ms",
@@ -71,14 +71,14 @@ fn pipeline_script(dir: &Path, viz_parse: bool) -> String {
 }
 
 /// A pane running the pipeline, and the FIFO the test writes the stream to.
-fn live_pane(name: &str, cols: u16, rows: u16, viz_parse: bool) -> (Pane, File) {
-    let dir = Pane::dir(name);
+fn live_pane(name: &str, cols: u16, rows: u16, viz_parse: bool) -> (Tmux, File) {
+    let dir = temp_dir(name);
     let fifo = dir.join("in");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: mkfifo with a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let script = pipeline_script(&dir, viz_parse);
-    let pane = Pane::start(name, dir, cols, rows, &script);
+    let pane = Tmux::script(&dir, cols, rows, &script);
     // Non-blocking, an open for writing fails until `cat` opens the other
     // end; once open, writes block as usual.
     let start = Instant::now();
@@ -94,7 +94,7 @@ fn live_pane(name: &str, cols: u16, rows: u16, viz_parse: bool) -> (Pane, File) 
             }
             Err(e) => panic!(
                 "the pane never read the FIFO: {e}\n{}",
-                pane.screen().join("\n")
+                pane.rows().join("\n")
             ),
         }
     };
@@ -128,7 +128,7 @@ fn the_chart_is_redrawn_in_place_with_its_statistics() {
         "value  last 8 ms  min 2 ms  max 8 ms  mean 5 ms",
         "the footer's statistics"
     );
-    let first = pane.wait_for("the first frame", |s| starts_with(s, &a));
+    let first = pane.wait_rows("the first frame", |s| starts_with(s, &a));
     assert!(first[a.len()..].iter().all(String::is_empty), "{first:#?}");
     assert_eq!(
         pane.var("cursor_flag"),
@@ -144,7 +144,7 @@ fn the_chart_is_redrawn_in_place_with_its_statistics() {
         b.last().unwrap(),
         "value  last 1.00 ms  min 1.00 ms  max 10.00 ms  mean 5.17 ms"
     );
-    let second = pane.wait_for("the second frame, in place", |s| starts_with(s, &b));
+    let second = pane.wait_rows("the second frame, in place", |s| starts_with(s, &b));
     assert!(
         second[b.len()..].iter().all(String::is_empty),
         "{second:#?}"
@@ -158,7 +158,7 @@ fn the_chart_is_redrawn_in_place_with_its_statistics() {
     drop(fifo);
     let rc = pane.wait_file(&pane.dir.join("rc"));
     assert_eq!(rc.trim(), "rc=0 0 0");
-    let last = pane.screen();
+    let last = pane.rows();
     assert!(starts_with(&last, &b), "the final frame, whole: {last:#?}");
     assert_eq!(last.iter().filter(|l| *l == "Live").count(), 1);
     assert_eq!(pane.var("history_size"), "0");
@@ -174,19 +174,19 @@ fn a_resize_redraws_at_the_new_width() {
     let values = ["3", "1", "4", "1", "5", "9", "2", "6"];
     send(&mut fifo, &values);
     let wide = expected(&values, 90);
-    pane.wait_for("the frame at 90 columns", |s| starts_with(s, &wide));
+    pane.wait_rows("the frame at 90 columns", |s| starts_with(s, &wide));
 
     pane.resize(60, 44);
     let narrow = expected(&values, 60);
     assert_ne!(wide, narrow);
-    let s = pane.wait_for("the frame at 60 columns", |s| {
+    let s = pane.wait_rows("the frame at 60 columns", |s| {
         starts_with(s, &narrow) && s[narrow.len()..].iter().all(String::is_empty)
     });
     assert_eq!(s.iter().filter(|l| *l == "Live").count(), 1, "{s:#?}");
 
     pane.resize(100, 44);
     let wider = expected(&values, 100);
-    pane.wait_for("the frame at 100 columns", |s| {
+    pane.wait_rows("the frame at 100 columns", |s| {
         starts_with(s, &wider) && s[wider.len()..].iter().all(String::is_empty)
     });
     drop(fifo);
@@ -202,12 +202,12 @@ fn ctrl_c_leaves_the_last_frame_and_the_cursor_and_exits_130() {
     let values = ["12", "15", "11", "14"];
     send(&mut fifo, &values);
     let frame = expected(&values, 90);
-    pane.wait_for("the frame", |s| starts_with(s, &frame));
-    pane.keys("C-c");
+    pane.wait_rows("the frame", |s| starts_with(s, &frame));
+    pane.keys(&["C-c"]);
     let rc = pane.wait_file(&pane.dir.join("rc"));
     let codes: Vec<&str> = rc.trim().trim_start_matches("rc=").split(' ').collect();
     assert_eq!(codes[1..], ["130", "130"], "viz-parse and viz-render: {rc}");
-    let s = pane.screen();
+    let s = pane.rows();
     assert!(starts_with(&s, &frame), "the last frame stays: {s:#?}");
     assert_eq!(s.iter().filter(|l| *l == "Live").count(), 1);
     assert!(
@@ -244,13 +244,13 @@ fn text_streams_above_the_live_chart() {
     let chart1 = live_event("q", "Queue", &[1.0, 2.0]);
     send(&mut fifo, &[&message("first line of text"), &chart1]);
     let frame1 = drawn(chart1.as_bytes(), 80);
-    pane.wait_for("text, a blank line, the chart", |s| {
+    pane.wait_rows("text, a blank line, the chart", |s| {
         s[0] == "first line of text" && s[1].is_empty() && starts_with(&s[2..], &frame1)
     });
     let chart2 = live_event("q", "Queue", &[1.0, 2.0, 7.0]);
     send(&mut fifo, &[&message("second"), &chart2]);
     let frame2 = drawn(chart2.as_bytes(), 80);
-    let s = pane.wait_for("more text above, the chart updated below", |s| {
+    let s = pane.wait_rows("more text above, the chart updated below", |s| {
         s[0] == "first line of text"
             && s[1] == "second"
             && s[2].is_empty()

@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::support::temp_dir;
+
 const PROGRAMS: [&str; 4] = ["gem-ask", "viz-parse", "viz-render", "topic-tag"];
 
 fn root() -> &'static Path {
@@ -52,15 +54,6 @@ fn run(cmd: &mut Command) -> Output {
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("shell-integration")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 #[test]
@@ -146,8 +139,8 @@ print -r -- "$_comps[{prog}]"
 autoload -Uz +X _{prog} && print -r -- loaded"#,
                 dir = dir.display(),
                 // Never beside the scripts: that may be the source tree.
-                dump = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-                    .join(format!("zcompdump-{prog}-{}", std::process::id()))
+                dump = temp_dir(&format!("zcompdump-{prog}"))
+                    .join("zcompdump")
                     .display()
             );
             Command::new("zsh").args(["-f", "-c", &script]).output()
@@ -219,7 +212,7 @@ fn make_install_puts_everything_where_man_and_the_shells_find_it() {
     if !have("make") || !have("man") {
         return;
     }
-    let dest = scratch("destdir");
+    let dest = temp_dir("destdir");
     let build_dir = bin("gem-ask").parent().unwrap().to_path_buf();
     let make = |target: &str| {
         run(Command::new("make")

@@ -3,12 +3,14 @@
 //! `tool_result` and answers the model; and no path, however it climbs or
 //! links, resolves outside the workspace.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use gemline::agent::toolbox::{ToolCall, ToolSetup, Workspace};
 use gemline::events::Event;
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use crate::support::temp_dir;
 
 /// A workspace `w` with a file, a subdirectory, a link to the outside and
 /// a dangling link; a secret beside it.
@@ -16,11 +18,8 @@ fn scratch() -> PathBuf {
     // Both properties run at once, in threads of one process: set up once.
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("toolbox-props")
-            .join(std::process::id().to_string());
+        let d = temp_dir("toolbox-props");
         let w = d.join("w");
-        let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(w.join("sub")).unwrap();
         std::fs::write(w.join("a.txt"), "alpha\nbeta\n").unwrap();
         std::fs::write(d.join("secret"), "TOPSECRET").unwrap();

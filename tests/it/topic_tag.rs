@@ -12,6 +12,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
+use crate::support::temp_dir;
+
 const BIN: &str = env!("CARGO_BIN_EXE_topic-tag");
 
 fn data(name: &str) -> PathBuf {
@@ -360,7 +362,7 @@ fn title_mode_prints_one_timestamped_topic() {
 }
 
 fn data_home(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("topic-tag-{}-{test}", std::process::id()));
+    let dir = temp_dir(&format!("topic-tag-{test}"));
     let sessions = dir.join("gemline/sessions");
     std::fs::create_dir_all(&sessions).unwrap();
     std::fs::copy(data("session.jsonl"), sessions.join("2b9f0c1e.jsonl")).unwrap();

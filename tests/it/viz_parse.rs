@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{Value, json};
 
+use crate::support::temp_dir;
 use crate::support::viz::points_of as points;
 
 fn viz() -> assert_cmd::Command {
@@ -71,10 +72,7 @@ struct TempFile(PathBuf);
 
 impl TempFile {
     fn new(name: &str) -> TempFile {
-        let dir =
-            std::env::temp_dir().join(format!("viz-parse-test-{}-{name}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        TempFile(dir.join(name))
+        TempFile(temp_dir(name).join(name))
     }
 }
 

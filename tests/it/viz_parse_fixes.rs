@@ -5,6 +5,7 @@
 use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
+use crate::support::temp_dir;
 use crate::support::viz::{points, pts};
 
 struct Out {
@@ -39,7 +40,7 @@ fn chart(args: &[&str], stdin: &str) -> (Value, String) {
 
 #[test]
 fn control_characters_in_a_file_name_reach_stderr_in_caret_form() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let dir = temp_dir("control-characters-in-a-file-name");
     let path = dir.join("bad\u{1b}[2Jname.csv");
     std::fs::write(&path, "just prose here\n").unwrap();
     let o = run(&[path.to_str().unwrap()], b"");

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
+use crate::support::temp_dir;
+
 struct Out {
     code: i32,
     stdout: String,
@@ -1056,8 +1058,7 @@ fn viz_parse_into_viz_render_through_a_real_pipe() {
 #[test]
 fn head_1_ends_both_programs_quietly_with_success() {
     // Far more output than a pipe holds, so both writers meet the closed pipe.
-    let dir = std::env::temp_dir().join(format!("gemline-head-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("head");
     let events = dir.join("charts.jsonl");
     let chart = testdata("bmw.jsonl");
     std::fs::write(&events, chart.repeat(5000)).unwrap();
@@ -1239,8 +1240,7 @@ fn a_failed_tool_call_is_always_a_warning_with_its_reason() {
 /// environment win; a malformed file names its line and key.
 #[test]
 fn colour_and_width_come_from_the_config_unless_flags_or_environment_say() {
-    let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("viz-render-config-{}", std::process::id()));
+    let home = temp_dir("viz-render-config");
     let dir = home.join("gemline");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("config.toml"), "color = \"always\"\nwidth = 24\n").unwrap();

@@ -10,11 +10,11 @@
 #![allow(dead_code)]
 
 pub mod ask;
-pub mod repl_tmux;
 pub mod tmux;
 pub mod tools;
 pub mod viz;
 
+use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -338,11 +338,26 @@ fn serve(mut s: TcpStream, reply: &Reply) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A fresh directory under target/tmp for one test (XDG_DATA_HOME, files).
+/// A fresh, empty directory for one test (its files, XDG homes, a
+/// terminal's socket), kept after the run under
+/// target/tmp/it-<process id>/<name>. Every test of every area runs in
+/// this one process, so a name asked for again gets a directory of its
+/// own all the same (`<name>-2`, `<name>-3`): no two tests share one.
 pub fn temp_dir(name: &str) -> PathBuf {
+    static TAKEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    let leaf = {
+        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        (1..)
+            .map(|n| match n {
+                1 => name.to_string(),
+                n => format!("{name}-{n}"),
+            })
+            .find(|leaf| taken.insert(leaf.clone()))
+            .unwrap()
+    };
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gem-ask")
-        .join(format!("{name}-{}", std::process::id()));
+        .join(format!("it-{}", std::process::id()))
+        .join(leaf);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
