@@ -2,7 +2,7 @@
 //! piped into viz-render, and drawn by `--output text` as viz-render does.
 
 use crate::support::ask::*;
-use crate::support::{FakeGemini, Reply, Succeeds, temp_dir};
+use crate::support::{FakeGemini, Reply, Succeeds, kinds, temp_dir};
 use serde_json::{Value, json};
 
 #[test]
@@ -16,7 +16,7 @@ fn bmw_scenario_bar_then_same_session_line() {
             "Fastest 3 BMW models, compare 0-60 in a chart",
         ])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let viz: Vec<&Value> = ev.iter().filter(|e| e["type"] == "visualization").collect();
     assert_eq!(viz.len(), 1);
     assert_eq!(
@@ -35,7 +35,7 @@ fn bmw_scenario_bar_then_same_session_line() {
         ])
         .succeeds();
     assert_eq!(session_id(&out2.stdout), session_id(&out.stdout));
-    let ev = events(&out2.stdout);
+    let ev = stable_events(&out2.stdout);
     assert_eq!(
         kinds(&ev),
         [
@@ -257,7 +257,7 @@ fn ambiguous_input_text_is_said_once_on_stderr_and_to_the_model() {
     );
     let home = temp_dir("ambiguous-input");
     let out = gem_ask(&server, &home).arg("chart the prices").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let viz = ev.iter().find(|e| e["type"] == "visualization").unwrap();
     assert_eq!(viz["series"][0]["points"][0]["value"], 1200.0);
     let note = "column \"price\": \"1,200\" read as 1200 (a comma before three digits groups \

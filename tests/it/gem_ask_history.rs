@@ -9,7 +9,7 @@ use crate::support;
 
 use std::path::Path;
 
-use crate::support::ask::{events, gem_ask, session_id, text_reply};
+use crate::support::ask::{gem_ask, session_id, stable_events, text_reply};
 use crate::support::{FakeGemini, Succeeds, temp_dir};
 use serde_json::{Value, json};
 
@@ -106,7 +106,7 @@ fn the_oldest_turns_are_summarized_past_the_limit() {
     assert_eq!(sent[1]["role"], "model");
     assert_eq!(&sent[2..], [user("Q2"), model("A2"), user("Q3")]);
     // The summary is no answer: it is not in the stream, but it is counted.
-    let ev = events(&third.stdout);
+    let ev = stable_events(&third.stdout);
     assert!(!String::from_utf8_lossy(&third.stdout).contains("the answer was A1"));
     let result = ev.last().unwrap();
     assert_eq!(result["stats"]["requests"], 2);
@@ -163,7 +163,7 @@ fn a_failed_summary_is_a_warning_and_the_history_goes_whole() {
     let out = gem_ask(&server, &home)
         .args(["--session", &id, "--max-history-tokens", "600", "Q3"])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let warning = ev.iter().find(|e| e["type"] == "error").unwrap();
     assert_eq!(warning["severity"], "warning");
     assert!(

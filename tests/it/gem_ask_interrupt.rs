@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::support::ask::*;
-use crate::support::{FakeGemini, Reply, fixture, temp_dir};
+use crate::support::{FakeGemini, Reply, fixture, kinds, temp_dir};
 use serde_json::json;
 
 /// Runs gem-ask against a model that answers nothing for 30 s, sends it
@@ -45,7 +45,7 @@ fn interrupted(name: &str, signal: i32) -> (std::process::Output, PathBuf) {
 fn sigint_ends_the_stream_with_a_result() {
     let (out, _) = interrupted("sigint", libc::SIGINT);
     assert_eq!(out.status.code(), Some(130));
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(
         ev[2]["error"],
@@ -57,7 +57,7 @@ fn sigint_ends_the_stream_with_a_result() {
 fn sigterm_ends_the_stream_with_a_result() {
     let (out, home) = interrupted("sigterm", libc::SIGTERM);
     assert_eq!(out.status.code(), Some(143));
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         ev.last().unwrap()["error"]["message"],
         "interrupted by SIGTERM"
@@ -186,7 +186,7 @@ fn sigterm_while_stdin_is_still_open() {
         "gem-ask waited for stdin to close"
     );
     assert_eq!(out.status.code(), Some(143));
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(
         ev[2]["error"],

@@ -44,7 +44,7 @@ fn every_chunk_in_order_and_the_whole_answer_in_the_session() {
     let out = gem_ask(&server, &home)
         .args(["--session", "long", "go"])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let texts: Vec<&str> = ev
         .iter()
         .filter(|e| e["type"] == "message" && e["role"] == "assistant")

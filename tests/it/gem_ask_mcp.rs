@@ -7,11 +7,10 @@
 
 use std::path::Path;
 
-use crate::support::FakeGemini;
 use crate::support::tools::{
-    EVERYTHING, Scene, TIME, answer_reply, call, calls_reply, finish, mcp_server, of_type,
-    responses,
+    EVERYTHING, Scene, TIME, answer_reply, call, calls_reply, finish, mcp_server, responses,
 };
+use crate::support::{FakeGemini, of_type};
 use serde_json::{Value, json};
 
 fn mcp_arg(name: &str, path: &Path) -> String {

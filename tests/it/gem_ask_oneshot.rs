@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::support::ask::*;
-use crate::support::{FakeGemini, KEY, Reply, Succeeds, fixture, temp_dir};
+use crate::support::{FakeGemini, KEY, Reply, Succeeds, fixture, kinds, temp_dir};
 use serde_json::{Value, json};
 
 #[test]
@@ -22,7 +22,7 @@ fn plain_streamed_text() {
     let out = gem_ask(&server, &home)
         .args(["What", "is", "the", "capital", "of", "France?"])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         ev,
         vec![
@@ -123,7 +123,7 @@ fn missing_key_makes_no_request() {
         .code(3)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(
         ev[2]["error"],
@@ -174,7 +174,7 @@ fn several_chunks_stream_as_deltas_and_sse_variants_parse() {
     );
     let home = temp_dir("chunks");
     let out = gem_ask(&server, &home).arg("sum?").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let deltas: Vec<&str> = ev
         .iter()
         .filter(|e| e["type"] == "message" && e["role"] == "assistant")
@@ -189,7 +189,7 @@ fn several_chunks_stream_as_deltas_and_sse_variants_parse() {
         ]
     );
     let out = gem_ask(&server, &home).arg("sum?").succeeds();
-    assert_eq!(assistant_text(&events(&out.stdout)), "The sum is 5.");
+    assert_eq!(assistant_text(&stable_events(&out.stdout)), "The sum is 5.");
 }
 
 #[test]
@@ -200,7 +200,7 @@ fn thoughts_only_with_the_flag() {
     let out = gem_ask(&server, &home)
         .args(["--thoughts", "primes"])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let thoughts: Vec<&Value> = ev.iter().filter(|e| e["type"] == "thought").collect();
     assert_eq!(thoughts.len(), 3);
     assert!(
@@ -216,7 +216,7 @@ fn thoughts_only_with_the_flag() {
         json!({"thinkingConfig":{"includeThoughts":true}})
     );
     let out = gem_ask(&server, &home).arg("primes").succeeds();
-    assert!(!kinds(&events(&out.stdout)).contains(&"thought"));
+    assert!(!kinds(&stable_events(&out.stdout)).contains(&"thought"));
     assert!(server.bodies()[1].get("generationConfig").is_none());
 }
 
@@ -292,7 +292,7 @@ fn base_url_credentials_and_query_are_never_printed() {
         stderr.contains(&format!("POST http://127.0.0.1:{port}/v1beta/models/")),
         "{stderr}"
     );
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let message = ev.last().unwrap()["error"]["message"].as_str().unwrap();
     assert!(message.contains(&format!("127.0.0.1:{port}")), "{message}");
 }
@@ -373,7 +373,7 @@ fn command_help_prints_the_command_alone() {
         .args(["--output", "jsonl", "-c", "files over 100 MB"])
         .succeeds();
     assert_eq!(
-        assistant_text(&events(&out.stdout)),
+        assistant_text(&stable_events(&out.stdout)),
         "```bash\nfind . -size +100M\n```"
     );
 }
@@ -447,7 +447,7 @@ fn a_json_array_answer_works_like_the_stream() {
     );
     let home = temp_dir("json-array");
     let out = gem_ask(&server, &home).arg("hi").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         assistant_text(&ev),
         "The sum of 2 and 3 is 5.\nThe sum of 4 and 5 is 9.\nThe sum of 6 and 7 is 13."

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::{FakeGemini, GEMINI_ENV, Reply, Succeeds, temp_dir};
+use crate::support::{FakeGemini, GEMINI_ENV, Reply, Succeeds, events, of_type, temp_dir};
 use serde_json::{Value, json};
 
 const MODEL: &str = "qwen2.5-coder:7b";
@@ -34,17 +34,6 @@ fn gem_ask(server: &FakeGemini, home: &Path) -> assert_cmd::Command {
         "jsonl",
     ]);
     cmd
-}
-
-fn events(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
-}
-
-fn of_type<'a>(ev: &'a [Value], t: &str) -> Vec<&'a Value> {
-    ev.iter().filter(|e| e["type"] == t).collect()
 }
 
 fn text(ev: &[Value]) -> String {

@@ -7,7 +7,7 @@
 
 use crate::support;
 
-use crate::support::{FakeGemini, Reply, Succeeds, fixture, temp_dir};
+use crate::support::{FakeGemini, Reply, Succeeds, events, fixture, kinds, temp_dir};
 use serde_json::{Value, json};
 
 /// One answer calling `name` with `args`: the recorded stream's first
@@ -41,17 +41,6 @@ fn run_spec() -> Value {
     json!({"dataset":{"rows":[{"km":0,"pace":300,"hr":128},{"km":5,"pace":307,"hr":146},{"km":10,"pace":312,"hr":150}]},
            "fields":{"km":{"type":"number","unit":"km"},"pace":{"type":"number","unit":"s/km"},"hr":{"type":"number","unit":"bpm"}},
            "marks":[{"type":"line","x":"km","y":"pace"},{"type":"line","x":"km","y":"hr"},{"type":"rule","xValue":5,"label":"5K"}]})
-}
-
-fn events(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn kinds(ev: &[Value]) -> Vec<&str> {
-    ev.iter().map(|e| e["type"].as_str().unwrap()).collect()
 }
 
 fn gem_ask(server: &FakeGemini, name: &str) -> assert_cmd::Command {

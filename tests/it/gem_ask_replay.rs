@@ -47,7 +47,7 @@ fn record_then_replay_without_network_or_key() {
         .env("GEMINI_BASE_URL", "http://127.0.0.1:9")
         .args(["--no-history", "--replay", file.to_str().unwrap(), "charts"])
         .succeeds();
-    assert_eq!(events(&replayed.stdout), events(&live.stdout));
+    assert_eq!(stable_events(&replayed.stdout), stable_events(&live.stdout));
     assert_eq!(server.requests().len(), 2);
 }
 
@@ -63,7 +63,7 @@ fn the_readme_demo_replays_both_turns() {
             .arg(&demo)
             .args(args)
             .succeeds();
-        events(&out.stdout)
+        stable_events(&out.stdout)
     };
     let ev = run(&["Fastest 3 BMW models, compare 0-60 in a chart"]);
     let viz = ev.iter().find(|e| e["type"] == "visualization").unwrap();
@@ -188,7 +188,7 @@ fn replay_files_that_run_out_or_are_missing() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         ev.last().unwrap()["error"],
         json!({"type":"replay_error","message":"replay: replay file has no exchange left for this request"})
@@ -199,7 +199,7 @@ fn replay_files_that_run_out_or_are_missing() {
         .code(66)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(ev.last().unwrap()["error"]["type"], "setup_error");
     assert!(server.requests().is_empty());
 }
@@ -217,7 +217,7 @@ fn replay_warns_when_the_request_differs_from_the_recording() {
             .args(args)
             .output()
             .unwrap();
-        events(&out.stdout)
+        stable_events(&out.stdout)
             .into_iter()
             .filter(|e| e["type"] == "error")
             .map(|e| e["message"].as_str().unwrap().to_string())

@@ -7,7 +7,7 @@ use crate::support;
 use std::time::Duration;
 
 use crate::support::ask::*;
-use crate::support::{FakeGemini, KEY, Reply, Succeeds, fixture, temp_dir};
+use crate::support::{FakeGemini, KEY, Reply, Succeeds, fixture, kinds, temp_dir};
 use serde_json::json;
 
 #[test]
@@ -32,7 +32,7 @@ fn a_key_echoed_by_the_server_is_redacted() {
         !stdout.contains(KEY) && !stderr.contains(KEY),
         "{stdout}{stderr}"
     );
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         ev.last().unwrap()["error"]["message"],
         "HTTP 500 INTERNAL: upstream rejected x-goog-api-key: [REDACTED]"
@@ -58,7 +58,7 @@ fn rate_limited_then_success() {
     );
     let home = temp_dir("retry-429");
     let out = gem_ask(&server, &home).arg("hi").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         kinds(&ev),
         ["init", "message", "retry", "message", "result"]
@@ -93,7 +93,7 @@ fn max_wait_bounds_the_waiting() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     let msg = ev[2]["error"]["message"].as_str().unwrap();
     assert!(msg.starts_with("HTTP 429 RESOURCE_EXHAUSTED: "), "{msg}");
@@ -109,7 +109,7 @@ fn max_wait_bounds_the_waiting() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "retry", "result"]);
     assert_eq!(ev[2]["delay_ms"], 3000);
     assert_eq!(server.requests().len(), 3);
@@ -131,7 +131,7 @@ fn bad_request_is_not_retried() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(
         ev[2]["error"],
@@ -191,7 +191,7 @@ fn server_errors_exhaust_the_retries() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "retry", "retry", "result"]);
     assert_eq!(ev[2]["reason"], "HTTP 500 INTERNAL");
     assert_eq!(ev[3]["reason"], "HTTP 503 UNAVAILABLE");
@@ -223,7 +223,7 @@ fn connection_refused_is_retried_then_fails() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "retry", "retry", "result"]);
     assert_eq!(ev[4]["error"]["type"], "connection_error");
     // The message names where it tried.
@@ -252,7 +252,7 @@ fn stream_cut_after_text_is_an_error_not_a_retry() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "message", "result"]);
     assert_eq!(ev[2]["content"], "The sum of ");
     assert_eq!(ev[3]["status"], "error");
@@ -272,7 +272,7 @@ fn stream_cut_before_any_text_is_retried() {
     );
     let home = temp_dir("cut-early");
     let out = gem_ask(&server, &home).arg("hi").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev)[2], "retry");
     assert_eq!(
         ev[2]["reason"].as_str().unwrap().split(':').next().unwrap(),
@@ -300,7 +300,7 @@ fn error_object_inside_the_stream() {
     let home = temp_dir("in-stream-error");
     // Before any text: retried like a 503.
     let out = gem_ask(&server, &home).arg("hi").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(ev[2]["type"], "retry");
     assert_eq!(ev[2]["reason"], "HTTP 503 UNAVAILABLE");
     // After text: an API error.
@@ -310,7 +310,7 @@ fn error_object_inside_the_stream() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "message", "result"]);
     assert_eq!(
         ev[3]["error"]["message"],
@@ -334,7 +334,7 @@ fn safety_blocks_have_their_own_exit_code() {
         .code(5)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         ev.last().unwrap()["error"],
         json!({"type":"blocked","message":"blocked by safety filters: the answer was stopped (finishReason SAFETY, category HARM_CATEGORY_SEXUALLY_EXPLICIT)"})
@@ -345,7 +345,7 @@ fn safety_blocks_have_their_own_exit_code() {
         .code(5)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         ev.last().unwrap()["error"]["message"],
         "blocked by safety filters: the prompt was blocked (blockReason PROHIBITED_CONTENT)"
@@ -366,7 +366,7 @@ fn redirects_are_not_followed() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(ev.last().unwrap()["error"]["message"], "HTTP 307: {}");
     assert_eq!(server.requests().len(), 1);
 }
@@ -403,7 +403,7 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(
         ev[2]["error"],
@@ -413,7 +413,7 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
         .args(["--read-timeout", "3", "--retries", "0", "hi"])
         .succeeds();
     assert_eq!(
-        assistant_text(&events(&out.stdout)),
+        assistant_text(&stable_events(&out.stdout)),
         "1 2 3 4 5 6 7 8 9 10 11 12 13 "
     );
 }
@@ -422,9 +422,10 @@ fn read_timeout_cuts_a_silent_server_not_a_slow_stream() {
 fn connect_timeout_gives_up_on_a_peer_that_never_accepts() {
     // A listener with a backlog of 0 that never accepts: once its queue is
     // full the kernel drops further SYNs, so connecting hangs.
+    // Close-on-exec: no program another test starts meanwhile keeps it.
     // SAFETY: plain socket calls on a descriptor owned by this test.
     let (fd, port) = unsafe {
-        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
         assert!(fd >= 0);
         let mut addr: libc::sockaddr_in = std::mem::zeroed();
         addr.sin_family = libc::AF_INET as libc::sa_family_t;
@@ -467,7 +468,7 @@ fn connect_timeout_gives_up_on_a_peer_that_never_accepts() {
         .code(4)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let error = &ev.last().unwrap()["error"];
     assert_eq!(error["type"], "connection_error");
     // Whether the kernel drops the SYN (the connect hangs) or completes the
@@ -510,7 +511,7 @@ fn answers_over_16_mib_are_a_stream_error_not_memory() {
             .code(4)
             .get_output()
             .clone();
-        let ev = events(&out.stdout);
+        let ev = stable_events(&out.stdout);
         assert_eq!(
             ev.last().unwrap()["error"],
             json!({"type": "stream_interrupted", "message": expected})

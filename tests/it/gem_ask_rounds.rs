@@ -3,7 +3,7 @@
 //! of a second turn, tool selection, round limits and topics.
 
 use crate::support::ask::*;
-use crate::support::{FakeGemini, Reply, Succeeds, fixture, temp_dir};
+use crate::support::{FakeGemini, Reply, Succeeds, fixture, kinds, temp_dir};
 use serde_json::{Value, json};
 
 #[test]
@@ -17,7 +17,7 @@ fn single_call_2_5_echoes_the_signature_and_sends_no_id() {
     let out = gem_ask(&server, &home)
         .arg("Fastest 3 BMW models, compare 0-60 in a chart")
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         kinds(&ev),
         [
@@ -78,7 +78,7 @@ fn parallel_calls_2_5_in_one_event() {
     );
     let home = temp_dir("parallel-25");
     let out = gem_ask(&server, &home).arg("charts").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         kinds(&ev),
         [
@@ -152,7 +152,7 @@ fn parallel_calls_3_one_per_event_with_ids() {
     let out = gem_ask(&server, &home)
         .args(["-m", "gemini-3-flash-preview", "charts"])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let ids: Vec<&str> = ev
         .iter()
         .filter(|e| e["type"] == "tool_use")
@@ -314,7 +314,7 @@ fn too_many_tool_rounds() {
         .code(1)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(ev.last().unwrap()["error"]["type"], "max_tool_rounds");
     assert_eq!(server.requests().len(), 2);
 }
@@ -343,7 +343,7 @@ fn topic_comes_first_and_is_carried_into_the_next_requests() {
     );
     let home = temp_dir("topic");
     let out = gem_ask(&server, &home).arg("chart BMW").succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(
         &kinds(&ev)[2..6],
         ["tool_use", "topic", "tool_result", "tool_use"]
@@ -413,7 +413,7 @@ fn huge_token_counts_saturate_instead_of_overflowing() {
     let out = gem_ask(&server, &home)
         .args(["--no-history", "chart it"])
         .succeeds();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     let result = ev.last().unwrap();
     assert_eq!(
         result["stats"],

@@ -2,7 +2,7 @@
 //! that cannot be read.
 
 use crate::support::ask::*;
-use crate::support::{FakeGemini, Reply, Succeeds, fixture, temp_dir};
+use crate::support::{FakeGemini, Reply, Succeeds, fixture, kinds, temp_dir};
 use serde_json::Value;
 
 #[test]
@@ -56,7 +56,7 @@ fn an_unreadable_session_ends_inside_the_stream() {
         .code(1)
         .get_output()
         .clone();
-    let ev = events(&out.stdout);
+    let ev = stable_events(&out.stdout);
     assert_eq!(kinds(&ev), ["init", "message", "result"]);
     assert_eq!(ev[2]["error"]["type"], "session_error");
     assert!(

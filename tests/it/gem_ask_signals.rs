@@ -6,10 +6,8 @@
 
 use std::process::Stdio;
 
-use crate::support::FakeGemini;
-use crate::support::tools::{
-    Pty, Scene, answer_reply, call, calls_reply, finish, of_type, responses,
-};
+use crate::support::tools::{Pty, Scene, answer_reply, call, calls_reply, finish, responses};
+use crate::support::{FakeGemini, of_type};
 use serde_json::{Value, json};
 
 fn signal(args: Value) -> Value {

@@ -7,10 +7,8 @@
 use std::process::Output;
 use std::time::Duration;
 
-use crate::support::FakeGemini;
-use crate::support::tools::{
-    Scene, answer_reply, call, calls_reply, declared, events, finish, of_type, responses,
-};
+use crate::support::tools::{Scene, answer_reply, call, calls_reply, declared, finish, responses};
+use crate::support::{FakeGemini, events, of_type};
 use serde_json::{Value, json};
 
 const TASK: &str = "write notes.txt with a summary";

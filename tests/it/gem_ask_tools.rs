@@ -7,10 +7,10 @@ use std::io::Write;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::support::FakeGemini;
 use crate::support::tools::{
-    Pty, Scene, answer_reply, call, calls_reply, declared, events, finish, of_type, responses,
+    Pty, Scene, answer_reply, call, calls_reply, declared, finish, responses,
 };
+use crate::support::{FakeGemini, events, of_type};
 use serde_json::{Value, json};
 
 fn shell(cmd: &str) -> Value {

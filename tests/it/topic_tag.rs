@@ -12,7 +12,7 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 
-use crate::support::temp_dir;
+use crate::support::{events, temp_dir};
 
 const BIN: &str = env!("CARGO_BIN_EXE_topic-tag");
 
@@ -32,13 +32,6 @@ fn run_ok(args: &[&str]) -> String {
         .stdout
         .clone();
     String::from_utf8(out).unwrap()
-}
-
-fn events(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
 }
 
 /// `type` plus the field that tells events of that type apart.

@@ -15,7 +15,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 
-use crate::support::{FakeGemini, KEY, Reply, temp_dir};
+use crate::support::{FakeGemini, KEY, Reply, events, temp_dir};
 use assert_cmd::cargo::{cargo_bin, cargo_bin_cmd};
 use serde_json::{Value, json};
 
@@ -36,13 +36,6 @@ fn run(cmd: &mut assert_cmd::Command, stdin: &[u8]) -> String {
         .get_output()
         .clone();
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn events(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
 }
 
 /// `type[:tool_name|title] [@topic]`, the shape of a stream at a glance.

@@ -12,11 +12,10 @@ pub fn gem_ask(server: &FakeGemini, data_home: &Path) -> assert_cmd::Command {
 }
 
 /// Events from stdout with the volatile fields (times, ids) removed.
-pub fn events(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+pub fn stable_events(stdout: &[u8]) -> Vec<Value> {
+    super::events(stdout)
+        .into_iter()
+        .map(|mut v| {
             let o = v.as_object_mut().unwrap();
             o.remove("timestamp");
             if o["type"] == "init" {
@@ -28,10 +27,6 @@ pub fn events(stdout: &[u8]) -> Vec<Value> {
             v
         })
         .collect()
-}
-
-pub fn kinds(ev: &[Value]) -> Vec<&str> {
-    ev.iter().map(|e| e["type"].as_str().unwrap()).collect()
 }
 
 pub fn assistant_text(ev: &[Value]) -> String {

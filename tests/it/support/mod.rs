@@ -1,13 +1,19 @@
-//! A fake Gemini API for the integration tests: a `TcpListener` on
-//! 127.0.0.1:0 with a thread that answers each connection with the next
-//! scripted reply (status, headers, a whole body or SSE events written one
-//! by one with optional delays, optionally cut off mid-stream) and captures
-//! what the client sent: request line, headers, body.
+//! What the areas of the integration tests share: a fake Gemini API, the
+//! programs started as the tests start them, a directory of its own for
+//! each test ([`temp_dir`]), the events a program wrote ([`events`]);
+//! gem-ask's runs and scenarios in [`ask`], a real terminal in [`tmux`],
+//! tool calls, a pseudo-terminal and the MCP servers in [`tools`], chart
+//! points in [`viz`].
+//!
+//! The fake Gemini API is a `TcpListener` on 127.0.0.1:0 with a thread
+//! that answers each connection with the next scripted reply (status,
+//! headers, a whole body or SSE events written one by one with optional
+//! delays, optionally cut off mid-stream) and captures what the client
+//! sent: request line, headers, body.
 //!
 //! Every captured request body is also written to the capture directory
 //! (`$GEMLINE_CAPTURE_DIR`, default `target/tmp/gemini-requests`), where
 //! `tests/validate_requests.sh` checks them against the official schema.
-#![allow(dead_code)]
 
 pub mod ask;
 pub mod tmux;
@@ -189,9 +195,11 @@ pub fn capture_dir() -> PathBuf {
 }
 
 impl FakeGemini {
-    /// Starts serving `replies` in order; `name` prefixes the captured bodies.
+    /// Starts serving `replies` in order; `name` prefixes the captured
+    /// bodies (`<name>-2` when another server of this process has it).
     pub fn start(name: &str, replies: Vec<Reply>) -> FakeGemini {
-        FakeGemini::serve_all(Some((name.to_string(), capture_dir())), replies)
+        static TAKEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+        FakeGemini::serve_all(Some((first_free(&TAKEN, name), capture_dir())), replies)
     }
 
     /// A server of another API (an OpenAI-compatible one): its request
@@ -338,6 +346,37 @@ fn serve(mut s: TcpStream, reply: &Reply) -> std::io::Result<()> {
     Ok(())
 }
 
+/// `name`, or else the first of `<name>-2`, `<name>-3`, ... not yet in
+/// `taken`; taken from then on.
+fn first_free(taken: &Mutex<BTreeSet<String>>, name: &str) -> String {
+    let mut taken = taken.lock().unwrap_or_else(|e| e.into_inner());
+    (1..)
+        .map(|n| match n {
+            1 => name.to_string(),
+            n => format!("{name}-{n}"),
+        })
+        .find(|free| taken.insert(free.clone()))
+        .unwrap()
+}
+
+/// The events a program wrote (stdout), one JSON object a line.
+pub fn events(stdout: impl AsRef<[u8]>) -> Vec<Value> {
+    String::from_utf8_lossy(stdout.as_ref())
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect()
+}
+
+/// The events of type `t`.
+pub fn of_type<'a>(ev: &'a [Value], t: &str) -> Vec<&'a Value> {
+    ev.iter().filter(|e| e["type"] == t).collect()
+}
+
+/// The type of each event.
+pub fn kinds(ev: &[Value]) -> Vec<&str> {
+    ev.iter().map(|e| e["type"].as_str().unwrap()).collect()
+}
+
 /// A fresh, empty directory for one test (its files, XDG homes, a
 /// terminal's socket), kept after the run under
 /// target/tmp/it-<process id>/<name>. Every test of every area runs in
@@ -345,19 +384,9 @@ fn serve(mut s: TcpStream, reply: &Reply) -> std::io::Result<()> {
 /// own all the same (`<name>-2`, `<name>-3`): no two tests share one.
 pub fn temp_dir(name: &str) -> PathBuf {
     static TAKEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
-    let leaf = {
-        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        (1..)
-            .map(|n| match n {
-                1 => name.to_string(),
-                n => format!("{name}-{n}"),
-            })
-            .find(|leaf| taken.insert(leaf.clone()))
-            .unwrap()
-    };
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("it-{}", std::process::id()))
-        .join(leaf);
+        .join(first_free(&TAKEN, name));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d

@@ -287,11 +287,6 @@ impl Tmux {
         self.wait_until(&format!("{text:?}"), |s| s.contains(text))
     }
 
-    /// Waits until `text` is on the screen `n` times.
-    pub fn wait_for_n(&self, text: &str, n: usize) -> String {
-        self.wait_until(&format!("{n} x {text:?}"), |s| s.matches(text).count() >= n)
-    }
-
     /// Waits for a file the script writes, whole (ending in a newline).
     pub fn wait_file(&self, path: &Path) -> String {
         self.poll(

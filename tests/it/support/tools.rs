@@ -3,7 +3,6 @@
 //! a real pseudo-terminal standing in for /dev/tty (`GEMLINE_TTY`), gem-ask
 //! started in a working directory of its own, and the MCP servers
 //! installed by `.ci/setup-mcp.sh`.
-#![allow(dead_code)]
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -73,18 +72,6 @@ pub fn declared(body: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// Events of a run's stdout.
-pub fn events(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
-}
-
-pub fn of_type<'a>(ev: &'a [Value], t: &str) -> Vec<&'a Value> {
-    ev.iter().filter(|e| e["type"] == t).collect()
 }
 
 /// A scratch home (XDG data and config) and a working directory in it.
@@ -167,7 +154,7 @@ pub fn succeeded(out: &Output) -> Vec<Value> {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     );
-    events(&out.stdout)
+    support::events(&out.stdout)
 }
 
 impl Scene {
@@ -205,6 +192,15 @@ impl Pty {
             )
         };
         assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+        // Close-on-exec, as std's own descriptors are: the programs other
+        // tests of this process start must not hold this terminal open.
+        for fd in [m, s] {
+            // SAFETY: a descriptor openpty just gave us.
+            assert_eq!(
+                unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) },
+                0
+            );
+        }
         let (master, slave) = unsafe { (File::from_raw_fd(m), File::from_raw_fd(s)) };
         let path = std::fs::read_link(format!("/proc/self/fd/{s}")).unwrap();
         let seen = Arc::new(Mutex::new(Vec::new()));

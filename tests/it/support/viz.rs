@@ -1,5 +1,4 @@
 //! What the viz-parse tests read out of a `visualization` event.
-#![allow(dead_code)]
 
 use serde_json::Value;
 
