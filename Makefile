@@ -35,7 +35,7 @@ build:
 # man/ and completions/ are generated from the clap definitions and checked
 # current by the test suite; this regenerates them after a flag changes.
 docs:
-	UPDATE_DOCS=1 $(CARGO) test --locked --test docs_current
+	UPDATE_DOCS=1 $(CARGO) test --locked --test it docs_current
 
 install:
 	@for p in $(PROGRAMS); do \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's demo: no API key, no network. gem-ask answers from a scripted
 # Gemini session in the recorded wire format (testdata/demo/bmw.replay,
-# written by an ignored test in tests/gem_ask_replay.rs) through the same code path
+# written by an ignored test in tests/it/gem_ask_replay.rs) through the same code path
 # as a live call; viz-render draws it. Then viz-parse charts bundled files.
 # The session lives in a temporary XDG_DATA_HOME, so nothing is left behind.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real mermaid parser that checks `viz-render --format
-# markdown` (tests/viz_render_report.rs runs tests/mermaid/check.mjs with
+# markdown` (tests/it/viz_render_report.rs runs tests/mermaid/check.mjs with
 # it) under target/mermaid/node, pinned by tests/mermaid/package-lock.json:
 #   mermaid (mermaid.parse, as GitHub's and GitLab's renderers use it) and
 #   jsdom (the DOM mermaid needs before it can be imported under node).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real SVG renderer that checks `viz-render --format svg`
-# (tests/viz_render_svg.rs renders each chart to PNG with rsvg-convert)
+# (tests/it/viz_render_svg.rs renders each chart to PNG with rsvg-convert)
 # and a font for its text: Debian's librsvg2-bin and fonts-dejavu-core.
 # Idempotent: nothing is installed when both are there.
 set -euo pipefail

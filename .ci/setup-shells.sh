@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what tests/shell_integration.rs needs: zsh and fish (the
+# Installs what tests/it/shell_integration.rs needs: zsh and fish (the
 # completions must load in them), man-db (`man -l` opens the installed man
 # pages) and make (`make install DESTDIR=...`). Debian/Ubuntu, through apt;
 # idempotent: nothing is installed when all four are there.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tmux for the tests that drive the programs in a real terminal
-# (tests/gem_ask_markdown_tty.rs and the live-chart and REPL tests).
+# (tests/it/gem_ask_markdown_tty.rs and the live-chart and REPL tests).
 set -euo pipefail
 if ! command -v tmux >/dev/null 2>&1; then
     echo "setup-tmux: installing tmux (apt)" >&2

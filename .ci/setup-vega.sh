@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real Vega tools that check `viz-render --format vega-lite`
-# (tests/viz_render_vegalite.rs runs tests/vega/check.mjs with them) under
+# (tests/it/viz_render_vegalite.rs runs tests/vega/check.mjs with them) under
 # target/vega/node, pinned by tests/vega/package-lock.json:
 #   vega-lite (the compiler and its official v5 JSON schema), vega (the
 #   headless View that renders SVG), ajv + ajv-formats (the schema check).

@@ -3,7 +3,7 @@
 # the official Gemini v1beta schema (google-ai-generativelanguage protos and
 # google-genai types), with ../shared/tools/validate_gemini.py.
 #
-#   tests/validate_requests.sh            # runs the gem_ask* tests, then validates
+#   tests/validate_requests.sh            # runs the gem_ask_* tests, then validates
 #   tests/validate_requests.sh --no-test  # validates what is already captured
 #
 # Environment: GEMLINE_SHARED (default ../shared from the repo root),
@@ -29,7 +29,7 @@ fi
 if [[ "${1:-}" != "--no-test" ]]; then
     rm -rf "$capture"
     mkdir -p "$capture"
-    (cd "$root" && GEMLINE_CAPTURE_DIR="$capture" cargo test --quiet --test 'gem_ask*')
+    (cd "$root" && GEMLINE_CAPTURE_DIR="$capture" cargo test --quiet --test it gem_ask_)
 fi
 
 shopt -s nullglob

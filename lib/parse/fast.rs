@@ -20,7 +20,7 @@
 //!   answer is certain (`-12.5`, `3e4` through fast-float2; a label with
 //!   nothing to trim) and say "ask the full parser" for everything else.
 //!
-//! `tests/fast_lane_props.rs` checks all of it against the full readers.
+//! `tests/it/fast_lane_props.rs` checks all of it against the full readers.
 
 use std::borrow::Cow;
 use std::io::{Chain, Cursor, Read};

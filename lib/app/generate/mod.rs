@@ -2,7 +2,7 @@
 //! (`completions bash|zsh|fish|powershell`, `man`), the pages and
 //! completion scripts it prints, and the list of every generated file the
 //! repository carries (`man/`, `completions/`), which
-//! `tests/docs_current.rs` keeps current. The flag is added to each
+//! `tests/it/docs_current.rs` keeps current. The flag is added to each
 //! program's clap command here rather than in each argument struct, so the
 //! programs, their man pages and their completions all see one definition.
 

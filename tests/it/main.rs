@@ -1,0 +1,55 @@
+//! The integration tests, one binary: each module is an area of the
+//! programs (the former `tests/<name>.rs`), `support` the helpers they
+//! share. One binary links tokio, rmcp, syntect and plotters once, not once
+//! a file; its tests run as threads of one process, so a test keeps its
+//! files in its own `support::temp_dir` and changes nothing process-wide
+//! (environment, working directory, signal dispositions).
+//!
+//! `cargo test --test it <area>::` runs one area (`viz_parse::`,
+//! `gem_ask_repl::`), `cargo test --test it <area>::<test>` one test.
+
+mod support;
+
+mod docs_current;
+mod fast_lane_props;
+mod follow_props;
+mod fuzz_regressions;
+mod gem_ask_charts;
+mod gem_ask_history;
+mod gem_ask_interrupt;
+mod gem_ask_long_stream;
+mod gem_ask_markdown_tty;
+mod gem_ask_mcp;
+mod gem_ask_oneshot;
+mod gem_ask_openai;
+mod gem_ask_plot;
+mod gem_ask_repl;
+mod gem_ask_replay;
+mod gem_ask_retry;
+mod gem_ask_rounds;
+mod gem_ask_session;
+mod gem_ask_signals;
+mod gem_ask_task;
+mod gem_ask_tools;
+mod live;
+mod session_faults;
+mod shell_integration;
+mod toolbox_props;
+mod topic_tag;
+mod topic_tag_props;
+mod topics_e2e;
+mod viz_parse;
+mod viz_parse_ambiguity;
+mod viz_parse_api;
+mod viz_parse_fixes;
+mod viz_parse_grammar;
+mod viz_parse_props;
+mod viz_render;
+mod viz_render_ci;
+mod viz_render_grammar;
+mod viz_render_markdown;
+mod viz_render_props;
+mod viz_render_report;
+mod viz_render_snapshots;
+mod viz_render_svg;
+mod viz_render_vegalite;

@@ -1,0 +1,310 @@
+//! viz-parse as a first-time user met it: number suffixes, European
+//! numbers, nested JSON, ragged rows, missing values, options of a bare
+//! spec, and dates written newest first. The real binary, real stdin.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::Value;
+
+use crate::support::temp_dir;
+use crate::support::viz::{points, pts};
+
+struct Out {
+    code: i32,
+    events: Vec<Value>,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Out {
+    let o = cargo_bin_cmd!("viz-parse")
+        .args(args)
+        .write_stdin(stdin.to_vec())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    Out {
+        code: o.status.code().unwrap(),
+        events: stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn chart(args: &[&str], stdin: &str) -> (Value, String) {
+    let o = run(args, stdin.as_bytes());
+    assert_eq!(o.code, 0, "stderr: {}", o.stderr);
+    assert_eq!(o.events.len(), 1);
+    (o.events.into_iter().next().unwrap(), o.stderr)
+}
+
+#[test]
+fn control_characters_in_a_file_name_reach_stderr_in_caret_form() {
+    let dir = temp_dir("control-characters-in-a-file-name");
+    let path = dir.join("bad\u{1b}[2Jname.csv");
+    std::fs::write(&path, "just prose here\n").unwrap();
+    let o = run(&[path.to_str().unwrap()], b"");
+    assert_eq!(o.code, 65);
+    assert!(o.stderr.contains("bad^[[2Jname.csv"), "{}", o.stderr);
+    assert!(!o.stderr.contains('\u{1b}'));
+}
+
+#[test]
+fn k_m_b_suffixes_multiply_and_are_not_units() {
+    let (v, err) = chart(&[], "crate,dl\na,950k\nb,1.2M\nc,80k\n");
+    assert_eq!(
+        points(&v),
+        pts(&[("a", 950_000.0), ("b", 1_200_000.0), ("c", 80_000.0)])
+    );
+    assert!(!err.contains("mixes units"), "{err}");
+    assert_eq!(v.get("unit"), None, "{v}");
+    let (v, _) = chart(&[], "name,size\nx,300M\ny,9.1k\nz,2bn\n");
+    assert_eq!(points(&v), pts(&[("x", 300e6), ("y", 9_100.0), ("z", 2e9)]));
+    // Real units stay units.
+    let (v, _) = chart(&[], "file,size\nx,3 MB\ny,12 MB\n");
+    assert_eq!(points(&v), pts(&[("x", 3.0), ("y", 12.0)]));
+    assert_eq!(v["unit"], "MB");
+}
+
+/// A bare spec's options are read by the same code in viz-parse and
+/// viz-render: a bad `sort` or `maxPoints` is refused by both, naming it.
+#[test]
+fn a_bare_specs_bad_options_are_refused_alike_by_parse_and_render() {
+    let spec = r#"{"chartType":"bar","sort":"descending","maxPoints":-3,"series":[{"name":"v","points":[{"label":"a","value":1},{"label":"b","value":3}]}]}"#;
+    let o = run(&[], spec.as_bytes());
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr
+            .contains(r#"sort: must be "none", "asc" or "desc", got "descending""#),
+        "{}",
+        o.stderr
+    );
+    let r = cargo_bin_cmd!("viz-render")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITLAB_CI")
+        .args(["--color", "never"])
+        .write_stdin(spec)
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(
+        all.contains(r#"sort: must be "none", "asc" or "desc", got "descending""#),
+        "{all}"
+    );
+    assert!(!all.contains('█'), "drew the chart anyway: {all}");
+    let bad_max = spec.replace(r#""sort":"descending","#, "");
+    let r = cargo_bin_cmd!("viz-render")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITLAB_CI")
+        .args(["--color", "never"])
+        .write_stdin(bad_max)
+        .output()
+        .unwrap();
+    let all = String::from_utf8_lossy(&r.stdout).into_owned() + &String::from_utf8_lossy(&r.stderr);
+    assert!(all.contains("maxPoints: must be a whole number"), "{all}");
+}
+
+#[test]
+fn european_numbers_are_read_with_one_convention_per_column() {
+    // Could be either: a `;` file means a decimal comma, so `.` groups.
+    let (v, _) = chart(&[], "Artikel;Preis\nA;1.234\nB;2.500\nC;987\n");
+    assert_eq!(
+        points(&v),
+        pts(&[("A", 1234.0), ("B", 2500.0), ("C", 987.0)])
+    );
+    // `2,5` shows a decimal comma, so `1,234` is 1.234 too, not 1234.
+    let (v, _) = chart(&[], "Artikel;Preis\nA;1,234\nB;2,5\n");
+    assert_eq!(points(&v), pts(&[("A", 1.234), ("B", 2.5)]));
+    // Grouped and decimal at once, with dots or (no-break) spaces.
+    let (v, err) = chart(
+        &[],
+        "Artikel;Preis\nA;1.234,56\nB;2.000,00\nC;1 234,56\nD;1\u{a0}000,5\nE;3\u{202f}000\n",
+    );
+    assert_eq!(
+        points(&v),
+        pts(&[
+            ("A", 1234.56),
+            ("B", 2000.0),
+            ("C", 1234.56),
+            ("D", 1000.5),
+            ("E", 3000.0)
+        ])
+    );
+    assert_eq!(err, "");
+    assert_eq!(v["yLabel"], "Preis");
+    // A comma file still reads `1,234` as a thousand.
+    let (v, _) = chart(&[], "item,price\nA,\"1,234\"\nB,\"2,500\"\nC,7.5\n");
+    assert_eq!(points(&v), pts(&[("A", 1234.0), ("B", 2500.0), ("C", 7.5)]));
+    // --decimal forces it; a number that does not fit is named, by column name.
+    let (v, _) = chart(&["--decimal", ","], "item,price\nA,\"1,234\"\nB,\"2,5\"\n");
+    assert_eq!(points(&v), pts(&[("A", 1.234), ("B", 2.5)]));
+    let o = run(
+        &["--decimal", "."],
+        "Artikel;Preis\nA;1.234,56\nB;7\n".as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "viz-parse: warning: <stdin>: line 2, column \"Preis\": \"1.234,56\" does not fit the \
+         column's decimal point (see --decimal); row skipped\n"
+    );
+    assert!(!o.stderr.contains("column 1"));
+}
+
+#[test]
+fn a_row_wider_than_its_header_is_named_not_called_prose() {
+    let o = run(&[], b"item,price\nA,$1,200\nB,$900\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "viz-parse: warning: <stdin>: line 2 has 3 fields but the header has 2; a ',' inside a \
+         value? quote that value (\"$1,200\"); row skipped\n"
+    );
+    assert_eq!(points(&o.events[0]), pts(&[("B", 900.0)]));
+    // Quoted, it is read whole.
+    let (v, err) = chart(&[], "item,price\nA,\"$1,200\"\nB,$900\n");
+    assert_eq!(points(&v), pts(&[("A", 1200.0), ("B", 900.0)]));
+    assert_eq!(err, "");
+    // Every row ragged: an error that says why, without the examples block.
+    let o = run(&[], b"item,price\nA,$1,200\nB,$2,900\n");
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr
+            .contains("every row has more fields than the header (item, price)"),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stderr.contains("no table structure"), "{}", o.stderr);
+    assert!(!o.stderr.contains("Accepted input"), "{}", o.stderr);
+}
+
+#[test]
+fn a_table_of_words_says_no_column_holds_numbers() {
+    let o = run(&[], b"name,val\na,x\nb,y\n");
+    assert_eq!(o.code, 65);
+    assert_eq!(
+        o.stderr,
+        "viz-parse: error: <stdin>: no column holds numbers (columns: name, val); a chart needs \
+         a column of numbers such as 2.9, 1,234 or 12%\n"
+    );
+}
+
+#[test]
+fn nested_json_is_refused_with_the_jq_path_of_its_records() {
+    let o = run(
+        &[],
+        br#"{"data":{"items":[{"name":"a","count":3}]},"meta":{"total":2}}"#,
+    );
+    assert_eq!(o.code, 65);
+    assert!(o.events.is_empty());
+    assert_eq!(
+        o.stderr,
+        "viz-parse: error: <stdin>: nested JSON: the records are at .data.items; select that \
+         array, e.g. jq -c '.data.items[]' | viz-parse\n"
+    );
+    let o = run(&[], br#"{"x":{"y":[{"q":1}]},"z w":{"k":[["a",1]]}}"#);
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr
+            .contains(r#"arrays of records at .x.y, .["z w"].k; select one"#),
+        "{}",
+        o.stderr
+    );
+    // What the hint says works, and a map of records still charts.
+    let (v, _) = chart(
+        &[],
+        "{\"name\":\"a\",\"count\":3}\n{\"name\":\"b\",\"count\":5}\n",
+    );
+    assert_eq!(points(&v), pts(&[("a", 3.0), ("b", 5.0)]));
+    let (v, _) = chart(&[], r#"{"M5":{"secs":2.9},"M8":{"secs":3.0}}"#);
+    assert_eq!(points(&v), pts(&[("M5", 2.9), ("M8", 3.0)]));
+}
+
+#[test]
+fn missing_values_negatives_in_parentheses_and_empty_labels() {
+    let o = run(
+        &[],
+        "k,v\na,n/a\nb,N/A\nc,na\nd,-\ne,—\nf,null\ng,NaN\nh,\ni,(4)\nj,\"(1,200)\"\n,7\nl,2\n"
+            .as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        points(&o.events[0]),
+        pts(&[("i", -4.0), ("j", -1200.0), ("(empty)", 7.0), ("l", 2.0)])
+    );
+    assert_eq!(
+        o.stderr,
+        "viz-parse: warning: <stdin>: line 2, column \"v\": no value (\"n/a\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 3, column \"v\": no value (\"N/A\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 4, column \"v\": no value (\"na\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 5, column \"v\": no value (\"-\"); row skipped\n\
+         viz-parse: warning: <stdin>: line 6, column \"v\": no value (\"—\"); row skipped\n\
+         viz-parse: warning: <stdin>: 3 more rows skipped\n"
+    );
+    let (v, _) = chart(&[], "k,v\na,(4%)\nb,12%\n");
+    assert_eq!(points(&v), pts(&[("a", -4.0), ("b", 12.0)]));
+    assert_eq!(v["unit"], "%");
+}
+
+#[test]
+fn ragged_row_warnings_come_in_line_order() {
+    let o = run(&[], b"k,v\na,N/A\nb,$1,200\nc,3\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert!(lines[0].contains("line 2,"), "{}", o.stderr);
+    assert!(lines[1].contains("line 3 has 3 fields"), "{}", o.stderr);
+}
+
+#[test]
+fn dates_newest_first_are_drawn_oldest_to_newest_with_a_warning() {
+    let (v, err) = chart(&[], "year,sales\n2023,150\n2022,135\n2021,120\n");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        points(&v),
+        pts(&[("2021", 120.0), ("2022", 135.0), ("2023", 150.0)])
+    );
+    assert_eq!(
+        err,
+        "viz-parse: warning: <stdin>: the labels run newest first (2023 … 2021); the line is \
+         drawn oldest to newest\n"
+    );
+    let (v, _) = chart(
+        &["--chart", "line"],
+        "day,n\n2024-03-01,3\n2024-02-01,2\n2024-01-01,1\n",
+    );
+    assert_eq!(
+        points(&v),
+        pts(&[
+            ("2024-01-01", 1.0),
+            ("2024-02-01", 2.0),
+            ("2024-03-01", 3.0)
+        ])
+    );
+    // A bar chart keeps the order given; so does a line not strictly newest first.
+    let (v, err) = chart(&["--chart", "bar"], "year,sales\n2023,150\n2022,135\n");
+    assert_eq!(points(&v), pts(&[("2023", 150.0), ("2022", 135.0)]));
+    assert_eq!(err, "");
+    let (v, err) = chart(&[], "year,sales\n2023,150\n2021,120\n2022,135\n");
+    assert_eq!(
+        points(&v),
+        pts(&[("2023", 150.0), ("2021", 120.0), ("2022", 135.0)])
+    );
+    assert_eq!(err, "");
+}
+
+#[test]
+fn a_leading_zero_shows_the_decimal_mark_even_in_a_semicolon_file() {
+    let (v, _) = chart(&[], "k;v\na;0.125\nb;1.250\n");
+    assert_eq!(points(&v), pts(&[("a", 0.125), ("b", 1.25)]));
+}
+
+#[test]
+fn label_value_lines_with_a_decimal_comma_are_not_split_at_the_comma() {
+    let (v, _) = chart(&[], "Jan: 1.234,56 €\nFeb: 2.000,00 €\n");
+    assert_eq!(points(&v), pts(&[("Jan", 1234.56), ("Feb", 2000.0)]));
+    assert_eq!(v["unit"], "€");
+}
