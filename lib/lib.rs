@@ -5,7 +5,7 @@
 //!
 //! Layers, lowest first: `term` < `events` < `spec` < `session` < `live` <
 //! `topic` < `parse` < `render` < `provider` < `agent` < `config` < `app`.
-//! A module imports only modules before it (tests/layers.rs checks every
+//! A module imports only modules before it (tests/it/layers.rs checks every
 //! import, and that no two sibling modules import each other). `term` is
 //! what every program shares at its edges (exit codes, diagnostics,
 //! inputs, the terminal); `events` and `spec` are the event contract and

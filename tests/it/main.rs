@@ -31,6 +31,7 @@ mod gem_ask_session;
 mod gem_ask_signals;
 mod gem_ask_task;
 mod gem_ask_tools;
+mod layers;
 mod live;
 mod session_faults;
 mod shell_integration;
