@@ -95,7 +95,7 @@ pub fn write(req: Request, mut cmd: Command, out: &mut dyn Write) -> io::Result<
 pub fn programs() -> Vec<Command> {
     vec![
         command::<crate::agent::Args>(),
-        command::<crate::parse::VizParseArgs>(),
+        command::<crate::app::viz_parse::Args>(),
         command::<crate::render::VizRenderArgs>(),
         command::<crate::topic::Args>(),
     ]
