@@ -17,6 +17,8 @@ pub mod fast;
 pub mod follow;
 mod grammar;
 pub mod number;
+mod plain;
+mod rows;
 mod sources;
 mod stream;
 mod table;
@@ -37,8 +39,9 @@ pub use grammar::{GrammarOptions, Reference};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
+use rows::Warner;
 pub use table::DateOrder;
-use table::{Warner, chart_from_rows};
+use table::chart_from_rows;
 
 /// An input format, for `--format` and [`ParseOptions::format`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -226,9 +229,9 @@ fn read_input<'a>(
             return json_document(v, opts, warn);
         }
         Kind::Jsonl => {
-            let mut rows = sources::JsonlRows::new(full);
+            let mut rows = fast::JsonlRows::new(full);
             rows.workers = opts.threads.map(workers_for);
-            rows.input.map_file(file);
+            rows.map_file(file);
             chart_from_rows(&mut rows, opts, warn)?
         }
         Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
