@@ -271,7 +271,7 @@ fn describe(text: &str) -> String {
         "{} line{} of text with no table structure, starting {:?}",
         n,
         if n == 1 { "" } else { "s" },
-        super::table::short(first)
+        super::rows::short(first)
     )
 }
 
@@ -395,7 +395,7 @@ pub(crate) fn delimiter_doubt(lines: &[&str], chosen: u8) -> Option<String> {
         format!(
             "each line is split at \",\", though each also reads as one number ({:?}); \
              --delimiter t (a tab, which the lines lack) reads one number a line",
-            super::table::short(lines[0].trim())
+            super::rows::short(lines[0].trim())
         )
     })
 }

@@ -15,14 +15,13 @@ use std::io::{BufRead, Cursor, Read, Write};
 use serde_json::{Map, Value};
 
 use super::detect::{self, Kind};
+use super::fast::JsonlRows;
 use super::number::{
     Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number, parse_number_as,
 };
-use super::sources::{CsvRows, JsonlRows, MarkdownRows, json_rows};
-use super::table::{
-    Loc, Names, OwnedRow, Rows, Warner, cell, common_unit, header_unit, owned, resolve,
-    sample_with_names,
-};
+use super::rows::{Loc, Names, OwnedRow, Rows, Warner, cell, owned};
+use super::sources::{CsvRows, MarkdownRows, json_rows};
+use super::table::{common_unit, header_unit, resolve, sample_with_names};
 use super::{ParseError, ParseOptions, examples_error};
 use crate::events::{Event, EventWriter};
 use crate::spec::grammar::{
@@ -319,7 +318,7 @@ fn column_names(names: &Names, sample: &[(OwnedRow, Loc)]) -> Vec<String> {
 }
 
 /// The cells of the used columns only, trimmed.
-fn pick(row: &dyn super::table::Cells, used: &[usize]) -> OwnedRow {
+fn pick(row: &dyn super::rows::Cells, used: &[usize]) -> OwnedRow {
     let row = owned(row);
     used.iter()
         .map(|&c| cell(&row, c).map(|s| s.into_owned()))

@@ -12,12 +12,13 @@
 //! Format detection reads a prefix (64 KiB or 200 lines) and replays it;
 //! an event stream is recognised from its first line so live streams flow.
 
-pub mod args;
 mod detect;
 pub mod fast;
 pub mod follow;
 mod grammar;
 pub mod number;
+mod plain;
+mod rows;
 mod sources;
 mod stream;
 mod table;
@@ -33,14 +34,14 @@ use crate::events::{Event, EventWriter};
 use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 use crate::term;
 
-pub use args::VizParseArgs;
 pub use follow::FollowOptions;
 pub use grammar::{GrammarOptions, Reference};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
+use rows::Warner;
 pub use table::DateOrder;
-use table::{Warner, chart_from_rows};
+use table::chart_from_rows;
 
 /// An input format, for `--format` and [`ParseOptions::format`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -228,9 +229,9 @@ fn read_input<'a>(
             return json_document(v, opts, warn);
         }
         Kind::Jsonl => {
-            let mut rows = sources::JsonlRows::new(full);
+            let mut rows = fast::JsonlRows::new(full);
             rows.workers = opts.threads.map(workers_for);
-            rows.input.map_file(file);
+            rows.map_file(file);
             chart_from_rows(&mut rows, opts, warn)?
         }
         Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
@@ -453,29 +454,33 @@ fn process_file(
     }
 }
 
+/// What the `viz-parse` program is asked to do, resolved from its flags
+/// by its front (`app::viz_parse`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunOptions {
+    /// Input files; empty or `-` reads stdin.
+    pub inputs: Vec<PathBuf>,
+    /// How each input is read.
+    pub parse: ParseOptions,
+}
+
 /// The `viz-parse` program: each input gives its own chart (or its events),
 /// in order. A failing input is reported and the others still run; the
 /// exit code is that of the first failure.
-pub fn run(args: VizParseArgs) -> anyhow::Result<u8> {
-    let opts = args
-        .options()
-        .map_err(|m| term::coded(term::exit::USAGE, m))?;
-    if let Some(n) = opts.max_points
-        && n > spec::HARD_MAX_POINTS
-    {
-        term::diag(format!(
-            "viz-parse: warning: --max-points {n} is above the cap; using {}",
-            spec::HARD_MAX_POINTS
-        ));
-    }
+pub fn run(run: RunOptions) -> anyhow::Result<u8> {
+    let RunOptions {
+        inputs,
+        parse: opts,
+    } = run;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let paths = if args.inputs.is_empty() {
+    let from_stdin = inputs.is_empty();
+    let paths = if from_stdin {
         vec![PathBuf::from("-")]
     } else {
-        args.inputs.clone()
+        inputs
     };
-    if args.inputs.is_empty() && io::stdin().is_terminal() {
+    if from_stdin && io::stdin().is_terminal() {
         term::diag("viz-parse: reading data from the terminal; end it with Ctrl-D (or see --help)");
     }
     let mut status = term::exit::OK;

@@ -9,9 +9,8 @@ use std::io::{BufRead, Read};
 use serde_json::{Map, Value};
 
 use super::ParseError;
-use super::fast::{ChunkLines, PlainObject, PlainShape, Push};
 use super::number::MarkHint;
-use super::table::{Cells, Loc, Names, OwnedRow, Rows, Warner, short};
+use super::rows::{Cells, Loc, Names, OwnedRow, Rows, Warner, short};
 
 pub(crate) fn delimiter_name(d: u8) -> &'static str {
     match d {
@@ -87,15 +86,15 @@ pub(crate) fn json_cell(v: &Value) -> Option<String> {
 /// Maps objects onto columns by key; new keys add columns (up to a cap, so
 /// a stream of ever-new keys cannot grow without bound).
 #[derive(Default)]
-struct KeyColumns {
-    names: Vec<String>,
-    index: HashMap<String, usize>,
+pub(crate) struct KeyColumns {
+    pub(crate) names: Vec<String>,
+    pub(crate) index: HashMap<String, usize>,
 }
 
 const MAX_COLUMNS: usize = 1000;
 
 impl KeyColumns {
-    fn row(&mut self, obj: &Map<String, Value>, row: &mut OwnedRow) {
+    pub(crate) fn row(&mut self, obj: &Map<String, Value>, row: &mut OwnedRow) {
         row.clear();
         for (k, v) in obj {
             let i = match self.index.get(k) {
@@ -112,139 +111,6 @@ impl KeyColumns {
             }
             row[i] = json_cell(v);
         }
-    }
-}
-
-/// JSON lines: objects (records by key) or arrays (positional rows).
-pub(crate) struct JsonlRows<R: BufRead> {
-    pub(super) input: ChunkLines<R>,
-    pub(super) lines: JsonLines,
-    /// Threads reading plain rows ahead: `None` for one a core.
-    pub(crate) workers: Option<usize>,
-    /// Whether rows may be read ahead at all (tests compare with not).
-    pub(super) ahead: bool,
-}
-
-/// What reading JSON lines one by one keeps: the line count, the columns
-/// by key, the current row.
-pub(crate) struct JsonLines {
-    pub(super) line: u64,
-    row: OwnedRow,
-    keys: KeyColumns,
-    saw_objects: bool,
-    /// The fast lane's row, current when `plain` is set.
-    fast: PlainObject,
-    plain: bool,
-}
-
-impl<R: BufRead> JsonlRows<R> {
-    pub(crate) fn new(input: R) -> Self {
-        JsonlRows {
-            input: ChunkLines::new(input),
-            lines: JsonLines {
-                line: 0,
-                row: Vec::new(),
-                keys: KeyColumns::default(),
-                saw_objects: false,
-                fast: PlainObject::default(),
-                plain: false,
-            },
-            workers: None,
-            ahead: true,
-        }
-    }
-}
-
-impl JsonLines {
-    /// Reads line number `line`: its record's place, or `None` when it
-    /// holds none (blank, or not JSON: skipped with a warning).
-    pub(super) fn read(
-        &mut self,
-        text: &str,
-        warn: &mut Warner,
-    ) -> Result<Option<Loc>, ParseError> {
-        let t = super::fast::trim(text);
-        if t.is_empty() {
-            return Ok(None);
-        }
-        let index = &self.keys.index;
-        self.plain = self.fast.read(t, &|k| index.get(k).copied());
-        if self.plain {
-            self.saw_objects = true;
-            return Ok(Some(Loc::Line(self.line)));
-        }
-        match serde_json::from_str::<Value>(t) {
-            Ok(Value::Object(obj)) => {
-                self.saw_objects = true;
-                self.keys.row(&obj, &mut self.row);
-            }
-            Ok(Value::Array(items)) => {
-                self.row.clear();
-                self.row.extend(items.iter().map(json_cell));
-            }
-            Ok(other) => {
-                self.row.clear();
-                self.row.push(json_cell(&other));
-            }
-            Err(e) => {
-                warn.skip(format!(
-                    "line {}: not JSON ({e}), starts with {:?}; line skipped",
-                    self.line,
-                    short(t)
-                ))?;
-                return Ok(None);
-            }
-        }
-        Ok(Some(Loc::Line(self.line)))
-    }
-
-    pub(super) fn current(&self) -> &dyn Cells {
-        if self.plain { &self.fast } else { &self.row }
-    }
-
-    /// The columns of the keys seen so far.
-    pub(super) fn columns(&self) -> HashMap<String, usize> {
-        self.keys.index.clone()
-    }
-}
-
-impl<R: BufRead> Rows for JsonlRows<R> {
-    fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
-        loop {
-            let Some(text) = self.input.next_line()? else {
-                return Ok(None);
-            };
-            self.lines.line += 1;
-            if let Some(loc) = self.lines.read(text, warn)? {
-                return Ok(Some(loc));
-            }
-        }
-    }
-    fn current(&self) -> &dyn Cells {
-        self.lines.current()
-    }
-    fn read_plain(
-        &mut self,
-        shape: &PlainShape,
-        push: &mut Push<'_>,
-        warn: &mut Warner,
-    ) -> Result<(), ParseError> {
-        if self.ahead {
-            self.read_plain_rows(shape, push, warn)?;
-        }
-        Ok(())
-    }
-    fn names(&self) -> Option<Names> {
-        self.lines.saw_objects.then(|| Names {
-            list: self.lines.keys.names.clone(),
-            real: true,
-        })
-    }
-    fn what(&self) -> String {
-        "JSON lines".into()
-    }
-    fn mark_hint(&self) -> MarkHint {
-        MarkHint::Point
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::events::{Event, EventWriter};
 
 use super::ParseError;
-use super::table::Warner;
+use super::rows::Warner;
 use super::tool::chart_from_tool_args;
 
 pub(crate) const TOOL_NAME: &str = "render_visualization";

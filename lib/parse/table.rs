@@ -6,12 +6,11 @@
 //! follows the point limit and not the input length.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized};
 
-use super::fast::{PlainShape, Push, Record};
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
+use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell, owned};
 use super::{ParseError, ParseOptions, examples_error};
 
 mod builder;
@@ -20,7 +19,6 @@ mod plain;
 mod time;
 
 use builder::Builder;
-pub(crate) use plain::MAX_VALUES;
 pub use time::DateOrder;
 pub(crate) use time::looks_ordered;
 use time::{DatesChoice, decide_dates};
@@ -31,192 +29,6 @@ pub(crate) const SAMPLE_ROWS: usize = 200;
 pub(crate) const MAX_SERIES: usize = 50;
 /// Skipped points remembered for the caller (parse_text's `non_finite`).
 const MAX_REPORTED: usize = 1000;
-/// Per-row warnings shown before they are only counted.
-pub(crate) const SHOWN_WARNINGS: usize = 5;
-
-/// Where a row came from, for warnings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Loc {
-    Line(u64),
-    Record(usize),
-}
-
-impl fmt::Display for Loc {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Loc::Line(n) => write!(f, "line {n}"),
-            Loc::Record(n) => write!(f, "record {n}"),
-        }
-    }
-}
-
-/// One row's cells, borrowed from the reader where the format allows.
-pub(crate) trait Cells {
-    fn raw(&self, i: usize) -> Option<Cow<'_, str>>;
-    fn width(&self) -> usize;
-    /// The cell's number when it is plain (see `parse::fast`): exactly what
-    /// the full parser gives; `None` means "ask the full parser".
-    fn number(&self, i: usize, dec: Decimal) -> Option<f64> {
-        super::fast::plain_number(&self.raw(i)?, dec)
-    }
-}
-
-pub(crate) type OwnedRow = Vec<Option<String>>;
-
-impl Cells for OwnedRow {
-    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
-        self.get(i)?.as_deref().map(Cow::Borrowed)
-    }
-    fn width(&self) -> usize {
-        self.len()
-    }
-}
-
-impl Cells for csv::ByteRecord {
-    fn raw(&self, i: usize) -> Option<Cow<'_, str>> {
-        // The strict check is the fast one; lossy only for the rare bad cell.
-        self.get(i).map(|b| match std::str::from_utf8(b) {
-            Ok(s) => Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(b),
-        })
-    }
-    fn width(&self) -> usize {
-        self.len()
-    }
-}
-
-/// A cell, trimmed; `None` when absent or blank.
-pub(crate) fn cell(row: &dyn Cells, i: usize) -> Option<Cow<'_, str>> {
-    match row.raw(i)? {
-        Cow::Borrowed(s) => {
-            let t = s.trim();
-            (!t.is_empty()).then_some(Cow::Borrowed(t))
-        }
-        Cow::Owned(s) => {
-            let t = s.trim();
-            (!t.is_empty()).then(|| Cow::Owned(t.to_string()))
-        }
-    }
-}
-
-pub(crate) fn owned(row: &dyn Cells) -> OwnedRow {
-    (0..row.width())
-        .map(|i| row.raw(i).map(|c| c.into_owned()))
-        .collect()
-}
-
-/// Column names a format carries itself. `real` is false for names we made
-/// up (`label`/`value` of a JSON object map), which must not become axis
-/// titles.
-#[derive(Debug, Clone)]
-pub(crate) struct Names {
-    pub list: Vec<String>,
-    pub real: bool,
-}
-
-/// A pull reader of rows: `next_row` advances, `current` borrows the row.
-pub(crate) trait Rows {
-    fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError>;
-    fn current(&self) -> &dyn Cells;
-    /// [`Rows::next_row`] past every row `take` accepts (consumed there):
-    /// the next row it refused, or the end. A reader may do this in bulk.
-    fn next_row_after(
-        &mut self,
-        take: &mut dyn FnMut(&dyn Cells) -> bool,
-        warn: &mut Warner,
-    ) -> Result<Option<Loc>, ParseError> {
-        next_untaken(self, take, warn)
-    }
-    /// Reads ahead the records the fast lane takes (`shape`) on several
-    /// cores, all records into `push` in order, as far as the input stays
-    /// plain; [`Rows::next_row`] reads on from there. Most readers have no
-    /// such lane and read nothing here.
-    fn read_plain(
-        &mut self,
-        _shape: &PlainShape,
-        _push: &mut Push<'_>,
-        _warn: &mut Warner,
-    ) -> Result<(), ParseError> {
-        Ok(())
-    }
-    /// Names known without looking at the first row (Markdown, JSON keys).
-    fn names(&self) -> Option<Names> {
-        None
-    }
-    /// What the input looked like, for errors: "comma-separated text".
-    fn what(&self) -> String;
-    /// The field delimiter of delimited text.
-    fn delimiter(&self) -> Option<u8> {
-        None
-    }
-    /// What the format says about the decimal mark.
-    fn mark_hint(&self) -> MarkHint {
-        MarkHint::of_delimiter(self.delimiter())
-    }
-}
-
-/// [`Rows::next_row_after`] row by row: what a reader without a bulk path
-/// does, and one with it once its input stops being plain.
-pub(crate) fn next_untaken<R: Rows + ?Sized>(
-    rows: &mut R,
-    take: &mut dyn FnMut(&dyn Cells) -> bool,
-    warn: &mut Warner,
-) -> Result<Option<Loc>, ParseError> {
-    loop {
-        match rows.next_row(warn)? {
-            Some(_) if take(rows.current()) => {}
-            other => return Ok(other),
-        }
-    }
-}
-
-/// Warnings about skipped rows and lines: the first few in full, then only
-/// counted, with one summary at the end. `--strict` turns them into errors.
-pub(crate) struct Warner<'w> {
-    sink: &'w mut dyn FnMut(String),
-    strict: bool,
-    shown: usize,
-    hidden: usize,
-}
-
-impl<'w> Warner<'w> {
-    pub(crate) fn new(sink: &'w mut dyn FnMut(String), strict: bool) -> Self {
-        Warner {
-            sink,
-            strict,
-            shown: 0,
-            hidden: 0,
-        }
-    }
-
-    /// A skipped row or line.
-    pub(crate) fn skip(&mut self, msg: String) -> Result<(), ParseError> {
-        if self.strict {
-            return Err(ParseError::Data(format!("{msg} (--strict)")));
-        }
-        if self.shown < SHOWN_WARNINGS {
-            self.shown += 1;
-            (self.sink)(msg);
-        } else {
-            self.hidden += 1;
-        }
-        Ok(())
-    }
-
-    /// A one-off remark, never capped.
-    pub(crate) fn note(&mut self, msg: String) {
-        (self.sink)(msg);
-    }
-
-    /// The summary line for what was only counted.
-    pub(crate) fn finish(&mut self, what: &str) {
-        if self.hidden > 0 {
-            let n = std::mem::take(&mut self.hidden);
-            (self.sink)(format!("{n} more {what} skipped"));
-        }
-        self.shown = 0;
-    }
-}
 
 /// How each column looked in the sample.
 #[derive(Debug, Clone, Copy, Default)]
@@ -520,15 +332,6 @@ fn plan(
         chart,
         opts: nopts,
     })
-}
-
-/// At most 40 characters of a cell, for messages.
-pub(crate) fn short(s: &str) -> String {
-    let mut out: String = s.chars().take(40).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
 }
 
 /// The first rows and the column names: the format's own, else the

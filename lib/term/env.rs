@@ -43,6 +43,17 @@ impl TermEnv {
         }
     }
 
+    /// [`TermEnv::from_process`] for a program whose stdout is the pipe to
+    /// another (`viz-parse --follow | viz-render --live`): the terminal is
+    /// the one on stderr.
+    pub fn from_process_via_stderr() -> TermEnv {
+        TermEnv {
+            terminal_width: terminal_size::terminal_size_of(io::stderr())
+                .map(|(w, _)| w.0 as usize),
+            ..TermEnv::from_process()
+        }
+    }
+
     fn term_is_dumb(&self) -> bool {
         self.term.as_deref() == Some("dumb")
     }

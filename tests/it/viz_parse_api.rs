@@ -219,7 +219,7 @@ fn parse_text_reports_skipped_rows() {
 #[test]
 fn the_command_line_definition_is_sound_and_documents_exit_codes() {
     use clap::CommandFactory;
-    let cmd = gemline::parse::VizParseArgs::command();
+    let cmd = gemline::app::viz_parse::args::VizParseArgs::command();
     cmd.clone().debug_assert();
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd).render(&mut page).unwrap();

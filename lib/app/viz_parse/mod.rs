@@ -1,10 +1,144 @@
-//! viz-parse's front: its flags and `run`.
+//! viz-parse's front: its flags ([`args`]), the checks on them that are
+//! usage errors, and the [`RunOptions`] they resolve to, which the parse
+//! engine ([`crate::parse::run`]) runs.
 
-pub use crate::parse::VizParseArgs as Args;
+pub mod args;
+
+use clap::ArgMatches;
+
+use crate::parse::number::Decimal;
+use crate::parse::{FollowOptions, GrammarOptions, ParseOptions, Reference, RunOptions};
+use crate::spec::grammar::MarkKind;
+use crate::spec::{self, ChartType, Reduction, Sort};
+use crate::term;
+
+pub use args::VizParseArgs as Args;
+use args::{ChartArg, DownsampleArg, KeepArg, MarkArg, SortArg, VizParseArgs, XAxis};
 
 /// Runs viz-parse; the value is the exit code. `matches` places each
 /// `--mark` beside the `-y` it follows.
-pub fn run(mut args: Args, matches: &clap::ArgMatches) -> anyhow::Result<u8> {
-    args.pair_marks(matches)?;
-    crate::parse::run(args)
+pub fn run(args: Args, matches: &ArgMatches) -> anyhow::Result<u8> {
+    let marks = args.pair_marks(matches)?;
+    let parse = options(&args, &marks).map_err(|m| term::coded(term::exit::USAGE, m))?;
+    if let Some(n) = parse.max_points
+        && n > spec::HARD_MAX_POINTS
+    {
+        term::diag(format!(
+            "viz-parse: warning: --max-points {n} is above the cap; using {}",
+            spec::HARD_MAX_POINTS
+        ));
+    }
+    crate::parse::run(RunOptions {
+        inputs: args.inputs,
+        parse,
+    })
+}
+
+/// The parser options the flags ask for; `marks` is the `--mark` of each
+/// `-y` ([`VizParseArgs::pair_marks`]).
+pub fn options(args: &VizParseArgs, marks: &[Option<MarkArg>]) -> Result<ParseOptions, String> {
+    let delimiter = match args.delimiter {
+        None => None,
+        Some('t') => Some(b'\t'),
+        Some(c) if c.is_ascii() && c != '"' && c != '\n' && c != '\r' => Some(c as u8),
+        Some(c) => {
+            return Err(format!(
+                "--delimiter {c:?}: use one ASCII character such as , ; | or a tab"
+            ));
+        }
+    };
+    Ok(ParseOptions {
+        format: args.format,
+        chart: args.chart.map(|c| match c {
+            ChartArg::Bar => ChartType::Bar,
+            ChartArg::Line => ChartType::Line,
+            ChartArg::Table => ChartType::Table,
+        }),
+        title: args.title.clone(),
+        subtitle: args.subtitle.clone(),
+        x_label: args.x_label.clone(),
+        y_label: args.y_label.clone(),
+        unit: args.unit.clone(),
+        sort: args.sort.map(|s| match s {
+            SortArg::None => Sort::None,
+            SortArg::Asc => Sort::Asc,
+            SortArg::Desc => Sort::Desc,
+        }),
+        max_points: args.max_points,
+        keep: args.keep.map(|k| match k {
+            KeepArg::Top => Reduction::Top,
+            KeepArg::First => Reduction::First,
+            KeepArg::Last => Reduction::Last,
+        }),
+        downsample: args.downsample.map(|d| match d {
+            DownsampleArg::Even => Reduction::Even,
+            DownsampleArg::Minmax => Reduction::Minmax,
+            DownsampleArg::Lttb => Reduction::Lttb,
+        }),
+        label: args.label.clone(),
+        values: args.values.clone(),
+        series: args.series.clone(),
+        header: if args.header {
+            Some(true)
+        } else if args.no_header {
+            Some(false)
+        } else {
+            None
+        },
+        delimiter,
+        decimal: match args.decimal.as_deref() {
+            Some(",") => Some(Decimal::Comma),
+            Some(_) => Some(Decimal::Point),
+            None => None,
+        },
+        dates: args.dates,
+        strict: args.strict,
+        threads: args.threads.map(usize::from),
+        grammar: grammar_options(args, marks)?,
+        follow: follow_options(args)?,
+    })
+}
+
+fn follow_options(args: &VizParseArgs) -> Result<Option<FollowOptions>, String> {
+    if !args.follow {
+        return Ok(None);
+    }
+    if let Some(re) = &args.extract {
+        regex::Regex::new(re).map_err(|e| format!("--extract: {e}"))?;
+    }
+    Ok(Some(FollowOptions {
+        interval: args.interval,
+        window: args.window.map(|w| w as usize),
+        rate: args.rate,
+        clock: args.x_axis == XAxis::Time,
+        extract: args.extract.clone(),
+        columns: args.columns.iter().map(|c| c.trim().to_string()).collect(),
+        id: args.id.clone(),
+    }))
+}
+
+fn grammar_options(
+    args: &VizParseArgs,
+    marks: &[Option<MarkArg>],
+) -> Result<Option<GrammarOptions>, String> {
+    if !args.grammar {
+        return Ok(None);
+    }
+    let refs = args
+        .rule
+        .iter()
+        .map(|r| Reference::parse(r, false))
+        .chain(args.band.iter().map(|b| Reference::parse(b, true)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let marks = (0..args.values.len())
+        .map(|i| {
+            marks.get(i).copied().flatten().map(|m| match m {
+                MarkArg::Line => MarkKind::Line,
+                MarkArg::Area => MarkKind::Area,
+                MarkArg::Point => MarkKind::Point,
+                MarkArg::Bar => MarkKind::Bar,
+            })
+        })
+        .collect();
+    Ok(Some(GrammarOptions { marks, refs }))
 }

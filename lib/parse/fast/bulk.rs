@@ -16,13 +16,13 @@
 //! The formats' own parts: `delimited` (CSV and the like) and `jsonl`.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, mpsc};
 use std::thread;
 
 use super::super::ParseError;
 use super::super::number::Decimal;
-use super::super::table::{Cells, Loc, Warner};
+use super::super::rows::{MAX_VALUES, PlainShape, Push, Record, Warner};
 use super::mapped::{Lines, MappedFile};
 
 mod delimited;
@@ -51,40 +51,6 @@ const RUN_TOP: usize = 256 * 1024;
 /// dozens of threads for one file, nor holds their runs in memory
 /// (measured only on two cores).
 const MAX_WORKERS: usize = 8;
-
-/// Value columns a plain row may have (more: the full path).
-const MAX_VALUES: usize = super::super::table::MAX_VALUES;
-
-/// What the fast lane takes from a row: a plain number in each value
-/// column, a label with nothing to trim, no field past the header.
-#[derive(Debug, Clone)]
-pub(crate) struct PlainShape {
-    pub(crate) values: Vec<(usize, Decimal)>,
-    /// The label column, if the chart has one (else labels are row numbers).
-    pub(crate) label: Option<usize>,
-    /// Wider rows are ragged: the full path names and skips them.
-    pub(crate) max_width: Option<usize>,
-    /// For a top-N of one value column: the bits of the magnitude at or
-    /// below which a value is dropped whatever comes later
-    /// ([`crate::spec::reduce::Reducer::floor`]), kept current by the
-    /// reducers' side. Workers drop such rows themselves and send only
-    /// their count, so the calling thread never sees most rows of a long
-    /// top-N.
-    pub(crate) floor: Option<Arc<AtomicU64>>,
-}
-
-/// A record, in input order.
-pub(crate) enum Record<'a> {
-    /// Its values (one per value column) and its label cell.
-    Plain(&'a [f64], Option<&'a str>),
-    /// Any other record, for the full path.
-    Other(&'a dyn Cells, Loc),
-    /// This many records in a row whose value is at or below the floor.
-    Dropped(usize),
-}
-
-/// Where records go: the caller's reducers.
-pub(crate) type Push<'p> = dyn FnMut(Record<'_>, &mut Warner) -> Result<(), ParseError> + 'p;
 
 /// A run of complete lines and what a worker read from it.
 #[derive(Debug, Default)]
@@ -512,10 +478,11 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::super::sources::{CsvRows, JsonlRows};
-    use super::super::super::table::{Rows, chart_from_rows};
+    use super::super::super::rows::Rows;
+    use super::super::super::sources::CsvRows;
+    use super::super::super::table::chart_from_rows;
     use super::super::super::{ParseError, ParseOptions};
-    use super::super::CsvLane;
+    use super::super::{CsvLane, JsonlRows};
     use super::*;
     use crate::spec::{ChartType, Normalized};
 

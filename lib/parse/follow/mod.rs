@@ -73,13 +73,7 @@ pub fn window_for_width(width: usize) -> usize {
 /// The default window: the width of `COLUMNS`, else the terminal on
 /// stderr (stdout is the pipe), else 80.
 fn default_window() -> usize {
-    let env = term::TermEnv {
-        columns: std::env::var("COLUMNS").ok(),
-        terminal_width: terminal_size::terminal_size_of(std::io::stderr())
-            .map(|(w, _)| w.0 as usize),
-        ..Default::default()
-    };
-    window_for_width(env.width(None))
+    window_for_width(term::TermEnv::from_process_via_stderr().width(None))
 }
 
 /// The id of a followed input: its file name without extension.

@@ -15,8 +15,9 @@ use crate::spec::{self, ChartType, Normalized, SpecError};
 
 use super::super::ParseError;
 use super::super::number::{is_missing, parse_number, parse_number_as};
+use super::super::rows::{Cells, Loc, Warner, cell, short};
 use super::time::{self, DateOrder, NewestFirst};
-use super::{Cells, Loc, MAX_REPORTED, MAX_SERIES, Plan, Warner, cell, short};
+use super::{MAX_REPORTED, MAX_SERIES, Plan};
 
 /// The label of a row whose label cell is blank.
 pub(crate) const EMPTY_LABEL: &str = "(empty)";

@@ -10,11 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::spec::Reduction;
 
-use super::super::fast::{PlainShape, plain_text};
-use super::{Builder, Cells};
-
-/// Value columns the fast lane takes at once (more: the full path).
-pub(crate) const MAX_VALUES: usize = 8;
+use super::super::plain::plain_text;
+use super::super::rows::{Cells, MAX_VALUES, PlainShape};
+use super::Builder;
 
 impl Builder {
     /// What the fast lane takes from a row now, for readers that read it

@@ -8,13 +8,13 @@ use std::io::Read;
 use memchr::memchr2;
 
 use super::super::super::ParseError;
-use super::super::super::table::{Loc, Warner};
+use super::super::super::rows::{Loc, Warner};
 use super::super::mapped::Lines;
 use super::super::{CsvLane, Line, plain_number, plain_prefix, plain_text, split_line};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
 impl<R: Read> CsvLane<R> {
-    /// See [`super::super::super::table::Rows::read_plain`].
+    /// See [`super::super::super::rows::Rows::read_plain`].
     pub(crate) fn read_plain_rows(
         &mut self,
         shape: &PlainShape,

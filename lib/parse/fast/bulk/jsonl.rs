@@ -9,14 +9,14 @@ use std::io::BufRead;
 use memchr::{memchr, memrchr};
 
 use super::super::super::ParseError;
-use super::super::super::sources::JsonlRows;
-use super::super::super::table::{Cells, Warner};
+use super::super::super::plain::{plain_text, trim};
+use super::super::super::rows::{Cells, Warner};
+use super::super::jsonl::{JsonlRows, PlainObject};
 use super::super::mapped::Lines;
-use super::super::{PlainObject, plain_text, trim};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
 impl<R: BufRead> JsonlRows<R> {
-    /// See [`super::super::super::table::Rows::read_plain`].
+    /// See [`super::super::super::rows::Rows::read_plain`].
     pub(crate) fn read_plain_rows(
         &mut self,
         shape: &PlainShape,

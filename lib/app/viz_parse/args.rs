@@ -5,12 +5,8 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Parser, ValueEnum};
 
-use crate::spec::grammar::MarkKind;
-use crate::spec::{ChartType, Reduction, Sort};
+use crate::parse::{DateOrder, Format};
 use crate::term;
-
-use super::number::Decimal;
-use super::{DateOrder, FollowOptions, Format, GrammarOptions, ParseOptions, Reference};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChartArg {
@@ -278,7 +274,7 @@ pub struct VizParseArgs {
     /// With --follow: points kept per series, the last N
     /// [default: what fits the width: COLUMNS, or the terminal on stderr].
     #[arg(long, value_name = "N", requires = "follow",
-          value_parser = clap::value_parser!(u32).range(2..=super::follow::MAX_WINDOW as i64))]
+          value_parser = clap::value_parser!(u32).range(2..=crate::parse::follow::MAX_WINDOW as i64))]
     pub window: Option<u32>,
 
     /// With --follow: plot the per-second change of a growing counter
@@ -301,16 +297,13 @@ pub struct VizParseArgs {
     /// without extension; `stdin`].
     #[arg(long, value_name = "ID", requires = "follow")]
     pub id: Option<String>,
-
-    /// The --mark of each -y, in order (from where the flags stand).
-    #[arg(skip)]
-    pub marks_of_values: Vec<Option<MarkArg>>,
 }
 
 impl VizParseArgs {
     /// Pairs each `--mark` with the `-y` just before it on the command
-    /// line; a `--mark` before any `-y`, or two for one, is a usage error.
-    pub fn pair_marks(&mut self, matches: &ArgMatches) -> anyhow::Result<()> {
+    /// line: the `--mark` of each -y, in order. A `--mark` before any `-y`,
+    /// or two for one, is a usage error.
+    pub fn pair_marks(&self, matches: &ArgMatches) -> anyhow::Result<Vec<Option<MarkArg>>> {
         let ys: Vec<usize> = matches
             .indices_of("values")
             .map_or(Vec::new(), Iterator::collect);
@@ -332,118 +325,6 @@ impl VizParseArgs {
                 )));
             }
         }
-        self.marks_of_values = paired;
-        Ok(())
-    }
-
-    /// The parser options these flags ask for.
-    pub fn options(&self) -> Result<ParseOptions, String> {
-        let delimiter = match self.delimiter {
-            None => None,
-            Some('t') => Some(b'\t'),
-            Some(c) if c.is_ascii() && c != '"' && c != '\n' && c != '\r' => Some(c as u8),
-            Some(c) => {
-                return Err(format!(
-                    "--delimiter {c:?}: use one ASCII character such as , ; | or a tab"
-                ));
-            }
-        };
-        Ok(ParseOptions {
-            format: self.format,
-            chart: self.chart.map(|c| match c {
-                ChartArg::Bar => ChartType::Bar,
-                ChartArg::Line => ChartType::Line,
-                ChartArg::Table => ChartType::Table,
-            }),
-            title: self.title.clone(),
-            subtitle: self.subtitle.clone(),
-            x_label: self.x_label.clone(),
-            y_label: self.y_label.clone(),
-            unit: self.unit.clone(),
-            sort: self.sort.map(|s| match s {
-                SortArg::None => Sort::None,
-                SortArg::Asc => Sort::Asc,
-                SortArg::Desc => Sort::Desc,
-            }),
-            max_points: self.max_points,
-            keep: self.keep.map(|k| match k {
-                KeepArg::Top => Reduction::Top,
-                KeepArg::First => Reduction::First,
-                KeepArg::Last => Reduction::Last,
-            }),
-            downsample: self.downsample.map(|d| match d {
-                DownsampleArg::Even => Reduction::Even,
-                DownsampleArg::Minmax => Reduction::Minmax,
-                DownsampleArg::Lttb => Reduction::Lttb,
-            }),
-            label: self.label.clone(),
-            values: self.values.clone(),
-            series: self.series.clone(),
-            header: if self.header {
-                Some(true)
-            } else if self.no_header {
-                Some(false)
-            } else {
-                None
-            },
-            delimiter,
-            decimal: match self.decimal.as_deref() {
-                Some(",") => Some(Decimal::Comma),
-                Some(_) => Some(Decimal::Point),
-                None => None,
-            },
-            dates: self.dates,
-            strict: self.strict,
-            threads: self.threads.map(usize::from),
-            grammar: self.grammar_options()?,
-            follow: self.follow_options()?,
-        })
-    }
-}
-
-impl VizParseArgs {
-    fn follow_options(&self) -> Result<Option<FollowOptions>, String> {
-        if !self.follow {
-            return Ok(None);
-        }
-        if let Some(re) = &self.extract {
-            regex::Regex::new(re).map_err(|e| format!("--extract: {e}"))?;
-        }
-        Ok(Some(FollowOptions {
-            interval: self.interval,
-            window: self.window.map(|w| w as usize),
-            rate: self.rate,
-            clock: self.x_axis == XAxis::Time,
-            extract: self.extract.clone(),
-            columns: self.columns.iter().map(|c| c.trim().to_string()).collect(),
-            id: self.id.clone(),
-        }))
-    }
-
-    fn grammar_options(&self) -> Result<Option<GrammarOptions>, String> {
-        if !self.grammar {
-            return Ok(None);
-        }
-        let refs = self
-            .rule
-            .iter()
-            .map(|r| Reference::parse(r, false))
-            .chain(self.band.iter().map(|b| Reference::parse(b, true)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let marks = (0..self.values.len())
-            .map(|i| {
-                self.marks_of_values
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .map(|m| match m {
-                        MarkArg::Line => MarkKind::Line,
-                        MarkArg::Area => MarkKind::Area,
-                        MarkArg::Point => MarkKind::Point,
-                        MarkArg::Bar => MarkKind::Bar,
-                    })
-            })
-            .collect();
-        Ok(Some(GrammarOptions { marks, refs }))
+        Ok(paired)
     }
 }
