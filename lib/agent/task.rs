@@ -28,7 +28,7 @@ use super::{Args, signals};
 use crate::events::Event;
 use crate::gemini::request;
 use crate::gemini::{Client, GenError};
-use crate::render::args::Toggle;
+use crate::term::Toggle;
 
 /// When a task stops on its own.
 #[derive(Debug, Clone, Copy)]

@@ -6,7 +6,7 @@
 //! from what the turn reported.
 
 use crate::agent::TurnReport;
-use crate::render::args::Toggle;
+use crate::term::Toggle;
 
 /// The user turn sent when the model continues on its own.
 pub const CONTINUE: &str = "Continue.";

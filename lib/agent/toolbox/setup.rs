@@ -17,7 +17,7 @@ use super::{Consent, Registry, Toolbox, Workspace};
 use crate::agent::Args;
 use crate::agent::signal_tool::{self, SIGNAL};
 use crate::config::{self, Config};
-use crate::render::args::Toggle;
+use crate::term::Toggle;
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]

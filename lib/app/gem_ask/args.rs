@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::provider::ProviderKind;
-use crate::render::args::Toggle;
 use crate::term::ColorChoice;
+use crate::term::Toggle;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum OutputMode {
@@ -221,7 +221,7 @@ pub struct Args {
     pub max_consecutive_turns: u32,
 
     #[command(flatten)]
-    pub text: crate::render::args::MarkdownArgs,
+    pub text: crate::app::viz_render::args::MarkdownArgs,
 
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).

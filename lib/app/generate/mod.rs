@@ -96,7 +96,7 @@ pub fn programs() -> Vec<Command> {
     vec![
         command::<crate::agent::Args>(),
         command::<crate::parse::VizParseArgs>(),
-        command::<crate::render::VizRenderArgs>(),
+        command::<super::viz_render::Args>(),
         command::<crate::topic::Args>(),
     ]
 }
