@@ -41,7 +41,7 @@ pub mod plot;
 mod run;
 mod stream;
 mod svg;
-mod table;
+pub mod table;
 pub mod text;
 mod ui;
 pub mod vegalite;
