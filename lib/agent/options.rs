@@ -70,7 +70,7 @@ pub struct Options {
     pub show_tools: bool,
     pub interactive: bool,
     pub max_consecutive_turns: u32,
-    pub text: crate::render::args::MarkdownArgs,
+    pub text: crate::render::MarkdownOptions,
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub tools_file: ToolsFile,

@@ -23,26 +23,25 @@
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
 //! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
-//! `cli.rs` is the `viz-render` command, `ci.rs` its CI logs, `gfm/` its
+//! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
 //! Markdown output, `svg/` its SVG output, `live/` keeps live charts and
 //! redraws them in place (`--live`), `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
-pub mod args;
 mod bar;
 mod chart;
 mod ci;
-mod cli;
 mod gfm;
 mod grammar;
 mod line;
 mod live;
 pub mod markdown;
 pub mod plot;
+mod run;
 mod stream;
 mod svg;
-mod table;
+pub mod table;
 pub mod text;
 mod ui;
 pub mod vegalite;
@@ -51,11 +50,10 @@ mod wrap;
 use crate::spec::grammar::Limits;
 use text::{truncate, width, wrap};
 
-pub use args::{Format, VizRenderArgs};
 pub use chart::{chart_from_event, render_chart};
-pub use cli::run;
 pub use grammar::render_spec;
 pub use live::{LiveArgs, LiveCharts, frame as live_frame, is_live};
+pub use run::{Format, RunOptions, run};
 pub use stream::{Renderer, chapter_rule};
 pub use ui::warning as ui_warning;
 
@@ -151,6 +149,28 @@ impl RenderOptions {
 
     fn ascii(&self) -> bool {
         !self.unicode
+    }
+}
+
+/// How assistant text is drawn (`--markdown`, `--hyperlinks`,
+/// `--chart-tables`, resolved): shared by viz-render and gem-ask's
+/// terminal view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MarkdownOptions {
+    /// Assistant text drawn as Markdown.
+    pub markdown: bool,
+    /// Links as OSC 8 hyperlinks where colour is on.
+    pub hyperlinks: bool,
+    /// A Markdown table with numbers is also drawn as a bar chart.
+    pub chart_tables: bool,
+}
+
+impl MarkdownOptions {
+    /// Sets the Markdown options; hyperlinks need colour.
+    pub fn apply(&self, opts: &mut RenderOptions) {
+        opts.markdown = self.markdown;
+        opts.chart_tables = self.chart_tables;
+        opts.hyperlinks = opts.color && self.hyperlinks;
     }
 }
 

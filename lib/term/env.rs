@@ -13,6 +13,13 @@ pub enum ColorChoice {
     Never,
 }
 
+/// `on` or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Toggle {
+    On,
+    Off,
+}
+
 /// The environment a terminal decision reads, captured once so the rules
 /// are testable without touching the process environment.
 #[derive(Debug, Clone, Default)]

@@ -4,6 +4,7 @@
 //! server's status.
 
 use super::{Decision, Level, Toolbox};
+use crate::render::table;
 
 /// One tool, as listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +73,7 @@ pub fn format_tool_list(list: &ToolList) -> String {
         let declared = if t.declared { "yes" } else { "no" };
         vec![t.name.clone(), t.source.clone(), level, declared.into()]
     }));
-    let mut out = columns(&rows);
+    let mut out = table::columns(&rows);
     if !list.servers.is_empty() {
         let mut rows = vec![vec!["MCP SERVER".to_string(), "STATUS".into()]];
         rows.extend(
@@ -81,34 +82,9 @@ pub fn format_tool_list(list: &ToolList) -> String {
                 .map(|s| vec![s.name.clone(), s.status.clone()]),
         );
         out.push('\n');
-        out.push_str(&columns(&rows));
+        out.push_str(&table::columns(&rows));
     }
     crate::render::text::clean_text(&out, false)
-}
-
-/// Rows as columns two spaces apart, by display width.
-fn columns(rows: &[Vec<String>]) -> String {
-    use unicode_width::UnicodeWidthStr;
-    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..n)
-        .map(|i| {
-            rows.iter()
-                .map(|r| r.get(i).map_or(0, |c| c.width()))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for r in rows {
-        let mut line = String::new();
-        for (cell, w) in r.iter().zip(&widths) {
-            line.push_str(cell);
-            line.push_str(&" ".repeat(w - cell.width() + 2));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]

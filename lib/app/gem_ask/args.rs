@@ -12,8 +12,8 @@ use clap::parser::ValueSource;
 use crate::agent::toolbox::config::ToolsFile;
 use crate::agent::{Options, OutputMode};
 use crate::provider::ProviderKind;
-use crate::render::args::Toggle;
 use crate::term::ColorChoice;
+use crate::term::Toggle;
 
 /// Ask Gemini from the shell; answers, tool calls and charts as a stream.
 #[derive(Debug, Clone, Parser)]
@@ -216,7 +216,7 @@ pub struct Args {
     pub max_consecutive_turns: u32,
 
     #[command(flatten)]
-    pub text: crate::render::args::MarkdownArgs,
+    pub text: crate::app::viz_render::args::MarkdownArgs,
 
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
@@ -296,7 +296,7 @@ impl Args {
             show_tools: self.show_tools,
             interactive: self.interactive,
             max_consecutive_turns: self.max_consecutive_turns,
-            text: self.text,
+            text: self.text.options(),
             tools_file,
         }
     }

@@ -1,41 +1,22 @@
-//! Tables through comfy-table: box borders (ASCII borders in ASCII mode),
+//! A chart's data as a table: box borders (ASCII borders in ASCII mode),
 //! numbers right-aligned and exact ([`ExactFormat`]: `37,400,000`, not
-//! `37.4M`), the unit in the header. comfy-table is told the exact width,
-//! and every cell is cut to its column here first, so it never has to wrap
-//! and never exceeds the width.
+//! `37.4M`), the unit in the header. Every cell is cut to its column here
+//! first, so the table drawer never has to wrap and never exceeds the
+//! width.
 
 use std::collections::HashMap;
 
-use comfy_table::{
-    Attribute, Cell, CellAlignment, ContentArrangement, ContentLineStyle, LineStyle, Table,
-    TableStyle,
+use comfy_table::CellAlignment;
+
+use super::{Layout, draw, overhead, share};
+use crate::render::RenderOptions;
+use crate::render::text::{
+    ExactFormat, NumFormat, Style, additive, clean_line, paint, truncate, width,
 };
-
-use super::RenderOptions;
-use super::text::{ExactFormat, NumFormat, Style, additive, clean_line, paint, truncate, width};
 use crate::spec::Chart;
-
-pub(super) const UNICODE_STYLE: TableStyle = TableStyle::new()
-    .top_border(LineStyle::new('╭', '─', '┬', '╮'))
-    .header_lines(ContentLineStyle::new('│', '│', '│'))
-    .header_separator(LineStyle::new('├', '─', '┼', '┤'))
-    .content_lines(ContentLineStyle::new('│', '│', '│'))
-    .bottom_border(LineStyle::new('╰', '─', '┴', '╯'));
-
-pub(super) const ASCII_STYLE: TableStyle = TableStyle::new()
-    .top_border(LineStyle::new('+', '-', '+', '+'))
-    .header_lines(ContentLineStyle::new('|', '|', '|'))
-    .header_separator(LineStyle::new('+', '-', '+', '+'))
-    .content_lines(ContentLineStyle::new('|', '|', '|'))
-    .bottom_border(LineStyle::new('+', '-', '+', '+'));
 
 /// The label column gives way down to this many columns before numbers do.
 const LABEL_MIN: usize = 6;
-
-/// Border and padding columns of a table with `n` columns: `│ a │ b │`.
-pub(super) fn overhead(n: usize) -> usize {
-    3 * n + 1
-}
 
 pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     let ascii = !opts.unicode;
@@ -148,43 +129,22 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         }
     }
 
-    let mut table = Table::new();
-    table
-        .load_style(if ascii { ASCII_STYLE } else { UNICODE_STYLE })
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(w.min(u16::MAX as usize) as u16)
-        .force_no_tty();
-    if opts.color {
-        table.enforce_styling();
-    }
-    table.set_header(heads.iter().enumerate().map(|(c, h)| {
-        let cell = Cell::new(h).add_attribute(Attribute::Bold);
-        if c > 0 {
-            cell.set_alignment(CellAlignment::Right)
-        } else {
-            cell
-        }
+    let mut table = vec![heads];
+    table.extend(cells);
+    let align: Vec<CellAlignment> = (0..ncols)
+        .map(|c| match c {
+            0 => CellAlignment::Left,
+            _ => CellAlignment::Right,
+        })
+        .collect();
+    lines.extend(draw(&Layout {
+        cells: &table,
+        align: &align,
+        widths: None,
+        w,
+        unicode: opts.unicode,
+        color: opts.color,
     }));
-    for r in cells {
-        table.add_row(r.into_iter().enumerate().map(|(c, v)| {
-            let cell = Cell::new(v);
-            if c > 0 {
-                cell.set_alignment(CellAlignment::Right)
-            } else {
-                cell
-            }
-        }));
-    }
-    for l in table.lines() {
-        let l = l.trim_end().to_string();
-        // Our budget should make this impossible; if comfy-table ever
-        // disagrees, the width promise wins over the styling.
-        if width(&super::text::strip_ansi(&l)) > w {
-            lines.push(truncate(&super::text::strip_ansi(&l), w, ascii));
-        } else {
-            lines.push(l);
-        }
-    }
     if hidden > 0 {
         let note = format!(
             "({hidden} more column{} not shown at this width)",
@@ -230,42 +190,4 @@ fn plan(natural: &[usize], numbers: &[usize], budget: usize) -> Vec<usize> {
         }
     }
     share(natural, budget)
-}
-
-/// Fits natural column widths into `budget`: narrow columns keep their
-/// width, the rest share what is left equally (water filling), at least 1.
-pub(super) fn share(natural: &[usize], budget: usize) -> Vec<usize> {
-    let total: usize = natural.iter().sum();
-    if total <= budget {
-        return natural.to_vec();
-    }
-    let n = natural.len();
-    let mut out = vec![0; n];
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| natural[i]);
-    let mut left = budget;
-    for (k, &i) in order.iter().enumerate() {
-        let fair = left / (n - k);
-        let give = natural[i].min(fair).max(1);
-        out[i] = give;
-        left = left.saturating_sub(give);
-    }
-    // Whatever rounding left over goes to the label column.
-    let used: usize = out.iter().sum();
-    if used < budget && natural[0] > out[0] {
-        out[0] += (budget - used).min(natural[0] - out[0]);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn share_keeps_narrow_columns_whole() {
-        assert_eq!(share(&[30, 5], 20), vec![15, 5]);
-        assert_eq!(share(&[3, 5], 20), vec![3, 5]);
-        assert_eq!(share(&[30, 30], 20), vec![10, 10]);
-    }
 }

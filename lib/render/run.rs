@@ -1,23 +1,25 @@
-//! `viz-render`'s command: reads every input and hands each event to the
+//! The `viz-render` engine: reads every input and hands each event to the
 //! output format asked for ([`Sink`]): the terminal drawing (for a CI log
-//! too), Markdown, the events again (`json`), Vega-Lite specs; maps bad input to warnings or,
-//! with `--strict`, to exit 65.
+//! too), Markdown, the events again (`json`), Vega-Lite specs, SVG; maps
+//! bad input to warnings or, with `--strict`, to exit 65. It takes plain
+//! [`RunOptions`]; the flags, the environment and the config file are
+//! merged into them by `app::viz_render`.
 
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::args::Format;
 use super::ci::{CiLog, Platform};
 use super::svg::SvgWriter;
 use super::text::clean_line;
 use super::{
-    LiveArgs, LiveCharts, RENDER_VISUALIZATION, RenderOptions, Renderer, VizRenderArgs,
-    chart_from_event, gfm, is_live, ui_warning, vegalite,
+    LiveArgs, LiveCharts, RENDER_VISUALIZATION, RenderOptions, Renderer, chart_from_event, gfm,
+    is_live, ui_warning, vegalite,
 };
 use crate::events::{Event, EventReader, EventWriter};
 use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope};
-use crate::term::{self, ColorChoice, TermEnv};
+use crate::term;
 
 /// Where an event was read: the input's name and the line.
 type At<'a> = (&'a str, usize);
@@ -34,73 +36,40 @@ trait Sink {
     }
 }
 
+/// Everything [`run`] needs, resolved by the program's front: the
+/// format made concrete, the drawing options, the inputs opened.
+pub struct RunOptions {
+    /// What to write; never [`Format::Auto`] here.
+    pub format: Format,
+    pub render: RenderOptions,
+    /// `--live`: draw live charts in place ([`Format::Terminal`] only).
+    pub live: Option<LiveArgs>,
+    /// Bad input ends the run with exit 65.
+    pub strict: bool,
+    /// With [`Format::Svg`]: one file per chart in this folder, which exists.
+    pub output_dir: Option<PathBuf>,
+    pub inputs: Vec<term::Input>,
+}
+
 /// `viz-render`: reads every input, writes each event in the format asked
 /// for as it arrives. Returns the exit code.
-pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
-    let env = TermEnv::from_process();
-    apply_config(&mut args, &env)?;
-    let format = args
-        .output_format()
-        .resolve(|k| std::env::var(k).ok(), env.stdout_is_tty);
-    if args.chapters && !format.draws() {
-        return Err(term::coded(
-            term::exit::USAGE,
-            "--chapters draws chapter headers: it takes no --format but terminal, github, gitlab or auto",
-        ));
-    }
-    if args.output_dir.is_some() && format != Format::Svg {
-        return Err(term::coded(
-            term::exit::USAGE,
-            "--output-dir writes SVG files: it needs --format svg",
-        ));
-    }
-    if let Some(dir) = &args.output_dir {
-        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
-    }
-    let ci = matches!(format, Format::Github | Format::Gitlab);
-    let color = match args.color {
-        // Both CI logs show ANSI colour, though stdout is no terminal.
-        ColorChoice::Auto if ci && !env.no_color => ColorChoice::Always,
-        c => c,
-    };
-    let mut opts = RenderOptions::resolve(
-        &env,
-        args.width.map(usize::from),
-        args.ascii,
-        args.unicode,
-        color,
-    );
-    opts.height = usize::from(args.height);
-    opts.show_tools = args.show_tools;
-    opts.show_thoughts = args.show_thoughts;
-    opts.verbose = args.verbose;
-    opts.chapters_only = args.chapters;
-    args.text.apply(&mut opts);
-    opts.limits = Limits {
-        max_bytes: args.max_spec_bytes,
-        max_rows: args.max_rows,
-    };
-    let inputs = term::open_inputs(&args.files)?;
-    if args.live {
-        if !matches!(format, Format::Terminal | Format::Auto) {
-            return Err(term::coded(
-                term::exit::USAGE,
-                "--live draws in the terminal: it takes no --format but terminal",
-            ));
-        }
-        let mut renderer = Renderer::new(opts.clone());
-        let live = LiveArgs {
-            fps: args.fps,
-            fixed_width: args.width.is_some(),
-            strict: args.strict,
-        };
+pub fn run(run: RunOptions) -> anyhow::Result<u8> {
+    let RunOptions {
+        format,
+        render: opts,
+        live,
+        strict,
+        output_dir,
+        inputs,
+    } = run;
+    if let Some(live) = live {
+        let mut renderer = Renderer::new(opts);
         let code = super::live::run(&mut renderer, inputs, live)?;
         note_undrawn(renderer.undrawn_chart_calls());
         return Ok(code);
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let strict = args.strict;
     // The drawings keep each live chart's last update for the end of
     // input themselves; Markdown and SVG get it from here, once.
     let mut held_live = matches!(format, Format::Markdown | Format::Svg).then(LiveCharts::default);
@@ -116,7 +85,7 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
             strict,
         }),
         Format::VegaLite => Box::new(vegalite::Exporter::new(opts.limits, strict)),
-        Format::Svg => Box::new(SvgWriter::new(opts.limits, strict, args.output_dir.clone())),
+        Format::Svg => Box::new(SvgWriter::new(opts.limits, strict, output_dir)),
     };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
@@ -155,29 +124,6 @@ pub fn run(mut args: VizRenderArgs) -> anyhow::Result<u8> {
     sink.finish(&mut out)?;
     out.flush()?;
     Ok(term::exit::OK)
-}
-
-/// `color` and `width` from `$XDG_CONFIG_HOME/gemline/config.toml` (as
-/// gem-ask reads them) where neither a flag nor the environment (NO_COLOR,
-/// COLUMNS) says otherwise; a malformed file is a usage error naming its
-/// line and key.
-fn apply_config(args: &mut VizRenderArgs, env: &TermEnv) -> anyhow::Result<()> {
-    let cfg = crate::config::load().map_err(|e| term::coded(term::exit::USAGE, e))?;
-    if args.color == ColorChoice::Auto
-        && !env.no_color
-        && let Some(c) = cfg.color
-    {
-        args.color = c;
-    }
-    let columns = env
-        .columns
-        .as_deref()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .is_some_and(|w| w > 0);
-    if args.width.is_none() && !columns {
-        args.width = cfg.width;
-    }
-    Ok(())
 }
 
 /// A stream with render_visualization calls and no chart at all.
@@ -390,5 +336,52 @@ fn json_event(
             term::diag(format!("viz-render: warning: {}", clean_line(&msg, false)));
             Ok(e)
         }
+    }
+}
+
+/// `viz-render --format`: what is written for the events read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `github` or `gitlab` when GITHUB_ACTIONS or GITLAB_CI is `true` and
+    /// stdout is not a terminal; else `terminal`.
+    Auto,
+    /// Draw charts, text and chapters in the terminal.
+    Terminal,
+    /// The terminal drawing for a GitHub Actions log: chapters as
+    /// ::group:: sections, error events as ::error::/::warning:: annotations.
+    Github,
+    /// The terminal drawing for a GitLab CI log: chapters as collapsible
+    /// sections.
+    Gitlab,
+    /// GitHub-flavoured Markdown for a CI job summary or a pull-request
+    /// comment: charts as mermaid, tables as GFM tables.
+    Markdown,
+    /// One self-contained SVG per chart (with --output-dir, one file each).
+    Svg,
+    /// Re-emit the events, charts normalized with meta.fallbackMode.
+    Json,
+    /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.
+    VegaLite,
+}
+
+impl Format {
+    /// `auto` made concrete from the environment (`var`) and whether
+    /// stdout is a terminal; other formats are themselves.
+    pub fn resolve(self, var: impl Fn(&str) -> Option<String>, stdout_is_tty: bool) -> Format {
+        if self != Format::Auto {
+            return self;
+        }
+        let set = |k: &str| var(k).is_some_and(|v| v == "true");
+        match () {
+            _ if stdout_is_tty => Format::Terminal,
+            _ if set("GITHUB_ACTIONS") => Format::Github,
+            _ if set("GITLAB_CI") => Format::Gitlab,
+            _ => Format::Terminal,
+        }
+    }
+
+    /// Formats that draw the terminal picture.
+    pub fn draws(self) -> bool {
+        matches!(self, Format::Terminal | Format::Github | Format::Gitlab)
     }
 }

@@ -1,12 +1,14 @@
 //! The `viz-render` command line (clap), kept in the library so the man
-//! page is generated from the same definition the binary parses.
+//! page is generated from the same definition the binary parses; also
+//! [`MarkdownArgs`], the text flags gem-ask's terminal view shares.
 
 use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::render::{Format, MarkdownOptions, RenderOptions};
 use crate::spec::grammar;
-use crate::term::ColorChoice;
+use crate::term::{ColorChoice, Toggle};
 
 const LONG_ABOUT: &str = "\
 Reads a stream of JSON-lines events (docs/events.md) from the files named, or \
@@ -302,53 +304,6 @@ pub struct VizRenderArgs {
     pub max_rows: usize,
 }
 
-/// `viz-render --format`: what is written for the events read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// `github` or `gitlab` when GITHUB_ACTIONS or GITLAB_CI is `true` and
-    /// stdout is not a terminal; else `terminal`.
-    Auto,
-    /// Draw charts, text and chapters in the terminal.
-    Terminal,
-    /// The terminal drawing for a GitHub Actions log: chapters as
-    /// ::group:: sections, error events as ::error::/::warning:: annotations.
-    Github,
-    /// The terminal drawing for a GitLab CI log: chapters as collapsible
-    /// sections.
-    Gitlab,
-    /// GitHub-flavoured Markdown for a CI job summary or a pull-request
-    /// comment: charts as mermaid, tables as GFM tables.
-    Markdown,
-    /// One self-contained SVG per chart (with --output-dir, one file each).
-    Svg,
-    /// Re-emit the events, charts normalized with meta.fallbackMode.
-    Json,
-    /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.
-    VegaLite,
-}
-
-impl Format {
-    /// `auto` made concrete from the environment (`var`) and whether
-    /// stdout is a terminal; other formats are themselves.
-    pub fn resolve(self, var: impl Fn(&str) -> Option<String>, stdout_is_tty: bool) -> Format {
-        if self != Format::Auto {
-            return self;
-        }
-        let set = |k: &str| var(k).is_some_and(|v| v == "true");
-        match () {
-            _ if stdout_is_tty => Format::Terminal,
-            _ if set("GITHUB_ACTIONS") => Format::Github,
-            _ if set("GITLAB_CI") => Format::Gitlab,
-            _ => Format::Terminal,
-        }
-    }
-
-    /// Formats that draw the terminal picture.
-    pub fn draws(self) -> bool {
-        matches!(self, Format::Terminal | Format::Github | Format::Gitlab)
-    }
-}
-
 impl VizRenderArgs {
     /// The format asked for, `--json` included (`auto` not yet resolved).
     pub fn output_format(&self) -> Format {
@@ -381,23 +336,22 @@ pub struct MarkdownArgs {
     pub chart_tables: bool,
 }
 
-/// `on` or `off`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Toggle {
-    On,
-    Off,
-}
-
 impl MarkdownArgs {
-    /// Sets the Markdown options; hyperlinks need colour.
-    pub fn apply(&self, opts: &mut super::RenderOptions) {
-        opts.markdown = self.markdown == Toggle::On;
-        opts.chart_tables = self.chart_tables;
-        opts.hyperlinks = opts.color
-            && match self.hyperlinks {
+    /// The engine's plain equivalent of these flags.
+    pub fn options(&self) -> MarkdownOptions {
+        MarkdownOptions {
+            markdown: self.markdown == Toggle::On,
+            hyperlinks: match self.hyperlinks {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
                 ColorChoice::Auto => crate::term::hyperlinks_known(|k| std::env::var(k).ok()),
-            };
+            },
+            chart_tables: self.chart_tables,
+        }
+    }
+
+    /// Sets the Markdown options; hyperlinks need colour.
+    pub fn apply(&self, opts: &mut RenderOptions) {
+        self.options().apply(opts);
     }
 }
