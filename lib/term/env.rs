@@ -20,6 +20,17 @@ pub enum Toggle {
     Off,
 }
 
+/// Who decided a terminal setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Said {
+    Flag,
+    /// `NO_COLOR` or `COLUMNS`.
+    Env,
+    Config,
+    Terminal,
+    Default,
+}
+
 /// The environment a terminal decision reads, captured once so the rules
 /// are testable without touching the process environment.
 #[derive(Debug, Clone, Default)]
@@ -77,14 +88,49 @@ impl TermEnv {
 
     /// `--width`, then `COLUMNS`, then the terminal, then 80.
     pub fn width(&self, flag: Option<usize>) -> usize {
-        flag.or_else(|| {
-            self.columns
-                .as_deref()
-                .and_then(|c| c.trim().parse().ok())
-                .filter(|&w| w > 0)
-        })
-        .or(self.terminal_width.filter(|&w| w > 0))
-        .unwrap_or(80)
+        self.width_from(flag, None).0
+    }
+
+    /// `COLUMNS`, when it is a width.
+    pub fn columns_width(&self) -> Option<usize> {
+        self.columns
+            .as_deref()
+            .and_then(|c| c.trim().parse().ok())
+            .filter(|&w| w > 0)
+    }
+
+    /// The width and who said it, the config heard too: the flag, then
+    /// `COLUMNS`, then the config, then the terminal, then 80. Every
+    /// program decides its width here.
+    pub fn width_from(&self, flag: Option<usize>, config: Option<usize>) -> (usize, Said) {
+        if let Some(w) = flag {
+            (w, Said::Flag)
+        } else if let Some(w) = self.columns_width() {
+            (w, Said::Env)
+        } else if let Some(w) = config {
+            (w, Said::Config)
+        } else if let Some(w) = self.terminal_width.filter(|&w| w > 0) {
+            (w, Said::Terminal)
+        } else {
+            (80, Said::Default)
+        }
+    }
+
+    /// The colour choice and who said it, the config heard too: a flag
+    /// that was given, then NO_COLOR (never), then the config, then auto.
+    /// Every program decides its colour here; [`TermEnv::color`] then
+    /// applies the choice to the terminal.
+    pub fn color_from(
+        &self,
+        flag: Option<ColorChoice>,
+        config: Option<ColorChoice>,
+    ) -> (ColorChoice, Said) {
+        match (flag, config) {
+            (Some(c), _) => (c, Said::Flag),
+            _ if self.no_color => (ColorChoice::Never, Said::Env),
+            (None, Some(c)) => (c, Said::Config),
+            (None, None) => (ColorChoice::Auto, Said::Default),
+        }
     }
 
     /// The locale is UTF-8 when the first set of LC_ALL, LC_CTYPE, LANG

@@ -7,7 +7,7 @@
 mod env;
 mod input;
 
-pub use env::{ColorChoice, TermEnv, Toggle, hyperlinks_known};
+pub use env::{ColorChoice, Said, TermEnv, Toggle, hyperlinks_known};
 pub use input::{Input, open_input, open_inputs};
 
 use std::io;

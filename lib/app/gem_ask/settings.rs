@@ -12,7 +12,7 @@ use super::args::Args;
 use crate::config::{self, Config};
 use crate::provider::ProviderKind;
 use crate::provider::transport::display_url;
-use crate::term::{ColorChoice, TermEnv};
+use crate::term::{ColorChoice, Said, TermEnv};
 
 /// Where a value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,17 @@ impl std::fmt::Display for Source {
 pub struct Setting<T> {
     pub value: T,
     pub source: Source,
+}
+
+/// The settings' word for who decided a terminal setting.
+fn source(said: Said, flag: &'static str, var: &str) -> Source {
+    match said {
+        Said::Flag => Source::Flag(flag),
+        Said::Env => Source::Env(var.into()),
+        Said::Config => Source::Config,
+        Said::Terminal => Source::Terminal,
+        Said::Default => Source::Default,
+    }
 }
 
 fn set<T>(value: T, source: Source) -> Setting<T> {
@@ -133,31 +144,17 @@ pub fn merge(
 
     // NO_COLOR and COLUMNS are the environment's say; the terminal's own
     // rules (TermEnv) apply them, so the flag is left as it is for them.
-    let color = if given.has("color") {
-        set(args.color, Source::Flag("--color"))
-    } else if term.no_color {
-        set(ColorChoice::Never, Source::Env("NO_COLOR".into()))
-    } else if let Some(c) = cfg.color {
+    let (c, said) = term.color_from(given.has("color").then_some(args.color), cfg.color);
+    if said == Said::Config {
         args.color = c;
-        set(c, Source::Config)
-    } else {
-        set(ColorChoice::Auto, Source::Default)
-    };
-    let columns = term
-        .columns
-        .as_deref()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|&w| w > 0);
-    let width = match (args.width, columns, cfg.width, term.terminal_width) {
-        (Some(w), _, _, _) if given.has("width") => set(usize::from(w), Source::Flag("--width")),
-        (_, Some(c), _, _) => set(c, Source::Env("COLUMNS".into())),
-        (_, None, Some(w), _) => {
-            args.width = Some(w);
-            set(usize::from(w), Source::Config)
-        }
-        (_, None, None, Some(t)) if t > 0 => set(t, Source::Terminal),
-        _ => set(80, Source::Default),
-    };
+    }
+    let color = set(c, source(said, "--color", "NO_COLOR"));
+    let flag = args.width.filter(|_| given.has("width")).map(usize::from);
+    let (w, said) = term.width_from(flag, cfg.width.map(usize::from));
+    if said == Said::Config {
+        args.width = cfg.width;
+    }
+    let width = set(w, source(said, "--width", "COLUMNS"));
 
     args.provider = kind;
     args.model = model.value.clone();

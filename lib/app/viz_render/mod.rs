@@ -9,7 +9,7 @@ pub use args::VizRenderArgs as Args;
 
 use crate::render::{self, Format, LiveArgs, RenderOptions, RunOptions};
 use crate::spec::grammar::Limits;
-use crate::term::{self, ColorChoice, TermEnv};
+use crate::term::{self, ColorChoice, Said, TermEnv};
 
 /// Runs viz-render; the value is the exit code.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
@@ -94,18 +94,13 @@ fn render_options(args: &Args, env: &TermEnv, format: Format) -> RenderOptions {
 /// line and key.
 fn apply_config(args: &mut Args, env: &TermEnv) -> anyhow::Result<()> {
     let cfg = crate::config::load().map_err(|e| term::coded(term::exit::USAGE, e))?;
-    if args.color == ColorChoice::Auto
-        && !env.no_color
-        && let Some(c) = cfg.color
-    {
+    // `--color auto` typed is no word against the config here.
+    let flag = (args.color != ColorChoice::Auto).then_some(args.color);
+    if let (c, Said::Config) = env.color_from(flag, cfg.color) {
         args.color = c;
     }
-    let columns = env
-        .columns
-        .as_deref()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .is_some_and(|w| w > 0);
-    if args.width.is_none() && !columns {
+    let width = args.width.map(usize::from);
+    if let (_, Said::Config) = env.width_from(width, cfg.width.map(usize::from)) {
         args.width = cfg.width;
     }
     Ok(())

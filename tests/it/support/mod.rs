@@ -360,7 +360,7 @@ fn first_free(taken: &Mutex<BTreeSet<String>>, name: &str) -> String {
 }
 
 /// The events a program wrote (stdout), one JSON object a line.
-pub fn events(stdout: impl AsRef<[u8]>) -> Vec<Value> {
+pub fn events(stdout: &(impl AsRef<[u8]> + ?Sized)) -> Vec<Value> {
     String::from_utf8_lossy(stdout.as_ref())
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
