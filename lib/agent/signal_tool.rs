@@ -19,7 +19,8 @@ pub const NEED_INPUT: &str = "need_input";
 pub const TASK_COMPLETE: &str = "task_complete";
 pub const PROGRESS: &str = "progress";
 
-/// The longest message kept; a signal is a status line, not an answer.
+/// The longest message kept, in columns; a signal is a status line, not
+/// an answer.
 const MAX_MESSAGE: usize = 500;
 
 /// The tool, with or without the `progress` kind.
@@ -127,22 +128,11 @@ fn parse(args: &Value, progress_reporting: bool) -> Result<Parsed, Failed> {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => {
             let s = s.trim();
-            (!s.is_empty()).then(|| truncate(s, MAX_MESSAGE))
+            (!s.is_empty()).then(|| crate::render::wrap::truncate(s, MAX_MESSAGE, true))
         }
         Some(v) => return Err(bad(format!("message must be a string, not {v}"))),
     };
     Ok((kind, progress, message))
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_string();
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &s[..end])
 }
 
 fn acknowledgement(kind: &str, progress: Option<u8>) -> String {

@@ -3,9 +3,8 @@
 //! from a zero axis when any value is negative.
 
 use super::RenderOptions;
-use super::text::{
-    Line, NumFormat, PALETTE, Style, clean_line, pad_left, pad_right, truncate, width, with_unit,
-};
+use super::text::{Line, NumFormat, PALETTE, Style, clean_line, width, with_unit};
+use super::wrap::{pad_left, pad_right, truncate};
 use crate::spec::Chart;
 
 const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 
-use super::text::{self, Style, clean_line, paint, wrap};
+use super::text::{self, Style, clean_line, paint};
+use super::wrap::wrap;
 use super::{RenderOptions, bar, capped_wrap, fit, line, table};
 use crate::events::Event;
 use crate::spec::{self, Chart, ChartType, Reduction, SpecError};

@@ -24,7 +24,7 @@
 //!
 //! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
-//! Markdown output, `svg/` its SVG output, `live/` keeps live charts and
+//! Markdown output, `svg/` its SVG output, `live_chart/` keeps live charts, `live/`
 //! redraws them in place (`--live`), `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
@@ -36,6 +36,7 @@ mod gfm;
 mod grammar;
 mod line;
 mod live;
+mod live_chart;
 pub mod markdown;
 pub mod plot;
 mod run;
@@ -45,14 +46,16 @@ pub mod table;
 pub mod text;
 mod ui;
 pub mod vegalite;
-mod wrap;
+pub mod wrap;
 
 use crate::spec::grammar::Limits;
-use text::{truncate, width, wrap};
+use text::width;
+use wrap::{capped_wrap, truncate};
 
 pub use chart::{chart_from_event, render_chart};
 pub use grammar::render_spec;
-pub use live::{LiveArgs, LiveCharts, frame as live_frame, is_live};
+pub use live::LiveArgs;
+pub use live_chart::{LiveCharts, frame as live_frame, is_live};
 pub use run::{Format, RunOptions, run};
 pub use stream::{Renderer, chapter_rule};
 pub use ui::warning as ui_warning;
@@ -190,19 +193,4 @@ fn fit(line: String, w: usize, opts: &RenderOptions) -> String {
             .map(|c| if c.is_ascii() { c } else { '?' })
             .collect()
     }
-}
-
-/// Word-wraps to at most `max_lines`, the last one cut with an ellipsis.
-fn capped_wrap(s: &str, w: usize, max_lines: usize, ascii: bool) -> Vec<String> {
-    let mut l = wrap(s, w);
-    if l.len() > max_lines {
-        let rest = l[max_lines - 1..].join(" ");
-        l.truncate(max_lines - 1);
-        let mut cut = truncate(&rest, w.saturating_sub(1), ascii);
-        if !cut.ends_with(text::ellipsis(ascii)) {
-            cut = truncate(&format!("{rest}{}", "#".repeat(w)), w, ascii);
-        }
-        l.push(cut);
-    }
-    l
 }

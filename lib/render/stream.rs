@@ -8,7 +8,8 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use super::text::{self, Line, Style, clean_line, clean_text, paint, truncate, width, wrap};
+use super::text::{self, Line, Style, clean_line, clean_text, paint, width};
+use super::wrap::{truncate, wrap};
 use super::{
     RENDER_VISUALIZATION, RenderOptions, capped_wrap, chart_from_event, fit, render_chart, ui,
 };
@@ -72,7 +73,7 @@ pub struct Renderer {
     /// `plot` calls no `ui` event has answered yet.
     plot_calls: ui::PlotCalls,
     /// The latest update of each live chart, drawn once at the end.
-    live: super::live::LiveCharts,
+    live: super::live_chart::LiveCharts,
 }
 
 impl Renderer {
@@ -103,7 +104,7 @@ impl Renderer {
             charts_seen: 0,
             pending_calls: VecDeque::new(),
             plot_calls: ui::PlotCalls::default(),
-            live: super::live::LiveCharts::default(),
+            live: super::live_chart::LiveCharts::default(),
         }
     }
 
@@ -161,7 +162,7 @@ impl Renderer {
 
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        if super::live::is_live(e) {
+        if super::live_chart::is_live(e) {
             // An update of a chart that is still changing: only the last
             // one is drawn, at the end.
             self.charts_seen += 1;
@@ -643,7 +644,11 @@ impl Renderer {
         };
         let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         let more = output.lines().filter(|l| !l.trim().is_empty()).count() > 1;
-        let ell = if more { text::ellipsis(ascii) } else { "" };
+        let ell = if more {
+            super::wrap::ellipsis(ascii)
+        } else {
+            ""
+        };
         let t = truncate(
             &clean_line(&format!("{arrow} ok {}{ell}", first.trim()), ascii),
             w,
@@ -656,8 +661,8 @@ impl Renderer {
         match chart_from_event(e) {
             Ok(chart) => {
                 self.start_block(out)?;
-                let lines = if super::live::is_live(e) {
-                    super::live::frame(&chart, &self.opts)
+                let lines = if super::live_chart::is_live(e) {
+                    super::live_chart::frame(&chart, &self.opts)
                 } else {
                     render_chart(&chart, &self.opts)
                 };

@@ -11,7 +11,8 @@ use std::collections::VecDeque;
 
 use serde_json::{Map, Value};
 
-use super::text::{clean_line, wrap};
+use super::text::clean_line;
+use super::wrap::wrap;
 use super::{RenderOptions, render_spec};
 use crate::events::Event;
 use crate::spec::grammar::{KIND_CHART, UiEnvelope, VERSION, Violations};

@@ -209,7 +209,8 @@ pub fn turns(contents: &[Value]) -> Vec<TurnSummary> {
 /// `/history`'s text: one numbered prompt a line with the start of its
 /// answer under it, each cut to `cols`.
 pub fn history_text(contents: &[Value], cols: usize, ascii: bool) -> String {
-    use crate::render::text::{clean_line, truncate};
+    use crate::render::text::clean_line;
+    use crate::render::wrap::truncate;
     let ts = turns(contents);
     if ts.is_empty() {
         return "no turns yet in this session".into();

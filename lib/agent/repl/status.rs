@@ -5,7 +5,8 @@
 //! own, fitted to the width; the chapter is model text, so it is cleaned
 //! of control characters first.
 
-use crate::render::text::{Line, Style, clean_line, truncate, width};
+use crate::render::text::{Line, Style, clean_line, width};
+use crate::render::wrap::truncate;
 
 /// What the session is doing: `-i` alone chats, `-i -t` works on a task
 /// with the user in the loop.

@@ -8,10 +8,8 @@ use std::collections::HashMap;
 use super::super::RenderOptions;
 use super::super::bar::{self, Row};
 use super::super::plot::{legend, series_style};
-use super::super::text::{
-    Line, NumFormat, Style, clean_line, fixed, pad_left, pad_right, paint, truncate, width,
-    with_unit,
-};
+use super::super::text::{Line, NumFormat, Style, clean_line, fixed, paint, width, with_unit};
+use super::super::wrap::{pad_left, pad_right, truncate};
 use super::xy::groups;
 use crate::spec::Chart;
 use crate::spec::grammar::{ChartSpec, Column, Mark, MarkKind};

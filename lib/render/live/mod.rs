@@ -1,9 +1,10 @@
 //! Live charts: `visualization` events with an `id` and `"live": true`
 //! (`viz-parse --follow`) are updates of one chart, not charts of their own.
 //!
-//! - [`LiveCharts`] keeps the latest update per id, in the order the ids
-//!   came; the [`Renderer`] draws each once at the end of input (a pipe, a
-//!   file, a CI log, or a terminal without `--live`): one clean chart per id.
+//! - [`LiveCharts`] (in `live_chart`, which the [`Renderer`] uses too)
+//!   keeps the latest update per id, in the order the ids came; the
+//!   [`Renderer`] draws each once at the end of input (a pipe, a file, a CI
+//!   log, or a terminal without `--live`): one clean chart per id.
 //! - [`run`] is `viz-render --live`: on a terminal the live charts are
 //!   drawn at the bottom and redrawn in place at most `--fps` times a
 //!   second ([`screen`]), text and other events streaming above them; a
@@ -12,88 +13,27 @@
 //!   Elsewhere it draws as the renderer does, and also at SIGINT.
 //!
 //! Each frame is the chart and a footer of per-series statistics
-//! ([`stats`]). Input is read on a thread of its own ([`crate::live`]):
+//! ([`frame`]). Input is read on a thread of its own ([`crate::live`]):
 //! an idle stream costs no CPU.
 
 mod screen;
-mod stats;
 
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::live_chart::{LiveCharts, frame, id_of, is_live};
 use super::text::clean_line;
-use super::{RenderOptions, Renderer, chart_from_event, render_chart};
+use super::{RenderOptions, Renderer, chart_from_event};
 use crate::events::Event;
 use crate::live::{self, Feed, Shared, signals};
 use crate::spec::Chart;
 use crate::term;
 use screen::{HIDE_CURSOR, SHOW_CURSOR, Screen};
 
-/// Live charts kept at once; the ids after these are not drawn (warned).
-pub const MAX_LIVE: usize = 16;
-
 /// Events waiting to be drawn before the reader waits for the writer.
 const MAX_QUEUED: usize = 256;
-
-/// A `visualization` event marked `"live": true`.
-pub fn is_live(e: &Event) -> bool {
-    e.kind() == "visualization" && e.bool_field("live") == Some(true)
-}
-
-fn id_of(e: &Event) -> &str {
-    e.str_field("id").unwrap_or("")
-}
-
-/// The latest update of each live chart, in the order the ids came.
-#[derive(Debug, Default, Clone)]
-pub struct LiveCharts {
-    charts: Vec<(String, Event)>,
-    refused: bool,
-}
-
-impl LiveCharts {
-    /// Keeps `e` as its id's latest; past [`MAX_LIVE`] ids the new one is
-    /// dropped, and the first time a note says so.
-    pub fn put(&mut self, e: Event) -> Option<String> {
-        let id = id_of(&e);
-        if let Some(slot) = self.charts.iter_mut().find(|(i, _)| i == id) {
-            slot.1 = e;
-            return None;
-        }
-        if self.charts.len() == MAX_LIVE {
-            let first = !std::mem::replace(&mut self.refused, true);
-            return first.then(|| {
-                format!(
-                    "more than {MAX_LIVE} live charts; the one with id {:?} and later ones are not drawn",
-                    clean_line(id, false)
-                )
-            });
-        }
-        self.charts.push((id.to_string(), e));
-        None
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.charts.is_empty()
-    }
-
-    /// The latest updates, in order, leaving none.
-    pub fn take(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.charts)
-            .into_iter()
-            .map(|(_, e)| e)
-            .collect()
-    }
-}
-
-/// One live chart as lines: the chart, then the statistics footer.
-pub fn frame(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
-    let mut lines = render_chart(chart, opts);
-    lines.extend(stats::footer(chart, opts));
-    lines
-}
 
 /// The frames of all live charts, a blank line between, at most
 /// `max_rows` rows: plots are made lower first, then the top rows go.

@@ -15,7 +15,7 @@
 //! its lines, as tmux, VTE, kitty and iTerm2 do): the climb counts the rows
 //! it takes.
 
-use super::super::text::{strip_ansi, width};
+use crate::render::text::{strip_ansi, width};
 
 const SYNC_ON: &str = "\x1b[?2026h";
 const SYNC_OFF: &str = "\x1b[?2026l";

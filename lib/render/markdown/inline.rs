@@ -1,11 +1,11 @@
 //! Inline Markdown (emphasis, strong, strikethrough, code, links) as
 //! styled spans, and the word wrapping of those spans at the width with a
-//! hanging indent. Widths are measured on the text alone, before any
+//! hanging indent (by [`wrap::words`]). Widths are measured on the text alone, before any
 //! escape sequence is added, so the width promise holds with colour on.
 
 use pulldown_cmark::{Event as Md, Tag, TagEnd};
 
-use crate::render::text::{char_width, width};
+use crate::render::wrap;
 
 /// How a piece of text is drawn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -214,17 +214,10 @@ pub fn styled(text: &str, m: Marks, url: Option<&str>, color: bool, out: &mut St
     }
 }
 
-/// One piece of a line being filled: text without blanks, its width.
-struct Piece<'a> {
-    text: &'a str,
-    width: usize,
-    span: &'a Span,
-}
-
 /// Word-wraps spans into lines of at most `width` columns: the first line
 /// starts with `first` (already styled, `first_w` columns), the others
 /// with `rest` blanks. Blanks at line ends are dropped; a word longer than
-/// the room is cut.
+/// the room is cut (see [`wrap::words`]).
 pub fn wrap_spans(
     spans: &[Span],
     first: &str,
@@ -233,109 +226,20 @@ pub fn wrap_spans(
     total: usize,
     color: bool,
 ) -> Vec<String> {
-    // Words: runs of non-blank pieces, possibly across spans (`**bo**ld`),
-    // kept flat (a word is where it starts in `pieces`) to spare an
-    // allocation a word.
-    let mut pieces: Vec<Piece<'_>> = Vec::new();
-    let mut words: Vec<usize> = Vec::new();
-    let mut in_word = false;
-    for s in spans {
-        let mut rest_text = s.text.as_str();
-        while !rest_text.is_empty() {
-            let b = rest_text.as_bytes();
-            let is_blank = matches!(b[0], b' ' | b'\t');
-            let len = b
-                .iter()
-                .position(|&c| matches!(c, b' ' | b'\t') != is_blank)
-                .unwrap_or(b.len());
-            if is_blank {
-                in_word = false;
-            } else {
-                if !in_word {
-                    words.push(pieces.len());
-                    in_word = true;
-                }
-                let text = &rest_text[..len];
-                pieces.push(Piece {
-                    text,
-                    width: width(text),
-                    span: s,
-                });
-            }
-            rest_text = &rest_text[len..];
-        }
-    }
-
-    let total = total.max(1);
-    let mut lines = Vec::new();
-    let mut line = first.to_string();
-    let mut col = first_w;
-    let mut start = first_w;
-    let indent = |n: usize| " ".repeat(n);
-    let rest = if rest * 2 > total { 0 } else { rest };
-    for (k, &from) in words.iter().enumerate() {
-        let word = &pieces[from..words.get(k + 1).copied().unwrap_or(pieces.len())];
-        let w: usize = word.iter().map(|p| p.width).sum();
-        // Every word but the first had a blank before it.
-        let gap = usize::from(k > 0);
-        if k > 0 && col + gap + w > total {
-            lines.push(std::mem::take(&mut line));
-            line = indent(rest);
-            col = rest;
-            start = rest;
-        } else if gap == 1 {
-            line.push(' ');
-            col += 1;
-        }
-        for p in word {
-            if col + p.width <= total {
-                styled(
-                    p.text,
-                    p.span.marks,
-                    p.span.url.as_deref(),
-                    color,
-                    &mut line,
-                );
-                col += p.width;
-                continue;
-            }
-            // Cut: as much as fits, then on under the hanging indent.
-            let mut chunk = String::new();
-            for c in p.text.chars() {
-                let cw = char_width(c);
-                if col + cw > total && (col > start || !chunk.is_empty()) {
-                    styled(
-                        &chunk,
-                        p.span.marks,
-                        p.span.url.as_deref(),
-                        color,
-                        &mut line,
-                    );
-                    chunk.clear();
-                    lines.push(std::mem::take(&mut line));
-                    line = indent(rest);
-                    col = rest;
-                    start = rest;
-                }
-                chunk.push(c);
-                col += cw;
-            }
-            styled(
-                &chunk,
-                p.span.marks,
-                p.span.url.as_deref(),
-                color,
-                &mut line,
-            );
-        }
-    }
-    lines.push(line);
-    lines
+    wrap::words(
+        spans,
+        |s| s.text.as_str(),
+        |text, s, out| styled(text, s.marks, s.url.as_deref(), color, out),
+        (first, first_w),
+        rest,
+        total,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::text::width;
 
     fn plain(t: &str) -> Span {
         Span {

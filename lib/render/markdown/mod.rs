@@ -202,7 +202,7 @@ impl Markdown {
             let w = self.opts.width.max(1);
             if l.len() > w && super::text::visible_width(&l) > w {
                 let plain = super::text::strip_ansi(&l);
-                out.push_str(&super::text::truncate(
+                out.push_str(&super::wrap::truncate(
                     &plain,
                     self.opts.width.max(1),
                     !self.opts.unicode,

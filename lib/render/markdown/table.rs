@@ -10,7 +10,8 @@ use comfy_table::CellAlignment;
 use pulldown_cmark::{Alignment, Event as Md, Options, Parser, Tag, TagEnd};
 
 use crate::render::table::{self, Layout, overhead, share};
-use crate::render::text::{Style, paint, truncate, width};
+use crate::render::text::{Style, paint, width};
+use crate::render::wrap::truncate;
 
 /// A parsed table: alignments, header cells, body rows (plain text).
 pub struct Grid {

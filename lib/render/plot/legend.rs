@@ -1,7 +1,8 @@
 //! The legend: one item per series (and per labelled band), its glyph in
 //! the series' style, then the name; items flow across lines at the width.
 
-use super::super::text::{Line, Style, clean_line, truncate, width};
+use super::super::text::{Line, Style, clean_line, width};
+use super::super::wrap::truncate;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {

@@ -12,7 +12,8 @@ mod layers;
 pub mod legend;
 
 use super::RenderOptions;
-use super::text::{Line, PALETTE, Style, clean_line, pad_left, paint, truncate, width};
+use super::text::{Line, PALETTE, Style, clean_line, paint, width};
+use super::wrap::{pad_left, truncate};
 use axes::{Anchor, Scale, ScaleKind};
 use canvas::Canvas;
 

@@ -10,9 +10,8 @@ use comfy_table::CellAlignment;
 
 use super::{Layout, draw, overhead, share};
 use crate::render::RenderOptions;
-use crate::render::text::{
-    ExactFormat, NumFormat, Style, additive, clean_line, paint, truncate, width,
-};
+use crate::render::text::{ExactFormat, NumFormat, Style, additive, clean_line, paint, width};
+use crate::render::wrap::truncate;
 use crate::spec::Chart;
 
 /// The label column gives way down to this many columns before numbers do.

@@ -18,7 +18,8 @@ use comfy_table::{
 };
 use unicode_width::UnicodeWidthStr;
 
-use super::text::{strip_ansi, truncate, visible_width};
+use super::text::{strip_ansi, visible_width};
+use super::wrap::truncate;
 
 const UNICODE_STYLE: TableStyle = TableStyle::new()
     .top_border(LineStyle::new('╭', '─', '┬', '╮'))

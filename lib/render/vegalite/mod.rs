@@ -24,7 +24,7 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use super::chart_from_event;
-use super::live::{LiveCharts, is_live};
+use super::live_chart::{LiveCharts, is_live};
 use super::text::clean_line;
 use super::ui::{PlotCalls, ui_of_call};
 use crate::events::Event;

@@ -16,7 +16,7 @@
 //! columns or more, and lines inside ``` or ~~~ fences, are code and pass
 //! as they are, neither wrapped nor cut (the terminal wraps them).
 
-use super::text::char_width;
+use crate::render::text::char_width;
 
 /// Tab stops, as terminals set them.
 const TAB: usize = 8;

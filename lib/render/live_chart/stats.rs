@@ -1,11 +1,10 @@
 //! The footer of a live chart: per series the last value, min, max and
 //! mean of the points shown, with the chart's unit, aligned in columns.
 
-use super::super::plot::{marker, series_style};
-use super::super::text::{
-    Line, NumFormat, Style, clean_line, pad_left, pad_right, width, with_unit,
-};
-use super::super::{RenderOptions, fit};
+use crate::render::plot::{marker, series_style};
+use crate::render::text::{Line, NumFormat, Style, clean_line, width, with_unit};
+use crate::render::wrap::{pad_left, pad_right};
+use crate::render::{RenderOptions, fit};
 use crate::spec::Chart;
 
 /// One line per series; a series' marker leads when there are several.
