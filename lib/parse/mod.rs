@@ -35,7 +35,7 @@ use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 use crate::term;
 
 pub use follow::FollowOptions;
-pub use grammar::{GrammarOptions, Reference};
+pub use grammar::{GrammarOptions, Reference, ReferenceError};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
