@@ -49,18 +49,34 @@ pub struct Reference {
     pub label: Option<String>,
 }
 
+/// Why a `--rule` or `--band` text is not a reference: the flag, its
+/// text, what is wrong and the form to write.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{flag} {text:?}: {why}; write {form}")]
+pub struct ReferenceError {
+    pub flag: &'static str,
+    pub text: String,
+    pub why: &'static str,
+    pub form: &'static str,
+}
+
 impl Reference {
     /// Reads the flag's text. A value is a number (`5`, `1,500`), an ISO
     /// date (`2026-03-01T07:30`), else a category name; the label follows
     /// the last `:` that ends a whole value, so a time's colons stay its
     /// own (a category's label follows its first `:`).
-    pub fn parse(text: &str, band: bool) -> Result<Reference, String> {
+    pub fn parse(text: &str, band: bool) -> Result<Reference, ReferenceError> {
         let (flag, form) = if band {
             ("--band", "AXIS=FROM..TO[:LABEL], e.g. x=2..3:lap 3")
         } else {
             ("--rule", "AXIS=VALUE[:LABEL], e.g. x=5:5K")
         };
-        let bad = |why: &str| format!("{flag} {text:?}: {why}; write {form}");
+        let bad = |why: &'static str| ReferenceError {
+            flag,
+            text: text.to_string(),
+            why,
+            form,
+        };
         let (axis, rest) = text.split_once('=').ok_or_else(|| bad("no '='"))?;
         let x = match axis.trim() {
             "x" | "X" => true,

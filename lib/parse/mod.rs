@@ -35,7 +35,7 @@ use crate::spec::{self, ChartType, Normalized, Reduction, Sort};
 use crate::term;
 
 pub use follow::FollowOptions;
-pub use grammar::{GrammarOptions, Reference};
+pub use grammar::{GrammarOptions, Reference, ReferenceError};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
 use detect::Kind;
@@ -490,34 +490,63 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
             status = code;
         }
     };
-    if let Some(f) = &opts.follow {
-        let mut inputs = Vec::new();
-        for path in &paths {
-            match term::open_input(path) {
-                Ok(i) => inputs.push(crate::live::Input {
-                    name: i.name,
-                    reader: i.reader,
-                }),
-                Err(e) => fail(
-                    e.downcast_ref::<term::Coded>()
-                        .map_or(term::exit::FAILURE, |c| c.code),
-                    e.to_string(),
-                ),
-            }
+    let code = match &opts.follow {
+        Some(f) => follow_inputs(&paths, &opts, f, &mut out, &mut fail)?,
+        None => {
+            chart_inputs(&paths, &opts, &mut out, &mut fail)?;
+            term::exit::OK
         }
-        let mut sink = |m: String| term::diag(format!("viz-parse: warning: {m}"));
-        let code = match follow::run(inputs, &opts, f, &mut out, &mut sink) {
-            Ok(code) => code,
-            Err(ParseError::Write(e)) => return Err(e.into()),
-            Err(e) => {
-                fail(e.exit_code(), e.to_string());
-                term::exit::OK
-            }
-        };
-        out.flush()?;
-        return Ok(if code == term::exit::OK { status } else { code });
+    };
+    out.flush()?;
+    Ok(if code == term::exit::OK { status } else { code })
+}
+
+/// The exit code of an input that cannot be opened.
+fn open_error_code(e: &anyhow::Error) -> u8 {
+    e.downcast_ref::<term::Coded>()
+        .map_or(term::exit::FAILURE, |c| c.code)
+}
+
+/// `--follow`: the inputs that open followed together as one live chart;
+/// the value is the follow's own exit code (an interruption's), failures
+/// go to `fail`. Only a failed write is an error.
+fn follow_inputs(
+    paths: &[PathBuf],
+    opts: &ParseOptions,
+    f: &FollowOptions,
+    out: &mut dyn Write,
+    fail: &mut dyn FnMut(u8, String),
+) -> anyhow::Result<u8> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        match term::open_input(path) {
+            Ok(i) => inputs.push(crate::live::Input {
+                name: i.name,
+                reader: i.reader,
+            }),
+            Err(e) => fail(open_error_code(&e), e.to_string()),
+        }
     }
-    for path in &paths {
+    let mut sink = |m: String| term::diag(format!("viz-parse: warning: {m}"));
+    match follow::run(inputs, opts, f, out, &mut sink) {
+        Ok(code) => Ok(code),
+        Err(ParseError::Write(e)) => Err(e.into()),
+        Err(e) => {
+            fail(e.exit_code(), e.to_string());
+            Ok(term::exit::OK)
+        }
+    }
+}
+
+/// Each input charted (or its events passed on) in turn; failures go to
+/// `fail` and the next input still runs. Only a failed write is an error.
+fn chart_inputs(
+    paths: &[PathBuf],
+    opts: &ParseOptions,
+    out: &mut dyn Write,
+    fail: &mut dyn FnMut(u8, String),
+) -> anyhow::Result<()> {
+    for path in paths {
         if path.as_os_str() != "-" && path.is_dir() {
             fail(
                 term::exit::NO_INPUT,
@@ -528,16 +557,13 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
         let input = match term::open_input(path) {
             Ok(i) => i,
             Err(e) => {
-                let code = e
-                    .downcast_ref::<term::Coded>()
-                    .map_or(term::exit::FAILURE, |c| c.code);
-                fail(code, e.to_string());
+                fail(open_error_code(&e), e.to_string());
                 continue;
             }
         };
         let name = &input.name;
         let mut sink = |m: String| term::diag(format!("viz-parse: warning: {name}: {m}"));
-        match process_file(input.reader, input.file, name, &opts, &mut out, &mut sink) {
+        match process_file(input.reader, input.file, name, opts, out, &mut sink) {
             Ok(()) => {}
             Err(ParseError::Write(e)) => return Err(e.into()),
             Err(e) => {
@@ -550,6 +576,5 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
             }
         }
     }
-    out.flush()?;
-    Ok(status)
+    Ok(())
 }

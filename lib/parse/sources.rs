@@ -181,49 +181,9 @@ pub(crate) fn json_rows(v: Value, warn: &mut Warner) -> Result<VecRows, ParseErr
             }
             // Records further down (`{"data": {"items": [...]}}`): charting
             // the wrapper would draw its keys, so point at the array instead.
-            let mut found = Vec::new();
-            nested_record_arrays(&map, String::new(), 1, &mut found);
-            if !found.is_empty() {
-                return Err(ParseError::Data(format!(
-                    "nested JSON: {} {}; select {}, e.g. jq -c '{}[]' | viz-parse",
-                    if found.len() == 1 {
-                        "the records are at"
-                    } else {
-                        "arrays of records at"
-                    },
-                    found.join(", "),
-                    if found.len() == 1 {
-                        "that array"
-                    } else {
-                        "one"
-                    },
-                    found[0]
-                )));
-            }
+            nested_records(&map)?;
             if !map.is_empty() && map.values().all(Value::is_object) {
-                let mut keys = KeyColumns::default();
-                keys.names.push("key".into());
-                keys.index.insert("key".into(), 0);
-                let mut rows = Vec::with_capacity(map.len());
-                for (i, (k, v)) in map.into_iter().enumerate() {
-                    let mut row = Vec::new();
-                    if let Value::Object(o) = v {
-                        keys.row(&o, &mut row);
-                    }
-                    if row.is_empty() {
-                        row.push(None);
-                    }
-                    row[0] = Some(k);
-                    rows.push((row, Loc::Record(i + 1)));
-                }
-                return Ok(VecRows::new(
-                    rows,
-                    Some(Names {
-                        list: keys.names,
-                        real: true,
-                    }),
-                    "a JSON object of records",
-                ));
+                return Ok(records_by_key(map));
             }
             let rows = map
                 .into_iter()
@@ -250,6 +210,59 @@ pub(crate) fn json_rows(v: Value, warn: &mut Warner) -> Result<VecRows, ParseErr
             short(&other.to_string())
         ))),
     }
+}
+
+/// An error naming where records further down are (`{"data": {"items":
+/// [...]}}`): charting the wrapper would draw its keys.
+fn nested_records(map: &Map<String, Value>) -> Result<(), ParseError> {
+    let mut found = Vec::new();
+    nested_record_arrays(map, String::new(), 1, &mut found);
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(ParseError::Data(format!(
+        "nested JSON: {} {}; select {}, e.g. jq -c '{}[]' | viz-parse",
+        if found.len() == 1 {
+            "the records are at"
+        } else {
+            "arrays of records at"
+        },
+        found.join(", "),
+        if found.len() == 1 {
+            "that array"
+        } else {
+            "one"
+        },
+        found[0]
+    )))
+}
+
+/// A map of records `{"M5": {"secs": 2.9}}`: a row per key, the key in a
+/// first column named `key`.
+fn records_by_key(map: Map<String, Value>) -> VecRows {
+    let mut keys = KeyColumns::default();
+    keys.names.push("key".into());
+    keys.index.insert("key".into(), 0);
+    let mut rows = Vec::with_capacity(map.len());
+    for (i, (k, v)) in map.into_iter().enumerate() {
+        let mut row = Vec::new();
+        if let Value::Object(o) = v {
+            keys.row(&o, &mut row);
+        }
+        if row.is_empty() {
+            row.push(None);
+        }
+        row[0] = Some(k);
+        rows.push((row, Loc::Record(i + 1)));
+    }
+    VecRows::new(
+        rows,
+        Some(Names {
+            list: keys.names,
+            real: true,
+        }),
+        "a JSON object of records",
+    )
 }
 
 /// How deep below the top object arrays of records are looked for.

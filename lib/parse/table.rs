@@ -157,6 +157,98 @@ fn plan(
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Plan, ParseError> {
+    let Columns {
+        list,
+        width,
+        label,
+        values,
+        series,
+    } = choose_columns(&names, sample, what, opts, warn)?;
+    let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
+    let unit = match &opts.unit {
+        Some(u) => Some(u.clone()),
+        None => values_unit(sample, &list, &values, names.real, warn),
+    };
+    let decimals = (0..width)
+        .map(|i| match opts.decimal {
+            Some(d) => d,
+            None => {
+                let choice = decide_decimal(column_cells(sample, i), hint);
+                if values.contains(&i)
+                    && let Some(note) = doubt_note(&list[i], &choice)
+                {
+                    warn.note(note);
+                }
+                choice.mark
+            }
+        })
+        .collect();
+    let watch_time = chart_type == ChartType::Line && series.is_none();
+    let dates = match label {
+        Some(l) if watch_time => decide_dates(column_cells(sample, l), opts.dates),
+        _ => DatesChoice::default(),
+    };
+    let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
+    let chart = Chart {
+        chart_type,
+        title: opts.title.clone(),
+        subtitle: opts.subtitle.clone(),
+        x_label: opts
+            .x_label
+            .clone()
+            .or_else(|| label.filter(|_| names.real).map(|l| list[l].clone())),
+        y_label: opts
+            .y_label
+            .clone()
+            .or_else(|| (names.real && values.len() == 1).then(|| list[values[0]].clone())),
+        unit,
+        ..Chart::default()
+    };
+    let nopts = NormalizeOptions {
+        max_points,
+        sort: opts.sort.unwrap_or_default(),
+        reduction: opts.reduction_for(chart_type),
+    };
+    Ok(Plan {
+        names: list,
+        label,
+        values,
+        series,
+        decimals,
+        dates,
+        real_names: names.real,
+        chart,
+        opts: nopts,
+    })
+}
+
+/// The cells of column `i` in the sample.
+fn column_cells(sample: &[(OwnedRow, Loc)], i: usize) -> impl Iterator<Item = &str> {
+    sample
+        .iter()
+        .filter_map(move |(r, _)| r.get(i).and_then(|c| c.as_deref()))
+}
+
+/// The columns [`plan`] chose: every column's name (made up where the
+/// input has none), and which label, values and series.
+struct Columns {
+    list: Vec<String>,
+    width: usize,
+    label: Option<usize>,
+    values: Vec<usize>,
+    series: Option<usize>,
+}
+
+/// The label, value and series columns: as `-x`/`-y`/`-s` say, else the
+/// label chosen from the sample (said when another could be) and the first
+/// other numeric column as the value.
+fn choose_columns(
+    names: &Names,
+    sample: &[(OwnedRow, Loc)],
+    what: &str,
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Result<Columns, ParseError> {
     let width = sample
         .iter()
         .map(|(r, _)| r.len())
@@ -218,16 +310,29 @@ fn plan(
     {
         warn.note(note);
     }
+    Ok(Columns {
+        list,
+        width,
+        label,
+        values,
+        series,
+    })
+}
 
-    let labels_of = |i: usize| {
-        sample
-            .iter()
-            .filter_map(move |(r, _)| r.get(i).and_then(|c| c.as_deref()))
-    };
+/// `--chart`, else a line for several series, row numbers or ordered
+/// labels, else a bar; a bar or table of several series is refused.
+fn choose_chart_type(
+    sample: &[(OwnedRow, Loc)],
+    list: &[String],
+    label: Option<usize>,
+    values: &[usize],
+    series: Option<usize>,
+    opts: &ParseOptions,
+) -> Result<ChartType, ParseError> {
     let chart_type = match opts.chart {
         Some(c) => c,
         None if values.len() > 1 || series.is_some() || label.is_none() => ChartType::Line,
-        None if looks_ordered(labels_of(label.unwrap_or(0))) => ChartType::Line,
+        None if looks_ordered(column_cells(sample, label.unwrap_or(0))) => ChartType::Line,
         None => ChartType::Bar,
     };
     if chart_type != ChartType::Line && values.len() > 1 {
@@ -242,96 +347,51 @@ fn plan(
                 .join(", ")
         )));
     }
+    Ok(chart_type)
+}
 
-    let unit = match &opts.unit {
-        Some(u) => Some(u.clone()),
-        None => {
-            let from_header = names.real.then(|| {
-                values
-                    .iter()
-                    .map(|&v| header_unit(&list[v]))
-                    .collect::<Vec<_>>()
-            });
-            match from_header {
-                Some(us) if us.iter().all(|u| u.is_some() && *u == us[0]) => us[0].clone(),
-                _ => {
-                    let mut found: Option<String> = None;
-                    let mut agree = true;
-                    for &v in &values {
-                        match common_unit(labels_of(v)) {
-                            Ok(u) => {
-                                if found.is_some() && u.is_some() && found != u {
-                                    agree = false;
-                                }
-                                found = found.or(u);
-                            }
-                            Err(units) => {
-                                warn.note(format!(
-                                    "column {:?} mixes units ({}); values are charted as written, without a unit",
-                                    list[v],
-                                    units.join(", ")
-                                ));
-                                agree = false;
-                            }
+/// The unit of the value columns when no `--unit` is given: the one their
+/// headers name, else the one their numbers are written with, if they
+/// agree; a column that mixes units is said and gives none.
+fn values_unit(
+    sample: &[(OwnedRow, Loc)],
+    list: &[String],
+    values: &[usize],
+    real_names: bool,
+    warn: &mut Warner,
+) -> Option<String> {
+    let from_header = real_names.then(|| {
+        values
+            .iter()
+            .map(|&v| header_unit(&list[v]))
+            .collect::<Vec<_>>()
+    });
+    match from_header {
+        Some(us) if us.iter().all(|u| u.is_some() && *u == us[0]) => us[0].clone(),
+        _ => {
+            let mut found: Option<String> = None;
+            let mut agree = true;
+            for &v in values {
+                match common_unit(column_cells(sample, v)) {
+                    Ok(u) => {
+                        if found.is_some() && u.is_some() && found != u {
+                            agree = false;
                         }
+                        found = found.or(u);
                     }
-                    if agree { found } else { None }
+                    Err(units) => {
+                        warn.note(format!(
+                            "column {:?} mixes units ({}); values are charted as written, without a unit",
+                            list[v],
+                            units.join(", ")
+                        ));
+                        agree = false;
+                    }
                 }
             }
+            if agree { found } else { None }
         }
-    };
-
-    let decimals = (0..width)
-        .map(|i| match opts.decimal {
-            Some(d) => d,
-            None => {
-                let choice = decide_decimal(labels_of(i), hint);
-                if values.contains(&i)
-                    && let Some(note) = doubt_note(&list[i], &choice)
-                {
-                    warn.note(note);
-                }
-                choice.mark
-            }
-        })
-        .collect();
-    let watch_time = chart_type == ChartType::Line && series.is_none();
-    let dates = match label {
-        Some(l) if watch_time => decide_dates(labels_of(l), opts.dates),
-        _ => DatesChoice::default(),
-    };
-    let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
-    let chart = Chart {
-        chart_type,
-        title: opts.title.clone(),
-        subtitle: opts.subtitle.clone(),
-        x_label: opts
-            .x_label
-            .clone()
-            .or_else(|| label.filter(|_| names.real).map(|l| list[l].clone())),
-        y_label: opts
-            .y_label
-            .clone()
-            .or_else(|| (names.real && values.len() == 1).then(|| list[values[0]].clone())),
-        unit,
-        ..Chart::default()
-    };
-    let nopts = NormalizeOptions {
-        max_points,
-        sort: opts.sort.unwrap_or_default(),
-        reduction: opts.reduction_for(chart_type),
-    };
-    Ok(Plan {
-        names: list,
-        label,
-        values,
-        series,
-        decimals,
-        dates,
-        real_names: names.real,
-        chart,
-        opts: nopts,
-    })
+    }
 }
 
 /// The first rows and the column names: the format's own, else the
@@ -431,42 +491,10 @@ pub(crate) fn chart_from_rows(
     // Kept aside, not dropped, so the warnings still come in line order.
     let mut wide: Vec<(OwnedRow, Loc)> = Vec::new();
     if let Some(w) = header_width {
-        let (bad, good): (Vec<_>, Vec<_>) = sample
-            .into_iter()
-            .partition(|(row, loc)| ragged(row, w, *loc, delimiter).is_some());
-        wide = bad;
-        sample = good;
-        if sample.is_empty() {
-            for (row, loc) in &wide {
-                if let Some(m) = ragged(row, w, *loc, delimiter) {
-                    warn.skip(m)?;
-                }
-            }
-            return Err(ParseError::Data(format!(
-                "every row has more fields than the header ({}); quote values that contain {:?}",
-                names.list.join(", "),
-                delimiter as char
-            )));
-        }
+        (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
-    if opts.values.is_empty()
-        && !sample.iter().any(|(r, _)| {
-            (0..r.width()).any(|i| cell(r, i).is_some_and(|c| parse_number(&c).is_some()))
-        })
-    {
-        let cols: Vec<String> = if names.list.is_empty() {
-            sample[0]
-                .0
-                .iter()
-                .map(|c| c.as_deref().unwrap_or("").trim().to_string())
-                .collect()
-        } else {
-            names.list.clone()
-        };
-        return Err(ParseError::Data(format!(
-            "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
-            cols.join(", ")
-        )));
+    if opts.values.is_empty() {
+        some_number(&sample, &names)?;
     }
     let plan = plan(names, &sample, &what, rows.mark_hint(), opts, warn)?;
     let mut b = Builder::new(plan);
@@ -515,6 +543,58 @@ pub(crate) fn chart_from_rows(
         full_row(&mut b, rows.current(), loc, header_width, delimiter, warn)?;
     }
     b.finish(warn)
+}
+
+/// Rows of a sample, each with where it came from.
+type Sampled = Vec<(OwnedRow, Loc)>;
+
+/// The sample's rows that fit a header of `width` fields, and the ragged
+/// ones set aside; none fits: every ragged row said, and an error.
+fn set_aside_ragged(
+    sample: Sampled,
+    width: usize,
+    names: &Names,
+    delimiter: u8,
+    warn: &mut Warner,
+) -> Result<(Sampled, Sampled), ParseError> {
+    let (wide, sample): (Vec<_>, Vec<_>) = sample
+        .into_iter()
+        .partition(|(row, loc)| ragged(row, width, *loc, delimiter).is_some());
+    if sample.is_empty() {
+        for (row, loc) in &wide {
+            if let Some(m) = ragged(row, width, *loc, delimiter) {
+                warn.skip(m)?;
+            }
+        }
+        return Err(ParseError::Data(format!(
+            "every row has more fields than the header ({}); quote values that contain {:?}",
+            names.list.join(", "),
+            delimiter as char
+        )));
+    }
+    Ok((sample, wide))
+}
+
+/// An error unless some cell of the sample is a number.
+fn some_number(sample: &[(OwnedRow, Loc)], names: &Names) -> Result<(), ParseError> {
+    if sample.iter().any(|(r, _)| {
+        (0..r.width()).any(|i| cell(r, i).is_some_and(|c| parse_number(&c).is_some()))
+    }) {
+        return Ok(());
+    }
+    let cols: Vec<String> = if names.list.is_empty() {
+        sample[0]
+            .0
+            .iter()
+            .map(|c| c.as_deref().unwrap_or("").trim().to_string())
+            .collect()
+    } else {
+        names.list.clone()
+    };
+    Err(ParseError::Data(format!(
+        "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
+        cols.join(", ")
+    )))
 }
 
 /// A row the fast lane did not take: named and skipped when ragged, else

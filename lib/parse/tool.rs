@@ -207,29 +207,81 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
     let opts = options(obj)?;
     let series = obj.get("series").filter(|v| !v.is_null());
     let Some(series) = series else {
-        return match obj.get("inputText") {
-            Some(Value::String(text)) if !text.trim().is_empty() => parse_text(text, &opts)
-                .map_err(|e| match e {
-                    ParseError::Data(m) | ParseError::Usage(m) => err(
-                        "inputText",
-                        format!("could not be read as data: {}", first_paragraph(&m)),
-                    ),
-                    ParseError::Io(e) => err("inputText", e.to_string()),
-                    ParseError::Write(e) => err("inputText", e.to_string()),
-                }),
-            Some(Value::String(_)) | None | Some(Value::Null) => Err(err(
-                "series",
-                "is missing: give series (an array of {name, points}) or inputText",
-            )),
-            Some(other) => Err(err(
-                "inputText",
-                format!(
-                    "must be a string of CSV, Markdown or JSON text, got {}",
-                    kind(other)
-                ),
-            )),
-        };
+        return from_input_text(obj, &opts);
     };
+    let mut dropped = Vec::new();
+    let built = read_series(series, &mut dropped)?;
+    let chart_type = opts.chart.unwrap_or_else(|| {
+        if built.len() > 1 || looks_ordered(built[0].1.iter().map(|(p, _)| p.label.as_str())) {
+            ChartType::Line
+        } else {
+            ChartType::Bar
+        }
+    });
+    let unit = opts.unit.clone().or_else(|| unit_of(&built));
+    let chart = Chart {
+        chart_type,
+        title: opts.title.clone(),
+        subtitle: opts.subtitle.clone(),
+        x_label: opts.x_label.clone(),
+        y_label: opts.y_label.clone(),
+        unit,
+        series: built
+            .into_iter()
+            .map(|(name, pts)| Series {
+                name,
+                points: pts.into_iter().map(|(p, _)| p).collect(),
+            })
+            .collect(),
+        ..Chart::default()
+    };
+    let nopts = NormalizeOptions {
+        max_points: opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS),
+        sort: opts.sort.unwrap_or_default(),
+        reduction: opts.reduction_for(chart_type),
+    };
+    normalize(chart, &nopts, dropped)
+}
+
+/// Series read from the arguments: each one's name and its points, with
+/// the text each value was written as.
+type Built = Vec<(String, Vec<(Point, String)>)>;
+
+/// The chart of an argument object without `series`: its `inputText`.
+fn from_input_text(
+    obj: &Map<String, Value>,
+    opts: &ParseOptions,
+) -> Result<Normalized, ToolArgsError> {
+    match obj.get("inputText") {
+        Some(Value::String(text)) if !text.trim().is_empty() => {
+            parse_text(text, opts).map_err(|e| match e {
+                ParseError::Data(m) | ParseError::Usage(m) => err(
+                    "inputText",
+                    format!("could not be read as data: {}", first_paragraph(&m)),
+                ),
+                ParseError::Io(e) => err("inputText", e.to_string()),
+                ParseError::Write(e) => err("inputText", e.to_string()),
+            })
+        }
+        Some(Value::String(_)) | None | Some(Value::Null) => Err(err(
+            "series",
+            "is missing: give series (an array of {name, points}) or inputText",
+        )),
+        Some(other) => Err(err(
+            "inputText",
+            format!(
+                "must be a string of CSV, Markdown or JSON text, got {}",
+                kind(other)
+            ),
+        )),
+    }
+}
+
+/// `series`: one `{name, points}` object or an array of them, at least one.
+fn read_series(
+    series: &Value,
+    dropped: &mut Vec<(String, String)>,
+) -> Result<Built, ToolArgsError> {
     let list: Vec<&Value> = match series {
         Value::Array(a) => a.iter().collect(),
         Value::Object(_) => vec![series],
@@ -249,8 +301,7 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
             "is empty: give at least one series with points",
         ));
     }
-    let mut dropped = Vec::new();
-    let mut built: Vec<(String, Vec<(Point, String)>)> = Vec::new();
+    let mut built: Built = Vec::new();
     for (i, s) in list.iter().enumerate() {
         let path = format!("series[{i}]");
         let o = s.as_object().ok_or_else(|| {
@@ -282,39 +333,20 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
             )
         })?;
         let mut pts = Vec::new();
-        points(p, &format!("{path}.points"), &name, &mut pts, &mut dropped)?;
+        points(p, &format!("{path}.points"), &name, &mut pts, dropped)?;
         built.push((name, pts));
     }
-    let chart_type = opts.chart.unwrap_or_else(|| {
-        if built.len() > 1 || looks_ordered(built[0].1.iter().map(|(p, _)| p.label.as_str())) {
-            ChartType::Line
-        } else {
-            ChartType::Bar
-        }
-    });
-    let unit = opts.unit.clone().or_else(|| unit_of(&built));
-    let chart = Chart {
-        chart_type,
-        title: opts.title.clone(),
-        subtitle: opts.subtitle.clone(),
-        x_label: opts.x_label.clone(),
-        y_label: opts.y_label.clone(),
-        unit,
-        series: built
-            .into_iter()
-            .map(|(name, pts)| Series {
-                name,
-                points: pts.into_iter().map(|(p, _)| p).collect(),
-            })
-            .collect(),
-        ..Chart::default()
-    };
-    let nopts = NormalizeOptions {
-        max_points: opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS),
-        sort: opts.sort.unwrap_or_default(),
-        reduction: opts.reduction_for(chart_type),
-    };
-    match spec::normalize(chart, &nopts) {
+    Ok(built)
+}
+
+/// The chart normalized, the points dropped while reading listed first in
+/// its `non_finite`; its errors said in the arguments' terms.
+fn normalize(
+    chart: Chart,
+    nopts: &NormalizeOptions,
+    mut dropped: Vec<(String, String)>,
+) -> Result<Normalized, ToolArgsError> {
+    match spec::normalize(chart, nopts) {
         Ok(mut n) => {
             dropped.append(&mut n.non_finite);
             n.non_finite = dropped;

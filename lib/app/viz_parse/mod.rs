@@ -129,7 +129,8 @@ fn grammar_options(
         .iter()
         .map(|r| Reference::parse(r, false))
         .chain(args.band.iter().map(|b| Reference::parse(b, true)))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let marks = (0..args.values.len())
         .map(|i| {
             marks.get(i).copied().flatten().map(|m| match m {
