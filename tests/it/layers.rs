@@ -142,7 +142,10 @@ fn expand(s: &str) -> (Vec<Vec<String>>, usize) {
                 }
                 i += 1;
             }
-            let inner = &s[open..i.saturating_sub(1)];
+            // A group the text cut short (a line of a longer `use`) ends
+            // where the text does.
+            let end = if depth == 0 { i - 1 } else { i };
+            let inner = &s[open..end.max(open)];
             let mut found = Vec::new();
             for part in split_top(inner) {
                 let part = part.trim();
@@ -200,8 +203,16 @@ impl Tree {
         let modules: BTreeSet<Module> = files.iter().map(|f| f.module.clone()).collect();
         let mut reexports: BTreeMap<Module, BTreeMap<String, String>> = BTreeMap::new();
         for f in files {
-            for line in f.code.lines() {
-                let t = line.trim_start();
+            // Whole statements, so that a `pub use` over several lines is
+            // read whole.
+            for stmt in f.code.split(';') {
+                let stmt = stmt.replace('\n', " ");
+                let at = ["pub use ", "pub(crate) use "]
+                    .iter()
+                    .filter_map(|k| stmt.rfind(k))
+                    .max();
+                let Some(at) = at else { continue };
+                let t = &stmt[at..];
                 let Some(rest) = t
                     .strip_prefix("pub use ")
                     .or_else(|| t.strip_prefix("pub(crate) use "))
