@@ -7,19 +7,17 @@
 //! ([`exit`]). Tools and their consent live in [`toolbox`].
 
 pub mod history;
+pub mod keys;
 pub mod oneshot;
 pub mod options;
 pub mod outcome;
-pub mod plot;
 pub mod repl;
 pub mod setup;
-pub mod signal_tool;
 pub mod signals;
 pub mod sink;
 pub mod task;
 mod tool_stats;
 pub mod toolbox;
-pub mod tools;
 pub mod turn;
 
 use std::io;
@@ -28,7 +26,8 @@ use std::time::Instant;
 pub use options::{Options, OutputMode};
 pub use setup::MAX_CONTEXT;
 pub use sink::{CommandSink, EventSink, JsonlSink, RenderSink};
-pub use turn::{Agent, Signal, TurnOptions, TurnReport};
+pub use toolbox::Signal;
+pub use turn::{Agent, TurnOptions, TurnReport};
 
 use crate::term::coded;
 
@@ -70,7 +69,8 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
 /// and each server's status on stdout, exits 0.
 fn list_tools(args: &Options) -> anyhow::Result<u8> {
     use std::io::Write;
-    let (toolbox, _) = toolbox::ToolSetup::from_args(args)
+    let (toolbox, _) = args
+        .tool_setup()
         .build()
         .map_err(|e| coded(exit::USAGE, e))?;
     let text = toolbox::format_tool_list(&toolbox.list());

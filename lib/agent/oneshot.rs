@@ -7,8 +7,9 @@ use std::time::Instant;
 use super::history::Ledger;
 use super::outcome::{self, Closing, Failure, Stats};
 use super::setup::{self, SessionChoice};
+use super::toolbox::builtin::signal;
 use super::turn::{Agent, TurnOptions, stamp};
-use super::{Options, OutputMode, exit, signal_tool, toolbox};
+use super::{Options, OutputMode, exit, toolbox};
 use crate::events::{Event, now_rfc3339};
 use crate::provider::GenError;
 use crate::provider::request;
@@ -25,7 +26,8 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(args: &Options) -> anyhow::Result<Prepared> {
-        let (toolbox, tool_failures) = toolbox::ToolSetup::from_args(args)
+        let (toolbox, tool_failures) = args
+            .tool_setup()
             .build()
             .map_err(|e| coded(exit::USAGE, e))?;
         let base_url = setup::check_base_url(args)?;
@@ -60,7 +62,7 @@ impl Prepared {
             },
             ledger,
             pending: Vec::new(),
-            on_signal: signal_tool::terminal_progress(),
+            on_signal: signal::terminal_progress(),
             deadline: None,
         };
         agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;

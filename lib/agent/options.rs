@@ -2,10 +2,13 @@
 //! environment and the config file by the program's front
 //! (`app::gem_ask`), as plain values. The agent reads nothing else: no
 //! flag parser, no config file, no environment variable that a flag or the
-//! config could override.
+//! config could override. [`Options::tool_setup`] hands the toolbox the
+//! part that concerns it.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use crate::agent::toolbox::ToolSetup;
 use crate::agent::toolbox::config::ToolsFile;
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
@@ -74,4 +77,26 @@ pub struct Options {
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub tools_file: ToolsFile,
+}
+
+impl Options {
+    /// What the run asks of its tools, for [`ToolSetup::build`].
+    pub fn tool_setup(&self) -> ToolSetup {
+        ToolSetup {
+            no_tools: self.no_tools || self.command_help,
+            only: self.tools.clone(),
+            exclude: self.exclude_tools.clone(),
+            allow: self.allow_tool.clone(),
+            yes: self.yes,
+            timeout: self.tool_timeout.map(Duration::from_secs_f64),
+            include_dirs: self.include_dir.clone(),
+            mcp: self.mcp.clone(),
+            agent: self.task.is_some(),
+            task: self.task.is_some(),
+            no_progress: !self.progress_reporting,
+            debug: self.debug,
+            workdir: None,
+            file: self.tools_file.clone(),
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Map, json};
 
-use super::setup::redact_key;
+use super::keys::redact_key;
 use super::sink::EventSink;
 use super::{exit, signals, tool_stats};
 use crate::events::{Event, now_rfc3339};

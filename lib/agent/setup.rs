@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::keys::api_key;
 use super::outcome::Failure;
 use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 use super::{Options, OutputMode, exit, signals};
-use crate::provider::ProviderKind;
 use crate::provider::transport::{
     BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url,
 };
@@ -234,27 +234,6 @@ pub fn base_url(args: &Options) -> String {
         .or_else(|| env("GEMINI_BASE_URL"))
         .or_else(|| env("GOOGLE_GEMINI_BASE_URL"))
         .unwrap_or_else(|| crate::provider::DEFAULT_BASE_URL.to_string())
-}
-
-fn api_key(kind: ProviderKind) -> Option<String> {
-    kind.wiring()
-        .key_vars
-        .iter()
-        .filter_map(|k| std::env::var(k).ok())
-        .map(|v| v.trim().to_string())
-        .find(|v| !v.is_empty())
-}
-
-/// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
-pub fn redact_key(text: &str) -> String {
-    [ProviderKind::Gemini, ProviderKind::Openai]
-        .iter()
-        .flat_map(|k| k.wiring().key_vars)
-        .filter_map(|k| std::env::var(k).ok())
-        .map(|v| v.trim().to_string())
-        // A one-letter "key" would blank out half the message.
-        .filter(|v| v.len() >= 8)
-        .fold(text.to_string(), |t, key| t.replace(&key, "[REDACTED]"))
 }
 
 fn plain_http_to_another_host(base: &str) -> bool {

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use super::oneshot::{Prepared, error_drawn};
 use super::outcome::{self, Closing, Failure};
 use super::setup::{self, SessionChoice};
-use super::signal_tool::{NEED_INPUT, TASK_COMPLETE};
+use super::toolbox::{NEED_INPUT, TASK_COMPLETE};
 use super::turn::{Agent, TurnReport, stamp};
 use super::{Options, signals};
 use crate::events::Event;

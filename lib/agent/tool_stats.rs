@@ -5,8 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::plot::PLOT;
-use super::tools::RENDER_VISUALIZATION;
+use super::toolbox::{PLOT, RENDER_VISUALIZATION};
 use crate::events::Event;
 
 /// The tools counted, in report order.

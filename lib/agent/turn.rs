@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::history::{self, Ledger};
+use super::keys::redact_key;
 use super::outcome::{Failure, Stats};
-use super::setup::redact_key;
+use super::signals;
 use super::sink::EventSink;
-use super::{signals, toolbox, tools};
+use super::toolbox::{self, CREATE_NEW_TOPIC, Signal, SignalHook};
 use crate::events::{Event, now_rfc3339};
 use crate::provider::request::{self, RequestSpec};
 use crate::provider::transport::display_url;
@@ -48,31 +49,6 @@ pub struct TurnOptions {
     /// would be held whole in memory for nothing.
     pub one_turn: bool,
 }
-
-/// A `signal` event seen during a turn.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Signal {
-    /// `need_input`, `task_complete` or `progress`.
-    pub kind: String,
-    pub progress: Option<u64>,
-    pub message: Option<String>,
-}
-
-impl Signal {
-    fn from_event(e: &Event) -> Option<Signal> {
-        if e.kind() != "signal" {
-            return None;
-        }
-        Some(Signal {
-            kind: e.str_field("signal")?.to_string(),
-            progress: e.0.get("progress").and_then(Value::as_u64),
-            message: e.str_field("message").map(str::to_string),
-        })
-    }
-}
-
-/// Told of each signal as it arrives.
-pub type SignalHook = Box<dyn FnMut(&Signal)>;
 
 /// What one completed user turn did.
 #[derive(Default)]
@@ -186,7 +162,7 @@ impl Agent {
         let mut s = BASE_PROMPT.to_string();
         s.push_str(&self.toolbox.guidance());
         s.push_str(&self.opts.system_extra);
-        if self.toolbox.declared().contains(&tools::CREATE_NEW_TOPIC)
+        if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
             s.push('\n');
@@ -436,9 +412,7 @@ impl Agent {
         // A chapter header comes before the actions of its turn,
         // whatever order the model wrote the calls in.
         let mut order: Vec<usize> = (0..calls.len()).collect();
-        crate::topic::order_calls_topic_first(&mut order, |&i| {
-            calls[i].name == tools::CREATE_NEW_TOPIC
-        });
+        crate::topic::order_calls_topic_first(&mut order, |&i| calls[i].name == CREATE_NEW_TOPIC);
         let mut responses: Vec<Option<Value>> = vec![None; calls.len()];
         for i in order {
             self.check_stop()?;

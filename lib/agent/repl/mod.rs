@@ -29,9 +29,10 @@ use editor::{Editor, Input};
 use status::{Mode, State, Status};
 use term::Term;
 
+use super::keys::redact_key;
 use super::oneshot::Prepared;
 use super::outcome::{self, Failure};
-use super::setup::{self, redact_key};
+use super::setup;
 use super::task::{Limits, Next, Task};
 use super::turn::{Agent, TurnReport, stamp};
 use super::{Options, OutputMode, exit, signals};

@@ -1,22 +1,25 @@
 //! The tool registry and the one way a call is run, whatever the mode.
 //!
-//! Every tool the model can call — the chart and chapter tools, the file and
-//! command tools, each tool of each MCP server — is a [`Tool`]: its
-//! declaration, where it comes from, its consent [`Level`] and how it runs.
+//! Every tool the model can call — gem-ask's own (the chart, plot and
+//! chapter tools, the file and command tools, `signal`; one file each in
+//! [`builtin`], registered in [`builtin::tools`]) and each tool of each MCP
+//! server (made by [`mcp`]) — is a [`Tool`]: its declaration, where it
+//! comes from, its consent [`Level`], its paragraph of the system prompt
+//! and how it runs.
 //! [`Toolbox::dispatch`] is the single path a call takes: it checks the tool
 //! is declared, asks for consent (`consent`), runs it against a deadline
 //! (`--tool-timeout`), and turns the outcome into events for the user
 //! (`tool_use` ... `tool_result`) and the model's `functionResponse`. A
 //! refusal, a failure or a timeout is an error result the model reads; the
-//! turn loop goes on. Adding a tool is one [`Registry::add`].
+//! turn loop goes on. The tool names other modules need are named here
+//! (re-exported from [`builtin`]).
 
+pub mod builtin;
 pub mod config;
 pub mod consent;
-pub mod files;
 pub mod listing;
 pub mod mcp;
 pub mod setup;
-pub mod shell;
 pub mod workspace;
 
 use std::fmt;
@@ -27,6 +30,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::events::Event;
+pub use builtin::{CREATE_NEW_TOPIC, PLOT, RENDER_VISUALIZATION};
+pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
 pub use setup::ToolSetup;
@@ -217,6 +222,14 @@ impl From<ToolResult> for Ran {
 type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
 type PreviewFn = dyn Fn(&Value, &Ctx<'_>) -> String + Send + Sync;
 type CheckFn = dyn Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync;
+type GuidanceFn = dyn Fn(&Workspace) -> String + Send + Sync;
+
+/// A tool's paragraph of the system prompt and its place among the others.
+#[derive(Clone)]
+struct Guidance {
+    place: u8,
+    text: Arc<GuidanceFn>,
+}
 
 /// One tool.
 #[derive(Clone)]
@@ -236,6 +249,8 @@ pub struct Tool {
     preview: Option<Arc<PreviewFn>>,
     /// Refuses a call before anyone is asked (a path outside the workspace).
     check: Option<Arc<CheckFn>>,
+    /// What the system prompt says of it when it is declared.
+    guidance: Option<Guidance>,
 }
 
 impl fmt::Debug for Tool {
@@ -264,6 +279,7 @@ impl Tool {
             run: Arc::new(run),
             preview: None,
             check: None,
+            guidance: None,
         }
     }
 
@@ -290,6 +306,21 @@ impl Tool {
         self
     }
 
+    /// Its paragraph of the system prompt, said when it is declared. The
+    /// paragraphs go by `place` (see [`builtin::place`]); one that several
+    /// declared tools share is said once.
+    pub fn with_guidance(
+        mut self,
+        place: u8,
+        text: impl Fn(&Workspace) -> String + Send + Sync + 'static,
+    ) -> Tool {
+        self.guidance = Some(Guidance {
+            place,
+            text: Arc::new(text),
+        });
+        self
+    }
+
     fn preview(&self, args: &Value, ctx: &Ctx<'_>) -> String {
         match &self.preview {
             Some(p) => p(args, ctx),
@@ -305,18 +336,11 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// gem-ask's own tools: charts and chapters, then files and commands.
-    pub fn builtin() -> Registry {
+    /// gem-ask's own tools ([`builtin::tools`]), `signal` with its
+    /// `progress` kind or without.
+    pub fn builtin(progress_reporting: bool) -> Registry {
         let mut r = Registry::default();
-        for &name in super::tools::ALL {
-            r.add(Tool::new(
-                super::tools::declaration(name),
-                Source::Builtin,
-                Level::Auto,
-                move |args, ctx| super::tools::run(name, args, ctx.tool_id),
-            ));
-        }
-        for t in files::tools().into_iter().chain([shell::tool()]) {
+        for t in builtin::tools(progress_reporting) {
             r.add(t);
         }
         r
@@ -388,8 +412,6 @@ pub struct Toolbox {
     registry: Registry,
     /// Names declared to the model, in registry order.
     declared: Vec<String>,
-    /// Whether `signal` takes the `progress` kind (its guidance says so).
-    progress_reporting: bool,
     consent: Consent,
     workspace: Workspace,
     timeout: Duration,
@@ -403,9 +425,8 @@ impl Toolbox {
     /// way to ask for consent): what tests and `-c` need.
     pub fn charts_only(declared: &[&str]) -> Toolbox {
         Toolbox {
-            registry: Registry::builtin(),
+            registry: Registry::builtin(true),
             declared: declared.iter().map(|s| s.to_string()).collect(),
-            progress_reporting: true,
             consent: Consent::no_terminal(),
             workspace: Workspace::current().unwrap_or_default(),
             timeout: setup::DEFAULT_TIMEOUT,
@@ -414,44 +435,23 @@ impl Toolbox {
         }
     }
 
-    /// Registers a tool of a mode (e.g. the agent modes' signals) and,
-    /// with `declare`, declares it; its name, if taken, is made unique.
-    /// Returns the name it got.
-    pub fn add(&mut self, tool: Tool, declare: bool) -> String {
-        self.registry.add(tool);
-        let name = self.registry.tools.last().expect("just added").name.clone();
-        if declare {
-            self.declared.push(name.clone());
-        }
-        name
-    }
-
     /// The names declared to the model.
     pub fn declared(&self) -> Vec<&str> {
         self.declared.iter().map(String::as_str).collect()
     }
 
-    /// The system prompt's lines for the declared tools.
+    /// The system prompt's lines for the declared tools: each one's
+    /// paragraph, by place, a shared one once.
     pub fn guidance(&self) -> String {
-        let declared = self.declared();
-        let mut g = super::tools::guidance(&declared);
-        if declared.contains(&super::signal_tool::SIGNAL) {
-            g.push_str(super::signal_tool::guidance(self.progress_reporting));
-        }
-        let workspace_tools = self
-            .registry
+        let mut paragraphs: Vec<(u8, String)> = self
+            .declared
             .iter()
-            .filter(|t| t.source == Source::Builtin && !t.by_default)
-            .any(|t| declared.contains(&t.name.as_str()));
-        if workspace_tools {
-            g.push_str(&format!(
-                "The file and command tools work only inside {} (the first is the working directory); \
-                 paths are relative to the working directory. Calls that change something may be refused \
-                 by the user: then do not retry them, say what you would have done.\n",
-                self.workspace.describe()
-            ));
-        }
-        g
+            .filter_map(|n| self.registry.get(n)?.guidance.as_ref())
+            .map(|g| (g.place, (g.text)(&self.workspace)))
+            .collect();
+        paragraphs.sort_by_key(|(place, _)| *place);
+        paragraphs.dedup();
+        paragraphs.into_iter().map(|(_, text)| text).collect()
     }
 
     /// The `functionDeclarations` of the request.
@@ -576,22 +576,8 @@ mod tests {
     }
 
     #[test]
-    fn a_mode_adds_and_declares_its_own_tool() {
-        let mut tb = Toolbox::charts_only(&[]);
-        let name = tb.add(
-            Tool::new(
-                json!({"name": "signal", "description": "d"}),
-                Source::Builtin,
-                Level::Auto,
-                |args, _| Ran {
-                    events: vec![Event::signal("progress", None, args["message"].as_str())],
-                    result: Ok(Done::text("noted")),
-                    new_topic: None,
-                },
-            ),
-            true,
-        );
-        assert_eq!(tb.declared(), [name.as_str()]);
+    fn a_builtin_signal_runs_through_dispatch() {
+        let mut tb = Toolbox::charts_only(&[SIGNAL]);
         assert_eq!(tb.declarations()[0]["name"], "signal");
         let mut kinds = Vec::new();
         let d = tb
@@ -599,7 +585,7 @@ mod tests {
                 &ToolCall {
                     name: "signal",
                     id: None,
-                    args: &json!({"message": "half way"}),
+                    args: &json!({"kind": "progress", "message": "half way"}),
                     tool_id: "s1",
                 },
                 &mut |e| {
@@ -610,6 +596,27 @@ mod tests {
             .unwrap();
         assert!(d.ok);
         assert_eq!(kinds, ["tool_use", "signal", "tool_result"]);
+    }
+
+    #[test]
+    fn guidance_keeps_the_prompt_order_and_says_a_shared_paragraph_once() {
+        let tb = Toolbox::charts_only(&[
+            "render_visualization",
+            "create_new_topic",
+            "plot",
+            "read_file",
+            "write_file",
+            "run_shell_command",
+            "signal",
+        ]);
+        let g = tb.guidance();
+        let at = |s: &str| g.find(s).unwrap_or_else(|| panic!("{s}: {g}"));
+        assert!(at("call render_visualization") < at("call plot"));
+        assert!(at("call plot") < at("Use create_new_topic"));
+        assert!(at("Use create_new_topic") < at("Use signal"));
+        assert!(at("Use signal") < at("The file and command tools"));
+        assert_eq!(g.matches("The file and command tools").count(), 1);
+        assert!(Toolbox::charts_only(&[]).guidance().is_empty());
     }
 
     #[test]

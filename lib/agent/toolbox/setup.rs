@@ -1,4 +1,6 @@
-//! Building a session's [`Toolbox`] from the flags and the config file:
+//! Building a session's [`Toolbox`] from a [`ToolSetup`] (what the run's
+//! options ask of the tools, made by `agent::Options::tool_setup`, so the
+//! toolbox never sees the options) and the config file's tables:
 //! which tools exist (built-in, then each MCP server's), which are declared
 //! to the model, their levels and standing permissions, the workspace and
 //! the timeout. Flags win over the config.
@@ -14,9 +16,7 @@ use std::time::Duration;
 
 use super::config::ToolsFile;
 use super::mcp::{Hub, ServerSpec};
-use super::{Consent, Registry, Toolbox, Workspace};
-use crate::agent::Options;
-use crate::agent::signal_tool::{self, SIGNAL};
+use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]
@@ -57,25 +57,6 @@ pub struct ToolSetup {
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl ToolSetup {
-    pub fn from_args(args: &Options) -> ToolSetup {
-        ToolSetup {
-            no_tools: args.no_tools || args.command_help,
-            only: args.tools.clone(),
-            exclude: args.exclude_tools.clone(),
-            allow: args.allow_tool.clone(),
-            yes: args.yes,
-            timeout: args.tool_timeout.map(Duration::from_secs_f64),
-            include_dirs: args.include_dir.clone(),
-            mcp: args.mcp.clone(),
-            agent: args.task.is_some(),
-            task: args.task.is_some(),
-            no_progress: !args.progress_reporting,
-            debug: args.debug,
-            workdir: None,
-            file: args.tools_file.clone(),
-        }
-    }
-
     /// The toolbox, with one message per MCP server that failed to start
     /// (the caller reports each as an `error` event). `Err` is a usage
     /// error: a malformed config, an unknown tool name, a bad directory.
@@ -100,8 +81,7 @@ impl ToolSetup {
             .cloned()
             .collect();
         let workspace = Workspace::new(&cwd, &include).map_err(|e| e.to_string())?;
-        let mut registry = Registry::builtin();
-        registry.add(signal_tool::tool(!self.no_progress));
+        let mut registry = Registry::builtin(!self.no_progress);
         let specs = if self.no_tools {
             Vec::new()
         } else {
@@ -160,7 +140,6 @@ impl ToolSetup {
             Toolbox {
                 registry,
                 declared,
-                progress_reporting: !self.no_progress,
                 consent,
                 workspace,
                 timeout,

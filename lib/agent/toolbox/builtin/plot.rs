@@ -15,17 +15,34 @@
 
 use serde_json::{Value, json};
 
+use crate::agent::toolbox::{Done, Failed, Level, Ran, Source, Tool};
 use crate::events::Event;
 use crate::spec::grammar::{self, ChartSpec, Limits, MarkKind};
 
 pub const PLOT: &str = "plot";
+
+/// The tool (`auto`, declared by default).
+pub fn tool() -> Tool {
+    Tool::new(declaration(), Source::Builtin, Level::Auto, |args, ctx| {
+        let plotted = run(args, ctx.tool_id);
+        Ran {
+            events: plotted.events,
+            result: plotted
+                .answer
+                .map(Done::text)
+                .map_err(|e| Failed::new("invalid_arguments", e)),
+            new_topic: None,
+        }
+    })
+    .with_guidance(super::place::PLOT, |_| GUIDANCE.to_string())
+}
 
 /// The worked example the description carries: pace and heart rate over
 /// distance, a rule at 5 km, pace inverted (faster is up).
 const EXAMPLE: &str = r#"{"title":"Run overview","fallbackText":"Pace and heart rate over 10 km; 5K mark at 5 km","spec":{"dataset":{"rows":[{"km":0,"pace":300,"hr":128},{"km":5,"pace":307,"hr":146},{"km":10,"pace":312,"hr":150}]},"fields":{"km":{"type":"number","label":"Distance","unit":"km"},"pace":{"type":"number","label":"Pace","unit":"s/km"},"hr":{"type":"number","label":"Heart rate","unit":"bpm"}},"marks":[{"type":"line","x":"km","y":"pace","series":"pace"},{"type":"line","x":"km","y":"hr","series":"hr"},{"type":"rule","xValue":5,"label":"5K"}],"axes":{"x":{"label":"Distance (km)"},"y":{"label":"Pace (s/km), heart rate (bpm)","invert":true}}}}"#;
 
 /// The `FunctionDeclaration`.
-pub fn declaration() -> Value {
+fn declaration() -> Value {
     let operand = json!({"type": ["number", "string"],
         "description": "A field name, or a constant: a number, an ISO 8601 date, a category."});
     let axis = json!({"type": "object", "properties": {
@@ -93,7 +110,7 @@ pub fn declaration() -> Value {
 }
 
 /// The system prompt's line for the tool.
-pub const GUIDANCE: &str = "For layered charts (two measures over one axis, bands, reference lines, \
+const GUIDANCE: &str = "For layered charts (two measures over one axis, bands, reference lines, \
     points, areas, shares) call plot with a VisualChartV1 spec and a fallbackText; when it answers \
     with problems, fix exactly those and call it again. After it draws, answer in one or two \
     sentences; do not repeat the data as text.\n";

@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
+use super::place;
+use crate::agent::toolbox::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult, Workspace};
 
 /// Most bytes of a file `read_file` returns.
 pub const MAX_READ: usize = 256 * 1024;
@@ -29,19 +30,23 @@ pub fn tools() -> Vec<Tool> {
         Tool::new(read_decl(), Source::Builtin, Level::Auto, |a, c| {
             read_file(a, c).into()
         })
-        .on_request(),
+        .on_request()
+        .with_guidance(place::WORKSPACE, guidance),
         Tool::new(list_decl(), Source::Builtin, Level::Auto, |a, c| {
             list_directory(a, c).into()
         })
-        .on_request(),
+        .on_request()
+        .with_guidance(place::WORKSPACE, guidance),
         Tool::new(search_decl(), Source::Builtin, Level::Auto, |a, c| {
             search_files(a, c).into()
         })
-        .on_request(),
+        .on_request()
+        .with_guidance(place::WORKSPACE, guidance),
         Tool::new(write_decl(), Source::Builtin, Level::Standard, |a, c| {
             Ran::from(write_file(a, c))
         })
         .on_request()
+        .with_guidance(place::WORKSPACE, guidance)
         .with_check(|a, c| inside(a, "path", None, c))
         .with_preview(|a, c| {
             let path = str_arg(a, "path").unwrap_or("?");
@@ -53,6 +58,17 @@ pub fn tools() -> Vec<Tool> {
             format!("write {bytes} bytes to {at}")
         }),
     ]
+}
+
+/// The system prompt's paragraph of the file and command tools (said
+/// once, however many of them are declared).
+pub(super) fn guidance(workspace: &Workspace) -> String {
+    format!(
+        "The file and command tools work only inside {} (the first is the working directory); \
+         paths are relative to the working directory. Calls that change something may be refused \
+         by the user: then do not retry them, say what you would have done.\n",
+        workspace.describe()
+    )
 }
 
 fn read_decl() -> Value {
@@ -298,7 +314,6 @@ fn write_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::toolbox::Workspace;
     use std::path::PathBuf;
     use std::time::Duration;
 

@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::files::str_arg;
-use super::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
+use super::files::{self, str_arg};
+use super::place;
+use crate::agent::toolbox::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
 
 /// Most bytes kept of each of stdout and stderr.
 pub const MAX_OUTPUT: usize = 64 * 1024;
@@ -26,7 +27,8 @@ pub fn tool() -> Tool {
         Ran::from(run(a, c))
     })
     .on_request()
-    .with_check(|a, c| super::files::inside(a, "directory", Some("."), c))
+    .with_guidance(place::WORKSPACE, files::guidance)
+    .with_check(|a, c| files::inside(a, "directory", Some("."), c))
     .with_preview(|a, c| {
         let command = str_arg(a, "command").unwrap_or("?");
         let dir = str_arg(a, "directory").unwrap_or(".");

@@ -3,15 +3,17 @@
 //! the kinds `need_input` (it cannot go on without the user),
 //! `task_complete` (the task is done) and `progress` (a share of the work,
 //! 0-100). Each call becomes a `signal` event (docs/events.md) and a short
-//! acknowledgement for the model; the modes read the signals of a turn from
-//! its [`super::TurnReport`]. Consent level `auto`: it acts on nothing.
+//! acknowledgement for the model; the turn loop reads each back as a
+//! [`Signal`], hands it to the mode's [`SignalHook`] as it arrives and
+//! lists the turn's in its `TurnReport`. Consent level `auto`: it acts on
+//! nothing.
 //!
 //! `--progress-reporting off` leaves `progress` out of the declaration, and
 //! a progress call made anyway is answered as an error, with no event.
 
 use serde_json::{Value, json};
 
-use super::toolbox::{Done, Failed, Level, Ran, Source, Tool};
+use crate::agent::toolbox::{Done, Failed, Level, Ran, Source, Tool};
 use crate::events::Event;
 
 pub const SIGNAL: &str = "signal";
@@ -30,7 +32,36 @@ pub fn tool(progress_reporting: bool) -> Tool {
         Level::Auto,
         move |args, _| run(args, progress_reporting),
     )
+    .with_guidance(super::place::SIGNAL, move |_| {
+        guidance(progress_reporting).to_string()
+    })
 }
+
+/// A `signal` event seen during a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Signal {
+    /// `need_input`, `task_complete` or `progress`.
+    pub kind: String,
+    pub progress: Option<u64>,
+    pub message: Option<String>,
+}
+
+impl Signal {
+    /// The signal an event carries, if it is a `signal` event.
+    pub fn from_event(e: &Event) -> Option<Signal> {
+        if e.kind() != "signal" {
+            return None;
+        }
+        Some(Signal {
+            kind: e.str_field("signal")?.to_string(),
+            progress: e.0.get("progress").and_then(Value::as_u64),
+            message: e.str_field("message").map(str::to_string),
+        })
+    }
+}
+
+/// Told of each signal as it arrives.
+pub type SignalHook = Box<dyn FnMut(&Signal)>;
 
 fn kinds(progress_reporting: bool) -> Vec<&'static str> {
     let mut k = vec![NEED_INPUT, TASK_COMPLETE];
@@ -73,7 +104,7 @@ pub fn declaration(progress_reporting: bool) -> Value {
 }
 
 /// The system prompt's line for the tool.
-pub fn guidance(progress_reporting: bool) -> &'static str {
+fn guidance(progress_reporting: bool) -> &'static str {
     if progress_reporting {
         "Use signal to say where the work stands: kind progress (with progress 0-100) at each major \
          step of long work, need_input when you need the user's answer, task_complete once the task \
@@ -181,12 +212,12 @@ pub fn progress_line(kind: &str, progress: Option<u64>, message: Option<&str>) -
 
 /// Writes each signal's progress line on stderr, when stderr is a
 /// terminal (never into a pipe or file, never on stdout).
-pub fn terminal_progress() -> Option<super::turn::SignalHook> {
+pub fn terminal_progress() -> Option<SignalHook> {
     use std::io::{IsTerminal, Write};
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    Some(Box::new(|s: &super::Signal| {
+    Some(Box::new(|s: &Signal| {
         if let Some(line) = progress_line(&s.kind, s.progress, s.message.as_deref()) {
             let _ = writeln!(std::io::stderr().lock(), "{line}");
         }
