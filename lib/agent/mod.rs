@@ -72,7 +72,7 @@ fn list_tools(args: &Options) -> anyhow::Result<u8> {
     let (toolbox, _) = args
         .tool_setup()
         .build()
-        .map_err(|e| coded(exit::USAGE, e))?;
+        .map_err(|e| coded(exit::USAGE, e.to_string()))?;
     let text = toolbox::format_tool_list(&toolbox.list());
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -29,7 +29,7 @@ impl Prepared {
         let (toolbox, tool_failures) = args
             .tool_setup()
             .build()
-            .map_err(|e| coded(exit::USAGE, e))?;
+            .map_err(|e| coded(exit::USAGE, e.to_string()))?;
         let base_url = setup::check_base_url(args)?;
         Ok(Prepared {
             toolbox,

@@ -140,7 +140,7 @@ impl super::Repl {
                     }
                     self.term.note(&m)
                 }
-                Err(m) => self.term.warn(&m),
+                Err(e) => self.term.warn(&e.to_string()),
             },
             Command::Load(name) => match self.current.load(&name) {
                 Ok(loaded) => {
@@ -156,7 +156,7 @@ impl super::Repl {
                         "loaded session {name}: {n} turn(s); /history lists them"
                     ));
                 }
-                Err(m) => self.term.warn(&m),
+                Err(e) => self.term.warn(&e.to_string()),
             },
             Command::Model(name) => {
                 self.args.model = name;

@@ -318,7 +318,7 @@ impl Repl {
                 let saved = self.current.save_turn(&self.args.model, &report.records);
                 (
                     Turn::Done(report, next),
-                    saved.err().map(|m| ("session_error", m)),
+                    saved.err().map(|e| ("session_error", e.to_string())),
                 )
             }
             Err(f) => {

@@ -20,6 +20,35 @@ pub struct Current {
     no_history: bool,
 }
 
+/// Why appending a turn, `/save` or `/load` failed; the text is what the
+/// user is told.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(
+        "invalid session name {0:?}: use letters, digits, '.', '_' and '-' (at most 128, not starting with '.')"
+    )]
+    InvalidName(String),
+    /// No sessions directory.
+    #[error("{0}")]
+    NoDir(anyhow::Error),
+    #[error("a session named {0} exists already: /load {0}, or save under another name")]
+    Exists(String),
+    #[error("nothing to save yet: ask something first")]
+    Empty,
+    #[error("no session named {0}")]
+    Missing(String),
+    #[error("cannot write session {}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read session {}: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// A session read back for `/load`.
 pub struct Loaded {
     pub history: session::History,
@@ -37,12 +66,18 @@ impl Current {
     }
 
     /// Appends a completed turn.
-    pub fn save_turn<R: session::Record>(&self, model: &str, records: &[R]) -> Result<(), String> {
+    pub fn save_turn<R: session::Record>(
+        &self,
+        model: &str,
+        records: &[R],
+    ) -> Result<(), SessionError> {
         let Some(path) = &self.write_to else {
             return Ok(());
         };
-        session::append(path, model, records)
-            .map_err(|e| format!("cannot write session {}: {e}", path.display()))
+        session::append(path, model, records).map_err(|source| SessionError::Write {
+            path: path.clone(),
+            source,
+        })
     }
 
     /// `/new`: a fresh id; nothing is written until a turn completes.
@@ -65,21 +100,19 @@ impl Current {
         model: &str,
         contents: &[Value],
         topic: Option<&str>,
-    ) -> Result<String, String> {
+    ) -> Result<String, SessionError> {
         check_name(name)?;
-        let path = path_of(name).map_err(|e| e.to_string())?;
+        let path = path_of(name).map_err(SessionError::NoDir)?;
         if name == self.id && self.write_to.as_ref() == Some(&path) {
             return Ok(format!(
                 "this session is {name} already; every completed turn is saved in it"
             ));
         }
         if path.exists() {
-            return Err(format!(
-                "a session named {name} exists already: /load {name}, or save under another name"
-            ));
+            return Err(SessionError::Exists(name.to_string()));
         }
         if contents.is_empty() {
-            return Err("nothing to save yet: ask something first".into());
+            return Err(SessionError::Empty);
         }
         let written = match self.write_to.as_deref().filter(|p| p.is_file()) {
             // The file as it is: turn tokens and summaries stay in step
@@ -94,7 +127,9 @@ impl Current {
                 session::append(&path, model, &records)
             }
         };
-        written.map_err(|e| format!("cannot write session {}: {e}", path.display()))?;
+        if let Err(source) = written {
+            return Err(SessionError::Write { path, source });
+        }
         self.id = name.to_string();
         self.write_to = Some(path);
         Ok(format!(
@@ -104,14 +139,16 @@ impl Current {
     }
 
     /// `/load NAME`: reads a saved session and makes it the current one.
-    pub fn load(&mut self, name: &str) -> Result<Loaded, String> {
+    pub fn load(&mut self, name: &str) -> Result<Loaded, SessionError> {
         check_name(name)?;
-        let path = path_of(name).map_err(|e| e.to_string())?;
+        let path = path_of(name).map_err(SessionError::NoDir)?;
         if !path.exists() {
-            return Err(format!("no session named {name}"));
+            return Err(SessionError::Missing(name.to_string()));
         }
-        let h = session::load(&path)
-            .map_err(|e| format!("cannot read session {}: {e}", path.display()))?;
+        let h = match session::load(&path) {
+            Ok(h) => h,
+            Err(source) => return Err(SessionError::Read { path, source }),
+        };
         let mut warnings: Vec<String> = h
             .skipped
             .iter()
@@ -148,14 +185,11 @@ fn copy_new(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()>
     dst.sync_data()
 }
 
-fn check_name(name: &str) -> Result<(), String> {
+fn check_name(name: &str) -> Result<(), SessionError> {
     if session::valid_id(name) {
         Ok(())
     } else {
-        Err(format!(
-            "invalid session name {:?}: use letters, digits, '.', '_' and '-' (at most 128, not starting with '.')",
-            name
-        ))
+        Err(SessionError::InvalidName(name.to_string()))
     }
 }
 

@@ -46,7 +46,7 @@ impl ServerSpec {
     /// without a name, the server is named after its program: the
     /// command's file name, or for a launcher (`npx`, `uvx`, `node`, ...)
     /// the package or script it starts.
-    pub fn from_command_line(line: &str) -> Result<ServerSpec, String> {
+    pub fn from_command_line(line: &str) -> Result<ServerSpec, BadCommandLine> {
         let (name, rest) = match line.split_once('=') {
             Some((n, r))
                 if !n.is_empty()
@@ -59,10 +59,8 @@ impl ServerSpec {
         };
         let words = shlex::split(rest)
             .filter(|w| !w.is_empty())
-            .ok_or_else(|| {
-                format!(
-                    "--mcp {line:?}: give a command and its arguments, e.g. --mcp 'mcp-server-time'"
-                )
+            .ok_or_else(|| BadCommandLine {
+                line: line.to_string(),
             })?;
         let command = words[0].clone();
         let name = name.unwrap_or_else(|| default_name(&words));
@@ -74,6 +72,13 @@ impl ServerSpec {
             trust: false,
         })
     }
+}
+
+/// An `--mcp` line that is no command (empty, or its quoting unclosed).
+#[derive(Debug, thiserror::Error)]
+#[error("--mcp {line:?}: give a command and its arguments, e.g. --mcp 'mcp-server-time'")]
+pub struct BadCommandLine {
+    pub line: String,
 }
 
 /// What a server started by `words` is called when no name is given.

@@ -30,10 +30,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::events::Event;
-pub use builtin::{
-    CREATE_NEW_TOPIC, NEED_INPUT, PLOT, PROGRESS, RENDER_VISUALIZATION, SIGNAL, Signal, SignalHook,
-    TASK_COMPLETE,
-};
+pub use builtin::{CREATE_NEW_TOPIC, PLOT, RENDER_VISUALIZATION};
+pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
 pub use setup::ToolSetup;

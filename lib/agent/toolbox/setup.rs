@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::config::ToolsFile;
-use super::mcp::{Hub, ServerSpec};
+use super::mcp::{BadCommandLine, Hub, ServerSpec};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
@@ -56,22 +56,75 @@ pub struct ToolSetup {
 /// The default `--tool-timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Why a toolbox could not be built: a usage error.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("no working directory: {0}")]
+    NoWorkdir(std::io::Error),
+    /// An `--include-dir` or `tools.include_dirs` entry that cannot be used.
+    #[error("{0}")]
+    Workspace(std::io::Error),
+    #[error(transparent)]
+    McpCommand(#[from] BadCommandLine),
+    /// `--tools`, `--exclude-tools` or `--allow-tool` named no tool.
+    #[error("unknown tool {name:?}; the tools are: {all}")]
+    UnknownTool { name: String, all: String },
+}
+
 impl ToolSetup {
     /// The toolbox, with one message per MCP server that failed to start
     /// (the caller reports each as an `error` event). `Err` is a usage
     /// error: a malformed config, an unknown tool name, a bad directory.
-    pub fn build(&self) -> Result<(Toolbox, Vec<String>), String> {
+    pub fn build(&self) -> Result<(Toolbox, Vec<String>), SetupError> {
         self.build_with(&self.file)
     }
 
-    pub fn build_with(&self, cfg: &ToolsFile) -> Result<(Toolbox, Vec<String>), String> {
+    pub fn build_with(&self, cfg: &ToolsFile) -> Result<(Toolbox, Vec<String>), SetupError> {
         let timeout = self
             .timeout
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
+        let workspace = self.workspace(cfg)?;
+        let mut registry = Registry::builtin(!self.no_progress);
+        let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug);
+        for t in started.tools {
+            registry.add(t);
+        }
+        // A name of a server's tool is not known when a server failed.
+        let some_failed = !started.failures.is_empty();
+        let unknown =
+            |name: &str| registry.get(name).is_none() && !(some_failed && name.contains("__"));
+        let named = self.only.iter().chain(&self.exclude).chain(&self.allow);
+        if let Some(name) = named.into_iter().find(|n| unknown(n)) {
+            let all: Vec<&str> = registry.iter().map(|t| t.name.as_str()).collect();
+            return Err(SetupError::UnknownTool {
+                name: name.clone(),
+                all: all.join(", "),
+            });
+        }
+        warn_unknown_config_names(cfg, &unknown);
+        let declared = self.declared(cfg, &registry);
+        let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
+            .with_levels(cfg.tools.levels.clone());
+        Ok((
+            Toolbox {
+                registry,
+                declared,
+                consent,
+                workspace,
+                timeout,
+                mcp: started.hub,
+                servers: started.servers,
+            },
+            started.failures,
+        ))
+    }
+
+    /// The working directory with the included ones (config first).
+    fn workspace(&self, cfg: &ToolsFile) -> Result<Workspace, SetupError> {
         let cwd = match &self.workdir {
             Some(d) => d.clone(),
-            None => std::env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
+            None => std::env::current_dir().map_err(SetupError::NoWorkdir)?,
         };
         let include: Vec<PathBuf> = cfg
             .tools
@@ -80,41 +133,33 @@ impl ToolSetup {
             .chain(&self.include_dirs)
             .cloned()
             .collect();
-        let workspace = Workspace::new(&cwd, &include).map_err(|e| e.to_string())?;
-        let mut registry = Registry::builtin(!self.no_progress);
-        let specs = if self.no_tools {
-            Vec::new()
-        } else {
-            let mut s: Vec<ServerSpec> = cfg.mcp.clone();
-            for line in &self.mcp {
-                let mut spec = ServerSpec::from_command_line(line)?;
-                // Two servers of one name would share their tools' names.
-                let base = spec.name.clone();
-                for i in 2.. {
-                    if !s.iter().any(|o| o.name == spec.name) {
-                        break;
-                    }
-                    spec.name = format!("{base}_{i}");
+        Workspace::new(&cwd, &include).map_err(SetupError::Workspace)
+    }
+
+    /// The MCP servers to start: the config's, then `--mcp`'s.
+    fn server_specs(&self, cfg: &ToolsFile) -> Result<Vec<ServerSpec>, SetupError> {
+        if self.no_tools {
+            return Ok(Vec::new());
+        }
+        let mut s: Vec<ServerSpec> = cfg.mcp.clone();
+        for line in &self.mcp {
+            let mut spec = ServerSpec::from_command_line(line)?;
+            // Two servers of one name would share their tools' names.
+            let base = spec.name.clone();
+            for i in 2.. {
+                if !s.iter().any(|o| o.name == spec.name) {
+                    break;
                 }
-                s.push(spec);
+                spec.name = format!("{base}_{i}");
             }
-            s
-        };
-        let started = Hub::start(&specs, timeout, self.debug);
-        for t in started.tools {
-            registry.add(t);
+            s.push(spec);
         }
-        let some_failed = !started.failures.is_empty();
-        for name in self.only.iter().chain(&self.exclude).chain(&self.allow) {
-            if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
-                let all: Vec<&str> = registry.iter().map(|t| t.name.as_str()).collect();
-                return Err(format!(
-                    "unknown tool {name:?}; the tools are: {}",
-                    all.join(", ")
-                ));
-            }
-        }
-        warn_unknown_config_names(cfg, &registry, some_failed);
+        Ok(s)
+    }
+
+    /// The names declared to the model, in registry order (task mode's
+    /// `signal` last if `--tools` left it out).
+    fn declared(&self, cfg: &ToolsFile, registry: &Registry) -> Vec<String> {
         let mut declared: Vec<String> = if self.no_tools {
             Vec::new()
         } else {
@@ -134,26 +179,13 @@ impl ToolSetup {
         if self.task && !declared.iter().any(|d| d == SIGNAL) {
             declared.push(SIGNAL.to_string());
         }
-        let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
-            .with_levels(cfg.tools.levels.clone());
-        Ok((
-            Toolbox {
-                registry,
-                declared,
-                consent,
-                workspace,
-                timeout,
-                mcp: started.hub,
-                servers: started.servers,
-            },
-            started.failures,
-        ))
+        declared
     }
 }
 
 /// A name in the config that matches no tool is a warning, not an error:
 /// the MCP server that has it may be missing from this run.
-fn warn_unknown_config_names(cfg: &ToolsFile, registry: &Registry, some_failed: bool) {
+fn warn_unknown_config_names(cfg: &ToolsFile, unknown: &dyn Fn(&str) -> bool) {
     let t = &cfg.tools;
     let named = t
         .enable
@@ -162,7 +194,7 @@ fn warn_unknown_config_names(cfg: &ToolsFile, registry: &Registry, some_failed: 
         .chain(t.allow.iter().map(|n| ("tools.allow", n)))
         .chain(t.levels.keys().map(|n| ("tools.levels", n)));
     for (key, name) in named {
-        if registry.get(name).is_none() && !(some_failed && name.contains("__")) {
+        if unknown(name) {
             crate::term::diag(format!(
                 "gem-ask: warning: config: {key} names {name:?}, which is not a tool of this run (see --list-tools)"
             ));
@@ -250,7 +282,7 @@ mod tests {
             allow: vec!["rm_rf".into()],
             ..ToolSetup::default()
         };
-        let e = bad.build_with(&cfg).err().unwrap();
+        let e = bad.build_with(&cfg).err().unwrap().to_string();
         assert!(e.starts_with("unknown tool \"rm_rf\"; the tools are: render_visualization"));
     }
 }
