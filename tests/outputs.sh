@@ -9,12 +9,13 @@
 # (auto, bar, line, table, grammar; alone and piped into viz-render),
 # viz-render (text at 40 and 80 columns, colour, ASCII, Markdown, Vega-Lite,
 # SVG, GitHub), topic-tag (summary, a title, wrapped text), and gem-ask replaying each
-# .replay file (events and text) in a fresh session folder. Times and the
-# temporary paths are the only things it rewrites before writing.
+# .replay file (events and text) in a fresh session folder. Times, the
+# temporary paths and the checkout's own path are the only things it rewrites before writing.
 set -uo pipefail
 bin=$(cd "${1:?BIN_DIR}" && pwd)
 out=${2:?OUT_DIR}
 cd "$(dirname "$0")/.."
+repo=$PWD
 rm -rf "$out" && mkdir -p "$out"
 out=$(cd "$out" && pwd)
 scratch=$(mktemp -d)
@@ -34,7 +35,7 @@ case_() {
     # Times and temporary folders differ between any two runs.
     sed -i -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g' \
         -e 's/"(duration_ms|elapsed_ms|ms)":[0-9]+/"\1":<n>/g' \
-        -e "s#$scratch#<scratch>#g" "$dir.out" "$dir.err"
+        -e "s#$scratch#<scratch>#g" -e "s#$repo#<repo>#g" "$dir.out" "$dir.err"
 }
 
 pipe_() {
@@ -44,6 +45,7 @@ pipe_() {
     (cd "$scratch" && timeout 20 "$bin/viz-parse" "$@" "$OLDPWD/$file" 2>"$out/$name.err" |
         "$bin/viz-render" --width 72 --color never >"$out/$name.out" 2>>"$out/$name.err")
     echo "${PIPESTATUS[*]}" >"$out/$name.code"
+    sed -i -e "s#$repo#<repo>#g" "$out/$name.out" "$out/$name.err"
 }
 
 while IFS= read -r f; do
