@@ -3,9 +3,10 @@
 //! client, the API key, the stdin context, and the session it belongs to.
 //! Every mode sets up through here, so they agree on flags and defaults.
 
-use std::io::{self, BufWriter, IsTerminal, Read};
-use std::path::PathBuf;
+use std::io::{self, BufWriter, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 use super::keys::api_key;
@@ -17,7 +18,7 @@ use crate::provider::transport::{
 };
 use crate::provider::{Client, RetryPolicy};
 use crate::session;
-use crate::term::coded;
+use crate::term::{self, Chunk, coded};
 
 /// The output mode `auto` resolves to for this run.
 pub fn output_mode(args: &Options) -> OutputMode {
@@ -87,36 +88,33 @@ pub fn read_context(args: &Options) -> anyhow::Result<Option<String>> {
     if args.no_stdin || io::stdin().is_terminal() {
         return Ok(Some(String::new()));
     }
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let r = io::stdin()
-            .lock()
-            .take(MAX_CONTEXT + 1)
-            .read_to_end(&mut bytes)
-            .map(|_| bytes);
-        let _ = tx.send(r);
-    });
+    let stdin = term::open_input(Path::new("-"))?;
+    let (chunks, _recycle) = term::spawn_reader(vec![stdin]);
+    let mut bytes = Vec::new();
     loop {
-        match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(Ok(bytes)) if bytes.len() as u64 > MAX_CONTEXT => {
-                return Err(coded(
-                    exit::DATA,
-                    format!(
-                        "stdin is larger than {} MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)",
-                        MAX_CONTEXT >> 20
-                    ),
-                ));
+        match chunks.recv_timeout(Duration::from_millis(50)) {
+            Ok(Chunk::Start(_)) => {}
+            Ok(Chunk::Data(b)) => {
+                bytes.extend_from_slice(&b);
+                if bytes.len() as u64 > MAX_CONTEXT {
+                    return Err(coded(
+                        exit::DATA,
+                        format!(
+                            "stdin is larger than {} MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)",
+                            MAX_CONTEXT >> 20
+                        ),
+                    ));
+                }
             }
-            Ok(Ok(bytes)) => return Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-            Ok(Err(e)) => anyhow::bail!("cannot read stdin: {e}"),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            Ok(Chunk::Failed(_, e)) => anyhow::bail!("cannot read stdin: {e}"),
+            Err(RecvTimeoutError::Timeout) => {
                 if signals::received().is_some() {
                     return Ok(None);
                 }
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                anyhow::bail!("cannot read stdin: the reader stopped")
+            // The reader is done: the whole of stdin is here.
+            Err(RecvTimeoutError::Disconnected) => {
+                return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
             }
         }
     }

@@ -6,9 +6,11 @@
 
 mod env;
 mod input;
+mod reader;
 
 pub use env::{ColorChoice, Said, TermEnv, Toggle, hyperlinks_known};
 pub use input::{Input, open_input, open_inputs};
+pub use reader::{CHUNK, Chunk, spawn_reader};
 
 use std::io;
 

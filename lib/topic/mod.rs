@@ -21,8 +21,7 @@ pub mod tagger;
 
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
-use std::thread;
+use std::sync::mpsc::{RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
 use regex::Regex;
@@ -33,7 +32,7 @@ pub use tagger::{CREATE_NEW_TOPIC, Options, Tagger, normalize_title, split_title
 
 use crate::events::{Event, EventWriter, now_rfc3339};
 use crate::session;
-use crate::term::{self, exit};
+use crate::term::{self, Chunk, exit};
 
 /// What `--summary` prints at the end of the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -194,57 +193,6 @@ pub fn order_calls_topic_first<T>(calls: &mut Vec<T>, is_topic: impl Fn(&T) -> b
     *calls = topics;
 }
 
-/// Bytes per read: big enough that a file goes in few syscalls.
-const CHUNK: usize = 128 * 1024;
-
-enum Msg {
-    Start(String),
-    Data(Vec<u8>),
-    Failed(String, io::Error),
-}
-
-/// Reads the inputs on a thread, chunk by chunk. The main thread can then
-/// tell "nothing more ready" (flush now) from "more is here" (keep going),
-/// and can wait for a run's next call with a time limit, which a blocking
-/// read cannot.
-fn spawn_reader(inputs: Vec<term::Input>) -> (mpsc::Receiver<Msg>, mpsc::Sender<Vec<u8>>) {
-    let (tx, rx) = mpsc::sync_channel::<Msg>(8);
-    let (recycle_tx, recycle_rx) = mpsc::channel::<Vec<u8>>();
-    thread::spawn(move || {
-        for input in inputs {
-            let name = input.name;
-            if tx.send(Msg::Start(name.clone())).is_err() {
-                return;
-            }
-            // A regular file is read straight into the chunk, not through
-            // the input's buffer.
-            let mut reader: Box<dyn Read + Send> = match input.file {
-                Some(f) => Box::new(f),
-                None => input.reader,
-            };
-            loop {
-                let mut buf = recycle_rx.try_recv().unwrap_or_default();
-                buf.resize(CHUNK, 0);
-                match reader.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        buf.truncate(n);
-                        if tx.send(Msg::Data(buf)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => {
-                        let _ = tx.send(Msg::Failed(name, e));
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    (rx, recycle_tx)
-}
-
 /// `topic-tag` over a stream: chapters made, ordered and stamped.
 pub fn run_stream(args: StreamOptions) -> anyhow::Result<u8> {
     // Every input is opened before any output, so a missing file is exit
@@ -262,7 +210,7 @@ pub fn run_stream(args: StreamOptions) -> anyhow::Result<u8> {
     let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let mut tagger = Tagger::new(out, opts);
     let hold = args.hold;
-    let (rx, recycle) = spawn_reader(sources);
+    let (rx, recycle) = term::spawn_reader(sources);
     loop {
         let msg = match rx.try_recv() {
             Ok(m) => m,
@@ -289,12 +237,12 @@ pub fn run_stream(args: StreamOptions) -> anyhow::Result<u8> {
             }
         };
         match msg {
-            Msg::Start(name) => tagger.start_input(&name)?,
-            Msg::Data(buf) => {
+            Chunk::Start(name) => tagger.start_input(&name)?,
+            Chunk::Data(buf) => {
                 tagger.feed(&buf)?;
                 let _ = recycle.send(buf);
             }
-            Msg::Failed(name, e) => {
+            Chunk::Failed(name, e) => {
                 tagger.idle()?;
                 return Err(anyhow::Error::new(e).context(format!("reading {name}")));
             }
