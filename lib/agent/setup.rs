@@ -60,7 +60,7 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
 pub fn check_base_url(args: &Options) -> anyhow::Result<String> {
     let base = base_url(args);
     if args.replay.is_none() {
-        BaseUrl::parse(&base).map_err(|e| coded(exit::USAGE, e))?;
+        BaseUrl::parse(&base).map_err(|e| coded(exit::USAGE, e.to_string()))?;
     }
     Ok(base)
 }

@@ -58,16 +58,25 @@ pub struct BaseUrl {
     pub authority: String,
 }
 
+/// A base URL that is not one: the URL as [`display_url`] shows it (no
+/// credentials, no query) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid base URL {shown:?}: {why}; expected an http(s) URL such as {}",
+    super::DEFAULT_BASE_URL
+)]
+pub struct BadBaseUrl {
+    pub shown: String,
+    pub why: &'static str,
+}
+
 impl BaseUrl {
     /// Checks `text` is an http(s) URL with a host. The error names the URL
     /// without its credentials or query.
-    pub fn parse(text: &str) -> Result<BaseUrl, String> {
-        let bad = |why: &str| {
-            format!(
-                "invalid base URL {:?}: {why}; expected an http(s) URL such as {}",
-                display_url(text),
-                super::DEFAULT_BASE_URL
-            )
+    pub fn parse(text: &str) -> Result<BaseUrl, BadBaseUrl> {
+        let bad = |why: &'static str| BadBaseUrl {
+            shown: display_url(text),
+            why,
         };
         let uri: ureq::http::Uri = text.trim().parse().map_err(|_| bad("not a URL"))?;
         let raw = text.trim().trim_end_matches('/');
@@ -591,10 +600,12 @@ mod tests {
             "https://gw.example/v?tenant=a",
             "https://gw.example/#x",
         ] {
-            let e = BaseUrl::parse(bad).unwrap_err();
+            let e = BaseUrl::parse(bad).unwrap_err().to_string();
             assert!(e.contains("expected an http(s) URL"), "{bad}: {e}");
         }
-        let e = BaseUrl::parse("ftp://u:pw@x/?key=s3cret").unwrap_err();
+        let e = BaseUrl::parse("ftp://u:pw@x/?key=s3cret")
+            .unwrap_err()
+            .to_string();
         assert!(!e.contains("pw") && !e.contains("s3cret"), "{e}");
     }
 
