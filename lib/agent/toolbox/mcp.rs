@@ -255,11 +255,27 @@ impl Drop for Inner {
     }
 }
 
+/// Why an MCP server did not start; said in the run's error event.
+#[derive(Debug, thiserror::Error)]
+enum StartError {
+    #[error("cannot run {command}: {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("no MCP handshake: {0}")]
+    Handshake(String),
+    #[error("cannot list its tools: {0}")]
+    ListTools(String),
+    #[error("no answer within {} s", .0.as_secs_f64())]
+    Timeout(Duration),
+}
+
 async fn connect(
     spec: &ServerSpec,
     timeout: Duration,
     show_stderr: bool,
-) -> Result<(Client, Vec<rmcp::model::Tool>), String> {
+) -> Result<(Client, Vec<rmcp::model::Tool>), StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
     // A group of its own: Ctrl-C in `gem-ask -i` stops an answer, and must
     // not reach the servers through the terminal's foreground group.
@@ -274,18 +290,21 @@ async fn connect(
             Stdio::null()
         })
         .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", spec.command))?;
+        .map_err(|source| StartError::Spawn {
+            command: spec.command.clone(),
+            source,
+        })?;
     let work = async {
-        let client = ().serve(transport).await.map_err(|e| format!("no MCP handshake: {e}"))?;
+        let client = ().serve(transport).await.map_err(|e| StartError::Handshake(e.to_string()))?;
         let tools = client
             .list_all_tools()
             .await
-            .map_err(|e| format!("cannot list its tools: {e}"))?;
+            .map_err(|e| StartError::ListTools(e.to_string()))?;
         Ok((client, tools))
     };
     tokio::time::timeout(timeout, work)
         .await
-        .map_err(|_| format!("no answer within {} s", timeout.as_secs_f64()))?
+        .map_err(|_| StartError::Timeout(timeout))?
 }
 
 /// A Gemini function name from `SERVER__TOOL`: letters, digits, `_`, `.`,
