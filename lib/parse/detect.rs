@@ -7,8 +7,8 @@ use std::io::BufRead;
 use serde_json::Value;
 
 use super::Format;
+use super::formats::is_alignment_row;
 use super::number::{Decimal, is_missing, parse_number, parse_number_as};
-use super::sources::is_alignment_row;
 
 const PEEK_BYTES: usize = 64 * 1024;
 const PEEK_LINES: usize = 200;

@@ -31,10 +31,10 @@ use mapped::{MappedFile, Source};
 use memchr::{memchr2, memrchr};
 
 use super::ParseError;
+use super::formats::{CsvRows, delimiter_name};
 use super::number::Decimal;
 pub use super::plain::{plain_number, plain_text};
 use super::rows::{Cells, Loc, PlainShape, Push, Rows, Warner, next_untaken};
-use super::sources::{CsvRows, delimiter_name};
 
 mod bulk;
 mod jsonl;

@@ -16,11 +16,11 @@ use serde_json::{Map, Value};
 
 use super::detect::{self, Kind};
 use super::fast::JsonlRows;
+use super::formats::{CsvRows, MarkdownRows, json_rows};
 use super::number::{
     Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number, parse_number_as,
 };
 use super::rows::{Loc, Names, OwnedRow, Rows, Warner, cell, owned};
-use super::sources::{CsvRows, MarkdownRows, json_rows};
 use super::table::{common_unit, header_unit, resolve, sample_with_names};
 use super::{ParseError, ParseOptions, examples_error};
 use crate::events::{Event, EventWriter};

@@ -15,11 +15,11 @@
 mod detect;
 pub mod fast;
 pub mod follow;
+mod formats;
 mod grammar;
 pub mod number;
 mod plain;
 mod rows;
-mod sources;
 mod stream;
 mod table;
 mod tool;
@@ -234,7 +234,7 @@ fn read_input<'a>(
             rows.map_file(file);
             chart_from_rows(&mut rows, opts, warn)?
         }
-        Kind::Markdown => chart_from_rows(&mut sources::MarkdownRows::new(full)?, opts, warn)?,
+        Kind::Markdown => chart_from_rows(&mut formats::MarkdownRows::new(full)?, opts, warn)?,
         Kind::Delimited(d) => {
             let mut rows = fast::CsvLane::new(full, d);
             rows.workers = opts.threads.map(workers_for);
@@ -296,7 +296,7 @@ fn json_document<'a>(
                 .map_or_else(|| "not an argument object".into(), |e| e.to_string()),
         )),
         v => {
-            let mut rows = sources::json_rows(v, warn)?;
+            let mut rows = formats::json_rows(v, warn)?;
             Ok(Source::Chart(chart_from_rows(&mut rows, opts, warn)?))
         }
     }

@@ -478,8 +478,8 @@ mod tests {
 
     use proptest::prelude::*;
 
+    use super::super::super::formats::CsvRows;
     use super::super::super::rows::Rows;
-    use super::super::super::sources::CsvRows;
     use super::super::super::table::chart_from_rows;
     use super::super::super::{ParseError, ParseOptions};
     use super::super::{CsvLane, JsonlRows};

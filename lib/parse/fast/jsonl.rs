@@ -12,10 +12,10 @@ use memchr::{memchr, memrchr};
 use serde_json::Value;
 
 use super::super::ParseError;
+use super::super::formats::{KeyColumns, json_cell};
 use super::super::number::{Decimal, MarkHint};
 use super::super::plain::{plain_number, short_decimal, trim};
 use super::super::rows::{Cells, Loc, Names, OwnedRow, PlainShape, Push, Rows, Warner, short};
-use super::super::sources::{KeyColumns, json_cell};
 use super::Chunks;
 
 /// JSON lines: objects (records by key) or arrays (positional rows).
