@@ -3,7 +3,7 @@
 //! from a zero axis when any value is negative.
 
 use super::RenderOptions;
-use super::text::{Line, NumFormat, PALETTE, Style, clean_line, width, with_unit};
+use super::text::{Line, NumFormat, PALETTE, Style, clean_line, clean_title, width, with_unit};
 use super::wrap::{pad_left, pad_right, truncate};
 use crate::spec::Chart;
 
@@ -67,25 +67,9 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
         lines.push(super::text::paint("(no data)", Style::Dim, opts.color));
         return;
     }
-    let fmt = NumFormat::for_values(s.iter().map(|p| p.value));
-    let unit = chart
-        .unit
-        .as_deref()
-        .map(|u| clean_line(u.trim(), ascii))
-        .filter(|u| !u.is_empty());
+    let unit = clean_title(chart.unit.as_deref(), ascii);
     let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
-    let values_with = |unit: Option<&str>| -> Vec<String> {
-        s.iter()
-            .map(|p| with_unit(&fmt.format(p.value), unit))
-            .collect()
-    };
-    let mut values = values_with(unit.as_deref());
-    let mut unit_in_header = false;
-    if unit.is_some() && values.iter().map(|v| width(v)).max().unwrap_or(0) > max_vw {
-        // A long unit goes once into the header instead of on every row.
-        values = values_with(None);
-        unit_in_header = true;
-    }
+    let (values, unit_in_header) = value_texts(s, unit.as_deref(), max_vw);
     let vw = values
         .iter()
         .map(|v| width(v))
@@ -98,140 +82,214 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
     let bw = avail.saturating_sub(lw);
 
-    let y_title = {
-        let y = chart
-            .y_label
-            .as_deref()
-            .map(|y| clean_line(y.trim(), ascii))
-            .filter(|y| !y.is_empty());
-        match (y, unit_in_header.then_some(unit.as_deref()).flatten()) {
-            (Some(y), Some(u)) => Some(format!("{y} ({u})")),
-            (Some(y), None) => Some(y),
-            (None, Some(u)) => Some(format!("({u})")),
-            (None, None) => None,
-        }
-    };
-    let x_title = chart
-        .x_label
-        .as_deref()
-        .map(|x| clean_line(x.trim(), ascii))
-        .filter(|x| !x.is_empty());
-    if x_title.is_some() || y_title.is_some() {
-        // The y title ends at the right edge over the values; the x title
-        // heads the labels and may run on over the bars, up to one space
-        // before the y title, rather than being cut to the label width.
-        let right = truncate(
-            y_title.as_deref().unwrap_or(""),
-            w.saturating_sub(lw + 1),
-            ascii,
-        );
-        let rw = width(&right);
-        let left_room = if rw > 0 { w.saturating_sub(rw + 1) } else { w };
-        let left = truncate(x_title.as_deref().unwrap_or(""), left_room, ascii);
-        let mut l = Line::new();
-        l.push(&left, Style::Dim, opts.color);
-        l.plain(&" ".repeat(w.saturating_sub(width(&left) + rw)));
-        l.push(&right, Style::Dim, opts.color);
-        lines.push(l.finish());
+    let header_unit = unit_in_header.then_some(unit.as_deref()).flatten();
+    if let Some(l) = title_line(chart, header_unit, lw, opts) {
+        lines.push(l);
     }
-
-    let neg_max = s.iter().map(|p| -p.value).fold(0.0f64, f64::max);
-    let pos_max = s.iter().map(|p| p.value).fold(0.0f64, f64::max);
-    let diverging = neg_max > 0.0;
-    // Cells per unit of value, and the width left of the zero axis.
-    let (scale, left_w) = if diverging {
-        let span_cells = bw.saturating_sub(1) as f64;
-        let span = neg_max / 2.0 + pos_max / 2.0;
-        let scale = if span > 0.0 {
-            span_cells / 2.0 / span
-        } else {
-            0.0
-        };
-        let mut left = (neg_max * scale).round() as usize;
-        let cells = bw.saturating_sub(1);
-        left = left.min(cells);
-        if pos_max > 0.0 && left == cells && cells > 1 {
-            left -= 1;
-        }
-        if left == 0 && cells > 0 {
-            left = 1;
-        }
-        (scale, left)
-    } else {
-        let scale = if pos_max > 0.0 {
-            bw as f64 / pos_max
-        } else {
-            0.0
-        };
-        (scale, 0)
-    };
-    let right_w = if diverging {
-        bw.saturating_sub(left_w + 1)
-    } else {
-        bw
-    };
-    let pos_style = Style::Fg(PALETTE[0]);
-    let neg_style = Style::Fg(PALETTE[1]);
-
+    let scale = Scale::new(s, bw);
+    let cols = Columns { lw, vw, bw };
     for ((p, label), value) in s.iter().zip(&labels).zip(&values) {
-        let (pos_style, neg_style, fill) = match p.series {
-            Some(i) => {
-                let st = Style::Fg(PALETTE[i % PALETTE.len()]);
-                (st, st, fill_glyph(p.series, true))
-            }
-            None => (pos_style, neg_style, fill_glyph(None, true)),
-        };
-        let mut l = Line::new();
-        if lw > 0 {
-            l.plain(&pad_right(label, lw, ascii));
-            l.plain(" ");
-        }
-        let cells = (p.value.abs() * scale).max(0.0);
-        if diverging {
-            let neg = if p.value < 0.0 {
-                left_bar(cells, left_w, ascii, fill)
+        lines.push(bar_line(p, (label, value), &scale, &cols, opts));
+    }
+}
+
+/// Each row's value with the unit, or without it (`true`: the unit goes
+/// once into the header) when that makes a value wider than `max_vw`.
+fn value_texts(s: &[Row], unit: Option<&str>, max_vw: usize) -> (Vec<String>, bool) {
+    let fmt = NumFormat::for_values(s.iter().map(|p| p.value));
+    let values_with = |unit: Option<&str>| -> Vec<String> {
+        s.iter()
+            .map(|p| with_unit(&fmt.format(p.value), unit))
+            .collect()
+    };
+    let values = values_with(unit);
+    if unit.is_some() && values.iter().map(|v| width(v)).max().unwrap_or(0) > max_vw {
+        // A long unit goes once into the header instead of on every row.
+        return (values_with(None), true);
+    }
+    (values, false)
+}
+
+/// The line over the bars: the x title heading the labels, the y title
+/// (with the unit when it is not on every row) over the values; none
+/// without either.
+fn title_line(
+    chart: &Chart,
+    header_unit: Option<&str>,
+    lw: usize,
+    opts: &RenderOptions,
+) -> Option<String> {
+    let ascii = !opts.unicode;
+    let w = opts.width.max(1);
+    let y_title = match (clean_title(chart.y_label.as_deref(), ascii), header_unit) {
+        (Some(y), Some(u)) => Some(format!("{y} ({u})")),
+        (Some(y), None) => Some(y),
+        (None, Some(u)) => Some(format!("({u})")),
+        (None, None) => None,
+    };
+    let x_title = clean_title(chart.x_label.as_deref(), ascii);
+    if x_title.is_none() && y_title.is_none() {
+        return None;
+    }
+    // The y title ends at the right edge over the values; the x title
+    // heads the labels and may run on over the bars, up to one space
+    // before the y title, rather than being cut to the label width.
+    let right = truncate(
+        y_title.as_deref().unwrap_or(""),
+        w.saturating_sub(lw + 1),
+        ascii,
+    );
+    let rw = width(&right);
+    let left_room = if rw > 0 { w.saturating_sub(rw + 1) } else { w };
+    let left = truncate(x_title.as_deref().unwrap_or(""), left_room, ascii);
+    let mut l = Line::new();
+    l.push(&left, Style::Dim, opts.color);
+    l.plain(&" ".repeat(w.saturating_sub(width(&left) + rw)));
+    l.push(&right, Style::Dim, opts.color);
+    Some(l.finish())
+}
+
+/// The widths of a bar row's columns: labels, values, bars.
+struct Columns {
+    lw: usize,
+    vw: usize,
+    bw: usize,
+}
+
+/// The value scale shared by every bar: cells per unit of value, and
+/// (diverging from a zero axis when any value is negative) the cells left
+/// and right of the axis.
+struct Scale {
+    diverging: bool,
+    scale: f64,
+    left_w: usize,
+    right_w: usize,
+}
+
+impl Scale {
+    fn new(s: &[Row], bw: usize) -> Scale {
+        let neg_max = s.iter().map(|p| -p.value).fold(0.0f64, f64::max);
+        let pos_max = s.iter().map(|p| p.value).fold(0.0f64, f64::max);
+        let diverging = neg_max > 0.0;
+        // Cells per unit of value, and the width left of the zero axis.
+        let (scale, left_w) = if diverging {
+            let span_cells = bw.saturating_sub(1) as f64;
+            let span = neg_max / 2.0 + pos_max / 2.0;
+            let scale = if span > 0.0 {
+                span_cells / 2.0 / span
             } else {
-                String::new()
+                0.0
             };
-            l.plain(&" ".repeat(left_w.saturating_sub(width(&neg))));
-            l.push(&neg, neg_style, opts.color);
-            if bw > 0 {
-                l.push(if ascii { "|" } else { "│" }, Style::Dim, opts.color);
+            let mut left = (neg_max * scale).round() as usize;
+            let cells = bw.saturating_sub(1);
+            left = left.min(cells);
+            if pos_max > 0.0 && left == cells && cells > 1 {
+                left -= 1;
             }
+            if left == 0 && cells > 0 {
+                left = 1;
+            }
+            (scale, left)
+        } else {
+            let scale = if pos_max > 0.0 {
+                bw as f64 / pos_max
+            } else {
+                0.0
+            };
+            (scale, 0)
+        };
+        let right_w = if diverging {
+            bw.saturating_sub(left_w + 1)
+        } else {
+            bw
+        };
+        Scale {
+            diverging,
+            scale,
+            left_w,
+            right_w,
         }
-        let pos = if p.value > 0.0 {
-            right_bar(cells, right_w, ascii, fill)
+    }
+}
+
+/// One row: the label, the bar (left of the axis for a negative value
+/// when diverging), the value right-aligned.
+fn bar_line(
+    p: &Row,
+    (label, value): (&str, &str),
+    scale: &Scale,
+    cols: &Columns,
+    opts: &RenderOptions,
+) -> String {
+    let ascii = !opts.unicode;
+    let (pos_style, neg_style, fill) = match p.series {
+        Some(i) => {
+            let st = Style::Fg(PALETTE[i % PALETTE.len()]);
+            (st, st, fill_glyph(p.series, true))
+        }
+        None => (
+            Style::Fg(PALETTE[0]),
+            Style::Fg(PALETTE[1]),
+            fill_glyph(None, true),
+        ),
+    };
+    let mut l = Line::new();
+    if cols.lw > 0 {
+        l.plain(&pad_right(label, cols.lw, ascii));
+        l.plain(" ");
+    }
+    let cells = (p.value.abs() * scale.scale).max(0.0);
+    if scale.diverging {
+        let neg = if p.value < 0.0 {
+            left_bar(cells, scale.left_w, ascii, fill)
         } else {
             String::new()
         };
-        let pos_w = width(&pos);
-        l.push(&pos, pos_style, opts.color);
-        l.plain(&" ".repeat(right_w.saturating_sub(pos_w)));
-        l.plain(" ");
-        l.plain(&pad_left(value, vw, ascii));
-        lines.push(l.finish());
+        l.plain(&" ".repeat(scale.left_w.saturating_sub(width(&neg))));
+        l.push(&neg, neg_style, opts.color);
+        if cols.bw > 0 {
+            l.push(if ascii { "|" } else { "│" }, Style::Dim, opts.color);
+        }
     }
+    let pos = if p.value > 0.0 {
+        right_bar(cells, scale.right_w, ascii, fill)
+    } else {
+        String::new()
+    };
+    let pos_w = width(&pos);
+    l.push(&pos, pos_style, opts.color);
+    l.plain(&" ".repeat(scale.right_w.saturating_sub(pos_w)));
+    l.plain(" ");
+    l.plain(&pad_left(value, cols.vw, ascii));
+    l.finish()
+}
+
+/// A bar's length: in eighths of a cell, or finished where no eighths
+/// apply.
+enum Length {
+    Eighths(usize),
+    Done(String),
 }
 
 /// A bar's length in eighths of a cell (at least one, at most `max`
 /// cells), or the finished bar where no eighths apply: nothing for no room,
 /// whole `#` cells in ASCII. Both directions share it.
-fn eighths(cells: f64, max: usize, ascii: bool, fill: char) -> Result<usize, String> {
+fn eighths(cells: f64, max: usize, ascii: bool, fill: char) -> Length {
     if max == 0 {
-        return Err(String::new());
+        return Length::Done(String::new());
     }
     if ascii {
-        return Err(fill.to_string().repeat((cells.round() as usize).min(max)));
+        return Length::Done(fill.to_string().repeat((cells.round() as usize).min(max)));
     }
-    Ok(((cells * 8.0).round() as usize).clamp(1, max * 8))
+    Length::Eighths(((cells * 8.0).round() as usize).clamp(1, max * 8))
 }
 
 /// A bar growing right: full blocks and a left-aligned eighth; a value
 /// above zero shows at least one eighth.
 fn right_bar(cells: f64, max: usize, ascii: bool, fill: char) -> String {
     let eighths = match eighths(cells, max, ascii, fill) {
-        Ok(e) => e,
-        Err(done) => return done,
+        Length::Eighths(e) => e,
+        Length::Done(done) => return done,
     };
     let mut s = "█".repeat(eighths / 8);
     s.push_str(EIGHTHS[eighths % 8]);
@@ -242,8 +300,8 @@ fn right_bar(cells: f64, max: usize, ascii: bool, fill: char) -> String {
 /// for one eighth and one half, so the partial cell is `▕`, `▐` or full.
 fn left_bar(cells: f64, max: usize, ascii: bool, fill: char) -> String {
     let eighths = match eighths(cells, max, ascii, fill) {
-        Ok(e) => e,
-        Err(done) => return done,
+        Length::Eighths(e) => e,
+        Length::Done(done) => return done,
     };
     let full = eighths / 8;
     let partial = match eighths % 8 {

@@ -91,6 +91,17 @@ pub(super) fn note(msg: &str, opts: &RenderOptions, lines: &mut Vec<String>) {
     }
 }
 
+/// What a chart that cannot be read says: `visualization: WHY`, or
+/// `chart spec: WHY` for a bare spec.
+pub(super) fn invalid_chart(e: &Event, err: &SpecError) -> String {
+    let what = if e.kind().is_empty() {
+        "chart spec"
+    } else {
+        "visualization"
+    };
+    format!("{what}: {err}")
+}
+
 /// Reads a chart from a `visualization` event or a bare spec object (no
 /// `type`). A bare spec is normalized as the render_visualization tool
 /// would (its `sort` and `maxPoints` honoured); an event is validated.

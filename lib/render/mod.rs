@@ -22,7 +22,7 @@
 //! - user messages (gemini-cli echoes the prompt) are one dim `> text` line;
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
-//! Layout: `chart.rs` draws one chart, `stream.rs` renders an event stream,
+//! Layout: `chart.rs` draws one chart, `stream/` renders an event stream,
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
 //! Markdown output, `svg/` its SVG output, `live_chart/` keeps live charts, `live/`
 //! redraws them in place (`--live`), `plot/` the one canvas, axes and

@@ -18,7 +18,7 @@ use super::table::titled;
 use super::text::{inline, mermaid_number, mermaid_string};
 use crate::render::SERIES_RGB;
 use crate::render::grammar::groups;
-use crate::spec::grammar::{ChartSpec, FieldType, Mark, MarkKind, Operand};
+use crate::spec::grammar::{Axis, ChartSpec, FieldType, Mark, MarkKind, Operand};
 use crate::spec::{Chart, ChartType};
 
 /// More x positions than this are unreadable as categories.
@@ -26,6 +26,37 @@ pub const MAX_CATEGORIES: usize = 200;
 
 /// The square that stands for each of [`SERIES_RGB`] in the legend.
 const SQUARES: [&str; 8] = ["🟦", "🟧", "🟩", "🟥", "🟪", "🟨", "🟫", "⬛"];
+
+/// Why mermaid cannot draw a chart (the report shows its data instead).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum NotDrawn {
+    #[error("a table is not a chart")]
+    Table,
+    #[error("series {0:?} has several points at {1:?}")]
+    SeveralPoints(String, String),
+    #[error("series {0:?} has no point at {1:?}")]
+    NoPoint(String, String),
+    #[error("mermaid has no {0} mark")]
+    Mark(&'static str),
+    #[error("mermaid cannot invert an axis")]
+    InvertedAxis,
+    #[error("a mark without both x and y")]
+    MarkWithoutXY,
+    #[error("the values of {0:?} are not numbers")]
+    NotNumbers(String),
+    #[error("marks over different x fields")]
+    DifferentX,
+    #[error("series {0:?} has several values at {1:?}")]
+    SeveralValues(String, String),
+    #[error("series {0:?} has gaps")]
+    Gaps(String),
+    #[error("mermaid draws a rule only at a number on the value axis")]
+    Rule,
+    #[error("no data")]
+    NoData,
+    #[error("{0} x values, more than the {max} a mermaid chart shows", max = MAX_CATEGORIES)]
+    TooMany(usize),
+}
 
 /// One xychart: categories along x, one plot per series.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,9 +80,9 @@ pub struct Plot {
 
 impl XyChart {
     /// A bar or line chart; `Err` says why mermaid cannot draw it.
-    pub fn from_chart(chart: &Chart) -> Result<XyChart, String> {
+    pub fn from_chart(chart: &Chart) -> Result<XyChart, NotDrawn> {
         let categories: Vec<String> = match chart.chart_type {
-            ChartType::Table => return Err("a table is not a chart".into()),
+            ChartType::Table => return Err(NotDrawn::Table),
             ChartType::Bar => chart
                 .series
                 .first()
@@ -67,10 +98,7 @@ impl XyChart {
             let mut at: HashMap<&str, f64> = HashMap::new();
             for p in &s.points {
                 if at.insert(&p.label, p.value).is_some() && chart.chart_type == ChartType::Line {
-                    return Err(format!(
-                        "series {:?} has several points at {:?}",
-                        s.name, p.label
-                    ));
+                    return Err(NotDrawn::SeveralPoints(s.name.clone(), p.label.clone()));
                 }
             }
             let values = if chart.chart_type == ChartType::Bar && chart.series.len() == 1 {
@@ -99,108 +127,45 @@ impl XyChart {
 
     /// A grammar chart of line and bar marks over one x axis (bars over
     /// categories on y: horizontal); `Err` says why mermaid cannot draw it.
-    pub fn from_spec(title: Option<&str>, spec: &ChartSpec) -> Result<XyChart, String> {
+    pub fn from_spec(title: Option<&str>, spec: &ChartSpec) -> Result<XyChart, NotDrawn> {
         if let Some(m) = spec
             .marks
             .iter()
             .find(|m| !matches!(m.kind, MarkKind::Line | MarkKind::Bar | MarkKind::Rule))
         {
-            return Err(format!("mermaid has no {} mark", m.kind.as_str()));
+            return Err(NotDrawn::Mark(m.kind.as_str()));
         }
         let (rules, marks): (Vec<&Mark>, Vec<&Mark>) =
             spec.marks.iter().partition(|m| m.kind == MarkKind::Rule);
         let horizontal = marks.iter().all(|m| m.kind == MarkKind::Bar)
             && spec.axis_type(false) == FieldType::String;
-        let axis = |x: bool| if x { &spec.axes.x } else { &spec.axes.y };
-        if axis(true).as_ref().is_some_and(|a| a.invert)
-            || axis(false).as_ref().is_some_and(|a| a.invert)
+        if axis(spec, true).is_some_and(|a| a.invert) || axis(spec, false).is_some_and(|a| a.invert)
         {
-            return Err("mermaid cannot invert an axis".into());
+            return Err(NotDrawn::InvertedAxis);
         }
-        let rows = spec.dataset.rows.len();
-        let mut categories: Vec<String> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        let mut plots: Vec<(bool, String, HashMap<usize, f64>)> = Vec::new();
-        let (mut cat_field, mut val_field) = (None, None);
-        for m in marks {
-            let (c, v) = if horizontal {
-                (&m.y, &m.x)
-            } else {
-                (&m.x, &m.y)
-            };
-            let (Some(c), Some(v)) = (c.as_deref(), v.as_deref()) else {
-                return Err("a mark without both x and y".into());
-            };
-            if spec.field_type(v) != Some(FieldType::Number) {
-                return Err(format!("the values of {v:?} are not numbers"));
-            }
-            cat_field = cat_field.or(Some(c));
-            val_field = val_field.or(Some(v));
-            if cat_field != Some(c) {
-                return Err("marks over different x fields".into());
-            }
-            for (name, idx) in groups(spec, m, rows) {
-                let mut at = HashMap::new();
-                for i in idx {
-                    let row = &spec.dataset.rows[i];
-                    let (Some(cat), Some(val)) = (
-                        row.get(c).and_then(cell_text),
-                        row.get(v).and_then(Value::as_f64),
-                    ) else {
-                        continue;
-                    };
-                    let k = *index.entry(cat.clone()).or_insert_with(|| {
-                        categories.push(cat.clone());
-                        categories.len() - 1
-                    });
-                    if at.insert(k, val).is_some() {
-                        return Err(format!("series {name:?} has several values at {cat:?}"));
-                    }
-                }
-                plots.push((m.kind == MarkKind::Bar, name, at));
-            }
-        }
-        let mut series = Vec::new();
-        for (bar, name, at) in plots {
-            // A missing bar reads as a bar of zero; a line cannot skip.
-            let values = (0..categories.len())
-                .map(|k| at.get(&k).copied().or(bar.then_some(0.0)))
-                .collect::<Option<Vec<f64>>>()
-                .ok_or_else(|| format!("series {name:?} has gaps"))?;
-            series.push(Plot { bar, name, values });
-        }
+        let columns = Columns::of(spec, &marks, horizontal)?;
+        let mut series = columns.series()?;
         for r in rules {
-            series.push(rule_plot(r, horizontal, categories.len())?);
+            series.push(rule_plot(r, horizontal, columns.categories.len())?);
         }
-        let title_of = |f: Option<&str>, x: bool| {
-            axis(x).as_ref().and_then(|a| a.label.clone()).or_else(|| {
-                f.map(|f| {
-                    titled(
-                        Some(spec.field_label(f)),
-                        spec.field(f).and_then(|d| d.unit.as_deref()),
-                        f,
-                    )
-                })
-            })
-        };
         let (x_axis, y_axis) = if horizontal {
             (false, true)
         } else {
             (true, false)
         };
-        let y_range = axis(y_axis)
-            .as_ref()
-            .and_then(|a| a.domain.as_ref())
-            .and_then(|(lo, hi)| match (lo, hi) {
-                (Operand::Number(a), Operand::Number(b)) => Some((a.min(*b), a.max(*b))),
-                _ => None,
-            });
+        let y_range =
+            axis(spec, y_axis)
+                .and_then(|a| a.domain.as_ref())
+                .and_then(|(lo, hi)| match (lo, hi) {
+                    (Operand::Number(a), Operand::Number(b)) => Some((a.min(*b), a.max(*b))),
+                    _ => None,
+                });
         XyChart {
             horizontal,
             title: title.map(str::to_string),
-            x_title: title_of(cat_field, x_axis),
-            categories,
-            y_title: title_of(val_field, y_axis),
+            x_title: axis_title(spec, columns.cat_field, x_axis),
+            y_title: axis_title(spec, columns.val_field, y_axis),
+            categories: columns.categories,
             y_range,
             series,
         }
@@ -208,15 +173,12 @@ impl XyChart {
     }
 
     /// Refuses what mermaid would draw badly: nothing, or too much.
-    fn checked(self) -> Result<XyChart, String> {
+    fn checked(self) -> Result<XyChart, NotDrawn> {
         if self.categories.is_empty() || self.series.is_empty() {
-            return Err("no data".into());
+            return Err(NotDrawn::NoData);
         }
         if self.categories.len() > MAX_CATEGORIES {
-            return Err(format!(
-                "{} x values, more than the {MAX_CATEGORIES} a mermaid chart shows",
-                self.categories.len()
-            ));
+            return Err(NotDrawn::TooMany(self.categories.len()));
         }
         Ok(self)
     }
@@ -291,9 +253,112 @@ impl XyChart {
     }
 }
 
+/// The spec's x axis (`x`) or y axis.
+fn axis(spec: &ChartSpec, x: bool) -> Option<&Axis> {
+    if x {
+        spec.axes.x.as_ref()
+    } else {
+        spec.axes.y.as_ref()
+    }
+}
+
+/// An axis' title: its own label, else the field's label with its unit.
+fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool) -> Option<String> {
+    axis(spec, x).and_then(|a| a.label.clone()).or_else(|| {
+        field.map(|f| {
+            titled(
+                Some(spec.field_label(f)),
+                spec.field(f).and_then(|d| d.unit.as_deref()),
+                f,
+            )
+        })
+    })
+}
+
+/// The line and bar marks' values by category: the categories in
+/// first-seen order, and per mark and group a plot (bar or not, its name,
+/// its values by category index).
+struct Columns<'s> {
+    categories: Vec<String>,
+    plots: Vec<(bool, String, HashMap<usize, f64>)>,
+    cat_field: Option<&'s str>,
+    val_field: Option<&'s str>,
+}
+
+impl<'s> Columns<'s> {
+    /// Reads every mark's rows; `Err` for a mark mermaid cannot place.
+    fn of(spec: &'s ChartSpec, marks: &[&'s Mark], horizontal: bool) -> Result<Self, NotDrawn> {
+        let rows = spec.dataset.rows.len();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut out = Columns {
+            categories: Vec::new(),
+            plots: Vec::new(),
+            cat_field: None,
+            val_field: None,
+        };
+        for m in marks {
+            let (c, v) = if horizontal {
+                (&m.y, &m.x)
+            } else {
+                (&m.x, &m.y)
+            };
+            let (Some(c), Some(v)) = (c.as_deref(), v.as_deref()) else {
+                return Err(NotDrawn::MarkWithoutXY);
+            };
+            if spec.field_type(v) != Some(FieldType::Number) {
+                return Err(NotDrawn::NotNumbers(v.to_string()));
+            }
+            out.cat_field = out.cat_field.or(Some(c));
+            out.val_field = out.val_field.or(Some(v));
+            if out.cat_field != Some(c) {
+                return Err(NotDrawn::DifferentX);
+            }
+            for (name, idx) in groups(spec, m, rows) {
+                let mut at = HashMap::new();
+                for i in idx {
+                    let row = &spec.dataset.rows[i];
+                    let (Some(cat), Some(val)) = (
+                        row.get(c).and_then(cell_text),
+                        row.get(v).and_then(Value::as_f64),
+                    ) else {
+                        continue;
+                    };
+                    let k = *index.entry(cat.clone()).or_insert_with(|| {
+                        out.categories.push(cat.clone());
+                        out.categories.len() - 1
+                    });
+                    if at.insert(k, val).is_some() {
+                        return Err(NotDrawn::SeveralValues(name, cat));
+                    }
+                }
+                out.plots.push((m.kind == MarkKind::Bar, name, at));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A series per plot with a value at every category: a missing bar
+    /// reads as a bar of zero; a line cannot skip.
+    fn series(&self) -> Result<Vec<Plot>, NotDrawn> {
+        let mut series = Vec::new();
+        for (bar, name, at) in &self.plots {
+            let values = (0..self.categories.len())
+                .map(|k| at.get(&k).copied().or(bar.then_some(0.0)))
+                .collect::<Option<Vec<f64>>>()
+                .ok_or_else(|| NotDrawn::Gaps(name.clone()))?;
+            series.push(Plot {
+                bar: *bar,
+                name: name.clone(),
+                values,
+            });
+        }
+        Ok(series)
+    }
+}
+
 /// A rule at a constant on the value axis, as a flat line named by its
 /// label: the one kind of rule an xychart can show.
-fn rule_plot(r: &Mark, horizontal: bool, n: usize) -> Result<Plot, String> {
+fn rule_plot(r: &Mark, horizontal: bool, n: usize) -> Result<Plot, NotDrawn> {
     let (value, across) = if horizontal {
         (&r.x_value, &r.y_value)
     } else {
@@ -305,18 +370,22 @@ fn rule_plot(r: &Mark, horizontal: bool, n: usize) -> Result<Plot, String> {
             name: r.label.clone().unwrap_or_else(|| "rule".into()),
             values: vec![*v; n],
         }),
-        _ => Err("mermaid draws a rule only at a number on the value axis".into()),
+        _ => Err(NotDrawn::Rule),
     }
 }
 
 /// A series' values at every category, in order; `Err` for a gap.
-fn aligned(name: &str, categories: &[String], at: &HashMap<&str, f64>) -> Result<Vec<f64>, String> {
+fn aligned(
+    name: &str,
+    categories: &[String],
+    at: &HashMap<&str, f64>,
+) -> Result<Vec<f64>, NotDrawn> {
     categories
         .iter()
         .map(|c| {
             at.get(c.as_str())
                 .copied()
-                .ok_or_else(|| format!("series {name:?} has no point at {c:?}"))
+                .ok_or_else(|| NotDrawn::NoPoint(name.to_string(), c.clone()))
         })
         .collect()
 }

@@ -26,7 +26,7 @@ mod text;
 use std::collections::VecDeque;
 use std::io::{self, Write};
 
-use super::chart::dropped_points;
+use super::chart::{dropped_points, invalid_chart};
 use super::grammar::interaction_note;
 use super::stream::{failed_call_warning, is_titled_topic_call, run_error};
 use super::text::{clean_line, clean_text};
@@ -304,12 +304,7 @@ impl Report {
             }
             Err(err) => {
                 self.invalid_charts += 1;
-                let what = if e.kind().is_empty() {
-                    "chart spec"
-                } else {
-                    "visualization"
-                };
-                self.alert(false, &format!("{what}: {err}"), out)
+                self.alert(false, &invalid_chart(e, &err), out)
             }
         }
     }
@@ -386,9 +381,10 @@ pub fn chart_markdown(chart: &Chart) -> String {
     let mut s = String::new();
     let title = chart.title.as_deref().filter(|t| !t.trim().is_empty());
     let subtitle = chart.subtitle.as_deref().filter(|t| !t.trim().is_empty());
+    // A table is not drawn, and needs no reason.
     let drawn = match chart.chart_type {
-        ChartType::Table => Err(String::new()),
-        _ => XyChart::from_chart(chart),
+        ChartType::Table => Err(None),
+        _ => XyChart::from_chart(chart).map_err(Some),
     };
     match &drawn {
         Ok(xy) => {
@@ -405,8 +401,11 @@ pub fn chart_markdown(chart: &Chart) -> String {
             if let Some(t) = subtitle {
                 s.push_str(&format!("_{}_\n\n", inline(t)));
             }
-            if !why.is_empty() {
-                s.push_str(&format!("_Not drawn: {}; the data:_\n\n", inline(why)));
+            if let Some(why) = why {
+                s.push_str(&format!(
+                    "_Not drawn: {}; the data:_\n\n",
+                    inline(&why.to_string())
+                ));
             }
             table::chart_data(chart, &mut s);
         }
@@ -440,7 +439,7 @@ pub fn spec_markdown(title: Option<&str>, spec: &crate::spec::grammar::ChartSpec
             s.push_str(&format!(
                 "_Not drawn ({}): {}; the data:_\n\n",
                 inline(&spec.summary()),
-                inline(&why)
+                inline(&why.to_string())
             ));
             table::spec_data(spec, &mut s);
         }

@@ -312,43 +312,59 @@ impl Markdown {
         item_src: Option<usize>,
         plain: Option<(Option<&str>, &str)>,
     ) -> Vec<String> {
+        let block = self.parse_block(text, plain);
+        self.in_paragraph = block.heading.is_none() && !block.rule && !block.code_block;
+        let margin = Margin::new(at, block.quote, &self.opts);
+        if block.rule {
+            return vec![margin.rule(self.opts.width.max(1))];
+        }
+        if block.code_block {
+            return margin.code(&block.inline.spans, self.opts.width.max(1));
+        }
+        self.draw_prose(block, &margin, item_src)
+    }
+
+    /// What one line holds: its kind and its inline spans, from the plain
+    /// shortcut or from pulldown-cmark's events.
+    fn parse_block(&self, text: &str, plain: Option<(Option<&str>, &str)>) -> Block {
         let ascii = !self.opts.unicode;
-        let color = self.opts.color;
-        let w = self.opts.width.max(1);
-        let opts = Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-        let mut inline = Inline::new(self.look(), Marks::default());
-        let mut quote = 0usize;
-        let mut heading: Option<HeadingLevel> = None;
-        let mut bullet: Option<String> = None;
-        let mut code_block = false;
-        let mut rule = false;
+        let mut b = Block {
+            inline: Inline::new(self.look(), Marks::default()),
+            quote: 0,
+            heading: None,
+            bullet: None,
+            code_block: false,
+            rule: false,
+        };
         let mut depth = self.items.len();
         let events = match plain {
             // What pulldown-cmark makes of a plain paragraph or list item,
             // without its set-up, which costs more than drawing the line.
             Some((marker, body)) => {
                 if let Some(m) = marker {
-                    bullet = Some(match m.parse::<u64>() {
+                    b.bullet = Some(match m.parse::<u64>() {
                         Ok(n) => format!("{n}."),
                         Err(_) => bullet_glyph(depth, ascii).to_string(),
                     });
-                    depth += 1;
                 }
-                inline.spans.push(inline::Span {
+                b.inline.spans.push(inline::Span {
                     text: body.to_string(),
                     marks: Marks::default(),
                     url: None,
                 });
                 None
             }
-            None => Some(Parser::new_ext(text, opts)),
+            None => Some(Parser::new_ext(
+                text,
+                Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
+            )),
         };
         for ev in events.into_iter().flatten() {
             match &ev {
-                Md::Start(Tag::BlockQuote(_)) => quote += 1,
+                Md::Start(Tag::BlockQuote(_)) => b.quote += 1,
                 Md::Start(Tag::Heading { level, .. }) => {
-                    heading = Some(*level);
-                    inline = Inline::new(
+                    b.heading = Some(*level);
+                    b.inline = Inline::new(
                         self.look(),
                         Marks {
                             bold: true,
@@ -357,51 +373,42 @@ impl Markdown {
                     );
                 }
                 Md::Start(Tag::List(start)) => {
-                    if bullet.is_none() {
-                        bullet = Some(match start {
+                    if b.bullet.is_none() {
+                        b.bullet = Some(match start {
                             Some(n) => format!("{n}."),
                             None => bullet_glyph(depth, ascii).to_string(),
                         });
                     }
                 }
                 Md::Start(Tag::Item) => depth += 1,
-                Md::Start(Tag::CodeBlock(_)) => code_block = true,
-                Md::Rule => rule = true,
-                Md::Text(t) if code_block => inline.spans.push(inline::Span {
+                Md::Start(Tag::CodeBlock(_)) => b.code_block = true,
+                Md::Rule => b.rule = true,
+                Md::Text(t) if b.code_block => b.inline.spans.push(inline::Span {
                     text: t.trim_end_matches('\n').to_string(),
                     marks: Marks::default(),
                     url: None,
                 }),
                 Md::End(TagEnd::Heading(_)) => {}
                 _ => {
-                    inline.event(&ev);
+                    b.inline.event(&ev);
                 }
             }
         }
-        self.in_paragraph = heading.is_none() && !rule && !code_block;
+        b
+    }
 
-        let quote_prefix = if ascii { "| " } else { "│ " }.repeat(quote);
-        let qw = width(&quote_prefix);
-        let pad = " ".repeat(at);
-        let prefix = |s: &str| format!("{pad}{}", paint(&quote_prefix, Style::Dim, color)) + s;
-
-        if rule {
-            let n = w.saturating_sub(at + qw).max(1);
-            let r = if ascii { "-" } else { "─" }.repeat(n);
-            return vec![prefix(&paint(&r, Style::Dim, color))];
-        }
-        if code_block {
-            let src = inline
-                .spans
-                .iter()
-                .map(|s| s.text.as_str())
-                .collect::<String>();
-            let ind = at + qw + code::INDENT;
-            let mut c = code::Code::new("", color);
-            // Never highlighted (no language): no budget spent.
-            return c.line(&src, &prefix(&" ".repeat(code::INDENT)), ind, w, &mut 0);
-        }
-        let (lead, lead_w) = match &bullet {
+    /// A paragraph, list item or heading: its lead (an item's bullet or
+    /// number, opening the item), its words wrapped under a hanging
+    /// indent, a heading's underline.
+    fn draw_prose(
+        &mut self,
+        block: Block,
+        margin: &Margin,
+        item_src: Option<usize>,
+    ) -> Vec<String> {
+        let w = self.opts.width.max(1);
+        let at = margin.at;
+        let (lead, lead_w) = match &block.bullet {
             Some(b) => {
                 let bw = width(b) + 1;
                 if let Some(src) = item_src {
@@ -414,32 +421,26 @@ impl Markdown {
             }
             None => (String::new(), 0),
         };
-        let first = prefix(&lead);
-        let first_w = at + qw + lead_w;
-        let mut lines = wrap_spans(&inline.spans, &first, first_w, first_w, w, color);
-        if qw > 0 {
-            let cont = prefix(&" ".repeat(lead_w));
+        let first = margin.prefix(&lead);
+        let first_w = at + margin.qw + lead_w;
+        let mut lines = wrap_spans(
+            &block.inline.spans,
+            &first,
+            first_w,
+            first_w,
+            w,
+            self.opts.color,
+        );
+        if margin.qw > 0 {
+            let cont = margin.prefix(&" ".repeat(lead_w));
             for l in lines.iter_mut().skip(1) {
                 *l = format!("{cont}{}", l.trim_start_matches(' '));
             }
         }
-        if let Some(level) = heading {
-            let text_w = lines
-                .iter()
-                .map(|l| width(&super::text::strip_ansi(l)))
-                .max()
-                .unwrap_or(0);
-            let under = match (level, ascii) {
-                (HeadingLevel::H1, false) => Some("━"),
-                (HeadingLevel::H2, false) => Some("─"),
-                (HeadingLevel::H1, true) => Some("="),
-                (HeadingLevel::H2, true) => Some("-"),
-                _ => None,
-            };
-            if let Some(u) = under {
-                let n = text_w.saturating_sub(at + qw).max(1);
-                lines.push(prefix(&paint(&u.repeat(n), Style::Dim, color)));
-            }
+        if let Some(level) = block.heading
+            && let Some(u) = margin.underline(level, &lines)
+        {
+            lines.push(u);
         }
         lines
     }
@@ -528,6 +529,94 @@ fn plain_block(text: &str) -> Option<(Option<&str>, &str)> {
         &text[..1]
     };
     is_plain_paragraph(body).then_some((Some(marker), body))
+}
+
+/// One line's block, parsed: how deep in quotes, its kind, and its
+/// inline spans.
+struct Block {
+    inline: Inline,
+    quote: usize,
+    heading: Option<HeadingLevel>,
+    /// A list item's bullet or number (`1.`).
+    bullet: Option<String>,
+    code_block: bool,
+    rule: bool,
+}
+
+/// What starts each drawn row of a block: `at` blanks, then a bar per
+/// quote level (`qw` columns).
+struct Margin {
+    at: usize,
+    pad: String,
+    quote_prefix: String,
+    qw: usize,
+    ascii: bool,
+    color: bool,
+}
+
+impl Margin {
+    fn new(at: usize, quote: usize, opts: &RenderOptions) -> Margin {
+        let ascii = !opts.unicode;
+        let quote_prefix = if ascii { "| " } else { "│ " }.repeat(quote);
+        Margin {
+            at,
+            pad: " ".repeat(at),
+            qw: width(&quote_prefix),
+            quote_prefix,
+            ascii,
+            color: opts.color,
+        }
+    }
+
+    /// `s` after the margin.
+    fn prefix(&self, s: &str) -> String {
+        format!(
+            "{}{}",
+            self.pad,
+            paint(&self.quote_prefix, Style::Dim, self.color)
+        ) + s
+    }
+
+    /// A thematic break across the room left at width `w`.
+    fn rule(&self, w: usize) -> String {
+        let n = w.saturating_sub(self.at + self.qw).max(1);
+        let r = if self.ascii { "-" } else { "─" }.repeat(n);
+        self.prefix(&paint(&r, Style::Dim, self.color))
+    }
+
+    /// An indented code line (the spans' text), never highlighted.
+    fn code(&self, spans: &[inline::Span], w: usize) -> Vec<String> {
+        let src = spans.iter().map(|s| s.text.as_str()).collect::<String>();
+        let ind = self.at + self.qw + code::INDENT;
+        let mut c = code::Code::new("", self.color);
+        // Never highlighted (no language): no budget spent.
+        c.line(
+            &src,
+            &self.prefix(&" ".repeat(code::INDENT)),
+            ind,
+            w,
+            &mut 0,
+        )
+    }
+
+    /// The underline of a level 1 or 2 heading drawn as `lines`, as wide
+    /// as its text; none for the other levels.
+    fn underline(&self, level: HeadingLevel, lines: &[String]) -> Option<String> {
+        let text_w = lines
+            .iter()
+            .map(|l| width(&super::text::strip_ansi(l)))
+            .max()
+            .unwrap_or(0);
+        let u = match (level, self.ascii) {
+            (HeadingLevel::H1, false) => "━",
+            (HeadingLevel::H2, false) => "─",
+            (HeadingLevel::H1, true) => "=",
+            (HeadingLevel::H2, true) => "-",
+            _ => return None,
+        };
+        let n = text_w.saturating_sub(self.at + self.qw).max(1);
+        Some(self.prefix(&paint(&u.repeat(n), Style::Dim, self.color)))
+    }
 }
 
 fn bullet_glyph(depth: usize, ascii: bool) -> &'static str {

@@ -27,6 +27,9 @@ const NOTE_ROW: u32 = 20;
 
 pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
+/// A chart on an [`Area`]: two [`Ticked`] axes.
+pub type Cartesian<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
+
 /// A series' colour.
 pub fn colour(i: usize) -> RGBColor {
     let (r, g, b) = SERIES_RGB[i % SERIES_RGB.len()];
@@ -36,9 +39,14 @@ pub fn colour(i: usize) -> RGBColor {
 pub const INK: RGBColor = RGBColor(0x1f, 0x29, 0x37);
 pub const MUTED: RGBColor = RGBColor(0x4b, 0x55, 0x63);
 
-/// A drawing failed: plotters' error as text.
-pub fn failed(e: impl std::fmt::Debug) -> String {
-    format!("drawing failed: {e:?}")
+/// A chart that could not be drawn: plotters' error, as text.
+#[derive(Debug, thiserror::Error)]
+#[error("drawing failed: {0}")]
+pub struct DrawFailed(String);
+
+/// A drawing failed: plotters' error as the error.
+pub fn failed(e: impl std::fmt::Debug) -> DrawFailed {
+    DrawFailed(format!("{e:?}"))
 }
 
 /// Text width estimated from its characters at `size` pixels (an SVG
@@ -93,8 +101,8 @@ impl Frame {
     pub fn render(
         &self,
         body_height: u32,
-        body: impl FnOnce(&Area) -> Result<(), String>,
-    ) -> Result<String, String> {
+        body: impl FnOnce(&Area) -> Result<(), DrawFailed>,
+    ) -> Result<String, DrawFailed> {
         let legend = self.legend_rows();
         let footer =
             legend.len() as u32 * LEGEND_ROW + self.notes.len() as u32 * NOTE_ROW + PAD as u32;
@@ -122,7 +130,7 @@ impl Frame {
         Ok(svg)
     }
 
-    fn header(&self, root: &Area) -> Result<(), String> {
+    fn header(&self, root: &Area) -> Result<(), DrawFailed> {
         let mut y = PAD;
         if let Some(t) = &self.title {
             let style = (FONT, TITLE, FontStyle::Bold).into_font().color(&INK);
@@ -139,7 +147,7 @@ impl Frame {
     }
 }
 
-fn draw_legend(area: &Area, rows: &[Vec<(usize, String)>]) -> Result<(), String> {
+fn draw_legend(area: &Area, rows: &[Vec<(usize, String)>]) -> Result<(), DrawFailed> {
     let text = (FONT, MEDIUM)
         .into_font()
         .color(&INK)
@@ -162,7 +170,7 @@ fn draw_legend(area: &Area, rows: &[Vec<(usize, String)>]) -> Result<(), String>
 }
 
 /// `(no data)` in the body.
-pub fn no_data(area: &Area) -> Result<(), String> {
+pub fn no_data(area: &Area) -> Result<(), DrawFailed> {
     let style = (FONT, MEDIUM, FontStyle::Italic).into_font().color(&MUTED);
     area.draw(&Text::new("(no data)", (PAD, 10), style))
         .map_err(failed)

@@ -31,10 +31,10 @@ use crate::events::Event;
 use crate::spec::grammar::{ChartSpec, KIND_CHART, Limits, MarkKind, UiEnvelope};
 use crate::spec::{Chart, ChartType};
 use crate::term;
-use frame::Frame;
+use frame::{DrawFailed, Frame};
 
 /// A bar, line or table chart as an SVG document.
-pub fn chart_svg(chart: &Chart) -> Result<String, String> {
+pub fn chart_svg(chart: &Chart) -> Result<String, DrawFailed> {
     let nonblank = |s: &Option<String>| s.clone().filter(|t| !t.trim().is_empty());
     let mut f = Frame {
         title: nonblank(&chart.title),
@@ -106,7 +106,7 @@ pub fn chart_svg(chart: &Chart) -> Result<String, String> {
 type Shares = Vec<(String, f64)>;
 
 /// A validated grammar chart as an SVG document.
-pub fn spec_svg(title: Option<&str>, spec: &ChartSpec) -> Result<String, String> {
+pub fn spec_svg(title: Option<&str>, spec: &ChartSpec) -> Result<String, DrawFailed> {
     let mut f = Frame {
         title: title.filter(|t| !t.trim().is_empty()).map(str::to_string),
         ..Frame::default()
@@ -232,7 +232,7 @@ impl SvgWriter {
                 }
             }
         };
-        let svg = drawn.map_err(anyhow::Error::msg)?;
+        let svg = drawn?;
         self.written += 1;
         match &self.dir {
             Some(dir) => {

@@ -11,7 +11,9 @@ use plotters::prelude::*;
 use super::super::plot::axes::{Scale, ScaleKind};
 use super::super::plot::{AxisSpec, Layer, Plot, Shape, fit_axis};
 use super::super::text::clean_line;
-use super::frame::{Area, FONT, INK, MEDIUM, MUTED, SMALL, Ticked, colour, failed};
+use super::frame::{
+    Area, Cartesian, DrawFailed, FONT, INK, MEDIUM, MUTED, SMALL, Ticked, colour, failed,
+};
 
 /// Height of the plot body, in pixels.
 pub const HEIGHT: u32 = 400;
@@ -71,7 +73,7 @@ impl Axis {
 }
 
 /// Draws the plot into `area`.
-pub fn draw(plot: &Plot, area: &Area) -> Result<(), String> {
+pub fn draw(plot: &Plot, area: &Area) -> Result<(), DrawFailed> {
     let x = Axis::new(&plot.x, 8, true, false);
     let y = Axis::new(&plot.y, 6, false, true);
     let mut chart = ChartBuilder::on(area)
@@ -113,34 +115,11 @@ pub fn draw(plot: &Plot, area: &Area) -> Result<(), String> {
     Ok(())
 }
 
-type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
-
-fn draw_layer(chart: &mut Chart, layer: &Layer, x: &Axis, y: &Axis) -> Result<(), String> {
+/// One layer in its series' colour.
+fn draw_layer(chart: &mut Cartesian, layer: &Layer, x: &Axis, y: &Axis) -> Result<(), DrawFailed> {
     let c = colour(layer.series);
-    let base = y.at(y.scale.baseline());
     match &layer.shape {
-        Shape::Line { points, markers } => {
-            let mut run: Vec<(f64, f64)> = Vec::new();
-            let mut runs = Vec::new();
-            for p in points {
-                match p {
-                    Some((a, b)) => run.push((x.at(*a), y.at(*b))),
-                    None => runs.push(std::mem::take(&mut run)),
-                }
-            }
-            runs.push(run);
-            for r in &runs {
-                chart
-                    .draw_series(LineSeries::new(r.iter().copied(), c.stroke_width(2)))
-                    .map_err(failed)?;
-            }
-            if markers.positions <= MARKED_POINTS {
-                let all = runs.iter().flatten().copied();
-                chart
-                    .draw_series(all.map(|p| Circle::new(p, 3, c.filled())))
-                    .map_err(failed)?;
-            }
-        }
+        Shape::Line { points, markers } => line(chart, c, (x, y), points, markers.positions),
         Shape::Points(points) => {
             chart
                 .draw_series(
@@ -149,25 +128,9 @@ fn draw_layer(chart: &mut Chart, layer: &Layer, x: &Axis, y: &Axis) -> Result<()
                         .map(|(a, b)| Circle::new((x.at(*a), y.at(*b)), 4, c.filled())),
                 )
                 .map_err(failed)?;
+            Ok(())
         }
-        Shape::Area { points, dotted } => {
-            let mut sorted = points.clone();
-            sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let upper = sorted.iter().map(|(a, b, _)| (x.at(*a), y.at(*b)));
-            let lower = sorted
-                .iter()
-                .rev()
-                .map(|(a, _, b2)| (x.at(*a), b2.map_or(base, |v| y.at(v))));
-            let poly: Vec<(f64, f64)> = upper.chain(lower).collect();
-            let alpha = if *dotted { 0.2 } else { 0.35 };
-            chart
-                .draw_series(std::iter::once(Polygon::new(poly, c.mix(alpha).filled())))
-                .map_err(failed)?;
-            let edge = sorted.iter().map(|(a, b, _)| (x.at(*a), y.at(*b)));
-            chart
-                .draw_series(LineSeries::new(edge, c.stroke_width(2)))
-                .map_err(failed)?;
-        }
+        Shape::Area { points, dotted } => area(chart, c, (x, y), points, *dotted),
         Shape::Bars {
             bars,
             slot,
@@ -175,65 +138,176 @@ fn draw_layer(chart: &mut Chart, layer: &Layer, x: &Axis, y: &Axis) -> Result<()
             groups,
             dotted,
         } => {
-            let width = x.span(*slot) * 0.8 / (*groups).max(1) as f64;
-            let left = -x.span(*slot) * 0.4 + width * *group as f64;
             let fill = if *dotted {
                 c.mix(0.5).filled()
             } else {
                 c.filled()
             };
-            chart
-                .draw_series(bars.iter().map(|(a, b)| {
-                    let x0 = x.at(*a) + left;
-                    Rectangle::new([(x0, base), (x0 + width, y.at(*b))], fill)
-                }))
-                .map_err(failed)?;
+            columns(chart, fill, (x, y), bars, (*slot, *group, *groups))
         }
         Shape::Band {
             x: bx,
             y: by,
             label,
-        } => {
-            let (x0, x1) = bx.map_or((-x.pad, 1.0 + x.pad), |(a, b)| (x.at(a), x.at(b)));
-            let (y0, y1) = by.map_or((-y.pad, 1.0 + y.pad), |(a, b)| (y.at(a), y.at(b)));
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(x0, y0), (x1, y1)],
-                    c.mix(0.15).filled(),
-                )))
-                .map_err(failed)?;
-            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let style = (FONT, SMALL).into_font().color(&MUTED);
-                let label = EmptyElement::at((x0.min(x1), y0.max(y1)))
-                    + Text::new(clean_line(l, false), (4, 4), style);
-                chart.draw_series(std::iter::once(label)).map_err(failed)?;
-            }
-        }
+        } => band(chart, c, (x, y), (*bx, *by), label.as_deref()),
         Shape::Rule {
             x: rx,
             y: ry,
             label,
-        } => {
-            let (from, to) = match (rx, ry) {
-                (Some(a), _) => ((x.at(*a), -y.pad), (x.at(*a), 1.0 + y.pad)),
-                (None, Some(b)) => ((-x.pad, y.at(*b)), (1.0 + x.pad, y.at(*b))),
-                (None, None) => return Ok(()),
-            };
-            chart
-                .draw_series(DashedLineSeries::new([from, to], 6, 4, c.stroke_width(2)))
-                .map_err(failed)?;
-            if let Some(l) = label.as_deref().filter(|l| !l.trim().is_empty()) {
-                let style = (FONT, SMALL).into_font().color(&INK);
-                // Beside a vertical rule at the top; above a horizontal one.
-                let (at, shift) = if rx.is_some() {
-                    ((from.0, to.1), (4, 4))
-                } else {
-                    ((from.0, from.1), (4, -18))
-                };
-                let label = EmptyElement::at(at) + Text::new(clean_line(l, false), shift, style);
-                chart.draw_series(std::iter::once(label)).map_err(failed)?;
-            }
+        } => rule(chart, c, (x, y), (*rx, *ry), label.as_deref()),
+    }
+}
+
+/// A line in runs broken at its gaps; markers on its points when there
+/// are few (`positions` at most [`MARKED_POINTS`]).
+fn line(
+    chart: &mut Cartesian,
+    c: RGBColor,
+    (x, y): (&Axis, &Axis),
+    points: &[Option<(f64, f64)>],
+    positions: usize,
+) -> Result<(), DrawFailed> {
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let mut runs = Vec::new();
+    for p in points {
+        match p {
+            Some((a, b)) => run.push((x.at(*a), y.at(*b))),
+            None => runs.push(std::mem::take(&mut run)),
         }
     }
+    runs.push(run);
+    for r in &runs {
+        chart
+            .draw_series(LineSeries::new(r.iter().copied(), c.stroke_width(2)))
+            .map_err(failed)?;
+    }
+    if positions <= MARKED_POINTS {
+        let all = runs.iter().flatten().copied();
+        chart
+            .draw_series(all.map(|p| Circle::new(p, 3, c.filled())))
+            .map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// A filled area in x order, from each point down to its `y2` (or the
+/// baseline), with its upper edge as a line.
+fn area(
+    chart: &mut Cartesian,
+    c: RGBColor,
+    (x, y): (&Axis, &Axis),
+    points: &[(f64, f64, Option<f64>)],
+    dotted: bool,
+) -> Result<(), DrawFailed> {
+    let base = y.at(y.scale.baseline());
+    let mut sorted = points.to_vec();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let upper = sorted.iter().map(|(a, b, _)| (x.at(*a), y.at(*b)));
+    let lower = sorted
+        .iter()
+        .rev()
+        .map(|(a, _, b2)| (x.at(*a), b2.map_or(base, |v| y.at(v))));
+    let poly: Vec<(f64, f64)> = upper.chain(lower).collect();
+    let alpha = if dotted { 0.2 } else { 0.35 };
+    chart
+        .draw_series(std::iter::once(Polygon::new(poly, c.mix(alpha).filled())))
+        .map_err(failed)?;
+    let edge = sorted.iter().map(|(a, b, _)| (x.at(*a), y.at(*b)));
+    chart
+        .draw_series(LineSeries::new(edge, c.stroke_width(2)))
+        .map_err(failed)?;
+    Ok(())
+}
+
+/// Columns from the baseline, this layer's `group` of `groups` side by
+/// side in each slot `slot` wide.
+fn columns(
+    chart: &mut Cartesian,
+    fill: ShapeStyle,
+    (x, y): (&Axis, &Axis),
+    bars: &[(f64, f64)],
+    (slot, group, groups): (f64, usize, usize),
+) -> Result<(), DrawFailed> {
+    let base = y.at(y.scale.baseline());
+    let width = x.span(slot) * 0.8 / groups.max(1) as f64;
+    let left = -x.span(slot) * 0.4 + width * group as f64;
+    chart
+        .draw_series(bars.iter().map(|(a, b)| {
+            let x0 = x.at(*a) + left;
+            Rectangle::new([(x0, base), (x0 + width, y.at(*b))], fill)
+        }))
+        .map_err(failed)?;
+    Ok(())
+}
+
+/// A band's extent along one axis, in values; `None` spans the plot.
+type Extent = Option<(f64, f64)>;
+
+/// A shaded band (`None` spans the plot that way), its label at its top
+/// left corner.
+fn band(
+    chart: &mut Cartesian,
+    c: RGBColor,
+    (x, y): (&Axis, &Axis),
+    (bx, by): (Extent, Extent),
+    label: Option<&str>,
+) -> Result<(), DrawFailed> {
+    let (x0, x1) = bx.map_or((-x.pad, 1.0 + x.pad), |(a, b)| (x.at(a), x.at(b)));
+    let (y0, y1) = by.map_or((-y.pad, 1.0 + y.pad), |(a, b)| (y.at(a), y.at(b)));
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(x0, y0), (x1, y1)],
+            c.mix(0.15).filled(),
+        )))
+        .map_err(failed)?;
+    match label {
+        Some(l) => note(chart, l, MUTED, (x0.min(x1), y0.max(y1)), (4, 4)),
+        None => Ok(()),
+    }
+}
+
+/// A dashed reference line at x (top to bottom) or at y (across), its
+/// label beside a vertical one at the top, above a horizontal one.
+fn rule(
+    chart: &mut Cartesian,
+    c: RGBColor,
+    (x, y): (&Axis, &Axis),
+    (rx, ry): (Option<f64>, Option<f64>),
+    label: Option<&str>,
+) -> Result<(), DrawFailed> {
+    let (from, to) = match (rx, ry) {
+        (Some(a), _) => ((x.at(a), -y.pad), (x.at(a), 1.0 + y.pad)),
+        (None, Some(b)) => ((-x.pad, y.at(b)), (1.0 + x.pad, y.at(b))),
+        (None, None) => return Ok(()),
+    };
+    chart
+        .draw_series(DashedLineSeries::new([from, to], 6, 4, c.stroke_width(2)))
+        .map_err(failed)?;
+    let Some(l) = label else {
+        return Ok(());
+    };
+    // Beside a vertical rule at the top; above a horizontal one.
+    let (at, shift) = if rx.is_some() {
+        ((from.0, to.1), (4, 4))
+    } else {
+        ((from.0, from.1), (4, -18))
+    };
+    note(chart, l, INK, at, shift)
+}
+
+/// A band's or rule's label (none when blank), `shift` pixels from `at`.
+fn note(
+    chart: &mut Cartesian,
+    l: &str,
+    ink: RGBColor,
+    at: (f64, f64),
+    shift: (i32, i32),
+) -> Result<(), DrawFailed> {
+    if l.trim().is_empty() {
+        return Ok(());
+    }
+    let style = (FONT, SMALL).into_font().color(&ink);
+    let label = EmptyElement::at(at) + Text::new(clean_line(l, false), shift, style);
+    chart.draw_series(std::iter::once(label)).map_err(failed)?;
     Ok(())
 }

@@ -9,11 +9,12 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::super::bar::Row;
-use super::super::plot::AxisSpec;
-use super::super::plot::fit_axis;
+use super::super::plot::axes::Scale;
+use super::super::plot::{AxisSpec, fit_axis};
 use super::super::text::{ExactFormat, NumFormat, clean_line, fixed, with_unit};
 use super::frame::{
-    Area, FONT, INK, LEFT, MEDIUM, MUTED, SMALL, Ticked, WIDTH, colour, failed, text_width,
+    Area, Cartesian, DrawFailed, FONT, INK, LEFT, MEDIUM, MUTED, SMALL, Ticked, WIDTH, colour,
+    failed, text_width,
 };
 
 /// Height of one bar row, and of a table row.
@@ -27,14 +28,28 @@ pub fn bars_height(n: usize) -> u32 {
 /// Horizontal bars on one value axis from zero; `value_title` under it.
 pub fn bars(
     rows: &[Row],
-    (value_title, category_title): (Option<&str>, Option<&str>),
+    titles: (Option<&str>, Option<&str>),
     unit: Option<&str>,
     area: &Area,
-) -> Result<(), String> {
+) -> Result<(), DrawFailed> {
+    let scale = value_scale(rows, unit);
+    let mut chart = bar_axes(area, rows, &scale, titles)?;
+    bar_mesh(&mut chart, rows, &scale, titles)?;
+    let fmt = NumFormat::for_values(rows.iter().map(|r| r.value));
+    let span = scale.lo.max(scale.hi) - scale.lo.min(scale.hi);
+    for (i, r) in rows.iter().enumerate() {
+        let text = with_unit(&fmt.format(r.value), unit);
+        bar(&mut chart, i, r, text, span)?;
+    }
+    Ok(())
+}
+
+/// The value axis: the terminal's scale over the values and zero.
+fn value_scale(rows: &[Row], unit: Option<&str>) -> Scale {
     let values = rows.iter().map(|r| r.value);
     let lo = values.clone().fold(0f64, f64::min);
     let hi = values.fold(0f64, f64::max);
-    let scale = fit_axis(
+    fit_axis(
         &AxisSpec::Number {
             min: lo,
             max: hi,
@@ -44,7 +59,18 @@ pub fn bars(
         },
         6,
         false,
-    );
+    )
+}
+
+/// The chart of [`bars`]: values across on `scale`'s ticks, a row per
+/// bar down, each named row a key point (its label is the tick label),
+/// room on the left for the labels and the category title.
+fn bar_axes<'a, 'b>(
+    area: &'a Area<'b>,
+    rows: &[Row],
+    scale: &Scale,
+    (value_title, category_title): (Option<&str>, Option<&str>),
+) -> Result<Cartesian<'a, 'b>, DrawFailed> {
     let (slo, shi) = (scale.lo.min(scale.hi), scale.lo.max(scale.hi));
     let n = rows.len().max(1) as f64;
     let label_w = rows
@@ -61,7 +87,7 @@ pub fn bars(
         .filter(|(_, r)| !r.label.is_empty())
         .map(|(i, _)| i as f64 + 0.5)
         .collect();
-    let mut chart = ChartBuilder::on(area)
+    ChartBuilder::on(area)
         .margin_left(LEFT as u32)
         .margin_right(70)
         .margin_top(4)
@@ -79,7 +105,17 @@ pub fn bars(
                 keys: named,
             },
         )
-        .map_err(failed)?;
+        .map_err(failed)
+}
+
+/// The grid, tick labels (the scale's on x, the rows' labels on y) and
+/// axis titles of [`bars`].
+fn bar_mesh(
+    chart: &mut Cartesian,
+    rows: &[Row],
+    scale: &Scale,
+    (value_title, category_title): (Option<&str>, Option<&str>),
+) -> Result<(), DrawFailed> {
     let xl = |v: &f64| {
         scale
             .ticks
@@ -109,40 +145,47 @@ pub fn bars(
     if let Some(t) = category_title {
         mesh.y_desc(clean_line(t, false));
     }
-    mesh.draw().map_err(failed)?;
-    let fmt = NumFormat::for_values(rows.iter().map(|r| r.value));
-    for (i, r) in rows.iter().enumerate() {
-        let c = match r.series {
-            Some(s) => colour(s),
-            None if r.value < 0.0 => colour(3),
-            None => colour(0),
-        };
-        let top = i as f64 + 0.15;
-        let bottom = i as f64 + 0.85;
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, top), (r.value, bottom)],
-                c.filled(),
-            )))
-            .map_err(failed)?;
-        let text = with_unit(&fmt.format(r.value), unit);
-        let (hpos, dx) = if r.value < 0.0 {
-            (HPos::Right, -0.01)
-        } else {
-            (HPos::Left, 0.01)
-        };
-        let style = (FONT, SMALL)
-            .into_font()
-            .color(&INK)
-            .pos(Pos::new(hpos, VPos::Center));
-        chart
-            .draw_series(std::iter::once(Text::new(
-                text,
-                (r.value + dx * (shi - slo), i as f64 + 0.5),
-                style,
-            )))
-            .map_err(failed)?;
-    }
+    mesh.draw().map_err(failed)
+}
+
+/// Row `i`'s bar, coloured by its series (else by its sign), and its
+/// value `text` just past its end (`span`: the axis' length in values).
+fn bar(
+    chart: &mut Cartesian,
+    i: usize,
+    r: &Row,
+    text: String,
+    span: f64,
+) -> Result<(), DrawFailed> {
+    let c = match r.series {
+        Some(s) => colour(s),
+        None if r.value < 0.0 => colour(3),
+        None => colour(0),
+    };
+    let top = i as f64 + 0.15;
+    let bottom = i as f64 + 0.85;
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(0.0, top), (r.value, bottom)],
+            c.filled(),
+        )))
+        .map_err(failed)?;
+    let (hpos, dx) = if r.value < 0.0 {
+        (HPos::Right, -0.01)
+    } else {
+        (HPos::Left, 0.01)
+    };
+    let style = (FONT, SMALL)
+        .into_font()
+        .color(&INK)
+        .pos(Pos::new(hpos, VPos::Center));
+    chart
+        .draw_series(std::iter::once(Text::new(
+            text,
+            (r.value + dx * span, i as f64 + 0.5),
+            style,
+        )))
+        .map_err(failed)?;
     Ok(())
 }
 
@@ -153,7 +196,7 @@ pub fn shares_height(n: usize) -> u32 {
 
 /// One bar split in proportion, then a row per part: swatch, name,
 /// value with its unit, percentage.
-pub fn shares(parts: &[(String, f64)], unit: Option<&str>, area: &Area) -> Result<(), String> {
+pub fn shares(parts: &[(String, f64)], unit: Option<&str>, area: &Area) -> Result<(), DrawFailed> {
     let total: f64 = parts.iter().map(|p| p.1).sum();
     let w = (WIDTH as i32 - 2 * LEFT) as f64;
     let mut x = LEFT as f64;
@@ -214,7 +257,7 @@ pub fn table_height(n: usize) -> u32 {
 }
 
 /// A table: a header row, then labels left and exact values right.
-pub fn table(header: (&str, &str), rows: &[(String, f64)], area: &Area) -> Result<(), String> {
+pub fn table(header: (&str, &str), rows: &[(String, f64)], area: &Area) -> Result<(), DrawFailed> {
     let fmt = ExactFormat::for_values(rows.iter().map(|r| r.1));
     let cells: Vec<(String, String)> = rows
         .iter()

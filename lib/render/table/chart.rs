@@ -10,7 +10,9 @@ use comfy_table::CellAlignment;
 
 use super::{Layout, draw, overhead, share};
 use crate::render::RenderOptions;
-use crate::render::text::{ExactFormat, NumFormat, Style, additive, clean_line, paint, width};
+use crate::render::text::{
+    ExactFormat, NumFormat, Style, additive, clean_line, clean_title, paint, width,
+};
 use crate::render::wrap::truncate;
 use crate::spec::Chart;
 
@@ -20,82 +22,9 @@ const LABEL_MIN: usize = 6;
 pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
-    let unit = chart
-        .unit
-        .as_deref()
-        .map(|u| clean_line(u.trim(), ascii))
-        .filter(|u| !u.is_empty());
-    let with_unit = |h: String| match &unit {
-        Some(u) => format!("{h} ({u})"),
-        None => h,
-    };
-    let label_head = chart
-        .x_label
-        .as_deref()
-        .map(|x| clean_line(x.trim(), ascii))
-        .filter(|x| !x.is_empty())
-        .unwrap_or_else(|| "Label".into());
-    let y_label = chart
-        .y_label
-        .as_deref()
-        .map(|y| clean_line(y.trim(), ascii))
-        .filter(|y| !y.is_empty());
-    let single = chart.series.len() == 1;
-    let mut heads = vec![label_head];
-    for (i, s) in chart.series.iter().enumerate() {
-        let name = clean_line(s.name.trim(), ascii);
-        let h = match (&y_label, single, name.is_empty()) {
-            (Some(y), true, _) => y.clone(),
-            (_, _, false) => name,
-            (_, true, true) => "Value".into(),
-            (_, false, true) => format!("Series {}", i + 1),
-        };
-        heads.push(with_unit(h));
-    }
-
-    // Rows: the union of labels in first-seen order, one column per series.
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
-    let ns = chart.series.len();
-    for (si, s) in chart.series.iter().enumerate() {
-        for p in &s.points {
-            let r = *index.entry(p.label.as_str()).or_insert_with(|| {
-                rows.push((clean_line(&p.label, ascii), vec![None; ns]));
-                rows.len() - 1
-            });
-            rows[r].1[si] = Some(p.value);
-        }
-    }
-    // A table is where people read exact values: no compact 37.4M here,
-    // unless the exact numbers cannot fit the width whole (checked below).
-    let format_cells = |compact: bool| -> Vec<Vec<String>> {
-        let fmts: Vec<Box<dyn Fn(f64) -> String>> = chart
-            .series
-            .iter()
-            .map(|s| -> Box<dyn Fn(f64) -> String> {
-                let values = s.points.iter().map(|p| p.value);
-                if compact {
-                    let f = NumFormat::for_values(values);
-                    Box::new(move |v| f.format(v))
-                } else {
-                    let f = ExactFormat::for_values(values);
-                    Box::new(move |v| f.format(v))
-                }
-            })
-            .collect();
-        rows.iter()
-            .map(|(label, vals)| {
-                let mut r = vec![label.clone()];
-                r.extend(
-                    vals.iter()
-                        .zip(&fmts)
-                        .map(|(v, f)| v.map(f).unwrap_or_default()),
-                );
-                r
-            })
-            .collect()
-    };
-    let mut cells = format_cells(false);
+    let mut heads = headers(chart, ascii);
+    let rows = label_rows(chart, ascii);
+    let mut cells = format_cells(chart, &rows, false);
 
     // Columns that cannot get even three characters are left out and said so.
     let mut ncols = heads.len();
@@ -112,20 +41,16 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     let budget = w.saturating_sub(overhead(ncols));
     if numbers[1..].iter().sum::<usize>() + natural[0].min(LABEL_MIN) > budget {
         // A cut number would mislead; the compact form (37.4M) is still true.
-        cells = format_cells(true);
+        cells = format_cells(chart, &rows, true);
         for r in &mut cells {
             r.truncate(ncols);
         }
         (natural, numbers) = natural_widths(&cells, &heads);
     }
     let widths = plan(&natural, &numbers, budget);
-    for (c, h) in heads.iter_mut().enumerate() {
-        *h = additive(&truncate(h, widths[c], ascii));
-    }
+    cut_to(&mut heads, &widths, ascii);
     for r in &mut cells {
-        for (c, cell) in r.iter_mut().enumerate() {
-            *cell = additive(&truncate(cell, widths[c], ascii));
-        }
+        cut_to(r, &widths, ascii);
     }
 
     let mut table = vec![heads];
@@ -150,6 +75,91 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
             if hidden == 1 { "" } else { "s" }
         );
         lines.push(paint(&truncate(&note, w, ascii), Style::Dim, opts.color));
+    }
+}
+
+/// The header row: the label column (the x label, else `Label`), then a
+/// column per series (the y label for one series, else its name, else
+/// `Value` or `Series N`), each with the unit.
+fn headers(chart: &Chart, ascii: bool) -> Vec<String> {
+    let unit = clean_title(chart.unit.as_deref(), ascii);
+    let with_unit = |h: String| match &unit {
+        Some(u) => format!("{h} ({u})"),
+        None => h,
+    };
+    let label_head = clean_title(chart.x_label.as_deref(), ascii).unwrap_or_else(|| "Label".into());
+    let y_label = clean_title(chart.y_label.as_deref(), ascii);
+    let single = chart.series.len() == 1;
+    let mut heads = vec![label_head];
+    for (i, s) in chart.series.iter().enumerate() {
+        let name = clean_line(s.name.trim(), ascii);
+        let h = match (&y_label, single, name.is_empty()) {
+            (Some(y), true, _) => y.clone(),
+            (_, _, false) => name,
+            (_, true, true) => "Value".into(),
+            (_, false, true) => format!("Series {}", i + 1),
+        };
+        heads.push(with_unit(h));
+    }
+    heads
+}
+
+/// Rows: the union of labels in first-seen order, one column per series.
+fn label_rows(chart: &Chart, ascii: bool) -> Vec<(String, Vec<Option<f64>>)> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let ns = chart.series.len();
+    for (si, s) in chart.series.iter().enumerate() {
+        for p in &s.points {
+            let r = *index.entry(p.label.as_str()).or_insert_with(|| {
+                rows.push((clean_line(&p.label, ascii), vec![None; ns]));
+                rows.len() - 1
+            });
+            rows[r].1[si] = Some(p.value);
+        }
+    }
+    rows
+}
+
+/// The cells of `rows`: the label, then each series' value. A table is
+/// where people read exact values: no compact 37.4M here, unless
+/// `compact` (the exact numbers cannot fit the width whole).
+fn format_cells(
+    chart: &Chart,
+    rows: &[(String, Vec<Option<f64>>)],
+    compact: bool,
+) -> Vec<Vec<String>> {
+    let fmts: Vec<Box<dyn Fn(f64) -> String>> = chart
+        .series
+        .iter()
+        .map(|s| -> Box<dyn Fn(f64) -> String> {
+            let values = s.points.iter().map(|p| p.value);
+            if compact {
+                let f = NumFormat::for_values(values);
+                Box::new(move |v| f.format(v))
+            } else {
+                let f = ExactFormat::for_values(values);
+                Box::new(move |v| f.format(v))
+            }
+        })
+        .collect();
+    rows.iter()
+        .map(|(label, vals)| {
+            let mut r = vec![label.clone()];
+            r.extend(
+                vals.iter()
+                    .zip(&fmts)
+                    .map(|(v, f)| v.map(f).unwrap_or_default()),
+            );
+            r
+        })
+        .collect()
+}
+
+/// Cuts each cell of a row to its column's width.
+fn cut_to(row: &mut [String], widths: &[usize], ascii: bool) {
+    for (c, cell) in row.iter_mut().enumerate() {
+        *cell = additive(&truncate(cell, widths[c], ascii));
     }
 }
 

@@ -111,6 +111,13 @@ pub fn clean_line(s: &str, ascii: bool) -> String {
     out
 }
 
+/// A title or unit as drawn: [`clean_line`] of its trimmed text, or
+/// nothing when there is none or it is blank.
+pub fn clean_title(s: Option<&str>, ascii: bool) -> Option<String> {
+    s.map(|t| clean_line(t.trim(), ascii))
+        .filter(|t| !t.is_empty())
+}
+
 /// Prose (message text): kept as written, `\n` and `\t` included, but no
 /// control character reaches the terminal raw. `\r\n` is a line break; a
 /// lone `\r` (which would overwrite the line) shows as `^M`.

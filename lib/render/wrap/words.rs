@@ -28,9 +28,32 @@ pub fn words<S>(
     rest: usize,
     total: usize,
 ) -> Vec<String> {
-    // Words: runs of non-blank pieces, possibly across spans (`**bo**ld`),
-    // kept flat (a word is where it starts in `pieces`) to spare an
-    // allocation a word.
+    let (pieces, words) = split_words(spans, text_of);
+    let total = total.max(1);
+    let mut fill = Fill {
+        lines: Vec::new(),
+        line: first.to_string(),
+        col: first_w,
+        start: first_w,
+        rest: if rest * 2 > total { 0 } else { rest },
+        total,
+    };
+    for (k, &from) in words.iter().enumerate() {
+        let word = &pieces[from..words.get(k + 1).copied().unwrap_or(pieces.len())];
+        // Every word but the first had a blank before it.
+        fill.word(word, k > 0, &write);
+    }
+    fill.lines.push(fill.line);
+    fill.lines
+}
+
+/// Words: runs of non-blank pieces, possibly across spans (`**bo**ld`),
+/// kept flat (a word is where it starts in the pieces) to spare an
+/// allocation a word.
+fn split_words<'a, S>(
+    spans: &'a [S],
+    text_of: impl Fn(&S) -> &str,
+) -> (Vec<Piece<'a, S>>, Vec<usize>) {
     let mut pieces: Vec<Piece<'_, S>> = Vec::new();
     let mut words: Vec<usize> = Vec::new();
     let mut in_word = false;
@@ -60,52 +83,70 @@ pub fn words<S>(
             rest_text = &rest_text[len..];
         }
     }
+    (pieces, words)
+}
 
-    let total = total.max(1);
-    let mut lines = Vec::new();
-    let mut line = first.to_string();
-    let mut col = first_w;
-    let mut start = first_w;
-    let indent = |n: usize| " ".repeat(n);
-    let rest = if rest * 2 > total { 0 } else { rest };
-    for (k, &from) in words.iter().enumerate() {
-        let word = &pieces[from..words.get(k + 1).copied().unwrap_or(pieces.len())];
+/// The lines being filled: those done, the open one, its column, where
+/// its text starts (after the first line's lead or the hanging indent
+/// `rest`), and the width.
+struct Fill {
+    lines: Vec<String>,
+    line: String,
+    col: usize,
+    start: usize,
+    rest: usize,
+    total: usize,
+}
+
+impl Fill {
+    /// Ends the open line; the next starts under the hanging indent.
+    fn break_line(&mut self) {
+        self.lines.push(std::mem::take(&mut self.line));
+        self.line = " ".repeat(self.rest);
+        self.col = self.rest;
+        self.start = self.rest;
+    }
+
+    /// Places a word (after a blank unless it is the first): on this line
+    /// when it fits, else on the next; cut when it is longer than a line.
+    fn word<S>(
+        &mut self,
+        word: &[Piece<'_, S>],
+        after_blank: bool,
+        write: &impl Fn(&str, &S, &mut String),
+    ) {
         let w: usize = word.iter().map(|p| p.width).sum();
-        // Every word but the first had a blank before it.
-        let gap = usize::from(k > 0);
-        if k > 0 && col + gap + w > total {
-            lines.push(std::mem::take(&mut line));
-            line = indent(rest);
-            col = rest;
-            start = rest;
+        let gap = usize::from(after_blank);
+        if after_blank && self.col + gap + w > self.total {
+            self.break_line();
         } else if gap == 1 {
-            line.push(' ');
-            col += 1;
+            self.line.push(' ');
+            self.col += 1;
         }
         for p in word {
-            if col + p.width <= total {
-                write(p.text, p.span, &mut line);
-                col += p.width;
+            if self.col + p.width <= self.total {
+                write(p.text, p.span, &mut self.line);
+                self.col += p.width;
                 continue;
             }
-            // Cut: as much as fits, then on under the hanging indent.
-            let mut chunk = String::new();
-            for c in p.text.chars() {
-                let cw = char_width(c);
-                if col + cw > total && (col > start || !chunk.is_empty()) {
-                    write(&chunk, p.span, &mut line);
-                    chunk.clear();
-                    lines.push(std::mem::take(&mut line));
-                    line = indent(rest);
-                    col = rest;
-                    start = rest;
-                }
-                chunk.push(c);
-                col += cw;
-            }
-            write(&chunk, p.span, &mut line);
+            self.cut(p, write);
         }
     }
-    lines.push(line);
-    lines
+
+    /// A piece too long for the room: as much as fits, then on under the
+    /// hanging indent.
+    fn cut<S>(&mut self, p: &Piece<'_, S>, write: &impl Fn(&str, &S, &mut String)) {
+        let mut chunk = String::new();
+        for c in p.text.chars() {
+            let cw = char_width(c);
+            if self.col + cw > self.total && (self.col > self.start || !chunk.is_empty()) {
+                write(&chunk, p.span, &mut self.line);
+                chunk.clear();
+                self.break_line();
+            }
+            chunk.push(c);
+            self.col += cw;
+        }
+        write(&chunk, p.span, &mut self.line);
+    }
 }

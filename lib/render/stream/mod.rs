@@ -1,37 +1,27 @@
 //! The event-stream renderer: [`Renderer`] turns events into terminal
 //! output one at a time (streamed message text, charts, chapter headers,
 //! tool and error lines), keeping the little state a stream needs. Shared
-//! by `viz-render` and the terminal view of `gem-ask`.
+//! by `viz-render` and the terminal view of `gem-ask`. Here: the state,
+//! the event loop, every byte's way out and streamed message text; the
+//! drawing of each other kind of event is [`draw`], the `--chapters`
+//! counts and the chapter rule [`chapters`].
+
+mod chapters;
+mod draw;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::text::{self, Line, Style, clean_line, clean_text, paint, width};
-use super::wrap::{truncate, wrap};
-use super::{
-    RENDER_VISUALIZATION, RenderOptions, capped_wrap, chart_from_event, fit, render_chart, ui,
-};
+use super::text::{self, Style, clean_line, clean_text, paint};
+use super::wrap::truncate;
+use super::{RENDER_VISUALIZATION, RenderOptions, ui};
 use crate::events::Event;
 use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
-use crate::spec::grammar::UiEnvelope;
 use crate::term;
-
-/// Tool names of calls whose results are still to come, for the warning
-/// of a failed one. A call whose result never comes must not make memory
-/// grow, so the oldest go.
-const MAX_PENDING_CALLS: usize = 256;
-
-/// Counts of one chapter, for `--chapters`.
-#[derive(Debug, Default, Clone)]
-struct Chapter {
-    /// None for the stretch before the first topic.
-    title: Option<String>,
-    events: usize,
-    tool_calls: usize,
-    errors: usize,
-}
+use chapters::Chapter;
+pub use chapters::chapter_rule;
 
 /// Turns events into terminal output, one event at a time, flushing after
 /// each so text streams. Keeps the little state a stream needs: whether
@@ -368,149 +358,6 @@ impl Renderer {
         }
     }
 
-    fn draw(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        match e.kind() {
-            "message" => self.message(e, out),
-            "visualization" | "" => self.chart(e, out),
-            "topic" => {
-                self.topics += 1;
-                let title = e.str_field("title").unwrap_or("");
-                self.start_block(out)?;
-                let mut lines = vec![chapter_rule(self.topics, title, &self.opts)];
-                if let Some(s) = e.str_field("summary").filter(|s| !s.trim().is_empty()) {
-                    let w = self.opts.width.max(1);
-                    for l in capped_wrap(&clean_line(s.trim(), !self.opts.unicode), w, 3, false) {
-                        lines.push(paint(&l, Style::Dim, self.opts.color));
-                    }
-                }
-                self.lines(out, &lines)?;
-                self.gap_pending = true;
-                Ok(())
-            }
-            "error" => {
-                let severity = e.str_field("severity").unwrap_or("error");
-                let msg = e.str_field("message").unwrap_or("(no message)");
-                self.error_line(out, severity == "warning", msg)
-            }
-            "tool_use" | "tool_result" => {
-                self.end_line(out)?;
-                let id = e.str_field("tool_id").unwrap_or("");
-                let name = if e.kind() == "tool_use" {
-                    if self.pending_calls.len() == MAX_PENDING_CALLS {
-                        self.pending_calls.pop_front();
-                    }
-                    let name = e.str_field("tool_name").unwrap_or("").to_string();
-                    self.pending_calls.push_back((id.to_string(), name));
-                    None
-                } else {
-                    self.pending_calls
-                        .iter()
-                        .position(|(i, _)| i == id)
-                        .and_then(|at| self.pending_calls.remove(at))
-                        .map(|(_, name)| name)
-                };
-                if self.opts.show_tools {
-                    let line = self.tool_line(e);
-                    self.start_item(out)?;
-                    self.lines(out, &[line])?;
-                }
-                if e.kind() == "tool_result" && e.str_field("status") == Some("error") {
-                    self.failed_call(out, e, name.as_deref())?;
-                }
-                if e.kind() == "tool_result"
-                    && let Some(call) = self.plot_calls.result(e)
-                {
-                    self.ui(&call, out)?;
-                }
-                Ok(())
-            }
-            "result" => {
-                self.end_line(out)?;
-                if self.opts.verbose
-                    && let Some(stats) = e.get("stats")
-                {
-                    term::diag(format!("viz-render: stats: {}", stats_text(stats)));
-                }
-                if e.str_field("status") == Some("error") {
-                    self.error_line(out, false, run_error(e))?;
-                }
-                Ok(())
-            }
-            "ui" => {
-                self.plot_calls.answered();
-                self.ui(&e.0, out)
-            }
-            "thought" if self.opts.show_thoughts => {
-                let content = e.str_field("content").unwrap_or("");
-                self.text(e, "thought", content, Style::Dim, out)
-            }
-            "init" => {
-                if self.opts.verbose {
-                    term::diag(format!(
-                        "viz-render: session {} model {}",
-                        clean_line(e.str_field("session_id").unwrap_or("?"), true),
-                        clean_line(e.str_field("model").unwrap_or("?"), true)
-                    ));
-                }
-                Ok(())
-            }
-            other => {
-                let other = other.to_string();
-                self.note(&other);
-                Ok(())
-            }
-        }
-    }
-
-    /// A failed tool call, shown whatever `--show-tools` says (a chart
-    /// the model asked for and did not get must not vanish): one warning,
-    /// wrapped, never cut. Only the message's first line: what follows
-    /// (the examples the model is sent to fix its call) is for the model.
-    fn failed_call(
-        &mut self,
-        out: &mut dyn Write,
-        e: &Event,
-        name: Option<&str>,
-    ) -> io::Result<()> {
-        if name == Some(RENDER_VISUALIZATION) {
-            // Refused, not undrawn: viz-parse would not help.
-            self.chart_calls = self.chart_calls.saturating_sub(1);
-        }
-        self.error_line(out, true, &failed_call_warning(e, name))
-    }
-
-    /// A `ui` event (or a `plot` call's envelope): the chart when it is
-    /// valid; else its fallback text, and a warning on stderr naming the
-    /// rule that failed.
-    fn ui(&mut self, event: &Map<String, Value>, out: &mut dyn Write) -> io::Result<()> {
-        match ui::draw(&UiEnvelope::read(event), &self.opts) {
-            ui::Drawn::Chart(lines) => {
-                self.start_block(out)?;
-                self.lines(out, &lines)?;
-                self.gap_pending = true;
-                Ok(())
-            }
-            ui::Drawn::Fallback {
-                lines,
-                warning,
-                refused_chart,
-            } => {
-                if refused_chart {
-                    self.invalid_charts += 1;
-                }
-                term::diag(format!(
-                    "viz-render: warning: {}",
-                    clean_line(&warning, false)
-                ));
-                if lines.is_empty() {
-                    return Ok(());
-                }
-                self.start_item(out)?;
-                self.lines(out, &lines)
-            }
-        }
-    }
-
     fn message(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         let content = e.str_field("content").unwrap_or("");
         if e.str_field("role") == Some("user") {
@@ -564,189 +411,6 @@ impl Renderer {
         }
         Ok(())
     }
-
-    fn error_line(&mut self, out: &mut dyn Write, warning: bool, msg: &str) -> io::Result<()> {
-        self.start_item(out)?;
-        let label = if warning { "warning:" } else { "error:" };
-        let style = if warning {
-            Style::BoldYellow
-        } else {
-            Style::BoldRed
-        };
-        let w = self.opts.width.max(1);
-        let mut lines = Vec::new();
-        let ascii = !self.opts.unicode;
-        let mut body: Vec<String> = msg
-            .trim_end()
-            .lines()
-            .map(|l| clean_line(l, ascii))
-            .collect();
-        if body.is_empty() {
-            // The label alone still wraps: it is wider than a narrow terminal.
-            body.push(String::new());
-        }
-        for (i, para) in body.iter().enumerate() {
-            let para = if i == 0 && para.is_empty() {
-                label.to_string()
-            } else if i == 0 {
-                format!("{label} {para}")
-            } else {
-                format!("  {para}")
-            };
-            for (j, l) in wrap(&para, w).into_iter().enumerate() {
-                if i == 0 && j == 0 && l.starts_with(label) {
-                    let rest = &l[label.len()..];
-                    lines.push(format!("{}{rest}", paint(label, style, self.opts.color)));
-                } else {
-                    lines.push(l);
-                }
-            }
-        }
-        self.lines(out, &lines)
-    }
-
-    fn tool_line(&self, e: &Event) -> String {
-        let ascii = !self.opts.unicode;
-        let w = self.opts.width.max(1);
-        let c = self.opts.color;
-        if e.kind() == "tool_use" {
-            let name = e.str_field("tool_name").unwrap_or("?");
-            let params = e
-                .get("parameters")
-                .map(|p| serde_json::to_string(p).unwrap_or_default())
-                .unwrap_or_default();
-            let arrow = if ascii { "->" } else { "→" };
-            let t = truncate(
-                &clean_line(&format!("{arrow} {name} {params}"), ascii),
-                w,
-                ascii,
-            );
-            return paint(&t, Style::Dim, c);
-        }
-        let arrow = if ascii { "<-" } else { "←" };
-        if e.str_field("status") == Some("error") {
-            let msg = e
-                .get("error")
-                .and_then(|v| v.get("message"))
-                .and_then(Value::as_str)
-                .unwrap_or("failed");
-            let t = truncate(
-                &clean_line(&format!("{arrow} error: {msg}"), ascii),
-                w,
-                ascii,
-            );
-            return paint(&t, Style::Red, c);
-        }
-        let output = match e.get("output") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Null) | None => String::new(),
-            Some(v) => v.to_string(),
-        };
-        let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-        let more = output.lines().filter(|l| !l.trim().is_empty()).count() > 1;
-        let ell = if more {
-            super::wrap::ellipsis(ascii)
-        } else {
-            ""
-        };
-        let t = truncate(
-            &clean_line(&format!("{arrow} ok {}{ell}", first.trim()), ascii),
-            w,
-            ascii,
-        );
-        paint(t.trim_end(), Style::Dim, c)
-    }
-
-    fn chart(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        match chart_from_event(e) {
-            Ok(chart) => {
-                self.start_block(out)?;
-                let lines = if super::live_chart::is_live(e) {
-                    super::live_chart::frame(&chart, &self.opts)
-                } else {
-                    render_chart(&chart, &self.opts)
-                };
-                self.lines(out, &lines)?;
-                self.gap_pending = true;
-                Ok(())
-            }
-            Err(err) => {
-                self.invalid_charts += 1;
-                let what = if e.kind().is_empty() {
-                    "chart spec"
-                } else {
-                    "visualization"
-                };
-                self.error_line(out, false, &format!("{what}: {err}"))
-            }
-        }
-    }
-
-    /// `--chapters`: counts the event into the open chapter; a topic closes
-    /// it and opens the next.
-    fn count(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
-        if e.kind() == "topic" {
-            self.close_chapter(out)?;
-            self.topics += 1;
-            let title = e.str_field("title").unwrap_or("").to_string();
-            let rule = chapter_rule(self.topics, &title, &self.opts);
-            self.lines(out, &[rule])?;
-            self.chapter = Chapter {
-                title: Some(title),
-                ..Chapter::default()
-            };
-            return Ok(());
-        }
-        // Session metadata is not part of any chapter's work, and
-        // topic-tag's closing summary is about the chapters, not in one.
-        if matches!(e.kind(), "init" | "topic_summary") {
-            return Ok(());
-        }
-        let c = &mut self.chapter;
-        c.events += 1;
-        match e.kind() {
-            "tool_use" => c.tool_calls += 1,
-            "error" if e.str_field("severity") != Some("warning") => c.errors += 1,
-            "tool_result" | "result" if e.str_field("status") == Some("error") => c.errors += 1,
-            "visualization" | "" if chart_from_event(e).is_err() => c.errors += 1,
-            "ui" if ui::is_refused_chart(e, &self.opts) => c.errors += 1,
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn close_chapter(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        let c = std::mem::take(&mut self.chapter);
-        if c.title.is_none() {
-            // Events before the first topic: shown only when there were any.
-            if c.events == 0 {
-                return Ok(());
-            }
-            let rule = chapter_rule(0, "", &self.opts);
-            self.lines(out, &[rule])?;
-        }
-        let sep = if self.opts.unicode { " · " } else { ", " };
-        let plural = |n: usize, one: &str, many: &str| {
-            format!(
-                "{} {}",
-                text::fixed(n as f64, 0),
-                if n == 1 { one } else { many }
-            )
-        };
-        let counts = [
-            plural(c.events, "event", "events"),
-            plural(c.tool_calls, "tool call", "tool calls"),
-            plural(c.errors, "error", "errors"),
-        ]
-        .join(sep);
-        let line = truncate(
-            &format!("   {counts}"),
-            self.opts.width.max(1),
-            !self.opts.unicode,
-        );
-        let style = if c.errors > 0 { Style::Red } else { Style::Dim };
-        self.lines(out, &[paint(&line, style, self.opts.color)])
-    }
 }
 
 /// A `create_new_topic` call with a title: it opens a chapter, so the
@@ -789,59 +453,4 @@ pub(super) fn run_error(e: &Event) -> &str {
         .and_then(|v| v.get("message"))
         .and_then(Value::as_str)
         .unwrap_or("the run failed")
-}
-
-/// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).
-/// Number 0 is the unnamed stretch before the first chapter.
-pub fn chapter_rule(number: usize, title: &str, opts: &RenderOptions) -> String {
-    let ascii = !opts.unicode;
-    let w = opts.width.max(1);
-    let (rule, dot) = if ascii { ("-", ".") } else { ("─", "·") };
-    let lead = format!("{rule}{rule} ");
-    let label = if number == 0 {
-        "(before the first chapter)".to_string()
-    } else {
-        let t = clean_line(title.trim(), ascii);
-        if t.is_empty() {
-            number.to_string()
-        } else {
-            format!("{number} {dot} {t}")
-        }
-    };
-    // Room for the lead, one space and at least two rule characters.
-    let room = w.saturating_sub(width(&lead) + 3);
-    let label = truncate(&label, room, ascii);
-    let used = width(&lead) + width(&label) + 1;
-    let mut line = Line::new();
-    line.push(&lead, Style::Dim, opts.color);
-    line.push(&label, Style::Bold, opts.color);
-    line.push(" ", Style::Plain, false);
-    line.push(&rule.repeat(w.saturating_sub(used)), Style::Dim, opts.color);
-    let s = line.finish();
-    fit(s, w, opts)
-}
-
-fn stats_text(stats: &Value) -> String {
-    let get = |k: &str| stats.get(k).and_then(Value::as_u64);
-    let mut parts = Vec::new();
-    if let Some(n) = get("input_tokens") {
-        parts.push(format!("{n} input tokens"));
-    }
-    if let Some(n) = get("output_tokens") {
-        parts.push(format!("{n} output tokens"));
-    }
-    if let Some(n) = get("total_tokens") {
-        parts.push(format!("{n} total tokens"));
-    }
-    if let Some(n) = get("tool_calls") {
-        parts.push(format!("{n} tool calls"));
-    }
-    if let Some(n) = get("duration_ms") {
-        parts.push(format!("{:.1} s", n as f64 / 1000.0));
-    }
-    if parts.is_empty() {
-        clean_line(&stats.to_string(), true)
-    } else {
-        parts.join(", ")
-    }
 }
