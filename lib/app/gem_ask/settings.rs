@@ -74,11 +74,25 @@ pub struct Settings {
     tools: Vec<Line>,
 }
 
+/// Why the settings cannot be merged; each names what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    /// A provider without a default model, and no model given.
+    #[error(
+        "--provider {name} needs a model: give --model, set {vars}, or set model in the config's [{name}] table",
+        name = .0.name(),
+        vars = .0.wiring().model_vars.join(" or ")
+    )]
+    NoModel(ProviderKind),
+}
+
 /// Reads the config file (once) and merges; the error (a malformed file,
 /// no model for a provider that has no default) names what to fix. The
 /// config comes back too, for what the flags do not cover (its tables of
 /// tools and MCP servers).
-pub fn resolve(args: &mut Args) -> Result<(Settings, Config), String> {
+pub fn resolve(args: &mut Args) -> Result<(Settings, Config), SettingsError> {
     let path = config::path();
     let found = path.as_ref().is_some_and(|p| p.is_file());
     let cfg = match &path {
@@ -98,7 +112,7 @@ pub fn merge(
     cfg: &Config,
     env: &dyn Fn(&str) -> Option<String>,
     term: &TermEnv,
-) -> Result<Settings, String> {
+) -> Result<Settings, SettingsError> {
     let given = args.given.clone();
     let first_env = |vars: &[&str]| {
         vars.iter()
@@ -124,12 +138,7 @@ pub fn merge(
     } else if let Some(m) = wiring.default_model {
         set(m.to_string(), Source::Default)
     } else {
-        return Err(format!(
-            "--provider {} needs a model: give --model, set {}, or set model in the config's [{}] table",
-            kind.name(),
-            wiring.model_vars.join(" or "),
-            kind.name()
-        ));
+        return Err(SettingsError::NoModel(kind));
     };
     let base_url = match (
         &args.base_url,
@@ -521,7 +530,9 @@ mod tests {
         assert_eq!((a.provider, a.model.as_str()), (ProviderKind::Gemini, "gm"));
         // An OpenAI-compatible server has no default model.
         let mut a = args(&["--provider", "openai"], &["provider"]);
-        let err = merge(&mut a, &Config::default(), &env(&[]), &TermEnv::default()).unwrap_err();
+        let err = merge(&mut a, &Config::default(), &env(&[]), &TermEnv::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("needs a model") && err.contains("[openai]"),
             "{err}"
