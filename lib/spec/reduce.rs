@@ -321,7 +321,7 @@ fn push_last(q: &mut VecDeque<Indexed>, limit: usize, idx: usize, value: f64, la
 impl Buckets {
     /// One point at position `idx`: the ends, then its bucket, then half
     /// the resolution when the buckets fill up.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, idx: usize, value: f64, label: &str) {
         self.ends(idx, value, label);
         self.bucket(idx, value, label);
@@ -331,7 +331,7 @@ impl Buckets {
     }
 
     /// The first point, once, and the latest.
-    #[inline]
+    #[inline(always)]
     fn ends(&mut self, idx: usize, value: f64, label: &str) {
         if self.first.is_none() {
             self.first = Some(Indexed::new(idx, value, label));
@@ -343,7 +343,7 @@ impl Buckets {
     }
 
     /// Into the open bucket, or a new one where a bucket starts.
-    #[inline]
+    #[inline(always)]
     fn bucket(&mut self, idx: usize, value: f64, label: &str) {
         // The width is a power of two: a mask, not a division per point.
         let starts_new = idx & (self.width - 1) == 0;
