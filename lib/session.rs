@@ -217,7 +217,7 @@ pub fn parse_history(bytes: &[u8]) -> History {
                 i,
                 format!("last line cut short, no line end (a turn not completely written): {why}"),
             )),
-            Err(why) => h.skipped.push((i, why)),
+            Err(why) => h.skipped.push((i, why.to_string())),
         }
     }
     h.apply(recs);
@@ -236,15 +236,30 @@ struct Records {
     summary: Option<(usize, Vec<Value>)>,
 }
 
+/// Why a line of a session file is skipped (see [`History::skipped`]).
+#[derive(Debug, thiserror::Error)]
+enum BadRecord {
+    #[error("not UTF-8")]
+    NotUtf8,
+    #[error("not a JSON object")]
+    NotObject,
+    #[error("not JSON: {0}")]
+    NotJson(serde_json::Error),
+    #[error("summary record whose covers is not a count of the content records before it")]
+    SummaryCovers,
+    #[error("summary record without its user and model contents")]
+    SummaryContents,
+}
+
 /// A summary record's fields, if it is usable: `covers` within the
 /// content records seen so far, and a user then model Content.
-fn summary_of(v: &Value, seen: usize) -> Result<(usize, Vec<Value>), String> {
+fn summary_of(v: &Value, seen: usize) -> Result<(usize, Vec<Value>), BadRecord> {
     let covers = v
         .get("covers")
         .and_then(Value::as_u64)
         .map(|n| n as usize)
         .filter(|&n| n <= seen)
-        .ok_or("summary record whose covers is not a count of the content records before it")?;
+        .ok_or(BadRecord::SummaryCovers)?;
     let contents = v
         .get("contents")
         .and_then(Value::as_array)
@@ -253,16 +268,16 @@ fn summary_of(v: &Value, seen: usize) -> Result<(usize, Vec<Value>), String> {
                 && c[0].get("role").and_then(Value::as_str) == Some("user")
                 && c[1].get("role").and_then(Value::as_str) == Some("model")
         })
-        .ok_or("summary record without its user and model contents")?;
+        .ok_or(BadRecord::SummaryContents)?;
     Ok((covers, contents.clone()))
 }
 
-fn record_of(raw: &[u8]) -> Result<Value, String> {
-    let text = std::str::from_utf8(raw).map_err(|_| "not UTF-8".to_string())?;
+fn record_of(raw: &[u8]) -> Result<Value, BadRecord> {
+    let text = std::str::from_utf8(raw).map_err(|_| BadRecord::NotUtf8)?;
     match serde_json::from_str(text) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(_) => Err("not a JSON object".into()),
-        Err(e) => Err(format!("not JSON: {e}")),
+        Ok(_) => Err(BadRecord::NotObject),
+        Err(e) => Err(BadRecord::NotJson(e)),
     }
 }
 
@@ -300,7 +315,7 @@ impl History {
             }
             Some("summary") => match summary_of(&v, raw.contents.len()) {
                 Ok(s) => raw.summary = Some(s),
-                Err(why) => self.skipped.push((i, why)),
+                Err(why) => self.skipped.push((i, why.to_string())),
             },
             Some("meta") => {
                 self.model = v.get("model").and_then(Value::as_str).map(str::to_string);

@@ -113,54 +113,130 @@ pub fn path() -> Option<PathBuf> {
     Some(base.config_dir().join("gemline").join("config.toml"))
 }
 
+/// Why the config file cannot be used: the file named, then the line and
+/// key where the fault is known.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file is there but cannot be read.
+    #[error("{}: {error}", path.display())]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// What is wrong in the file.
+    #[error("{}{problem}", path.display())]
+    Invalid { path: PathBuf, problem: Problem },
+}
+
+/// What is wrong in a config's text ([`parse`]); it reads `:LINE: key KEY:
+/// ...` (or `: [TABLE]: key KEY: ...`), for the file's path to precede.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    /// TOML the schema refuses, where toml says (a line, and the key of
+    /// that line or the table it opens).
+    #[error("{}: {message}", At(.line, .key))]
+    Schema {
+        line: Option<usize>,
+        key: Option<String>,
+        message: String,
+    },
+    /// A key of a table whose value the schema takes but gem-ask cannot use.
+    #[error(": [{table}]: key {key}: {why}")]
+    InTable {
+        table: String,
+        key: &'static str,
+        why: String,
+    },
+    /// A top-level key gem-ask cannot use.
+    #[error(": key {key}: {why}")]
+    Key {
+        key: &'static str,
+        why: &'static str,
+    },
+}
+
+/// Where a [`Problem::Schema`] is: `:LINE: key KEY`, `:LINE` or nothing.
+struct At<'a>(&'a Option<usize>, &'a Option<String>);
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At(Some(line), Some(key)) => write!(f, ":{line}: key {key}"),
+            At(Some(line), None) => write!(f, ":{line}"),
+            At(None, _) => Ok(()),
+        }
+    }
+}
+
 /// The config; a missing file is the empty config.
-pub fn load() -> Result<Config, String> {
+pub fn load() -> Result<Config, ConfigError> {
     match path() {
         Some(p) => load_from(&p),
         None => Ok(Config::default()),
     }
 }
 
-pub fn load_from(path: &Path) -> Result<Config, String> {
+pub fn load_from(path: &Path) -> Result<Config, ConfigError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(error) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                error,
+            });
+        }
     };
-    parse(&text).map_err(|e| format!("{}{e}", path.display()))
+    parse(&text).map_err(|problem| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        problem,
+    })
 }
 
-/// Parses the text; the error starts with `:LINE: key KEY: ` for the path
-/// to precede.
-pub fn parse(text: &str) -> Result<Config, String> {
+/// Parses the text; the error reads `:LINE: key KEY: ` and on, for the
+/// path to precede.
+pub fn parse(text: &str) -> Result<Config, Problem> {
     let mut c: Config = toml::from_str(text).map_err(|e| describe(text, &e))?;
     for (name, spec) in &mut c.mcp {
         spec.name = name.clone();
         if spec.command.trim().is_empty() {
-            return Err(format!(
-                ": [mcp.{name}]: key command: must name the server's program"
-            ));
+            return Err(Problem::InTable {
+                table: format!("mcp.{name}"),
+                key: "command",
+                why: "must name the server's program".into(),
+            });
         }
     }
     for (table, p) in [("gemini", &c.gemini), ("openai", &c.openai)] {
+        let in_table = |key, why| Problem::InTable {
+            table: table.into(),
+            key,
+            why,
+        };
         if p.model.as_deref().is_some_and(|m| m.trim().is_empty()) {
-            return Err(format!(": [{table}]: key model: must not be empty"));
+            return Err(in_table("model", "must not be empty".into()));
         }
         if let Some(url) = &p.base_url {
-            crate::provider::transport::BaseUrl::parse(url)
-                .map_err(|e| format!(": [{table}]: key base_url: {e}"))?;
+            crate::provider::transport::BaseUrl::parse(url).map_err(|e| in_table("base_url", e))?;
         }
     }
     if c.width == Some(0) {
-        return Err(": key width: must be at least 1".into());
+        return Err(Problem::Key {
+            key: "width",
+            why: "must be at least 1",
+        });
     }
     Ok(c)
 }
 
-fn describe(text: &str, e: &toml::de::Error) -> String {
-    let msg = e.message().trim();
+fn describe(text: &str, e: &toml::de::Error) -> Problem {
+    let message = e.message().trim().to_string();
     let Some(span) = e.span() else {
-        return format!(": {msg}");
+        return Problem::Schema {
+            line: None,
+            key: None,
+            message,
+        };
     };
     let line_no = text[..span.start.min(text.len())].matches('\n').count() + 1;
     let line = text.lines().nth(line_no - 1).unwrap_or_default();
@@ -174,9 +250,10 @@ fn describe(text: &str, e: &toml::de::Error) -> String {
             t.starts_with('[')
                 .then(|| t.trim_matches(['[', ']']).to_string())
         });
-    match key {
-        Some(k) => format!(":{line_no}: key {k}: {msg}"),
-        None => format!(":{line_no}: {msg}"),
+    Problem::Schema {
+        line: Some(line_no),
+        key,
+        message,
     }
 }
 
@@ -243,46 +320,63 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_key() {
-        let e = parse("[tools]\nallow = [\"x\"]\nlevles = {}\n").unwrap_err();
+        let e = parse("[tools]\nallow = [\"x\"]\nlevles = {}\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(":3: key levles: unknown field `levles`"),
             "{e}"
         );
-        let e = parse("[mcp.time]\ncommand = \"t\"\ntrust = \"yes\"\n").unwrap_err();
+        let e = parse("[mcp.time]\ncommand = \"t\"\ntrust = \"yes\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with(":3: key trust: invalid type"), "{e}");
-        let e = parse("[tools.levels]\nread_file = \"sometimes\"\n").unwrap_err();
+        let e = parse("[tools.levels]\nread_file = \"sometimes\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(":2: key read_file: unknown variant `sometimes`"),
             "{e}"
         );
-        let e = parse("[mcp.x]\nargs = []\n").unwrap_err();
+        let e = parse("[mcp.x]\nargs = []\n").unwrap_err().to_string();
         assert!(e.contains("command"), "{e}");
         assert!(parse("tools = [").is_err());
     }
 
     #[test]
     fn provider_colour_and_width_errors_name_line_and_key() {
-        let e = parse("width = 80\nprovider = \"anthropic\"\n").unwrap_err();
+        let e = parse("width = 80\nprovider = \"anthropic\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(":2: key provider: unknown variant `anthropic`"),
             "{e}"
         );
-        let e = parse("color = \"sometimes\"\n").unwrap_err();
+        let e = parse("color = \"sometimes\"\n").unwrap_err().to_string();
         assert!(
             e.starts_with(":1: key color: unknown value `sometimes`"),
             "{e}"
         );
-        let e = parse("\nwidth = \"wide\"\n").unwrap_err();
+        let e = parse("\nwidth = \"wide\"\n").unwrap_err().to_string();
         assert!(e.starts_with(":2: key width: invalid type"), "{e}");
-        let e = parse("[openai]\nmodle = \"x\"\n").unwrap_err();
+        let e = parse("[openai]\nmodle = \"x\"\n").unwrap_err().to_string();
         assert!(e.starts_with(":2: key modle: unknown field `modle`"), "{e}");
-        let e = parse("[openai]\napi_key = \"sk-1\"\n").unwrap_err();
+        let e = parse("[openai]\napi_key = \"sk-1\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with(":2: key api_key: unknown field"), "{e}");
-        let e = parse("[openai]\nbase_url = \"localhost:11434\"\n").unwrap_err();
+        let e = parse("[openai]\nbase_url = \"localhost:11434\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(": [openai]: key base_url: invalid base URL"),
             "{e}"
         );
-        assert!(parse("width = 0\n").unwrap_err().contains("key width"));
+        assert!(
+            parse("width = 0\n")
+                .unwrap_err()
+                .to_string()
+                .contains("key width")
+        );
     }
 }

@@ -366,65 +366,21 @@ fn column(
         .iter()
         .map(|(r, _)| r[at].as_deref().filter(|c| !is_missing(c)))
         .collect();
-    let present = || texts.iter().flatten().copied();
     let header = header_unit(name);
     let label = match &header {
         Some(u) => strip_unit(name, u),
         None => name.trim().to_string(),
     };
-    let is_date = |c: &str| parse_date(c).is_some() && (c.contains('-') || c.contains('T'));
-    let ty = if let Some(t) = want {
-        t
-    } else if present().next().is_some() && present().all(is_date) {
-        FieldType::Date
-    } else if present().next().is_some() && present().all(|c| parse_number(c).is_some()) {
-        FieldType::Number
-    } else {
-        FieldType::String
-    };
-    let mut unit = header;
-    let cells: Vec<Value> = match ty {
-        FieldType::Number => {
-            let dec = opts.decimal.unwrap_or_else(|| {
-                let choice = decide_decimal(present(), hint);
-                if let Some(note) = doubt_note(name, &choice) {
-                    warn.note(note);
-                }
-                choice.mark
-            });
-            if unit.is_none() {
-                unit = common_unit(present()).unwrap_or_else(|mixed| {
-                    warn.note(format!(
-                        "column {name:?} mixes units ({})",
-                        mixed.join(", ")
-                    ));
-                    None
-                });
-            }
-            let mut cells = Vec::with_capacity(texts.len());
-            for (t, (_, loc)) in texts.iter().zip(table) {
-                cells.push(match t.map(|c| (c, number(c, dec))) {
-                    Some((_, Some(v))) => v.into(),
-                    Some((c, None)) => {
-                        warn.skip(format!(
-                            "{loc}, column {name:?}: {c:?} is not a number; left as a gap"
-                        ))?;
-                        Value::Null
-                    }
-                    None => Value::Null,
-                });
-            }
-            if cells.iter().all(Value::is_null) {
-                return Err(ParseError::Data(format!(
-                    "column {name:?} holds no numbers; a -y column needs numbers such as 2.9, 1,234 or 12%"
-                )));
-            }
-            cells
-        }
-        _ => texts
-            .iter()
-            .map(|t| t.map_or(Value::Null, Value::from))
-            .collect(),
+    let ty = want.unwrap_or_else(|| cell_type(&texts));
+    let (cells, unit) = match ty {
+        FieldType::Number => number_cells(name, &texts, table, header, hint, opts, warn)?,
+        _ => (
+            texts
+                .iter()
+                .map(|t| t.map_or(Value::Null, Value::from))
+                .collect(),
+            header,
+        ),
     };
     Ok(Column {
         key: label.clone(),
@@ -435,6 +391,71 @@ fn column(
         },
         cells,
     })
+}
+
+/// The type of a column's cells (those present): dates written with `-`
+/// or `T`, numbers, else strings.
+fn cell_type(texts: &[Option<&str>]) -> FieldType {
+    let present = || texts.iter().flatten().copied();
+    let is_date = |c: &str| parse_date(c).is_some() && (c.contains('-') || c.contains('T'));
+    if present().next().is_some() && present().all(is_date) {
+        FieldType::Date
+    } else if present().next().is_some() && present().all(|c| parse_number(c).is_some()) {
+        FieldType::Number
+    } else {
+        FieldType::String
+    }
+}
+
+/// A number column's cells (`texts`, those of `table`), read with its
+/// decimal mark, and its unit: the header's (`unit`), else the one its
+/// cells share. A cell that is no number is a gap; a column of gaps only
+/// is an error.
+fn number_cells(
+    name: &str,
+    texts: &[Option<&str>],
+    table: &[(OwnedRow, Loc)],
+    mut unit: Option<String>,
+    hint: MarkHint,
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Result<(Vec<Value>, Option<String>), ParseError> {
+    let present = || texts.iter().flatten().copied();
+    let dec = opts.decimal.unwrap_or_else(|| {
+        let choice = decide_decimal(present(), hint);
+        if let Some(note) = doubt_note(name, &choice) {
+            warn.note(note);
+        }
+        choice.mark
+    });
+    if unit.is_none() {
+        unit = common_unit(present()).unwrap_or_else(|mixed| {
+            warn.note(format!(
+                "column {name:?} mixes units ({})",
+                mixed.join(", ")
+            ));
+            None
+        });
+    }
+    let mut cells = Vec::with_capacity(texts.len());
+    for (t, (_, loc)) in texts.iter().zip(table) {
+        cells.push(match t.map(|c| (c, number(c, dec))) {
+            Some((_, Some(v))) => v.into(),
+            Some((c, None)) => {
+                warn.skip(format!(
+                    "{loc}, column {name:?}: {c:?} is not a number; left as a gap"
+                ))?;
+                Value::Null
+            }
+            None => Value::Null,
+        });
+    }
+    if cells.iter().all(Value::is_null) {
+        return Err(ParseError::Data(format!(
+            "column {name:?} holds no numbers; a -y column needs numbers such as 2.9, 1,234 or 12%"
+        )));
+    }
+    Ok((cells, unit))
 }
 
 fn number(c: &str, dec: Decimal) -> Option<f64> {

@@ -133,18 +133,22 @@ enum State {
     Top(BinaryHeap<ByMagnitude>),
     First(Vec<Indexed>),
     Last(VecDeque<Indexed>),
-    /// For even, minmax and lttb: buckets of `width` positions.
-    Buckets {
-        /// 1, doubled each time the buckets fill up: always a power of two.
-        width: usize,
-        /// Track each bucket's min and max (minmax, lttb; even needs only
-        /// each bucket's first point).
-        extremes: bool,
-        done: Vec<Bucket>,
-        open: Option<Bucket>,
-        first: Option<Indexed>,
-        last: Option<Indexed>,
-    },
+    /// For even, minmax and lttb.
+    Buckets(Buckets),
+}
+
+/// Buckets of `width` positions: the working set of even, minmax and lttb.
+#[derive(Debug)]
+struct Buckets {
+    /// 1, doubled each time the buckets fill up: always a power of two.
+    width: usize,
+    /// Track each bucket's min and max (minmax, lttb; even needs only
+    /// each bucket's first point).
+    extremes: bool,
+    done: Vec<Bucket>,
+    open: Option<Bucket>,
+    first: Option<Indexed>,
+    last: Option<Indexed>,
 }
 
 /// Streams points in, keeps at most `limit` of them out.
@@ -164,14 +168,14 @@ impl Reducer {
             Reduction::Top => State::Top(BinaryHeap::with_capacity(limit + 1)),
             Reduction::First => State::First(Vec::with_capacity(limit.min(1024))),
             Reduction::Last => State::Last(VecDeque::with_capacity(limit.min(1024) + 1)),
-            Reduction::Even | Reduction::Minmax | Reduction::Lttb => State::Buckets {
+            Reduction::Even | Reduction::Minmax | Reduction::Lttb => State::Buckets(Buckets {
                 width: 1,
                 extremes: method != Reduction::Even,
                 done: Vec::new(),
                 open: None,
                 first: None,
                 last: None,
-            },
+            }),
         };
         Reducer {
             limit,
@@ -216,67 +220,8 @@ impl Reducer {
                     v.push(Indexed::new(idx, value, label));
                 }
             }
-            State::Last(q) => {
-                if q.len() >= limit
-                    && let Some(mut oldest) = q.pop_front()
-                {
-                    oldest.set(idx, value, label);
-                    q.push_back(oldest);
-                } else {
-                    q.push_back(Indexed::new(idx, value, label));
-                }
-            }
-            State::Buckets {
-                width,
-                extremes,
-                done,
-                open,
-                first,
-                last,
-            } => {
-                if first.is_none() {
-                    *first = Some(Indexed::new(idx, value, label));
-                }
-                match last {
-                    Some(l) => l.set(idx, value, label),
-                    None => *last = Some(Indexed::new(idx, value, label)),
-                }
-                // The width is a power of two: a mask, not a division per point.
-                let starts_new = idx & (*width - 1) == 0;
-                match open {
-                    Some(b) if !starts_new => {
-                        if *extremes {
-                            b.add(idx, value, label);
-                        }
-                    }
-                    _ => {
-                        if let Some(b) = open.take() {
-                            done.push(b);
-                        }
-                        *open = Some(Bucket::new(Indexed::new(idx, value, label)));
-                    }
-                }
-                if done.len() >= EXACT_WINDOW {
-                    // Halve the resolution: merge neighbours pairwise.
-                    *width *= 2;
-                    let old = std::mem::take(done);
-                    let mut it = old.into_iter();
-                    while let Some(a) = it.next() {
-                        match it.next() {
-                            Some(b) => done.push(a.merge(b)),
-                            None => done.push(a),
-                        }
-                    }
-                    // The open bucket may now belong with the last done one.
-                    if let (Some(o), Some(d)) = (open.as_ref(), done.last())
-                        && o.start / *width == d.start / *width
-                    {
-                        let o = open.take().expect("checked above");
-                        let d = done.pop().expect("checked above");
-                        *open = Some(d.merge(o));
-                    }
-                }
-            }
+            State::Last(q) => push_last(q, limit, idx, value, label),
+            State::Buckets(b) => b.push(idx, value, label),
         }
     }
 
@@ -331,13 +276,13 @@ impl Reducer {
             }
             State::First(v) => strip(v),
             State::Last(q) => strip(q.into_iter().collect()),
-            State::Buckets {
+            State::Buckets(Buckets {
                 done,
                 open,
                 first,
                 last,
                 ..
-            } => {
+            }) => {
                 let mut buckets = done;
                 buckets.extend(open);
                 let (Some(first), Some(last)) = (first, last) else {
@@ -356,6 +301,87 @@ impl Reducer {
             }
         };
         (points, truncated)
+    }
+}
+
+/// Keeps the latest `limit` points: a full queue reuses its oldest
+/// point's allocation for the new one.
+#[inline]
+fn push_last(q: &mut VecDeque<Indexed>, limit: usize, idx: usize, value: f64, label: &str) {
+    if q.len() >= limit
+        && let Some(mut oldest) = q.pop_front()
+    {
+        oldest.set(idx, value, label);
+        q.push_back(oldest);
+    } else {
+        q.push_back(Indexed::new(idx, value, label));
+    }
+}
+
+impl Buckets {
+    /// One point at position `idx`: the ends, then its bucket, then half
+    /// the resolution when the buckets fill up.
+    #[inline(always)]
+    fn push(&mut self, idx: usize, value: f64, label: &str) {
+        self.ends(idx, value, label);
+        self.bucket(idx, value, label);
+        if self.done.len() >= EXACT_WINDOW {
+            self.halve();
+        }
+    }
+
+    /// The first point, once, and the latest.
+    #[inline(always)]
+    fn ends(&mut self, idx: usize, value: f64, label: &str) {
+        if self.first.is_none() {
+            self.first = Some(Indexed::new(idx, value, label));
+        }
+        match &mut self.last {
+            Some(l) => l.set(idx, value, label),
+            None => self.last = Some(Indexed::new(idx, value, label)),
+        }
+    }
+
+    /// Into the open bucket, or a new one where a bucket starts.
+    #[inline(always)]
+    fn bucket(&mut self, idx: usize, value: f64, label: &str) {
+        // The width is a power of two: a mask, not a division per point.
+        let starts_new = idx & (self.width - 1) == 0;
+        match &mut self.open {
+            Some(b) if !starts_new => {
+                if self.extremes {
+                    b.add(idx, value, label);
+                }
+            }
+            open => {
+                if let Some(b) = open.take() {
+                    self.done.push(b);
+                }
+                *open = Some(Bucket::new(Indexed::new(idx, value, label)));
+            }
+        }
+    }
+
+    /// Halves the resolution: twice the width, neighbours merged pairwise.
+    #[inline]
+    fn halve(&mut self) {
+        self.width *= 2;
+        let old = std::mem::take(&mut self.done);
+        let mut it = old.into_iter();
+        while let Some(a) = it.next() {
+            match it.next() {
+                Some(b) => self.done.push(a.merge(b)),
+                None => self.done.push(a),
+            }
+        }
+        // The open bucket may now belong with the last done one.
+        if let (Some(o), Some(d)) = (self.open.as_ref(), self.done.last())
+            && o.start / self.width == d.start / self.width
+        {
+            let o = self.open.take().expect("checked above");
+            let d = self.done.pop().expect("checked above");
+            self.open = Some(d.merge(o));
+        }
     }
 }
 

@@ -245,60 +245,9 @@ impl<W: Write> Tagger<W> {
     }
 
     fn event(&mut self, line: &str, p: Peek) -> anyhow::Result<()> {
-        let timestamp = || p.timestamp.as_deref().map(str::to_string);
         match p.kind() {
-            "tool_use" => {
-                if p.tool_name.as_deref() == Some(CREATE_NEW_TOPIC) {
-                    // Titled as gem-ask titles the chapter it opens for the
-                    // same call, so its own `topic` event is a duplicate.
-                    match p
-                        .parameter_title()
-                        .map(|t| normalize_title(&t))
-                        .filter(|t| !t.is_empty())
-                    {
-                        Some(title) => {
-                            if let Some(id) = &p.tool_id {
-                                self.calls.call(id);
-                            }
-                            self.hold(Held::Topic {
-                                title,
-                                line: None,
-                                timestamp: timestamp(),
-                            })?;
-                            return Ok(());
-                        }
-                        None => self.bad_field(
-                            "a create_new_topic call without a title: field `parameters.title` must be a non-empty string; passed on as a plain call",
-                            line,
-                        )?,
-                    }
-                }
-                self.hold(Held::Call {
-                    line: line.to_string(),
-                    shape: p.shape(),
-                    timestamp: timestamp(),
-                })?;
-                Ok(())
-            }
-            "topic" => match p.title.as_deref().filter(|t| !t.trim().is_empty()) {
-                Some(title) => {
-                    self.hold(Held::Topic {
-                        title: title.to_string(),
-                        line: Some((line.to_string(), p.shape())),
-                        timestamp: timestamp(),
-                    })?;
-                    Ok(())
-                }
-                None => {
-                    self.bad_field(
-                        "a topic event without a title: field `title` must be a non-empty string; passed on in the current chapter",
-                        line,
-                    )?;
-                    self.end_run()?;
-                    self.emit(line, p.shape(), Tally::Other, p.timestamp.as_deref())?;
-                    Ok(())
-                }
-            },
+            "tool_use" => self.tool_use(line, &p),
+            "topic" => self.topic(line, &p),
             "tool_result"
                 if p.tool_id
                     .as_deref()
@@ -326,6 +275,69 @@ impl<W: Write> Tagger<W> {
                 };
                 self.end_run()?;
                 self.emit(line, p.shape(), tally, p.timestamp.as_deref())?;
+                Ok(())
+            }
+        }
+    }
+
+    /// A tool call, held in the run: a `create_new_topic` call as the
+    /// topic it opens.
+    #[inline]
+    fn tool_use(&mut self, line: &str, p: &Peek) -> anyhow::Result<()> {
+        let timestamp = || p.timestamp.as_deref().map(str::to_string);
+        if p.tool_name.as_deref() == Some(CREATE_NEW_TOPIC) {
+            // Titled as gem-ask titles the chapter it opens for the
+            // same call, so its own `topic` event is a duplicate.
+            match p
+                .parameter_title()
+                .map(|t| normalize_title(&t))
+                .filter(|t| !t.is_empty())
+            {
+                Some(title) => {
+                    if let Some(id) = &p.tool_id {
+                        self.calls.call(id);
+                    }
+                    self.hold(Held::Topic {
+                        title,
+                        line: None,
+                        timestamp: timestamp(),
+                    })?;
+                    return Ok(());
+                }
+                None => self.bad_field(
+                    "a create_new_topic call without a title: field `parameters.title` must be a non-empty string; passed on as a plain call",
+                    line,
+                )?,
+            }
+        }
+        self.hold(Held::Call {
+            line: line.to_string(),
+            shape: p.shape(),
+            timestamp: timestamp(),
+        })?;
+        Ok(())
+    }
+
+    /// A `topic` event, held in the run; one without a title is passed
+    /// on in the current chapter.
+    #[inline]
+    fn topic(&mut self, line: &str, p: &Peek) -> anyhow::Result<()> {
+        match p.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(title) => {
+                self.hold(Held::Topic {
+                    title: title.to_string(),
+                    line: Some((line.to_string(), p.shape())),
+                    timestamp: p.timestamp.as_deref().map(str::to_string),
+                })?;
+                Ok(())
+            }
+            None => {
+                self.bad_field(
+                    "a topic event without a title: field `title` must be a non-empty string; passed on in the current chapter",
+                    line,
+                )?;
+                self.end_run()?;
+                self.emit(line, p.shape(), Tally::Other, p.timestamp.as_deref())?;
                 Ok(())
             }
         }

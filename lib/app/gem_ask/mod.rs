@@ -16,7 +16,8 @@ use crate::term::coded;
 /// Runs gem-ask; the value is the exit code.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
-    let (settings, config) = settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e))?;
+    let (settings, config) =
+        settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e.to_string()))?;
     if args.print_config {
         let mut out = io::stdout().lock();
         out.write_all(settings.render().as_bytes())?;

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::args::Args;
+use crate::agent::toolbox::config::ToolsConfig;
 use crate::config::{self, Config};
 use crate::provider::ProviderKind;
 use crate::provider::transport::display_url;
@@ -73,11 +74,25 @@ pub struct Settings {
     tools: Vec<Line>,
 }
 
+/// Why the settings cannot be merged; each names what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Config(#[from] config::ConfigError),
+    /// A provider without a default model, and no model given.
+    #[error(
+        "--provider {name} needs a model: give --model, set {vars}, or set model in the config's [{name}] table",
+        name = .0.name(),
+        vars = .0.wiring().model_vars.join(" or ")
+    )]
+    NoModel(ProviderKind),
+}
+
 /// Reads the config file (once) and merges; the error (a malformed file,
 /// no model for a provider that has no default) names what to fix. The
 /// config comes back too, for what the flags do not cover (its tables of
 /// tools and MCP servers).
-pub fn resolve(args: &mut Args) -> Result<(Settings, Config), String> {
+pub fn resolve(args: &mut Args) -> Result<(Settings, Config), SettingsError> {
     let path = config::path();
     let found = path.as_ref().is_some_and(|p| p.is_file());
     let cfg = match &path {
@@ -97,7 +112,7 @@ pub fn merge(
     cfg: &Config,
     env: &dyn Fn(&str) -> Option<String>,
     term: &TermEnv,
-) -> Result<Settings, String> {
+) -> Result<Settings, SettingsError> {
     let given = args.given.clone();
     let first_env = |vars: &[&str]| {
         vars.iter()
@@ -123,12 +138,7 @@ pub fn merge(
     } else if let Some(m) = wiring.default_model {
         set(m.to_string(), Source::Default)
     } else {
-        return Err(format!(
-            "--provider {} needs a model: give --model, set {}, or set model in the config's [{}] table",
-            kind.name(),
-            wiring.model_vars.join(" or "),
-            kind.name()
-        ));
+        return Err(SettingsError::NoModel(kind));
     };
     let base_url = match (
         &args.base_url,
@@ -210,11 +220,27 @@ fn joined(cfg: &[String], flag: &[String], name: &str) -> String {
 /// `[tools]`, `[tools.levels]` and `[mcp.NAME]` as this run merges them
 /// with `--tools`, `--allow-tool`, `--mcp` and the rest.
 fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
-    let t = &cfg.tools;
-    let strings = |v: &[String]| toml::Value::Array(v.iter().map(|s| s.as_str().into()).collect());
-    let paths =
-        |v: &[PathBuf]| -> Vec<String> { v.iter().map(|p| p.display().to_string()).collect() };
     let mut out = vec![header("tools", "")];
+    choice_lines(args, &cfg.tools, &mut out);
+    out.push(timeout_line(args, &cfg.tools));
+    reach_lines(args, &cfg.tools, &mut out);
+    level_lines(&cfg.tools, &mut out);
+    mcp_tables(cfg, &mut out);
+    out
+}
+
+/// A list of strings as a TOML array.
+fn strings(v: &[String]) -> toml::Value {
+    toml::Value::Array(v.iter().map(|s| s.as_str().into()).collect())
+}
+
+/// Paths as they are shown.
+fn paths(v: &[PathBuf]) -> Vec<String> {
+    v.iter().map(|p| p.display().to_string()).collect()
+}
+
+/// `[tools]`: which tools, and which run without asking.
+fn choice_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
     if args.no_tools || args.command_help {
         let flag = if args.no_tools {
             "--no-tools"
@@ -247,6 +273,10 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
     if args.yes {
         out.push(line("yes", true, "--yes"));
     }
+}
+
+/// `[tools]`'s `timeout`: the flag's, the config's or the default.
+fn timeout_line(args: &Args, t: &ToolsConfig) -> Line {
     let (timeout, source) = match (args.tool_timeout, t.timeout) {
         (Some(s), _) => (s, "--tool-timeout"),
         (None, Some(s)) => (s as f64, "config"),
@@ -261,7 +291,11 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
     } else {
         toml::Value::Float(timeout)
     };
-    out.push(line("timeout", timeout, source));
+    line("timeout", timeout, source)
+}
+
+/// `[tools]`: the folders the tools may reach, and `--mcp` servers.
+fn reach_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
     let include: Vec<String> = paths(&t.include_dirs)
         .into_iter()
         .chain(paths(&args.include_dir))
@@ -279,12 +313,21 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
         let lines: Vec<String> = args.mcp.iter().map(|c| redact_words(c)).collect();
         out.push(line("mcp", strings(&lines), "--mcp"));
     }
+}
+
+/// `[tools.levels]`, when the config has one.
+fn level_lines(t: &ToolsConfig, out: &mut Vec<Line>) {
     if !t.levels.is_empty() {
         out.push(header("tools.levels", "config"));
         for (name, level) in &t.levels {
             out.push(line(&toml_key(name), level.to_string(), "config"));
         }
     }
+}
+
+/// A `[mcp.NAME]` table for each server of the config; their environments
+/// by name only.
+fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
     for (name, spec) in &cfg.mcp {
         out.push(header(&format!("mcp.{}", toml_key(name)), "config"));
         out.push(line("command", spec.command.as_str(), ""));
@@ -304,7 +347,6 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
         }
         out.push(line("trust", spec.trust, ""));
     }
-    out
 }
 
 /// A command line with every word after the program shown only when it
@@ -488,7 +530,9 @@ mod tests {
         assert_eq!((a.provider, a.model.as_str()), (ProviderKind::Gemini, "gm"));
         // An OpenAI-compatible server has no default model.
         let mut a = args(&["--provider", "openai"], &["provider"]);
-        let err = merge(&mut a, &Config::default(), &env(&[]), &TermEnv::default()).unwrap_err();
+        let err = merge(&mut a, &Config::default(), &env(&[]), &TermEnv::default())
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("needs a model") && err.contains("[openai]"),
             "{err}"

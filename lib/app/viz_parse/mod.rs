@@ -7,7 +7,9 @@ pub mod args;
 use clap::ArgMatches;
 
 use crate::parse::number::Decimal;
-use crate::parse::{FollowOptions, GrammarOptions, ParseOptions, Reference, RunOptions};
+use crate::parse::{
+    FollowOptions, GrammarOptions, ParseOptions, Reference, ReferenceError, RunOptions,
+};
 use crate::spec::grammar::MarkKind;
 use crate::spec::{self, ChartType, Reduction, Sort};
 use crate::term;
@@ -19,7 +21,8 @@ use args::{ChartArg, DownsampleArg, KeepArg, MarkArg, SortArg, VizParseArgs, XAx
 /// `--mark` beside the `-y` it follows.
 pub fn run(args: Args, matches: &ArgMatches) -> anyhow::Result<u8> {
     let marks = args.pair_marks(matches)?;
-    let parse = options(&args, &marks).map_err(|m| term::coded(term::exit::USAGE, m))?;
+    let parse =
+        options(&args, &marks).map_err(|e| term::coded(term::exit::USAGE, e.to_string()))?;
     if let Some(n) = parse.max_points
         && n > spec::HARD_MAX_POINTS
     {
@@ -34,17 +37,30 @@ pub fn run(args: Args, matches: &ArgMatches) -> anyhow::Result<u8> {
     })
 }
 
+/// Flags that cannot be run: a usage error.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsError {
+    #[error("--delimiter {0:?}: use one ASCII character such as , ; | or a tab")]
+    Delimiter(char),
+    #[error("--extract: {0}")]
+    Extract(regex::Error),
+    /// A `--rule` or `--band`.
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
+}
+
 /// The parser options the flags ask for; `marks` is the `--mark` of each
 /// `-y` ([`VizParseArgs::pair_marks`]).
-pub fn options(args: &VizParseArgs, marks: &[Option<MarkArg>]) -> Result<ParseOptions, String> {
+pub fn options(
+    args: &VizParseArgs,
+    marks: &[Option<MarkArg>],
+) -> Result<ParseOptions, OptionsError> {
     let delimiter = match args.delimiter {
         None => None,
         Some('t') => Some(b'\t'),
         Some(c) if c.is_ascii() && c != '"' && c != '\n' && c != '\r' => Some(c as u8),
         Some(c) => {
-            return Err(format!(
-                "--delimiter {c:?}: use one ASCII character such as , ; | or a tab"
-            ));
+            return Err(OptionsError::Delimiter(c));
         }
     };
     Ok(ParseOptions {
@@ -99,12 +115,12 @@ pub fn options(args: &VizParseArgs, marks: &[Option<MarkArg>]) -> Result<ParseOp
     })
 }
 
-fn follow_options(args: &VizParseArgs) -> Result<Option<FollowOptions>, String> {
+fn follow_options(args: &VizParseArgs) -> Result<Option<FollowOptions>, OptionsError> {
     if !args.follow {
         return Ok(None);
     }
     if let Some(re) = &args.extract {
-        regex::Regex::new(re).map_err(|e| format!("--extract: {e}"))?;
+        regex::Regex::new(re).map_err(OptionsError::Extract)?;
     }
     Ok(Some(FollowOptions {
         interval: args.interval,
@@ -120,7 +136,7 @@ fn follow_options(args: &VizParseArgs) -> Result<Option<FollowOptions>, String> 
 fn grammar_options(
     args: &VizParseArgs,
     marks: &[Option<MarkArg>],
-) -> Result<Option<GrammarOptions>, String> {
+) -> Result<Option<GrammarOptions>, OptionsError> {
     if !args.grammar {
         return Ok(None);
     }
@@ -129,8 +145,7 @@ fn grammar_options(
         .iter()
         .map(|r| Reference::parse(r, false))
         .chain(args.band.iter().map(|b| Reference::parse(b, true)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+        .collect::<Result<Vec<_>, _>>()?;
     let marks = (0..args.values.len())
         .map(|i| {
             marks.get(i).copied().flatten().map(|m| match m {

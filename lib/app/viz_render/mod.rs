@@ -93,7 +93,7 @@ fn render_options(args: &Args, env: &TermEnv, format: Format) -> RenderOptions {
 /// COLUMNS) says otherwise; a malformed file is a usage error naming its
 /// line and key.
 fn apply_config(args: &mut Args, env: &TermEnv) -> anyhow::Result<()> {
-    let cfg = crate::config::load().map_err(|e| term::coded(term::exit::USAGE, e))?;
+    let cfg = crate::config::load().map_err(|e| term::coded(term::exit::USAGE, e.to_string()))?;
     // `--color auto` typed is no word against the config here.
     let flag = (args.color != ColorChoice::Auto).then_some(args.color);
     if let (c, Said::Config) = env.color_from(flag, cfg.color) {

@@ -354,122 +354,212 @@ fn read_ahead<A: Ahead>(
     push: &mut Push<'_>,
     warn: &mut Warner,
 ) -> Result<(), ParseError> {
-    let run = match shape.floor {
-        Some(_) => RUN_TOP,
-        None => RUN,
-    };
-    let Some((first, all_read)) = reader.start(run)? else {
+    let Some((first, all_read)) = reader.start(run_bytes(shape))? else {
         return Ok(());
     };
-    // Threads asked for start only when there is more than one run's
-    // worth to share: on a small input they would cost more than they save.
-    let workers = match reader.workers() {
+    match worker_count(reader, all_read) {
+        0 => read_alone(reader, first, shape, push, warn),
+        workers => read_on_workers(reader, first, workers, shape, push, warn),
+    }
+}
+
+/// Bytes a read while reading ahead: [`RUN_TOP`] for a top-N, else [`RUN`].
+fn run_bytes(shape: &PlainShape) -> usize {
+    match shape.floor {
+        Some(_) => RUN_TOP,
+        None => RUN,
+    }
+}
+
+/// The worker threads to start. Threads asked for start only when there
+/// is more than one run's worth to share: on a small input they would cost
+/// more than they save.
+fn worker_count<A: Ahead>(reader: &A, all_read: bool) -> usize {
+    match reader.workers() {
         _ if all_read => 0,
         // Capped: the runs in flight, and so the memory, grow with it.
         Some(n) => n.min(MAX_WORKERS),
         None => workers(),
-    };
+    }
+}
+
+/// Every run read on the calling thread, one after another.
+fn read_alone<A: Ahead>(
+    reader: &mut A,
+    mut run: Run,
+    shape: &PlainShape,
+    push: &mut Push<'_>,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let mut worker = reader.reader();
+    loop {
+        worker.read(&mut run, shape);
+        run.apply(reader, shape, push, warn)?;
+        if !reader.next_run(&mut run)? {
+            return Ok(());
+        }
+    }
+}
+
+/// A run and its place in the input, counted from 0.
+type Numbered = (usize, Run);
+
+/// The runs waiting for a worker.
+type Queue = Mutex<mpsc::Receiver<Numbered>>;
+
+/// The runs read by `workers` threads, handed on in input order.
+fn read_on_workers<A: Ahead>(
+    reader: &mut A,
+    first: Run,
+    workers: usize,
+    shape: &PlainShape,
+    push: &mut Push<'_>,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
     let in_flight = workers
         * match shape.floor {
             Some(_) => IN_FLIGHT_TOP,
             None => IN_FLIGHT,
         };
-    if workers == 0 {
-        let mut run = first;
-        let mut worker = reader.reader();
-        loop {
-            worker.read(&mut run, shape);
-            run.apply(reader, shape, push, warn)?;
-            if !reader.next_run(&mut run)? {
-                return Ok(());
-            }
-        }
-    }
     // One queue for all workers, so that a worker held up (by the calling
     // thread, on two cores) holds up no run behind it. Its sender moves
     // into the scope: dropped there, it ends the workers.
-    let (run_tx, run_rx) = mpsc::channel::<(usize, Run)>();
+    let (run_tx, run_rx) = mpsc::channel::<Numbered>();
     let run_rx = Mutex::new(run_rx);
     let queue = &run_rx;
     thread::scope(move |s| {
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Run)>();
+        let (done_tx, done_rx) = mpsc::channel::<Numbered>();
         for _ in 0..workers {
-            let done_tx = done_tx.clone();
-            let mut worker = reader.reader();
-            s.spawn(move || {
-                // The lock is held only to take the next run; an error is
-                // the end (no more runs, or the caller gone).
-                while let Ok((n, mut run)) = queue
-                    .lock()
-                    .map_err(drop)
-                    .and_then(|rx| rx.recv().map_err(drop))
-                {
-                    worker.read(&mut run, shape);
-                    if done_tx.send((n, run)).is_err() {
-                        break;
-                    }
-                }
-            });
+            let (done_tx, worker) = (done_tx.clone(), reader.reader());
+            s.spawn(move || work(worker, queue, done_tx, shape));
         }
         drop(done_tx);
-        let mut helper = reader.reader();
-        let mut next = Some(first);
-        let mut spare: Vec<Run> = Vec::new();
-        // Runs back out of order, until their turn.
-        let mut early: BTreeMap<usize, Run> = BTreeMap::new();
-        let (mut sent, mut got, mut more) = (0, 0, true);
+        let mut feed = Feed {
+            run_tx,
+            done_rx,
+            helper: reader.reader(),
+            next: Some(first),
+            spare: Vec::new(),
+            early: BTreeMap::new(),
+            sent: 0,
+            got: 0,
+            more: true,
+        };
         loop {
-            while more && sent - got < in_flight {
-                let run = match next.take() {
-                    Some(run) => run,
-                    None => {
-                        let mut run = spare.pop().unwrap_or_default();
-                        more = reader.next_run(&mut run)?;
-                        if !more {
-                            break;
-                        }
-                        run
-                    }
-                };
-                // No worker left is a worker that panicked: the scope
-                // passes its panic on.
-                if run_tx.send((sent, run)).is_err() {
-                    return Ok(());
-                }
-                sent += 1;
-            }
-            if got == sent {
+            // No worker left is a worker that panicked: the scope passes
+            // its panic on.
+            if !feed.send_runs(reader, in_flight)? || feed.got == feed.sent {
                 return Ok(());
             }
-            let mut run = loop {
-                if let Some(run) = early.remove(&got) {
-                    break run;
-                }
-                if let Ok((n, run)) = done_rx.try_recv() {
-                    early.insert(n, run);
-                    continue;
-                }
-                // Rather than wait, read a run no worker has taken yet. A
-                // worker waiting for runs holds the queue: `try_lock`, as
-                // only this thread can end that wait.
-                let queued = queue.try_lock().ok().and_then(|rx| rx.try_recv().ok());
-                if let Some((n, mut run)) = queued {
-                    helper.read(&mut run, shape);
-                    early.insert(n, run);
-                    continue;
-                }
-                let Ok((n, run)) = done_rx.recv() else {
-                    return Ok(());
-                };
-                early.insert(n, run);
+            let Some(mut run) = feed.next_in_order(queue, shape) else {
+                return Ok(());
             };
-            got += 1;
             run.apply(reader, shape, push, warn)?;
             // Unmapped now: what is mapped stays what is in flight.
             run.mapped = None;
-            spare.push(run);
+            feed.spare.push(run);
         }
     })
+}
+
+/// A worker thread: reads the runs it takes from `queue` and sends them
+/// back on `done`, until either ends.
+fn work<R: ReadRun>(
+    mut worker: R,
+    queue: &Queue,
+    done: mpsc::Sender<Numbered>,
+    shape: &PlainShape,
+) {
+    // The lock is held only to take the next run; an error is the end (no
+    // more runs, or the caller gone).
+    while let Ok((n, mut run)) = queue
+        .lock()
+        .map_err(drop)
+        .and_then(|rx| rx.recv().map_err(drop))
+    {
+        worker.read(&mut run, shape);
+        if done.send((n, run)).is_err() {
+            break;
+        }
+    }
+}
+
+/// The calling thread's side of reading on workers: the runs it sends to
+/// the queue and the runs back, put in input order.
+struct Feed<R> {
+    run_tx: mpsc::Sender<Numbered>,
+    done_rx: mpsc::Receiver<Numbered>,
+    /// This thread's own reader, for a run no worker has taken yet.
+    helper: R,
+    /// The first run, until it is sent.
+    next: Option<Run>,
+    /// Runs handed on, to read the next ones into.
+    spare: Vec<Run>,
+    /// Runs back out of order, until their turn.
+    early: BTreeMap<usize, Run>,
+    sent: usize,
+    got: usize,
+    /// Whether the input has runs left to send.
+    more: bool,
+}
+
+impl<R: ReadRun> Feed<R> {
+    /// Sends runs until `in_flight` are out or the input has no more;
+    /// false when no worker is left to take one.
+    #[inline]
+    fn send_runs<A: Ahead>(
+        &mut self,
+        reader: &mut A,
+        in_flight: usize,
+    ) -> Result<bool, ParseError> {
+        while self.more && self.sent - self.got < in_flight {
+            let run = match self.next.take() {
+                Some(run) => run,
+                None => {
+                    let mut run = self.spare.pop().unwrap_or_default();
+                    self.more = reader.next_run(&mut run)?;
+                    if !self.more {
+                        break;
+                    }
+                    run
+                }
+            };
+            if self.run_tx.send((self.sent, run)).is_err() {
+                return Ok(false);
+            }
+            self.sent += 1;
+        }
+        Ok(true)
+    }
+
+    /// The next run in input order, read; `None` when no worker is left.
+    #[inline]
+    fn next_in_order(&mut self, queue: &Queue, shape: &PlainShape) -> Option<Run> {
+        let run = loop {
+            if let Some(run) = self.early.remove(&self.got) {
+                break run;
+            }
+            if let Ok((n, run)) = self.done_rx.try_recv() {
+                self.early.insert(n, run);
+                continue;
+            }
+            // Rather than wait, read a run no worker has taken yet. A
+            // worker waiting for runs holds the queue: `try_lock`, as only
+            // this thread can end that wait.
+            let queued = queue.try_lock().ok().and_then(|rx| rx.try_recv().ok());
+            if let Some((n, mut run)) = queued {
+                self.helper.read(&mut run, shape);
+                self.early.insert(n, run);
+                continue;
+            }
+            let Ok((n, run)) = self.done_rx.recv() else {
+                return None;
+            };
+            self.early.insert(n, run);
+        };
+        self.got += 1;
+        Some(run)
+    }
 }
 
 #[cfg(test)]

@@ -92,6 +92,8 @@ impl Builder {
         self.newest_first.is_some() || self.other_reading.is_some()
     }
 
+    /// One row: its values into their reducers, and a value that is no
+    /// number counted and warned of.
     pub(super) fn push(
         &mut self,
         row: &dyn Cells,
@@ -107,12 +109,7 @@ impl Builder {
         let mut label: Option<Cow<'_, str>> = None;
         let (label_col, rows) = (self.plan.label, self.rows);
         if self.watching() {
-            let l = row_label(row, label_col, rows);
-            for watch in [&mut self.newest_first, &mut self.other_reading] {
-                if watch.as_mut().is_some_and(|w| !w.see(&l)) {
-                    *watch = None;
-                }
-            }
+            self.watch(&row_label(row, label_col, rows));
         }
         for k in 0..self.plan.values.len() {
             let col = self.plan.values[k];
@@ -124,64 +121,86 @@ impl Builder {
                 .map(|n| n.value);
             let slot = match self.plan.series {
                 None => k,
-                Some(s) => {
-                    let key = cell(row, s);
-                    let key = key.as_deref().unwrap_or("");
-                    match self.by_name.get(key) {
-                        Some(&i) => i,
-                        None => {
-                            if self.reducers.len() >= MAX_SERIES {
-                                return Err(ParseError::Data(format!(
-                                    "{loc}: column {:?} has more than {MAX_SERIES} distinct values; \
-                                     --series wants a column naming a few series (a symbol, a region)",
-                                    self.plan.names[s]
-                                )));
-                            }
-                            self.by_name.insert(key.to_string(), self.reducers.len());
-                            self.reducers
-                                .push((key.to_string(), self.plan.new_reducer()));
-                            self.reducers.len() - 1
-                        }
-                    }
-                }
+                Some(s) => self.series_slot(row, s, loc)?,
             };
+            let l = label.get_or_insert_with(|| row_label(row, label_col, rows));
             match value {
-                Some(v) => {
-                    let l = label.get_or_insert_with(|| row_label(row, label_col, rows));
-                    self.reducers[slot].1.push_value(v, l);
-                }
-                None => {
-                    self.skipped += 1;
-                    let l = label
-                        .get_or_insert_with(|| row_label(row, label_col, rows))
-                        .to_string();
-                    if self.non_finite.len() < MAX_REPORTED {
-                        self.non_finite
-                            .push((self.reducers[slot].0.clone(), l.clone()));
-                    }
-                    let what = match &c {
-                        None => "no value".to_string(),
-                        Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
-                        Some(c) if parse_number(c).is_some() => format!(
-                            "{:?} does not fit the column's {} (see --decimal)",
-                            short(c),
-                            dec.describe()
-                        ),
-                        Some(c) => format!("{:?} is not a number", short(c)),
-                    };
-                    warn.skip(format!(
-                        "{loc}, column {:?}: {what}; {} skipped",
-                        self.plan.names[col],
-                        if self.plan.values.len() > 1 {
-                            "point"
-                        } else {
-                            "row"
-                        }
-                    ))?;
-                }
+                Some(v) => self.reducers[slot].1.push_value(v, l),
+                None => self.skip_value(slot, col, c.as_deref(), l, loc, warn)?,
             }
         }
         Ok(())
+    }
+
+    /// Shows a row's label to the newest-first watches; one it proves
+    /// wrong ends.
+    #[inline]
+    fn watch(&mut self, label: &str) {
+        for watch in [&mut self.newest_first, &mut self.other_reading] {
+            if watch.as_mut().is_some_and(|w| !w.see(label)) {
+                *watch = None;
+            }
+        }
+    }
+
+    /// The reducer of the row's series (named in column `s`), made at its
+    /// first row; an error past [`MAX_SERIES`] of them.
+    #[inline]
+    fn series_slot(&mut self, row: &dyn Cells, s: usize, loc: Loc) -> Result<usize, ParseError> {
+        let key = cell(row, s);
+        let key = key.as_deref().unwrap_or("");
+        if let Some(&i) = self.by_name.get(key) {
+            return Ok(i);
+        }
+        if self.reducers.len() >= MAX_SERIES {
+            return Err(ParseError::Data(format!(
+                "{loc}: column {:?} has more than {MAX_SERIES} distinct values; \
+                 --series wants a column naming a few series (a symbol, a region)",
+                self.plan.names[s]
+            )));
+        }
+        self.by_name.insert(key.to_string(), self.reducers.len());
+        self.reducers
+            .push((key.to_string(), self.plan.new_reducer()));
+        Ok(self.reducers.len() - 1)
+    }
+
+    /// A value of column `col` that is no number (`c` its cell, if any):
+    /// counted, named among the first skipped, and warned of.
+    #[inline]
+    fn skip_value(
+        &mut self,
+        slot: usize,
+        col: usize,
+        c: Option<&str>,
+        label: &str,
+        loc: Loc,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        self.skipped += 1;
+        if self.non_finite.len() < MAX_REPORTED {
+            self.non_finite
+                .push((self.reducers[slot].0.clone(), label.to_string()));
+        }
+        let what = match c {
+            None => "no value".to_string(),
+            Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
+            Some(c) if parse_number(c).is_some() => format!(
+                "{:?} does not fit the column's {} (see --decimal)",
+                short(c),
+                self.plan.decimals[col].describe()
+            ),
+            Some(c) => format!("{:?} is not a number", short(c)),
+        };
+        warn.skip(format!(
+            "{loc}, column {:?}: {what}; {} skipped",
+            self.plan.names[col],
+            if self.plan.values.len() > 1 {
+                "point"
+            } else {
+                "row"
+            }
+        ))
     }
 
     pub(super) fn finish(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
