@@ -217,7 +217,8 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
             return Err(in_table("model", "must not be empty".into()));
         }
         if let Some(url) = &p.base_url {
-            crate::provider::transport::BaseUrl::parse(url).map_err(|e| in_table("base_url", e))?;
+            crate::provider::transport::BaseUrl::parse(url)
+                .map_err(|e| in_table("base_url", e.to_string()))?;
         }
     }
     if c.width == Some(0) {
