@@ -9,6 +9,12 @@
 //! the second Ctrl-C.
 
 use std::io;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The stop the watcher has taken (0: none yet), stored the moment
+/// `sigwait` returns it: from then on the signal is no longer pending, and
+/// the watcher may still be waiting for the lock to say so to the loop.
+static TAKEN: AtomicI32 = AtomicI32::new(0);
 
 /// What arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +48,7 @@ pub fn watch(resize: bool, mut on: impl FnMut(Signal) + Send + 'static) -> io::R
                     on(Signal::Resize);
                     continue;
                 }
+                TAKEN.store(sig, Ordering::SeqCst);
                 on(Signal::Stop(sig));
                 restore_default();
                 return;
@@ -50,11 +57,16 @@ pub fn watch(resize: bool, mut on: impl FnMut(Signal) + Send + 'static) -> io::R
         .map(|_| ())
 }
 
-/// SIGINT or SIGTERM sent but not yet taken by the watcher. Ctrl-C
-/// signals every process of the pipeline at once, so when an input ends
-/// because the program before us was interrupted, our own SIGINT is
-/// already pending: the end is an interruption, not an end of input.
+/// SIGINT or SIGTERM sent but not yet acted on: still pending, or taken by
+/// the watcher, which may not have told the loop yet. Ctrl-C signals every
+/// process of the pipeline at once, so when an input ends because the
+/// program before us was interrupted, our own SIGINT has already come:
+/// the end is an interruption, not an end of input.
 pub fn pending_stop() -> Option<i32> {
+    let taken = TAKEN.load(Ordering::SeqCst);
+    if taken != 0 {
+        return Some(taken);
+    }
     // SAFETY: sigpending fills a set we own; sigismember reads it.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
