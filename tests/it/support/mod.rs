@@ -478,9 +478,15 @@ pub fn filter(mut cmd: assert_cmd::Command, args: &[&str], stdin: &str) -> (i32,
 /// A checking tool that a `.ci/setup-*.sh` script installs under
 /// target/ (node packages, say): `installed` says whether it is there.
 /// Under CI=true a missing install is a failure (.ci/run must run the
-/// script first); elsewhere the script is tried once, and when the tool is
-/// still missing the check is skipped with a loud note on stderr (None).
+/// script first); elsewhere the script is tried (by one test at a time),
+/// and when the tool is still missing the check is skipped with a loud
+/// note on stderr (None).
 pub fn setup_tool(setup: &str, what: &str, installed: impl Fn() -> bool) -> Option<()> {
+    // One install at a time in the one test process: a second test of the
+    // same tool waits for the first's install rather than finding it half
+    // done (two mermaid tests did, on a clean target).
+    static SETUP: Mutex<()> = Mutex::new(());
+    let _one = SETUP.lock().unwrap_or_else(|p| p.into_inner());
     if installed() {
         return Some(());
     }
