@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::agent::toolbox::ToolSetup;
 use crate::agent::toolbox::config::ToolsFile;
+use crate::agent::toolbox::sandbox::SandboxMode;
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
 
@@ -49,6 +50,13 @@ pub struct Options {
     pub tool_timeout: Option<f64>,
     pub include_dir: Vec<PathBuf>,
     pub mcp: Vec<String>,
+    /// `--sandbox`; the config's when `None`.
+    pub sandbox: Option<SandboxMode>,
+    pub allow_network: bool,
+    pub sandbox_mcp: bool,
+    /// gem-ask's config directory (from the front): no sandboxed command
+    /// reads it.
+    pub config_dir: Option<PathBuf>,
     pub list_tools: bool,
     pub max_tool_rounds: u32,
     pub task: Option<String>,
@@ -96,6 +104,19 @@ impl Options {
             no_progress: !self.progress_reporting,
             debug: self.debug,
             workdir: None,
+            sandbox: self.sandbox,
+            allow_network: self.allow_network,
+            sandbox_mcp: self.sandbox_mcp,
+            private: self
+                .config_dir
+                .iter()
+                .cloned()
+                .chain(
+                    crate::session::sessions_dir()
+                        .ok()
+                        .and_then(|d| Some(d.parent()?.to_path_buf())),
+                )
+                .collect(),
             file: self.tools_file.clone(),
         }
     }

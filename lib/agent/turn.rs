@@ -414,6 +414,7 @@ impl Agent {
         let mut order: Vec<usize> = (0..calls.len()).collect();
         crate::topic::order_calls_topic_first(&mut order, |&i| calls[i].name == CREATE_NEW_TOPIC);
         let mut responses: Vec<Option<Value>> = vec![None; calls.len()];
+        self.toolbox.set_task_deadline(self.deadline);
         for i in order {
             self.check_stop()?;
             let call = &calls[i];

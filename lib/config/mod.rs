@@ -177,7 +177,13 @@ pub fn load() -> Result<Config, ConfigError> {
 }
 
 pub fn load_from(path: &Path) -> Result<Config, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
+    // A FIFO or a device named config.toml is refused, not waited on.
+    let read = |p: &Path| -> std::io::Result<String> {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut crate::term::regular::open_regular(p)?, &mut text)?;
+        Ok(text)
+    };
+    let text = match read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
         Err(error) => {

@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -23,7 +23,9 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 
-use super::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
+use super::process::PreExec;
+use super::sandbox::{Prepared, Sandbox};
+use super::{Ctx, Done, Failed, Level, Ran, Source, Stop, Tool, ToolResult};
 
 /// How to start one server (`[mcp.NAME]` or `--mcp`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
@@ -152,7 +154,13 @@ pub struct Started {
 impl Hub {
     /// Starts every server, each within `timeout`; `show_stderr` lets
     /// their diagnostics through (`--debug`), else they are discarded.
-    pub fn start(specs: &[ServerSpec], timeout: Duration, show_stderr: bool) -> Started {
+    /// With `sandbox`, each server is started in it (`--sandbox-mcp`).
+    pub fn start(
+        specs: &[ServerSpec],
+        timeout: Duration,
+        show_stderr: bool,
+        sandbox: Option<&Sandbox>,
+    ) -> Started {
         let mut started = Started {
             hub: Hub::default(),
             tools: Vec::new(),
@@ -181,7 +189,31 @@ impl Hub {
         });
         for spec in specs {
             let idx = inner.servers.lock().expect("not poisoned").len();
-            let state = match inner.rt.block_on(connect(spec, timeout, show_stderr)) {
+            let jail = match sandbox.map(Sandbox::prepare).transpose() {
+                Ok(j) => j,
+                Err(f) => {
+                    let msg = format!(
+                        "MCP server {} ({}) was not started: {}",
+                        spec.name, spec.command, f.message
+                    );
+                    started
+                        .servers
+                        .push((spec.name.clone(), format!("failed: {}", f.message)));
+                    started.failures.push(msg.clone());
+                    inner.servers.lock().expect("not poisoned").push(Server {
+                        name: spec.name.clone(),
+                        state: State::Failed(msg),
+                    });
+                    continue;
+                }
+            };
+            if let Some(n) = jail.as_ref().and_then(|j| j.notice.as_ref()) {
+                crate::term::diag(format!("gem-ask: warning: {n}"));
+            }
+            let state = match inner
+                .rt
+                .block_on(connect(spec, timeout, show_stderr, jail.as_ref()))
+            {
                 Ok((client, tools)) => {
                     started
                         .servers
@@ -275,6 +307,7 @@ async fn connect(
     spec: &ServerSpec,
     timeout: Duration,
     show_stderr: bool,
+    jail: Option<&Prepared>,
 ) -> Result<(Client, Vec<rmcp::model::Tool>), StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
     // A group of its own: Ctrl-C in `gem-ask -i` stops an answer, and must
@@ -283,6 +316,20 @@ async fn connect(
         .envs(&spec.env)
         .kill_on_drop(true)
         .process_group(0);
+    if let Some(j) = jail {
+        if let Some(t) = &j.tmpdir {
+            cmd.env("TMPDIR", t);
+        }
+        let pre = PreExec {
+            landlock: j.ruleset_fd(),
+            ..PreExec::default()
+        };
+        // SAFETY: see PreExec::install: only async-signal-safe calls on
+        // plain integers (the ruleset stays open until the spawn returns).
+        unsafe {
+            cmd.pre_exec(move || pre.in_child());
+        }
+    }
     let (transport, _) = TokioChildProcess::builder(cmd)
         .stderr(if show_stderr {
             Stdio::inherit()
@@ -418,12 +465,23 @@ fn call(
             ));
         }
     }
-    let left = ctx.deadline.saturating_duration_since(Instant::now());
-    let answer = inner
-        .rt
-        .block_on(async { tokio::time::timeout(left, peer.call_tool(params)).await });
+    let answer = inner.rt.block_on(async {
+        // Dropped unanswered, the call sends the server
+        // notifications/cancelled with its request id (rmcp does).
+        let mut call = Box::pin(peer.call_tool(params));
+        loop {
+            match tokio::time::timeout(POLL, &mut call).await {
+                Ok(answer) => return Ok(answer),
+                Err(_) => {
+                    if let Some(why) = ctx.stopped() {
+                        return Err(why);
+                    }
+                }
+            }
+        }
+    });
     match answer {
-        Err(_) => Err(Failed::timed_out(remote, ctx.timeout)),
+        Err(why) => Err(cancelled(ctx, remote, why)),
         Ok(Ok(result)) => from_result(&serde_json::to_value(&result).unwrap_or_default()),
         Ok(Err(rmcp::ServiceError::McpError(e))) => Err(Failed::new(
             "tool_failed",
@@ -441,6 +499,22 @@ fn call(
             }
             Err(Failed::new("server_unavailable", why))
         }
+    }
+}
+
+/// How often a waiting call asks whether it must stop.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The answer of a call stopped before the server answered (it was sent
+/// `notifications/cancelled`).
+fn cancelled(ctx: &Ctx<'_>, remote: &str, why: Stop) -> Failed {
+    let f = ctx.stop_failure(remote, why);
+    Failed {
+        message: format!(
+            "{}; the server was told to cancel it (notifications/cancelled)",
+            f.message
+        ),
+        ..f
     }
 }
 

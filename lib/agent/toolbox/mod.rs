@@ -14,12 +14,16 @@
 //! turn loop goes on. The tool names other modules need are named here
 //! (re-exported from [`builtin`]).
 
+pub mod beneath;
 pub mod builtin;
 pub mod config;
 pub mod consent;
 pub mod listing;
 pub mod mcp;
+pub mod process;
+pub mod sandbox;
 pub mod setup;
+pub mod stop;
 pub mod workspace;
 
 use std::fmt;
@@ -35,6 +39,7 @@ pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLET
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
 pub use setup::ToolSetup;
+pub use stop::Stop;
 pub use workspace::Workspace;
 
 /// How much the user is asked before a tool runs.
@@ -92,6 +97,8 @@ pub struct Ctx<'a> {
     pub timeout: Duration,
     /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
     pub tool_id: &'a str,
+    /// `--task-timeout`'s instant, which stops a tool too ([`stop`]).
+    pub task_deadline: Option<Instant>,
 }
 
 /// A successful run: what the user sees as `tool_result.output` and what
@@ -418,6 +425,9 @@ pub struct Toolbox {
     mcp: mcp::Hub,
     /// Each MCP server's name and status, for the listing.
     servers: Vec<(String, String)>,
+    /// `--task-timeout`'s instant while a task's turn runs: it stops a
+    /// running tool too. Set by the turn loop ([`Toolbox::set_task_deadline`]).
+    task_deadline: Option<std::time::Instant>,
 }
 
 impl Toolbox {
@@ -432,7 +442,14 @@ impl Toolbox {
             timeout: setup::DEFAULT_TIMEOUT,
             mcp: mcp::Hub::default(),
             servers: Vec::new(),
+            task_deadline: None,
         }
+    }
+
+    /// The instant `--task-timeout` passes (or none): a running tool
+    /// stops there too.
+    pub fn set_task_deadline(&mut self, deadline: Option<Instant>) {
+        self.task_deadline = deadline;
     }
 
     /// The names declared to the model.
@@ -523,6 +540,7 @@ impl Toolbox {
             deadline: started + self.timeout,
             timeout: self.timeout,
             tool_id: call.tool_id,
+            task_deadline: self.task_deadline,
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use super::config::ToolsFile;
 use super::mcp::{BadCommandLine, Hub, ServerSpec};
+use super::sandbox::{SandboxMode, SandboxSetup};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
@@ -49,6 +50,15 @@ pub struct ToolSetup {
     /// Where the file and command tools work; the process's working
     /// directory when `None`.
     pub workdir: Option<PathBuf>,
+    /// `--sandbox`; else the config's, else auto.
+    pub sandbox: Option<SandboxMode>,
+    /// `--allow-network` (or the config's).
+    pub allow_network: bool,
+    /// `--sandbox-mcp` (or the config's).
+    pub sandbox_mcp: bool,
+    /// Places no sandboxed command reads besides the home directory's
+    /// secret ones: gem-ask's config and data directories.
+    pub private: Vec<PathBuf>,
     /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
     pub file: ToolsFile,
 }
@@ -84,9 +94,10 @@ impl ToolSetup {
             .timeout
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
-        let workspace = self.workspace(cfg)?;
+        let workspace = self.workspace(cfg)?.with_sandbox(self.sandbox_setup(cfg));
         let mut registry = Registry::builtin(!self.no_progress);
-        let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug);
+        let mcp_sandbox = workspace.sandbox().setup().mcp.then(|| workspace.sandbox());
+        let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug, mcp_sandbox);
         for t in started.tools {
             registry.add(t);
         }
@@ -115,9 +126,21 @@ impl ToolSetup {
                 timeout,
                 mcp: started.hub,
                 servers: started.servers,
+                task_deadline: None,
             },
             started.failures,
         ))
+    }
+
+    /// The sandbox asked for: flags over the config.
+    pub fn sandbox_setup(&self, cfg: &ToolsFile) -> SandboxSetup {
+        let t = &cfg.tools;
+        SandboxSetup {
+            mode: self.sandbox.or(t.sandbox).unwrap_or_default(),
+            allow_network: self.allow_network || t.allow_network == Some(true),
+            mcp: self.sandbox_mcp || t.sandbox_mcp == Some(true),
+            private: self.private.clone(),
+        }
     }
 
     /// The working directory with the included ones (config first).

@@ -10,6 +10,7 @@ use clap::Parser;
 use clap::parser::ValueSource;
 
 use crate::agent::toolbox::config::ToolsFile;
+use crate::agent::toolbox::sandbox::SandboxMode;
 use crate::agent::{Options, OutputMode};
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
@@ -117,6 +118,21 @@ pub struct Args {
     /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS' (repeatable).
     #[arg(long, value_name = "COMMAND")]
     pub mcp: Vec<String>,
+
+    /// Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir
+    /// directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless
+    /// --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run
+    /// commands without it [default: the config's tools.sandbox, else auto].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sandbox: Option<SandboxMode>,
+
+    /// Let sandboxed commands (and MCP servers) connect and bind TCP ports.
+    #[arg(long)]
+    pub allow_network: bool,
+
+    /// Run the MCP servers in the sandbox too.
+    #[arg(long)]
+    pub sandbox_mcp: bool,
 
     /// Print every tool with its source, consent level and whether it is declared, then exit.
     #[arg(long)]
@@ -274,6 +290,10 @@ impl Args {
             tool_timeout: self.tool_timeout,
             include_dir: self.include_dir,
             mcp: self.mcp,
+            sandbox: self.sandbox,
+            allow_network: self.allow_network,
+            sandbox_mcp: self.sandbox_mcp,
+            config_dir: None,
             list_tools: self.list_tools,
             max_tool_rounds: self.max_tool_rounds,
             task: self.task,

@@ -28,5 +28,10 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     if args.model.trim().is_empty() {
         args.model = crate::provider::DEFAULT_MODEL.to_string();
     }
-    crate::agent::run(args.into_options(config.tools_file()))
+    let mut options = args.into_options(config.tools_file());
+    options.config_dir = settings
+        .config_path
+        .as_ref()
+        .and_then(|p| Some(p.parent()?.to_path_buf()));
+    crate::agent::run(options)
 }

@@ -6,9 +6,12 @@
 //! new file here and one line there. The tool names other modules need
 //! (the turn loop, the task mode, the chart counts) are named here too.
 
+mod args;
 pub mod chart;
 pub mod files;
+mod paging;
 pub mod plot;
+pub mod search;
 pub mod shell;
 pub mod signal;
 pub mod topic;
