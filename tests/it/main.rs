@@ -29,6 +29,7 @@ mod gem_ask_retry;
 mod gem_ask_rounds;
 mod gem_ask_session;
 mod gem_ask_signals;
+mod gem_ask_stops;
 mod gem_ask_task;
 mod gem_ask_tools;
 mod layers;

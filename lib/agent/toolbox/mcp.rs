@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest, ServerResult};
+use rmcp::service::{PeerRequestOptions, RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 
@@ -466,14 +466,31 @@ fn call(
         }
     }
     let answer = inner.rt.block_on(async {
-        // Dropped unanswered, the call sends the server
-        // notifications/cancelled with its request id (rmcp does).
-        let mut call = Box::pin(peer.call_tool(params));
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let mut handle = match peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(h) => h,
+            Err(e) => return Ok(Err(e)),
+        };
         loop {
-            match tokio::time::timeout(POLL, &mut call).await {
-                Ok(answer) => return Ok(answer),
+            match tokio::time::timeout(POLL, &mut handle.rx).await {
+                Ok(answer) => {
+                    return Ok(match answer {
+                        Ok(Ok(ServerResult::CallToolResult(r))) => Ok(r),
+                        Ok(Ok(_)) => Err(rmcp::ServiceError::UnexpectedResponse),
+                        Ok(Err(e)) => Err(e),
+                        Err(_) => Err(rmcp::ServiceError::TransportClosed),
+                    });
+                }
                 Err(_) => {
                     if let Some(why) = ctx.stopped() {
+                        // Awaited: the server has it before gem-ask goes on
+                        // (and perhaps exits).
+                        let reason = format!("stopped {}", why.said(ctx.timeout));
+                        let _ =
+                            tokio::time::timeout(CANCEL_WAIT, handle.cancel(Some(reason))).await;
                         return Err(why);
                     }
                 }
@@ -504,6 +521,8 @@ fn call(
 
 /// How often a waiting call asks whether it must stop.
 const POLL: Duration = Duration::from_millis(50);
+/// Most time spent telling a server that a call is cancelled.
+const CANCEL_WAIT: Duration = Duration::from_secs(1);
 
 /// The answer of a call stopped before the server answered (it was sent
 /// `notifications/cancelled`).

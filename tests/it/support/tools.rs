@@ -133,17 +133,40 @@ impl Scene {
     }
 }
 
-/// Waits for a child at most 60 s (then kills it: a test must not hang).
+/// Waits for a child at most 60 s (then kills it: a test must not hang),
+/// reading its output meanwhile (a full pipe would stop it).
 pub fn finish(mut child: Child) -> Output {
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    }
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
     let until = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
+    let mut status = child.try_wait().unwrap();
+    while status.is_none() {
         if Instant::now() > until {
             let _ = child.kill();
-            panic!("gem-ask did not finish within 60 s");
+            let _ = child.wait();
+            panic!(
+                "gem-ask did not finish within 60 s; it wrote:\n{}\nand on stderr:\n{}",
+                String::from_utf8_lossy(&out.join().unwrap()),
+                String::from_utf8_lossy(&err.join().unwrap())
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
+        status = child.try_wait().unwrap();
     }
-    child.wait_with_output().unwrap()
+    Output {
+        status: status.unwrap(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
 }
 
 /// The events of a run that must have succeeded.

@@ -91,8 +91,8 @@ struct Pager {
     /// The line the next byte belongs to.
     line: u64,
     out: Vec<u8>,
-    /// Bytes of the current line already in `out`.
-    in_line: bool,
+    /// The current line so far (at most one byte past the room left).
+    pending: Vec<u8>,
     gathering: bool,
     last: u64,
     cut_line: bool,
@@ -101,30 +101,42 @@ struct Pager {
 }
 
 impl Pager {
-    /// One piece of a line; `ends` when it ends with its `\n`.
+    /// One piece of a line; `ends` when it ends with its `\n`. A line
+    /// joins the page whole, or, when it alone is past the cap, cut.
     fn piece(&mut self, bytes: &[u8], ends: bool) {
         if self.gathering && self.line >= self.first {
             if self.end.is_some_and(|e| self.line >= e) {
                 self.gathering = false;
-            } else if self.out.len() + bytes.len() <= self.cap {
-                self.out.extend_from_slice(bytes);
-                self.in_line = true;
-                self.last = self.line;
-            } else if self.in_line || self.last == 0 {
-                // The line alone is past the cap: as much of it as fits.
-                let room = self.cap - self.out.len();
-                self.out.extend_from_slice(&bytes[..room]);
-                self.last = self.line;
-                self.cut_line = true;
-                self.gathering = false;
             } else {
-                self.cut_at_cap = true;
-                self.gathering = false;
+                let room = self.cap - self.out.len();
+                let take = bytes.len().min(room + 1 - self.pending.len());
+                self.pending.extend_from_slice(&bytes[..take]);
+                if self.pending.len() > room {
+                    if self.out.is_empty() {
+                        self.out.extend_from_slice(&self.pending[..room]);
+                        self.last = self.line;
+                        self.cut_line = true;
+                    } else {
+                        self.cut_at_cap = true;
+                    }
+                    self.pending.clear();
+                    self.gathering = false;
+                } else if ends {
+                    self.out.append(&mut self.pending);
+                    self.last = self.line;
+                }
             }
         }
         if ends {
             self.line += 1;
-            self.in_line = false;
+        }
+    }
+
+    /// The end of the file: a last line without its `\n` joins too.
+    fn finish(&mut self) {
+        if self.gathering && !self.pending.is_empty() {
+            self.out.append(&mut self.pending);
+            self.last = self.line;
         }
     }
 }
@@ -144,7 +156,7 @@ pub fn page(
         cap,
         line: 1,
         out: Vec::new(),
-        in_line: false,
+        pending: Vec::new(),
         gathering: true,
         last: 0,
         cut_line: false,
@@ -184,6 +196,9 @@ pub fn page(
             counted = false;
             break;
         }
+    }
+    if counted {
+        p.finish();
     }
     // A last line without its `\n` is a line too.
     let total = match p.last_byte {
@@ -248,6 +263,13 @@ mod tests {
             "{}",
             p.shown()
         );
+        // Lines that cross the 64 KiB chunks join whole or not at all.
+        let long: String = (1..=25_000)
+            .map(|i| format!("line {i:05} of the long file\n"))
+            .collect();
+        let p = get(&long, 1, None, 256 * 1024);
+        assert_eq!((p.last, p.cut_at_cap, p.cut_line), (9362, true, false));
+        assert!(p.text.ends_with("line 09362 of the long file"));
         let giant = format!("{}\nnext\n", "x".repeat(5000));
         let p = get(&giant, 1, None, 1024);
         assert_eq!((p.last, p.cut_line, p.text.len()), (1, true, 1024));

@@ -1,0 +1,38 @@
+"""A stand-in MCP server over stdio for gem-ask's tests: it answers the
+handshake and tools/list (one tool, `wait`), never answers a tools/call,
+and appends every message it receives, one JSON line each, to the log file
+named by its first argument (so a test can see notifications/cancelled)."""
+
+import json
+import sys
+
+log = open(sys.argv[1], "a", encoding="utf-8")
+
+
+def send(msg):
+    sys.stdout.write(json.dumps(msg) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    line = line.strip()
+    if not line:
+        continue
+    log.write(line + "\n")
+    log.flush()
+    msg = json.loads(line)
+    method, mid = msg.get("method"), msg.get("id")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": mid, "result": {
+            "protocolVersion": msg["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "silent", "version": "1.0"}}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": [{
+            "name": "wait",
+            "description": "Waits; never answers.",
+            "inputSchema": {"type": "object",
+                            "properties": {"seconds": {"type": "number"}}}}]}})
+    elif method == "ping":
+        send({"jsonrpc": "2.0", "id": mid, "result": {}})
+    # tools/call: no answer, ever.
