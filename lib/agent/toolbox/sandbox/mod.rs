@@ -9,7 +9,10 @@
 //! config and data directories) and the devices other than `/dev/null`,
 //! `/dev/zero`, `/dev/full` and the random ones; no TCP `connect` or
 //! `bind` unless `--allow-network` (Landlock ABI 4); no signals to, and no
-//! abstract Unix sockets of, processes outside the sandbox (ABI 6).
+//! abstract Unix sockets of, processes outside the sandbox (ABI 6). Landlock
+//! also keeps a sandboxed process from tracing, or reading the memory and
+//! `/proc/PID/environ` of, a process outside it (gem-ask's, which holds the
+//! API key), unless it runs as root.
 //!
 //! `--sandbox auto` (the default) applies it where the kernel supports
 //! Landlock and says once, as a warning, what it could not enforce;
