@@ -1,6 +1,7 @@
 """A stand-in MCP server over stdio for gem-ask's tests: it answers the
-handshake and tools/list (one tool, `wait`), never answers a tools/call,
-and appends every message it receives, one JSON line each, to the log file
+handshake and tools/list; its tool `wait` never answers, its tool `write`
+writes "x" to the file named by `path` and says whether it could. It
+appends every message it receives, one JSON line each, to the log file
 named by its first argument (so a test can see notifications/cancelled)."""
 
 import json
@@ -32,7 +33,20 @@ for line in sys.stdin:
             "name": "wait",
             "description": "Waits; never answers.",
             "inputSchema": {"type": "object",
-                            "properties": {"seconds": {"type": "number"}}}}]}})
+                            "properties": {"seconds": {"type": "number"}}}}, {
+            "name": "write",
+            "description": "Writes x to a file.",
+            "inputSchema": {"type": "object",
+                            "properties": {"path": {"type": "string"}}}}]}})
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": mid, "result": {}})
-    # tools/call: no answer, ever.
+    elif method == "tools/call" and msg["params"]["name"] == "write":
+        try:
+            with open(msg["params"]["arguments"]["path"], "w") as f:
+                f.write("x")
+            text = "written"
+        except OSError as e:
+            text = "not written: " + e.strerror
+        send({"jsonrpc": "2.0", "id": mid, "result": {
+            "content": [{"type": "text", "text": text}]}})
+    # tools/call of wait: no answer, ever.

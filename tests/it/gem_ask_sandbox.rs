@@ -208,3 +208,38 @@ fn a_sandboxed_command_cannot_read_gem_asks_own_environment() {
     assert!(out.contains("end"), "{out}");
     assert!(!out.contains(crate::support::KEY), "the key leaked: {out}");
 }
+
+#[test]
+fn sandbox_mcp_puts_the_mcp_servers_in_it_too() {
+    if !landlock_here() {
+        return;
+    }
+    let s = scene("sandbox-mcp");
+    let Some((mcp, _log)) = crate::gem_ask_stops::silent_server(&s) else {
+        return;
+    };
+    let target = s.home.join("outside/by-mcp.txt");
+    let run = |name: &str, flags: &[&str]| -> String {
+        let server = FakeGemini::start(
+            name,
+            vec![
+                calls_reply(&[call("silent__write", json!({"path": target}))]),
+                answer_reply(),
+            ],
+        );
+        let mut cmd = s.gem_ask(&server, None);
+        cmd.args(["--mcp", &mcp, "--yes"]).args(flags).arg("go");
+        let ev = succeeded(&finish(cmd.spawn().unwrap()));
+        of_type(&ev, "tool_result")[0]["output"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        run("sandbox-mcp-on", &["--sandbox-mcp"]),
+        "not written: Permission denied"
+    );
+    assert!(!target.exists());
+    assert_eq!(run("sandbox-mcp-off", &[]), "written");
+    assert!(target.exists());
+}

@@ -295,7 +295,7 @@ fn read_file_pages_past_the_first_256_kib() {
 
 /// A stand-in MCP server (testdata/mcp/silent_server.py) that never
 /// answers a tool call and logs every message it gets.
-fn silent_server(scene: &Scene) -> Option<(String, std::path::PathBuf)> {
+pub fn silent_server(scene: &Scene) -> Option<(String, std::path::PathBuf)> {
     let python = ["python3", "python"].into_iter().find(|p| {
         std::process::Command::new(p)
             .arg("--version")
@@ -311,7 +311,8 @@ fn silent_server(scene: &Scene) -> Option<(String, std::path::PathBuf)> {
         return None;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/mcp/silent_server.py");
-    let log = scene.home.join("mcp.log");
+    // In the working directory: a server in the sandbox may write there.
+    let log = scene.work.join("mcp.log");
     Some((
         format!("silent={python} {} {}", script.display(), log.display()),
         log,

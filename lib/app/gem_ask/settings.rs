@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use super::args::Args;
 use crate::agent::toolbox::config::ToolsConfig;
+use crate::agent::toolbox::sandbox::SandboxMode;
 use crate::config::{self, Config};
 use crate::provider::ProviderKind;
 use crate::provider::transport::display_url;
@@ -224,6 +225,7 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
     choice_lines(args, &cfg.tools, &mut out);
     out.push(timeout_line(args, &cfg.tools));
     reach_lines(args, &cfg.tools, &mut out);
+    sandbox_lines(args, &cfg.tools, &mut out);
     level_lines(&cfg.tools, &mut out);
     mcp_tables(cfg, &mut out);
     out
@@ -312,6 +314,37 @@ fn reach_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
     if !args.mcp.is_empty() {
         let lines: Vec<String> = args.mcp.iter().map(|c| redact_words(c)).collect();
         out.push(line("mcp", strings(&lines), "--mcp"));
+    }
+}
+
+/// `[tools]`: the sandbox of the shell tool's commands.
+fn sandbox_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
+    let (mode, source) = match (args.sandbox, t.sandbox) {
+        (Some(m), _) => (m, "--sandbox"),
+        (None, Some(m)) => (m, "config"),
+        (None, None) => (SandboxMode::default(), "default"),
+    };
+    out.push(line("sandbox", mode.as_str(), source));
+    for (key, flag, from_flag, from_config) in [
+        (
+            "allow_network",
+            "--allow-network",
+            args.allow_network,
+            t.allow_network,
+        ),
+        (
+            "sandbox_mcp",
+            "--sandbox-mcp",
+            args.sandbox_mcp,
+            t.sandbox_mcp,
+        ),
+    ] {
+        let (value, source) = match (from_flag, from_config) {
+            (true, _) => (true, flag),
+            (false, Some(v)) => (v, "config"),
+            (false, None) => (false, "default"),
+        };
+        out.push(line(key, value, source));
     }
 }
 
@@ -625,5 +658,26 @@ mod tests {
         ] {
             assert!(text.contains(l), "{l} in\n{text}");
         }
+    }
+
+    #[test]
+    fn the_sandbox_settings_say_where_they_came_from() {
+        let c = cfg("[tools]\nallow_network = true\n");
+        let mut a = args(&["--sandbox", "strict"], &["sandbox"]);
+        let text = merge(&mut a, &c, &env(&[]), &TermEnv::default())
+            .unwrap()
+            .render();
+        let parsed: toml::Table = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(parsed["tools"]["sandbox"].as_str(), Some("strict"));
+        assert_eq!(parsed["tools"]["allow_network"].as_bool(), Some(true));
+        assert_eq!(parsed["tools"]["sandbox_mcp"].as_bool(), Some(false));
+        for l in ["# --sandbox", "allow_network = true", "# config"] {
+            assert!(text.contains(l), "{l} in\n{text}");
+        }
+        let mut plain = args(&[], &[]);
+        let text = merge(&mut plain, &cfg(""), &env(&[]), &TermEnv::default())
+            .unwrap()
+            .render();
+        assert!(text.contains("sandbox = \"auto\""), "{text}");
     }
 }

@@ -183,6 +183,15 @@ impl Sandbox {
         }
     }
 
+    /// As if the kernel's Landlock ABI were `abi`.
+    #[cfg(test)]
+    fn with_abi(setup: SandboxSetup, abi: i32) -> Sandbox {
+        Sandbox {
+            abi,
+            ..Sandbox::new(setup, &[])
+        }
+    }
+
     pub fn setup(&self) -> &SandboxSetup {
         &self.setup
     }
@@ -212,15 +221,22 @@ impl Sandbox {
         all
     }
 
-    /// What Landlock cannot do here, in words; `None` when it does all.
-    fn shortfall(&self) -> Option<String> {
+    /// What Landlock cannot do here and what follows, in words; `None`
+    /// when it does all that is asked.
+    fn shortfall(&self) -> Option<(String, &'static str)> {
         if self.abi < 1 {
-            return Some("this kernel has no Landlock".into());
+            return Some((
+                "this kernel has no Landlock".into(),
+                "commands run without a sandbox",
+            ));
         }
         if self.abi < 4 && !self.setup.allow_network {
-            return Some(format!(
-                "this kernel's Landlock (ABI {}) cannot confine the network (ABI 4 can)",
-                self.abi
+            return Some((
+                format!(
+                    "this kernel's Landlock (ABI {}) cannot confine the network (ABI 4 can)",
+                    self.abi
+                ),
+                "commands may use TCP",
             ));
         }
         None
@@ -234,7 +250,7 @@ impl Sandbox {
             return Ok(Prepared::default());
         }
         let short = self.shortfall();
-        if let (Some(why), SandboxMode::Strict) = (&short, self.setup.mode) {
+        if let (Some((why, _)), SandboxMode::Strict) = (&short, self.setup.mode) {
             return Err(Failed::new(
                 "sandbox_unavailable",
                 format!(
@@ -245,9 +261,9 @@ impl Sandbox {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let secrets = self.secrets();
         let mut notices = Vec::new();
-        if let Some(why) = &short {
+        if let Some((why, so)) = &short {
             notices.push(format!(
-                "{why}: shell commands run without that part of the sandbox"
+                "{why}: {so} (--sandbox strict refuses to run them)"
             ));
         }
         for s in &secrets {
@@ -340,6 +356,54 @@ mod tests {
             o.status.unwrap().code().unwrap_or(-1),
             String::from_utf8_lossy(&o.stderr.kept).into_owned(),
         )
+    }
+
+    fn mode(mode: SandboxMode, allow_network: bool) -> SandboxSetup {
+        SandboxSetup {
+            mode,
+            allow_network,
+            ..SandboxSetup::default()
+        }
+    }
+
+    #[test]
+    fn auto_says_once_what_the_kernel_cannot_do_and_strict_refuses() {
+        let none = Sandbox::with_abi(mode(SandboxMode::Auto, false), 0);
+        let p = none.prepare().unwrap();
+        assert!(p.ruleset.is_none() && p.tmpdir.is_none());
+        assert_eq!(
+            p.notice.as_deref(),
+            Some(
+                "sandbox: this kernel has no Landlock: commands run without a sandbox \
+                 (--sandbox strict refuses to run them)"
+            )
+        );
+        assert!(none.prepare().unwrap().notice.is_none());
+        assert!(!none.active());
+        let e = Sandbox::with_abi(mode(SandboxMode::Strict, false), 0)
+            .prepare()
+            .unwrap_err();
+        assert_eq!(e.kind, "sandbox_unavailable");
+        assert_eq!(
+            e.message,
+            "the command was not run: this kernel has no Landlock, and --sandbox strict runs \
+             commands only in the sandbox"
+        );
+        let old = Sandbox::with_abi(mode(SandboxMode::Strict, false), 3);
+        assert!(
+            old.prepare()
+                .unwrap_err()
+                .message
+                .contains("cannot confine the network")
+        );
+        assert!(!old.network_closed());
+        let old_open = Sandbox::with_abi(mode(SandboxMode::Strict, true), 3);
+        if kernel_abi() >= 1 {
+            assert!(old_open.prepare().unwrap().ruleset.is_some());
+        }
+        let off = Sandbox::with_abi(mode(SandboxMode::Off, false), 7);
+        let p = off.prepare().unwrap();
+        assert!(p.ruleset.is_none() && p.notice.is_none());
     }
 
     #[test]
