@@ -23,7 +23,7 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -t -i -h -V --provider --model --base-url --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --generate --help --version"
+            opts="-m -c -t -i -h -V --provider --model --base-url --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --sandbox --allow-network --sandbox-mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -75,6 +75,10 @@ _gem__ask() {
                     ;;
                 --mcp)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "off auto strict" -- "${cur}"))
                     return 0
                     ;;
                 --max-tool-rounds)

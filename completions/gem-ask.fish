@@ -12,6 +12,9 @@ complete -c gem-ask -l allow-tool -d 'Run this tool without asking for consent (
 complete -c gem-ask -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
 complete -c gem-ask -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
 complete -c gem-ask -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
+complete -c gem-ask -l sandbox -d 'Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run commands without it [default: the config\'s tools.sandbox, else auto]' -r -f -a "off\t'No sandbox'
+auto\t'The sandbox where the kernel supports it; said once otherwise'
+strict\t'Refuse to run a command the sandbox cannot hold'"
 complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
 complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
 complete -c gem-ask -l max-iterations -d 'Task mode: most turns (iterations) before the task stops unfinished (exit 6)' -r
@@ -52,6 +55,8 @@ complete -c gem-ask -s c -l command-help -d 'Ask for a shell command for the pro
 complete -c gem-ask -l thoughts -d 'Show the model\'s thought summaries (`thought` events)'
 complete -c gem-ask -l no-tools -d 'Declare no tools'
 complete -c gem-ask -l yes -d 'Run every tool without asking for consent'
+complete -c gem-ask -l allow-network -d 'Let sandboxed commands (and MCP servers) connect and bind TCP ports'
+complete -c gem-ask -l sandbox-mcp -d 'Run the MCP servers in the sandbox too'
 complete -c gem-ask -l list-tools -d 'Print every tool with its source, consent level and whether it is declared, then exit'
 complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is shown as [REDACTED])'
 complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'

@@ -383,13 +383,18 @@ pub const HELP_TAIL: &str = concat!(
      terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
      the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
-     check). A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
+     check, and the open itself cannot leave them); they open only regular files, never a FIFO or a device. \
+     A shell command runs in a process group of its own: what it leaves in the background is killed when it \
+     ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
+     the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
      (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
     "  [tools]\n",
     "  enable = [\"read_file\", \"search_files\"]     # declared in every run\n",
     "  allow = [\"write_file\"]                     # never asked\n",
     "  timeout = 60                               # as --tool-timeout\n",
+    "  sandbox = \"auto\"                           # as --sandbox\n",
+    "  allow_network = false                      # as --allow-network\n",
     "  [tools.levels]\n",
     "  run_shell_command = \"strict\"\n",
     "  [mcp.time]                                 # an MCP server over stdio\n",
@@ -397,6 +402,13 @@ pub const HELP_TAIL: &str = concat!(
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
     "  trust = true                               # its tools run without asking\n\n",
+    "Sandbox (Linux, Landlock): with --sandbox auto (the default) shell commands, and MCP servers with \
+     --sandbox-mcp, may write only in the working directory, the --include-dir directories and a private \
+     TMPDIR; may read everything else except the home directory's secret places (~/.ssh, ~/.gnupg, ~/.aws, \
+     ~/.kube, ~/.docker, ~/.netrc, ~/.git-credentials, ...), gem-ask's config and data directories and the \
+     devices other than /dev/null and the random ones; and may not connect or bind TCP ports unless \
+     --allow-network. Where the kernel cannot enforce part of it, auto says so once; --sandbox strict \
+     refuses to run the command instead; --sandbox off runs commands unconfined.\n\n",
     "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
      to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
      goes on without it.\n\n",
