@@ -177,7 +177,9 @@ fn ctrl_c_stops_a_running_shell_command() {
     let server = FakeGemini::start(
         "stops-sigint-shell",
         vec![
-            calls_reply(&[shell("echo $$ > sh.pid; touch started; sleep 20")]),
+            calls_reply(&[shell(
+                "sleep 20 & echo $! > sleep.pid; echo $$ > sh.pid; touch started; wait",
+            )]),
             answer_reply(),
         ],
     );
@@ -205,15 +207,17 @@ fn ctrl_c_stops_a_running_shell_command() {
         msg.starts_with("run_shell_command was stopped by SIGINT; its process group was killed ("),
         "{msg}"
     );
-    assert!(msg.contains("sleep 20 (pid "), "{msg}");
     let result = of_type(&ev, "result")[0];
     assert_eq!(result["error"]["type"], "interrupted");
-    let pid: i32 = std::fs::read_to_string(scene.work.join("sh.pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(!alive(pid));
+    for file in ["sh.pid", "sleep.pid"] {
+        let pid: i32 = std::fs::read_to_string(scene.work.join(file))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(msg.contains(&format!("(pid {pid})")), "{file}: {msg}");
+        assert!(!alive(pid), "{file}: {pid} still runs");
+    }
     // The model is not asked again after an interruption.
     assert_eq!(server.requests().len(), 1);
 }

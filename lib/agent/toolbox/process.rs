@@ -333,6 +333,10 @@ fn describe(pid: i32) -> Option<Process> {
 /// The live processes of group `pgid` (zombies left out), from
 /// `/proc/PID/stat`.
 pub fn group_members(pgid: i32) -> Vec<Process> {
+    // SAFETY: signal 0 only asks whether the group has a process.
+    if unsafe { libc::kill(-pgid, 0) } != 0 {
+        return Vec::new();
+    }
     let mut found: Vec<Process> = pids()
         .into_iter()
         .filter(|&pid| {
