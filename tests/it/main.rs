@@ -27,6 +27,7 @@ mod gem_ask_repl;
 mod gem_ask_replay;
 mod gem_ask_retry;
 mod gem_ask_rounds;
+mod gem_ask_secrets;
 mod gem_ask_session;
 mod gem_ask_signals;
 mod gem_ask_task;

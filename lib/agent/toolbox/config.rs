@@ -1,6 +1,7 @@
 //! The `[tools]` table of the config file (`crate::config` reads the
 //! file): tool levels, tools allowed without asking, tools declared by
-//! default, the workspace's extra directories. `[mcp.NAME]` tables are
+//! default, the workspace's extra directories, the secret-looking variables
+//! the tools' processes may keep (`pass_env`). `[mcp.NAME]` tables are
 //! `mcp::ServerSpec`s. Flags win over both.
 //! (The whole file, with an example: `crate::config`.)
 
@@ -37,6 +38,10 @@ pub struct ToolsConfig {
     /// As `--include-dir`.
     #[serde(default)]
     pub include_dirs: Vec<PathBuf>,
+    /// Variables the tools' processes keep although their names look
+    /// secret (`GITHUB_TOKEN`, `AWS_*`); see `secrets`.
+    #[serde(default)]
+    pub pass_env: Vec<String>,
 }
 
 #[cfg(test)]

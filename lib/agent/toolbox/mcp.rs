@@ -277,6 +277,8 @@ async fn connect(
     show_stderr: bool,
 ) -> Result<(Client, Vec<rmcp::model::Tool>), StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
+    // No key of the user's reaches a server unless its config gives it.
+    super::secrets::scrub_tokio(&mut cmd);
     // A group of its own: Ctrl-C in `gem-ask -i` stops an answer, and must
     // not reach the servers through the terminal's foreground group.
     cmd.args(&spec.args)

@@ -9,7 +9,9 @@
 //! [`Toolbox::dispatch`] is the single path a call takes: it checks the tool
 //! is declared, asks for consent (`consent`), runs it against a deadline
 //! (`--tool-timeout`), and turns the outcome into events for the user
-//! (`tool_use` ... `tool_result`) and the model's `functionResponse`. A
+//! (`tool_use` ... `tool_result`) and the model's `functionResponse`, with
+//! every secret gem-ask knows blanked out of what the tool gave back
+//! ([`secrets`]; children never get them in their environment either). A
 //! refusal, a failure or a timeout is an error result the model reads; the
 //! turn loop goes on. The tool names other modules need are named here
 //! (re-exported from [`builtin`]).
@@ -19,6 +21,7 @@ pub mod config;
 pub mod consent;
 pub mod listing;
 pub mod mcp;
+pub mod secrets;
 pub mod setup;
 pub mod workspace;
 
@@ -542,7 +545,9 @@ impl Toolbox {
             deadline: Instant::now() + self.timeout,
             ..ctx
         };
-        let ran = (tool.run)(call.args, &ctx);
+        let mut ran = (tool.run)(call.args, &ctx);
+        // Whatever the tool read or printed, no key the user keeps goes on.
+        secrets::redact_ran(&mut ran);
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(msg) = self.mcp.take_death_report(server)
         {

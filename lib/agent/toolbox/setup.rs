@@ -85,6 +85,13 @@ impl ToolSetup {
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
         let workspace = self.workspace(cfg)?;
+        super::secrets::pass_env(cfg.tools.pass_env.iter().cloned());
+        super::secrets::also_known(cfg.mcp.iter().flat_map(|s| {
+            s.env
+                .iter()
+                .filter(|(k, _)| super::secrets::is_secret_name(k))
+                .map(|(_, v)| v.clone())
+        }));
         let mut registry = Registry::builtin(!self.no_progress);
         let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug);
         for t in started.tools {

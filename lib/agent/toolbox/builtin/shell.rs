@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::files::{self, str_arg};
 use super::place;
-use crate::agent::toolbox::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
+use crate::agent::toolbox::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult, secrets};
 
 /// Most bytes kept of each of stdout and stderr.
 pub const MAX_OUTPUT: usize = 64 * 1024;
@@ -72,7 +72,7 @@ fn run(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
         .workspace
         .resolve(dir)
         .map_err(|e| Failed::new("path_refused", e))?;
-    let mut child = Command::new("sh")
+    let mut child = secrets::scrub(&mut Command::new("sh"))
         .arg("-c")
         .arg(command)
         .current_dir(&cwd)

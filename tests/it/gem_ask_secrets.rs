@@ -1,0 +1,187 @@
+//! Secrets stay home: a tool's processes never get the API keys or other
+//! secret-looking variables (the config's `tools.pass_env` puts back what
+//! the user names), and what a tool prints is cleaned of every key gem-ask
+//! knows before it is shown, stored or sent, with either provider.
+
+use serde_json::{Value, json};
+
+use crate::gem_ask_openai::{call_stream, fixture as openai_fixture};
+use crate::support::tools::{Scene, answer_reply, call, calls_reply, finish, succeeded};
+use crate::support::{FakeGemini, KEY, Reply, of_type};
+
+const GITHUB: &str = "ghp_9f8e7d6c5b4a39281706";
+const NPM: &str = "npm_passed_0123456789";
+
+/// `env` and a file holding the key, as one shell call.
+fn leaky_command() -> Value {
+    json!({"command": "env; cat creds.txt"})
+}
+
+/// Everything a run leaves: its events, its session file, the bodies the
+/// server was sent after the tool ran.
+fn traces(scene: &Scene, stdout: &[u8], later_bodies: &[String]) -> Vec<(String, String)> {
+    let mut all = vec![(
+        "stdout".into(),
+        String::from_utf8_lossy(stdout).into_owned(),
+    )];
+    for entry in std::fs::read_dir(scene.home.join("gemline/sessions")).unwrap() {
+        let p = entry.unwrap().path();
+        all.push((
+            p.display().to_string(),
+            std::fs::read_to_string(&p).unwrap(),
+        ));
+    }
+    for (i, b) in later_bodies.iter().enumerate() {
+        all.push((format!("request {}", i + 2), b.clone()));
+    }
+    all
+}
+
+fn assert_clean(traces: &[(String, String)], secrets: &[&str]) {
+    for (place, text) in traces {
+        for s in secrets {
+            assert!(!text.contains(s), "{s:?} in {place}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn the_shell_gets_no_key_and_its_output_is_redacted() {
+    let scene = Scene::new("secrets-gemini");
+    scene.config("[tools]\npass_env = [\"NPM_*\"]\n");
+    std::fs::write(scene.work.join("creds.txt"), format!("api_key={KEY}\n")).unwrap();
+    let server = FakeGemini::start(
+        "secrets-gemini",
+        vec![
+            calls_reply(&[call("run_shell_command", leaky_command())]),
+            answer_reply(),
+        ],
+    );
+    let out = finish(
+        scene
+            .gem_ask(&server, None)
+            .env("GITHUB_TOKEN", GITHUB)
+            .env("NPM_TOKEN", NPM)
+            .env("GEMLINE_PLAIN_VAR", "visible")
+            .args(["--tools", "run_shell_command", "--yes", "show me"])
+            .spawn()
+            .unwrap(),
+    );
+    let ev = succeeded(&out);
+    let result = of_type(&ev, "tool_result")[0];
+    let output = result["output"].as_str().unwrap();
+    // The child's environment: no key, no token, the rest as it was.
+    for name in ["GEMINI_API_KEY=", "GITHUB_TOKEN="] {
+        assert!(
+            !output.contains(name),
+            "{name} in the child's env:\n{output}"
+        );
+    }
+    assert!(output.contains("GEMLINE_PLAIN_VAR=visible"), "{output}");
+    assert!(
+        output.contains(&format!("NPM_TOKEN={NPM}")),
+        "pass_env: {output}"
+    );
+    // The file's copy of the key is blanked out.
+    assert!(output.contains("api_key=[REDACTED]"), "{output}");
+    let bodies: Vec<String> = server.bodies()[1..].iter().map(Value::to_string).collect();
+    let response = &server.bodies()[1]["contents"][2]["parts"][0]["functionResponse"];
+    assert!(
+        response["response"]["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("api_key=[REDACTED]"),
+        "{response}"
+    );
+    assert_clean(&traces(&scene, &out.stdout, &bodies), &[KEY, GITHUB]);
+}
+
+#[test]
+fn with_the_openai_provider_neither_key_reaches_the_tool_or_the_server() {
+    const OPENAI_KEY: &str = "sk-proj-5e4d3c2b1a00";
+    let scene = Scene::new("secrets-openai");
+    std::fs::write(scene.work.join("creds.txt"), format!("{OPENAI_KEY}\n")).unwrap();
+    let server = FakeGemini::start_uncaptured(vec![
+        Reply::sse(&call_stream(
+            "call_1",
+            "run_shell_command",
+            &leaky_command(),
+        )),
+        Reply::sse(&openai_fixture("oa-01-gemini-openai-compat-stream.sse")),
+    ]);
+    let out = finish(
+        scene
+            .gem_ask(&server, None)
+            .env("OPENAI_API_KEY", OPENAI_KEY)
+            .env("OPENAI_BASE_URL", &server.url)
+            .args(["--provider", "openai", "--tools", "run_shell_command"])
+            .args(["--allow-tool", "run_shell_command", "show me"])
+            .spawn()
+            .unwrap(),
+    );
+    let ev = succeeded(&out);
+    let output = of_type(&ev, "tool_result")[0]["output"].as_str().unwrap();
+    assert!(!output.contains("OPENAI_API_KEY="), "{output}");
+    assert!(!output.contains("GEMINI_API_KEY="), "{output}");
+    assert!(output.contains("[REDACTED]"), "{output}");
+    let second = server.requests()[1].json();
+    let tool = second["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(tool["role"], "tool");
+    assert!(tool["content"].as_str().unwrap().contains("[REDACTED]"));
+    assert_clean(
+        &traces(&scene, &out.stdout, &[second.to_string()]),
+        &[OPENAI_KEY, KEY],
+    );
+}
+
+#[test]
+fn an_mcp_server_gets_only_the_secrets_its_config_gives_and_they_are_redacted() {
+    use crate::support::tools::{EVERYTHING, mcp_server};
+    let Some(every) = mcp_server(EVERYTHING) else {
+        return;
+    };
+    const SERVICE: &str = "svc-token-0a1b2c3d4e5f";
+    let scene = Scene::new("secrets-mcp");
+    scene.config(&format!(
+        "[mcp.everything]\ncommand = {:?}\nenv = {{ SERVICE_TOKEN = {SERVICE:?} }}\n",
+        every.display().to_string()
+    ));
+    let server = FakeGemini::start(
+        "secrets-mcp",
+        vec![
+            calls_reply(&[call("everything__get-env", json!({}))]),
+            answer_reply(),
+        ],
+    );
+    let out = finish(
+        scene
+            .gem_ask(&server, None)
+            .env("GITHUB_TOKEN", GITHUB)
+            .args(["--yes", "show me"])
+            .spawn()
+            .unwrap(),
+    );
+    let ev = succeeded(&out);
+    let output = of_type(&ev, "tool_result")[0]["output"].as_str().unwrap();
+    assert!(
+        output.contains("SERVICE_TOKEN"),
+        "the config's env: {output}"
+    );
+    assert!(output.contains("[REDACTED]"), "{output}");
+    for name in ["GEMINI_API_KEY", "GITHUB_TOKEN"] {
+        assert!(
+            !output.contains(name),
+            "{name} in the server's env: {output}"
+        );
+    }
+    let bodies: Vec<String> = server.bodies()[1..].iter().map(Value::to_string).collect();
+    assert_clean(
+        &traces(&scene, &out.stdout, &bodies),
+        &[KEY, GITHUB, SERVICE],
+    );
+}
