@@ -97,6 +97,11 @@ impl Options {
             debug: self.debug,
             workdir: None,
             file: self.tools_file.clone(),
+            look: crate::agent::toolbox::consent::Look::resolve(
+                self.color,
+                self.ascii,
+                self.unicode,
+            ),
         }
     }
 }

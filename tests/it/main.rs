@@ -15,6 +15,7 @@ mod fast_lane_props;
 mod follow_props;
 mod fuzz_regressions;
 mod gem_ask_charts;
+mod gem_ask_consent;
 mod gem_ask_history;
 mod gem_ask_interrupt;
 mod gem_ask_long_stream;

@@ -363,8 +363,28 @@ fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, t: rmcp::model::T
     .with_preview({
         let (server, remote) = (spec.name.clone(), t.name.to_string());
         let claim = claimed(t.annotations.as_ref());
-        move |args, _| format!("{remote} on MCP server {server} with {args}{claim}")
+        move |args, _| {
+            format!(
+                "{remote} on MCP server {server}{claim}\n{}",
+                arguments(args)
+            )
+        }
     })
+}
+
+/// An MCP call's arguments for the consent prompt: one line per argument,
+/// its value as JSON (a string's line breaks as `\n`), so no value can
+/// pass for another; the prompt marks whatever else would hide.
+fn arguments(args: &Value) -> String {
+    match args {
+        Value::Object(m) if !m.is_empty() => m
+            .iter()
+            .map(|(k, v)| format!("  {}: {v}", Value::from(k.as_str())))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Object(_) | Value::Null => "  (no arguments)".into(),
+        other => format!("  {other}"),
+    }
 }
 
 /// What the server says of its tool, worded as its claim: the user

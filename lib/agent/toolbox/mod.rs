@@ -46,7 +46,7 @@ pub use workspace::Workspace;
 pub enum Level {
     /// Runs without asking (charts, chapters, read-only file tools).
     Auto,
-    /// y / n / a (always, for this session).
+    /// y / n / a (always, for this conversation).
     Standard,
     /// y / n, every time.
     Strict,
@@ -471,6 +471,12 @@ impl Toolbox {
     /// `/tools`; [`format_tool_list`] draws it).
     pub fn list(&self) -> ToolList {
         listing::list(self)
+    }
+
+    /// A new conversation starts (`/new`, `/load`): `a` (always) answers
+    /// given in the last one no longer hold.
+    pub fn new_conversation(&mut self) {
+        self.consent.forget_always();
     }
 
     /// Runs one call of the model: `tool_use`, consent, the tool, any

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::config::ToolsFile;
+use super::consent::Look;
 use super::mcp::{BadCommandLine, Hub, ServerSpec};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
@@ -51,6 +52,8 @@ pub struct ToolSetup {
     pub workdir: Option<PathBuf>,
     /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
     pub file: ToolsFile,
+    /// How the consent question is drawn (`--color`, `--ascii`/`--unicode`).
+    pub look: Look,
 }
 
 /// The default `--tool-timeout`.
@@ -112,7 +115,8 @@ impl ToolSetup {
         warn_unknown_config_names(cfg, &unknown);
         let declared = self.declared(cfg, &registry);
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
-            .with_levels(cfg.tools.levels.clone());
+            .with_levels(cfg.tools.levels.clone())
+            .with_look(self.look);
         Ok((
             Toolbox {
                 registry,
