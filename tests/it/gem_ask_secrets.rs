@@ -185,3 +185,67 @@ fn an_mcp_server_gets_only_the_secrets_its_config_gives_and_they_are_redacted() 
         &[KEY, GITHUB, SERVICE],
     );
 }
+
+#[test]
+fn print_config_redacts_arguments_and_values_and_an_open_config_is_warned_about() {
+    use std::os::unix::fs::PermissionsExt;
+    let scene = Scene::new("secrets-print-config");
+    scene.config(&format!(
+        "[mcp.gh]\ncommand = \"gh-mcp\"\n\
+         args = [\"--password=hunter2-hunter2\", \"--token\", \"plain-value\", \"--port\", \"8080\"]\n\
+         env = {{ GITHUB_TOKEN = \"{GITHUB}\" }}\n"
+    ));
+    let config = scene.home.join("gemline/config.toml");
+    let server = FakeGemini::start("secrets-print-config", vec![]);
+    let print = |extra: &[&str]| {
+        let mut args = vec!["--print-config"];
+        args.extend_from_slice(extra);
+        let out = finish(scene.spawn(&server, None, &args));
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, stdout, stderr) = print(&[
+        "--mcp",
+        "db=db-mcp --password=s3cret-pw postgres://app:dbpw@db/x",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for secret in [
+        "hunter2-hunter2",
+        "plain-value",
+        GITHUB,
+        "s3cret-pw",
+        "dbpw",
+    ] {
+        assert!(!stdout.contains(secret), "{secret} in\n{stdout}");
+        assert!(!stderr.contains(secret), "{secret} in\n{stderr}");
+    }
+    for kept in [
+        "--port",
+        "8080",
+        "--password=[REDACTED]",
+        "--token",
+        "postgres://app:[REDACTED]@db/x",
+    ] {
+        assert!(stdout.contains(kept), "{kept} in\n{stdout}");
+    }
+    assert!(
+        stderr.contains("holds secrets (mcp.gh env GITHUB_TOKEN, mcp.gh args) and other users can read it (mode 644): chmod 600"),
+        "{stderr}"
+    );
+    std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let (_, _, stderr) = print(&[]);
+    assert!(!stderr.contains("holds secrets"), "{stderr}");
+    // A value of the wrong type is named, not echoed.
+    scene.config(&format!(
+        "[mcp.gh]\ncommand = \"gh-mcp\"\nenv = \"GITHUB_TOKEN={GITHUB}\"\n"
+    ));
+    let (code, stdout, stderr) = print(&[]);
+    assert_eq!(code, Some(2));
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains(":3: key env: invalid type: string \"[REDACTED]\""),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(GITHUB), "{stderr}");
+}

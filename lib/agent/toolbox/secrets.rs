@@ -102,6 +102,104 @@ fn has_url_password(value: &str) -> bool {
     })
 }
 
+/// Whether a value looks like a credential by itself: a known token
+/// prefix (`ghp_`, `sk-`, `xoxb-`, `AIza`, `glpat-`, `AKIA`, ...), a URL
+/// with a password, `NAME=value` with a secret name, or one long word of
+/// letters and digits mixed (20 or more, no spaces).
+pub fn looks_secret(value: &str) -> bool {
+    let v = value.trim();
+    const PREFIXES: &[&str] = &[
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
+        "glpat-",
+        "sk-",
+        "sk_live_",
+        "sk_test_",
+        "rk_live_",
+        "xoxa-",
+        "xoxb-",
+        "xoxp-",
+        "xoxs-",
+        "AIza",
+        "AKIA",
+        "ASIA",
+        "ya29.",
+        "npm_",
+        "pypi-",
+        "hf_",
+        "SG.",
+        "eyJ",
+    ];
+    if PREFIXES
+        .iter()
+        .any(|p| v.starts_with(p) && v.len() >= p.len() + 8)
+    {
+        return true;
+    }
+    if has_url_password(v) {
+        return true;
+    }
+    if let Some((name, rest)) = v.split_once('=')
+        && !rest.is_empty()
+        && is_secret_name(name.trim_start_matches('-'))
+    {
+        return true;
+    }
+    let word = !v.is_empty() && !v.contains(char::is_whitespace);
+    let letters = v.chars().filter(|c| c.is_ascii_alphabetic()).count();
+    let digits = v.chars().filter(|c| c.is_ascii_digit()).count();
+    let odd = v
+        .chars()
+        .filter(|c| !c.is_ascii_alphanumeric() && !"-_.+/=".contains(*c))
+        .count();
+    word && v.len() >= 20 && letters > 0 && digits > 0 && odd == 0 && !v.contains('/')
+}
+
+/// Command-line words as they may be shown: the value of a secret-named
+/// flag (`--token X`, `--password=X`, `-p X` not counted), a secret
+/// `NAME=value`, a URL's password and any word that looks like a
+/// credential become `[REDACTED]`; the rest is as it was.
+pub fn redact_args(words: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut hide_next = false;
+    for w in words {
+        if std::mem::take(&mut hide_next) && !w.starts_with('-') {
+            out.push(REDACTED.to_string());
+            continue;
+        }
+        if let Some((name, value)) = w.split_once('=') {
+            if is_secret_name(name) || looks_secret(value) {
+                out.push(format!("{name}={REDACTED}"));
+                continue;
+            }
+        } else if w.starts_with('-') && is_secret_name(w) {
+            hide_next = true;
+        }
+        out.push(if looks_secret(w) {
+            redact_url_password(w).unwrap_or_else(|| REDACTED.to_string())
+        } else {
+            w.clone()
+        });
+    }
+    out
+}
+
+/// `scheme://user:[REDACTED]@host/...` of a URL with a password.
+fn redact_url_password(w: &str) -> Option<String> {
+    let (scheme, rest) = w.split_once("://")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (user, host) = rest[..end].rsplit_once('@')?;
+    let (name, _) = user.split_once(':')?;
+    Some(format!(
+        "{scheme}://{name}:{REDACTED}@{host}{}",
+        &rest[end..]
+    ))
+}
+
 /// `*` matches any run of characters; everything else itself.
 fn glob(pattern: &str, name: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
@@ -297,6 +395,43 @@ mod tests {
         ] {
             assert!(!is_secret_name(n), "{n}");
         }
+    }
+
+    #[test]
+    fn credentials_in_arguments_are_redacted_and_the_rest_kept() {
+        let words: Vec<String> = [
+            "--password=hunter2",
+            "--port=8080",
+            "--token",
+            "abc",
+            "GITHUB_TOKEN=ghp_x",
+            "postgres://app:pw@db:5432/x",
+            "ghp_0123456789abcdefABCDEF",
+            "x4Kq9Zt2LmN8vB7cR1sD",
+            "--verbose",
+            "/usr/lib/very/long/path/to/something",
+            "Europe/Paris",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            redact_args(&words),
+            [
+                "--password=[REDACTED]",
+                "--port=8080",
+                "--token",
+                "[REDACTED]",
+                "GITHUB_TOKEN=[REDACTED]",
+                "postgres://app:[REDACTED]@db:5432/x",
+                "[REDACTED]",
+                "[REDACTED]",
+                "--verbose",
+                "/usr/lib/very/long/path/to/something",
+                "Europe/Paris",
+            ]
+        );
+        assert!(looks_secret("GITHUB_TOKEN=ghp_abc") && !looks_secret("UTC"));
+        assert!(!looks_secret("mcp-server-filesystem"));
     }
 
     #[test]
