@@ -122,17 +122,21 @@ pub struct Args {
     #[arg(long)]
     pub list_tools: bool,
 
-    /// Most rounds of tool calls in one turn.
+    /// Most rounds of tool calls in one turn. A chat turn that needs more fails (exit 1); in task mode it
+    /// ends that iteration (the further calls are not run) and the task goes on with the next.
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub max_tool_rounds: u32,
 
-    /// Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the
-    /// model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file
-    /// and command tools are declared (consent still applies); stdin is context.
+    /// Task mode: work towards TASK on its own, in iterations of plan, tool calls (at most --max-tool-rounds
+    /// rounds each) and observation, until the model signals task_complete (exit 0), --max-iterations
+    /// (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies);
+    /// stdin is context.
     #[arg(short = 't', long, value_name = "TASK", conflicts_with_all = ["prompt", "command_help", "list_tools"])]
     pub task: Option<String>,
 
-    /// Task mode: most turns (iterations) before the task stops unfinished (exit 6).
+    /// Task mode: most iterations before the task stops unfinished (exit 6). An iteration is one turn of the
+    /// model: its plan, at most --max-tool-rounds rounds of tool calls, and what it makes of them; a model
+    /// that never stops calling tools ends here too.
     #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_iterations: u32,
 
@@ -313,12 +317,12 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 pub const HELP_TAIL: &str = concat!(
     "Exit codes:\n",
     "  0    success\n",
-    "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
+    "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
-    "  6    task mode: --max-iterations turns without task_complete\n",
+    "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
     "  65   stdin is larger than 8 MiB\n",
