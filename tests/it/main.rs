@@ -21,6 +21,7 @@ mod gem_ask_interrupt;
 mod gem_ask_long_stream;
 mod gem_ask_markdown_tty;
 mod gem_ask_mcp;
+mod gem_ask_mcp_bounds;
 mod gem_ask_oneshot;
 mod gem_ask_openai;
 mod gem_ask_plot;

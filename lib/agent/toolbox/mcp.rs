@@ -1,7 +1,9 @@
 //! MCP servers over stdio, through the official SDK (`rmcp`): each server
 //! is a child process; its tools become [`Tool`]s named `SERVER__TOOL`
 //! (made valid for Gemini) and declared with their JSON Schema as
-//! `parametersJsonSchema`.
+//! `parametersJsonSchema`, within bounds ([`bounds`]: the tools the
+//! config chooses, schemas normalised by [`schema`], long descriptions
+//! cut).
 //!
 //! rmcp is async; gem-ask is not. The [`Hub`] owns a one-worker tokio
 //! runtime that keeps the servers' connections alive between calls, and
@@ -20,8 +22,11 @@ use std::time::{Duration, Instant};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
+
+pub mod bounds;
+pub mod pipe;
+pub mod schema;
 
 use super::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
 
@@ -39,6 +44,12 @@ pub struct ServerSpec {
     /// Its tools run without consent.
     #[serde(default)]
     pub trust: bool,
+    /// Declare only these of its tools (the server's names).
+    #[serde(default)]
+    pub include_tools: Option<Vec<String>>,
+    /// Never declare these of its tools.
+    #[serde(default)]
+    pub exclude_tools: Vec<String>,
 }
 
 impl ServerSpec {
@@ -70,6 +81,8 @@ impl ServerSpec {
             args: words[1..].to_vec(),
             env: BTreeMap::new(),
             trust: false,
+            include_tools: None,
+            exclude_tools: Vec::new(),
         })
     }
 }
@@ -126,6 +139,8 @@ enum State {
 struct Server {
     name: String,
     state: State,
+    /// Its messages too large to be read.
+    watch: Option<Arc<pipe::Watch>>,
 }
 
 struct Inner {
@@ -145,6 +160,8 @@ pub struct Started {
     pub tools: Vec<Tool>,
     /// One message per server that failed, for an `error` event each.
     pub failures: Vec<String>,
+    /// What was left out of or changed in their declarations.
+    pub warnings: Vec<String>,
     /// Server name and its status line, for `--list-tools`.
     pub servers: Vec<(String, String)>,
 }
@@ -157,6 +174,7 @@ impl Hub {
             hub: Hub::default(),
             tools: Vec::new(),
             failures: Vec::new(),
+            warnings: Vec::new(),
             servers: Vec::new(),
         };
         if specs.is_empty() {
@@ -181,12 +199,19 @@ impl Hub {
         });
         for spec in specs {
             let idx = inner.servers.lock().expect("not poisoned").len();
+            let mut watch = None;
             let state = match inner.rt.block_on(connect(spec, timeout, show_stderr)) {
-                Ok((client, tools)) => {
-                    started
-                        .servers
-                        .push((spec.name.clone(), format!("running, {} tools", tools.len())));
-                    for t in tools {
+                Ok((client, tools, w)) => {
+                    watch = Some(w);
+                    let offered = tools.len();
+                    let (chosen, warnings) = bounds::choose(spec, tools);
+                    let status = match chosen.len() {
+                        n if n == offered => format!("running, {n} tools"),
+                        n => format!("running, {n} of its {offered} tools"),
+                    };
+                    started.servers.push((spec.name.clone(), status));
+                    started.warnings.extend(warnings);
+                    for t in chosen {
                         started.tools.push(mcp_tool(&inner, idx, spec, t));
                     }
                     State::Running(client)
@@ -206,6 +231,7 @@ impl Hub {
             inner.servers.lock().expect("not poisoned").push(Server {
                 name: spec.name.clone(),
                 state,
+                watch,
             });
         }
         started.hub = Hub { inner: Some(inner) };
@@ -275,34 +301,29 @@ async fn connect(
     spec: &ServerSpec,
     timeout: Duration,
     show_stderr: bool,
-) -> Result<(Client, Vec<rmcp::model::Tool>), StartError> {
+) -> Result<(Client, Vec<rmcp::model::Tool>, Arc<pipe::Watch>), StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
     // No key of the user's reaches a server unless its config gives it.
     super::secrets::scrub_tokio(&mut cmd);
     // A group of its own: Ctrl-C in `gem-ask -i` stops an answer, and must
     // not reach the servers through the terminal's foreground group.
-    cmd.args(&spec.args)
-        .envs(&spec.env)
-        .kill_on_drop(true)
-        .process_group(0);
-    let (transport, _) = TokioChildProcess::builder(cmd)
-        .stderr(if show_stderr {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
-        })
-        .spawn()
-        .map_err(|source| StartError::Spawn {
-            command: spec.command.clone(),
-            source,
-        })?;
+    cmd.args(&spec.args).envs(&spec.env).process_group(0);
+    let stderr = if show_stderr {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    };
+    let (transport, watch) = pipe::spawn(cmd, stderr).map_err(|source| StartError::Spawn {
+        command: spec.command.clone(),
+        source,
+    })?;
     let work = async {
         let client = ().serve(transport).await.map_err(|e| StartError::Handshake(e.to_string()))?;
         let tools = client
             .list_all_tools()
             .await
             .map_err(|e| StartError::ListTools(e.to_string()))?;
-        Ok((client, tools))
+        Ok((client, tools, watch))
     };
     tokio::time::timeout(timeout, work)
         .await
@@ -329,17 +350,14 @@ pub fn function_name(server: &str, tool: &str) -> String {
     n
 }
 
-fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, t: rmcp::model::Tool) -> Tool {
-    let mut schema = Value::Object((*t.input_schema).clone());
-    if let Some(m) = schema.as_object_mut() {
-        m.remove("$schema");
-    }
+fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, chosen: bounds::Chosen) -> Tool {
+    let t = chosen.tool;
     let mut decl = Map::new();
     decl.insert("name".into(), function_name(&spec.name, &t.name).into());
-    if let Some(d) = t.description.as_deref().filter(|d| !d.trim().is_empty()) {
+    if let Some(d) = chosen.description {
         decl.insert("description".into(), d.into());
     }
-    decl.insert("parametersJsonSchema".into(), schema);
+    decl.insert("parametersJsonSchema".into(), chosen.schema);
     let remote = t.name.to_string();
     let server = spec.name.clone();
     let inner = Arc::downgrade(inner);
@@ -420,10 +438,11 @@ fn call(
     args: &Value,
     ctx: &Ctx<'_>,
 ) -> ToolResult {
-    let peer = {
+    let (peer, watch) = {
         let servers = inner.servers.lock().expect("not poisoned");
+        let watch = servers[idx].watch.clone().unwrap_or_default();
         match &servers[idx].state {
-            State::Running(c) => c.peer().clone(),
+            State::Running(c) => (c.peer().clone(), watch),
             State::Failed(why) | State::Dead { why, .. } => {
                 return Err(Failed::new("server_unavailable", why.clone()));
             }
@@ -441,9 +460,23 @@ fn call(
         }
     }
     let left = ctx.deadline.saturating_duration_since(Instant::now());
-    let answer = inner
-        .rt
-        .block_on(async { tokio::time::timeout(left, peer.call_tool(params)).await });
+    let seen = watch.count();
+    let answer = inner.rt.block_on(async {
+        tokio::select! {
+            a = tokio::time::timeout(left, peer.call_tool(params)) => Some(a),
+            _ = watch.past(seen) => None,
+        }
+    });
+    let Some(answer) = answer else {
+        return Err(Failed::new(
+            "too_large",
+            format!(
+                "{remote} (MCP server {server}) answered with a message over the {} MiB an MCP \
+                 message may have; it was dropped (ask for less: a smaller range, a page)",
+                pipe::MAX_MESSAGE / (1024 * 1024)
+            ),
+        ));
+    };
     match answer {
         Err(_) => Err(Failed::timed_out(remote, ctx.timeout)),
         Ok(Ok(result)) => from_result(&serde_json::to_value(&result).unwrap_or_default()),

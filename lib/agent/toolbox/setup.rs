@@ -9,14 +9,16 @@
 //! `gem-ask "..." | viz-render` gains no power over files), every tool of a
 //! configured MCP server (configuring it is the opt-in), and in the agent
 //! modes (`-i`, `-t`) also the file and command tools. `--tools` and the
-//! config's `tools.enable` declare any others.
+//! config's `tools.enable` declare any others. At most
+//! [`bounds::MAX_TOOLS`] are declared (and [`bounds::MAX_TOTAL`] bytes of
+//! MCP declarations), the rest named in a warning.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::config::ToolsFile;
 use super::consent::Look;
-use super::mcp::{BadCommandLine, Hub, ServerSpec};
+use super::mcp::{BadCommandLine, Hub, ServerSpec, bounds};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
@@ -113,7 +115,13 @@ impl ToolSetup {
             });
         }
         warn_unknown_config_names(cfg, &unknown);
-        let declared = self.declared(cfg, &registry);
+        let (declared, left_out) = bounds::cap(self.declared(cfg, &registry), |name| {
+            let t = registry.get(name)?;
+            matches!(t.source, super::Source::Mcp { .. }).then(|| t.declaration.to_string().len())
+        });
+        for w in started.warnings.iter().chain(&left_out) {
+            crate::term::diag(format!("gem-ask: warning: {w}"));
+        }
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
             .with_levels(cfg.tools.levels.clone())
             .with_look(self.look);
