@@ -25,6 +25,7 @@
 //! allow = ["write_file"]
 //! timeout = 60
 //! include_dirs = ["/srv/data"]
+//! pass_env = ["GITHUB_TOKEN"]   # kept for tools though it looks secret
 //!
 //! [tools.levels]
 //! run_shell_command = "strict"
@@ -34,6 +35,7 @@
 //! args = ["--local-timezone", "UTC"]
 //! env = { TZ = "UTC" }
 //! trust = true
+//! exclude_tools = ["convert_time"]  # or include_tools = [...]
 //! ```
 
 use std::collections::BTreeMap;
@@ -357,6 +359,8 @@ mod tests {
         assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
         assert_eq!(c.gemini.base_url, None);
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
+        assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
+        assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
     }
 
     #[test]
@@ -378,6 +382,8 @@ mod tests {
         assert_eq!(examples.len(), 2);
         assert_eq!(examples[0].tools.allow, ["write_file"]);
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
+        assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
+        assert_eq!(examples[0].mcp["time"].include_tools, None);
         assert_eq!(
             examples[1].openai.base_url.as_deref(),
             Some("http://localhost:11434/v1")

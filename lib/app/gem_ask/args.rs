@@ -362,30 +362,43 @@ pub const HELP_TAIL: &str = concat!(
     "  base_url = \"http://localhost:11434/v1\"\n",
     "  model = \"qwen2.5-coder:7b\"\n\n",
     "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, signal, read_file, \
-     list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
-     run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
-     terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
-     the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
+     list_directory, search_files), standard (asks y / n / a, a meaning always for this conversation, until \
+     /new or /load: write_file, run_shell_command, every MCP tool) or strict (asks y / n every time). The \
+     question is asked on the terminal (/dev/tty), never on stdin or stdout; what was typed before it \
+     appeared is discarded. It shows the whole request: hidden characters as marks (⟨CR⟩, ⟨U+200B⟩), runs of \
+     spaces and blank lines counted (⟨6000 spaces⟩), a request taller than the terminal cut with what is \
+     left, v to page through all of it ($PAGER, less -R or a built-in pager). With no terminal a tool that \
+     needs consent is refused and the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
      check). A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
-     (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
+     (consent: trusted, allowed, yes, always, denied, no_terminal). Tools' processes (commands, MCP servers) \
+     get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
+     unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
+     returns. The config, e.g.:\n",
     "  [tools]\n",
     "  enable = [\"read_file\", \"search_files\"]     # declared in every run\n",
     "  allow = [\"write_file\"]                     # never asked\n",
     "  timeout = 60                               # as --tool-timeout\n",
+    "  pass_env = [\"GITHUB_TOKEN\"]               # tools keep it though it looks secret\n",
     "  [tools.levels]\n",
     "  run_shell_command = \"strict\"\n",
     "  [mcp.time]                                 # an MCP server over stdio\n",
     "  command = \"mcp-server-time\"\n",
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
-    "  trust = true                               # its tools run without asking\n\n",
+    "  trust = true                               # its tools run without asking\n",
+    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n\n",
     "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
      to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
-     goes on without it.\n\n",
+     goes on without it. Their schemas are sent as JSON Schema reduced to what the APIs take ($ref inlined, \
+     other keywords dropped with a warning), descriptions cut at 2 KiB, and at most 128 tools go in a \
+     request (a warning names those left out; choose with include_tools or exclude_tools). An answer over \
+     16 MiB is a too_large error.\n\n",
     "Task mode (-t TASK): the model works on the task on its own, in rounds (iterations): a short plan, tool \
-     calls, a look at the results. A round that ends without the model calling signal with kind task_complete \
+     calls, a look at the results. A round is one turn of at most --max-tool-rounds rounds of tool calls; \
+     one that reaches it ends there (the further calls are not run) and the task goes on, so --max-iterations \
+     (exit 6) bounds every task. A round that ends without the model calling signal with kind task_complete \
      is followed by a \"Continue.\" message that restates the task. The file and command tools are declared, \
      and consent still applies: with no terminal, a tool that needs consent is refused unless --allow-tool or \
      --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \
