@@ -635,6 +635,27 @@ mod tests {
     }
 
     #[test]
+    fn arguments_are_shown_one_a_line_as_json() {
+        use crate::agent::toolbox::consent::shown::{Room, UNICODE, compact};
+        let args = json!({"path": "notes.txt", "content": format!("a\n{}b\u{200B}", " ".repeat(50)), "n": 3});
+        let shown = arguments(&args);
+        assert_eq!(
+            shown,
+            format!(
+                "  \"path\": \"notes.txt\"\n  \"content\": \"a\\n{}b\u{200B}\"\n  \"n\": 3",
+                " ".repeat(50)
+            )
+        );
+        let s = compact(&shown, UNICODE, Room { cols: 80, rows: 10 });
+        assert!(
+            s.text.contains("\"a\\n⟨50 spaces⟩b⟨U+200B⟩\""),
+            "{}",
+            s.text
+        );
+        assert_eq!(arguments(&json!({})), "  (no arguments)");
+    }
+
+    #[test]
     fn command_lines_name_their_server() {
         let s =
             ServerSpec::from_command_line("time=mcp-server-time --local-timezone 'Europe/Paris'")
