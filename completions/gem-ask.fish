@@ -15,9 +15,9 @@ complete -c gem-ask -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or
 complete -c gem-ask -l sandbox -d 'Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run commands without it [default: the config\'s tools.sandbox, else auto]' -r -f -a "off\t'No sandbox'
 auto\t'The sandbox where the kernel supports it; said once otherwise'
 strict\t'Refuse to run a command the sandbox cannot hold'"
-complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
-complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
-complete -c gem-ask -l max-iterations -d 'Task mode: most turns (iterations) before the task stops unfinished (exit 6)' -r
+complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn. A chat turn that needs more fails (exit 1); in task mode it ends that iteration (the further calls are not run) and the task goes on with the next' -r
+complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in iterations of plan, tool calls (at most --max-tool-rounds rounds each) and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
+complete -c gem-ask -l max-iterations -d 'Task mode: most iterations before the task stops unfinished (exit 6). An iteration is one turn of the model: its plan, at most --max-tool-rounds rounds of tool calls, and what it makes of them; a model that never stops calling tools ends here too' -r
 complete -c gem-ask -l task-timeout -d 'Task mode: most seconds the whole task may take, requests and tools included (exit 7) [default: no limit]' -r
 complete -c gem-ask -l auto-continue -d 'After a turn that did not complete the task (-t) or ask for input (-i), go on with a "Continue." turn; off: task mode stops after each such turn (exit 8), to be resumed with --continue, and -i waits for you' -r -f -a "on\t''
 off\t''"

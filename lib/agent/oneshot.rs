@@ -64,6 +64,7 @@ impl Prepared {
             pending: Vec::new(),
             on_signal: signal::terminal_progress(),
             deadline: None,
+            rounds_end_turn: false,
         };
         agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
         for f in self.tool_failures {

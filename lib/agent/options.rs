@@ -118,6 +118,11 @@ impl Options {
                 )
                 .collect(),
             file: self.tools_file.clone(),
+            look: crate::agent::toolbox::consent::Look::resolve(
+                self.color,
+                self.ascii,
+                self.unicode,
+            ),
         }
     }
 }

@@ -66,6 +66,9 @@ pub struct TurnReport {
     /// the turn is kept. The model's answers are written from their
     /// spools, never built as one string.
     pub records: Vec<Box<dyn session::Record>>,
+    /// The turn ended at `--max-tool-rounds` with calls not run
+    /// ([`Agent::rounds_end_turn`]).
+    pub round_limit: bool,
 }
 
 impl session::Record for crate::provider::Turn {
@@ -104,6 +107,10 @@ pub struct Agent {
     /// A turn still running at this instant stops as interrupted
     /// (`--task-timeout`); see [`Agent::past_deadline`].
     pub deadline: Option<Instant>,
+    /// A turn that reaches `--max-tool-rounds` ends there (the calls it
+    /// did not run answered as such) instead of failing: in task mode the
+    /// iteration ends and the task goes on.
+    pub rounds_end_turn: bool,
 }
 
 /// Adds the time to an event that is not a streamed piece.
@@ -324,7 +331,16 @@ impl Agent {
             };
             rounds += 1;
             if rounds > self.opts.max_rounds {
-                return Err(Failure::MaxRounds(self.opts.max_rounds));
+                if !self.rounds_end_turn {
+                    return Err(Failure::MaxRounds(self.opts.max_rounds));
+                }
+                let content = self.not_run(&calls)?;
+                report
+                    .records
+                    .push(Box::new(session::content_record(&content)));
+                contents.push(content);
+                report.round_limit = true;
+                return Ok(());
             }
             let content = self.run_calls(&calls, rounds, report)?;
             report
@@ -399,6 +415,38 @@ impl Agent {
                 .push(Box::new(session::ContentRecord::new(turn)));
         }
         Ok((!calls.is_empty()).then_some(calls))
+    }
+
+    /// The calls of a round past `--max-tool-rounds` when the turn ends
+    /// there: none is run, each is answered so, and a warning says which.
+    fn not_run(&mut self, calls: &[crate::provider::FunctionCall]) -> Result<Value, Failure> {
+        let max = self.opts.max_rounds;
+        let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+        self.emit(stamp(Event::error(
+            "warning",
+            &format!(
+                "this iteration reached --max-tool-rounds ({max}): the model's further calls ({}) \
+                 were not run; the task goes on with the next iteration",
+                names.join(", ")
+            ),
+        )))?;
+        let why = format!(
+            "not run: this iteration of the task reached its limit of {max} rounds of tool calls \
+             (--max-tool-rounds); the next iteration follows"
+        );
+        let parts: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                let mut fr = serde_json::Map::new();
+                if let Some(id) = &c.id {
+                    fr.insert("id".into(), id.clone().into());
+                }
+                fr.insert("name".into(), c.name.clone().into());
+                fr.insert("response".into(), json!({ "error": why }));
+                json!({ "functionResponse": fr })
+            })
+            .collect();
+        Ok(json!({"role": "user", "parts": parts}))
     }
 
     /// Runs one round of calls through the toolbox; the user Content that

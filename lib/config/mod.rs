@@ -25,6 +25,7 @@
 //! allow = ["write_file"]
 //! timeout = 60
 //! include_dirs = ["/srv/data"]
+//! pass_env = ["GITHUB_TOKEN"]   # kept for tools though it looks secret
 //!
 //! [tools.levels]
 //! run_shell_command = "strict"
@@ -34,6 +35,7 @@
 //! args = ["--local-timezone", "UTC"]
 //! env = { TZ = "UTC" }
 //! trust = true
+//! exclude_tools = ["convert_time"]  # or include_tools = [...]
 //! ```
 
 use std::collections::BTreeMap;
@@ -85,6 +87,25 @@ impl Config {
             tools: self.tools.clone(),
             mcp: self.mcp.values().cloned().collect(),
         }
+    }
+
+    /// Where the file holds secrets (`mcp.gh env GITHUB_TOKEN`, `mcp.db
+    /// args`): an MCP server's secret-named or secret-looking `env` entries
+    /// and arguments that would be redacted.
+    pub fn secrets_held(&self) -> Vec<String> {
+        use crate::agent::toolbox::secrets;
+        let mut held = Vec::new();
+        for (name, spec) in &self.mcp {
+            for (k, v) in &spec.env {
+                if secrets::is_secret_name(k) || secrets::looks_secret(v) {
+                    held.push(format!("mcp.{name} env {k}"));
+                }
+            }
+            if secrets::redact_args(&spec.args) != spec.args {
+                held.push(format!("mcp.{name} args"));
+            }
+        }
+        held
     }
 
     pub fn provider(&self, kind: ProviderKind) -> &ProviderConfig {
@@ -166,6 +187,24 @@ impl std::fmt::Display for At<'_> {
             At(None, _) => Ok(()),
         }
     }
+}
+
+/// A warning when a config holding secrets can be read (or changed) by
+/// users other than its owner (`mode & 0o077`), naming what it holds and
+/// the fix; `None` otherwise.
+pub fn exposure_warning(path: &Path, cfg: &Config) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let held = cfg.secrets_held();
+    let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    if held.is_empty() || mode & 0o077 == 0 {
+        return None;
+    }
+    Some(format!(
+        "{} holds secrets ({}) and other users can read it (mode {mode:o}): chmod 600 {}",
+        path.display(),
+        held.join(", "),
+        path.display()
+    ))
 }
 
 /// The config; a missing file is the empty config.
@@ -257,10 +296,38 @@ fn describe(text: &str, e: &toml::de::Error) -> Problem {
             t.starts_with('[')
                 .then(|| t.trim_matches(['[', ']']).to_string())
         });
+    let message = hide_secret_value(&message, key.as_deref());
     Problem::Schema {
         line: Some(line_no),
         key,
         message,
+    }
+}
+
+/// A message that quotes the value it refuses (`invalid type: string
+/// "GITHUB_TOKEN=ghp_...", expected a map`) with that value blanked out
+/// when it looks secret or belongs to a key that holds secrets (an MCP
+/// server's `env` or `args`, any secret-named key): the error goes to a
+/// terminal, a CI log, a bug report.
+fn hide_secret_value(message: &str, key: Option<&str>) -> String {
+    use crate::agent::toolbox::secrets;
+    let (Some(a), Some(b)) = (message.find('"'), message.rfind('"')) else {
+        return message.to_string();
+    };
+    if b <= a {
+        return message.to_string();
+    }
+    let value = &message[a + 1..b];
+    let secret_key = key.is_some_and(|k| matches!(k, "env" | "args") || secrets::is_secret_name(k));
+    if secret_key || secrets::looks_secret(value) {
+        format!(
+            "{}\"{}\"{}",
+            &message[..a],
+            secrets::REDACTED,
+            &message[b + 1..]
+        )
+    } else {
+        message.to_string()
     }
 }
 
@@ -298,6 +365,8 @@ mod tests {
         assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
         assert_eq!(c.gemini.base_url, None);
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
+        assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
+        assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
     }
 
     #[test]
@@ -319,6 +388,8 @@ mod tests {
         assert_eq!(examples.len(), 2);
         assert_eq!(examples[0].tools.allow, ["write_file"]);
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
+        assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
+        assert_eq!(examples[0].mcp["time"].include_tools, None);
         assert_eq!(
             examples[1].openai.base_url.as_deref(),
             Some("http://localhost:11434/v1")
@@ -345,6 +416,13 @@ mod tests {
             e.starts_with(":2: key read_file: unknown variant `sometimes`"),
             "{e}"
         );
+        let e = parse("[mcp.gh]\ncommand = \"gh\"\nenv = \"GITHUB_TOKEN=ghp_0123456789abcdef\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(":3: key env: invalid type"), "{e}");
+        assert!(!e.contains("ghp_") && e.contains("[REDACTED]"), "{e}");
+        let e = parse("[openai]\nmodel = 7\n").unwrap_err().to_string();
+        assert!(e.contains("invalid type: integer `7`"), "{e}");
         let e = parse("[mcp.x]\nargs = []\n").unwrap_err().to_string();
         assert!(e.contains("command"), "{e}");
         assert!(parse("tools = [").is_err());

@@ -219,27 +219,44 @@ fn sandbox_mcp_puts_the_mcp_servers_in_it_too() {
         return;
     };
     let target = s.home.join("outside/by-mcp.txt");
-    let run = |name: &str, flags: &[&str]| -> String {
+    // What the server wrote, and what it says of its environment.
+    let run = |name: &str, flags: &[&str]| -> (String, String) {
         let server = FakeGemini::start(
             name,
             vec![
-                calls_reply(&[call("silent__write", json!({"path": target}))]),
+                calls_reply(&[
+                    call("silent__write", json!({"path": target})),
+                    call("silent__env", json!({})),
+                ]),
                 answer_reply(),
             ],
         );
         let mut cmd = s.gem_ask(&server, None);
-        cmd.args(["--mcp", &mcp, "--yes"]).args(flags).arg("go");
+        cmd.env("GITHUB_TOKEN", "ghp_0a1b2c3d4e5f6a7b8c9d")
+            .args(["--mcp", &mcp, "--yes"])
+            .args(flags)
+            .arg("go");
         let ev = succeeded(&finish(cmd.spawn().unwrap()));
-        of_type(&ev, "tool_result")[0]["output"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
+        let r = of_type(&ev, "tool_result");
+        let text = |i: usize| r[i]["output"].as_str().unwrap_or_default().to_string();
+        (text(0), text(1))
     };
-    assert_eq!(
-        run("sandbox-mcp-on", &["--sandbox-mcp"]),
-        "not written: Permission denied"
-    );
+    let (wrote, env) = run("sandbox-mcp-on", &["--sandbox-mcp"]);
+    assert_eq!(wrote, "not written: Permission denied");
     assert!(!target.exists());
-    assert_eq!(run("sandbox-mcp-off", &[]), "written");
+    // In the sandbox, the server still gets no key (the environment is
+    // scrubbed first) and its private TMPDIR is set after.
+    let tmpdir = env.lines().next().unwrap().strip_prefix("TMPDIR=").unwrap();
+    assert!(
+        std::path::Path::new(tmpdir)
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("gem-ask-sandbox-")),
+        "{env}"
+    );
+    assert!(env.ends_with("secret-looking: none"), "{env}");
+    let (wrote, env) = run("sandbox-mcp-off", &[]);
+    assert_eq!(wrote, "written");
     assert!(target.exists());
+    assert!(env.ends_with("secret-looking: none"), "{env}");
+    assert!(!env.contains("gem-ask-sandbox-"), "{env}");
 }

@@ -300,20 +300,7 @@ fn read_file_pages_past_the_first_256_kib() {
 /// A stand-in MCP server (testdata/mcp/silent_server.py) that never
 /// answers a tool call and logs every message it gets.
 pub fn silent_server(scene: &Scene) -> Option<(String, std::path::PathBuf)> {
-    let python = ["python3", "python"].into_iter().find(|p| {
-        std::process::Command::new(p)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    let Some(python) = python else {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "SKIPPED: python3 is not installed: the MCP cancellation test does not run"
-        );
-        return None;
-    };
+    let python = crate::support::tools::python("the stand-in MCP server (silent_server.py)")?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/mcp/silent_server.py");
     // In the working directory: a server in the sandbox may write there.
     let log = scene.work.join("mcp.log");

@@ -22,7 +22,7 @@ fn results(ev: &[Value]) -> Vec<&Value> {
     of_type(ev, "tool_result")
 }
 
-const PROMPT_3: &str = "Allow? [y]es / [n]o / [a]lways this session: ";
+const PROMPT_3: &str = "Allow? [y]es / [n]o / [a]lways in this conversation: ";
 const PROMPT_2: &str = "Allow? [y]es / [n]o: ";
 
 #[test]

@@ -117,6 +117,7 @@ impl super::Repl {
                 self.set_task_aside();
                 self.current.start_new()?;
                 self.agent.set_history(&crate::session::History::default());
+                self.agent.toolbox.new_conversation();
                 self.agent.topic = None;
                 self.announce()?;
                 let id = self.current.id.clone();
@@ -150,6 +151,7 @@ impl super::Repl {
                     }
                     let n = super::sessions::turns(&loaded.history.contents).len();
                     self.agent.set_history(&loaded.history);
+                    self.agent.toolbox.new_conversation();
                     self.agent.topic = loaded.history.topic.clone();
                     self.announce()?;
                     self.term.note(&format!(

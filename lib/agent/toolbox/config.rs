@@ -1,7 +1,8 @@
 //! The `[tools]` table of the config file (`crate::config` reads the
 //! file): tool levels, tools allowed without asking, tools declared by
 //! default, the workspace's extra directories, the sandbox of the shell
-//! tool's commands. `[mcp.NAME]` tables are
+//! tool's commands, the secret-looking variables the tools' processes may
+//! keep (`pass_env`). `[mcp.NAME]` tables are
 //! `mcp::ServerSpec`s. Flags win over both.
 //! (The whole file, with an example: `crate::config`.)
 
@@ -45,6 +46,10 @@ pub struct ToolsConfig {
     pub allow_network: Option<bool>,
     /// As `--sandbox-mcp`.
     pub sandbox_mcp: Option<bool>,
+    /// Variables the tools' processes keep although their names look
+    /// secret (`GITHUB_TOKEN`, `AWS_*`); see `secrets`.
+    #[serde(default)]
+    pub pass_env: Vec<String>,
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@
 //! [`Toolbox::dispatch`] is the single path a call takes: it checks the tool
 //! is declared, asks for consent (`consent`), runs it against a deadline
 //! (`--tool-timeout`), and turns the outcome into events for the user
-//! (`tool_use` ... `tool_result`) and the model's `functionResponse`. A
+//! (`tool_use` ... `tool_result`) and the model's `functionResponse`, with
+//! every secret gem-ask knows blanked out of what the tool gave back
+//! ([`secrets`]; children never get them in their environment either). A
 //! refusal, a failure or a timeout is an error result the model reads; the
 //! turn loop goes on. The tool names other modules need are named here
 //! (re-exported from [`builtin`]).
@@ -21,7 +23,9 @@ pub mod consent;
 pub mod listing;
 pub mod mcp;
 pub mod process;
+pub mod result;
 pub mod sandbox;
+pub mod secrets;
 pub mod setup;
 pub mod stop;
 pub mod workspace;
@@ -38,6 +42,7 @@ pub use builtin::{CREATE_NEW_TOPIC, PLOT, RENDER_VISUALIZATION};
 pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
+pub use result::{Done, Failed, Ran, ResultExt, ToolResult};
 pub use setup::ToolSetup;
 pub use stop::Stop;
 pub use workspace::Workspace;
@@ -48,7 +53,7 @@ pub use workspace::Workspace;
 pub enum Level {
     /// Runs without asking (charts, chapters, read-only file tools).
     Auto,
-    /// y / n / a (always, for this session).
+    /// y / n / a (always, for this conversation).
     Standard,
     /// y / n, every time.
     Strict,
@@ -99,131 +104,6 @@ pub struct Ctx<'a> {
     pub tool_id: &'a str,
     /// `--task-timeout`'s instant, which stops a tool too ([`stop`]).
     pub task_deadline: Option<Instant>,
-}
-
-/// A successful run: what the user sees as `tool_result.output` and what
-/// the model gets as `functionResponse.response`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Done {
-    pub output: String,
-    pub response: Value,
-}
-
-impl Done {
-    /// The common case: the model reads the same text as the user.
-    pub fn text(output: impl Into<String>) -> Done {
-        let output = output.into();
-        Done {
-            response: json!({ "output": output }),
-            output,
-        }
-    }
-}
-
-/// A failed, refused or timed-out call: `tool_result.error` and the
-/// model's `{"error": message}`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failed {
-    /// `tool_result.error.type`, e.g. `invalid_arguments`, `consent_denied`.
-    pub kind: &'static str,
-    pub message: String,
-}
-
-impl Failed {
-    pub fn new(kind: &'static str, message: impl Into<String>) -> Failed {
-        Failed {
-            kind,
-            message: message.into(),
-        }
-    }
-
-    pub fn unknown_tool<S: AsRef<str>>(name: &str, declared: &[S]) -> Failed {
-        let names: Vec<&str> = declared.iter().map(AsRef::as_ref).collect();
-        Failed::new(
-            "unknown_tool",
-            format!(
-                "unknown tool {name:?}; available tools: {}",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ),
-        )
-    }
-
-    pub fn timed_out(name: &str, timeout: Duration) -> Failed {
-        Failed::new(
-            "timeout",
-            format!(
-                "{name} was stopped after {} s (--tool-timeout)",
-                timeout.as_secs_f64()
-            ),
-        )
-    }
-}
-
-/// The outcome of one call.
-pub type ToolResult = Result<Done, Failed>;
-
-/// Turning an outcome into its event and the model's answer.
-pub trait ResultExt {
-    fn result_event(&self, tool_id: &str) -> Event;
-    fn response(&self) -> Value;
-}
-
-impl ResultExt for ToolResult {
-    fn result_event(&self, tool_id: &str) -> Event {
-        match self {
-            Ok(d) => Event::tool_result_ok(tool_id, &d.output),
-            Err(f) => Event::tool_result_err(tool_id, f.kind, &f.message),
-        }
-    }
-
-    fn response(&self) -> Value {
-        match self {
-            Ok(d) => d.response.clone(),
-            Err(f) => json!({ "error": f.message }),
-        }
-    }
-}
-
-/// What running a tool produced.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ran {
-    /// Shown between `tool_use` and `tool_result` (a chart, a chapter).
-    pub events: Vec<Event>,
-    pub result: ToolResult,
-    /// Set by create_new_topic.
-    pub new_topic: Option<String>,
-}
-
-impl Ran {
-    pub fn done(d: Done) -> Ran {
-        Ran {
-            events: Vec::new(),
-            result: Ok(d),
-            new_topic: None,
-        }
-    }
-
-    pub fn failed(f: Failed) -> Ran {
-        Ran {
-            events: Vec::new(),
-            result: Err(f),
-            new_topic: None,
-        }
-    }
-}
-
-impl From<ToolResult> for Ran {
-    fn from(result: ToolResult) -> Ran {
-        Ran {
-            events: Vec::new(),
-            result,
-            new_topic: None,
-        }
-    }
 }
 
 type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
@@ -487,6 +367,12 @@ impl Toolbox {
         listing::list(self)
     }
 
+    /// A new conversation starts (`/new`, `/load`): `a` (always) answers
+    /// given in the last one no longer hold.
+    pub fn new_conversation(&mut self) {
+        self.consent.forget_always();
+    }
+
     /// Runs one call of the model: `tool_use`, consent, the tool, any
     /// events it makes, `tool_result`, each handed to `emit` as it
     /// happens (a consent prompt comes after the `tool_use` is shown).
@@ -560,7 +446,9 @@ impl Toolbox {
             deadline: Instant::now() + self.timeout,
             ..ctx
         };
-        let ran = (tool.run)(call.args, &ctx);
+        let mut ran = (tool.run)(call.args, &ctx);
+        // Whatever the tool read or printed, no key the user keeps goes on.
+        secrets::redact_ran(&mut ran);
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(msg) = self.mcp.take_death_report(server)
         {

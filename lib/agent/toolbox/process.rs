@@ -47,6 +47,7 @@ impl Captured {
     pub fn text(&self, cap: usize) -> String {
         let mut s = String::from_utf8_lossy(&self.kept).into_owned();
         if self.total > cap {
+            super::secrets::cut_tail(&mut s);
             s.push_str(&format!(
                 "\n[output cut: {} bytes, the first {} KiB shown]",
                 self.total,
@@ -133,9 +134,12 @@ impl PreExec {
 }
 
 /// The one place a tool's child gets its environment (the shell tool's
-/// commands): the process's own, and `TMPDIR` pointing at the sandbox's
-/// private temporary directory when there is one.
+/// commands): the process's own without the secrets
+/// ([`secrets::scrub`](super::secrets::scrub): API keys, secret-named
+/// variables, but what `tools.pass_env` puts back), and `TMPDIR` pointing
+/// at the sandbox's private temporary directory when there is one.
 pub fn child_env(cmd: &mut Command, tmpdir: Option<&Path>) {
+    super::secrets::scrub(cmd);
     if let Some(t) = tmpdir {
         cmd.env("TMPDIR", t);
     }
@@ -325,7 +329,9 @@ fn describe(pid: i32) -> Option<Process> {
             .to_string();
     }
     if command.chars().count() > 80 {
-        command = command.chars().take(79).collect::<String>() + "…";
+        command = command.chars().take(79).collect();
+        super::secrets::cut_tail(&mut command);
+        command.push('…');
     }
     Some(Process { pid, command })
 }

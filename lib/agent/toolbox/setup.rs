@@ -9,13 +9,16 @@
 //! `gem-ask "..." | viz-render` gains no power over files), every tool of a
 //! configured MCP server (configuring it is the opt-in), and in the agent
 //! modes (`-i`, `-t`) also the file and command tools. `--tools` and the
-//! config's `tools.enable` declare any others.
+//! config's `tools.enable` declare any others. At most
+//! [`bounds::MAX_TOOLS`] are declared (and [`bounds::MAX_TOTAL`] bytes of
+//! MCP declarations), the rest named in a warning.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::config::ToolsFile;
-use super::mcp::{BadCommandLine, Hub, ServerSpec};
+use super::consent::Look;
+use super::mcp::{BadCommandLine, Hub, ServerSpec, bounds};
 use super::sandbox::{SandboxMode, SandboxSetup};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
@@ -61,6 +64,8 @@ pub struct ToolSetup {
     pub private: Vec<PathBuf>,
     /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
     pub file: ToolsFile,
+    /// How the consent question is drawn (`--color`, `--ascii`/`--unicode`).
+    pub look: Look,
 }
 
 /// The default `--tool-timeout`.
@@ -95,6 +100,13 @@ impl ToolSetup {
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
         let workspace = self.workspace(cfg)?.with_sandbox(self.sandbox_setup(cfg));
+        super::secrets::pass_env(cfg.tools.pass_env.iter().cloned());
+        super::secrets::also_known(cfg.mcp.iter().flat_map(|s| {
+            s.env
+                .iter()
+                .filter(|(k, _)| super::secrets::is_secret_name(k))
+                .map(|(_, v)| v.clone())
+        }));
         let mut registry = Registry::builtin(!self.no_progress);
         let mcp_sandbox = workspace.sandbox().setup().mcp.then(|| workspace.sandbox());
         let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug, mcp_sandbox);
@@ -114,9 +126,16 @@ impl ToolSetup {
             });
         }
         warn_unknown_config_names(cfg, &unknown);
-        let declared = self.declared(cfg, &registry);
+        let (declared, left_out) = bounds::cap(self.declared(cfg, &registry), |name| {
+            let t = registry.get(name)?;
+            matches!(t.source, super::Source::Mcp { .. }).then(|| t.declaration.to_string().len())
+        });
+        for w in started.warnings.iter().chain(&left_out) {
+            crate::term::diag(format!("gem-ask: warning: {w}"));
+        }
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
-            .with_levels(cfg.tools.levels.clone());
+            .with_levels(cfg.tools.levels.clone())
+            .with_look(self.look);
         Ok((
             Toolbox {
                 registry,

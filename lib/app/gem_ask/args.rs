@@ -138,17 +138,21 @@ pub struct Args {
     #[arg(long)]
     pub list_tools: bool,
 
-    /// Most rounds of tool calls in one turn.
+    /// Most rounds of tool calls in one turn. A chat turn that needs more fails (exit 1); in task mode it
+    /// ends that iteration (the further calls are not run) and the task goes on with the next.
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub max_tool_rounds: u32,
 
-    /// Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the
-    /// model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file
-    /// and command tools are declared (consent still applies); stdin is context.
+    /// Task mode: work towards TASK on its own, in iterations of plan, tool calls (at most --max-tool-rounds
+    /// rounds each) and observation, until the model signals task_complete (exit 0), --max-iterations
+    /// (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies);
+    /// stdin is context.
     #[arg(short = 't', long, value_name = "TASK", conflicts_with_all = ["prompt", "command_help", "list_tools"])]
     pub task: Option<String>,
 
-    /// Task mode: most turns (iterations) before the task stops unfinished (exit 6).
+    /// Task mode: most iterations before the task stops unfinished (exit 6). An iteration is one turn of the
+    /// model: its plan, at most --max-tool-rounds rounds of tool calls, and what it makes of them; a model
+    /// that never stops calling tools ends here too.
     #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_iterations: u32,
 
@@ -333,12 +337,12 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 pub const HELP_TAIL: &str = concat!(
     "Exit codes:\n",
     "  0    success\n",
-    "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
+    "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
-    "  6    task mode: --max-iterations turns without task_complete\n",
+    "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
     "  65   stdin is larger than 8 MiB\n",
@@ -378,30 +382,38 @@ pub const HELP_TAIL: &str = concat!(
     "  base_url = \"http://localhost:11434/v1\"\n",
     "  model = \"qwen2.5-coder:7b\"\n\n",
     "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, signal, read_file, \
-     list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
-     run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
-     terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
-     the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
+     list_directory, search_files), standard (asks y / n / a, a meaning always for this conversation, until \
+     /new or /load: write_file, run_shell_command, every MCP tool) or strict (asks y / n every time). The \
+     question is asked on the terminal (/dev/tty), never on stdin or stdout; what was typed before it \
+     appeared is discarded. It shows the whole request: hidden characters as marks (⟨CR⟩, ⟨U+200B⟩), runs of \
+     spaces and blank lines counted (⟨6000 spaces⟩), a request taller than the terminal cut with what is \
+     left, v to page through all of it ($PAGER, less -R or a built-in pager). With no terminal a tool that \
+     needs consent is refused and the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
      check, and the open itself cannot leave them); they open only regular files, never a FIFO or a device. \
      A shell command runs in a process group of its own: what it leaves in the background is killed when it \
      ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
      the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
-     (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
+     (consent: trusted, allowed, yes, always, denied, no_terminal). Tools' processes (commands, MCP servers) \
+     get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
+     unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
+     returns. The config, e.g.:\n",
     "  [tools]\n",
     "  enable = [\"read_file\", \"search_files\"]     # declared in every run\n",
     "  allow = [\"write_file\"]                     # never asked\n",
     "  timeout = 60                               # as --tool-timeout\n",
     "  sandbox = \"auto\"                           # as --sandbox\n",
     "  allow_network = false                      # as --allow-network\n",
+    "  pass_env = [\"GITHUB_TOKEN\"]               # tools keep it though it looks secret\n",
     "  [tools.levels]\n",
     "  run_shell_command = \"strict\"\n",
     "  [mcp.time]                                 # an MCP server over stdio\n",
     "  command = \"mcp-server-time\"\n",
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
-    "  trust = true                               # its tools run without asking\n\n",
+    "  trust = true                               # its tools run without asking\n",
+    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n\n",
     "Sandbox (Linux, Landlock): with --sandbox auto (the default) shell commands, and MCP servers with \
      --sandbox-mcp, may write only in the working directory, the --include-dir directories and a private \
      TMPDIR; may read everything else except the home directory's secret places (~/.ssh, ~/.gnupg, ~/.aws, \
@@ -411,9 +423,14 @@ pub const HELP_TAIL: &str = concat!(
      refuses to run the command instead; --sandbox off runs commands unconfined.\n\n",
     "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
      to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
-     goes on without it.\n\n",
+     goes on without it. Their schemas are sent as JSON Schema reduced to what the APIs take ($ref inlined, \
+     other keywords dropped with a warning), descriptions cut at 2 KiB, and at most 128 tools go in a \
+     request (a warning names those left out; choose with include_tools or exclude_tools). An answer over \
+     16 MiB is a too_large error.\n\n",
     "Task mode (-t TASK): the model works on the task on its own, in rounds (iterations): a short plan, tool \
-     calls, a look at the results. A round that ends without the model calling signal with kind task_complete \
+     calls, a look at the results. A round is one turn of at most --max-tool-rounds rounds of tool calls; \
+     one that reaches it ends there (the further calls are not run) and the task goes on, so --max-iterations \
+     (exit 6) bounds every task. A round that ends without the model calling signal with kind task_complete \
      is followed by a \"Continue.\" message that restates the task. The file and command tools are declared, \
      and consent still applies: with no terminal, a tool that needs consent is refused unless --allow-tool or \
      --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use super::args::Args;
 use crate::agent::toolbox::config::ToolsConfig;
 use crate::agent::toolbox::sandbox::SandboxMode;
+use crate::agent::toolbox::secrets;
 use crate::config::{self, Config};
 use crate::provider::ProviderKind;
 use crate::provider::transport::display_url;
@@ -100,6 +101,12 @@ pub fn resolve(args: &mut Args) -> Result<(Settings, Config), SettingsError> {
         Some(p) => config::load_from(p)?,
         None => Config::default(),
     };
+    if let Some(w) = path
+        .as_deref()
+        .and_then(|p| config::exposure_warning(p, &cfg))
+    {
+        crate::term::diag(format!("gem-ask: warning: {w}"));
+    }
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     let mut s = merge(args, &cfg, &env, &TermEnv::from_process())?;
     s.config_path = path;
@@ -363,8 +370,9 @@ fn level_lines(t: &ToolsConfig, out: &mut Vec<Line>) {
 fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
     for (name, spec) in &cfg.mcp {
         out.push(header(&format!("mcp.{}", toml_key(name)), "config"));
-        out.push(line("command", spec.command.as_str(), ""));
-        out.push(line("args", strings(&spec.args), ""));
+        let command = secrets::redact_args(std::slice::from_ref(&spec.command));
+        out.push(line("command", command[0].as_str(), ""));
+        out.push(line("args", strings(&secrets::redact_args(&spec.args)), ""));
         if !spec.env.is_empty() {
             // Server environments carry tokens: names only.
             let env: Vec<String> = spec
@@ -382,20 +390,14 @@ fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
     }
 }
 
-/// A command line with every word after the program shown only when it
-/// looks like a flag or a name: arguments can be tokens.
+/// A command line as it may be shown: its words with credentials
+/// redacted (`--password=X`, `--token X`, `GITHUB_TOKEN=X`, token-looking
+/// words), quoted as a shell would read them back.
 fn redact_words(cmd: &str) -> String {
-    let mut words = cmd.split_whitespace();
-    let mut out: Vec<String> = words.next().map(str::to_string).into_iter().collect();
-    for w in words {
-        let plain = w.len() < 24 || w.starts_with('-') || w.contains('/');
-        out.push(if plain {
-            w.to_string()
-        } else {
-            "[REDACTED]".into()
-        });
-    }
-    out.join(" ")
+    let words =
+        shlex::split(cmd).unwrap_or_else(|| cmd.split_whitespace().map(String::from).collect());
+    let shown = secrets::redact_args(&words);
+    shlex::try_join(shown.iter().map(String::as_str)).unwrap_or_else(|_| shown.join(" "))
 }
 
 /// A bare TOML key when it can be one, else quoted.

@@ -304,5 +304,32 @@ pub fn mcp_server(rel: &str) -> Option<PathBuf> {
     None
 }
 
+/// A Python for the stand-in MCP servers of testdata/mcp/ (`what`): the
+/// venv `.ci/setup-mcp.sh` makes, else python3 or python on PATH. None
+/// there: a failure under CI=true (the setup needs python3), else the
+/// test is skipped with a loud note.
+pub fn python(what: &str) -> Option<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = root
+        .join("target/mcp/venv/bin/python")
+        .display()
+        .to_string();
+    let found = [venv.as_str(), "python3", "python"].into_iter().find(|p| {
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "CI: python3 is missing (.ci/setup-mcp.sh needs it)");
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "SKIPPED: no python3 for {what}: NOT tested"
+        );
+    }
+    found.map(str::to_string)
+}
+
 pub const TIME: &str = "venv/bin/mcp-server-time";
 pub const EVERYTHING: &str = "node/node_modules/.bin/mcp-server-everything";

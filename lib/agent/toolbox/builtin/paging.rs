@@ -7,6 +7,8 @@
 
 use std::io::{self, Read};
 
+use crate::agent::toolbox::secrets;
+
 /// What one page holds and where it stands in the file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page {
@@ -207,7 +209,10 @@ pub fn page(
     };
     binary |= p.out.contains(&0);
     let text = String::from_utf8_lossy(&p.out);
-    let text = text.lines().collect::<Vec<_>>().join("\n");
+    let mut text = text.lines().collect::<Vec<_>>().join("\n");
+    if p.cut_line {
+        secrets::cut_tail(&mut text);
+    }
     Ok(Some(Page {
         text,
         first,

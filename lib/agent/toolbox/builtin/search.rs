@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use super::args::{bad_args, required, str_arg};
 use crate::agent::toolbox::beneath::Dir;
-use crate::agent::toolbox::{Ctx, Done, Stop, ToolResult};
+use crate::agent::toolbox::{Ctx, Done, Stop, ToolResult, secrets};
 use crate::term::regular::FileKind;
 
 /// Most matching lines `search_files` returns.
@@ -163,8 +163,11 @@ impl Walk<'_> {
                     self.full = true;
                     return;
                 }
-                let line: String = line.chars().take(300).collect();
-                self.hits.push(format!("{shown}:{}: {line}", i + 1));
+                let mut shown_line: String = line.chars().take(300).collect();
+                if shown_line.len() < line.len() {
+                    secrets::cut_tail(&mut shown_line);
+                }
+                self.hits.push(format!("{shown}:{}: {shown_line}", i + 1));
             }
         }
     }
