@@ -250,6 +250,32 @@ fn print_config_redacts_arguments_and_values_and_an_open_config_is_warned_about(
     assert!(!stderr.contains(GITHUB), "{stderr}");
 }
 
+/// Calls whose answers carry gem-ask's notes: two background shells
+/// holding the key as their $0, each started (`touch`) before the command
+/// ends (the first one's command line is short, the second's is cut at 80
+/// characters in the key's middle: `pad` places it); a command stopped at
+/// --tool-timeout after printing the key; a page of a file; a line cut at
+/// read_file's cap.
+fn noted_calls(pad: &str) -> Vec<Value> {
+    let background = format!(
+        "sh -c 'touch one; sleep 30; :' \"$(cat key.txt)\" & \
+         sh -c 'touch two; sleep 30; : {pad}' \"$(cat key.txt)\" & \
+         while [ ! -e one ] || [ ! -e two ]; do sleep 0.05; done"
+    );
+    vec![
+        call("run_shell_command", json!({"command": background})),
+        call(
+            "run_shell_command",
+            json!({"command": "cat key.txt; sleep 30"}),
+        ),
+        call(
+            "read_file",
+            json!({"path": "pages.txt", "offset": 2, "limit": 1}),
+        ),
+        call("read_file", json!({"path": "long.txt"})),
+    ]
+}
+
 /// gem-ask's own notes in a tool's answer are redacted like the tool's
 /// output: the background processes it killed (their command lines, whole
 /// or cut short), a command stopped at --tool-timeout with its output so
@@ -263,32 +289,10 @@ fn notes_of_killed_processes_stopped_commands_and_pages_are_redacted() {
     // The key straddles read_file's 256 KiB cap: 7 of its bytes fit.
     let long = format!("{}{KEY}\n", "a".repeat(256 * 1024 - 7));
     std::fs::write(scene.work.join("long.txt"), long).unwrap();
-    // Two background shells holding the key as their $0, each started
-    // (`touch`) before the command ends: the first one's command line is
-    // short, the second's is cut at 80 characters in the key's middle.
     let pad = "x".repeat(38);
-    let background = format!(
-        "sh -c 'touch one; sleep 30; :' \"$(cat key.txt)\" & \
-         sh -c 'touch two; sleep 30; : {pad}' \"$(cat key.txt)\" & \
-         while [ ! -e one ] || [ ! -e two ]; do sleep 0.05; done"
-    );
     let server = FakeGemini::start(
         "secrets-notes",
-        vec![
-            calls_reply(&[
-                call("run_shell_command", json!({"command": background})),
-                call(
-                    "run_shell_command",
-                    json!({"command": "cat key.txt; sleep 30"}),
-                ),
-                call(
-                    "read_file",
-                    json!({"path": "pages.txt", "offset": 2, "limit": 1}),
-                ),
-                call("read_file", json!({"path": "long.txt"})),
-            ]),
-            answer_reply(),
-        ],
+        vec![calls_reply(&noted_calls(&pad)), answer_reply()],
     );
     let out = finish(
         scene
