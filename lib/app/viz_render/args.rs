@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::render::graphics::Graphics;
 use crate::render::{Format, MarkdownOptions, RenderOptions};
 use crate::spec::grammar;
 use crate::term::{ColorChoice, Toggle};
@@ -241,7 +242,8 @@ pub struct VizRenderArgs {
     /// log (chapters as collapsible sections; on GitHub error events as
     /// annotations); `auto` is one of those two when GITHUB_ACTIONS or
     /// GITLAB_CI is `true` and stdout is not a terminal, else `terminal`;
-    /// `svg` writes one self-contained SVG per chart;
+    /// `svg` writes one self-contained SVG per chart; `png` one PNG per
+    /// chart (that SVG rasterised at its size);
     /// `markdown` writes GitHub-flavoured
     /// Markdown (charts as mermaid xychart blocks, data in collapsed
     /// tables); `json` re-emits the events, charts with meta.fallbackMode
@@ -250,10 +252,19 @@ pub struct VizRenderArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
     pub format: Format,
 
-    /// With --format svg: write each chart to its own file in DIR
-    /// (created if missing), `NN-title.svg`, and its path on stdout.
+    /// With --format svg or png: write each chart to its own file in DIR
+    /// (created if missing), `NN-title.svg` or `.png`, and its path on stdout.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+
+    /// Draw charts as pictures on a terminal that shows images: `auto`
+    /// detects the kitty graphics protocol (kitty, Ghostty), iTerm2's
+    /// inline images (iTerm2, WezTerm) or sixel (foot, mlterm) from the
+    /// environment (none under tmux or screen); `kitty`, `iterm`, `sixel`
+    /// choose; `off` draws text. Never into a pipe, a file or a CI log,
+    /// nor with --live: there charts stay text.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Graphics::Auto)]
+    pub graphics: Graphics,
 
     /// Same as --format json.
     #[arg(long, conflicts_with_all = ["chapters", "format"])]

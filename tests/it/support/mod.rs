@@ -16,6 +16,7 @@
 //! `tests/validate_requests.sh` checks them against the official schema.
 
 pub mod ask;
+pub mod screen;
 pub mod tmux;
 pub mod tools;
 pub mod viz;
