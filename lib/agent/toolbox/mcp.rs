@@ -469,6 +469,10 @@ pub fn from_result(r: &Value) -> ToolResult {
     if let Some(s) = r.get("structuredContent").filter(|s| !s.is_null()) {
         response.insert("structuredContent".into(), s.clone());
     }
+    let media: Vec<Value> = blocks.iter().filter_map(media_of).collect();
+    if !media.is_empty() {
+        response.insert(super::MEDIA_KEY.into(), media.into());
+    }
     let output = match (text.is_empty(), r.get("structuredContent")) {
         (true, Some(s)) if !s.is_null() => s.to_string(),
         _ => text,
@@ -498,6 +502,25 @@ fn capped(mut text: String) -> String {
         MAX_TEXT / 1024
     ));
     text
+}
+
+/// An image block, or an embedded resource that is an image or a PDF, as
+/// inline data for the model (`{mimeType, data}`).
+fn media_of(b: &Value) -> Option<Value> {
+    let (mime, data) = match b["type"].as_str()? {
+        "image" => (b["mimeType"].as_str()?, b["data"].as_str()?),
+        "resource" => (
+            b["resource"]["mimeType"].as_str()?,
+            b["resource"]["blob"].as_str()?,
+        ),
+        _ => return None,
+    };
+    // What every provider's models read (a GIF is described instead).
+    let shown = matches!(
+        mime,
+        "image/png" | "image/jpeg" | "image/webp" | "application/pdf"
+    );
+    shown.then(|| json!({"mimeType": mime, "data": data}))
 }
 
 /// One content block as text: text as is, anything else described.

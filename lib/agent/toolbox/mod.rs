@@ -94,6 +94,11 @@ pub struct Ctx<'a> {
     pub tool_id: &'a str,
 }
 
+/// The member of a tool's `functionResponse.response` that carries its
+/// images (`[{mimeType, data}]`, base64) to the agent, which takes it out
+/// and sends them as parts (`agent::media`); never sent as it is.
+pub const MEDIA_KEY: &str = "gemline.media";
+
 /// A successful run: what the user sees as `tool_result.output` and what
 /// the model gets as `functionResponse.response`.
 #[derive(Debug, Clone, PartialEq)]

@@ -218,6 +218,9 @@ pub struct Args {
     #[command(flatten)]
     pub text: crate::app::viz_render::args::MarkdownArgs,
 
+    #[command(flatten)]
+    pub media: super::media::MediaArgs,
+
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
@@ -297,6 +300,7 @@ impl Args {
             interactive: self.interactive,
             max_consecutive_turns: self.max_consecutive_turns,
             text: self.text.options(),
+            media: self.media.options(),
             tools_file,
         }
     }
@@ -316,17 +320,17 @@ pub const HELP_TAIL: &str = concat!(
     "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
-    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
+    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  6    task mode: --max-iterations turns without task_complete\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
-    "  65   stdin is larger than 8 MiB\n",
-    "  66   a --replay or --record file cannot be opened\n",
+    "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take\n",
+    "  66   a --replay or --record file, or an attachment, cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
-     connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
+     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, max_tool_rounds, session_error, setup_error, \
      interrupted, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
