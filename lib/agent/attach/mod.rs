@@ -145,7 +145,7 @@ impl Attachment {
 pub enum AttachError {
     #[error("cannot attach {name}: {why}")]
     Unreadable { name: String, why: String },
-    #[error("cannot attach {name}: {size} is more than {limit}")]
+    #[error("cannot attach {name}: it is {size}, more than {limit}")]
     TooLarge {
         name: String,
         size: String,
@@ -170,15 +170,7 @@ impl AttachError {
     }
 }
 
-/// `n` bytes for a message: `12.3 MB`, `812 KB`, `37 bytes`.
-pub fn human(n: u64) -> String {
-    match n {
-        n if n >= 1_000_000_000 => format!("{:.1} GB", n as f64 / 1e9),
-        n if n >= 1_000_000 => format!("{:.1} MB", n as f64 / 1e6),
-        n if n >= 1_000 => format!("{} KB", n / 1000),
-        n => format!("{n} bytes"),
-    }
-}
+pub use crate::render::graphics::human_bytes as human;
 
 fn provider_name(p: ProviderKind) -> &'static str {
     match p {
@@ -203,6 +195,8 @@ pub fn open_file(
     if !meta.is_file() {
         return Err(unreadable("not a regular file".into()));
     }
+    // Before reading it all to hash it.
+    too_large(name, meta.len(), provider)?;
     let mut head = vec![0u8; SNIFF_LEN];
     let n = {
         use std::io::Read;
@@ -313,6 +307,34 @@ pub fn open_url(url: &str, provider: ProviderKind) -> Result<Attachment, AttachE
     })
 }
 
+/// A file too large to send at all: past the Files API's limit, or (the
+/// openai provider, which sends inline only) past the inline budget.
+fn too_large(name: &str, size: u64, provider: ProviderKind) -> Result<(), AttachError> {
+    let limit = match provider {
+        ProviderKind::Gemini if size > MAX_UPLOAD => {
+            format!(
+                "the {} bytes (2 GiB) the Files API takes",
+                grouped(MAX_UPLOAD)
+            )
+        }
+        ProviderKind::Openai if encoded_len(size) > INLINE_BUDGET => format!(
+            "the openai provider sends: it sends attachments inline only, {} of base64 in a request",
+            human(INLINE_BUDGET)
+        ),
+        _ => return Ok(()),
+    };
+    Err(AttachError::TooLarge {
+        name: name.to_string(),
+        size: format!("{} bytes", grouped(size)),
+        limit,
+    })
+}
+
+/// `2,147,483,648`.
+fn grouped(n: u64) -> String {
+    crate::render::text::fixed(n as f64, 0)
+}
+
 /// Decides each attachment's route: inline while the request's budget
 /// lasts, else uploaded (Gemini), else too large (exit 65).
 pub fn route(list: &mut [Attachment], provider: ProviderKind) -> Result<(), AttachError> {
@@ -326,26 +348,18 @@ pub fn route(list: &mut [Attachment], provider: ProviderKind) -> Result<(), Atta
             budget -= need;
             continue;
         }
-        match provider {
-            ProviderKind::Gemini if a.size <= MAX_UPLOAD => a.upload = true,
-            ProviderKind::Gemini => {
-                return Err(AttachError::TooLarge {
-                    name: a.name.clone(),
-                    size: human(a.size),
-                    limit: format!("the {} the Files API takes", human(MAX_UPLOAD)),
-                });
-            }
-            ProviderKind::Openai => {
-                return Err(AttachError::TooLarge {
-                    name: a.name.clone(),
-                    size: human(a.size),
-                    limit: format!(
-                        "the openai provider sends: it sends attachments inline only, {} of base64 in a request",
-                        human(INLINE_BUDGET)
-                    ),
-                });
-            }
+        too_large(&a.name, a.size, provider)?;
+        if provider == ProviderKind::Openai {
+            return Err(AttachError::TooLarge {
+                name: a.name.clone(),
+                size: format!("{} bytes", grouped(a.size)),
+                limit: format!(
+                    "what is left of the {} of base64 the openai provider sends inline in one request",
+                    human(INLINE_BUDGET)
+                ),
+            });
         }
+        a.upload = true;
     }
     Ok(())
 }
@@ -404,10 +418,14 @@ mod tests {
         let mut big = vec![att(MAX_UPLOAD + 1)];
         let e = route(&mut big, ProviderKind::Gemini).unwrap_err();
         assert_eq!(e.exit_code(), 65);
-        assert!(e.to_string().contains("2.1 GB the Files API takes"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("it is 2,147,483,649 bytes, more than the 2,147,483,648 bytes (2 GiB) the Files API takes"),
+            "{e}"
+        );
         let mut two = vec![att(10_000_000), att(10_000_000)];
         let e = route(&mut two, ProviderKind::Openai).unwrap_err();
-        assert!(e.to_string().contains("inline only"), "{e}");
+        assert!(e.to_string().contains("what is left of the 19.0 MB"), "{e}");
     }
 
     #[test]

@@ -38,6 +38,16 @@ pub enum Graphics {
     Off,
 }
 
+/// A size for people: `1.2 GB`, `12.3 MB`, `812 KB`, `37 bytes`.
+pub fn human_bytes(n: u64) -> String {
+    match n {
+        n if n >= 1_000_000_000 => format!("{:.1} GB", n as f64 / 1e9),
+        n if n >= 1_000_000 => format!("{:.1} MB", n as f64 / 1e6),
+        n if n >= 1_000 => format!("{} KB", n / 1000),
+        n => format!("{n} bytes"),
+    }
+}
+
 /// A protocol a terminal draws images with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {

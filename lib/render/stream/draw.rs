@@ -37,6 +37,7 @@ impl Renderer {
                 self.error_line(out, severity == "warning", msg)
             }
             "tool_use" | "tool_result" => self.tool(e, out),
+            "media" => self.media(e, out),
             "result" => self.result(e, out),
             "ui" => {
                 self.plot_calls.answered();

@@ -9,12 +9,14 @@ use std::io::{self, Write};
 
 use super::super::graphics::{Raster, Target};
 use super::super::svg::{chart_svg, spec_svg};
+use super::super::text::{Style, clean_line, paint};
+use super::super::wrap::truncate;
 use super::Renderer;
+use crate::events::Event;
 use crate::spec::Chart;
 use crate::spec::grammar::ChartSpec;
 
 /// The most rows an image takes (a chart takes what its SVG needs).
-#[allow(dead_code)] // the media events' images (next commit)
 pub const IMAGE_ROWS: u32 = 24;
 
 impl Renderer {
@@ -64,13 +66,7 @@ impl Renderer {
 
     /// An image file (PNG for kitty and sixel; what iTerm2 decodes for
     /// it) as a picture; false when it cannot be shown so.
-    #[allow(dead_code)]
-    pub(super) fn image_picture(
-        &mut self,
-        file: &[u8],
-        mime: &str,
-        out: &mut dyn Write,
-    ) -> io::Result<bool> {
+    fn image_picture(&mut self, file: &[u8], mime: &str, out: &mut dyn Write) -> io::Result<bool> {
         let Some(target) = self.opts.graphics else {
             return Ok(false);
         };
@@ -98,6 +94,47 @@ impl Renderer {
         Ok(true)
     }
 
+    /// A `media` event: an image drawn where the terminal shows images,
+    /// else (and for audio, PDFs, ...) one dim line naming the file, its
+    /// size and its dimensions or duration.
+    pub(super) fn media(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        let path = e.str_field("path").unwrap_or("");
+        let mime = e.str_field("mime_type").unwrap_or("");
+        if mime.starts_with("image/")
+            && self.opts.graphics.is_some()
+            && let Some(bytes) = read_capped(path)
+            && self.image_picture(&bytes, mime, out)?
+        {
+            return Ok(());
+        }
+        let num = |k: &str| e.get(k).and_then(serde_json::Value::as_u64);
+        let mut about = Vec::new();
+        if let (Some(w), Some(h)) = (num("width"), num("height")) {
+            about.push(format!("{w}x{h}"));
+        }
+        if let Some(ms) = num("duration_ms") {
+            about.push(format!("{:.1} s", ms as f64 / 1000.0));
+        }
+        if let Some(n) = num("size") {
+            about.push(super::super::graphics::human_bytes(n));
+        }
+        let kind = mime
+            .split('/')
+            .next()
+            .filter(|k| !k.is_empty())
+            .unwrap_or("file");
+        let ascii = !self.opts.unicode;
+        let line = if about.is_empty() {
+            format!("{kind}: {path}")
+        } else {
+            format!("{kind}: {path} ({})", about.join(", "))
+        };
+        let line = truncate(&clean_line(&line, ascii), self.opts.width.max(1), ascii);
+        self.start_item(out)?;
+        let l = paint(&line, Style::Dim, self.opts.color);
+        self.lines(out, &[l])
+    }
+
     /// Escape sequences of a picture, written as they are (they end with
     /// a newline).
     fn raw(&mut self, out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
@@ -106,4 +143,21 @@ impl Renderer {
         self.wrote_any = true;
         Ok(())
     }
+}
+
+/// The most bytes of an image file read to draw it.
+const MAX_IMAGE: u64 = 64 << 20;
+
+/// An image file's bytes, if it is a regular file of at most
+/// [`MAX_IMAGE`] bytes.
+fn read_capped(path: &str) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).ok()?;
+    let meta = f.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_IMAGE {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    f.take(MAX_IMAGE).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
