@@ -30,7 +30,10 @@ use crate::term::Toggle;
                   Text piped on stdin is sent as context before the prompt: \
                   cat results.csv | gem-ask \"chart the slowest 5\". At most 8 MiB of it: more is refused \
                   (exit 65) rather than cut, since a model answering about half a file does not say so; \
-                  trim it first (tail -c 8M).",
+                  trim it first (tail -c 8M). Binary data piped on stdin (an image, a PDF, ...) is attached \
+                  instead, as -a attaches files: cat scan.png | gem-ask \"what is this\". A model that answers \
+                  with images (--modalities text,image) or speech (--voice) has them written to files \
+                  (--output-dir) and announced by media events.",
     after_help = HELP_TAIL,
 )]
 pub struct Args {
@@ -397,6 +400,22 @@ pub const HELP_TAIL: &str = concat!(
      fit in half the limit; the last turn is always kept. The summary replaces them in every later request, in \
      every mode; the session file keeps the original turns, marked as covered by the summary record. A summary \
      that fails is a warning event and the history is sent whole.\n\n",
+    "Attachments: -a FILE (repeatable), -a - (stdin) and -a https://URL send files with the prompt; binary \
+     data piped on stdin is attached too. The type is read from the bytes (PNG, JPEG, WebP, HEIC, PDF, WAV, MP3, \
+     FLAC, OGG, AAC, AIFF, MP4, MOV, WebM, text; GIF for the openai provider). Up to 19 MB of base64 goes inline \
+     in a request, streamed from the file; larger files (to 2 GiB) are uploaded once through the Files API (a \
+     progress bar on stderr when it is a terminal) and referred to by URI. The session keeps a reference (name, \
+     type, size, SHA-256, file URI), not the bytes: a follow-up turn sends the files again by URI while the upload \
+     lives, else from a private copy in $XDG_DATA_HOME/gemline/attachments. The openai provider sends images as \
+     image_url data URLs and text files as text, and nothing else. Exit 66: a file cannot be read; 65: too large \
+     or a type the model does not take; 4: an upload failed (the prompt is not sent).\n\n",
+    "Images and speech: --modalities text,image asks an image model for pictures, --voice NAME a TTS model for \
+     speech (responseModalities, speechConfig; such requests declare no tools, and speech gets no system \
+     prompt). Each image or sound is written to --output-dir as gem-ask-image-N.EXT or gem-ask-audio-N.wav (raw \
+     PCM given its WAV header), never overwriting, and announced by a media event (path, mime_type, size, \
+     width and height or duration_ms). On a terminal that shows images (--graphics: kitty, iTerm2, sixel) the \
+     image is drawn inline, else one line names the file. Images and PDFs an MCP tool returns reach the model \
+     as parts of its function response and are shown the same way.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
@@ -407,7 +426,7 @@ pub const HELP_TAIL: &str = concat!(
      The prompt, the status line (mode, model, chapter, who has the turn) and what slash commands print go to \
      the terminal, never to stdout: into a pipe, stdout carries only the event stream, each turn ending with \
      its own `result`. Slash commands: /help, /quit, /new, /history, /clear, /save NAME, /load NAME, \
-     /model NAME, /tools, /interrupt (// starts a prompt with a slash). After an answer that does not ask for \
+     /model NAME, /tools, /interrupt, /attach FILE (// starts a prompt with a slash). After an answer that does not ask for \
      input (the signal tool's need_input) the model continues on its own with \"Continue.\", up to \
      --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
      answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
@@ -426,6 +445,8 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --mcp mcp-server-time --list-tools\n",
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
+    "  gem-ask -a invoice.pdf \"what is the total?\"\n",
+    "  gem-ask -m gemini-2.5-flash-preview-tts --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
     "  gem-ask --print-config\n",
     "  gem-ask -i --continue",
 );

@@ -146,6 +146,23 @@ document on stdout; with --output-dir DIR each chart is a file \
 DIR/NN-title.svg and its path is written on stdout. Other events write \
 nothing; a chart that cannot be drawn is a warning (--strict: exit 65).
 
+--format png writes the same charts as PNG images, each SVG rasterised at \
+its size with resvg (text in a DejaVu Sans subset compiled in, so the \
+pixels are the same on every machine): one PNG on stdout (never to a \
+terminal), or with --output-dir DIR a file DIR/NN-title.png each.
+
+Pictures in the terminal (--graphics): where stdout is a terminal that \
+shows images, each chart is drawn as that picture, rasterised at the \
+terminal's cell size times the width in columns, with the kitty graphics \
+protocol, iTerm2's inline images or sixel (256 colours); `auto` detects \
+the protocol from the environment (KITTY_WINDOW_ID or TERM=xterm-kitty, \
+Ghostty; TERM_PROGRAM=iTerm.app or WezTerm; TERM=foot or mlterm), none \
+under tmux or screen. Text and other events are drawn as always. Into a \
+pipe, a file or a CI log, with --live and with --chapters, charts stay \
+text: no image bytes and no escape sequence are written there. A `media` \
+event (gem-ask's images) is drawn the same way, else as one line naming \
+its file.
+
 --format vega-lite does not draw either: each chart (bar, line, table, and \
 every mark of a valid `ui` chart) is written as a Vega-Lite v5 spec with its \
 data inline, one compact JSON document per line, so one chart is one JSON \
