@@ -199,7 +199,7 @@ impl Agent {
             let Some((mime, bytes)) = decode(inline) else {
                 continue;
             };
-            let marker = self.keep_media(&mime, bytes, "model")?;
+            let marker = self.keep_media(&mime, bytes, "model", None)?;
             if let Some(o) = v.as_object_mut() {
                 o.remove("inlineData");
                 o.insert("attachment".into(), marker);
@@ -225,7 +225,9 @@ impl Agent {
         let mut parts = Vec::new();
         for inline in &list {
             if let Some((mime, bytes)) = decode(inline) {
-                parts.push(json!({"attachment": self.keep_media(&mime, bytes, tool)?}));
+                // A file the tool read is shown where it is, not copied.
+                let at = inline.get("path").and_then(Value::as_str).map(Path::new);
+                parts.push(json!({"attachment": self.keep_media(&mime, bytes, tool, at)?}));
             }
         }
         if !parts.is_empty() {
@@ -234,14 +236,26 @@ impl Agent {
         Ok(())
     }
 
-    fn keep_media(&mut self, mime: &str, bytes: Vec<u8>, source: &str) -> io::Result<Value> {
+    fn keep_media(
+        &mut self,
+        mime: &str,
+        bytes: Vec<u8>,
+        source: &str,
+        at: Option<&Path>,
+    ) -> io::Result<Value> {
         let kind = if mime.starts_with("audio/") {
             "audio"
-        } else {
+        } else if mime.starts_with("image/") {
             "image"
+        } else {
+            "file"
         };
         let dir = self.media_dir.clone();
-        let event = match write_new(&dir, kind, extension(mime), &bytes) {
+        let written = match at {
+            Some(p) => Ok(p.to_path_buf()),
+            None => write_new(&dir, kind, extension(mime), &bytes),
+        };
+        let event = match written {
             Ok(path) => media_event(&path, mime, &bytes, source),
             Err(e) => Event::error(
                 "warning",

@@ -241,3 +241,55 @@ fn an_mcp_tools_image_reaches_the_model_as_a_part_and_is_shown() {
     let path = scene.work.join(media[0]["path"].as_str().unwrap());
     assert_eq!(std::fs::read(path).unwrap(), png);
 }
+
+#[test]
+fn an_image_the_model_reads_is_sent_as_a_part_within_the_workspace_only() {
+    let scene = Scene::new("media-read-file");
+    let png = crate::gem_ask_attach::png_file(7, 5);
+    std::fs::write(scene.work.join("plot.png"), &png).unwrap();
+    // Outside the working directory, and a link in it pointing there.
+    std::fs::write(scene.home.join("secret.png"), &png).unwrap();
+    std::os::unix::fs::symlink(scene.home.join("secret.png"), scene.work.join("link.png")).unwrap();
+    let server = FakeGemini::start(
+        "media-read-file",
+        vec![
+            calls_reply(&[
+                call("read_file", json!({"path": "plot.png"})),
+                call("read_file", json!({"path": "link.png"})),
+            ]),
+            answer_reply(),
+        ],
+    );
+    let ev = scene.run(
+        &server,
+        &["--tools", "read_file", "what does plot.png show?"],
+    );
+    let bodies = server.bodies();
+    let last = bodies[1]["contents"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    let seen = &last["parts"][0]["functionResponse"];
+    assert_eq!(
+        seen["parts"],
+        json!([{"inlineData": {"mimeType": "image/png", "data": crate::support::ask::b64(&png)}}])
+    );
+    let refused = &last["parts"][1]["functionResponse"];
+    assert!(refused.get("parts").is_none(), "{refused}");
+    assert!(
+        refused["response"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("outside"),
+        "{refused}"
+    );
+    // Shown where it is: no copy made.
+    let media = of_type(&ev, "media");
+    assert_eq!(media.len(), 1);
+    assert_eq!(media[0]["source"], "read_file");
+    let shown = std::path::PathBuf::from(media[0]["path"].as_str().unwrap());
+    assert_eq!(shown.file_name().unwrap(), "plot.png");
+    assert!(!scene.work.join("gem-ask-image-1.png").exists());
+}

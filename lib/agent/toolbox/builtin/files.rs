@@ -75,13 +75,61 @@ fn read_decl() -> Value {
     json!({
         "name": "read_file",
         "description": format!("Reads a text file inside the working directory (or an included directory). \
-            Returns at most {} KiB; use offset and limit (lines) for long files.", MAX_READ / 1024),
+            Returns at most {} KiB; use offset and limit (lines) for long files. An image (PNG, JPEG, WebP) \
+            or a PDF is sent to you whole, to look at.", MAX_READ / 1024),
         "parameters": {"type": "OBJECT", "properties": {
             "path": {"type": "STRING", "description": "File path, relative to the working directory."},
             "offset": {"type": "INTEGER", "description": "First line to return, counting from 1."},
             "limit": {"type": "INTEGER", "description": "Most lines to return."}
         }, "required": ["path"]}
     })
+}
+
+/// Most bytes of an image or PDF read_file sends the model.
+const MAX_MEDIA: u64 = 7 << 20;
+
+/// An image or PDF the model asked to read (its path already through the
+/// workspace's rules): sent to it as a part of the answer, by the agent
+/// (`MEDIA_KEY`); `None` for other files.
+fn read_media(path: &str, real: &std::path::Path) -> Option<ToolResult> {
+    use base64::Engine;
+    let mut head = Vec::new();
+    fs::File::open(real)
+        .ok()?
+        .take(64)
+        .read_to_end(&mut head)
+        .ok()?;
+    let mime = crate::agent::attach::sniff::sniff(&head);
+    if !matches!(
+        mime,
+        "image/png" | "image/jpeg" | "image/webp" | "application/pdf"
+    ) {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    let read = fs::File::open(real).and_then(|f| f.take(MAX_MEDIA + 1).read_to_end(&mut bytes));
+    if let Err(e) = read {
+        return Some(Err(io_failed(path, e)));
+    }
+    if bytes.len() as u64 > MAX_MEDIA {
+        return Some(Err(Failed::new(
+            "tool_failed",
+            format!(
+                "{path} is a {mime} file of more than {} MiB, more than read_file sends",
+                MAX_MEDIA >> 20
+            ),
+        )));
+    }
+    let output = format!(
+        "{path}: {mime}, {} bytes, sent with this answer",
+        bytes.len()
+    );
+    let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let media = json!([{"mimeType": mime, "data": data, "path": real.to_string_lossy()}]);
+    Some(Ok(Done {
+        response: json!({"output": output, (super::super::MEDIA_KEY): media}),
+        output,
+    }))
 }
 
 fn list_decl() -> Value {
@@ -158,6 +206,9 @@ fn refused(message: String) -> Failed {
 fn read_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     let path = required("read_file", args, "path")?;
     let real = ctx.workspace.resolve(path).map_err(refused)?;
+    if let Some(seen) = read_media(path, &real) {
+        return seen;
+    }
     let mut bytes = Vec::new();
     fs::File::open(&real)
         .and_then(|f| f.take(MAX_READ as u64 + 1).read_to_end(&mut bytes))
