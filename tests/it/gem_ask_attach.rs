@@ -407,3 +407,45 @@ fn openai_sends_images_as_data_urls() {
             {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", b64(&png))}}]})
     );
 }
+
+#[test]
+fn attach_in_the_interactive_session_goes_with_the_next_question() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let scene = crate::support::tools::Scene::new("attach-repl");
+    let png = png_file(4, 3);
+    std::fs::write(scene.work.join("my chart.png"), &png).unwrap();
+    let server = FakeGemini::start("attach-repl", vec![answer(), answer()]);
+    let mut child = scene
+        .gem_ask(&server, None)
+        .args(["-i", "--auto-continue", "off"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"/attach my chart.png\n/attach nope.gif\ndescribe it\nand again?\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("attached my chart.png (image/png, ")
+            && stderr.contains("cannot attach nope.gif: no such file"),
+        "{stderr}"
+    );
+    let bodies = server.bodies();
+    assert_eq!(
+        bodies[0]["contents"][0]["parts"],
+        json!([{"inlineData": {"mimeType": "image/png", "data": b64(&png)}}, {"text": "describe it"}])
+    );
+    // Sent with one question; the next resends it as part of the history.
+    let contents = bodies[1]["contents"].as_array().unwrap();
+    assert_eq!(
+        contents.last().unwrap()["parts"],
+        json!([{"text": "and again?"}])
+    );
+    assert_eq!(contents[0], bodies[0]["contents"][0]);
+}

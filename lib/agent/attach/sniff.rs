@@ -100,6 +100,16 @@ pub fn is_text(head: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Whatever a file starts with, sniffing answers.
+        #[test]
+        fn no_bytes_make_sniffing_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+            let mime = sniff(&bytes);
+            prop_assert!(!mime.is_empty());
+        }
+    }
 
     #[test]
     fn magic_numbers_name_their_types() {

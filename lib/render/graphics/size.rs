@@ -71,6 +71,20 @@ fn webp_size(b: &[u8]) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Headers come from files and tools: no bytes make a reader panic.
+        #[test]
+        fn no_header_panics(prefix in prop::sample::select(vec![
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(), b"GIF89a".to_vec(), vec![0xff, 0xd8],
+            b"RIFF\0\0\0\0WEBPVP8X".to_vec(), b"RIFF\0\0\0\0WEBPVP8L".to_vec(), vec![]]),
+            rest in prop::collection::vec(any::<u8>(), 0..64)) {
+            let bytes = [prefix, rest].concat();
+            let _ = image_size(&bytes);
+            let _ = super::super::Raster::from_png(&bytes);
+        }
+    }
 
     #[test]
     fn sizes_of_each_format() {
