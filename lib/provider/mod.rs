@@ -22,7 +22,6 @@
 pub mod blob;
 pub mod client;
 pub mod error;
-pub mod exchange;
 pub mod files;
 pub mod gemini;
 pub mod openai;

@@ -143,7 +143,7 @@ pub trait Transport: Send + Sync {
     fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError>;
 
     /// Any other request (the Files API's upload and polling, see
-    /// [`super::exchange`]); a transport that makes none says so.
+    /// [`exchange`]); a transport that makes none says so.
     fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
         Err(TransportError {
             message: format!(
@@ -155,7 +155,9 @@ pub trait Transport: Send + Sync {
     }
 }
 
-pub use super::exchange::{Exchange, ExchangeBody};
+pub mod exchange;
+
+pub use exchange::{Exchange, ExchangeBody};
 
 /// The live API over ureq (rustls).
 pub struct Http {
@@ -259,54 +261,11 @@ impl Transport for Http {
     }
 
     fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
-        super::exchange::http(self, req)
+        exchange::http(self, req)
     }
 }
 
-impl Http {
-    /// A ureq error as ours, the URL's secrets scrubbed.
-    pub(super) fn failed(&self, e: ureq::Error) -> TransportError {
-        let mut err = classify(e, &self.timeouts);
-        err.message = scrub_url(
-            &format!("{}: {}", self.authority, err.message),
-            &self.base_url,
-        );
-        err
-    }
-
-    /// A response as a [`Reply`], every header kept.
-    pub(super) fn reply(&self, resp: ureq::http::Response<ureq::Body>) -> Reply {
-        let headers: Vec<(String, String)> = resp
-            .headers()
-            .iter()
-            .filter_map(|(k, v)| {
-                Some((
-                    k.as_str().to_ascii_lowercase(),
-                    v.to_str().ok()?.to_string(),
-                ))
-            })
-            .collect();
-        let find = |name: &str| {
-            headers
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        };
-        Reply {
-            status: resp.status().as_u16(),
-            content_type: find("content-type"),
-            retry_after: find("retry-after"),
-            headers: headers.clone(),
-            body: Box::new(NamedTimeouts {
-                inner: resp.into_body().into_reader(),
-                read: self.timeouts.read,
-            }),
-            warning: None,
-        }
-    }
-}
-
-fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
+pub(super) fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
     use ureq::Error as E;
     use ureq::Timeout as T;
     let kind = if matches!(
@@ -341,9 +300,9 @@ fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
 }
 
 /// The response body, with ureq's per-read timeout told as `--read-timeout`.
-struct NamedTimeouts<R> {
-    inner: R,
-    read: Duration,
+pub(super) struct NamedTimeouts<R> {
+    pub(super) inner: R,
+    pub(super) read: Duration,
 }
 
 impl<R: Read> Read for NamedTimeouts<R> {
@@ -469,7 +428,7 @@ impl Transport for Replay {
     }
 
     fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
-        super::exchange::replay(self, req)
+        exchange::replay(self, req)
     }
 }
 
@@ -597,7 +556,7 @@ impl<T: Transport> Transport for Recording<T> {
     }
 
     fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
-        super::exchange::record(&self.inner, &self.file, req)
+        exchange::record(&self.inner, &self.file, req)
     }
 }
 

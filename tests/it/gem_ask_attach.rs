@@ -322,7 +322,7 @@ fn a_failed_upload_is_exit_4_naming_the_file_and_sends_no_prompt() {
 fn binary_stdin_is_attached_and_text_stdin_stays_context() {
     let (home, work) = scene("attach-stdin");
     let png = png_file(5, 4);
-    let server = FakeGemini::start("attach-stdin", vec![answer(), answer()]);
+    let server = FakeGemini::start("attach-stdin", vec![answer(), answer(), answer()]);
     ask(&server, &home, &work)
         .arg("what is this?")
         .write_stdin(png.clone())
@@ -331,13 +331,22 @@ fn binary_stdin_is_attached_and_text_stdin_stays_context() {
         server.bodies()[0]["contents"][0]["parts"],
         json!([{"inlineData": {"mimeType": "image/png", "data": b64(&png)}}, {"text": "what is this?"}])
     );
+    // Without a session (so no copy kept): read from the spooled file.
+    ask(&server, &home, &work)
+        .args(["--no-history", "what is this?"])
+        .write_stdin(png.clone())
+        .succeeds();
+    assert_eq!(
+        server.bodies()[1]["contents"][0]["parts"][0],
+        json!({"inlineData": {"mimeType": "image/png", "data": b64(&png)}})
+    );
     // `-a -` attaches text too; without it text is context, as before.
     ask(&server, &home, &work)
         .args(["-a", "-", "summarize"])
         .write_stdin("line one\nline two\n")
         .succeeds();
     assert_eq!(
-        server.bodies()[1]["contents"][0]["parts"][0],
+        server.bodies()[2]["contents"][0]["parts"][0],
         json!({"inlineData": {"mimeType": "text/plain", "data": b64(b"line one\nline two\n")}})
     );
 }

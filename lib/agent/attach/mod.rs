@@ -379,7 +379,9 @@ pub fn marker(a: &Attachment, upload: Option<&crate::provider::files::Uploaded>)
         "size": a.size,
         "sha256": a.sha256,
     });
-    if let Origin::Path(p) = &a.origin {
+    // Where the bytes are while this run lasts (stdin's spooled file
+    // too): read again when no copy is kept (`--no-history`).
+    if let Some(p) = a.file() {
         m["path"] = p.to_string_lossy().into_owned().into();
     }
     if let Some(u) = upload {

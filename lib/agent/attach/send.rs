@@ -62,6 +62,8 @@ pub struct Attachments {
     pending: Vec<Attachment>,
     /// Bytes made during the run (tool and model images), by hash.
     pub(super) memory: HashMap<String, Arc<[u8]>>,
+    /// Spooled stdin, kept for the run's later requests.
+    temps: Vec<Arc<tempfile::NamedTempFile>>,
 }
 
 impl Attachments {
@@ -71,6 +73,7 @@ impl Attachments {
             store,
             pending: Vec::new(),
             memory: HashMap::new(),
+            temps: Vec::new(),
         }
     }
 
@@ -107,6 +110,9 @@ impl Attachments {
         let mut parts = Vec::new();
         for a in std::mem::take(&mut self.pending) {
             parts.push(self.part_of(&a, client)?);
+            if let Origin::Temp(t) = a.origin {
+                self.temps.push(t);
+            }
         }
         if let Some(text) = user.get_mut("parts").and_then(Value::as_array_mut) {
             parts.append(text);

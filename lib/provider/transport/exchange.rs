@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use serde_json::{Value, json};
 
-use super::transport::{
+use super::{
     BaseUrl, Http, Replay, Reply, Transport, TransportError, TransportErrorKind, display_url,
     write_record,
 };
@@ -93,6 +93,49 @@ pub(super) fn http(h: &Http, req: Exchange) -> Result<Reply, TransportError> {
     match result {
         Ok(resp) => Ok(h.reply(resp)),
         Err(e) => Err(h.failed(e)),
+    }
+}
+
+impl Http {
+    /// A ureq error as ours, the URL's secrets scrubbed.
+    pub(super) fn failed(&self, e: ureq::Error) -> TransportError {
+        let mut err = super::classify(e, &self.timeouts);
+        err.message = super::scrub_url(
+            &format!("{}: {}", self.authority, err.message),
+            &self.base_url,
+        );
+        err
+    }
+
+    /// A response as a [`Reply`], every header kept.
+    pub(super) fn reply(&self, resp: ureq::http::Response<ureq::Body>) -> Reply {
+        let headers: Vec<(String, String)> = resp
+            .headers()
+            .iter()
+            .filter_map(|(k, v)| {
+                Some((
+                    k.as_str().to_ascii_lowercase(),
+                    v.to_str().ok()?.to_string(),
+                ))
+            })
+            .collect();
+        let find = |name: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        };
+        Reply {
+            status: resp.status().as_u16(),
+            content_type: find("content-type"),
+            retry_after: find("retry-after"),
+            headers: headers.clone(),
+            body: Box::new(super::NamedTimeouts {
+                inner: resp.into_body().into_reader(),
+                read: self.timeouts.read,
+            }),
+            warning: None,
+        }
     }
 }
 
