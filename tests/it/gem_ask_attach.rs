@@ -458,3 +458,56 @@ fn attach_in_the_interactive_session_goes_with_the_next_question() {
     );
     assert_eq!(contents[0], bodies[0]["contents"][0]);
 }
+
+#[test]
+fn an_upload_is_recorded_without_its_credentials_and_replayed() {
+    let (home, work) = scene("attach-record");
+    let mut talk = wav_file(100);
+    talk.resize(15_000_000, 3);
+    std::fs::write(work.join("talk.wav"), &talk).unwrap();
+    let server = FakeGemini::start(
+        "attach-record",
+        vec![
+            start_reply(),
+            file_reply("31-files-upload-finalize.response.json"),
+            file_reply("32-files-get-processing.response.json"),
+            file_reply("33-files-get-active.response.json"),
+            answer(),
+        ],
+    );
+    let record = work.join("rec.jsonl");
+    ask(&server, &home, &work)
+        .args([
+            "--record",
+            "rec.jsonl",
+            "-a",
+            "talk.wav",
+            "Summarize this talk.",
+        ])
+        .succeeds();
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(!text.contains("upload_id") && !text.contains(KEY), "{text}");
+    assert!(
+        text.contains("\"<15000000 bytes>\""),
+        "the bytes are counted, not kept"
+    );
+    // The same run from the record, no server.
+    let out = ask(&server, &home, &work)
+        .env("GEMINI_BASE_URL", "http://127.0.0.1:9")
+        .args([
+            "--replay",
+            "rec.jsonl",
+            "-a",
+            "talk.wav",
+            "Summarize this talk.",
+        ])
+        .succeeds();
+    let ev = events(&out.stdout);
+    assert_eq!(of_type(&ev, "result")[0]["status"], "success");
+    assert_eq!(
+        server.requests().len(),
+        5,
+        "nothing more reached the server"
+    );
+}

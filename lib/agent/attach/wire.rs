@@ -225,3 +225,22 @@ impl files::Progress for Quiet {
         crate::agent::signals::received().is_some()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_uri_is_used_until_ten_minutes_before_it_expires() {
+        let at = |secs: i64| {
+            jiff::Timestamp::from_second(jiff::Timestamp::now().as_second() + secs)
+                .unwrap()
+                .to_string()
+        };
+        assert!(!expired(None));
+        assert!(!expired(Some(&at(3600))));
+        assert!(expired(Some(&at(300))), "within the margin");
+        assert!(expired(Some(&at(-60))));
+        assert!(expired(Some("not a time")));
+    }
+}

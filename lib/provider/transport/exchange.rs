@@ -215,11 +215,16 @@ pub(super) fn record<T: Transport>(
         Ok(mut reply) => {
             let mut bytes = Vec::new();
             let read = (&mut reply.body).take(1 << 20).read_to_end(&mut bytes);
+            // An upload URL's query (its upload id) is a credential.
             let headers: serde_json::Map<String, Value> = reply
                 .headers
                 .iter()
-                .filter(|(k, _)| k != "x-goog-upload-url")
-                .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+                .map(|(k, v)| match k.as_str() {
+                    "x-goog-upload-url" | "x-goog-upload-control-url" => {
+                        (k.clone(), Value::from(display_url(v)))
+                    }
+                    _ => (k.clone(), Value::from(v.clone())),
+                })
                 .collect();
             write_record(
                 file,
