@@ -40,6 +40,17 @@ off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c gem-ask -s a -l attach -d 'Attach a file to the prompt (repeatable): an image, PDF, audio, video or text file, its type read from its bytes; `-` attaches stdin; an https:// URL is passed for the API to fetch. Small files go inline, larger ones through the Files API (a progress bar on a terminal). A missing file is exit 66, one too large or of a type the model does not take exit 65' -r
+complete -c gem-ask -l output-dir -d 'Where images and audio the model (or a tool) makes are written, as gem-ask-image-N.png, gem-ask-audio-N.wav (never overwriting) [default: the working directory]' -r -F
+complete -c gem-ask -l voice -d 'Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g. gemini-2.5-flash-preview-tts): the answer is written as a WAV file' -r
+complete -c gem-ask -l modalities -d 'What the model answers with (responseModalities), e.g. text,image for an image model [default: the model\'s own]' -r -f -a "text\t''
+image\t''
+audio\t''"
+complete -c gem-ask -l graphics -d 'Text output only: draw images inline on a terminal that shows them (kitty, iTerm2, sixel; auto detects which), else one line with the path; never into a pipe' -r -f -a "auto\t'The protocol the terminal is detected to speak (kitty, iTerm2, sixel), else none; never into a pipe or a file'
+kitty\t'The kitty graphics protocol (kitty, Ghostty, WezTerm, Konsole)'
+iterm\t'iTerm2\'s inline images (iTerm2, WezTerm, VS Code)'
+sixel\t'Sixel (xterm -ti vt340, foot, mlterm, Windows Terminal, contour)'
+off\t'No pictures: charts as text, images as a line with their path'"
 complete -c gem-ask -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
 man\t''
 bash\t''

@@ -153,6 +153,14 @@ impl Event {
         )
     }
 
+    /// A file gem-ask wrote: an image or audio the model or a tool made.
+    pub fn media(path: &str, mime_type: &str, size: usize, source: &str) -> Event {
+        Self::typed(
+            "media",
+            json!({"path": path, "mime_type": mime_type, "size": size, "source": source}),
+        )
+    }
+
     pub fn thought(content: &str, delta: bool) -> Event {
         Self::typed("thought", json!({"content": content, "delta": delta}))
     }

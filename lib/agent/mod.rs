@@ -4,10 +4,14 @@
 //! `init`, runs its mode ([`oneshot`], [`task`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
 //! and closes with exactly one `result` ([`outcome`]), on success, on any
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
-//! ([`exit`]). Tools and their consent live in [`toolbox`].
+//! ([`exit`]). Tools and their consent live in [`toolbox`]; files sent with
+//! a prompt in [`attach`], images and speech the model answers with in
+//! [`media`].
 
+pub mod attach;
 pub mod history;
 pub mod keys;
+pub mod media;
 pub mod oneshot;
 pub mod options;
 pub mod outcome;

@@ -59,12 +59,15 @@ impl Prepared {
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,
                 one_turn: false,
+                generation: args.media.generation(),
             },
             ledger,
             pending: Vec::new(),
             on_signal: signal::terminal_progress(),
             deadline: None,
             rounds_end_turn: false,
+            attach: setup::attachments(args),
+            media_dir: args.media.dir().to_path_buf(),
         };
         agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
         for f in self.tool_failures {
@@ -85,11 +88,17 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let prepared = Prepared::new(args)?;
     // None: a signal arrived while stdin was still open; the run ends as
     // interrupted, with its init and result, and sends nothing.
-    let context = setup::read_context(args)?;
+    let mut binary = None;
+    let context = setup::read_context(args, &mut binary)?;
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
+    let attachments = setup::open_attachments(args, binary)?;
     let mut prompt = args.prompt.join(" ");
-    if !interrupted_early && prompt.trim().is_empty() && context.trim().is_empty() {
+    if !interrupted_early
+        && prompt.trim().is_empty()
+        && context.trim().is_empty()
+        && attachments.is_empty()
+    {
         return Err(coded(
             exit::USAGE,
             "no prompt: give it as arguments or pipe text on stdin (see --help)",
@@ -103,6 +112,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &mut session)?;
     agent.opts.one_turn = true;
+    agent.attach.add(attachments);
     if !prompt.trim().is_empty() {
         agent.emit(stamp(Event::message("user", &prompt, false)))?;
     }

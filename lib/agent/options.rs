@@ -82,6 +82,9 @@ pub struct Options {
     pub interactive: bool,
     pub max_consecutive_turns: u32,
     pub text: crate::render::MarkdownOptions,
+    /// Files in, images and speech out (`-a`, `--output-dir`, `--voice`,
+    /// `--modalities`, `--graphics`).
+    pub media: crate::agent::media::MediaOptions,
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub tools_file: ToolsFile,

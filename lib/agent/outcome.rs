@@ -88,6 +88,7 @@ pub fn verdict(failure: Failure) -> Result<Verdict, io::Error> {
         Failure::Gen(e) => {
             let code = match e {
                 GenError::Blocked(_) => exit::BLOCKED,
+                GenError::Attachment(_) => exit::NO_INPUT,
                 _ => exit::API,
             };
             v(code, e.kind(), e.to_string())

@@ -238,14 +238,17 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     }
     let prepared = Prepared::new(args)?;
     // None: a signal arrived while stdin was still open.
-    let context = setup::read_context(args)?;
+    let mut binary = None;
+    let context = setup::read_context(args, &mut binary)?;
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
+    let attachments = setup::open_attachments(args, binary)?;
     let mut session = setup::resolve_session(args)?;
     let drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut task = Task::new(text, Limits::from_args(args), started);
     let mut agent = prepared.start(args, &mut session)?;
+    agent.attach.add(attachments);
     agent.opts.system_extra = task.system_rules();
     agent.stats.iterations = Some(0);
     let client = if interrupted_early {

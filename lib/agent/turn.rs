@@ -48,6 +48,10 @@ pub struct TurnOptions {
     /// the session but not into [`Agent::history`], where a long answer
     /// would be held whole in memory for nothing.
     pub one_turn: bool,
+    /// `generationConfig` members of `--modalities` and `--voice`; an
+    /// image or speech answer is asked for without tools (and speech
+    /// without the system prompt, which a TTS model would read out).
+    pub generation: Option<Value>,
 }
 
 /// What one completed user turn did.
@@ -111,6 +115,24 @@ pub struct Agent {
     /// did not run answered as such) instead of failing: in task mode the
     /// iteration ends and the task goes on.
     pub rounds_end_turn: bool,
+    /// Files for the next user turn, and the bytes of attachments sent.
+    pub attach: super::attach::Attachments,
+    /// Where the model's and tools' images and audio are written.
+    pub media_dir: std::path::PathBuf,
+}
+
+/// Whether a request asking for `generation` declares tools and sends
+/// the system prompt: not for images or speech (image and TTS models
+/// take no tools; a TTS model would read the prompt out).
+fn media_limits(generation: Option<&Value>) -> (bool, bool) {
+    let asks = |m: &str| {
+        generation
+            .and_then(|g| g.get("responseModalities"))
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| x == m))
+    };
+    let (image, audio) = (asks("IMAGE"), asks("AUDIO"));
+    (!image && !audio, !audio)
 }
 
 /// Adds the time to an event that is not a streamed piece.
@@ -287,6 +309,7 @@ impl Agent {
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
         self.compact(client, &mut report)?;
+        let user = self.attach.take_into(user, client)?;
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.
         let kept = self.history.len();
@@ -360,14 +383,26 @@ impl Agent {
     ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
-        let decls: Vec<Value> = self.toolbox.declarations();
-        let system = self.system_prompt();
-        let body = request::build(&RequestSpec {
+        let (tools, system) = media_limits(self.opts.generation.as_ref());
+        let decls: Vec<Value> = if tools {
+            self.toolbox.declarations()
+        } else {
+            Vec::new()
+        };
+        let system = system.then(|| self.system_prompt());
+        let mut body = request::build(&RequestSpec {
             contents,
-            system: Some(&system),
+            system: system.as_deref(),
             functions: &decls,
             thoughts: self.opts.thoughts,
         });
+        if let Some(g) = &self.opts.generation {
+            request::merge_generation(&mut body, g);
+        }
+        let wired = self.attach.wire(&mut body, client)?;
+        for w in &wired.warnings {
+            self.emit(stamp(Event::error("warning", w)))?;
+        }
         if self.opts.debug {
             crate::term::diag(format!(
                 "gem-ask: debug: POST {}{} {}: [REDACTED] ({} contents, {} bytes)",
@@ -384,7 +419,9 @@ impl Agent {
             deadline: self.deadline,
             show_text: true,
         };
-        let mut turn = client.generate(body, &mut obs)?;
+        let mut turn = client.generate_with(body, &wired.blobs, &mut obs)?;
+        drop(wired);
+        self.model_media(&mut turn)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);
@@ -499,7 +536,9 @@ impl Agent {
                 report.records.push(Box::new(session::topic_record(&t)));
                 self.topic = Some(t);
             }
-            responses[i] = Some(done.part);
+            let mut part = done.part;
+            self.tool_media(&mut part, &call.name)?;
+            responses[i] = Some(part);
         }
         let parts: Vec<Value> = responses.into_iter().flatten().collect();
         Ok(json!({"role": "user", "parts": parts}))

@@ -19,8 +19,10 @@
 //! is one folder beside [`gemini`] and [`openai`] and one arm of
 //! [`ProviderKind`].
 
+pub mod blob;
 pub mod client;
 pub mod error;
+pub mod files;
 pub mod gemini;
 pub mod openai;
 pub mod request;

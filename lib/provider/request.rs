@@ -36,6 +36,22 @@ pub fn build(spec: &RequestSpec<'_>) -> Value {
     Value::Object(body)
 }
 
+/// Adds `extra` (`responseModalities`, `speechConfig`) to the body's
+/// `generationConfig`, next to what is there.
+pub fn merge_generation(body: &mut Value, extra: &Value) {
+    let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) else {
+        return;
+    };
+    let g = b
+        .entry("generationConfig")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(g) = g.as_object_mut() {
+        for (k, v) in e {
+            g.insert(k.clone(), v.clone());
+        }
+    }
+}
+
 /// A user turn of text parts.
 pub fn user_text(texts: &[&str]) -> Value {
     json!({"role": "user", "parts": texts.iter().map(|t| json!({"text": t})).collect::<Vec<_>>()})

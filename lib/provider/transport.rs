@@ -27,6 +27,9 @@ pub struct Reply {
     /// Said to the user as a warning: a `--replay` answer recorded for a
     /// different request.
     pub warning: Option<String>,
+    /// Every response header, names in lower case (the Files API's
+    /// upload URL is one); empty where nobody needs them.
+    pub headers: Vec<(String, String)>,
 }
 
 /// A failure before any HTTP status arrived.
@@ -138,18 +141,34 @@ pub fn scrub_url(text: &str, url: &str) -> String {
 pub trait Transport: Send + Sync {
     /// POSTs `body` to `path` (`/v1beta/models/...`, query included).
     fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError>;
+
+    /// Any other request (the Files API's upload and polling, see
+    /// [`exchange`]); a transport that makes none says so.
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        Err(TransportError {
+            message: format!(
+                "cannot {} {}: this transport only asks for answers",
+                req.method, req.target
+            ),
+            kind: TransportErrorKind::Fatal,
+        })
+    }
 }
+
+pub mod exchange;
+
+pub use exchange::{Exchange, ExchangeBody};
 
 /// The live API over ureq (rustls).
 pub struct Http {
-    agent: ureq::Agent,
-    base_url: String,
+    pub(super) agent: ureq::Agent,
+    pub(super) base_url: String,
     /// `host:port`, named in connection errors.
-    authority: String,
+    pub(super) authority: String,
     /// The header carrying the key, and its value; none for a server that
     /// needs no key.
-    auth: Option<(&'static str, String)>,
-    timeouts: Timeouts,
+    pub(super) auth: Option<(&'static str, String)>,
+    pub(super) timeouts: Timeouts,
 }
 
 /// Connect and per-read limits; no total limit, so a long healthy stream is
@@ -229,6 +248,7 @@ impl Transport for Http {
                     status: resp.status().as_u16(),
                     content_type: header("content-type"),
                     retry_after: header("retry-after"),
+                    headers: Vec::new(),
                     body: Box::new(NamedTimeouts {
                         inner: resp.into_body().into_reader(),
                         read: self.timeouts.read,
@@ -236,19 +256,16 @@ impl Transport for Http {
                     warning: None,
                 })
             }
-            Err(e) => {
-                let mut err = classify(e, &self.timeouts);
-                err.message = scrub_url(
-                    &format!("{}: {}", self.authority, err.message),
-                    &self.base_url,
-                );
-                Err(err)
-            }
+            Err(e) => Err(self.failed(e)),
         }
+    }
+
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        exchange::http(self, req)
     }
 }
 
-fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
+pub(super) fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
     use ureq::Error as E;
     use ureq::Timeout as T;
     let kind = if matches!(
@@ -283,9 +300,9 @@ fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
 }
 
 /// The response body, with ureq's per-read timeout told as `--read-timeout`.
-struct NamedTimeouts<R> {
-    inner: R,
-    read: Duration,
+pub(super) struct NamedTimeouts<R> {
+    pub(super) inner: R,
+    pub(super) read: Duration,
 }
 
 impl<R: Read> Read for NamedTimeouts<R> {
@@ -317,7 +334,7 @@ impl<R: Read> Read for NamedTimeouts<R> {
 /// An answer recorded for a different request (other contents, model or
 /// declared tools) still comes, with a warning saying how it differs.
 pub struct Replay {
-    exchanges: Mutex<Vec<(bool, Value)>>,
+    pub(super) exchanges: Mutex<Vec<(bool, Value)>>,
 }
 
 impl Replay {
@@ -404,9 +421,14 @@ impl Transport for Replay {
             status,
             content_type: header("content-type"),
             retry_after: header("retry-after"),
+            headers: Vec::new(),
             body: Box::new(Cursor::new(body)),
             warning,
         })
+    }
+
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        exchange::replay(self, req)
     }
 }
 
@@ -479,8 +501,8 @@ fn replay_mismatch(path: &str, request: &Value, recorded: &Value) -> Option<Stri
 
 /// Wraps a transport and appends every exchange to a record file.
 pub struct Recording<T> {
-    inner: T,
-    file: Arc<Mutex<File>>,
+    pub(super) inner: T,
+    pub(super) file: Arc<Mutex<File>>,
 }
 
 impl<T: Transport> Recording<T> {
@@ -518,6 +540,7 @@ impl<T: Transport> Transport for Recording<T> {
                     status: reply.status,
                     content_type: reply.content_type,
                     retry_after: reply.retry_after,
+                    headers: reply.headers,
                     body: Box::new(tee),
                     warning: reply.warning,
                 })
@@ -530,6 +553,10 @@ impl<T: Transport> Transport for Recording<T> {
                 Err(e)
             }
         }
+    }
+
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        exchange::record(&self.inner, &self.file, req)
     }
 }
 
@@ -564,7 +591,7 @@ impl Drop for Tee {
     }
 }
 
-fn write_record(file: &Mutex<File>, line: Value) {
+pub(super) fn write_record(file: &Mutex<File>, line: Value) {
     let mut text = line.to_string();
     text.push('\n');
     if let Ok(mut f) = file.lock() {

@@ -24,7 +24,7 @@
 //!
 //! Layout: `chart.rs` draws one chart, `stream/` renders an event stream,
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
-//! Markdown output, `svg/` its SVG output, `live_chart/` keeps live charts, `live/`
+//! Markdown output, `svg/` its SVG output, `graphics/` pictures in the terminal and PNG, `live_chart/` keeps live charts, `live/`
 //! redraws them in place (`--live`), `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
@@ -34,6 +34,7 @@ mod chart;
 mod ci;
 mod gfm;
 mod grammar;
+pub mod graphics;
 mod line;
 mod live;
 mod live_chart;
@@ -110,6 +111,9 @@ pub struct RenderOptions {
     pub hyperlinks: bool,
     /// A Markdown table with numbers is also drawn as a bar chart.
     pub chart_tables: bool,
+    /// Charts and images as pictures, with this protocol (`--graphics`;
+    /// set only for a terminal that draws them).
+    pub graphics: Option<graphics::Target>,
 }
 
 impl Default for RenderOptions {
@@ -127,6 +131,7 @@ impl Default for RenderOptions {
             markdown: false,
             hyperlinks: false,
             chart_tables: false,
+            graphics: None,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Secrets stay home: a tool's processes never get the API keys or other
 //! secret-looking variables (the config's `tools.pass_env` puts back what
 //! the user names), and what a tool prints is cleaned of every key gem-ask
-//! knows before it is shown, stored or sent, with either provider.
+//! knows before it is shown, stored or sent, with either provider. An
+//! image or PDF for the model is never altered; one holding a key is
+//! withheld.
 
 use serde_json::{Value, json};
 
@@ -344,4 +346,69 @@ fn notes_of_killed_processes_stopped_commands_and_pages_are_redacted() {
     let bodies: Vec<String> = server.bodies()[1..].iter().map(Value::to_string).collect();
     // Not the key, and not the part of it a cut would have left.
     assert_clean(&traces(&scene, &out.stdout, &bodies), &[KEY, &KEY[..7]]);
+}
+
+/// Every inline file's bytes in the requests, decoded.
+fn inline_bytes(v: &Value, out: &mut Vec<Vec<u8>>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(d) = m.get("inlineData").and_then(|i| i["data"].as_str()) {
+                out.push(crate::support::ask::unb64(d));
+            }
+            m.values().for_each(|x| inline_bytes(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| inline_bytes(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn an_image_or_pdf_for_the_model_is_never_altered_and_withheld_if_it_holds_the_key() {
+    let scene = Scene::new("secrets-media");
+    let png = crate::gem_ask_attach::png_file(7, 5);
+    std::fs::write(scene.work.join("plot.png"), &png).unwrap();
+    let pdf = format!("%PDF-1.4\n1 0 obj << /Title (api_key={KEY}) >> endobj\n%%EOF\n");
+    std::fs::write(scene.work.join("notes.pdf"), &pdf).unwrap();
+    let server = FakeGemini::start(
+        "secrets-media",
+        vec![
+            calls_reply(&[
+                call("read_file", json!({"path": "plot.png"})),
+                call("read_file", json!({"path": "notes.pdf"})),
+            ]),
+            answer_reply(),
+        ],
+    );
+    let out = finish(
+        scene
+            .gem_ask(&server, None)
+            .args(["--tools", "read_file", "what do these show?"])
+            .spawn()
+            .unwrap(),
+    );
+    let ev = succeeded(&out);
+    let bodies = server.bodies();
+    let last = bodies[1]["contents"].as_array().unwrap().last().unwrap();
+    // The image goes byte for byte; the PDF holding the key does not go.
+    let seen = &last["parts"][0]["functionResponse"];
+    assert_eq!(
+        seen["parts"][0]["inlineData"]["data"],
+        crate::support::ask::b64(&png)
+    );
+    let withheld = &last["parts"][1]["functionResponse"];
+    assert!(withheld.get("parts").is_none(), "{withheld}");
+    let said = withheld["response"]["output"].as_str().unwrap();
+    assert!(said.contains("withheld from the model"), "{said}");
+    assert!(
+        of_type(&ev, "tool_result")[1]["output"]
+            .as_str()
+            .unwrap()
+            .contains("withheld from the model")
+    );
+    assert_eq!(of_type(&ev, "media").len(), 1);
+    let mut files = Vec::new();
+    inline_bytes(&bodies[1], &mut files);
+    assert_eq!(files, [png]);
+    let later: Vec<String> = bodies[1..].iter().map(Value::to_string).collect();
+    assert_clean(&traces(&scene, &out.stdout, &later), &[KEY]);
 }

@@ -106,6 +106,21 @@ pub struct Ctx<'a> {
     pub task_deadline: Option<Instant>,
 }
 
+/// The member of a tool's `functionResponse.response` that carries its
+/// images (`[{mimeType, data}]`, base64) to the agent, which takes it out
+/// and sends them as parts (`agent::media`); never sent as it is.
+pub const MEDIA_KEY: &str = "gemline.media";
+
+/// Whether a tool's file of type `mime` goes to the model as a part under
+/// [`MEDIA_KEY`]: the images every provider's models read, and PDF (a
+/// GIF, say, is described in text instead).
+pub fn media_for_model(mime: &str) -> bool {
+    matches!(
+        mime,
+        "image/png" | "image/jpeg" | "image/webp" | "application/pdf"
+    )
+}
+
 type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
 type PreviewFn = dyn Fn(&Value, &Ctx<'_>) -> String + Send + Sync;
 type CheckFn = dyn Fn(&Value, &Ctx<'_>) -> Result<(), Failed> + Send + Sync;

@@ -17,6 +17,8 @@
 //!   shown, stored in the session or sent ([`redact_ran`]): the API keys,
 //!   the values of the variables hidden from children, and the values of
 //!   secret-named variables the config hands an MCP server.
+//!   A tool's files for the model (images, PDFs) are bytes, never
+//!   altered: one whose bytes hold a secret is withheld whole.
 //!
 //! The allow list and the config's secrets are process-wide (set once
 //! when the toolbox is built), as the environment itself is.
@@ -26,7 +28,7 @@ use std::sync::RwLock;
 
 use serde_json::Value;
 
-use super::Ran;
+use super::{Done, MEDIA_KEY, Ran};
 
 /// What replaces a secret in tool output.
 pub const REDACTED: &str = "[REDACTED]";
@@ -363,30 +365,89 @@ pub fn redact_ran(ran: &mut Ran) {
     if secrets.is_empty() {
         return;
     }
+    redact_ran_with(ran, &secrets);
+}
+
+/// [`redact_ran`] with these secrets.
+fn redact_ran_with(ran: &mut Ran, secrets: &[String]) {
     match &mut ran.result {
-        Ok(d) => {
-            if let Some(r) = redact_with(&d.output, &secrets) {
-                d.output = r;
-            }
-            redact_json(&mut d.response, &secrets);
-        }
+        Ok(d) => redact_done(d, secrets),
         Err(f) => {
-            if let Some(r) = redact_with(&f.message, &secrets) {
+            if let Some(r) = redact_with(&f.message, secrets) {
                 f.message = r;
             }
         }
     }
     for e in &mut ran.events {
         for v in e.0.values_mut() {
-            redact_json(v, &secrets);
+            redact_json(v, secrets);
         }
     }
+}
+
+/// A successful result redacted. Its files for the model ([`MEDIA_KEY`])
+/// are bytes, not text: a run of their base64 replaced would corrupt
+/// them, and a secret in them is in the bytes, not in their base64. So
+/// each is decoded and looked into: one whose bytes hold a secret is
+/// withheld whole (the answer says so), the others pass untouched.
+fn redact_done(d: &mut Done, secrets: &[String]) {
+    let media = d.response.as_object_mut().and_then(|r| r.remove(MEDIA_KEY));
+    if let Some(r) = redact_with(&d.output, secrets) {
+        d.output = r;
+    }
+    redact_json(&mut d.response, secrets);
+    let Some(Value::Array(mut list)) = media else {
+        return;
+    };
+    let before = list.len();
+    list.retain_mut(|m| media_kept(m, secrets));
+    let withheld = before - list.len();
+    if withheld > 0 {
+        let note = format!(
+            "\n[{withheld} of the tool's files (images, PDFs) withheld from the model: their bytes \
+             hold a secret]"
+        );
+        d.output.push_str(&note);
+        if let Some(Value::String(o)) = d.response.get_mut("output") {
+            o.push_str(&note);
+        }
+    }
+    if let (false, Some(r)) = (list.is_empty(), d.response.as_object_mut()) {
+        r.insert(MEDIA_KEY.into(), Value::Array(list));
+    }
+}
+
+/// Whether one of a tool's files may go to the model (its members other
+/// than `data` redacted): not when its bytes hold a known secret.
+fn media_kept(m: &mut Value, secrets: &[String]) -> bool {
+    use base64::Engine;
+    let bytes = m
+        .get("data")
+        .and_then(Value::as_str)
+        .and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok());
+    let Some(bytes) = bytes else {
+        // Not base64, so never sent as a file (the agent skips it): text.
+        redact_json(m, secrets);
+        return true;
+    };
+    if secrets
+        .iter()
+        .any(|s| memchr::memmem::find(&bytes, s.as_bytes()).is_some())
+    {
+        return false;
+    }
+    if let Some(o) = m.as_object_mut() {
+        o.iter_mut()
+            .filter(|(k, _)| *k != "data")
+            .for_each(|(_, v)| redact_json(v, secrets));
+    }
+    true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::toolbox::{Done, Failed};
+    use crate::agent::toolbox::Failed;
     use serde_json::json;
 
     #[test]
@@ -503,6 +564,42 @@ mod tests {
         let mut ran = Ran::done(Done::text("plain"));
         redact_ran(&mut ran);
         assert_eq!(ran.result.unwrap().output, "plain");
+    }
+
+    #[test]
+    fn a_tools_files_are_withheld_for_a_secret_in_their_bytes_never_altered() {
+        use base64::Engine;
+        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        // A secret that is the base64 of other bytes: the file's base64
+        // holds it, its bytes do not; it passes byte for byte.
+        let secrets = vec!["QUJDREVGR0hJSktM".to_string()];
+        let innocent = b64(b"ABCDEFGHIJKL");
+        assert!(innocent.contains(&secrets[0]));
+        let leaky = b64(b"\x89PNG\r\n\x1a\nkey=QUJDREVGR0hJSktM;");
+        let mut ran = Ran::done(Done {
+            output: "two images; QUJDREVGR0hJSktM".into(),
+            response: json!({"output": "two images; QUJDREVGR0hJSktM", MEDIA_KEY: [
+                {"mimeType": "image/png", "data": innocent, "path": "/w/QUJDREVGR0hJSktM.png"},
+                {"mimeType": "image/png", "data": leaky},
+            ]}),
+        });
+        redact_ran_with(&mut ran, &secrets);
+        let d = ran.result.unwrap();
+        let note = "[1 of the tool's files (images, PDFs) withheld from the model: their bytes \
+                    hold a secret]";
+        assert_eq!(d.output, format!("two images; [REDACTED]\n{note}"));
+        assert_eq!(d.response["output"], d.output.as_str());
+        assert_eq!(
+            d.response[MEDIA_KEY],
+            json!([{"mimeType": "image/png", "data": innocent, "path": "/w/[REDACTED].png"}])
+        );
+        // All withheld: no files member left.
+        let mut ran = Ran::done(Done {
+            output: String::new(),
+            response: json!({"output": "", MEDIA_KEY: [{"mimeType": "image/png", "data": leaky}]}),
+        });
+        redact_ran_with(&mut ran, &secrets);
+        assert!(ran.result.unwrap().response.get(MEDIA_KEY).is_none());
     }
 
     #[test]

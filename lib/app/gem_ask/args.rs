@@ -31,7 +31,10 @@ use crate::term::Toggle;
                   Text piped on stdin is sent as context before the prompt: \
                   cat results.csv | gem-ask \"chart the slowest 5\". At most 8 MiB of it: more is refused \
                   (exit 65) rather than cut, since a model answering about half a file does not say so; \
-                  trim it first (tail -c 8M).",
+                  trim it first (tail -c 8M). Binary data piped on stdin (an image, a PDF, ...) is attached \
+                  instead, as -a attaches files: cat scan.png | gem-ask \"what is this\". A model that answers \
+                  with images (--modalities text,image) or speech (--voice) has them written to files \
+                  (--output-dir) and announced by media events.",
     after_help = HELP_TAIL,
 )]
 pub struct Args {
@@ -238,6 +241,9 @@ pub struct Args {
     #[command(flatten)]
     pub text: crate::app::viz_render::args::MarkdownArgs,
 
+    #[command(flatten)]
+    pub media: super::media::MediaArgs,
+
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
@@ -321,6 +327,7 @@ impl Args {
             interactive: self.interactive,
             max_consecutive_turns: self.max_consecutive_turns,
             text: self.text.options(),
+            media: self.media.options(),
             tools_file,
         }
     }
@@ -340,17 +347,17 @@ pub const HELP_TAIL: &str = concat!(
     "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
-    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
+    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
-    "  65   stdin is larger than 8 MiB\n",
-    "  66   a --replay or --record file cannot be opened\n",
+    "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take\n",
+    "  66   a --replay or --record file, or an attachment, cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
-     connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
+     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, max_tool_rounds, session_error, setup_error, \
      interrupted, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
@@ -391,6 +398,7 @@ pub const HELP_TAIL: &str = concat!(
      needs consent is refused and the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
      check, and the open itself cannot leave them); they open only regular files, never a FIFO or a device. \
+     read_file sends an image (PNG, JPEG, WebP) or a PDF of up to 7 MiB to the model whole, as a part. \
      A shell command runs in a process group of its own: what it leaves in the background is killed when it \
      ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
      the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
@@ -398,7 +406,8 @@ pub const HELP_TAIL: &str = concat!(
      (consent: trusted, allowed, yes, always, denied, no_terminal). Tools' processes (commands, MCP servers) \
      get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
      unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
-     returns. The config, e.g.:\n",
+     returns (an image or PDF for the model is never altered: one whose bytes hold a key is withheld). The \
+     config, e.g.:\n",
     "  [tools]\n",
     "  enable = [\"read_file\", \"search_files\"]     # declared in every run\n",
     "  allow = [\"write_file\"]                     # never asked\n",
@@ -442,6 +451,22 @@ pub const HELP_TAIL: &str = concat!(
      fit in half the limit; the last turn is always kept. The summary replaces them in every later request, in \
      every mode; the session file keeps the original turns, marked as covered by the summary record. A summary \
      that fails is a warning event and the history is sent whole.\n\n",
+    "Attachments: -a FILE (repeatable), -a - (stdin) and -a https://URL send files with the prompt; binary \
+     data piped on stdin is attached too. The type is read from the bytes (PNG, JPEG, WebP, HEIC, PDF, WAV, MP3, \
+     FLAC, OGG, AAC, AIFF, MP4, MOV, WebM, text; GIF for the openai provider). Up to 19 MB of base64 goes inline \
+     in a request, streamed from the file; larger files (to 2 GiB) are uploaded once through the Files API (a \
+     progress bar on stderr when it is a terminal) and referred to by URI. The session keeps a reference (name, \
+     type, size, SHA-256, file URI), not the bytes: a follow-up turn sends the files again by URI while the upload \
+     lives, else from a private copy in $XDG_DATA_HOME/gemline/attachments. The openai provider sends images as \
+     image_url data URLs and text files as text, and nothing else. Exit 66: a file cannot be read; 65: too large \
+     or a type the model does not take; 4: an upload failed (the prompt is not sent).\n\n",
+    "Images and speech: --modalities text,image asks an image model for pictures, --voice NAME a TTS model for \
+     speech (responseModalities, speechConfig; such requests declare no tools, and speech gets no system \
+     prompt). Each image or sound is written to --output-dir as gem-ask-image-N.EXT or gem-ask-audio-N.wav (raw \
+     PCM given its WAV header), never overwriting, and announced by a media event (path, mime_type, size, \
+     width and height or duration_ms). On a terminal that shows images (--graphics: kitty, iTerm2, sixel) the \
+     image is drawn inline, else one line names the file. Images and PDFs an MCP tool returns reach the model \
+     as parts of its function response and are shown the same way.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
@@ -452,7 +477,7 @@ pub const HELP_TAIL: &str = concat!(
      The prompt, the status line (mode, model, chapter, who has the turn) and what slash commands print go to \
      the terminal, never to stdout: into a pipe, stdout carries only the event stream, each turn ending with \
      its own `result`. Slash commands: /help, /quit, /new, /history, /clear, /save NAME, /load NAME, \
-     /model NAME, /tools, /interrupt (// starts a prompt with a slash). After an answer that does not ask for \
+     /model NAME, /tools, /interrupt, /attach FILE (// starts a prompt with a slash). After an answer that does not ask for \
      input (the signal tool's need_input) the model continues on its own with \"Continue.\", up to \
      --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
      answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
@@ -471,6 +496,8 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --mcp mcp-server-time --list-tools\n",
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
+    "  gem-ask -a invoice.pdf \"what is the total?\"\n",
+    "  gem-ask -m gemini-2.5-flash-preview-tts --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
     "  gem-ask --print-config\n",
     "  gem-ask -i --continue",
 );

@@ -3,6 +3,7 @@
 //! hands the resolved [`crate::agent::Options`] to the agent engine.
 
 pub mod args;
+pub mod media;
 pub mod settings;
 
 use std::io::{self, Write};

@@ -10,6 +10,9 @@
 //!   came, and Gemini's `thoughtSignature` as
 //!   `extra_content.google.thought_signature`, the form Gemini's
 //!   compatibility endpoint reads (and requires on Gemini 3).
+//! - An image (`inlineData`, `fileData` with an image URL) becomes an
+//!   `image_url` part of its user message (a `data:` URL, or the URL);
+//!   the message's content is then a list of text and image parts.
 //! - `functionDeclarations` become `tools`; Gemini's OpenAPI-style
 //!   UPPERCASE types are JSON Schema's lowercase ones.
 //!
@@ -127,7 +130,31 @@ fn messages_of(content: &Value, ids: &mut Ids) -> Vec<Value> {
             json!({"role": "tool", "tool_call_id": id, "content": response.to_string()})
         })
         .collect();
-    if !text.is_empty() {
+    let images: Vec<Value> = parts(content)
+        .filter_map(|p| p.get("inlineData"))
+        .filter_map(|d| {
+            let mime = d.get("mimeType").and_then(Value::as_str)?;
+            let data = d.get("data").and_then(Value::as_str)?;
+            mime.starts_with("image/").then(|| {
+                json!({"type": "image_url", "image_url": {"url": format!("data:{mime};base64,{data}")}})
+            })
+        })
+        .chain(
+            parts(content)
+                .filter_map(|p| p.get("fileData"))
+                .filter_map(|d| d.get("fileUri").and_then(Value::as_str))
+                .map(|url| json!({"type": "image_url", "image_url": {"url": url}})),
+        )
+        .collect();
+    if !images.is_empty() {
+        // Text and images in one message: the content as a list of parts.
+        let mut list = Vec::new();
+        if !text.is_empty() {
+            list.push(json!({"type": "text", "text": text}));
+        }
+        list.extend(images);
+        out.push(json!({"role": "user", "content": list}));
+    } else if !text.is_empty() {
         out.push(json!({"role": "user", "content": text}));
     }
     out

@@ -8,6 +8,7 @@
 
 mod chapters;
 mod draw;
+mod picture;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};

@@ -160,3 +160,26 @@ pub fn text_reply(text: &str, prompt: u64, candidates: u64) -> Reply {
                                 "totalTokenCount":prompt + candidates}})
     ))
 }
+
+/// A multimodal fixture (testdata/gemini/multimodal), as text.
+pub fn mm(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/gemini/multimodal")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A multimodal fixture, as JSON.
+pub fn mm_json(name: &str) -> Value {
+    serde_json::from_str(&mm(name)).unwrap()
+}
+
+pub fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+pub fn unb64(s: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(s).unwrap()
+}

@@ -2,10 +2,15 @@
 //! regex over files), all `auto` since they only read inside the
 //! workspace, and `write_file` (`standard`). Every path goes through
 //! [`Workspace::resolve`]; answers are capped so one call cannot flood the
-//! model's context. Declarations use the OpenAPI subset, like the chart
-//! tools.
+//! model's context. `read_file` of an image or a PDF, opened the same
+//! way, sends it to the model as a part of the answer instead of text.
+//! Declarations use the OpenAPI subset, like the chart tools.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use base64::Engine;
 
 use serde_json::{Value, json};
 
@@ -13,7 +18,8 @@ use super::args::{io_failed, required, str_arg};
 use super::search::{self, MAX_MATCHES};
 use super::{paging, place};
 use crate::agent::toolbox::{
-    Ctx, Done, Failed, Level, Ran, Source, Stop, Tool, ToolResult, Workspace,
+    Ctx, Done, Failed, Level, MEDIA_KEY, Ran, Source, Stop, Tool, ToolResult, Workspace,
+    media_for_model,
 };
 use crate::term::regular::FileKind;
 
@@ -88,12 +94,79 @@ fn read_decl() -> Value {
         "name": "read_file",
         "description": format!("Reads a text file inside the working directory (or an included directory). \
             A call returns at most {} KiB: a longer file is read in pages, by line (offset and limit count lines \
-            over the whole file), and the answer ends with the offset of the next page.", MAX_READ / 1024),
+            over the whole file), and the answer ends with the offset of the next page. An image (PNG, JPEG, \
+            WebP) or a PDF is sent to you whole, to look at.", MAX_READ / 1024),
         "parameters": {"type": "OBJECT", "properties": {
             "path": {"type": "STRING", "description": "File path, relative to the working directory."},
             "offset": {"type": "INTEGER", "description": "First line to return, counting from 1."},
             "limit": {"type": "INTEGER", "description": "Most lines to return."}
         }, "required": ["path"]}
+    })
+}
+
+/// Bytes read to tell an image or PDF from text.
+const SNIFFED: usize = 64;
+/// Most bytes of an image or PDF read_file sends the model.
+const MAX_MEDIA: u64 = 7 << 20;
+
+/// The type of a file starting with `head` when read_file sends it to the
+/// model as a part (an image every provider's models read, or a PDF).
+fn media_type(head: &[u8]) -> Option<&'static str> {
+    let mime = crate::agent::attach::sniff::sniff(head);
+    media_for_model(mime).then_some(mime)
+}
+
+/// An image or PDF the model asked to read, opened through the
+/// workspace's rules (`file`, its first bytes `head` already read): sent
+/// to it as a part of the answer by the agent ([`MEDIA_KEY`]), shown
+/// where it is (`real`). Read in pieces, so a stop ends it.
+fn read_media(
+    path: &str,
+    real: &Path,
+    mime: &str,
+    head: Vec<u8>,
+    file: File,
+    ctx: &Ctx<'_>,
+) -> ToolResult {
+    let too_large = || {
+        Failed::new(
+            "tool_failed",
+            format!(
+                "{path} is a {mime} file of more than {} MiB, more than read_file sends",
+                MAX_MEDIA >> 20
+            ),
+        )
+    };
+    let size = file.metadata().map_err(|e| io_failed(path, e))?.len();
+    if size > MAX_MEDIA {
+        return Err(too_large());
+    }
+    let mut bytes = head;
+    let mut rest = file.take(MAX_MEDIA + 1 - bytes.len() as u64);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        if let Some(why) = ctx.stopped() {
+            return Err(ctx.stop_failure("read_file", why));
+        }
+        match rest.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io_failed(path, e)),
+        }
+    }
+    if bytes.len() as u64 > MAX_MEDIA {
+        return Err(too_large());
+    }
+    let output = format!(
+        "{path}: {mime}, {} bytes, sent with this answer",
+        bytes.len()
+    );
+    let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let media = json!([{"mimeType": mime, "data": data, "path": real.to_string_lossy()}]);
+    Ok(Done {
+        response: json!({"output": output, (MEDIA_KEY): media}),
+        output,
     })
 }
 
@@ -154,14 +227,24 @@ fn refused(message: String) -> Failed {
 
 fn read_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     let path = required("read_file", args, "path")?;
-    let (file, _) = ctx.workspace.open_file(path)?;
+    let (mut file, real) = ctx.workspace.open_file(path)?;
+    let mut head = Vec::with_capacity(SNIFFED);
+    (&mut file)
+        .take(SNIFFED as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| io_failed(path, e))?;
+    if let Some(mime) = media_type(&head) {
+        return read_media(path, &real, mime, head, file, ctx);
+    }
     let offset = args
         .get("offset")
         .and_then(Value::as_u64)
         .unwrap_or(1)
         .max(1);
     let limit = args.get("limit").and_then(Value::as_u64).filter(|&n| n > 0);
-    let page = paging::page(file, offset, limit, MAX_READ, &|| ctx.stopped().is_some())
+    // The bytes sniffed are the page's first ones: the file is read once.
+    let whole = io::Cursor::new(head).chain(file);
+    let page = paging::page(whole, offset, limit, MAX_READ, &|| ctx.stopped().is_some())
         .map_err(|e| io_failed(path, e))?
         .ok_or_else(|| ctx.stop_failure("read_file", ctx.stopped().unwrap_or(Stop::Timeout)))?;
     if page.binary {
@@ -280,5 +363,52 @@ mod tests {
         assert_eq!(e.kind, "path_refused");
         let e = write_file(&json!({"path": "/tmp/x", "content": ""}), &c).unwrap_err();
         assert_eq!(e.kind, "path_refused");
+    }
+    #[test]
+    fn an_image_is_read_whole_through_the_workspaces_opening() {
+        let (d, w) = ws("media");
+        let png: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+            .iter()
+            .copied()
+            .chain((0..200_000u32).map(|i| (i % 251) as u8))
+            .collect();
+        fs::write(d.join("pic.png"), &png).unwrap();
+        let c = ctx(&w);
+        // Paging arguments do not cut an image: it goes whole.
+        let r = read_file(&json!({"path": "pic.png", "offset": 3, "limit": 1}), &c).unwrap();
+        assert_eq!(
+            r.output,
+            "pic.png: image/png, 200008 bytes, sent with this answer"
+        );
+        let m = &r.response[MEDIA_KEY][0];
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(m["data"].as_str().unwrap())
+            .unwrap();
+        assert!(data == png, "the bytes sent are the file's");
+        let real = d.canonicalize().unwrap().join("pic.png");
+        assert_eq!(m["path"], real.to_string_lossy().as_ref());
+        // A FIFO named like an image is refused (and does not block).
+        let fifo = std::ffi::CString::new(d.join("pipe.png").into_os_string().into_encoded_bytes())
+            .unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let e = read_file(&json!({"path": "pipe.png"}), &c).unwrap_err();
+        assert!(e.message.contains("FIFO"), "{e:?}");
+        // A link out of the workspace is refused, whatever the file is.
+        let outside = std::env::temp_dir().join(format!("gemline-out-{}.png", std::process::id()));
+        fs::write(&outside, &png).unwrap();
+        std::os::unix::fs::symlink(&outside, d.join("out.png")).unwrap();
+        let e = read_file(&json!({"path": "out.png"}), &c).unwrap_err();
+        assert_eq!(e.kind, "path_refused");
+        let _ = fs::remove_file(&outside);
+        // Larger than read_file sends: refused by its size, unread.
+        let big = fs::File::create(d.join("big.png")).unwrap();
+        (&big).write_all(&png[..8]).unwrap();
+        big.set_len(MAX_MEDIA + 1).unwrap();
+        let e = read_file(&json!({"path": "big.png"}), &c).unwrap_err();
+        assert!(e.message.contains("more than 7 MiB"), "{e:?}");
+        // A stop ends the reading: no answer with part of the file.
+        let stopped = Ctx::new(&w, Duration::ZERO, "t2");
+        let e = read_file(&json!({"path": "pic.png"}), &stopped).unwrap_err();
+        assert_eq!(e.kind, "timeout");
     }
 }

@@ -1,10 +1,12 @@
 //! An MCP tool's answer (a `CallToolResult`) as gem-ask's result: the
 //! text of its content blocks (other kinds described), its structured
-//! content, `isError` as an error result, the text capped at [`MAX_TEXT`].
+//! content, `isError` as an error result, the text capped at [`MAX_TEXT`];
+//! its images (and image or PDF resources) under [`MEDIA_KEY`], for the
+//! agent to send the model as parts.
 
 use serde_json::{Map, Value, json};
 
-use crate::agent::toolbox::{Done, Failed, ToolResult, secrets};
+use crate::agent::toolbox::{Done, Failed, MEDIA_KEY, ToolResult, media_for_model, secrets};
 
 /// A `CallToolResult` (as JSON, so every content kind reads the same way)
 /// as the model's answer: the text of its content, its structured content,
@@ -30,6 +32,10 @@ pub fn from_result(r: &Value) -> ToolResult {
     response.insert("output".into(), text.clone().into());
     if let Some(s) = r.get("structuredContent").filter(|s| !s.is_null()) {
         response.insert("structuredContent".into(), s.clone());
+    }
+    let media: Vec<Value> = blocks.iter().filter_map(media_of).collect();
+    if !media.is_empty() {
+        response.insert(MEDIA_KEY.into(), media.into());
     }
     let output = match (text.is_empty(), r.get("structuredContent")) {
         (true, Some(s)) if !s.is_null() => s.to_string(),
@@ -61,6 +67,20 @@ fn capped(mut text: String) -> String {
         MAX_TEXT / 1024
     ));
     text
+}
+
+/// An image block, or an embedded resource that is an image or a PDF, as
+/// inline data for the model (`{mimeType, data}`).
+fn media_of(b: &Value) -> Option<Value> {
+    let (mime, data) = match b["type"].as_str()? {
+        "image" => (b["mimeType"].as_str()?, b["data"].as_str()?),
+        "resource" => (
+            b["resource"]["mimeType"].as_str()?,
+            b["resource"]["blob"].as_str()?,
+        ),
+        _ => return None,
+    };
+    media_for_model(mime).then(|| json!({"mimeType": mime, "data": data}))
 }
 
 /// One content block as text: text as is, anything else described.
@@ -106,6 +126,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(img.output, "[image image/png, 4 bytes base64]");
+        assert_eq!(
+            img.response[MEDIA_KEY],
+            json!([{"mimeType": "image/png", "data": "AAAA"}])
+        );
         let big = from_result(&json!({"content":[{"type":"text","text": "é".repeat(MAX_TEXT)}]}))
             .unwrap();
         assert!(big.output.len() < MAX_TEXT + 100);
