@@ -41,15 +41,27 @@ fn signal(child: &Child, sig: i32) {
     }
 }
 
-/// Whether process `pid` still runs (a zombie does not).
+/// Whether process `pid` still runs (a zombie does not) after a grace of
+/// a few seconds: SIGKILL is delivered asynchronously, and on a loaded
+/// machine a killed process may be seen running for a moment.
 fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-        !s.rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z')
-    })
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while running() {
+        if std::time::Instant::now() > deadline {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
 }
 
 #[test]
