@@ -12,6 +12,7 @@ pub mod oneshot;
 pub mod options;
 pub mod outcome;
 pub mod repl;
+pub mod schema;
 pub mod setup;
 pub mod signals;
 pub mod sink;

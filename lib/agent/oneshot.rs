@@ -59,6 +59,10 @@ impl Prepared {
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,
                 one_turn: false,
+                system_user: args.system.clone(),
+                temperature: args.temperature,
+                schema: args.schema.clone(),
+                schema_retry: false,
             },
             ledger,
             pending: Vec::new(),
@@ -77,6 +81,16 @@ impl Prepared {
 /// repeated on stderr).
 pub fn error_drawn(args: &Options, mode: OutputMode) -> bool {
     mode == OutputMode::Text && !args.command_help
+}
+
+/// The user turn of a one-shot run: stdin's context, then the prompt
+/// (`--count-tokens` counts the same content).
+pub fn user_content(context: &str, prompt: &str) -> serde_json::Value {
+    let texts: Vec<&str> = [context, prompt]
+        .into_iter()
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    request::user_text(&texts)
 }
 
 /// Runs one prompt; the value is the exit code.
@@ -101,7 +115,8 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let error_drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &mut session)?;
-    agent.opts.one_turn = true;
+    // A schema's retry shows the model its first answer.
+    agent.opts.one_turn = args.schema.is_none();
     if !prompt.trim().is_empty() {
         agent.emit(stamp(Event::message("user", &prompt, false)))?;
     }
@@ -114,11 +129,11 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
         setup::make_client(args)
     };
     let outcome = client.and_then(|client| {
-        let texts: Vec<&str> = [context.as_str(), prompt.as_str()]
-            .into_iter()
-            .filter(|t| !t.trim().is_empty())
-            .collect();
-        let report = agent.turn(&client, request::user_text(&texts))?;
+        let user = user_content(&context, &prompt);
+        let report = match &args.schema {
+            Some(schema) => super::schema::run::turn(&mut agent, &client, user, schema)?,
+            None => agent.turn(&client, user)?,
+        };
         session.save(&args.model, &report.records)
     });
     outcome::finish(

@@ -48,6 +48,15 @@ pub struct TurnOptions {
     /// the session but not into [`Agent::history`], where a long answer
     /// would be held whole in memory for nothing.
     pub one_turn: bool,
+    /// The user's own system prompt (`--system`, a role's, the context
+    /// files), after gem-ask's guidance, which it adds to.
+    pub system_user: String,
+    pub temperature: Option<f64>,
+    /// `--schema`: the answer is data; its text is not shown but kept in
+    /// [`TurnReport::answer`] to be checked.
+    pub schema: Option<std::sync::Arc<super::schema::Schema>>,
+    /// The schema's one retry: no tools, the schema as a constraint.
+    pub schema_retry: bool,
 }
 
 /// What one completed user turn did.
@@ -66,6 +75,8 @@ pub struct TurnReport {
     /// the turn is kept. The model's answers are written from their
     /// spools, never built as one string.
     pub records: Vec<Box<dyn session::Record>>,
+    /// The final answer's text, kept only with `--schema`.
+    pub answer: Option<String>,
 }
 
 impl session::Record for crate::provider::Turn {
@@ -157,11 +168,18 @@ impl Agent {
 
     fn system_prompt(&self) -> String {
         if self.opts.command_help {
-            return COMMAND_PROMPT.to_string();
+            return format!("{COMMAND_PROMPT}{}", self.opts.system_user);
         }
         let mut s = BASE_PROMPT.to_string();
         s.push_str(&self.toolbox.guidance());
         s.push_str(&self.opts.system_extra);
+        if let Some(schema) = &self.opts.schema
+            && !self.opts.schema_retry
+            && !self.toolbox.declared().is_empty()
+        {
+            s.push_str(&schema.instruction());
+        }
+        s.push_str(&self.opts.system_user);
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
@@ -203,8 +221,7 @@ impl Agent {
         let body = request::build(&RequestSpec {
             contents: &contents,
             system: Some(history::SUMMARY_SYSTEM),
-            functions: &[],
-            thoughts: false,
+            ..Default::default()
         });
         let mut obs = Obs {
             sink: self.sink.as_mut(),
@@ -344,13 +361,26 @@ impl Agent {
     ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
-        let decls: Vec<Value> = self.toolbox.declarations();
+        let decls: Vec<Value> = if self.opts.schema_retry {
+            Vec::new()
+        } else {
+            self.toolbox.declarations()
+        };
         let system = self.system_prompt();
+        // Gemini 2.5 refuses JSON mode beside function declarations: with
+        // tools the schema is in the system prompt, and the answer checked.
+        let schema = self.opts.schema.clone();
         let body = request::build(&RequestSpec {
             contents,
             system: Some(&system),
             functions: &decls,
             thoughts: self.opts.thoughts,
+            json_schema: schema
+                .as_ref()
+                .filter(|_| decls.is_empty())
+                .map(|s| &s.sent),
+            temperature: self.opts.temperature,
+            builtin_tools: &[],
         });
         if self.opts.debug {
             crate::term::diag(format!(
@@ -366,7 +396,8 @@ impl Agent {
             sink: self.sink.as_mut(),
             thoughts: self.opts.thoughts,
             deadline: self.deadline,
-            show_text: true,
+            // Data is shown as records, once checked.
+            show_text: schema.is_none(),
         };
         let mut turn = client.generate(body, &mut obs)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
@@ -388,6 +419,9 @@ impl Agent {
             _ => {}
         }
         let calls = std::mem::take(&mut turn.calls);
+        if schema.is_some() && calls.is_empty() {
+            report.answer = Some(turn.text().map_err(GenError::Output)?);
+        }
         if !turn.parts.is_empty() {
             // The next request resends the answer whole, so only then is
             // it built in memory; the session gets it from the spool.

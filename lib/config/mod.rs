@@ -34,7 +34,13 @@
 //! args = ["--local-timezone", "UTC"]
 //! env = { TZ = "UTC" }
 //! trust = true
+//!
+//! [roles.sql]                   # gem-ask --role sql (roles.rs)
+//! system = "Answer with one SQL query for $dialect."
+//! defaults = { dialect = "PostgreSQL" }
 //! ```
+
+pub mod roles;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -67,6 +73,9 @@ pub struct Config {
     /// `[mcp.NAME]`, in name order.
     #[serde(default)]
     pub mcp: BTreeMap<String, ServerSpec>,
+    /// `[roles.NAME]`, in name order.
+    #[serde(default)]
+    pub roles: BTreeMap<String, roles::RoleConfig>,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:
@@ -221,6 +230,13 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
                 .map_err(|e| in_table("base_url", e.to_string()))?;
         }
     }
+    for (name, role) in &c.roles {
+        role.check().map_err(|(key, why)| Problem::InTable {
+            table: format!("roles.{name}"),
+            key,
+            why,
+        })?;
+    }
     if c.width == Some(0) {
         return Err(Problem::Key {
             key: "width",
@@ -292,6 +308,36 @@ mod tests {
         assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
         assert_eq!(c.gemini.base_url, None);
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
+        assert_eq!(c.roles["sql"].defaults["dialect"], "PostgreSQL");
+    }
+
+    #[test]
+    fn roles_parse_and_their_faults_name_table_and_key() {
+        let doc = include_str!("roles.rs");
+        let example: String = doc
+            .lines()
+            .skip_while(|l| !l.contains("```toml"))
+            .skip(1)
+            .take_while(|l| !l.contains("```"))
+            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
+            .collect();
+        let c = parse(&example).unwrap();
+        let r = &c.roles["translator"];
+        assert_eq!(
+            (r.temperature, r.tools.as_deref()),
+            (Some(0.2), Some(&[][..]))
+        );
+        let e = parse("[roles.x]\ntemperature = 3.5\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            ": [roles.x]: key temperature: 3.5 is not between 0 and 2"
+        );
+        let e = parse("[roles.x]\nsytem = \"hi\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(":2: key sytem: unknown field `sytem`"), "{e}");
     }
 
     #[test]
