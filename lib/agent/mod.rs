@@ -6,6 +6,7 @@
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
 //! ([`exit`]). Tools and their consent live in [`toolbox`].
 
+pub mod discover;
 pub mod history;
 pub mod keys;
 pub mod oneshot;
@@ -56,6 +57,12 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
     let started = Instant::now();
     if args.list_tools {
         return list_tools(&args);
+    }
+    if args.list_models {
+        return discover::list_models(&args);
+    }
+    if args.count_tokens {
+        return discover::count_tokens(&args);
     }
     if args.interactive {
         return repl::run(&args, started);

@@ -43,8 +43,19 @@ impl Prepared {
     /// servers' `error` events already written. The session's contents
     /// move into the agent (a long answer in them is not copied).
     pub fn start(self, args: &Options, session: &mut SessionChoice) -> anyhow::Result<Agent> {
+        let failures = self.tool_failures.clone();
+        let mut agent = self.agent(args, session);
+        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+        for f in failures {
+            agent.emit(stamp(Event::error("error", &f)))?;
+        }
+        Ok(agent)
+    }
+
+    /// The agent for `session`, nothing written yet.
+    pub fn agent(self, args: &Options, session: &mut SessionChoice) -> Agent {
         let ledger = Ledger::from_history(&session.history);
-        let mut agent = Agent {
+        Agent {
             sink: setup::make_sink(args, self.mode),
             toolbox: self.toolbox,
             stats: Stats::default(),
@@ -68,12 +79,7 @@ impl Prepared {
             pending: Vec::new(),
             on_signal: signal::terminal_progress(),
             deadline: None,
-        };
-        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
-        for f in self.tool_failures {
-            agent.emit(stamp(Event::error("error", &f)))?;
         }
-        Ok(agent)
     }
 }
 

@@ -113,6 +113,12 @@ impl Options {
             debug: self.debug,
             workdir: None,
             file: self.tools_file.clone(),
+            no_gemini_tools: (self.provider != ProviderKind::Gemini).then(|| {
+                format!(
+                    "they use Gemini's own googleSearch and urlContext tools, which --provider {} does not have",
+                    self.provider.name()
+                )
+            }),
         }
     }
 }

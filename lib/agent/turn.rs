@@ -296,6 +296,7 @@ impl Agent {
     /// report's records then start with the summary.
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
+        self.toolbox.begin_turn(client);
         self.compact(client, &mut report)?;
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.
@@ -351,6 +352,30 @@ impl Agent {
         }
     }
 
+    /// The request for `contents` as this run sends it: the system prompt,
+    /// the declared tools, the schema and temperature (`--count-tokens`
+    /// counts this very body).
+    pub fn request_body(&self, contents: &[Value]) -> Value {
+        let decls: Vec<Value> = if self.opts.schema_retry {
+            Vec::new()
+        } else {
+            self.toolbox.declarations()
+        };
+        let system = self.system_prompt();
+        // Gemini 2.5 refuses JSON mode beside function declarations: with
+        // tools the schema is in the system prompt, and the answer checked.
+        let schema = self.opts.schema.as_ref().filter(|_| decls.is_empty());
+        request::build(&RequestSpec {
+            contents,
+            system: Some(&system),
+            functions: &decls,
+            thoughts: self.opts.thoughts,
+            json_schema: schema.map(|s| &s.sent),
+            temperature: self.opts.temperature,
+            builtin_tools: &[],
+        })
+    }
+
     /// One request and its streamed answer, added to `contents`; the
     /// function calls it asked for, `None` when it asked for none.
     fn request(
@@ -361,27 +386,8 @@ impl Agent {
     ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
-        let decls: Vec<Value> = if self.opts.schema_retry {
-            Vec::new()
-        } else {
-            self.toolbox.declarations()
-        };
-        let system = self.system_prompt();
-        // Gemini 2.5 refuses JSON mode beside function declarations: with
-        // tools the schema is in the system prompt, and the answer checked.
+        let body = self.request_body(contents);
         let schema = self.opts.schema.clone();
-        let body = request::build(&RequestSpec {
-            contents,
-            system: Some(&system),
-            functions: &decls,
-            thoughts: self.opts.thoughts,
-            json_schema: schema
-                .as_ref()
-                .filter(|_| decls.is_empty())
-                .map(|s| &s.sent),
-            temperature: self.opts.temperature,
-            builtin_tools: &[],
-        });
         if self.opts.debug {
             crate::term::diag(format!(
                 "gem-ask: debug: POST {}{} {}: [REDACTED] ({} contents, {} bytes)",
@@ -418,6 +424,7 @@ impl Agent {
             }
             _ => {}
         }
+        self.grounded_answer(&turn)?;
         let calls = std::mem::take(&mut turn.calls);
         if schema.is_some() && calls.is_empty() {
             report.answer = Some(turn.text().map_err(GenError::Output)?);
@@ -433,6 +440,21 @@ impl Agent {
                 .push(Box::new(session::ContentRecord::new(turn)));
         }
         Ok((!calls.is_empty()).then_some(calls))
+    }
+
+    /// The sources of an answer the model grounded on its own
+    /// (`groundingMetadata`), numbered after the web tools' of the turn.
+    fn grounded_answer(&mut self, turn: &crate::provider::Turn) -> Result<(), Failure> {
+        let Some(g) = &turn.grounding else {
+            return Ok(());
+        };
+        let sources = crate::provider::grounding::sources(g);
+        let first = self.toolbox.number_sources(sources.len());
+        for (i, s) in sources.iter().enumerate() {
+            let e = toolbox::model::source_event(first + i as u64, s);
+            self.emit(stamp(e))?;
+        }
+        Ok(())
     }
 
     /// Runs one round of calls through the toolbox; the user Content that

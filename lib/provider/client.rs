@@ -37,6 +37,7 @@ pub trait Observer {
     }
 }
 
+#[derive(Clone)]
 pub struct Client {
     transport: Arc<dyn Transport>,
     provider: Arc<dyn Provider>,
@@ -85,6 +86,12 @@ impl Client {
 
     pub fn model(&self) -> &str {
         &self.model
+    }
+
+    /// The transport, for requests that are not a streamed answer (the
+    /// models list, countTokens: `provider::models`).
+    pub fn transport(&self) -> &dyn Transport {
+        self.transport.as_ref()
     }
 
     /// The request path; the key is a header, never part of it.

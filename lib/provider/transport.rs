@@ -11,7 +11,7 @@
 //! API key is a header and headers are never recorded.
 
 use std::fs::File;
-use std::io::{self, Cursor, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -138,6 +138,14 @@ pub fn scrub_url(text: &str, url: &str) -> String {
 pub trait Transport: Send + Sync {
     /// POSTs `body` to `path` (`/v1beta/models/...`, query included).
     fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError>;
+
+    /// GETs `path` (the models list).
+    fn get(&self, path: &str) -> Result<Reply, TransportError> {
+        Err(TransportError {
+            message: format!("GET {path}: not available through this transport"),
+            kind: TransportErrorKind::Fatal,
+        })
+    }
 }
 
 /// The live API over ureq (rustls).
@@ -217,6 +225,24 @@ impl Transport for Http {
             .header("content-type", "application/json")
             .header("accept", "text/event-stream")
             .send(body);
+        self.reply(res)
+    }
+
+    fn get(&self, path: &str) -> Result<Reply, TransportError> {
+        let url = format!("{}{}", self.base_url, path);
+        let mut req = self.agent.get(&url);
+        if let Some((name, value)) = &self.auth {
+            req = req.header(*name, value);
+        }
+        self.reply(req.header("accept", "application/json").call())
+    }
+}
+
+impl Http {
+    fn reply(
+        &self,
+        res: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    ) -> Result<Reply, TransportError> {
         match res {
             Ok(resp) => {
                 let header = |name: &str| {
@@ -307,175 +333,8 @@ impl<R: Read> Read for NamedTimeouts<R> {
     }
 }
 
-/// Answers from a `--record` file without a network or a key.
-///
-/// Each request gets the first unused exchange whose recorded `contents`
-/// equal the request's; failing that, the first whose last content (the
-/// newest prompt or tool results) is the same; failing that, the next
-/// unused one. So one file holding a whole session answers each of its
-/// runs: a follow-up run finds its own turn, not the first one again.
-/// An answer recorded for a different request (other contents, model or
-/// declared tools) still comes, with a warning saying how it differs.
-pub struct Replay {
-    exchanges: Mutex<Vec<(bool, Value)>>,
-}
-
-impl Replay {
-    pub fn open(path: &Path) -> anyhow::Result<Replay> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("cannot read replay file {}: {e}", path.display()))?;
-        let mut exchanges = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v: Value = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!("{}: line {}: not JSON: {e}", path.display(), i + 1)
-            })?;
-            if v.get("response").and_then(|r| r.get("status")).is_none() {
-                anyhow::bail!(
-                    "{}: line {}: expected an exchange {{\"request\":...,\"response\":{{\"status\":...,\"body\":...}}}}",
-                    path.display(),
-                    i + 1
-                );
-            }
-            exchanges.push((false, v));
-        }
-        Ok(Replay {
-            exchanges: Mutex::new(exchanges),
-        })
-    }
-}
-
-impl Transport for Replay {
-    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
-        let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        // Gemini's conversation is `contents`; an OpenAI-compatible one's
-        // is `messages`.
-        let contents = conversation(&request);
-        let last = contents.and_then(Value::as_array).and_then(|a| a.last());
-        let mut exchanges = self.exchanges.lock().expect("replay lock");
-        let recorded = |v: &Value| {
-            v.get("request")
-                .and_then(|r| r.get("body"))
-                .and_then(conversation)
-                .cloned()
-        };
-        let unused = || exchanges.iter().enumerate().filter(|(_, (used, _))| !used);
-        let pick = unused()
-            .find(|(_, (_, v))| contents.is_some() && recorded(v).as_ref() == contents)
-            .or_else(|| {
-                unused().find(|(_, (_, v))| {
-                    last.is_some()
-                        && recorded(v)
-                            .as_ref()
-                            .and_then(Value::as_array)
-                            .and_then(|a| a.last())
-                            == last
-                })
-            })
-            .or_else(|| unused().next())
-            .map(|(i, _)| i);
-        let Some(i) = pick else {
-            return Err(TransportError {
-                message: "replay file has no exchange left for this request".into(),
-                kind: TransportErrorKind::ReplayExhausted,
-            });
-        };
-        exchanges[i].0 = true;
-        let v = exchanges[i].1.clone();
-        drop(exchanges);
-        let warning = replay_mismatch(path, &request, &v["request"]);
-        let resp = &v["response"];
-        let status = resp["status"].as_u64().unwrap_or(200) as u16;
-        let header = |name: &str| {
-            resp.get("headers")
-                .and_then(|h| h.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let body = resp
-            .get("body")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .as_bytes()
-            .to_vec();
-        Ok(Reply {
-            status,
-            content_type: header("content-type"),
-            retry_after: header("retry-after"),
-            body: Box::new(Cursor::new(body)),
-            warning,
-        })
-    }
-}
-
-fn conversation(body: &Value) -> Option<&Value> {
-    body.get("contents").or_else(|| body.get("messages"))
-}
-
-/// How a request differs from the recorded one it is answered with, as a
-/// warning; `None` when contents, model and declared tools all match.
-fn replay_mismatch(path: &str, request: &Value, recorded: &Value) -> Option<String> {
-    // Gemini names the model in the path, OpenAI-compatible servers in
-    // the body; Gemini declares `functionDeclarations`, they `function`s.
-    let model = |p: &str, b: &Value| {
-        p.split("/models/")
-            .nth(1)
-            .and_then(|m| m.split(':').next())
-            .or_else(|| b.get("model").and_then(Value::as_str))
-            .unwrap_or("")
-            .to_string()
-    };
-    let tools = |b: &Value| -> Vec<String> {
-        let tools = b
-            .get("tools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten();
-        tools
-            .flat_map(
-                |t| match t.get("functionDeclarations").and_then(Value::as_array) {
-                    Some(decls) => decls.iter().collect::<Vec<_>>(),
-                    None => t.get("function").into_iter().collect(),
-                },
-            )
-            .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))
-            .collect()
-    };
-    let rec_body = recorded.get("body").unwrap_or(&Value::Null);
-    let mut diffs = Vec::new();
-    if conversation(request) != conversation(rec_body) {
-        diffs.push("other contents".to_string());
-    }
-    let (m, rm) = (
-        model(path, request),
-        model(
-            recorded.get("path").and_then(Value::as_str).unwrap_or(""),
-            rec_body,
-        ),
-    );
-    if m != rm {
-        diffs.push(format!("model {m}, recorded {rm}"));
-    }
-    let (t, rt) = (tools(request), tools(rec_body));
-    if t != rt {
-        let list = |v: &[String]| {
-            if v.is_empty() {
-                "none".to_string()
-            } else {
-                v.join(", ")
-            }
-        };
-        diffs.push(format!("tools {}, recorded {}", list(&t), list(&rt)));
-    }
-    (!diffs.is_empty()).then(|| {
-        format!(
-            "replay: request differs from the recording ({}); answering with the recorded one",
-            diffs.join("; ")
-        )
-    })
-}
+mod replay;
+pub use replay::Replay;
 
 /// Wraps a transport and appends every exchange to a record file.
 pub struct Recording<T> {
@@ -499,7 +358,24 @@ impl<T: Transport> Transport for Recording<T> {
         let request_body: Value =
             serde_json::from_slice(body).unwrap_or_else(|_| String::from_utf8_lossy(body).into());
         let request = json!({"method": "POST", "path": path, "body": request_body});
-        match self.inner.post(path, body) {
+        self.record(request, self.inner.post(path, body))
+    }
+
+    fn get(&self, path: &str) -> Result<Reply, TransportError> {
+        let request = json!({"method": "GET", "path": path});
+        self.record(request, self.inner.get(path))
+    }
+}
+
+impl<T: Transport> Recording<T> {
+    /// Tees a reply into the record file (the line is written when its
+    /// body is dropped), or records the failure.
+    fn record(
+        &self,
+        request: Value,
+        reply: Result<Reply, TransportError>,
+    ) -> Result<Reply, TransportError> {
+        match reply {
             Ok(reply) => {
                 let mut headers = serde_json::Map::new();
                 if let Some(ct) = &reply.content_type {

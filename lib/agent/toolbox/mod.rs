@@ -19,6 +19,7 @@ pub mod config;
 pub mod consent;
 pub mod listing;
 pub mod mcp;
+pub mod model;
 pub mod setup;
 pub mod workspace;
 
@@ -92,6 +93,8 @@ pub struct Ctx<'a> {
     pub timeout: Duration,
     /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
     pub tool_id: &'a str,
+    /// The model, for the tools that ask it themselves (the web tools).
+    pub model: Option<&'a model::ModelAccess>,
 }
 
 /// A successful run: what the user sees as `tool_result.output` and what
@@ -418,6 +421,10 @@ pub struct Toolbox {
     mcp: mcp::Hub,
     /// Each MCP server's name and status, for the listing.
     servers: Vec<(String, String)>,
+    /// Tools this run cannot declare, and why (the listing says it).
+    withheld: Vec<(String, String)>,
+    /// The model of the turn, for the web tools ([`Toolbox::begin_turn`]).
+    model: Option<Arc<model::ModelAccess>>,
 }
 
 impl Toolbox {
@@ -432,6 +439,8 @@ impl Toolbox {
             timeout: setup::DEFAULT_TIMEOUT,
             mcp: mcp::Hub::default(),
             servers: Vec::new(),
+            withheld: Vec::new(),
+            model: None,
         }
     }
 
@@ -523,6 +532,7 @@ impl Toolbox {
             deadline: started + self.timeout,
             timeout: self.timeout,
             tool_id: call.tool_id,
+            model: self.model.as_deref(),
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)

@@ -14,6 +14,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::builtin::GEMINI_ONLY;
 use super::config::ToolsFile;
 use super::mcp::{BadCommandLine, Hub, ServerSpec};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
@@ -51,6 +52,9 @@ pub struct ToolSetup {
     pub workdir: Option<PathBuf>,
     /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
     pub file: ToolsFile,
+    /// The provider is not Gemini: the tools that use Gemini's own tools
+    /// (web search and fetch) cannot be declared; the string says why.
+    pub no_gemini_tools: Option<String>,
 }
 
 /// The default `--tool-timeout`.
@@ -69,6 +73,9 @@ pub enum SetupError {
     /// `--tools`, `--exclude-tools` or `--allow-tool` named no tool.
     #[error("unknown tool {name:?}; the tools are: {all}")]
     UnknownTool { name: String, all: String },
+    /// `--tools` named a web tool and the provider cannot run it.
+    #[error("{name} cannot be declared: {why}")]
+    GeminiOnly { name: String, why: String },
 }
 
 impl ToolSetup {
@@ -94,6 +101,14 @@ impl ToolSetup {
         let some_failed = !started.failures.is_empty();
         let unknown =
             |name: &str| registry.get(name).is_none() && !(some_failed && name.contains("__"));
+        if let Some(why) = &self.no_gemini_tools
+            && let Some(name) = self.only.iter().find(|n| GEMINI_ONLY.contains(&n.as_str()))
+        {
+            return Err(SetupError::GeminiOnly {
+                name: name.clone(),
+                why: why.clone(),
+            });
+        }
         let named = self.only.iter().chain(&self.exclude).chain(&self.allow);
         if let Some(name) = named.into_iter().find(|n| unknown(n)) {
             let all: Vec<&str> = registry.iter().map(|t| t.name.as_str()).collect();
@@ -103,7 +118,15 @@ impl ToolSetup {
             });
         }
         warn_unknown_config_names(cfg, &unknown);
-        let declared = self.declared(cfg, &registry);
+        let mut declared = self.declared(cfg, &registry);
+        let mut withheld = Vec::new();
+        if let Some(why) = &self.no_gemini_tools {
+            declared.retain(|d| !GEMINI_ONLY.contains(&d.as_str()));
+            withheld = GEMINI_ONLY
+                .iter()
+                .map(|n| (n.to_string(), why.clone()))
+                .collect();
+        }
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
             .with_levels(cfg.tools.levels.clone());
         Ok((
@@ -115,6 +138,8 @@ impl ToolSetup {
                 timeout,
                 mcp: started.hub,
                 servers: started.servers,
+                withheld,
+                model: None,
             },
             started.failures,
         ))
