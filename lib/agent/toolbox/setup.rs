@@ -242,6 +242,22 @@ mod tests {
         let cfg = ToolsFile::default();
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
+            [
+                "render_visualization",
+                "create_new_topic",
+                "plot",
+                "signal",
+                "web_search",
+                "web_fetch"
+            ]
+        );
+        // Another provider has no googleSearch or urlContext.
+        let openai = ToolSetup {
+            no_gemini_tools: Some("gemini only".into()),
+            ..ToolSetup::default()
+        };
+        assert_eq!(
+            declared(&openai, &cfg),
             ["render_visualization", "create_new_topic", "plot", "signal"]
         );
         assert!(
@@ -292,7 +308,9 @@ mod tests {
                 "create_new_topic",
                 "plot",
                 "read_file",
-                "signal"
+                "signal",
+                "web_search",
+                "web_fetch"
             ]
         );
         let only = ToolSetup {

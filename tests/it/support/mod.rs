@@ -13,7 +13,8 @@
 //!
 //! Every captured request body is also written to the capture directory
 //! (`$GEMLINE_CAPTURE_DIR`, default `target/tmp/gemini-requests`), where
-//! `tests/validate_requests.sh` checks them against the official schema.
+//! `tests/validate_requests.sh` checks them against the official schema
+//! (a countTokens body as `NAME-N.countTokens.json`; a GET has none).
 
 pub mod ask;
 pub mod tmux;
@@ -224,8 +225,16 @@ impl FakeGemini {
                 let Some(req) = read_request(&stream) else {
                     continue;
                 };
-                if let Some((name, dir)) = &capture {
-                    let _ = std::fs::write(dir.join(format!("{name}-{}.json", n + 1)), &req.body);
+                if let Some((name, dir)) = &capture
+                    && !req.request_line.starts_with("GET ")
+                {
+                    let kind = if req.request_line.contains(":countTokens") {
+                        ".countTokens"
+                    } else {
+                        ""
+                    };
+                    let file = format!("{name}-{}{kind}.json", n + 1);
+                    let _ = std::fs::write(dir.join(file), &req.body);
                 }
                 cap.lock().unwrap().push(req);
                 let reply = replies.next().unwrap_or_else(|| {
