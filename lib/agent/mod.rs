@@ -14,6 +14,7 @@ pub mod options;
 pub mod outcome;
 pub mod repl;
 pub mod schema;
+pub mod schema_turn;
 pub mod setup;
 pub mod signals;
 pub mod sink;

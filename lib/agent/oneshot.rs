@@ -137,7 +137,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let outcome = client.and_then(|client| {
         let user = user_content(&context, &prompt);
         let report = match &args.schema {
-            Some(schema) => super::schema::run::turn(&mut agent, &client, user, schema)?,
+            Some(schema) => super::schema_turn::turn(&mut agent, &client, user, schema)?,
             None => agent.turn(&client, user)?,
         };
         session.save(&args.model, &report.records)

@@ -356,11 +356,14 @@ mod tests {
             .filter_map(|r| r.split("```").next())
             .map(|e| parse(e).unwrap_or_else(|err| panic!("{err}\n{e}")))
             .collect();
-        assert_eq!(examples.len(), 2);
+        assert_eq!(examples.len(), 3);
         assert_eq!(examples[0].tools.allow, ["write_file"]);
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
+        let reviewer = &examples[1].roles["reviewer"];
+        assert_eq!(reviewer.defaults["lang"], "Python");
+        assert_eq!(reviewer.prompt.as_deref(), Some("Review this:\n\n$input"));
         assert_eq!(
-            examples[1].openai.base_url.as_deref(),
+            examples[2].openai.base_url.as_deref(),
             Some("http://localhost:11434/v1")
         );
     }

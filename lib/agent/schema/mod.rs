@@ -8,11 +8,11 @@
 //! A list is asked for as `{"items": [RECORD, ...]}`, the shape the model
 //! is constrained to (`responseJsonSchema`, or `response_format` for an
 //! OpenAI-compatible server). [`Schema::check`] reads an answer into its
-//! records or says every way it fails the schema; [`run`] is the turn with
-//! its one retry, and [`sink`] the plain JSON lines written into a pipe.
+//! records or says every way it fails the schema; [`sink`] writes the plain
+//! JSON lines into a pipe. The turn with its one retry is
+//! `agent::schema_turn`.
 
 pub mod concise;
-pub mod run;
 pub mod sink;
 
 use std::fmt;
@@ -230,7 +230,13 @@ impl Schema {
         }
         let mut problems: Vec<String> = Vec::new();
         let mut more = 0usize;
-        for e in self.validator.iter_errors(&value) {
+        // A valid answer (the usual case) is not walked for errors.
+        let errors = if self.validator.is_valid(&value) {
+            None
+        } else {
+            Some(self.validator.iter_errors(&value))
+        };
+        for e in errors.into_iter().flatten() {
             if problems.len() == MAX_ERRORS {
                 more += 1;
                 continue;
@@ -396,5 +402,30 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("not a valid JSON Schema"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// No SCHEMA argument and no answer makes gem-ask panic: each is a
+        /// schema, or an error that points inside the text.
+        #[test]
+        fn any_schema_text_parses_or_says_where(arg in "[a-z ,:{}\\[\\]\"\n]{0,60}", multi: bool) {
+            if let Err(e) = Schema::parse(&arg, multi) {
+                prop_assert!(e.to_string().contains("accepted:"));
+            }
+        }
+
+        #[test]
+        fn any_answer_is_records_or_problems(answer in "[a-z0-9 ,:{}\\[\\]\"`\n]{0,80}") {
+            let s = Schema::parse("model, secs float", true).unwrap();
+            if let Err(m) = s.check(&answer) {
+                prop_assert!(!m.problems.is_empty());
+            }
+        }
     }
 }

@@ -102,15 +102,14 @@ pub fn web_request(system: &str, prompt: &str, tool: Value) -> Value {
     })
 }
 
+/// A look at a grounded answer before its sources are taken: warnings for
+/// the user, notes for the model.
+pub type Check = dyn Fn(&Turn) -> (Vec<String>, Vec<String>);
+
 /// Runs a grounded request for tool `name`: the answer and its sources.
 /// `check` looks at the answer first (web_fetch: the pages not read) and
 /// gives warnings for the user and notes for the model.
-pub fn grounded(
-    name: &str,
-    body: Value,
-    ctx: &Ctx<'_>,
-    check: &dyn Fn(&Turn) -> (Vec<String>, Vec<String>),
-) -> Ran {
+pub fn grounded(name: &str, body: Value, ctx: &Ctx<'_>, check: &Check) -> Ran {
     let fail = |message: String| {
         let warning = Event::error("warning", &format!("{name}: {message}"));
         Ran {

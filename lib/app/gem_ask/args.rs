@@ -358,9 +358,17 @@ impl Args {
     }
 }
 
+/// A name `-p` can set (and a template can use).
+pub fn is_variable_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
 fn parse_param(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
-        Some((k, v)) if super::prompting::is_variable_name(k) => Ok((k.to_string(), v.to_string())),
+        Some((k, v)) if is_variable_name(k) => Ok((k.to_string(), v.to_string())),
         _ => Err("KEY=VALUE, KEY made of letters, digits and _ (not starting with a digit)".into()),
     }
 }
@@ -457,6 +465,29 @@ pub const HELP_TAIL: &str = concat!(
      --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \
      resumed with --continue -t TASK. Progress signals show as signal events in the stream and, when stderr \
      is a terminal, as progress lines there. The result event's stats carry iterations.\n\n",
+    "Answers as data (--schema, --schema-multi): the schema is sent as the answer's constraint \
+     (responseJsonSchema; response_format to an OpenAI-compatible server), a list as {\"items\": [...]}, and the \
+     answer is checked against it. Into a pipe stdout is the records alone, one JSON value a line (| jq, | viz-parse); \
+     with --output jsonl each is a `record` event; on a terminal they are a table. An answer that does not match is \
+     sent back once with the problems; a second miss is exit 65, the problems and the answer on stderr. Tools are \
+     declared only when --tools names them.\n\n",
+    "System prompts, roles and templates: --system and --system-file add to gem-ask's system prompt (its own \
+     guidance stays); so do GEMLINE.md context files: the config directory's, then each from the repository root \
+     (or home) down to the working directory (--no-context-files: none). --role NAME uses a [roles.NAME] table of \
+     the config; flags win over it. $name in a template takes -p name=VALUE, else the role's defaults ($$ is $); \
+     a role's system and prompt are templates, and with -p so are --system and the prompt ($input in a role's \
+     prompt is what was typed). A role, e.g.:\n",
+    "  [roles.reviewer]\n",
+    "  system = \"You review $lang code: bugs first, then style.\"\n",
+    "  prompt = \"Review this: $input\"\n",
+    "  model = \"gemini-2.5-pro\"\n",
+    "  temperature = 0.2\n",
+    "  tools = [\"read_file\"]\n",
+    "  defaults = { lang = \"Python\" }\n\n",
+    "Web: with Gemini the model can call web_search (a request of its own with Google Search) and web_fetch (one \
+     with urlContext: Google's servers read the pages). Their sources are `source` events, drawn as numbered \
+     citations under the answer; so are those of an answer the model grounded itself. A failed search is an error \
+     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why).\n\n",
     "History: each stored turn carries its tokens (from usageMetadata). When a session's history has passed \
      --max-history-tokens (the last request's prompt tokens plus its answer), the next turn first asks the model \
      for a summary of the oldest turns (one extra request, counted in the result's stats), so that the turns kept \
@@ -493,6 +524,10 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
     "  gem-ask --print-config\n",
+    "  gem-ask --schema-multi 'model, zero_to_sixty float: seconds' \"fastest 5 BMWs\" | viz-parse --chart bar | viz-render\n",
+    "  gem-ask --role reviewer -p lang=Rust < src/main.rs\n",
+    "  gem-ask --list-models\n",
+    "  git diff | gem-ask --count-tokens \"review this\"\n",
     "  gem-ask -i --continue",
 );
 

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::args::Args;
+use super::args::{Args, is_variable_name};
 use crate::agent::schema::{Schema, SchemaError};
 use crate::config::Config;
 use crate::config::roles::RoleConfig;
@@ -69,14 +69,6 @@ impl PromptError {
             _ => crate::term::exit::USAGE,
         }
     }
-}
-
-/// A name `-p` can set.
-pub fn is_variable_name(s: &str) -> bool {
-    let mut c = s.chars();
-    c.next()
-        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
-        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
 }
 
 /// Template variables and where each value came from.

@@ -133,7 +133,9 @@ impl Renderer {
         let ascii = !self.opts.unicode;
         let w = self.opts.width.max(1);
         let c = self.opts.color;
-        let mut lines = vec![paint("Sources", Style::Bold, c)];
+        let mut lines = vec![paint(&truncate("Sources", w, ascii), Style::Bold, c)];
+        // Under the title when there is room for it.
+        let pad = if w >= 12 { "    " } else { "" };
         for (i, title, url, text) in sources {
             let title = if title.trim().is_empty() {
                 url.clone()
@@ -143,7 +145,7 @@ impl Renderer {
             let head = format!("[{i}] {}", clean_line(title.trim(), ascii));
             lines.extend(wrap(&head, w));
             if !url.is_empty() {
-                let u = truncate(&format!("    {}", clean_line(&url, ascii)), w, ascii);
+                let u = truncate(&format!("{pad}{}", clean_line(&url, ascii)), w, ascii);
                 lines.push(paint(&u, Style::Dim, c));
             }
             if let Some(t) = text {
@@ -153,8 +155,8 @@ impl Renderer {
                 } else {
                     quote
                 };
-                for l in wrap(&quote, w.saturating_sub(4).max(1)).into_iter().take(3) {
-                    lines.push(paint(&format!("    {l}"), Style::Dim, c));
+                for l in wrap(&quote, (w - pad.len()).max(1)).into_iter().take(3) {
+                    lines.push(paint(&format!("{pad}{l}"), Style::Dim, c));
                 }
             }
         }
@@ -229,4 +231,89 @@ fn records_table(records: &[Value], opts: &crate::render::RenderOptions) -> Vec<
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use crate::events::Event;
+    use crate::render::RenderOptions;
+    use crate::render::stream::Renderer;
+    use crate::render::text::visible_width;
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            "[a-zé日本😀\t\n\x1b\\[ ]{0,40}".prop_map(Value::from),
+            Just(json!({"nested": [1, 2]})),
+        ]
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        let record = prop::collection::btree_map("[a-z_]{1,12}", value(), 0..6).prop_map(|m| {
+            let mut e = Event::topic("x", None);
+            e.0.clear();
+            e.set("type", "record");
+            e.set("record", Value::Object(m.into_iter().collect()));
+            e
+        });
+        let source = (
+            any::<u16>(),
+            "[a-z.\x07 ]{0,30}",
+            "[a-z:/.]{0,120}",
+            "[a-z \n]{0,200}",
+        )
+            .prop_map(|(i, title, url, text)| {
+                let mut e = Event::topic("x", None);
+                e.0.clear();
+                e.set("type", "source");
+                e.set("index", i);
+                e.set("title", title);
+                e.set("url", url);
+                e.set("text", text);
+                e
+            });
+        prop_oneof![
+            4 => record,
+            2 => source,
+            1 => Just(Event::message("assistant", "an answer", true)),
+            1 => (1u8..10).prop_map(|_| {
+                let mut e = Event::topic("x", None);
+                e.0.clear();
+                e.set("type", "result");
+                e.set("status", "success");
+                e
+            }),
+        ]
+    }
+
+    proptest! {
+        /// Records and sources of any shape draw without a panic, within
+        /// the width, with no control character reaching the terminal.
+        #[test]
+        fn records_and_sources_fit_any_width(
+            events in prop::collection::vec(event(), 0..30),
+            width in 1usize..120,
+            unicode in any::<bool>(),
+        ) {
+            let opts = RenderOptions { width, unicode, ..RenderOptions::default() };
+            let mut r = Renderer::new(opts);
+            let mut out = Vec::new();
+            for e in &events {
+                r.event(e, &mut out).unwrap();
+            }
+            r.finish(&mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            for line in text.lines() {
+                prop_assert!(visible_width(line) <= width, "{line:?} at {width}");
+                prop_assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
+            }
+        }
+    }
 }

@@ -195,3 +195,9 @@ fn context_files_come_global_first_then_outermost_to_nearest() {
             .is_empty()
     );
 }
+
+#[test]
+fn the_help_role_example_parses() {
+    let c = crate::config::parse(&crate::config::help_example("A role, e.g.:")).unwrap();
+    assert_eq!(c.roles["reviewer"].defaults["lang"], "Python");
+}

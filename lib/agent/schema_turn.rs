@@ -1,4 +1,4 @@
-//! A user turn whose answer must match the schema. The answer is checked
+//! A user turn whose answer must match the schema (`--schema`, [`super::schema`]). The answer is checked
 //! ([`Schema::check`]); one that does not match is sent back once with
 //! its problems (a request with the schema as a constraint and no tools);
 //! a second miss ends the run with exit 65, the problems and the raw answer
@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{RECORD, Schema};
+use super::schema::{RECORD, Schema};
 use crate::agent::outcome::Failure;
 use crate::agent::turn::{Agent, TurnReport, stamp};
 use crate::events::Event;
