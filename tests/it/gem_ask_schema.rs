@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::support::ask::text_reply;
+use crate::support::ask::{ask_in as ask, run, text_reply};
 use crate::support::tools::Scene;
 use crate::support::{FakeGemini, Reply, events, fixture, kinds, of_type};
 
@@ -18,32 +18,6 @@ fn schema_answer() -> Reply {
     Reply::sse(&fixture(
         "27-json-schema-answer-stream-gemini-2.5-flash.response.sse",
     ))
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-/// gem-ask in the scene's working directory, with a clean environment;
-/// its output is whatever `--output` and the pipe make it.
-fn ask(scene: &Scene, server: &FakeGemini, args: &[&str]) -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
-    cmd.env_clear()
-        .env("GEMINI_API_KEY", crate::support::KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", &scene.home)
-        .env("XDG_CONFIG_HOME", &scene.home)
-        .env("GEMLINE_RETRY_BASE_MS", "1")
-        .env("LANG", "C.UTF-8")
-        .current_dir(&scene.work)
-        .args(args)
-        .stdin(Stdio::null());
-    cmd
 }
 
 #[test]

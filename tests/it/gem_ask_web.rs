@@ -3,11 +3,11 @@
 //! replaying the recorded shapes (fixtures 24 and 27-30), sources drawn as
 //! numbered citations in the terminal and in the Markdown report.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::{Value, json};
 
-use crate::support::ask::text_reply;
+use crate::support::ask::{ask_in as ask, run, text_reply};
 use crate::support::tools::{Scene, call, calls_reply, declared, responses};
 use crate::support::{FakeGemini, Reply, events, fixture, kinds, of_type};
 
@@ -15,31 +15,6 @@ fn grounded_search() -> Reply {
     Reply::sse(&fixture(
         "28-googleSearch-grounded-stream-gemini-2.5-flash.response.sse",
     ))
-}
-
-/// gem-ask in the scene with a clean environment, stdout a pipe.
-fn ask(scene: &Scene, server: &FakeGemini, args: &[&str]) -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
-    cmd.env_clear()
-        .env("GEMINI_API_KEY", crate::support::KEY)
-        .env("GEMINI_BASE_URL", &server.url)
-        .env("XDG_DATA_HOME", &scene.home)
-        .env("XDG_CONFIG_HOME", &scene.home)
-        .env("GEMLINE_RETRY_BASE_MS", "1")
-        .env("LANG", "C.UTF-8")
-        .current_dir(&scene.work)
-        .args(args)
-        .stdin(Stdio::null());
-    cmd
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
 }
 
 fn render(stream: &str, args: &[&str]) -> String {
