@@ -61,7 +61,14 @@ fn plain_streamed_text() {
         .collect();
     assert_eq!(
         names,
-        ["render_visualization", "create_new_topic", "plot", "signal"]
+        [
+            "render_visualization",
+            "create_new_topic",
+            "plot",
+            "signal",
+            "web_search",
+            "web_fetch"
+        ]
     );
     // The session holds the turn.
     let id = session_id(&out.stdout);

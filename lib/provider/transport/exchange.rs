@@ -1,6 +1,7 @@
 //! Requests besides the model's answers, through the same transports:
-//! the Files API's resumable upload (a `start`, then the bytes streamed
-//! from their file) and its `files/NAME` polling. Over HTTP ([`http`]) a
+//! the models list (`--list-models`), the Files API's resumable upload (a
+//! `start`, then the bytes streamed from their file) and its `files/NAME`
+//! polling. Over HTTP ([`http`]) a
 //! path goes under the base URL with the key; a whole URL (the upload
 //! URL the API handed out) must be on the base URL's own scheme, host and
 //! port, and gets no key: the upload id in it is the credential. A
@@ -196,7 +197,8 @@ pub(super) fn replay(r: &Replay, req: Exchange) -> Result<Reply, TransportError>
 
 /// Makes the request through `inner` and writes it to the record file:
 /// a JSON body as JSON, a stream as its length. The answer is read whole
-/// (these are small) and handed on from memory.
+/// (these are small: 16 MiB at most, as `models` reads) and handed on
+/// from memory.
 pub(super) fn record<T: Transport>(
     inner: &T,
     file: &Mutex<std::fs::File>,
@@ -214,7 +216,7 @@ pub(super) fn record<T: Transport>(
     match inner.exchange(req) {
         Ok(mut reply) => {
             let mut bytes = Vec::new();
-            let read = (&mut reply.body).take(1 << 20).read_to_end(&mut bytes);
+            let read = (&mut reply.body).take(16 << 20).read_to_end(&mut bytes);
             // An upload URL's query (its upload id) is a credential.
             let headers: serde_json::Map<String, Value> = reply
                 .headers
