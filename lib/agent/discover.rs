@@ -112,8 +112,8 @@ pub fn count_tokens(args: &Options) -> anyhow::Result<u8> {
         ));
     }
     let (client, body, wired, history) = counted_request(args)?;
-    let count = models::count_tokens(&client, body, &wired.blobs)
-        .map_err(|e| fail(Failure::Gen(e)))?;
+    let count =
+        models::count_tokens(&client, body, &wired.blobs).map_err(|e| fail(Failure::Gen(e)))?;
     print_count(args, &count, history)?;
     Ok(exit::OK)
 }
