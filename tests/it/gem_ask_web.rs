@@ -382,3 +382,68 @@ fn count_tokens_counts_the_body_a_turn_would_send() {
         "{err}"
     );
 }
+
+/// The web tools take the one consent path (a level from the config
+/// makes them ask) and keep secrets home: arguments holding the key are
+/// never sent, an answer holding it reaches neither the user nor the
+/// model.
+#[test]
+fn the_web_tools_go_through_consent_and_keep_secrets_home() {
+    let scene = Scene::new("web-secrets");
+    let key = crate::support::KEY;
+    let google = json!([{"googleSearch": {}}]);
+    let query = format!("who owns the key {key}");
+    let server = FakeGemini::start(
+        "web-secret-query",
+        vec![
+            calls_reply(&[call("web_search", json!({ "query": query }))]),
+            text_reply("I will not search for that.", 10, 5),
+        ],
+    );
+    let (code, out, err) = run(&mut ask(&scene, &server, &["search it"]));
+    assert_eq!(code, 0, "{err}");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 2, "no search request was made");
+    assert!(bodies.iter().all(|b| b["tools"] != google));
+    let ev = events(&out);
+    let result = &of_type(&ev, "tool_result")[0]["error"];
+    assert_eq!(result["type"], "secret_refused", "{out}");
+    assert!(!result["message"].as_str().unwrap().contains(key));
+    assert!(!out.contains(key), "{out}");
+
+    let server = FakeGemini::start(
+        "web-secret-answer",
+        vec![
+            calls_reply(&[call("web_search", json!({"query": "gem-ask key"}))]),
+            text_reply(&format!("The page lists {key} as the key."), 10, 5),
+            text_reply("Done.", 20, 2),
+        ],
+    );
+    let (code, out, err) = run(&mut ask(&scene, &server, &["search it"]));
+    assert_eq!(code, 0, "{err}");
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 3);
+    assert_eq!(bodies[1]["tools"], google);
+    let answer = &responses(&bodies[2])[0]["response"]["answer"];
+    assert_eq!(answer, "The page lists [REDACTED] as the key.");
+    assert!(!bodies[2].to_string().contains(key));
+    assert!(!out.contains(key), "{out}");
+
+    scene.config("[tools.levels]\nweb_fetch = \"standard\"\n");
+    let server = FakeGemini::start(
+        "web-consent",
+        vec![
+            calls_reply(&[call(
+                "web_fetch",
+                json!({"urls": ["https://www.bmw.com/"], "question": "models?"}),
+            )]),
+            text_reply("I could not read it.", 10, 5),
+        ],
+    );
+    let (code, out, err) = run(&mut ask(&scene, &server, &["read bmw.com"]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(server.bodies().len(), 2, "no urlContext request was made");
+    let result = of_type(&events(&out), "tool_result")[0].clone();
+    assert_eq!(result["consent"], "no_terminal", "{out}");
+    assert_eq!(result["error"]["type"], "consent_denied");
+}

@@ -15,6 +15,7 @@ mod fast_lane_props;
 mod follow_props;
 mod fuzz_regressions;
 mod gem_ask_attach;
+mod gem_ask_attach_data;
 mod gem_ask_charts;
 mod gem_ask_consent;
 mod gem_ask_history;

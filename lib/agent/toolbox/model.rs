@@ -8,7 +8,11 @@
 //! [`grounded`] is their common part: the request, its sources as `source`
 //! events, the answer and the numbered sources for the model, and a failure
 //! (quota, a block, a timeout) as a tool error the model reads and a
-//! warning the user sees.
+//! warning the user sees. [`no_secret`] is their check before consent: what
+//! they send leaves this machine (a query to Google Search, a URL fetched
+//! by Google's servers from its host), so arguments holding a secret
+//! gem-ask knows are never sent. What comes back passes the toolbox's one
+//! redaction, as every tool's output.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -40,9 +44,16 @@ impl ModelAccess {
         self.next_source.fetch_add(n as u64, Ordering::Relaxed)
     }
 
-    /// One request, its answer whole; stopped by a signal or `deadline`.
-    fn ask(&self, body: Value, deadline: Instant) -> Result<Turn, GenError> {
-        self.client.generate(body, &mut Quiet { deadline })
+    /// One request, its answer whole; stopped as any running tool is
+    /// ([`Ctx::stopped`]: a signal, `--tool-timeout`, `--task-timeout`).
+    fn ask(&self, body: Value, ctx: &Ctx<'_>) -> Result<Turn, GenError> {
+        self.client.generate(
+            body,
+            &mut Quiet {
+                deadline: ctx.deadline,
+                task_deadline: ctx.task_deadline,
+            },
+        )
     }
 }
 
@@ -60,9 +71,11 @@ impl Toolbox {
     }
 }
 
-/// Sees nothing of the answer as it comes; stops at the tool's deadline.
+/// Sees nothing of the answer as it comes; stops where [`Ctx::stopped`]
+/// would (the client asks this, not the tool).
 struct Quiet {
     deadline: Instant,
+    task_deadline: Option<Instant>,
 }
 
 impl Observer for Quiet {
@@ -73,7 +86,47 @@ impl Observer for Quiet {
         Ok(())
     }
     fn interrupted(&self) -> bool {
-        crate::agent::signals::received().is_some() || Instant::now() >= self.deadline
+        let now = Instant::now();
+        crate::agent::signals::received().is_some()
+            || now >= self.deadline
+            || self.task_deadline.is_some_and(|d| now >= d)
+    }
+}
+
+/// Refuses a web tool's call whose arguments hold a secret gem-ask knows
+/// (the API keys, the values of the variables hidden from children): a
+/// query or a URL would carry it to Google and to the page's host. The
+/// message names no secret; the model is told to ask without it.
+pub fn no_secret(name: &str, args: &Value) -> Result<(), Failed> {
+    let secrets = super::secrets::known();
+    let mut text = String::new();
+    strings(args, &mut text);
+    if secrets.iter().any(|s| text.contains(s.as_str())) {
+        return Err(Failed::new(
+            "secret_refused",
+            format!(
+                "{name}: its arguments hold a secret gem-ask keeps (an API key or the value of a \
+                 secret-named variable); nothing was sent. Ask again without it."
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Every string in `v` (keys too), one a line.
+fn strings(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            out.push_str(k);
+            out.push('\n');
+            strings(x, out);
+        }),
+        _ => {}
     }
 }
 
@@ -124,12 +177,15 @@ pub fn grounded(name: &str, body: Value, ctx: &Ctx<'_>, check: &Check) -> Ran {
     let Some(model) = ctx.model else {
         return fail("no model to ask in this run".into());
     };
-    let turn = match model.ask(body, ctx.deadline) {
+    let turn = match model.ask(body, ctx) {
         Ok(t) => t,
-        Err(GenError::Interrupted) if Instant::now() >= ctx.deadline => {
-            return Ran::failed(Failed::timed_out(name, ctx.timeout));
+        Err(e) => {
+            // Stopped: `timeout`, or `interrupted` (the turn then ends).
+            if let Some(why) = ctx.stopped() {
+                return Ran::failed(ctx.stop_failure(name, why));
+            }
+            return fail(crate::agent::keys::redact_key(&e.to_string()));
         }
-        Err(e) => return fail(crate::agent::keys::redact_key(&e.to_string())),
     };
     let answer = match turn.text() {
         Ok(t) => t,

@@ -219,88 +219,22 @@ impl Places {
 pub fn resolve(args: &mut Args, cfg: &Config, places: &Places) -> Result<Prompting, PromptError> {
     let mut p = Prompting {
         roles: cfg.roles.keys().cloned().collect(),
+        role: args.role.clone(),
         ..Prompting::default()
     };
-    let role: Option<&RoleConfig> = match &args.role {
-        None => None,
-        Some(name) => Some(
-            cfg.roles
-                .get(name)
-                .ok_or_else(|| PromptError::UnknownRole {
-                    name: name.clone(),
-                    known: if cfg.roles.is_empty() {
-                        "the config has no [roles.NAME] table (see --help)".into()
-                    } else {
-                        format!("the config's roles are {}", p.roles.join(", "))
-                    },
-                })?,
-        ),
-    };
-    p.role = args.role.clone();
+    let role = find_role(args.role.as_deref(), cfg, &p.roles)?;
+    let params = args.params.clone();
     let mut vars = Vars {
-        given: &args.params,
+        given: &params,
         defaults: role.map(|r| &r.defaults),
         used: BTreeSet::new(),
     };
-    let with_params = !args.params.is_empty();
+    let with_params = !params.is_empty();
     let mut parts: Vec<String> = Vec::new();
-    if let (Some(r), Some(name)) = (role, &args.role) {
-        if let Some(s) = &r.system {
-            let place = format!("role {name}'s system");
-            parts.push(fill(s, &mut vars, None, &place).map_err(|e| hint(e, r))?);
-            p.system_sources.push(format!("role {name}"));
-        }
-        if let Some(m) = r.model.as_ref().filter(|_| !args.given.has("model")) {
-            args.model = m.clone();
-            p.model_from_role = true;
-        }
-        if let Some(t) = r.temperature.filter(|_| args.temperature.is_none()) {
-            args.temperature = Some(t);
-            p.temperature_from_role = true;
-        }
-        if let Some(tools) = r
-            .tools
-            .as_ref()
-            .filter(|_| args.tools.is_empty() && !args.no_tools)
-        {
-            if tools.is_empty() {
-                args.no_tools = true;
-            } else {
-                args.tools = tools.clone();
-            }
-            p.tools_from_role = true;
-        }
-        let typed = args.prompt.join(" ");
-        if let Some(t) = &r.prompt {
-            let place = format!("role {name}'s prompt");
-            let mut prompt = fill(t, &mut vars, Some(&typed), &place).map_err(|e| hint(e, r))?;
-            if !t.contains("$input") && !t.contains("${input}") && !typed.trim().is_empty() {
-                prompt = format!("{prompt}\n\n{typed}");
-            }
-            args.prompt = vec![prompt];
-        }
+    if let (Some(r), Some(name)) = (role, args.role.clone()) {
+        apply_role(args, r, &name, &mut vars, &mut parts, &mut p)?;
     }
-    if let Some(s) = &args.system {
-        parts.push(if with_params {
-            fill(s, &mut vars, None, "--system")?
-        } else {
-            s.clone()
-        });
-        p.system_sources.push("--system".into());
-    }
-    if let Some(path) = &args.system_file {
-        let text = std::fs::read_to_string(path).map_err(|error| PromptError::SystemFile {
-            path: path.clone(),
-            error,
-        })?;
-        parts.push(if with_params {
-            fill(&text, &mut vars, None, "--system-file")?
-        } else {
-            text
-        });
-        p.system_sources
-            .push(format!("--system-file {}", path.display()));
-    }
+    user_system(args, with_params, &mut vars, &mut parts, &mut p)?;
     p.own_system = parts.join("\n");
     if with_params && role.is_none_or(|r| r.prompt.is_none()) {
         let typed = args.prompt.join(" ");
@@ -309,40 +243,9 @@ pub fn resolve(args: &mut Args, cfg: &Config, places: &Places) -> Result<Prompti
     if !args.no_context_files
         && let Some(cwd) = &places.cwd
     {
-        for f in context_files(cwd, places.config_dir.as_deref(), places.home.as_deref()) {
-            match std::fs::read(&f) {
-                Ok(bytes) => {
-                    let text = context_text(&f, &bytes);
-                    p.context.push((f.clone(), text.len()));
-                    parts.push(format!("Context from {}:\n{text}", f.display()));
-                }
-                Err(e) => crate::term::diag(format!(
-                    "gem-ask: warning: context file {} not read: {e}",
-                    f.display()
-                )),
-            }
-        }
+        read_context_files(cwd, places, &mut parts, &mut p);
     }
-    for (k, _) in &args.params {
-        if !vars.used.contains(k) {
-            crate::term::diag(format!(
-                "gem-ask: warning: -p {k} is not used: no template here has ${k}"
-            ));
-        }
-    }
-    for name in &vars.used {
-        let given = args.params.iter().rev().find(|(k, _)| k == name);
-        let (value, source) = match given {
-            Some((_, v)) => (v.clone(), "-p"),
-            None => (
-                role.and_then(|r| r.defaults.get(name))
-                    .cloned()
-                    .unwrap_or_default(),
-                "role defaults",
-            ),
-        };
-        p.vars.push((name.clone(), value, source));
-    }
+    p.vars = variables(&params, role, &vars);
     p.system = parts
         .into_iter()
         .filter(|s| !s.trim().is_empty())
@@ -354,6 +257,155 @@ pub fn resolve(args: &mut Args, cfg: &Config, places: &Places) -> Result<Prompti
         (None, None) => None,
     };
     Ok(p)
+}
+
+/// The role `--role` names, or an error listing the config's roles.
+fn find_role<'c>(
+    name: Option<&str>,
+    cfg: &'c Config,
+    roles: &[String],
+) -> Result<Option<&'c RoleConfig>, PromptError> {
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    cfg.roles
+        .get(name)
+        .map(Some)
+        .ok_or_else(|| PromptError::UnknownRole {
+            name: name.to_string(),
+            known: if roles.is_empty() {
+                "the config has no [roles.NAME] table (see --help)".into()
+            } else {
+                format!("the config's roles are {}", roles.join(", "))
+            },
+        })
+}
+
+/// Role `name`: its system prompt first in `parts`; its model,
+/// temperature and tools where no flag gave them; its prompt template
+/// around what was typed.
+fn apply_role(
+    args: &mut Args,
+    r: &RoleConfig,
+    name: &str,
+    vars: &mut Vars<'_>,
+    parts: &mut Vec<String>,
+    p: &mut Prompting,
+) -> Result<(), PromptError> {
+    if let Some(s) = &r.system {
+        let place = format!("role {name}'s system");
+        parts.push(fill(s, vars, None, &place).map_err(|e| hint(e, r))?);
+        p.system_sources.push(format!("role {name}"));
+    }
+    if let Some(m) = r.model.as_ref().filter(|_| !args.given.has("model")) {
+        args.model = m.clone();
+        p.model_from_role = true;
+    }
+    if let Some(t) = r.temperature.filter(|_| args.temperature.is_none()) {
+        args.temperature = Some(t);
+        p.temperature_from_role = true;
+    }
+    if let Some(tools) = r
+        .tools
+        .as_ref()
+        .filter(|_| args.tools.is_empty() && !args.no_tools)
+    {
+        if tools.is_empty() {
+            args.no_tools = true;
+        } else {
+            args.tools = tools.clone();
+        }
+        p.tools_from_role = true;
+    }
+    let typed = args.prompt.join(" ");
+    if let Some(t) = &r.prompt {
+        let place = format!("role {name}'s prompt");
+        let mut prompt = fill(t, vars, Some(&typed), &place).map_err(|e| hint(e, r))?;
+        if !t.contains("$input") && !t.contains("${input}") && !typed.trim().is_empty() {
+            prompt = format!("{prompt}\n\n{typed}");
+        }
+        args.prompt = vec![prompt];
+    }
+    Ok(())
+}
+
+/// `--system` and `--system-file` into `parts` (templates only with `-p`).
+fn user_system(
+    args: &Args,
+    with_params: bool,
+    vars: &mut Vars<'_>,
+    parts: &mut Vec<String>,
+    p: &mut Prompting,
+) -> Result<(), PromptError> {
+    if let Some(s) = &args.system {
+        parts.push(if with_params {
+            fill(s, vars, None, "--system")?
+        } else {
+            s.clone()
+        });
+        p.system_sources.push("--system".into());
+    }
+    if let Some(path) = &args.system_file {
+        let text = std::fs::read_to_string(path).map_err(|error| PromptError::SystemFile {
+            path: path.clone(),
+            error,
+        })?;
+        parts.push(if with_params {
+            fill(&text, vars, None, "--system-file")?
+        } else {
+            text
+        });
+        p.system_sources
+            .push(format!("--system-file {}", path.display()));
+    }
+    Ok(())
+}
+
+/// The GEMLINE.md files seen from `cwd` into `parts`, in order; one that
+/// cannot be read is a warning.
+fn read_context_files(cwd: &Path, places: &Places, parts: &mut Vec<String>, p: &mut Prompting) {
+    for f in context_files(cwd, places.config_dir.as_deref(), places.home.as_deref()) {
+        match std::fs::read(&f) {
+            Ok(bytes) => {
+                let text = context_text(&f, &bytes);
+                p.context.push((f.clone(), text.len()));
+                parts.push(format!("Context from {}:\n{text}", f.display()));
+            }
+            Err(e) => crate::term::diag(format!(
+                "gem-ask: warning: context file {} not read: {e}",
+                f.display()
+            )),
+        }
+    }
+}
+
+/// Each variable the templates used, its value and where it came from;
+/// a `-p` no template used is a warning.
+fn variables(
+    params: &[(String, String)],
+    role: Option<&RoleConfig>,
+    vars: &Vars<'_>,
+) -> Vec<(String, String, &'static str)> {
+    for (k, _) in params {
+        if !vars.used.contains(k) {
+            crate::term::diag(format!(
+                "gem-ask: warning: -p {k} is not used: no template here has ${k}"
+            ));
+        }
+    }
+    vars.used
+        .iter()
+        .map(|name| match params.iter().rev().find(|(k, _)| k == name) {
+            Some((_, v)) => (name.clone(), v.clone(), "-p"),
+            None => (
+                name.clone(),
+                role.and_then(|r| r.defaults.get(name))
+                    .cloned()
+                    .unwrap_or_default(),
+                "role defaults",
+            ),
+        })
+        .collect()
 }
 
 /// A missing variable that a role could default, said so.
@@ -391,6 +443,30 @@ impl Prompting {
     /// The `[prompt]` table of `--print-config`: each value with its
     /// source, as the rest of the listing.
     pub fn render(&self, temperature: Option<f64>) -> String {
+        let rows = self.rows(temperature);
+        let width = rows
+            .iter()
+            .map(|(k, v, _)| k.len() + 3 + v.chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut out = String::from("\n[prompt]\n");
+        for (k, v, src) in rows {
+            let text = format!("{k} = {v}");
+            if src.is_empty() {
+                let _ = writeln!(out, "{text}");
+            } else {
+                let _ = writeln!(out, "{text:<width$}  # {src}");
+            }
+        }
+        if !self.own_system.trim().is_empty() {
+            let s = toml::Value::String(self.own_system.trim().to_string());
+            let _ = writeln!(out, "system = {s}");
+        }
+        out
+    }
+
+    /// The table's rows: key, value (TOML), source.
+    fn rows(&self, temperature: Option<f64>) -> Vec<(String, String, String)> {
         let mut rows: Vec<(String, String, String)> = Vec::new();
         let s = |v: &str| toml::Value::String(v.to_string()).to_string();
         if let Some(r) = &self.role {
@@ -456,24 +532,7 @@ impl Prompting {
             ));
         }
         rows.push(("roles".into(), strings(&self.roles), "config".into()));
-        let width = rows
-            .iter()
-            .map(|(k, v, _)| k.len() + 3 + v.chars().count())
-            .max()
-            .unwrap_or(0);
-        let mut out = String::from("\n[prompt]\n");
-        for (k, v, src) in rows {
-            let text = format!("{k} = {v}");
-            if src.is_empty() {
-                let _ = writeln!(out, "{text}");
-            } else {
-                let _ = writeln!(out, "{text:<width$}  # {src}");
-            }
-        }
-        if !self.own_system.trim().is_empty() {
-            let _ = writeln!(out, "system = {}", s(self.own_system.trim()));
-        }
-        out
+        rows
     }
 }
 

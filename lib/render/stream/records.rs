@@ -173,6 +173,12 @@ fn records_table(records: &[Value], opts: &crate::render::RenderOptions) -> Vec<
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
     let mut cols = columns(records);
+    if cols.is_empty() {
+        // Only empty objects: no column to draw.
+        let n = records.len();
+        let note = format!("({n} empty record{})", if n == 1 { "" } else { "s" });
+        return vec![paint(&truncate(&note, w, ascii), Style::Dim, opts.color)];
+    }
     let mut hidden = 0;
     while cols.len() > 1 && overhead(cols.len()) + 3 * cols.len() > w {
         cols.pop();
@@ -219,6 +225,12 @@ fn records_table(records: &[Value], opts: &crate::render::RenderOptions) -> Vec<
         unicode: opts.unicode,
         color: opts.color,
     });
+    // Narrower than the smallest table (a column and its borders): cut.
+    for l in &mut lines {
+        if width(l) > w {
+            *l = truncate(l, w, ascii);
+        }
+    }
     if hidden > 0 {
         lines.push(paint(
             &truncate(

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use crate::agent::toolbox::model::{grounded, web_request};
+use crate::agent::toolbox::model::{grounded, no_secret, web_request};
 use crate::agent::toolbox::{Failed, Level, Ran, Source, Tool};
 use crate::provider::Turn;
 use crate::provider::grounding::url_statuses;
@@ -40,6 +40,7 @@ pub fn tool() -> Tool {
             Err(f) => Ran::failed(f),
         },
     )
+    .with_check(|args, _| no_secret(WEB_FETCH, args))
     .with_guidance(super::place::WEB, |_| {
         super::web_search::GUIDANCE.to_string()
     })

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::agent::toolbox::model::{grounded, web_request};
+use crate::agent::toolbox::model::{grounded, no_secret, web_request};
 use crate::agent::toolbox::{Failed, Level, Ran, Source, Tool};
 
 pub const WEB_SEARCH: &str = "web_search";
@@ -36,6 +36,7 @@ pub fn tool() -> Tool {
             Err(f) => Ran::failed(f),
         },
     )
+    .with_check(|args, _| no_secret(WEB_SEARCH, args))
     .with_guidance(super::place::WEB, |_| GUIDANCE.to_string())
 }
 
