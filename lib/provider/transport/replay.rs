@@ -1,7 +1,7 @@
 //! Answering from a `--record` file (`--replay`): each request for an
 //! answer gets the recorded exchange that fits it best; the other
 //! requests (the models list, the Files API) are answered by method and
-//! path (`exchange::replay`), and never take an answer's exchange.
+//! path ([`by_path`]), and never take an answer's exchange.
 
 use std::io::Cursor;
 use std::path::Path;
@@ -109,8 +109,55 @@ impl Transport for Replay {
     }
 
     fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
-        exchange::replay(self, req)
+        by_path(self, req)
     }
+}
+
+/// The first unused recorded exchange of the same method and path.
+fn by_path(r: &Replay, req: Exchange) -> Result<Reply, TransportError> {
+    let want = exchange::path_of(&req.target);
+    let mut exchanges = r.exchanges.lock().expect("replay lock");
+    let found = exchanges.iter().position(|(used, v)| {
+        let rq = &v["request"];
+        !used
+            && rq.get("method").and_then(Value::as_str) == Some(req.method)
+            && rq
+                .get("path")
+                .and_then(Value::as_str)
+                .map(exchange::path_of)
+                == Some(want)
+    });
+    let Some(i) = found else {
+        return Err(TransportError {
+            message: format!("replay file has no exchange left for {} {want}", req.method),
+            kind: TransportErrorKind::ReplayExhausted,
+        });
+    };
+    exchanges[i].0 = true;
+    let resp = exchanges[i].1["response"].clone();
+    drop(exchanges);
+    let headers: Vec<(String, String)> = resp
+        .get("headers")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| Some((k.to_ascii_lowercase(), v.as_str()?.to_string())))
+        .collect();
+    let find = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    Ok(Reply {
+        status: resp["status"].as_u64().unwrap_or(200) as u16,
+        content_type: find("content-type"),
+        retry_after: find("retry-after"),
+        body: Box::new(Cursor::new(
+            resp.get("body")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .as_bytes()
+                .to_vec(),
+        )),
+        headers,
+        warning: None,
+    })
 }
 
 /// A recorded response as a reply.
