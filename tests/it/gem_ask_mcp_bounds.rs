@@ -56,17 +56,7 @@ fn five_hundred_tools_are_cut_to_128_normalised_and_named() {
     assert_eq!(decls.len(), 128, "{stderr}");
     let names: Vec<&str> = decls.iter().map(|d| d["name"].as_str().unwrap()).collect();
     // gem-ask's own tools first (the web tools with Gemini), then the server's.
-    assert_eq!(
-        &names[..6],
-        [
-            "render_visualization",
-            "create_new_topic",
-            "plot",
-            "signal",
-            "web_search",
-            "web_fetch"
-        ]
-    );
+    assert_eq!(&names[..6], crate::support::tools::DEFAULT_TOOLS);
     assert_eq!(names[6], "big__tool_0");
     assert_eq!(names[127], "big__tool_121");
     // What the API does not take is gone; what it does is kept.
