@@ -34,6 +34,13 @@ complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto
 always\t''
 never\t''"
 complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
+complete -c gem-ask -l schema -d 'The answer as data: one record matching SCHEMA, a JSON Schema (inline, or @FILE) or the concise form \'model, secs float: 0-60 mph, year int\' (types str, int, float, bool; a description after \':\'). Into a pipe it is a plain JSON line; with --output jsonl a `record` event; on a terminal a table. Tools are declared only when --tools names them. An answer that does not match is sent back once with the problems, then refused (exit 65)' -r
+complete -c gem-ask -l schema-multi -d 'As --schema, for a list of records (asked for as {"items": [...]}): one JSON line or `record` event each, so `gem-ask --schema-multi \'model, secs float\' "fastest 5 BMWs" | viz-parse | viz-render` charts them' -r
+complete -c gem-ask -l system -d 'Add TEXT to the system prompt (gem-ask\'s own guidance for charts and chapters stays)' -r
+complete -c gem-ask -l system-file -d 'As --system, the text read from FILE' -r -F
+complete -c gem-ask -l role -d 'Use the config\'s [roles.NAME]: its system prompt and prompt template, model, temperature and tools (flags win)' -r
+complete -c gem-ask -s p -l param -d 'Fill $KEY in the templates: a role\'s system and prompt, and, once -p is given, --system and the prompt itself ($$ is a $) (repeatable)' -r
+complete -c gem-ask -l temperature -d 'Sampling temperature, 0 to 2 [default: the role\'s, else the model\'s own]' -r
 complete -c gem-ask -l max-consecutive-turns -d 'With -i: most turns the model takes on its own in a row before it waits for you' -r
 complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams, and shown thoughts as dim Markdown; off: the text as it comes, word-wrapped. Code is highlighted up to 16 KiB of it per answer (some 400 lines); code past that is drawn in the plain code style, so an answer that is mostly code still draws at once' -r -f -a "on\t''
 off\t''"
@@ -73,6 +80,9 @@ complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is sho
 complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'
 complete -c gem-ask -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'
 complete -c gem-ask -l show-tools -d 'Text output only: one line per tool call and tool result'
+complete -c gem-ask -l no-context-files -d 'Read no GEMLINE.md context files (they are read from the config directory, and from the working directory and its parents up to the repository root or home)'
+complete -c gem-ask -l list-models -d 'Print the models the provider offers (Gemini\'s models list, an OpenAI-compatible /models), with their context sizes where given, then exit. Into a pipe: one JSON object a line'
+complete -c gem-ask -l count-tokens -d 'Print how many tokens the request would take (countTokens: the session\'s history, stdin, the prompt, the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object'
 complete -c gem-ask -s i -l interactive -d 'Interactive session: a prompt with line editing and input history, the conversation carried across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when piped, is context for the first question'
 complete -c gem-ask -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c gem-ask -s h -l help -d 'Print help (see more with \'--help\')'

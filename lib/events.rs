@@ -258,6 +258,15 @@ impl<W: Write> EventWriter<W> {
         self.out.flush()
     }
 
+    /// Several events, flushed once after the last.
+    pub fn write_all(&mut self, events: &[Event]) -> io::Result<()> {
+        for e in events {
+            serde_json::to_writer(&mut self.out, &e.0)?;
+            self.out.write_all(b"\n")?;
+        }
+        self.out.flush()
+    }
+
     pub fn into_inner(self) -> W {
         self.out
     }

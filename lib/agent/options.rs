@@ -24,6 +24,10 @@ pub enum OutputMode {
     Text,
     /// JSON lines (docs/events.md).
     Jsonl,
+    /// `--schema` into a pipe: the records alone, as plain JSON lines
+    /// (what `auto` becomes there; not a value of the flag).
+    #[value(skip)]
+    Records,
 }
 
 /// One run's resolved options; each field is the flag of the same name
@@ -88,13 +92,25 @@ pub struct Options {
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub tools_file: ToolsFile,
+    /// What the user's system prompt adds to gem-ask's (`--system`,
+    /// `--system-file`, a role's, the context files), resolved by the front.
+    pub system: String,
+    /// `--temperature` or a role's.
+    pub temperature: Option<f64>,
+    /// `--schema` / `--schema-multi`, parsed.
+    pub schema: Option<std::sync::Arc<crate::agent::schema::Schema>>,
+    pub list_models: bool,
+    pub count_tokens: bool,
 }
 
 impl Options {
     /// What the run asks of its tools, for [`ToolSetup::build`].
     pub fn tool_setup(&self) -> ToolSetup {
         ToolSetup {
-            no_tools: self.no_tools || self.command_help,
+            // An answer as data declares only the tools asked for by name.
+            no_tools: self.no_tools
+                || self.command_help
+                || (self.schema.is_some() && self.tools.is_empty()),
             only: self.tools.clone(),
             exclude: self.exclude_tools.clone(),
             allow: self.allow_tool.clone(),
@@ -126,6 +142,12 @@ impl Options {
                 self.ascii,
                 self.unicode,
             ),
+            no_gemini_tools: (self.provider != ProviderKind::Gemini).then(|| {
+                format!(
+                    "they use Gemini's own googleSearch and urlContext tools, which --provider {} does not have",
+                    self.provider.name()
+                )
+            }),
         }
     }
 }

@@ -28,6 +28,8 @@ pub fn output_mode(args: &Options) -> OutputMode {
         // `$(gem-ask -c ...)`; the events only when asked for.
         OutputMode::Auto if args.command_help => OutputMode::Text,
         OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
+        // An answer as data is the data alone: `| jq`, `| viz-parse`.
+        OutputMode::Auto if args.schema.is_some() => OutputMode::Records,
         OutputMode::Auto => OutputMode::Jsonl,
         m => m,
     }
@@ -57,6 +59,7 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
             args.text.apply(&mut opts);
             Box::new(RenderSink::new(out, opts))
         }
+        OutputMode::Records => Box::new(super::schema::RecordSink::new(out)),
         _ => Box::new(JsonlSink::new(out)),
     }
 }

@@ -52,6 +52,15 @@ pub struct TurnOptions {
     /// image or speech answer is asked for without tools (and speech
     /// without the system prompt, which a TTS model would read out).
     pub generation: Option<Value>,
+    /// The user's own system prompt (`--system`, a role's, the context
+    /// files), after gem-ask's guidance, which it adds to.
+    pub system_user: String,
+    pub temperature: Option<f64>,
+    /// `--schema`: the answer is data; its text is not shown but kept in
+    /// [`TurnReport::answer`] to be checked.
+    pub schema: Option<std::sync::Arc<super::schema::Schema>>,
+    /// The schema's one retry: no tools, the schema as a constraint.
+    pub schema_retry: bool,
 }
 
 /// What one completed user turn did.
@@ -73,6 +82,8 @@ pub struct TurnReport {
     /// The turn ended at `--max-tool-rounds` with calls not run
     /// ([`Agent::rounds_end_turn`]).
     pub round_limit: bool,
+    /// The final answer's text, kept only with `--schema`.
+    pub answer: Option<String>,
 }
 
 impl session::Record for crate::provider::Turn {
@@ -186,11 +197,18 @@ impl Agent {
 
     fn system_prompt(&self) -> String {
         if self.opts.command_help {
-            return COMMAND_PROMPT.to_string();
+            return format!("{COMMAND_PROMPT}{}", self.opts.system_user);
         }
         let mut s = BASE_PROMPT.to_string();
         s.push_str(&self.toolbox.guidance());
         s.push_str(&self.opts.system_extra);
+        if let Some(schema) = &self.opts.schema
+            && !self.opts.schema_retry
+            && !self.toolbox.declared().is_empty()
+        {
+            s.push_str(&schema.instruction());
+        }
+        s.push_str(&self.opts.system_user);
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
@@ -232,8 +250,7 @@ impl Agent {
         let body = request::build(&RequestSpec {
             contents: &contents,
             system: Some(history::SUMMARY_SYSTEM),
-            functions: &[],
-            thoughts: false,
+            ..Default::default()
         });
         let mut obs = Obs {
             sink: self.sink.as_mut(),
@@ -308,6 +325,7 @@ impl Agent {
     /// report's records then start with the summary.
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
+        self.toolbox.begin_turn(client);
         self.compact(client, &mut report)?;
         let user = self.attach.take_into(user, client)?;
         // Moved out, not copied (a long answer in it would be copied
@@ -373,6 +391,39 @@ impl Agent {
         }
     }
 
+    /// The request for `contents` as this run sends it: the system prompt,
+    /// the declared tools, the schema and temperature (`--count-tokens`
+    /// counts this very body).
+    /// Its attachment parts are still `{"attachment": ...}`: the request
+    /// resolves them with [`super::attach::Attachments::wire`].
+    pub fn request_body(&self, contents: &[Value]) -> Value {
+        // Image and speech answers take no tools (and speech no system
+        // prompt, which a TTS model would read out).
+        let (tools, system) = media_limits(self.opts.generation.as_ref());
+        let decls: Vec<Value> = if tools && !self.opts.schema_retry {
+            self.toolbox.declarations()
+        } else {
+            Vec::new()
+        };
+        let system = system.then(|| self.system_prompt());
+        // Gemini 2.5 refuses JSON mode beside function declarations: with
+        // tools the schema is in the system prompt, and the answer checked.
+        let schema = self.opts.schema.as_ref().filter(|_| decls.is_empty());
+        let mut body = request::build(&RequestSpec {
+            contents,
+            system: system.as_deref(),
+            functions: &decls,
+            thoughts: self.opts.thoughts,
+            json_schema: schema.map(|s| &s.sent),
+            temperature: self.opts.temperature,
+            builtin_tools: &[],
+        });
+        if let Some(g) = &self.opts.generation {
+            request::merge_generation(&mut body, g);
+        }
+        body
+    }
+
     /// One request and its streamed answer, added to `contents`; the
     /// function calls it asked for, `None` when it asked for none.
     fn request(
@@ -383,22 +434,8 @@ impl Agent {
     ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
-        let (tools, system) = media_limits(self.opts.generation.as_ref());
-        let decls: Vec<Value> = if tools {
-            self.toolbox.declarations()
-        } else {
-            Vec::new()
-        };
-        let system = system.then(|| self.system_prompt());
-        let mut body = request::build(&RequestSpec {
-            contents,
-            system: system.as_deref(),
-            functions: &decls,
-            thoughts: self.opts.thoughts,
-        });
-        if let Some(g) = &self.opts.generation {
-            request::merge_generation(&mut body, g);
-        }
+        let mut body = self.request_body(contents);
+        let schema = self.opts.schema.clone();
         let wired = self.attach.wire(&mut body, client)?;
         for w in &wired.warnings {
             self.emit(stamp(Event::error("warning", w)))?;
@@ -417,7 +454,8 @@ impl Agent {
             sink: self.sink.as_mut(),
             thoughts: self.opts.thoughts,
             deadline: self.deadline,
-            show_text: true,
+            // Data is shown as records, once checked.
+            show_text: schema.is_none(),
         };
         let mut turn = client.generate_with(body, &wired.blobs, &mut obs)?;
         drop(wired);
@@ -440,7 +478,11 @@ impl Agent {
             }
             _ => {}
         }
+        self.grounded_answer(&turn)?;
         let calls = std::mem::take(&mut turn.calls);
+        if schema.is_some() && calls.is_empty() {
+            report.answer = Some(turn.text().map_err(GenError::Output)?);
+        }
         if !turn.parts.is_empty() {
             // The next request resends the answer whole, so only then is
             // it built in memory; the session gets it from the spool.
@@ -484,6 +526,21 @@ impl Agent {
             })
             .collect();
         Ok(json!({"role": "user", "parts": parts}))
+    }
+
+    /// The sources of an answer the model grounded on its own
+    /// (`groundingMetadata`), numbered after the web tools' of the turn.
+    fn grounded_answer(&mut self, turn: &crate::provider::Turn) -> Result<(), Failure> {
+        let Some(g) = &turn.grounding else {
+            return Ok(());
+        };
+        let sources = crate::provider::grounding::sources(g);
+        let first = self.toolbox.number_sources(sources.len());
+        for (i, s) in sources.iter().enumerate() {
+            let e = toolbox::model::source_event(first + i as u64, s);
+            self.emit(stamp(e))?;
+        }
+        Ok(())
     }
 
     /// Runs one round of calls through the toolbox; the user Content that

@@ -36,7 +36,13 @@
 //! env = { TZ = "UTC" }
 //! trust = true
 //! exclude_tools = ["convert_time"]  # or include_tools = [...]
+//!
+//! [roles.sql]                   # gem-ask --role sql (roles.rs)
+//! system = "Answer with one SQL query for $dialect."
+//! defaults = { dialect = "PostgreSQL" }
 //! ```
+
+pub mod roles;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -69,6 +75,9 @@ pub struct Config {
     /// `[mcp.NAME]`, in name order.
     #[serde(default)]
     pub mcp: BTreeMap<String, ServerSpec>,
+    /// `[roles.NAME]`, in name order.
+    #[serde(default)]
+    pub roles: BTreeMap<String, roles::RoleConfig>,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:
@@ -266,6 +275,13 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
                 .map_err(|e| in_table("base_url", e.to_string()))?;
         }
     }
+    for (name, role) in &c.roles {
+        role.check().map_err(|(key, why)| Problem::InTable {
+            table: format!("roles.{name}"),
+            key,
+            why,
+        })?;
+    }
     if c.width == Some(0) {
         return Err(Problem::Key {
             key: "width",
@@ -367,6 +383,36 @@ mod tests {
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
         assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
         assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
+        assert_eq!(c.roles["sql"].defaults["dialect"], "PostgreSQL");
+    }
+
+    #[test]
+    fn roles_parse_and_their_faults_name_table_and_key() {
+        let doc = include_str!("roles.rs");
+        let example: String = doc
+            .lines()
+            .skip_while(|l| !l.contains("```toml"))
+            .skip(1)
+            .take_while(|l| !l.contains("```"))
+            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
+            .collect();
+        let c = parse(&example).unwrap();
+        let r = &c.roles["translator"];
+        assert_eq!(
+            (r.temperature, r.tools.as_deref()),
+            (Some(0.2), Some(&[][..]))
+        );
+        let e = parse("[roles.x]\ntemperature = 3.5\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            ": [roles.x]: key temperature: 3.5 is not between 0 and 2"
+        );
+        let e = parse("[roles.x]\nsytem = \"hi\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(":2: key sytem: unknown field `sytem`"), "{e}");
     }
 
     #[test]
@@ -385,13 +431,16 @@ mod tests {
             .filter_map(|r| r.split("```").next())
             .map(|e| parse(e).unwrap_or_else(|err| panic!("{err}\n{e}")))
             .collect();
-        assert_eq!(examples.len(), 2);
+        assert_eq!(examples.len(), 3);
         assert_eq!(examples[0].tools.allow, ["write_file"]);
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
         assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
         assert_eq!(examples[0].mcp["time"].include_tools, None);
+        let reviewer = &examples[1].roles["reviewer"];
+        assert_eq!(reviewer.defaults["lang"], "Python");
+        assert_eq!(reviewer.prompt.as_deref(), Some("Review this:\n\n$input"));
         assert_eq!(
-            examples[1].openai.base_url.as_deref(),
+            examples[2].openai.base_url.as_deref(),
             Some("http://localhost:11434/v1")
         );
     }

@@ -38,6 +38,7 @@ pub trait Observer {
     }
 }
 
+#[derive(Clone)]
 pub struct Client {
     transport: Arc<dyn Transport>,
     provider: Arc<dyn Provider>,
@@ -80,7 +81,8 @@ impl Client {
         }
     }
 
-    /// The transport, for the requests besides answers (the Files API).
+    /// The transport, for requests that are not a streamed answer (the
+    /// Files API, the models list, countTokens: `provider::models`).
     pub fn transport(&self) -> &dyn Transport {
         self.transport.as_ref()
     }

@@ -24,6 +24,8 @@ pub mod client;
 pub mod error;
 pub mod files;
 pub mod gemini;
+pub mod grounding;
+pub mod models;
 pub mod openai;
 pub mod request;
 pub mod retry;

@@ -1,9 +1,10 @@
 //! How a request body reaches the model and the raw answer comes back:
-//! over HTTPS ([`Http`]), from a `--replay` file ([`Replay`]), or either one
-//! with a copy of every exchange written to a `--record` file
-//! ([`Recording`]). The client above sees only a status, a `Retry-After`
-//! and a byte stream, so replayed sessions go through exactly the code that
-//! live ones do.
+//! over HTTPS ([`Http`]), from a `--replay` file ([`Replay`], in
+//! `replay.rs`), or either one with a copy of every exchange written to a
+//! `--record` file ([`Recording`]). The client above sees only a status, a
+//! `Retry-After` and a byte stream, so replayed sessions go through
+//! exactly the code that live ones do. Requests other than for an answer
+//! (the models list, the Files API) are [`Exchange`]s (`exchange.rs`).
 //!
 //! The record format is JSON lines, one exchange per line:
 //! `{"request":{"method","path","body"},"response":{"status","headers","body"},"timestamp"}`
@@ -11,7 +12,7 @@
 //! API key is a header and headers are never recorded.
 
 use std::fs::File;
-use std::io::{self, Cursor, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -156,8 +157,10 @@ pub trait Transport: Send + Sync {
 }
 
 pub mod exchange;
+mod replay;
 
 pub use exchange::{Exchange, ExchangeBody};
+pub use replay::Replay;
 
 /// The live API over ureq (rustls).
 pub struct Http {
@@ -232,32 +235,11 @@ impl Transport for Http {
         if let Some((name, value)) = &self.auth {
             req = req.header(*name, value);
         }
-        let res = req
-            .header("content-type", "application/json")
+        req.header("content-type", "application/json")
             .header("accept", "text/event-stream")
-            .send(body);
-        match res {
-            Ok(resp) => {
-                let header = |name: &str| {
-                    resp.headers()
-                        .get(name)
-                        .and_then(|v| v.to_str().ok())
-                        .map(str::to_string)
-                };
-                Ok(Reply {
-                    status: resp.status().as_u16(),
-                    content_type: header("content-type"),
-                    retry_after: header("retry-after"),
-                    headers: Vec::new(),
-                    body: Box::new(NamedTimeouts {
-                        inner: resp.into_body().into_reader(),
-                        read: self.timeouts.read,
-                    }),
-                    warning: None,
-                })
-            }
-            Err(e) => Err(self.failed(e)),
-        }
+            .send(body)
+            .map(|resp| self.reply(resp))
+            .map_err(|e| self.failed(e))
     }
 
     fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
@@ -322,181 +304,6 @@ impl<R: Read> Read for NamedTimeouts<R> {
             }
         })
     }
-}
-
-/// Answers from a `--record` file without a network or a key.
-///
-/// Each request gets the first unused exchange whose recorded `contents`
-/// equal the request's; failing that, the first whose last content (the
-/// newest prompt or tool results) is the same; failing that, the next
-/// unused one. So one file holding a whole session answers each of its
-/// runs: a follow-up run finds its own turn, not the first one again.
-/// An answer recorded for a different request (other contents, model or
-/// declared tools) still comes, with a warning saying how it differs.
-pub struct Replay {
-    pub(super) exchanges: Mutex<Vec<(bool, Value)>>,
-}
-
-impl Replay {
-    pub fn open(path: &Path) -> anyhow::Result<Replay> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("cannot read replay file {}: {e}", path.display()))?;
-        let mut exchanges = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v: Value = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!("{}: line {}: not JSON: {e}", path.display(), i + 1)
-            })?;
-            if v.get("response").and_then(|r| r.get("status")).is_none() {
-                anyhow::bail!(
-                    "{}: line {}: expected an exchange {{\"request\":...,\"response\":{{\"status\":...,\"body\":...}}}}",
-                    path.display(),
-                    i + 1
-                );
-            }
-            exchanges.push((false, v));
-        }
-        Ok(Replay {
-            exchanges: Mutex::new(exchanges),
-        })
-    }
-}
-
-impl Transport for Replay {
-    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
-        let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        // Gemini's conversation is `contents`; an OpenAI-compatible one's
-        // is `messages`.
-        let contents = conversation(&request);
-        let last = contents.and_then(Value::as_array).and_then(|a| a.last());
-        let mut exchanges = self.exchanges.lock().expect("replay lock");
-        let recorded = |v: &Value| {
-            v.get("request")
-                .and_then(|r| r.get("body"))
-                .and_then(conversation)
-                .cloned()
-        };
-        let unused = || exchanges.iter().enumerate().filter(|(_, (used, _))| !used);
-        let pick = unused()
-            .find(|(_, (_, v))| contents.is_some() && recorded(v).as_ref() == contents)
-            .or_else(|| {
-                unused().find(|(_, (_, v))| {
-                    last.is_some()
-                        && recorded(v)
-                            .as_ref()
-                            .and_then(Value::as_array)
-                            .and_then(|a| a.last())
-                            == last
-                })
-            })
-            .or_else(|| unused().next())
-            .map(|(i, _)| i);
-        let Some(i) = pick else {
-            return Err(TransportError {
-                message: "replay file has no exchange left for this request".into(),
-                kind: TransportErrorKind::ReplayExhausted,
-            });
-        };
-        exchanges[i].0 = true;
-        let v = exchanges[i].1.clone();
-        drop(exchanges);
-        let warning = replay_mismatch(path, &request, &v["request"]);
-        let resp = &v["response"];
-        let status = resp["status"].as_u64().unwrap_or(200) as u16;
-        let header = |name: &str| {
-            resp.get("headers")
-                .and_then(|h| h.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let body = resp
-            .get("body")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .as_bytes()
-            .to_vec();
-        Ok(Reply {
-            status,
-            content_type: header("content-type"),
-            retry_after: header("retry-after"),
-            headers: Vec::new(),
-            body: Box::new(Cursor::new(body)),
-            warning,
-        })
-    }
-
-    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
-        exchange::replay(self, req)
-    }
-}
-
-fn conversation(body: &Value) -> Option<&Value> {
-    body.get("contents").or_else(|| body.get("messages"))
-}
-
-/// How a request differs from the recorded one it is answered with, as a
-/// warning; `None` when contents, model and declared tools all match.
-fn replay_mismatch(path: &str, request: &Value, recorded: &Value) -> Option<String> {
-    // Gemini names the model in the path, OpenAI-compatible servers in
-    // the body; Gemini declares `functionDeclarations`, they `function`s.
-    let model = |p: &str, b: &Value| {
-        p.split("/models/")
-            .nth(1)
-            .and_then(|m| m.split(':').next())
-            .or_else(|| b.get("model").and_then(Value::as_str))
-            .unwrap_or("")
-            .to_string()
-    };
-    let tools = |b: &Value| -> Vec<String> {
-        let tools = b
-            .get("tools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten();
-        tools
-            .flat_map(
-                |t| match t.get("functionDeclarations").and_then(Value::as_array) {
-                    Some(decls) => decls.iter().collect::<Vec<_>>(),
-                    None => t.get("function").into_iter().collect(),
-                },
-            )
-            .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))
-            .collect()
-    };
-    let rec_body = recorded.get("body").unwrap_or(&Value::Null);
-    let mut diffs = Vec::new();
-    if conversation(request) != conversation(rec_body) {
-        diffs.push("other contents".to_string());
-    }
-    let (m, rm) = (
-        model(path, request),
-        model(
-            recorded.get("path").and_then(Value::as_str).unwrap_or(""),
-            rec_body,
-        ),
-    );
-    if m != rm {
-        diffs.push(format!("model {m}, recorded {rm}"));
-    }
-    let (t, rt) = (tools(request), tools(rec_body));
-    if t != rt {
-        let list = |v: &[String]| {
-            if v.is_empty() {
-                "none".to_string()
-            } else {
-                v.join(", ")
-            }
-        };
-        diffs.push(format!("tools {}, recorded {}", list(&t), list(&rt)));
-    }
-    (!diffs.is_empty()).then(|| {
-        format!(
-            "replay: request differs from the recording ({}); answering with the recorded one",
-            diffs.join("; ")
-        )
-    })
 }
 
 /// Wraps a transport and appends every exchange to a record file.

@@ -346,7 +346,7 @@ fn one_shot_declares_no_file_or_command_tool_by_default() {
     assert!(out.status.success());
     assert_eq!(
         declared(&server.bodies()[0]),
-        ["render_visualization", "create_new_topic", "plot", "signal"]
+        crate::support::tools::DEFAULT_TOOLS
     );
 }
 

@@ -22,6 +22,7 @@ pub mod config;
 pub mod consent;
 pub mod listing;
 pub mod mcp;
+pub mod model;
 pub mod process;
 pub mod result;
 pub mod sandbox;
@@ -104,6 +105,8 @@ pub struct Ctx<'a> {
     pub tool_id: &'a str,
     /// `--task-timeout`'s instant, which stops a tool too ([`stop`]).
     pub task_deadline: Option<Instant>,
+    /// The model, for the tools that ask it themselves (the web tools).
+    pub model: Option<&'a model::ModelAccess>,
 }
 
 /// The member of a tool's `functionResponse.response` that carries its
@@ -323,6 +326,10 @@ pub struct Toolbox {
     /// `--task-timeout`'s instant while a task's turn runs: it stops a
     /// running tool too. Set by the turn loop ([`Toolbox::set_task_deadline`]).
     task_deadline: Option<std::time::Instant>,
+    /// Tools this run cannot declare, and why (the listing says it).
+    withheld: Vec<(String, String)>,
+    /// The model of the turn, for the web tools ([`Toolbox::begin_turn`]).
+    model: Option<Arc<model::ModelAccess>>,
 }
 
 impl Toolbox {
@@ -338,6 +345,8 @@ impl Toolbox {
             mcp: mcp::Hub::default(),
             servers: Vec::new(),
             task_deadline: None,
+            withheld: Vec::new(),
+            model: None,
         }
     }
 
@@ -442,6 +451,7 @@ impl Toolbox {
             timeout: self.timeout,
             tool_id: call.tool_id,
             task_deadline: self.task_deadline,
+            model: self.model.as_deref(),
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)

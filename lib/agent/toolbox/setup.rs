@@ -16,6 +16,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::builtin::GEMINI_ONLY;
 use super::config::ToolsFile;
 use super::consent::Look;
 use super::mcp::{BadCommandLine, Hub, ServerSpec, bounds};
@@ -66,6 +67,9 @@ pub struct ToolSetup {
     pub file: ToolsFile,
     /// How the consent question is drawn (`--color`, `--ascii`/`--unicode`).
     pub look: Look,
+    /// The provider is not Gemini: the tools that use Gemini's own tools
+    /// (web search and fetch) cannot be declared; the string says why.
+    pub no_gemini_tools: Option<String>,
 }
 
 /// The default `--tool-timeout`.
@@ -84,6 +88,9 @@ pub enum SetupError {
     /// `--tools`, `--exclude-tools` or `--allow-tool` named no tool.
     #[error("unknown tool {name:?}; the tools are: {all}")]
     UnknownTool { name: String, all: String },
+    /// `--tools` named a web tool and the provider cannot run it.
+    #[error("{name} cannot be declared: {why}")]
+    GeminiOnly { name: String, why: String },
 }
 
 impl ToolSetup {
@@ -117,6 +124,14 @@ impl ToolSetup {
         let some_failed = !started.failures.is_empty();
         let unknown =
             |name: &str| registry.get(name).is_none() && !(some_failed && name.contains("__"));
+        if let Some(why) = &self.no_gemini_tools
+            && let Some(name) = self.only.iter().find(|n| GEMINI_ONLY.contains(&n.as_str()))
+        {
+            return Err(SetupError::GeminiOnly {
+                name: name.clone(),
+                why: why.clone(),
+            });
+        }
         let named = self.only.iter().chain(&self.exclude).chain(&self.allow);
         if let Some(name) = named.into_iter().find(|n| unknown(n)) {
             let all: Vec<&str> = registry.iter().map(|t| t.name.as_str()).collect();
@@ -126,13 +141,7 @@ impl ToolSetup {
             });
         }
         warn_unknown_config_names(cfg, &unknown);
-        let (declared, left_out) = bounds::cap(self.declared(cfg, &registry), |name| {
-            let t = registry.get(name)?;
-            matches!(t.source, super::Source::Mcp { .. }).then(|| t.declaration.to_string().len())
-        });
-        for w in started.warnings.iter().chain(&left_out) {
-            crate::term::diag(format!("gem-ask: warning: {w}"));
-        }
+        let (declared, withheld) = self.declared_here(cfg, &registry, &started.warnings);
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
             .with_levels(cfg.tools.levels.clone())
             .with_look(self.look);
@@ -146,9 +155,39 @@ impl ToolSetup {
                 mcp: started.hub,
                 servers: started.servers,
                 task_deadline: None,
+                withheld,
+                model: None,
             },
             started.failures,
         ))
+    }
+
+    /// The names declared, after the tools this provider cannot run
+    /// (withheld, with why) and the caps on MCP declarations (each left
+    /// out a warning, as the servers' own warnings).
+    fn declared_here(
+        &self,
+        cfg: &ToolsFile,
+        registry: &Registry,
+        warnings: &[String],
+    ) -> (Vec<String>, Vec<(String, String)>) {
+        let mut declared = self.declared(cfg, registry);
+        let mut withheld = Vec::new();
+        if let Some(why) = &self.no_gemini_tools {
+            declared.retain(|d| !GEMINI_ONLY.contains(&d.as_str()));
+            withheld = GEMINI_ONLY
+                .iter()
+                .map(|n| (n.to_string(), why.clone()))
+                .collect();
+        }
+        let (declared, left_out) = bounds::cap(declared, |name| {
+            let t = registry.get(name)?;
+            matches!(t.source, super::Source::Mcp { .. }).then(|| t.declaration.to_string().len())
+        });
+        for w in warnings.iter().chain(&left_out) {
+            crate::term::diag(format!("gem-ask: warning: {w}"));
+        }
+        (declared, withheld)
     }
 
     /// The sandbox asked for: flags over the config.
@@ -259,6 +298,22 @@ mod tests {
         let cfg = ToolsFile::default();
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
+            [
+                "render_visualization",
+                "create_new_topic",
+                "plot",
+                "signal",
+                "web_search",
+                "web_fetch"
+            ]
+        );
+        // Another provider has no googleSearch or urlContext.
+        let openai = ToolSetup {
+            no_gemini_tools: Some("gemini only".into()),
+            ..ToolSetup::default()
+        };
+        assert_eq!(
+            declared(&openai, &cfg),
             ["render_visualization", "create_new_topic", "plot", "signal"]
         );
         assert!(
@@ -309,7 +364,9 @@ mod tests {
                 "create_new_topic",
                 "plot",
                 "read_file",
-                "signal"
+                "signal",
+                "web_search",
+                "web_fetch"
             ]
         );
         let only = ToolSetup {

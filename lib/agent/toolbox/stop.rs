@@ -45,6 +45,7 @@ impl<'a> Ctx<'a> {
             timeout,
             tool_id,
             task_deadline: None,
+            model: None,
         }
     }
 

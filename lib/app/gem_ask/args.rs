@@ -228,6 +228,56 @@ pub struct Args {
     #[arg(long)]
     pub show_tools: bool,
 
+    /// The answer as data: one record matching SCHEMA, a JSON Schema (inline, or @FILE) or the concise form
+    /// 'model, secs float: 0-60 mph, year int' (types str, int, float, bool; a description after ':').
+    /// Into a pipe it is a plain JSON line; with --output jsonl a `record` event; on a terminal a table.
+    /// Tools are declared only when --tools names them. An answer that does not match is sent back once
+    /// with the problems, then refused (exit 65).
+    #[arg(long, value_name = "SCHEMA", conflicts_with_all = ["schema_multi", "command_help", "task", "interactive"])]
+    pub schema: Option<String>,
+
+    /// As --schema, for a list of records (asked for as {"items": [...]}): one JSON line or `record` event
+    /// each, so `gem-ask --schema-multi 'model, secs float' "fastest 5 BMWs" | viz-parse | viz-render` charts them.
+    #[arg(long, value_name = "SCHEMA", conflicts_with_all = ["command_help", "task", "interactive"])]
+    pub schema_multi: Option<String>,
+
+    /// Add TEXT to the system prompt (gem-ask's own guidance for charts and chapters stays).
+    #[arg(long, value_name = "TEXT")]
+    pub system: Option<String>,
+
+    /// As --system, the text read from FILE.
+    #[arg(long, value_name = "FILE")]
+    pub system_file: Option<PathBuf>,
+
+    /// Use the config's [roles.NAME]: its system prompt and prompt template, model, temperature and tools
+    /// (flags win).
+    #[arg(long, value_name = "NAME")]
+    pub role: Option<String>,
+
+    /// Fill $KEY in the templates: a role's system and prompt, and, once -p is given, --system and the
+    /// prompt itself ($$ is a $) (repeatable).
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, String)>,
+
+    /// Sampling temperature, 0 to 2 [default: the role's, else the model's own].
+    #[arg(long, value_name = "T", value_parser = parse_temperature)]
+    pub temperature: Option<f64>,
+
+    /// Read no GEMLINE.md context files (they are read from the config directory, and from the working
+    /// directory and its parents up to the repository root or home).
+    #[arg(long)]
+    pub no_context_files: bool,
+
+    /// Print the models the provider offers (Gemini's models list, an OpenAI-compatible /models), with
+    /// their context sizes where given, then exit. Into a pipe: one JSON object a line.
+    #[arg(long, conflicts_with_all = ["task", "interactive", "list_tools", "count_tokens"])]
+    pub list_models: bool,
+
+    /// Print how many tokens the request would take (countTokens: the session's history, stdin, the prompt,
+    /// the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object.
+    #[arg(long, conflicts_with_all = ["task", "interactive", "list_tools"])]
+    pub count_tokens: bool,
+
     /// Interactive session: a prompt with line editing and input history, the conversation carried
     /// across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when
     /// piped, is context for the first question.
@@ -329,7 +379,35 @@ impl Args {
             text: self.text.options(),
             media: self.media.options(),
             tools_file,
+            // Resolved by the front (`super::prompting`).
+            system: String::new(),
+            temperature: self.temperature,
+            schema: None,
+            list_models: self.list_models,
+            count_tokens: self.count_tokens,
         }
+    }
+}
+
+/// A name `-p` can set (and a template can use).
+pub fn is_variable_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+fn parse_param(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if is_variable_name(k) => Ok((k.to_string(), v.to_string())),
+        _ => Err("KEY=VALUE, KEY made of letters, digits and _ (not starting with a digit)".into()),
+    }
+}
+
+fn parse_temperature(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=2.0).contains(&v) => Ok(v),
+        _ => Err("a number from 0 to 2".into()),
     }
 }
 
@@ -345,20 +423,20 @@ pub const HELP_TAIL: &str = concat!(
     "Exit codes:\n",
     "  0    success\n",
     "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
-    "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
+    "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file, an invalid --schema, an unknown --role, a template variable without a value)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
     "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
-    "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take\n",
-    "  66   a --replay or --record file, or an attachment, cannot be opened\n",
+    "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take; --schema: the answer did not match the schema, also after one retry (the problems and the answer on stderr)\n",
+    "  66   a --replay or --record file, an attachment, a --system-file or a --schema @FILE cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
      connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, max_tool_rounds, session_error, setup_error, \
-     interrupted, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
+     interrupted, schema_mismatch, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
     "Environment:\n",
@@ -445,6 +523,29 @@ pub const HELP_TAIL: &str = concat!(
      --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \
      resumed with --continue -t TASK. Progress signals show as signal events in the stream and, when stderr \
      is a terminal, as progress lines there. The result event's stats carry iterations.\n\n",
+    "Answers as data (--schema, --schema-multi): the schema is sent as the answer's constraint \
+     (responseJsonSchema; response_format to an OpenAI-compatible server), a list as {\"items\": [...]}, and the \
+     answer is checked against it. Into a pipe stdout is the records alone, one JSON value a line (| jq, | viz-parse); \
+     with --output jsonl each is a `record` event; on a terminal they are a table. An answer that does not match is \
+     sent back once with the problems; a second miss is exit 65, the problems and the answer on stderr. Tools are \
+     declared only when --tools names them.\n\n",
+    "System prompts, roles and templates: --system and --system-file add to gem-ask's system prompt (its own \
+     guidance stays); so do GEMLINE.md context files: the config directory's, then each from the repository root \
+     (or home) down to the working directory (--no-context-files: none). --role NAME uses a [roles.NAME] table of \
+     the config; flags win over it. $name in a template takes -p name=VALUE, else the role's defaults ($$ is $); \
+     a role's system and prompt are templates, and with -p so are --system and the prompt ($input in a role's \
+     prompt is what was typed). A role, e.g.:\n",
+    "  [roles.reviewer]\n",
+    "  system = \"You review $lang code: bugs first, then style.\"\n",
+    "  prompt = \"Review this: $input\"\n",
+    "  model = \"gemini-2.5-pro\"\n",
+    "  temperature = 0.2\n",
+    "  tools = [\"read_file\"]\n",
+    "  defaults = { lang = \"Python\" }\n\n",
+    "Web: with Gemini the model can call web_search (a request of its own with Google Search) and web_fetch (one \
+     with urlContext: Google's servers read the pages). Their sources are `source` events, drawn as numbered \
+     citations under the answer; so are those of an answer the model grounded itself. A failed search is an error \
+     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why).\n\n",
     "History: each stored turn carries its tokens (from usageMetadata). When a session's history has passed \
      --max-history-tokens (the last request's prompt tokens plus its answer), the next turn first asks the model \
      for a summary of the oldest turns (one extra request, counted in the result's stats), so that the turns kept \
@@ -499,6 +600,10 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask -a invoice.pdf \"what is the total?\"\n",
     "  gem-ask -m gemini-2.5-flash-preview-tts --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
     "  gem-ask --print-config\n",
+    "  gem-ask --schema-multi 'model, zero_to_sixty float: seconds' \"fastest 5 BMWs\" | viz-parse --chart bar | viz-render\n",
+    "  gem-ask --role reviewer -p lang=Rust < src/main.rs\n",
+    "  gem-ask --list-models\n",
+    "  git diff | gem-ask --count-tokens \"review this\"\n",
     "  gem-ask -i --continue",
 );
 

@@ -14,7 +14,10 @@
 //!   `image_url` part of its user message (a `data:` URL, or the URL);
 //!   the message's content is then a list of text and image parts.
 //! - `functionDeclarations` become `tools`; Gemini's OpenAPI-style
-//!   UPPERCASE types are JSON Schema's lowercase ones.
+//!   UPPERCASE types are JSON Schema's lowercase ones. Gemini's own tools
+//!   (`googleSearch`, `urlContext`) have no equivalent and are not sent.
+//! - `generationConfig.responseJsonSchema` becomes `response_format`
+//!   `{"type": "json_schema", ...}`; `temperature` is the same word.
 //!
 //! Calls recorded without an id (Gemini 2.5 gives none) get `call_N` ids,
 //! matched in order by the responses that follow, as the API requires.
@@ -54,6 +57,16 @@ pub fn body(request: &Value, model: &str) -> Value {
     let tools = tools(request);
     if !tools.is_empty() {
         body.insert("tools".into(), tools.into());
+    }
+    let config = request.get("generationConfig");
+    if let Some(schema) = config.and_then(|c| c.get("responseJsonSchema")) {
+        body.insert(
+            "response_format".into(),
+            json!({"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}),
+        );
+    }
+    if let Some(t) = config.and_then(|c| c.get("temperature")) {
+        body.insert("temperature".into(), t.clone());
     }
     Value::Object(body)
 }
@@ -308,5 +321,23 @@ mod tests {
             tools[1]["function"]["parameters"],
             json!({"type": "object"})
         );
+        assert!(b.get("response_format").is_none() && b.get("temperature").is_none());
+    }
+
+    #[test]
+    fn a_schema_is_a_response_format_and_gemini_tools_stay_home() {
+        let req = json!({
+            "contents": [{"role": "user", "parts": [{"text": "cars"}]}],
+            "tools": [{"googleSearch": {}}],
+            "generationConfig": {"responseMimeType": "application/json",
+                                 "responseJsonSchema": {"type": "object"}, "temperature": 0.5},
+        });
+        let b = body(&req, "m");
+        assert_eq!(
+            b["response_format"],
+            json!({"type": "json_schema", "json_schema": {"name": "answer", "schema": {"type": "object"}}})
+        );
+        assert_eq!(b["temperature"], 0.5);
+        assert!(b.get("tools").is_none());
     }
 }

@@ -1,11 +1,12 @@
 //! Requests besides the model's answers, through the same transports:
-//! the Files API's resumable upload (a `start`, then the bytes streamed
-//! from their file) and its `files/NAME` polling. Over HTTP ([`http`]) a
+//! the models list (`--list-models`), the Files API's resumable upload (a
+//! `start`, then the bytes streamed from their file) and its `files/NAME`
+//! polling. Over HTTP ([`http`]) a
 //! path goes under the base URL with the key; a whole URL (the upload
 //! URL the API handed out) must be on the base URL's own scheme, host and
 //! port, and gets no key: the upload id in it is the credential. A
 //! `--record` file gets each exchange (an upload's bytes as their count
-//! only, [`record`]); `--replay` answers by method and path ([`replay`]).
+//! only, [`record`]); `--replay` answers by method and path (`replay.rs`).
 
 use std::io::{Cursor, Read};
 use std::sync::Mutex;
@@ -13,8 +14,7 @@ use std::sync::Mutex;
 use serde_json::{Value, json};
 
 use super::{
-    BaseUrl, Http, Replay, Reply, Transport, TransportError, TransportErrorKind, display_url,
-    write_record,
+    BaseUrl, Http, Reply, Transport, TransportError, TransportErrorKind, display_url, write_record,
 };
 
 /// One request.
@@ -140,7 +140,7 @@ impl Http {
 }
 
 /// The path of a target, without its query or its scheme and host.
-fn path_of(target: &str) -> &str {
+pub(super) fn path_of(target: &str) -> &str {
     let rest = match target.find("://") {
         Some(i) => {
             let after = &target[i + 3..];
@@ -151,52 +151,10 @@ fn path_of(target: &str) -> &str {
     rest.split(['?', '#']).next().unwrap_or(rest)
 }
 
-/// The first unused recorded exchange of the same method and path.
-pub(super) fn replay(r: &Replay, req: Exchange) -> Result<Reply, TransportError> {
-    let want = path_of(&req.target);
-    let mut exchanges = r.exchanges.lock().expect("replay lock");
-    let found = exchanges.iter().position(|(used, v)| {
-        let rq = &v["request"];
-        !used
-            && rq.get("method").and_then(Value::as_str) == Some(req.method)
-            && rq.get("path").and_then(Value::as_str).map(path_of) == Some(want)
-    });
-    let Some(i) = found else {
-        return Err(TransportError {
-            message: format!("replay file has no exchange left for {} {want}", req.method),
-            kind: TransportErrorKind::ReplayExhausted,
-        });
-    };
-    exchanges[i].0 = true;
-    let resp = exchanges[i].1["response"].clone();
-    drop(exchanges);
-    let headers: Vec<(String, String)> = resp
-        .get("headers")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| Some((k.to_ascii_lowercase(), v.as_str()?.to_string())))
-        .collect();
-    let find = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
-    Ok(Reply {
-        status: resp["status"].as_u64().unwrap_or(200) as u16,
-        content_type: find("content-type"),
-        retry_after: find("retry-after"),
-        body: Box::new(Cursor::new(
-            resp.get("body")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .as_bytes()
-                .to_vec(),
-        )),
-        headers,
-        warning: None,
-    })
-}
-
 /// Makes the request through `inner` and writes it to the record file:
 /// a JSON body as JSON, a stream as its length. The answer is read whole
-/// (these are small) and handed on from memory.
+/// (these are small: 16 MiB at most, as `models` reads) and handed on
+/// from memory.
 pub(super) fn record<T: Transport>(
     inner: &T,
     file: &Mutex<std::fs::File>,
@@ -214,7 +172,7 @@ pub(super) fn record<T: Transport>(
     match inner.exchange(req) {
         Ok(mut reply) => {
             let mut bytes = Vec::new();
-            let read = (&mut reply.body).take(1 << 20).read_to_end(&mut bytes);
+            let read = (&mut reply.body).take(16 << 20).read_to_end(&mut bytes);
             // An upload URL's query (its upload id) is a credential.
             let headers: serde_json::Map<String, Value> = reply
                 .headers

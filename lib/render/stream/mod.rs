@@ -9,6 +9,7 @@
 mod chapters;
 mod draw;
 mod picture;
+mod records;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
@@ -23,6 +24,7 @@ use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
 use crate::term;
 use chapters::Chapter;
 pub use chapters::chapter_rule;
+pub use records::{cell_text, columns as record_columns, field as record_field, source_fields};
 
 /// Turns events into terminal output, one event at a time, flushing after
 /// each so text streams. Keeps the little state a stream needs: whether
@@ -65,6 +67,8 @@ pub struct Renderer {
     plot_calls: ui::PlotCalls,
     /// The latest update of each live chart, drawn once at the end.
     live: super::live_chart::LiveCharts,
+    /// Records and sources drawn once their run or turn has ended.
+    held: records::Held,
 }
 
 impl Renderer {
@@ -96,6 +100,7 @@ impl Renderer {
             pending_calls: VecDeque::new(),
             plot_calls: ui::PlotCalls::default(),
             live: super::live_chart::LiveCharts::default(),
+            held: records::Held::default(),
         }
     }
 
@@ -161,6 +166,18 @@ impl Renderer {
                 term::diag(format!("viz-render: warning: {note}"));
             }
             return out.flush();
+        }
+        if !self.opts.chapters_only {
+            if e.kind() != "record" {
+                self.records_end(out)?;
+            }
+            if self.hold(e) {
+                return out.flush();
+            }
+            if e.kind() == "result" {
+                // Under the answer that cites them, before what the end says.
+                self.sources_end(out)?;
+            }
         }
         match e.kind() {
             "tool_use" if e.str_field("tool_name") == Some(RENDER_VISUALIZATION) => {
@@ -236,6 +253,8 @@ impl Renderer {
             for e in self.live.take() {
                 self.chart(&e, out)?;
             }
+            self.records_end(out)?;
+            self.sources_end(out)?;
         }
         self.end_line(out)?;
         out.flush()

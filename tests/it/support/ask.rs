@@ -183,3 +183,35 @@ pub fn unb64(s: &str) -> Vec<u8> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(s).unwrap()
 }
+
+/// gem-ask in a scene's working directory with a clean environment (a
+/// UTF-8 locale, the scene's XDG homes, the key, the fake server); its
+/// output is whatever `--output` and the pipe make it.
+pub fn ask_in(
+    scene: &super::tools::Scene,
+    server: &FakeGemini,
+    args: &[&str],
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    cmd.env_clear()
+        .env("GEMINI_API_KEY", super::KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", &scene.home)
+        .env("XDG_CONFIG_HOME", &scene.home)
+        .env("GEMLINE_RETRY_BASE_MS", "1")
+        .env("LANG", "C.UTF-8")
+        .current_dir(&scene.work)
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// Runs a command: its exit code, stdout and stderr.
+pub fn run(cmd: &mut std::process::Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

@@ -14,7 +14,8 @@
 //! Every captured request body of a model call (`...generateContent`;
 //! not the Files API's uploads and polls) is also written to the capture directory
 //! (`$GEMLINE_CAPTURE_DIR`, default `target/tmp/gemini-requests`), where
-//! `tests/validate_requests.sh` checks them against the official schema.
+//! `tests/validate_requests.sh` checks them against the official schema
+//! (a countTokens body as `NAME-N.countTokens.json`; a GET has none).
 
 pub mod ask;
 pub mod screen;
@@ -227,12 +228,20 @@ impl FakeGemini {
                 let Some(req) = read_request(&stream) else {
                     continue;
                 };
-                // Only GenerateContentRequest bodies: the Files API's
-                // upload (metadata, bytes) and polling are other shapes.
+                // Only the bodies of GenerateContentRequests and
+                // CountTokensRequests: the Files API's upload (metadata,
+                // bytes) and polling are other shapes, a GET has none.
                 if let Some((name, dir)) = &capture
-                    && req.request_line.contains("enerateContent")
+                    && (req.request_line.contains("enerateContent")
+                        || req.request_line.contains(":countTokens"))
                 {
-                    let _ = std::fs::write(dir.join(format!("{name}-{}.json", n + 1)), &req.body);
+                    let kind = if req.request_line.contains(":countTokens") {
+                        ".countTokens"
+                    } else {
+                        ""
+                    };
+                    let file = format!("{name}-{}{kind}.json", n + 1);
+                    let _ = std::fs::write(dir.join(file), &req.body);
                 }
                 cap.lock().unwrap().push(req);
                 let reply = replies.next().unwrap_or_else(|| {

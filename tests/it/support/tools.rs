@@ -18,6 +18,16 @@ use crate::support::{self, FakeGemini, Reply, fixture};
 
 pub const MODEL: &str = "gemini-3.1-pro-preview";
 
+/// The tools a one-shot Gemini run declares by default, in their order.
+pub const DEFAULT_TOOLS: [&str; 6] = [
+    "render_visualization",
+    "create_new_topic",
+    "plot",
+    "signal",
+    "web_search",
+    "web_fetch",
+];
+
 /// The recorded stream of three parallel calls (3.1 pro: one call per
 /// event, each with an id), carrying `calls` instead: the first keeps the
 /// recorded thought signature, each call gets the id `call-N`.
