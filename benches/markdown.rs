@@ -1,8 +1,9 @@
-//! Library time of Markdown answers (issue 8): a 1 MB answer drawn at
-//! 100 columns with colour on, fed as 40-character deltas as a model
-//! streams them; the total, and the time each delta takes to go through
-//! (its added latency), median, p99 and max. Targets: under 50 ms for the
-//! whole answer, under 1 ms per delta. Run by benches/markdown.sh.
+//! Library time of Markdown answers (issues 8 and 23): a 1 MB answer
+//! drawn at 100 columns, fed as 40-character deltas as a model streams
+//! them, as a pipe gets it; the total, and the time each delta takes to go
+//! through (its added latency), median, p99 and max. Targets: at most 50
+//! ms for the whole answer with colour off, 70 ms with colour on (code
+//! highlighted); under 1 ms per delta. Run by benches/markdown.sh.
 //!
 //! Options: `--emit` prints the answer and stops; `--once` measures one
 //! run instead of seven (for a profiler: `valgrind --tool=callgrind BENCH
@@ -87,7 +88,7 @@ fn main() -> ExitCode {
         let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
         let _ = writeln!(
             o,
-            "1 MB answer, {} deltas of 40 chars, width 100, colour {}: total median {:.1} ms (min {:.1}, max {:.1}; target < 50 ms)",
+            "1 MB answer, {} deltas of 40 chars, width 100, colour {}: total median {:.1} ms (min {:.1}, max {:.1}; target <= {} ms)",
             deltas.len(),
             if color {
                 "on (code highlighted)"
@@ -96,7 +97,8 @@ fn main() -> ExitCode {
             },
             q(&totals, 0.5),
             totals[0],
-            totals[totals.len() - 1]
+            totals[totals.len() - 1],
+            if color { 70 } else { 50 }
         );
         let _ = writeln!(
             o,

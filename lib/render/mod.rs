@@ -7,8 +7,9 @@
 //!
 //! Guarantees, whatever the input: no line is wider than
 //! [`RenderOptions::width`] (display width: CJK and emoji count two), with
-//! colour off no escape sequence is written (but the cursor movement of
-//! `viz-render --live` on a terminal), in ASCII mode no byte above
+//! colour off no escape sequence is written (but the cursor movement that
+//! redraws in place on a terminal: `viz-render --live`'s charts, a
+//! Markdown answer's open block), in ASCII mode no byte above
 //! 0x7F is written, and control characters from data or models are shown
 //! in a visible form (`ESC` as `^[`, C1 controls and bidi overrides as
 //! `<U+009B>`) instead of reaching the terminal. Message text is
@@ -40,6 +41,7 @@ mod live_chart;
 pub mod markdown;
 pub mod plot;
 mod run;
+mod screen;
 mod stream;
 mod svg;
 pub mod table;
@@ -110,6 +112,10 @@ pub struct RenderOptions {
     pub hyperlinks: bool,
     /// A Markdown table with numbers is also drawn as a bar chart.
     pub chart_tables: bool,
+    /// A Markdown answer's open block is drawn as it grows and redrawn in
+    /// place (stdout is a terminal that is not dumb); false: each block is
+    /// written once, when it is complete (a pipe, a file, a CI log).
+    pub in_place: bool,
 }
 
 impl Default for RenderOptions {
@@ -127,6 +133,7 @@ impl Default for RenderOptions {
             markdown: false,
             hyperlinks: false,
             chart_tables: false,
+            in_place: false,
         }
     }
 }
@@ -146,6 +153,7 @@ impl RenderOptions {
             width: env.width(width).max(1),
             unicode: env.unicode(ascii, unicode),
             color: env.color(color),
+            in_place: env.stdout_is_tty && env.term.as_deref() != Some("dumb"),
             ..RenderOptions::default()
         }
     }

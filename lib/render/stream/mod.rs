@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use super::text::{self, Style, clean_line, clean_text, paint};
+use super::text::{Style, clean_line, clean_text, paint};
 use super::wrap::truncate;
 use super::{RENDER_VISUALIZATION, RenderOptions, ui};
 use crate::events::Event;
@@ -62,6 +62,9 @@ pub struct Renderer {
     pending_calls: VecDeque<(String, String)>,
     /// `plot` calls no `ui` event has answered yet.
     plot_calls: ui::PlotCalls,
+    /// The open block of a Markdown answer, drawn in place on a terminal
+    /// (`in_place`).
+    region: super::screen::Screen,
     /// The latest update of each live chart, drawn once at the end.
     live: super::live_chart::LiveCharts,
 }
@@ -79,12 +82,9 @@ impl Renderer {
             markdown: opts
                 .markdown
                 .then(|| super::markdown::Markdown::new(opts.clone())),
-            thought_markdown: opts.markdown.then(|| {
-                super::markdown::Markdown::new(RenderOptions {
-                    color: false,
-                    ..opts.clone()
-                })
-            }),
+            thought_markdown: opts
+                .markdown
+                .then(|| super::markdown::Markdown::plain(opts.clone())),
             topics: 0,
             chapter: Chapter::default(),
             invalid_charts: 0,
@@ -95,6 +95,7 @@ impl Renderer {
             pending_calls: VecDeque::new(),
             plot_calls: ui::PlotCalls::default(),
             live: super::live_chart::LiveCharts::default(),
+            region: super::screen::Screen::new(),
         }
     }
 
@@ -255,9 +256,9 @@ impl Renderer {
                 .collect();
             out.write_all(a.as_bytes())?;
         }
-        // A styled piece may end in a reset after its newline.
-        self.at_line_start =
-            s.ends_with('\n') || (s.ends_with('m') && text::strip_ansi(s).ends_with('\n'));
+        // A styled piece may end in a reset after its newline, an update
+        // in place in the end of synchronized output.
+        self.at_line_start = ends_a_line(s);
         self.wrote_any = true;
         Ok(())
     }
@@ -274,9 +275,9 @@ impl Renderer {
     /// Markdown output: an answer carries its own colours; a thought is
     /// painted dim as a whole, line by line (so each line of a pager or
     /// log opens and closes its own style).
-    fn emit_markdown(&mut self, out: &mut dyn Write, kind: &str, s: &str) -> io::Result<()> {
+    fn markdown_look(&self, kind: &str, s: &str) -> String {
         if kind != "thought" || !self.opts.color || s.is_empty() {
-            return self.emit(out, s);
+            return s.to_string();
         }
         let mut painted = String::with_capacity(s.len() + 16);
         for line in s.split_inclusive('\n') {
@@ -289,7 +290,27 @@ impl Renderer {
             }
             painted.push_str(nl);
         }
-        self.emit(out, &painted)
+        painted
+    }
+
+    /// Committed Markdown rows (`s`), and on a terminal the open block's
+    /// rows (`open`) redrawn in place under them.
+    fn emit_markdown(
+        &mut self,
+        out: &mut dyn Write,
+        kind: &str,
+        s: &str,
+        open: &[String],
+    ) -> io::Result<()> {
+        let text = self.markdown_look(kind, s);
+        if open.is_empty() && !self.region.shown() {
+            return self.emit(out, &text);
+        }
+        let rows: Vec<String> = open.iter().map(|r| self.markdown_look(kind, r)).collect();
+        let cols = terminal_size().0;
+        let cols = if cols == 0 { self.opts.width } else { cols };
+        let bytes = self.region.update(&text, &rows, cols);
+        self.emit(out, &bytes)
     }
 
     fn emit_text(&mut self, out: &mut dyn Write, s: &str) -> io::Result<()> {
@@ -303,7 +324,7 @@ impl Renderer {
             match self.markdown_for(kind) {
                 Some(md) => {
                     md.finish(&mut held);
-                    self.emit_markdown(out, kind, &held)?;
+                    self.emit_markdown(out, kind, &held, &[])?;
                     // A thought is set off from what follows, as its
                     // blocks are from each other.
                     self.gap_pending |= kind == "thought";
@@ -395,10 +416,18 @@ impl Renderer {
         self.text_style = style;
         self.in_text = Some(kind);
         let mut laid = String::new();
+        let in_place = self.opts.in_place;
         match self.markdown_for(kind) {
             Some(md) => {
                 md.push(content, &mut laid);
-                self.emit_markdown(out, kind, &laid)?;
+                let open = if in_place {
+                    // A row for the cursor under the block.
+                    let rows = terminal_size().1.saturating_sub(1).max(1);
+                    md.preview(rows, &mut laid)
+                } else {
+                    Vec::new()
+                };
+                self.emit_markdown(out, kind, &laid, &open)?;
             }
             None => {
                 let t = clean_text(content, !self.opts.unicode);
@@ -411,6 +440,37 @@ impl Renderer {
         }
         Ok(())
     }
+}
+
+/// Whether `s` ends with a newline, control sequences after it aside.
+fn ends_a_line(s: &str) -> bool {
+    let mut t = s;
+    loop {
+        if t.ends_with('\n') {
+            return true;
+        }
+        let Some(at) = t.rfind('\x1b') else {
+            return false;
+        };
+        let seq = &t[at..];
+        let params = seq
+            .strip_prefix("\x1b[")
+            .and_then(|p| p.strip_suffix(|c: char| c.is_ascii_alphabetic()));
+        match params {
+            Some(p)
+                if p.bytes()
+                    .all(|b| b.is_ascii_digit() || b == b';' || b == b'?') =>
+            {
+                t = &t[..at]
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The terminal's columns and rows (0 and 24 when it cannot be asked).
+fn terminal_size() -> (usize, usize) {
+    terminal_size::terminal_size().map_or((0, 24), |(w, h)| (usize::from(w.0), usize::from(h.0)))
 }
 
 /// A `create_new_topic` call with a title: it opens a chapter, so the

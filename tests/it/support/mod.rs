@@ -15,7 +15,9 @@
 //! (`$GEMLINE_CAPTURE_DIR`, default `target/tmp/gemini-requests`), where
 //! `tests/validate_requests.sh` checks them against the official schema.
 
+pub mod answer;
 pub mod ask;
+pub mod commonmark;
 pub mod tmux;
 pub mod tools;
 pub mod viz;
