@@ -7,7 +7,9 @@
 //!
 //! Options: `--emit` prints the answer and stops; `--once` measures one
 //! run instead of seven (for a profiler: `valgrind --tool=callgrind BENCH
-//! --once --color off`); `--color on|off` measures only that mode.
+//! --once --color off`); `--color on|off` measures only that mode;
+//! `--in-place` adds (to a `--color` run) the terminal's way, the open
+//! block redrawn at every delta.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -103,6 +105,30 @@ fn main() -> ExitCode {
         let _ = writeln!(
             o,
             "  per delta: median {:.4} ms, p99 {:.4} ms, max {:.3} ms (target < 1 ms)",
+            q(&per_delta, 0.5),
+            q(&per_delta, 0.99),
+            per_delta[per_delta.len() - 1]
+        );
+    }
+    if only.is_none() || args.iter().any(|a| a == "--in-place") {
+        // As a terminal gets it: the open block also drawn (and redrawn in
+        // place) at every delta. What each delta costs before its bytes
+        // leave; the terminal's own time is measured by the tmux test
+        // (tests/it/markdown_tty.rs).
+        let opts = RenderOptions {
+            width: 100,
+            color: true,
+            markdown: true,
+            in_place: true,
+            ..RenderOptions::default()
+        };
+        let (totals, per_delta) = measure(&deltas, &opts, runs.min(3));
+        let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
+        let _ = writeln!(
+            o,
+            "the same on a terminal (open block redrawn in place), colour on: total median {:.1} ms; \
+             per delta: median {:.4} ms, p99 {:.4} ms, max {:.3} ms (target: on screen within 16 ms)",
+            q(&totals, 0.5),
             q(&per_delta, 0.5),
             q(&per_delta, 0.99),
             per_delta[per_delta.len() - 1]

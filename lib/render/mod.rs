@@ -26,7 +26,8 @@
 //! Layout: `chart.rs` draws one chart, `stream/` renders an event stream,
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
 //! Markdown output, `svg/` its SVG output, `live_chart/` keeps live charts, `live/`
-//! redraws them in place (`--live`), `plot/` the one canvas, axes and
+//! redraws them in place (`--live`), `screen.rs` the rows a terminal
+//! redraws in place (live charts, a Markdown answer's open block), `plot/` the one canvas, axes and
 //! legend, `grammar/` the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 

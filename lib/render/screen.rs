@@ -113,7 +113,7 @@ impl Screen {
         } else {
             0
         };
-        if same == self.rows.len() && same == region.len() {
+        if text.is_empty() && same == self.rows.len() && same == region.len() {
             return String::new();
         }
         let mut s = String::from(SYNC_ON);
@@ -217,6 +217,14 @@ mod tests {
             out.starts_with(&format!("\x1b[?2026h\r{}row 0", UP.repeat(4))),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn text_with_no_region_is_written() {
+        // Found by tests/it/markdown_in_place.rs: committed rows with no
+        // region shown before or after were dropped.
+        let mut s = Screen::new();
+        assert_eq!(s.update("a\n", &[], 80), "\x1b[?2026h\ra\n\x1b[?2026l");
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod gem_ask_tools;
 mod layers;
 mod live;
 mod markdown_defects;
+mod markdown_in_place;
 mod markdown_spec;
 mod markdown_tty;
 mod session_faults;

@@ -4,7 +4,7 @@
 //! small deltas; property tests that the output does not depend on how the
 //! text was cut and that no input breaks the width, ASCII or escape rules.
 
-use crate::support::answer::{deltas, viz_render};
+use crate::support::answer::{deltas, markdown_text, viz_render};
 use gemline::events::Event;
 use gemline::render::{RenderOptions, Renderer, text::strip_ansi};
 use proptest::prelude::*;
@@ -98,24 +98,6 @@ fn code_and_tables_left_open_are_drawn_at_the_end() {
     );
 }
 
-fn markdown() -> impl Strategy<Value = String> {
-    let token = prop_oneof![
-        4 => "[a-zA-Z,.]{1,12}",
-        1 => "[日本語한국어😀é…\u{301}]{1,6}",
-        3 => Just(" ".to_string()),
-        1 => Just("\n".to_string()),
-        1 => Just("\n\n".to_string()),
-        1 => prop_oneof![Just("**"), Just("*"), Just("_"), Just("~~"), Just("`")].prop_map(String::from),
-        1 => prop_oneof![
-            Just("\n# "), Just("\n## "), Just("\n- "), Just("\n  - "), Just("\n1. "),
-            Just("\n> "), Just("\n- [ ] "), Just("\n---\n"), Just("\n```rust\n"), Just("\n```\n"),
-            Just("\n    "), Just("\t"), Just("\n| a | b |\n|---|--:|\n| "), Just(" | "),
-            Just("[link](http://x.y/z)"), Just("\u{1b}[2J"), Just("\r\n")
-        ].prop_map(String::from),
-    ];
-    prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
-}
-
 fn render(deltas: &[String], opts: &RenderOptions) -> String {
     let mut r = Renderer::new(opts.clone());
     let mut out = Vec::new();
@@ -132,7 +114,7 @@ proptest! {
 
     #[test]
     fn any_markdown_keeps_the_rules_however_it_is_cut(
-        text in markdown(),
+        text in markdown_text(),
         width in 1usize..=140,
         unicode in any::<bool>(),
         color in any::<bool>(),

@@ -245,12 +245,11 @@ fn settle(
 
 /// One parse being drawn: the events go to the layout, top-level block
 /// boundaries become commit points.
-struct Walk<'s> {
+struct Walk<'s, 'd> {
     src: &'s str,
     mode: Mode,
     /// What the answer had drawn before (definitions, references).
-    known: HashSet<String>,
-    shown: HashSet<String>,
+    doc: &'d Doc,
     layout: Layout<'s>,
     defs: Vec<Def>,
     next_def: usize,
@@ -262,8 +261,8 @@ struct Walk<'s> {
     depth: usize,
 }
 
-impl<'s> Walk<'s> {
-    fn new(src: &'s str, doc: &Doc, look: Look<'s>, mode: Mode, defs: Vec<Def>) -> Walk<'s> {
+impl<'s, 'd> Walk<'s, 'd> {
+    fn new(src: &'s str, doc: &'d Doc, look: Look<'s>, mode: Mode, defs: Vec<Def>) -> Self {
         let layout = Layout::new(
             src,
             Setup {
@@ -278,8 +277,7 @@ impl<'s> Walk<'s> {
         Walk {
             src,
             mode,
-            known: doc.defs.keys().cloned().collect(),
-            shown: doc.unresolved.clone(),
+            doc,
             committed: Point {
                 rows: 0,
                 consumed: 0,
@@ -381,9 +379,9 @@ impl<'s> Walk<'s> {
     fn draw_defs(&mut self, upto: usize) {
         while let Some(d) = self.defs.get(self.next_def).filter(|d| d.span.start < upto) {
             self.next_def += 1;
-            let shown =
-                self.shown.contains(&d.key) || self.unresolved.iter().any(|(_, k)| *k == d.key);
-            if shown && !self.known.contains(&d.key) {
+            let shown = self.doc.unresolved.contains(&d.key)
+                || self.unresolved.iter().any(|(_, k)| *k == d.key);
+            if shown && !self.doc.defs.contains_key(&d.key) {
                 self.layout
                     .definition(&d.label, &d.dest, &d.title, d.span.clone());
             }

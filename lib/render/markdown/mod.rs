@@ -54,9 +54,6 @@ pub struct Markdown {
     last: Last,
     fence: Option<Fence>,
     doc: Doc,
-    /// Rows of the open block committed before it was complete (it grew
-    /// taller than the terminal): not drawn again.
-    early: usize,
     /// Marks written out as text (colour off, not painted as a whole).
     marks: bool,
 }
@@ -71,7 +68,6 @@ impl Markdown {
             last: Last::Nothing,
             fence: None,
             doc: Doc::new(),
-            early: 0,
         }
     }
 
@@ -123,19 +119,20 @@ impl Markdown {
         };
     }
 
-    /// The rows of the block still open, drawn as if the text ended now,
-    /// at most `max_rows` of them: when there are more, the first ones are
-    /// committed to `out` (a terminal cannot redraw rows scrolled out of
-    /// reach) and not drawn again.
-    pub fn preview(&mut self, max_rows: usize, out: &mut String) -> Vec<String> {
-        let mut rows = match &self.fence {
+    /// The rows of the block still open, drawn as if the text ended now:
+    /// its last `max_rows` when it has more (a terminal shows the rows
+    /// being written; the whole block is committed once complete).
+    pub fn preview(&mut self, max_rows: usize) -> Vec<String> {
+        let mut rows: Vec<String> = match &self.fence {
             Some(f) => {
                 if self.partial.is_empty() {
                     return Vec::new();
                 }
                 let line = self.clean(&self.partial.clone());
                 let src = strip_cols(&line, f.indent);
-                self.code_rows(&src, &mut code::Code::new("", false), &mut 0)
+                let rows: Vec<String> =
+                    self.code_rows(&src, &mut code::Code::new("", false), &mut 0);
+                rows.into_iter().map(|r| self.fit(r)).collect()
             }
             None => {
                 if self.open.is_empty() && self.partial.trim().is_empty() {
@@ -156,14 +153,8 @@ impl Markdown {
                 drawn.rows.into_iter().map(|r| self.fit(r)).collect()
             }
         };
-        rows.drain(..self.early.min(rows.len()));
         if rows.len() > max_rows {
-            let over = rows.len() - max_rows;
-            for r in rows.drain(..over) {
-                out.push_str(&r);
-                out.push('\n');
-            }
-            self.early += over;
+            rows.drain(..rows.len() - max_rows);
         }
         rows
     }
@@ -296,11 +287,9 @@ impl Markdown {
         }
     }
 
-    /// Commits rows (but those committed early).
+    /// Commits rows.
     fn emit(&mut self, rows: Vec<String>, out: &mut String) {
-        let skip = self.early.min(rows.len());
-        self.early -= skip;
-        for r in rows.into_iter().skip(skip) {
+        for r in rows {
             let r = self.fit(r);
             out.push_str(&r);
             out.push('\n');

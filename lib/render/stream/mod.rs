@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use super::text::{Style, clean_line, clean_text, paint};
+use super::text::{self, Style, clean_line, clean_text, paint};
 use super::wrap::truncate;
 use super::{RENDER_VISUALIZATION, RenderOptions, ui};
 use crate::events::Event;
@@ -65,6 +65,9 @@ pub struct Renderer {
     /// The open block of a Markdown answer, drawn in place on a terminal
     /// (`in_place`).
     region: super::screen::Screen,
+    /// The terminal's columns and rows, when fixed (tests, benches);
+    /// else asked at each redraw.
+    screen_size: Option<(usize, usize)>,
     /// The latest update of each live chart, drawn once at the end.
     live: super::live_chart::LiveCharts,
 }
@@ -96,6 +99,7 @@ impl Renderer {
             plot_calls: ui::PlotCalls::default(),
             live: super::live_chart::LiveCharts::default(),
             region: super::screen::Screen::new(),
+            screen_size: None,
         }
     }
 
@@ -109,6 +113,21 @@ impl Renderer {
             self.markdown = fresh.markdown;
             self.thought_markdown = fresh.thought_markdown;
         }
+    }
+
+    /// Fixes the terminal's size the open block is fitted to, instead of
+    /// asking the terminal (for a test or a benchmark of `in_place`).
+    pub fn fix_screen_size(&mut self, cols: usize, rows: usize) {
+        self.screen_size = Some((cols, rows));
+    }
+
+    /// The terminal's columns and rows (0 columns and 24 rows when it
+    /// cannot be asked).
+    fn screen(&self) -> (usize, usize) {
+        self.screen_size.unwrap_or_else(|| {
+            terminal_size::terminal_size()
+                .map_or((0, 24), |(w, h)| (usize::from(w.0), usize::from(h.0)))
+        })
     }
 
     pub fn options(&self) -> &RenderOptions {
@@ -306,9 +325,24 @@ impl Renderer {
         if open.is_empty() && !self.region.shown() {
             return self.emit(out, &text);
         }
-        let rows: Vec<String> = open.iter().map(|r| self.markdown_look(kind, r)).collect();
-        let cols = terminal_size().0;
+        let (cols, height) = self.screen();
         let cols = if cols == 0 { self.opts.width } else { cols };
+        // Rows wider than a narrower terminal take more than one of its
+        // rows: the region keeps to the screen (a row for the cursor).
+        let room = height.saturating_sub(1).max(1);
+        let mut used = 0;
+        let keep = open
+            .iter()
+            .rev()
+            .take_while(|r| {
+                used += text::visible_width(r).div_ceil(cols.max(1)).max(1);
+                used <= room
+            })
+            .count();
+        let rows: Vec<String> = open[open.len() - keep..]
+            .iter()
+            .map(|r| self.markdown_look(kind, r))
+            .collect();
         let bytes = self.region.update(&text, &rows, cols);
         self.emit(out, &bytes)
     }
@@ -417,13 +451,17 @@ impl Renderer {
         self.in_text = Some(kind);
         let mut laid = String::new();
         let in_place = self.opts.in_place;
+        // A row for the cursor under the block.
+        let rows = if in_place {
+            self.screen().1.saturating_sub(1).max(1)
+        } else {
+            0
+        };
         match self.markdown_for(kind) {
             Some(md) => {
                 md.push(content, &mut laid);
                 let open = if in_place {
-                    // A row for the cursor under the block.
-                    let rows = terminal_size().1.saturating_sub(1).max(1);
-                    md.preview(rows, &mut laid)
+                    md.preview(rows)
                 } else {
                     Vec::new()
                 };
@@ -442,11 +480,13 @@ impl Renderer {
     }
 }
 
-/// Whether `s` ends with a newline, control sequences after it aside.
+/// Whether `s` leaves the cursor at the start of a row: it ends with a
+/// newline, or with a carriage return (an update in place that cleared
+/// the rows of its region), control sequences after it aside.
 fn ends_a_line(s: &str) -> bool {
     let mut t = s;
     loop {
-        if t.ends_with('\n') {
+        if t.ends_with(['\n', '\r']) {
             return true;
         }
         let Some(at) = t.rfind('\x1b') else {
@@ -466,11 +506,6 @@ fn ends_a_line(s: &str) -> bool {
             _ => return false,
         }
     }
-}
-
-/// The terminal's columns and rows (0 and 24 when it cannot be asked).
-fn terminal_size() -> (usize, usize) {
-    terminal_size::terminal_size().map_or((0, 24), |(w, h)| (usize::from(w.0), usize::from(h.0)))
 }
 
 /// A `create_new_topic` call with a title: it opens a chapter, so the
