@@ -3,11 +3,10 @@
 //! cut, the screen ends as the pipe's output, and no redraw climbs above
 //! the screen's top row (where a row would be left behind).
 
-use gemline::events::Event;
-use gemline::render::{RenderOptions, Renderer, text::strip_ansi};
+use gemline::render::{RenderOptions, text::strip_ansi};
 use proptest::prelude::*;
 
-use crate::support::answer::markdown_text;
+use crate::support::answer::{cut_at, draw_answer, markdown_text};
 
 /// A terminal as far as the redraw uses it: rows of text, the cursor's
 /// row and column; `\r`, `\n` (to the next row's start, as a tty's
@@ -132,34 +131,6 @@ impl Term {
     }
 }
 
-fn render(deltas: &[String], opts: &RenderOptions, screen: Option<(usize, usize)>) -> String {
-    let mut r = Renderer::new(opts.clone());
-    if let Some((cols, rows)) = screen {
-        r.fix_screen_size(cols, rows);
-    }
-    let mut out = Vec::new();
-    for d in deltas {
-        r.event(&Event::message("assistant", d, true), &mut out)
-            .unwrap();
-    }
-    r.finish(&mut out).unwrap();
-    String::from_utf8(out).unwrap()
-}
-
-fn pieces(text: &str, cuts: &[prop::sample::Index]) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut at: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
-    at.sort_unstable();
-    at.dedup();
-    let mut out = Vec::new();
-    let mut from = 0;
-    for &to in at.iter().chain(std::iter::once(&chars.len())) {
-        out.push(chars[from..to].iter().collect::<String>());
-        from = to;
-    }
-    out
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -173,10 +144,10 @@ proptest! {
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
     ) {
         let opts = RenderOptions { width, unicode, color, markdown: true, ..RenderOptions::default() };
-        let deltas = pieces(&text, &cuts);
-        let piped = strip_ansi(&render(&deltas, &opts, None));
+        let deltas = cut_at(&text, &cuts);
+        let piped = strip_ansi(&draw_answer(&deltas, &opts, None));
         let in_place = RenderOptions { in_place: true, ..opts.clone() };
-        let drawn = render(&deltas, &in_place, Some((width, height)));
+        let drawn = draw_answer(&deltas, &in_place, Some((width, height)));
         let mut term = Term::new(width, height);
         if let Err(e) = term.feed(&drawn) {
             prop_assert!(false, "{e}: {drawn:?}");

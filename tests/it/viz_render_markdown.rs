@@ -4,9 +4,8 @@
 //! small deltas; property tests that the output does not depend on how the
 //! text was cut and that no input breaks the width, ASCII or escape rules.
 
-use crate::support::answer::{deltas, markdown_text, viz_render};
-use gemline::events::Event;
-use gemline::render::{RenderOptions, Renderer, text::strip_ansi};
+use crate::support::answer::{cut_at, deltas, draw_answer, markdown_text, viz_render};
+use gemline::render::{RenderOptions, text::strip_ansi};
 use proptest::prelude::*;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -99,14 +98,7 @@ fn code_and_tables_left_open_are_drawn_at_the_end() {
 }
 
 fn render(deltas: &[String], opts: &RenderOptions) -> String {
-    let mut r = Renderer::new(opts.clone());
-    let mut out = Vec::new();
-    for d in deltas {
-        r.event(&Event::message("assistant", d, true), &mut out)
-            .unwrap();
-    }
-    r.finish(&mut out).unwrap();
-    String::from_utf8(out).unwrap()
+    draw_answer(deltas, opts, None)
 }
 
 proptest! {
@@ -133,18 +125,9 @@ proptest! {
         if !unicode {
             prop_assert!(whole.is_ascii());
         }
-        let chars: Vec<char> = text.chars().collect();
-        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
-        at.sort_unstable();
-        at.dedup();
-        let mut pieces = Vec::new();
-        let mut from = 0;
-        for &to in at.iter().chain(std::iter::once(&chars.len())) {
-            pieces.push(chars[from..to].iter().collect::<String>());
-            from = to;
-        }
+        let pieces = cut_at(&text, &cuts);
         prop_assert_eq!(render(&pieces, &opts), whole.clone());
-        let singles: Vec<String> = chars.iter().map(|c| c.to_string()).collect();
+        let singles: Vec<String> = text.chars().map(|c| c.to_string()).collect();
         prop_assert_eq!(render(&singles, &opts), whole);
     }
 }

@@ -1,8 +1,11 @@
 //! An assistant's answer as a model streams it: `message` delta events of
 //! a few characters each, `viz-render` run on events (exit 0, its
-//! stdout), and generated Markdown for property tests.
+//! stdout), the library's renderer run on deltas, and generated Markdown
+//! and cuts for property tests.
 
 use assert_cmd::cargo::cargo_bin_cmd;
+use gemline::events::Event;
+use gemline::render::{RenderOptions, Renderer};
 use proptest::prelude::*;
 
 /// `text` as JSON lines of assistant deltas of `size` characters.
@@ -56,4 +59,39 @@ pub fn markdown_text() -> impl Strategy<Value = String> {
         ].prop_map(String::from),
     ];
     prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
+}
+
+/// The renderer's output for assistant deltas; `screen` fixes the
+/// terminal's (columns, rows) for a drawing in place.
+pub fn draw_answer(
+    deltas: &[String],
+    opts: &RenderOptions,
+    screen: Option<(usize, usize)>,
+) -> String {
+    let mut r = Renderer::new(opts.clone());
+    if let Some((cols, rows)) = screen {
+        r.fix_screen_size(cols, rows);
+    }
+    let mut out = Vec::new();
+    for d in deltas {
+        r.event(&Event::message("assistant", d, true), &mut out)
+            .unwrap();
+    }
+    r.finish(&mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// `text` cut at the characters `cuts` pick.
+pub fn cut_at(text: &str, cuts: &[prop::sample::Index]) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut at: Vec<usize> = cuts.iter().map(|i| i.index(chars.len() + 1)).collect();
+    at.sort_unstable();
+    at.dedup();
+    let mut out = Vec::new();
+    let mut from = 0;
+    for &to in at.iter().chain(std::iter::once(&chars.len())) {
+        out.push(chars[from..to].iter().collect::<String>());
+        from = to;
+    }
+    out
 }
