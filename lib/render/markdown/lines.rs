@@ -76,3 +76,86 @@ pub(super) fn only_text(line: &str, indented: bool) -> bool {
         .next()
         .is_some_and(char::is_alphabetic)
 }
+
+/// A list item's start, read from its line: its kind (the bullet, or the
+/// delimiter after a number) and the column its content starts at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Item {
+    pub kind: u8,
+    pub content: usize,
+}
+
+/// The item a line starts (under 4 columns of indent; a thematic break
+/// such as `- - -` is none).
+pub(super) fn item_marker(line: &str) -> Option<Item> {
+    let indent = indent_of(line);
+    if indent >= 4 || line.contains('\t') {
+        return None;
+    }
+    let t = line.trim_start_matches(' ');
+    let b = t.as_bytes();
+    let (kind, width) = match b.first()? {
+        c @ (b'-' | b'*' | b'+') => (*c, 1),
+        b'0'..=b'9' => {
+            let d = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            match b.get(d) {
+                Some(c @ (b'.' | b')')) if d <= 9 => (*c, d + 1),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let rest = &t[width..];
+    let spaces = rest.bytes().take_while(|&c| c == b' ').count();
+    if spaces == 0 && !rest.is_empty() {
+        return None;
+    }
+    let rule: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    if rule.len() >= 3 && rule.bytes().all(|c| c == kind) {
+        return None;
+    }
+    let gap = if rest.trim().is_empty() || spaces > 4 {
+        1
+    } else {
+        spaces
+    };
+    Some(Item {
+        kind,
+        content: indent + width + gap,
+    })
+}
+
+/// The shape of the top-level list `text` starts with: the kind of its
+/// items and the content column of its last one.
+pub(super) fn list_shape(text: &str) -> Option<Item> {
+    let mut lines = text.lines();
+    let mut shape = item_marker(lines.next()?)?;
+    for l in lines {
+        if let Some(item) = item_marker(l).filter(|i| i.kind == shape.kind)
+            && indent_of(l) < shape.content
+        {
+            shape = item;
+        }
+    }
+    Some(shape)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_and_the_shape_of_a_list() {
+        let item = |l| item_marker(l).map(|i| (i.kind, i.content));
+        assert_eq!(item("- a"), Some((b'-', 2)));
+        assert_eq!(item("  *    b"), Some((b'*', 7)));
+        assert_eq!(item("10) x"), Some((b')', 4)));
+        assert_eq!(item("-"), Some((b'-', 2)));
+        for none in ["- - -", "***", "    - code", "-x", "1234567890. x", "a. b"] {
+            assert_eq!(item(none), None, "{none:?}");
+        }
+        let shape = list_shape("1. a\n   - nested\n2. b\n   text\n").unwrap();
+        assert_eq!((shape.kind, shape.content), (b'.', 3));
+        assert_eq!(list_shape("para\n- a\n"), None);
+    }
+}

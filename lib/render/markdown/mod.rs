@@ -56,12 +56,16 @@ pub struct Markdown {
     doc: Doc,
     /// Marks written out as text (colour off, not painted as a whole).
     marks: bool,
+    /// The top-level list left open: its kind of item and where its last
+    /// item's content starts.
+    list: Option<lines::Item>,
 }
 
 impl Markdown {
     pub fn new(opts: RenderOptions) -> Markdown {
         Markdown {
             marks: !opts.color,
+            list: None,
             opts,
             open: String::new(),
             partial: String::new(),
@@ -201,6 +205,8 @@ impl Markdown {
             Last::List | Last::IndentedCode | Last::Html(false) if blank => false,
             // A line of words goes on a paragraph or a table.
             Last::Paragraph | Last::Table => !only_text(&line, true),
+            // A line inside the last item, or a next item, goes on a list.
+            Last::List => !self.goes_on_list(&line),
             _ => true,
         };
         if parse {
@@ -218,8 +224,30 @@ impl Markdown {
         self.emit(drawn.rows, out);
         self.open.drain(..drawn.consumed);
         self.last = drawn.last;
+        self.list = (self.last == Last::List)
+            .then(|| lines::list_shape(&self.open))
+            .flatten();
         if self.last == Last::Fence && mode == Mode::Commit {
             self.start_fence(out);
+        }
+    }
+
+    /// Whether a line can only go on the top-level list left open: it is
+    /// indented to the last item's content, or starts an item of the same
+    /// kind (which then is the last).
+    fn goes_on_list(&mut self, line: &str) -> bool {
+        let Some(shape) = &mut self.list else {
+            return false;
+        };
+        if indent_of(line) >= shape.content {
+            return true;
+        }
+        match lines::item_marker(line) {
+            Some(item) if item.kind == shape.kind => {
+                *shape = item;
+                true
+            }
+            _ => false,
         }
     }
 
