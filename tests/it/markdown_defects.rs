@@ -146,7 +146,7 @@ fn html_is_drawn_as_it_means_or_shown_as_written() {
 
 #[test]
 fn without_colour_structure_still_reads() {
-    let text = "# One\n\n## Two\n\n### Three\n\n#### Four\n\n**strong**, *emphasis*, `code`, ~~struck~~.\n";
+    let text = "# One\n\n## Two\n\n### Three\n\n#### Four\n\n**strong**, *emphasis*, `code`, ~~struck~~.\n\n| `key` | **value** |\n|---|---|\n| a | _b_ |\n";
     let out = snapshots("colour_off", text);
     assert!(
         has_line(&out, "*strong*, _emphasis_, `code`, ~~struck~~."),
@@ -164,6 +164,9 @@ fn without_colour_structure_still_reads() {
             .unwrap_or_else(|| panic!("{out}"));
         assert_eq!(out.lines().nth(at + 1), Some(rule), "{out}");
     }
+    // A table's cells are plain text: marked too.
+    assert!(out.contains("│ `key` │ *value* │"), "{out}");
+    assert!(out.contains("│ a     │ _b_     │"), "{out}");
     let ascii = draw(text, 80, false, false);
     assert!(has_line(&ascii, "~~~~~"), "{ascii}");
     assert!(!ascii.contains('\x1b') && !out.contains('\x1b'));

@@ -205,11 +205,18 @@ impl Layout<'_> {
     }
 }
 
-/// A table cell's text: its words, code and HTML as written, a known
-/// tag's text kept and its tag dropped, a `<br>` a blank.
-pub(super) fn table_text(ev: &Md<'_>, cell: &mut String) {
+/// A table cell's text: its words, code (in backticks when `marks` are
+/// written) and HTML as written, a known tag's text kept and its tag
+/// dropped, a `<br>` a blank.
+pub(super) fn table_text(ev: &Md<'_>, cell: &mut String, marks: bool) {
     match ev {
-        Md::Text(t) | Md::Code(t) => cell.push_str(t),
+        Md::Text(t) => cell.push_str(t),
+        Md::Code(t) if marks => {
+            cell.push('`');
+            cell.push_str(t);
+            cell.push('`');
+        }
+        Md::Code(t) => cell.push_str(t),
         Md::InlineHtml(h) | Md::Html(h) => match html::tag(h) {
             Some(t) if t.known == html::Known::Break => cell.push(' '),
             Some(_) => {}

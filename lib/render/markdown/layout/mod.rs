@@ -281,7 +281,7 @@ impl<'a> Layout<'a> {
             }
             Some(Leaf::Table { cell, .. }) => {
                 if let Some(c) = cell {
-                    table_text(&ev, c);
+                    table_text(&ev, c, self.look.marks);
                 }
             }
             Some(Leaf::Text { inline, end, .. }) => {
@@ -337,7 +337,11 @@ impl<'a> Layout<'a> {
                 Tag::TableHead => *in_head = true,
                 Tag::TableRow => grid.rows.push(Vec::new()),
                 Tag::TableCell => *cell = Some(String::new()),
-                _ => {}
+                t => {
+                    if let (Some(c), true) = (cell, self.look.marks) {
+                        c.push_str(cell_mark(&t));
+                    }
+                }
             }
             return;
         }
@@ -442,7 +446,11 @@ impl<'a> Layout<'a> {
                         }
                     }
                     TagEnd::Table => return self.flush_table(range.end),
-                    _ => {}
+                    t => {
+                        if let (Some(c), true) = (cell, self.look.marks) {
+                            c.push_str(cell_mark_end(t));
+                        }
+                    }
                 }
                 return;
             }
@@ -569,6 +577,26 @@ pub fn blank_line_between(src: &str, from: usize, to: usize) -> bool {
             && l.bytes()
                 .all(|b| matches!(b, b' ' | b'\t' | b'>' | b'\n' | b'\r'))
     })
+}
+
+/// The mark a table cell's text shows for an inline tag with colour off
+/// (a cell is plain text: it has no colour of its own).
+fn cell_mark(tag: &Tag<'_>) -> &'static str {
+    match tag {
+        Tag::Emphasis => "_",
+        Tag::Strong => "*",
+        Tag::Strikethrough => "~~",
+        _ => "",
+    }
+}
+
+fn cell_mark_end(end: TagEnd) -> &'static str {
+    match end {
+        TagEnd::Emphasis => "_",
+        TagEnd::Strong => "*",
+        TagEnd::Strikethrough => "~~",
+        _ => "",
+    }
 }
 
 /// Tags that open inline markup inside a leaf.
