@@ -77,6 +77,11 @@ pub(super) fn only_text(line: &str, indented: bool) -> bool {
         .is_some_and(char::is_alphabetic)
 }
 
+/// Whether a line's first character, under 4 columns of indent, is `c`.
+pub(super) fn starts_with(line: &str, c: char) -> bool {
+    indent_of(line) < 4 && line.trim_start().starts_with(c)
+}
+
 /// A list item's start, read from its line: its kind (the bullet, or the
 /// delimiter after a number) and the column its content starts at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

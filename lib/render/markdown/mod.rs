@@ -31,7 +31,7 @@ mod table;
 
 use super::RenderOptions;
 use blocks::{Doc, Last, Mode};
-use lines::{closes, indent_of, only_text, opens, strip_cols};
+use lines::{closes, indent_of, only_text, opens, starts_with, strip_cols};
 
 /// A fenced code block at the top level, drawn line by line.
 struct Fence {
@@ -179,17 +179,21 @@ impl Markdown {
     }
 
     fn line(&mut self, raw: &str, out: &mut String) {
-        let line = self.clean(raw);
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = super::text::clean_text_cow(raw, false);
         if self.fence.is_some() {
             return self.fence_line(&line, out);
         }
         let blank = line.trim().is_empty();
+        // A row of pipes goes on a paragraph or a table: it can make the
+        // paragraph a table, which the parse at its end sees.
+        let text = only_text(&line, !self.open.is_empty()) || starts_with(&line, '|');
         if self.open.is_empty() {
             if blank {
                 self.doc.blank_pending = true;
                 return;
             }
-            if only_text(&line, false) {
+            if text {
                 self.open.push_str(&line);
                 self.open.push('\n');
                 self.last = Last::Paragraph;
@@ -204,7 +208,9 @@ impl Markdown {
             // And cannot end these.
             Last::List | Last::IndentedCode | Last::Html(false) if blank => false,
             // A line of words goes on a paragraph or a table.
-            Last::Paragraph | Last::Table => !only_text(&line, true),
+            Last::Paragraph | Last::Table => !text,
+            // A quoted line goes on a quote.
+            Last::Quote => !starts_with(&line, '>'),
             // A line inside the last item, or a next item, goes on a list.
             Last::List => !self.goes_on_list(&line),
             _ => true,

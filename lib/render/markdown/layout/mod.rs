@@ -173,6 +173,9 @@ impl<'a> Layout<'a> {
     /// row (`first`), blanks after; blanks at its end dropped when the row
     /// is empty (`bare`). Returns the styled prefix and its width.
     fn prefix_of(&mut self, first: bool, bare: bool) -> (String, usize) {
+        if self.frames.is_empty() {
+            return (String::new(), 0);
+        }
         let bar = if self.look.unicode { "│ " } else { "| " };
         let mut pieces: Vec<(String, bool)> = Vec::new();
         let mut w = 0;
@@ -241,7 +244,7 @@ impl<'a> Layout<'a> {
     fn push_rows(&mut self, rows: Vec<String>) {
         for (i, r) in rows.into_iter().enumerate() {
             let (p, _) = self.prefix_of(i == 0, r.is_empty());
-            self.push_row(p + &r);
+            self.push_row(if p.is_empty() { r } else { p + &r });
         }
     }
 
