@@ -115,8 +115,9 @@ pub(super) fn item_marker(line: &str) -> Option<Item> {
     if spaces == 0 && !rest.is_empty() {
         return None;
     }
-    let rule: String = t.chars().filter(|c| !c.is_whitespace()).collect();
-    if rule.len() >= 3 && rule.bytes().all(|c| c == kind) {
+    // A thematic break (`- - -`, `***`) is no item.
+    let marks = t.bytes().filter(|&c| c == kind).count();
+    if marks >= 3 && t.bytes().all(|c| c == kind || c == b' ' || c == b'\t') {
         return None;
     }
     let gap = if rest.trim().is_empty() || spaces > 4 {
