@@ -223,11 +223,11 @@ fn examples_for(test: &str) -> Option<Vec<Example>> {
     if found.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
-            "CI: pulldown-cmark's test suite not found (cargo metadata)"
+            "CI: pulldown-cmark's test suite not found in cargo's registry"
         );
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPED {test}: pulldown-cmark's tests/suite not found through cargo metadata"
+            "SKIPPED {test}: pulldown-cmark's tests/suite not found in cargo's registry"
         );
     }
     found

@@ -15,11 +15,16 @@
 //! On a terminal the block still open is also drawn, provisionally
 //! ([`Markdown::preview`]): the caller redraws it in place as it grows
 //! (`render::screen`), so the first words appear at once and the last
-//! picture is the committed one.
+//! picture is the committed one. A block taller than the screen shows its
+//! last rows while it grows; it is written whole once complete.
 //!
-//! Between parses, only the line just completed is looked at, to know
-//! whether a parse can tell anything new ([`lines::only_text`]): a line
-//! of words goes on the paragraph or table that is open.
+//! When to parse: only the line just completed is looked at ([`lines`]),
+//! to know whether a parse could tell anything new. A line of words or a
+//! row of pipes goes on the paragraph or table open, a quoted line on the
+//! quote, a line inside the last item or a next item of its kind on the
+//! list, and a blank line cannot end a list; the others parse the open
+//! text again. Parsing later only commits a block later: where blocks
+//! end, and so the output, is the parse's alone.
 
 mod blocks;
 mod code;

@@ -1,8 +1,8 @@
 //! The CommonMark spec examples and the GFM table, strikethrough and
 //! task-list examples, as pulldown-cmark's crate ships them (its generated
 //! `tests/suite/*.rs`: each example's Markdown and the HTML the spec
-//! expects), found through `cargo metadata` in the registry's copy of the
-//! crate this repository builds with; and what the Markdown test reads
+//! expects), found in the registry's copy of the crate this repository
+//! builds with (the version Cargo.lock pins); and what the Markdown test reads
 //! out of an expected HTML: its visible words, the characters a reader
 //! sees (text, link and image addresses), the kinds of markup it holds.
 
@@ -35,13 +35,34 @@ impl Example {
     }
 }
 
-/// Where the crate's sources are: the directory of the pulldown-cmark
-/// package in the lock file, as `cargo metadata` reports it.
+/// Where the crate's sources are: the version the lock file pins, in
+/// cargo's registry (`$CARGO_HOME`, else `~/.cargo`); else wherever
+/// `cargo metadata` says (a vendored tree).
 fn crate_dir() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).ok()?;
+    let version = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"pulldown-cmark\"\n"))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = ")))
+        .map(|v| v.trim_matches('"').to_string())?;
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    let in_registry = std::fs::read_dir(home.join("registry/src"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|d| d.path().join(format!("pulldown-cmark-{version}")))
+        .find(|d| d.join("tests/suite/spec.rs").is_file());
+    in_registry.or_else(|| from_metadata(&root))
+}
+
+fn from_metadata(root: &std::path::Path) -> Option<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--offline"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(root)
         .output()
         .ok()?;
     if !out.status.success() {
