@@ -51,6 +51,40 @@ fn measure(deltas: &[Event], opts: &RenderOptions, runs: usize) -> (Vec<f64>, Ve
     (totals, per_delta)
 }
 
+/// As a pipe gets it (each block once, complete): the total and the time
+/// per delta, printed.
+fn pipe_way(o: &mut impl Write, deltas: &[Event], color: bool, runs: usize) {
+    let opts = RenderOptions {
+        width: 100,
+        color,
+        markdown: true,
+        ..RenderOptions::default()
+    };
+    let (totals, per_delta) = measure(deltas, &opts, runs);
+    let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
+    let _ = writeln!(
+        o,
+        "1 MB answer, {} deltas of 40 chars, width 100, colour {}: total median {:.1} ms (min {:.1}, max {:.1}; target <= {} ms)",
+        deltas.len(),
+        if color {
+            "on (code highlighted)"
+        } else {
+            "off"
+        },
+        q(&totals, 0.5),
+        totals[0],
+        totals[totals.len() - 1],
+        if color { 70 } else { 50 }
+    );
+    let _ = writeln!(
+        o,
+        "  per delta: median {:.4} ms, p99 {:.4} ms, max {:.3} ms (target < 1 ms)",
+        q(&per_delta, 0.5),
+        q(&per_delta, 0.99),
+        per_delta[per_delta.len() - 1]
+    );
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let text = answer(1 << 20);
@@ -80,35 +114,7 @@ fn main() -> ExitCode {
         if only.is_some_and(|c| c != color) {
             continue;
         }
-        let opts = RenderOptions {
-            width: 100,
-            color,
-            markdown: true,
-            ..RenderOptions::default()
-        };
-        let (totals, per_delta) = measure(&deltas, &opts, runs);
-        let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
-        let _ = writeln!(
-            o,
-            "1 MB answer, {} deltas of 40 chars, width 100, colour {}: total median {:.1} ms (min {:.1}, max {:.1}; target <= {} ms)",
-            deltas.len(),
-            if color {
-                "on (code highlighted)"
-            } else {
-                "off"
-            },
-            q(&totals, 0.5),
-            totals[0],
-            totals[totals.len() - 1],
-            if color { 70 } else { 50 }
-        );
-        let _ = writeln!(
-            o,
-            "  per delta: median {:.4} ms, p99 {:.4} ms, max {:.3} ms (target < 1 ms)",
-            q(&per_delta, 0.5),
-            q(&per_delta, 0.99),
-            per_delta[per_delta.len() - 1]
-        );
+        pipe_way(&mut o, &deltas, color, runs);
     }
     if only.is_none() || args.iter().any(|a| a == "--in-place") {
         // As a terminal gets it: the open block also drawn (and redrawn in

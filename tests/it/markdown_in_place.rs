@@ -85,37 +85,39 @@ impl Term {
                     }
                     other => return Err(format!("unexpected escape {other:?}")),
                 },
-                c => {
-                    let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-                    let line = &mut self.rows[self.row];
-                    if w == 0 {
-                        // A combining mark joins the cell before.
-                        line.push(c);
-                        continue;
-                    }
-                    // A wide character takes two cells: a blank follows it.
-                    while line.len() < self.col {
-                        line.push(' ');
-                    }
-                    let cells = line
-                        .iter()
-                        .filter(|&&c| {
-                            unicode_width::UnicodeWidthChar::width(c) != Some(0) || c == '\u{0}'
-                        })
-                        .count();
-                    if cells > self.col {
-                        return Err("a row written over in its middle".into());
-                    }
-                    line.push(c);
-                    self.col += w;
-                    if w == 2 {
-                        line.push('\u{0}');
-                    }
-                    if self.col > self.width {
-                        return Err(format!("a row wider than {}", self.width));
-                    }
-                }
+                c => self.put(c)?,
             }
+        }
+        Ok(())
+    }
+
+    /// A printable character at the cursor.
+    fn put(&mut self, c: char) -> Result<(), String> {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        let line = &mut self.rows[self.row];
+        if w == 0 {
+            // A combining mark joins the cell before.
+            line.push(c);
+            return Ok(());
+        }
+        // A wide character takes two cells: a blank follows it.
+        while line.len() < self.col {
+            line.push(' ');
+        }
+        let cells = line
+            .iter()
+            .filter(|&&c| unicode_width::UnicodeWidthChar::width(c) != Some(0) || c == '\u{0}')
+            .count();
+        if cells > self.col {
+            return Err("a row written over in its middle".into());
+        }
+        line.push(c);
+        self.col += w;
+        if w == 2 {
+            line.push('\u{0}');
+        }
+        if self.col > self.width {
+            return Err(format!("a row wider than {}", self.width));
         }
         Ok(())
     }

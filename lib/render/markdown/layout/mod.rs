@@ -319,6 +319,8 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// A tag starts: inline tags go to the open text, table parts to the
+    /// open table, anything else starts a block.
     fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {
         if is_inline(&tag) && self.leaf.is_none() {
             self.open_implicit(range.start);
@@ -350,6 +352,11 @@ impl<'a> Layout<'a> {
         }
         self.close_implicit();
         self.begin_block(range.start);
+        self.start_block(tag, range);
+    }
+
+    /// A block starts: a container pushes its frame, a leaf opens.
+    fn start_block(&mut self, tag: Tag<'_>, range: Range<usize>) {
         match tag {
             Tag::Paragraph => {
                 let inline = Inline::new(self.look, Marks::default());
