@@ -171,3 +171,15 @@ fn without_colour_structure_still_reads() {
     assert!(has_line(&ascii, "~~~~~"), "{ascii}");
     assert!(!ascii.contains('\x1b') && !out.contains('\x1b'));
 }
+
+#[test]
+fn a_link_in_a_table_cell_keeps_its_address() {
+    let text = "| Tool | Where |\n|---|---|\n| gem | see [the docs](https://x.y/d) |\n| bare | <https://a.b> |\n| empty | [](https://e.f) |\n";
+    for color in [false, true] {
+        let out = draw(text, 80, true, color);
+        assert!(out.contains("see the docs (https://x.y/d)"), "{out}");
+        assert!(out.contains(" https://a.b "), "{out}");
+        assert!(!out.contains("(https://a.b)"), "{out}");
+        assert!(out.contains(" https://e.f "), "{out}");
+    }
+}

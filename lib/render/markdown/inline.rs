@@ -333,24 +333,15 @@ impl Inline {
                     ..Marks::default()
                 }
             }
-            Tag::Link {
-                dest_url,
-                link_type,
-                ..
-            }
-            | Tag::Image {
-                dest_url,
-                link_type,
-                ..
-            } => {
+            Tag::Link { .. } | Tag::Image { .. } => {
+                let (url, shows_url) = link_target(tag).unwrap_or_default();
                 // An image's text is plain: a link inside it shows no
                 // address of its own.
                 let in_image = self.links.iter().any(|l| l.image);
                 self.links.push(OpenLink {
-                    url: dest_url.to_string(),
+                    url,
                     first: self.spans.len(),
-                    show_url: !in_image
-                        && !matches!(link_type, LinkType::Autolink | LinkType::Email),
+                    show_url: !in_image && shows_url,
                     as_text: None,
                     image: matches!(tag, Tag::Image { .. }),
                 });
@@ -409,6 +400,27 @@ impl Inline {
             let dim = Marks { dim: true, ..outer };
             self.push_text(&format!("({})", link.url), dim);
         }
+    }
+}
+
+/// A link's or image's address, and whether its address is shown beside
+/// its text (an autolink's text is its address).
+pub(super) fn link_target(tag: &Tag<'_>) -> Option<(String, bool)> {
+    match tag {
+        Tag::Link {
+            dest_url,
+            link_type,
+            ..
+        }
+        | Tag::Image {
+            dest_url,
+            link_type,
+            ..
+        } => Some((
+            dest_url.to_string(),
+            !matches!(link_type, LinkType::Autolink | LinkType::Email),
+        )),
+        _ => None,
     }
 }
 

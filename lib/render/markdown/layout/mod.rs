@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{BlockQuoteKind, CodeBlockKind, Event as Md, HeadingLevel, Tag, TagEnd};
 
-use super::inline::{Inline, Look, Marks, styled};
+use super::inline::{Inline, Look, Marks, link_target, styled};
 use super::table::Grid;
 use crate::render::RenderOptions;
 use crate::render::text::{Style, paint, width};
@@ -60,6 +60,9 @@ enum Leaf {
         grid: Grid,
         cell: Option<String>,
         in_head: bool,
+        /// Links open in the cell: the address to show after the text,
+        /// and where the text starts.
+        links: Vec<(String, usize)>,
     },
 }
 
@@ -336,12 +339,22 @@ impl<'a> Layout<'a> {
             grid,
             cell,
             in_head,
+            links,
         }) = &mut self.leaf
         {
             match tag {
                 Tag::TableHead => *in_head = true,
                 Tag::TableRow => grid.rows.push(Vec::new()),
                 Tag::TableCell => *cell = Some(String::new()),
+                t @ (Tag::Link { .. } | Tag::Image { .. }) => {
+                    // A cell is plain text (no hyperlink): its links show
+                    // their address as a paragraph without colour does.
+                    let url = match link_target(&t) {
+                        Some((url, true)) => url,
+                        _ => String::new(),
+                    };
+                    links.push((url, cell.as_ref().map_or(0, String::len)));
+                }
                 t => {
                     if let (Some(c), true) = (cell, self.look.marks) {
                         c.push_str(cell_mark(&t));
@@ -424,6 +437,7 @@ impl<'a> Layout<'a> {
                     },
                     cell: None,
                     in_head: false,
+                    links: Vec::new(),
                 })
             }
             _ => {}
@@ -442,6 +456,7 @@ impl<'a> Layout<'a> {
                     grid,
                     cell,
                     in_head,
+                    links,
                 }),
                 t,
             ) => {
@@ -456,6 +471,11 @@ impl<'a> Layout<'a> {
                         }
                     }
                     TagEnd::Table => return self.flush_table(range.end),
+                    TagEnd::Link | TagEnd::Image => {
+                        if let (Some((url, at)), Some(c)) = (links.pop(), cell) {
+                            cell_link_end(c, &url, at);
+                        }
+                    }
                     t => {
                         if let (Some(c), true) = (cell, self.look.marks) {
                             c.push_str(cell_mark_end(t));
@@ -606,6 +626,22 @@ fn cell_mark_end(end: TagEnd) -> &'static str {
         TagEnd::Strong => "*",
         TagEnd::Strikethrough => "~~",
         _ => "",
+    }
+}
+
+/// A link in a cell ends: its address after its text, unless it has none
+/// or its text is the address; a link without text shows its address.
+fn cell_link_end(cell: &mut String, url: &str, at: usize) {
+    let shown = cell.get(at..).unwrap_or_default().trim();
+    if url.is_empty() || shown == url.trim() {
+        return;
+    }
+    if shown.is_empty() {
+        cell.push_str(url);
+    } else {
+        cell.push_str(" (");
+        cell.push_str(url);
+        cell.push(')');
     }
 }
 
