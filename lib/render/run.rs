@@ -64,7 +64,12 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
         inputs,
     } = run;
     if let Some(live) = live {
-        let mut renderer = Renderer::new(opts);
+        // The live region is the one drawn in place: Markdown is written
+        // a block at a time above it.
+        let mut renderer = Renderer::new(RenderOptions {
+            in_place: false,
+            ..opts
+        });
         let code = super::live::run(&mut renderer, inputs, live)?;
         note_undrawn(renderer.undrawn_chart_calls());
         return Ok(code);

@@ -344,11 +344,17 @@ impl VizRenderArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct MarkdownArgs {
     /// Draw assistant text as Markdown (headings, lists, code with syntax
-    /// highlighting, tables fitted to the width) as it streams, and shown
-    /// thoughts as dim Markdown; off: the text as it comes, word-wrapped.
-    /// Code is highlighted up to 16 KiB of it per answer (some 400 lines);
-    /// code past that is drawn in the plain code style, so an answer that
-    /// is mostly code still draws at once.
+    /// highlighting, tables fitted to the width, the HTML models write:
+    /// <br>, <b>, <i>, <code>, <sub>, <sup>, <kbd>, <details>; other HTML
+    /// as written) as it streams, and shown thoughts as dim Markdown; off:
+    /// the text as it comes, word-wrapped. Each block is parsed whole: on a
+    /// terminal the block being written is drawn at once and redrawn in
+    /// place as it grows; in a pipe or a file each block is written once,
+    /// complete. With colour off, marks are written out (*strong*,
+    /// _emphasis_, `code`) and headings underlined. Code is highlighted up
+    /// to 16 KiB of it per answer (some 400 lines); code past that is drawn
+    /// in the plain code style, so an answer that is mostly code still
+    /// draws at once.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
     pub markdown: Toggle,
 

@@ -17,7 +17,9 @@
 //! `tests/validate_requests.sh` checks them against the official schema
 //! (a countTokens body as `NAME-N.countTokens.json`; a GET has none).
 
+pub mod answer;
 pub mod ask;
+pub mod commonmark;
 pub mod screen;
 pub mod tmux;
 pub mod tools;
