@@ -150,6 +150,8 @@ pub struct Http {
     /// needs no key.
     auth: Option<(&'static str, String)>,
     timeouts: Timeouts,
+    /// The `Accept` header: SSE for the chat stream.
+    accept: &'static str,
 }
 
 /// Connect and per-read limits; no total limit, so a long healthy stream is
@@ -202,7 +204,15 @@ impl Http {
             authority,
             auth,
             timeouts,
+            accept: "text/event-stream",
         }
+    }
+
+    /// The same client asking for another content type (JSON answers
+    /// such as embeddings').
+    pub fn accepting(mut self, accept: &'static str) -> Http {
+        self.accept = accept;
+        self
     }
 }
 
@@ -215,7 +225,7 @@ impl Transport for Http {
         }
         let res = req
             .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
+            .header("accept", self.accept)
             .send(body);
         match res {
             Ok(resp) => {
