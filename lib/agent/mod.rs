@@ -4,13 +4,15 @@
 //! `init`, runs its mode ([`oneshot`], [`task`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
 //! and closes with exactly one `result` ([`outcome`]), on success, on any
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
-//! ([`exit`]). Tools and their consent live in [`toolbox`].
+//! ([`exit`]). Tools and their consent live in [`toolbox`]; the memories
+//! a turn carries (`--memory`) are found in [`recall`].
 
 pub mod history;
 pub mod keys;
 pub mod oneshot;
 pub mod options;
 pub mod outcome;
+pub mod recall;
 pub mod repl;
 pub mod setup;
 pub mod signals;
@@ -69,8 +71,9 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
 /// and each server's status on stdout, exits 0.
 fn list_tools(args: &Options) -> anyhow::Result<u8> {
     use std::io::Write;
-    let (toolbox, _) = args
-        .tool_setup()
+    let mut setup = args.tool_setup();
+    setup.memory = setup::make_memory(args);
+    let (toolbox, _) = setup
         .build()
         .map_err(|e| coded(exit::USAGE, e.to_string()))?;
     let text = toolbox::format_tool_list(&toolbox.list());

@@ -22,12 +22,16 @@ pub struct Prepared {
     pub tool_failures: Vec<String>,
     pub base_url: String,
     pub mode: OutputMode,
+    /// `--memory`: the run's memory, shared by its tools and its turns.
+    pub memory: Option<std::sync::Arc<crate::memory::Handle>>,
 }
 
 impl Prepared {
     pub fn new(args: &Options) -> anyhow::Result<Prepared> {
-        let (toolbox, tool_failures) = args
-            .tool_setup()
+        let memory = setup::make_memory(args);
+        let mut tools = args.tool_setup();
+        tools.memory = memory.clone();
+        let (toolbox, tool_failures) = tools
             .build()
             .map_err(|e| coded(exit::USAGE, e.to_string()))?;
         let base_url = setup::check_base_url(args)?;
@@ -36,6 +40,7 @@ impl Prepared {
             tool_failures,
             base_url,
             mode: setup::output_mode(args),
+            memory,
         })
     }
 
@@ -64,6 +69,10 @@ impl Prepared {
             pending: Vec::new(),
             on_signal: signal::terminal_progress(),
             deadline: None,
+            memory: self.memory.map(|h| {
+                h.set_session(&session.id);
+                super::recall::TurnMemory::new(h, args.verbose)
+            }),
         };
         agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
         for f in self.tool_failures {

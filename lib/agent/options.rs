@@ -77,6 +77,11 @@ pub struct Options {
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub tools_file: ToolsFile,
+    /// `--memory` (or the config's `memory.enabled`): the memory store's
+    /// settings; `None` when memory is off.
+    pub memory: Option<crate::memory::MemoryOptions>,
+    /// `--verbose`: say on stderr which memories each turn used.
+    pub verbose: bool,
 }
 
 impl Options {
@@ -97,6 +102,7 @@ impl Options {
             debug: self.debug,
             workdir: None,
             file: self.tools_file.clone(),
+            memory: None,
         }
     }
 }

@@ -104,6 +104,8 @@ pub struct Agent {
     /// A turn still running at this instant stops as interrupted
     /// (`--task-timeout`); see [`Agent::past_deadline`].
     pub deadline: Option<Instant>,
+    /// `--memory`: the store and what the current turn carries of it.
+    pub memory: Option<super::recall::TurnMemory>,
 }
 
 /// Adds the time to an event that is not a streamed piece.
@@ -162,6 +164,10 @@ impl Agent {
         let mut s = BASE_PROMPT.to_string();
         s.push_str(&self.toolbox.guidance());
         s.push_str(&self.opts.system_extra);
+        if let Some(block) = self.memory.as_ref().and_then(|m| m.block.as_deref()) {
+            s.push('\n');
+            s.push_str(block);
+        }
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
@@ -199,38 +205,23 @@ impl Agent {
         };
         self.check_stop()?;
         let ask = history::summary_request(&history::transcript(&self.history[..cut]));
-        let contents = [request::user_text(&[&ask])];
-        let body = request::build(&RequestSpec {
-            contents: &contents,
-            system: Some(history::SUMMARY_SYSTEM),
-            functions: &[],
-            thoughts: false,
-        });
-        let mut obs = Obs {
-            sink: self.sink.as_mut(),
-            thoughts: false,
-            deadline: self.deadline,
-            show_text: false,
-        };
-        let answer = match client.generate(body, &mut obs) {
-            Ok(t) => t,
-            Err(e @ (GenError::Interrupted | GenError::Output(_))) => return Err(e.into()),
+        let (summary, usage) = match self.quiet_request(
+            client,
+            history::SUMMARY_SYSTEM,
+            &ask,
+            report,
+        )? {
+            Ok(answer) => answer,
             Err(e) => {
                 self.emit(stamp(Event::error(
                     "warning",
                     &format!(
-                        "could not summarize the history past --max-history-tokens ({}); sending it whole",
-                        redact_key(&e.to_string())
+                        "could not summarize the history past --max-history-tokens ({e}); sending it whole"
                     ),
                 )))?;
                 return Ok(());
             }
         };
-        self.stats.requests = self.stats.requests.saturating_add(1);
-        self.stats.usage.add(answer.usage);
-        report.requests += 1;
-        report.usage.add(answer.usage);
-        let summary = answer.text().map_err(GenError::Output)?;
         if summary.trim().is_empty() {
             self.emit(stamp(Event::error(
                 "warning",
@@ -239,7 +230,7 @@ impl Agent {
             return Ok(());
         }
         let turn = history::summary_turn(&summary);
-        let tokens = answer.usage.candidates;
+        let tokens = usage.candidates;
         let covers = self.ledger.summarized(&self.history, cut, tokens);
         self.history = turn
             .iter()
@@ -254,6 +245,43 @@ impl Agent {
             ));
         }
         Ok(())
+    }
+
+    /// A request whose answer is not shown (a summary): one user text
+    /// under `system`, no tools, counted in the stats. Its text and usage,
+    /// or why it failed (`Err` inside: the turn goes on without it); an
+    /// interruption stops the turn.
+    pub(super) fn quiet_request(
+        &mut self,
+        client: &Client,
+        system: &str,
+        text: &str,
+        report: &mut TurnReport,
+    ) -> Result<Result<(String, Usage), String>, Failure> {
+        let contents = [request::user_text(&[text])];
+        let body = request::build(&RequestSpec {
+            contents: &contents,
+            system: Some(system),
+            functions: &[],
+            thoughts: false,
+        });
+        let mut obs = Obs {
+            sink: self.sink.as_mut(),
+            thoughts: false,
+            deadline: self.deadline,
+            show_text: false,
+        };
+        let answer = match client.generate(body, &mut obs) {
+            Ok(t) => t,
+            Err(e @ (GenError::Interrupted | GenError::Output(_))) => return Err(e.into()),
+            Err(e) => return Ok(Err(redact_key(&e.to_string()))),
+        };
+        self.stats.requests = self.stats.requests.saturating_add(1);
+        self.stats.usage.add(answer.usage);
+        report.requests += 1;
+        report.usage.add(answer.usage);
+        let text = answer.text().map_err(GenError::Output)?;
+        Ok(Ok((text, answer.usage)))
     }
 
     /// Whether the [`Agent::deadline`] has passed: a turn that ended as
@@ -280,6 +308,7 @@ impl Agent {
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
         self.compact(client, &mut report)?;
+        self.recall(client, &user, &mut report)?;
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.
         let kept = self.history.len();

@@ -34,7 +34,13 @@
 //! args = ["--local-timezone", "UTC"]
 //! env = { TZ = "UTC" }
 //! trust = true
+//!
+//! [memory]                      # see `memory::MemoryConfig`
+//! enabled = true
+//! embedding_model = "gemini-embedding-001"
 //! ```
+
+pub mod memory;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -67,6 +73,9 @@ pub struct Config {
     /// `[mcp.NAME]`, in name order.
     #[serde(default)]
     pub mcp: BTreeMap<String, ServerSpec>,
+    /// `[memory]`.
+    #[serde(default)]
+    pub memory: memory::MemoryConfig,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:
@@ -221,6 +230,13 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
                 .map_err(|e| in_table("base_url", e.to_string()))?;
         }
     }
+    if let Some((key, why)) = c.memory.problem() {
+        return Err(Problem::InTable {
+            table: "memory".into(),
+            key,
+            why,
+        });
+    }
     if c.width == Some(0) {
         return Err(Problem::Key {
             key: "width",
@@ -292,6 +308,14 @@ mod tests {
         assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
         assert_eq!(c.gemini.base_url, None);
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
+        assert!(c.memory.enabled);
+        let e = parse("[memory]\nembedding_base_url = \"x\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(": [memory]: key embedding_base_url: invalid base URL"),
+            "{e}"
+        );
     }
 
     #[test]

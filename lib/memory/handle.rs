@@ -53,8 +53,9 @@ impl Default for MemoryOptions {
 pub struct EmbeddingOptions {
     pub provider: crate::provider::ProviderKind,
     pub model: String,
-    /// `None`: the provider's base URL of the run.
-    pub base_url: Option<String>,
+    /// Resolved by the program's front: the config's, else the chat's
+    /// when the provider is the same, else the provider's own.
+    pub base_url: String,
 }
 
 /// A stored memory as an operation left it, with what the user should
@@ -66,6 +67,15 @@ pub struct Remembered {
     pub notes: Vec<String>,
 }
 
+/// What a search found, what to tell the user, and how long the
+/// query's embedding took (the rest is the store's).
+#[derive(Debug, Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    pub notes: Vec<String>,
+    pub embedding: Duration,
+}
+
 /// The meta key set once keywords-only was said.
 const SAID_KEYWORDS_ONLY: &str = "said_keywords_only";
 
@@ -74,6 +84,15 @@ pub struct Handle {
     embedder: Option<Embedder>,
     store: Mutex<Option<Store>>,
     session: Mutex<Option<String>>,
+}
+
+impl std::fmt::Debug for Handle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Handle")
+            .field("opts", &self.opts)
+            .field("model", &self.model())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Handle {
@@ -197,8 +216,9 @@ impl Handle {
         filter: &Filter,
         limit: usize,
         wait: Duration,
-    ) -> Result<(Vec<Hit>, Vec<String>), MemoryError> {
+    ) -> Result<Found, MemoryError> {
         let mut notes = Vec::new();
+        let mut embedding = Duration::ZERO;
         let mut q = Query {
             text: text.to_string(),
             vector: None,
@@ -210,10 +230,12 @@ impl Handle {
             None => false,
         };
         if let (Some(e), true) = (&self.embedder, has_vectors && !text.trim().is_empty()) {
+            let started = std::time::Instant::now();
             match e.embed(&[Doc { title: None, text }], Task::Query) {
                 Ok(mut v) => q.vector = Some((e.model_id(), v.remove(0))),
                 Err(err) => notes.push(format!("memory: {err}; searching by words only")),
             }
+            embedding = started.elapsed();
         }
         let hits = self.with_store(wait, |s| {
             if let Some(n) = self.keywords_only_note(s)? {
@@ -221,7 +243,11 @@ impl Handle {
             }
             s.search(&q)
         })?;
-        Ok((hits, notes))
+        Ok(Found {
+            hits,
+            notes,
+            embedding,
+        })
     }
 
     pub fn get(&self, key: &str) -> Result<(Memory, Vec<Edge>), MemoryError> {

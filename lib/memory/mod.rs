@@ -14,11 +14,15 @@
 //! an embedding model the search is by keywords only. [`context`] fits
 //! the best memories into a turn's token budget; [`graph`] draws the
 //! relations and finds paths; [`transfer`] exports and imports JSON
-//! lines; [`handle`] is what the agent holds: the store opened on first
+//! lines; [`command`] is what a person asks (`/memory`, `gem-ask
+//! memory`); [`event`] makes the stream's `memory` events; [`handle`] is
+//! what the agent holds: the store opened on first
 //! use, every fault (a damaged or locked file, a full disk, a failed
 //! embedding) turned into a warning while nothing stored is lost.
 
+pub mod command;
 pub mod context;
+pub mod event;
 pub mod graph;
 pub mod handle;
 pub mod schema;

@@ -17,6 +17,8 @@ pub enum Command {
     Model(String),
     Tools,
     Interrupt,
+    /// `/memory VERB ...`: the words after `/memory`.
+    Memory(Vec<String>),
 }
 
 /// What a line typed at the prompt is.
@@ -43,6 +45,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("/model NAME", "switch the model"),
     ("/tools", "the declared tools and MCP servers"),
     ("/interrupt", "stop auto-continue and wait for input"),
+    ("/memory ...", "the long-term memory (/memory help)"),
 ];
 
 /// Reads one line typed at the prompt.
@@ -86,6 +89,10 @@ pub fn parse(line: &str) -> Line {
         "model" => named(Command::Model),
         "tools" => bare(Command::Tools),
         "interrupt" => bare(Command::Interrupt),
+        "memory" => match shlex::split(arg) {
+            Some(words) => Line::Command(Command::Memory(words)),
+            None => Line::Invalid("/memory: a quote is not closed".into()),
+        },
         _ => Line::Invalid(format!(
             "unknown command /{}: /help lists the commands (// starts a prompt with a slash)",
             crate::term::sanitize_line(name)
@@ -119,6 +126,7 @@ impl super::Repl {
                 self.agent.set_history(&crate::session::History::default());
                 self.agent.topic = None;
                 self.announce()?;
+                self.memory_session();
                 let id = self.current.id.clone();
                 self.term.note(&format!("new session {id}"));
             }
@@ -138,6 +146,7 @@ impl super::Repl {
                     if let Some(h) = self.current.reload() {
                         self.agent.set_history(&h);
                     }
+                    self.memory_session();
                     self.term.note(&m)
                 }
                 Err(e) => self.term.warn(&e.to_string()),
@@ -152,6 +161,7 @@ impl super::Repl {
                     self.agent.set_history(&loaded.history);
                     self.agent.topic = loaded.history.topic.clone();
                     self.announce()?;
+                    self.memory_session();
                     self.term.note(&format!(
                         "loaded session {name}: {n} turn(s); /history lists them"
                     ));
@@ -174,6 +184,7 @@ impl super::Repl {
             Command::Interrupt => self
                 .term
                 .note("auto-continue is stopped; waiting for your input"),
+            Command::Memory(words) => self.memory_command(words)?,
         }
         Ok(super::Flow::Go)
     }
@@ -208,6 +219,17 @@ mod tests {
         );
         assert_eq!(parse("/interrupt"), Line::Command(Command::Interrupt));
         assert_eq!(parse("//etc is"), Line::Prompt("/etc is".into()));
+        assert_eq!(
+            parse("/memory add --tag infra 'deploy host: build-7'"),
+            Line::Command(Command::Memory(vec![
+                "add".into(),
+                "--tag".into(),
+                "infra".into(),
+                "deploy host: build-7".into()
+            ]))
+        );
+        assert_eq!(parse("/memory"), Line::Command(Command::Memory(vec![])));
+        assert!(matches!(parse("/memory add 'open"), Line::Invalid(_)));
     }
 
     #[test]
@@ -244,6 +266,7 @@ mod tests {
             "/model NAME",
             "/tools",
             "/interrupt",
+            "/memory",
         ] {
             assert!(h.contains(name), "{name}");
         }

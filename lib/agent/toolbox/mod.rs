@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::events::Event;
-pub use builtin::{CREATE_NEW_TOPIC, PLOT, RENDER_VISUALIZATION};
+pub use builtin::{CREATE_NEW_TOPIC, MEMORY_TOOLS, PLOT, RENDER_VISUALIZATION};
 pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
@@ -92,6 +92,8 @@ pub struct Ctx<'a> {
     pub timeout: Duration,
     /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
     pub tool_id: &'a str,
+    /// The run's memory, when it is on.
+    pub memory: Option<&'a crate::memory::Handle>,
 }
 
 /// A successful run: what the user sees as `tool_result.output` and what
@@ -418,6 +420,8 @@ pub struct Toolbox {
     mcp: mcp::Hub,
     /// Each MCP server's name and status, for the listing.
     servers: Vec<(String, String)>,
+    /// The run's memory, when it is on (the memory tools' store).
+    memory: Option<Arc<crate::memory::Handle>>,
 }
 
 impl Toolbox {
@@ -432,7 +436,13 @@ impl Toolbox {
             timeout: setup::DEFAULT_TIMEOUT,
             mcp: mcp::Hub::default(),
             servers: Vec::new(),
+            memory: None,
         }
+    }
+
+    /// The run's memory, when it is on.
+    pub fn memory(&self) -> Option<&Arc<crate::memory::Handle>> {
+        self.memory.as_ref()
     }
 
     /// The names declared to the model.
@@ -523,6 +533,7 @@ impl Toolbox {
             deadline: started + self.timeout,
             timeout: self.timeout,
             tool_id: call.tool_id,
+            memory: self.memory.as_deref(),
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)

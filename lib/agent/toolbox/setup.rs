@@ -8,7 +8,8 @@
 //! Declared by default: the chart and chapter tools (as before: a one-shot
 //! `gem-ask "..." | viz-render` gains no power over files), every tool of a
 //! configured MCP server (configuring it is the opt-in), and in the agent
-//! modes (`-i`, `-t`) also the file and command tools. `--tools` and the
+//! modes (`-i`, `-t`) also the file and command tools; the memory tools
+//! when memory is on, and never when it is off. `--tools` and the
 //! config's `tools.enable` declare any others.
 
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use std::time::Duration;
 
 use super::config::ToolsFile;
 use super::mcp::{BadCommandLine, Hub, ServerSpec};
-use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
+use super::{Consent, MEMORY_TOOLS, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +52,8 @@ pub struct ToolSetup {
     pub workdir: Option<PathBuf>,
     /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
     pub file: ToolsFile,
+    /// The run's memory (`--memory`): its tools are declared with it.
+    pub memory: Option<std::sync::Arc<crate::memory::Handle>>,
 }
 
 /// The default `--tool-timeout`.
@@ -115,6 +118,7 @@ impl ToolSetup {
                 timeout,
                 mcp: started.hub,
                 servers: started.servers,
+                memory: self.memory.clone(),
             },
             started.failures,
         ))
@@ -173,6 +177,7 @@ impl ToolSetup {
                     }
                 })
                 .filter(|t| !self.exclude.contains(&t.name))
+                .filter(|t| self.memory.is_some() || !MEMORY_TOOLS.contains(&t.name.as_str()))
                 .map(|t| t.name.clone())
                 .collect()
         };

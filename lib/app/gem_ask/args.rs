@@ -218,6 +218,28 @@ pub struct Args {
     #[command(flatten)]
     pub text: crate::app::viz_render::args::MarkdownArgs,
 
+    /// Keep a long-term memory across sessions: the model gets the remember, recall, forget and relate
+    /// tools (writes ask for consent), and each turn carries the memories that best match the message
+    /// (within --memory-budget) [default: the config's memory.enabled].
+    #[arg(long, conflicts_with = "no_memory")]
+    pub memory: bool,
+
+    /// Memory off for this run, whatever the config says.
+    #[arg(long)]
+    pub no_memory: bool,
+
+    /// Most tokens of memories one turn adds to the prompt; more are summarized by the model to fit
+    /// [default: the config's memory.budget, else 1000].
+    #[arg(long, value_name = "TOKENS")]
+    pub memory_budget: Option<u64>,
+
+    /// Say on stderr which memories each turn used.
+    #[arg(long)]
+    pub verbose: bool,
+
+    #[command(subcommand)]
+    pub command: Option<super::memory::Sub>,
+
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
@@ -298,6 +320,8 @@ impl Args {
             max_consecutive_turns: self.max_consecutive_turns,
             text: self.text.options(),
             tools_file,
+            memory: None,
+            verbose: self.verbose,
         }
     }
 }

@@ -14,11 +14,14 @@
 //! - grammar charts (`ui`, and `plot` calls no `ui` answers) are mermaid
 //!   when mermaid can draw them, else their data table with a note why;
 //! - `error` events, failed tools and runs are quoted `**Error:**` /
-//!   `**Warning:**` lines.
+//!   `**Warning:**` lines;
+//! - memory's events are a `**Memory:**` line, a list item, or the
+//!   relation graph as a mermaid flowchart (`render::memory`).
 //!
 //! Everything taken from events but message text is escaped ([`text`]):
 //! it shows as written, never as markup.
 
+mod memory;
 mod mermaid;
 mod table;
 mod text;
@@ -118,6 +121,9 @@ impl Report {
             "tool_use" | "tool_result" => self.tool(e, out)?,
             "result" if e.str_field("status") == Some("error") => {
                 self.alert(false, run_error(e), out)?;
+            }
+            k if super::memory::is_memory(k) => {
+                self.block(out, &memory::markdown(e))?;
             }
             _ => {}
         }

@@ -333,6 +333,7 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(30),
             timeout: Duration::from_secs(30),
             tool_id: "t1",
+            memory: None,
         }
     }
 

@@ -1,6 +1,8 @@
 //! gem-ask's own tools, each a [`Tool`] made in its own file: the chart,
 //! chapter and plot tools ([`chart`], [`topic`], [`plot`]), the file and
-//! command tools ([`files`], [`shell`]) and the agent modes' [`signal`].
+//! command tools ([`files`], [`shell`]), the agent modes' [`signal`], and
+//! the memory tools ([`remember`], [`recall`], [`forget`], [`relate`];
+//! what they share in [`memory`]), declared only when memory is on.
 //! [`tools`] is the one list that registers them, in declaration order
 //! (the order the model and `--list-tools` see); a new built-in tool is a
 //! new file here and one line there. The tool names other modules need
@@ -8,12 +10,18 @@
 
 pub mod chart;
 pub mod files;
+pub mod forget;
+pub mod memory;
 pub mod plot;
+pub mod recall;
+pub mod relate;
+pub mod remember;
 pub mod shell;
 pub mod signal;
 pub mod topic;
 
 pub use chart::RENDER_VISUALIZATION;
+pub use memory::MEMORY_TOOLS;
 pub use plot::PLOT;
 pub use signal::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use topic::CREATE_NEW_TOPIC;
@@ -27,6 +35,12 @@ pub fn tools(progress_reporting: bool) -> Vec<Tool> {
     all.extend(files::tools());
     all.push(shell::tool());
     all.push(signal::tool(progress_reporting));
+    all.extend([
+        remember::tool(),
+        recall::tool(),
+        forget::tool(),
+        relate::tool(),
+    ]);
     all
 }
 
@@ -40,6 +54,8 @@ pub mod place {
     pub const SIGNAL: u8 = 40;
     /// The file and command tools share one paragraph.
     pub const WORKSPACE: u8 = 50;
+    /// So do the memory tools.
+    pub const MEMORY: u8 = 60;
 }
 
 #[cfg(test)]

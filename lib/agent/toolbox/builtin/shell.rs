@@ -158,6 +158,7 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(secs),
             timeout: Duration::from_secs(secs),
             tool_id: "t1",
+            memory: None,
         }
     }
 
