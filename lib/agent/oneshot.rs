@@ -71,7 +71,7 @@ impl Prepared {
             deadline: None,
             memory: self.memory.map(|h| {
                 h.set_session(&session.id);
-                super::recall::TurnMemory::new(h, args.verbose)
+                super::turn::TurnMemory::new(h, args.verbose)
             }),
         };
         agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;

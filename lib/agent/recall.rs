@@ -12,7 +12,6 @@
 //! by keywords only. A turn the model takes on its own ("Continue.")
 //! keeps the memories of the turn before.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
@@ -20,33 +19,8 @@ use serde_json::Value;
 use super::outcome::Failure;
 use super::turn::{Agent, TurnReport, stamp};
 use crate::events::Event;
-use crate::memory::{Filter, Handle, Memory, context, event, handle, tokens};
+use crate::memory::{Filter, Memory, context, event, handle, tokens};
 use crate::provider::Client;
-
-/// What a run's turns know of its memory.
-pub struct TurnMemory {
-    pub handle: Arc<Handle>,
-    /// The current turn's block of the system prompt.
-    pub block: Option<String>,
-    /// The keys the current turn's prompt carries.
-    pub used: Vec<String>,
-    /// The next turn keeps these memories (a turn the model takes on its own).
-    pub keep_next: bool,
-    /// `--verbose`: each turn's memories said on stderr.
-    pub verbose: bool,
-}
-
-impl TurnMemory {
-    pub fn new(handle: Arc<Handle>, verbose: bool) -> TurnMemory {
-        TurnMemory {
-            handle,
-            block: None,
-            used: Vec::new(),
-            keep_next: false,
-            verbose,
-        }
-    }
-}
 
 /// The text parts of a user Content, joined.
 fn user_text(user: &Value) -> String {

@@ -181,6 +181,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_recorded_answers_parse() {
+        let g = super::super::gemini::embed::parse(include_bytes!(
+            "../../testdata/embeddings/gemini-batchEmbedContents.response.json"
+        ))
+        .unwrap();
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0][..2], [-0.013262188, 0.0021674777]);
+        let o = super::super::openai::embed::parse(include_bytes!(
+            "../../testdata/embeddings/openai-embeddings.response.json"
+        ))
+        .unwrap();
+        assert_eq!((o.len(), o[0].len()), (1, 8));
+        assert!(
+            super::super::openai::embed::parse(br#"{"data":[{"index":3,"embedding":[1]}]}"#)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn requests_name_the_model_and_task_and_titles_only_documents() {
+        let texts = [(Some("deploy-host"), "passage: x".to_string())];
+        let doc = super::super::gemini::embed::body("gemini-embedding-001", &texts, true);
+        assert_eq!(doc["requests"][0]["model"], "models/gemini-embedding-001");
+        assert_eq!(doc["requests"][0]["taskType"], "RETRIEVAL_DOCUMENT");
+        assert_eq!(doc["requests"][0]["title"], "deploy-host");
+        let q = super::super::gemini::embed::body("models/gemini-embedding-001", &texts, false);
+        assert_eq!(q["requests"][0]["taskType"], "RETRIEVAL_QUERY");
+        assert!(q["requests"][0].get("title").is_none());
+        assert_eq!(
+            super::super::gemini::embed::path("models/x"),
+            "/v1beta/models/x:batchEmbedContents"
+        );
+    }
+
+    #[test]
     fn e5_models_get_their_prefixes() {
         for m in [
             "intfloat/e5-large-v2",

@@ -20,6 +20,7 @@ mod gem_ask_interrupt;
 mod gem_ask_long_stream;
 mod gem_ask_markdown_tty;
 mod gem_ask_mcp;
+mod gem_ask_memory;
 mod gem_ask_oneshot;
 mod gem_ask_openai;
 mod gem_ask_plot;

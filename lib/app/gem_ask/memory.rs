@@ -1,8 +1,8 @@
 //! gem-ask's memory from the shell: `gem-ask memory add|search|list|show|
 //! forget|relate|unrelate|graph|path|export|import|reindex`, each printing
 //! JSON lines (the events of docs/events.md) on stdout, notes on stderr;
-//! and the merge of `--memory`, `--memory-budget` and the config's
-//! `[memory]` into the engine's `MemoryOptions`.
+//! (the merge of `--memory`, `--memory-budget` and the config's
+//! `[memory]` into the engine's `MemoryOptions` is `super::memory_options`).
 //!
 //! A prompt that starts with the word "memory" is still a prompt:
 //! `gem-ask memory leaks in rust` has no memory command in it, so it is
@@ -13,12 +13,9 @@ use std::path::PathBuf;
 
 use clap::{Args as ClapArgs, Subcommand};
 
-use super::args::Args;
 use crate::agent::exit;
-use crate::config::Config;
 use crate::memory::command::{self, Command, Out};
-use crate::memory::handle::EmbeddingOptions;
-use crate::memory::{Filter, Handle, MemoryError, MemoryOptions, NewMemory, now_ms, parse_when};
+use crate::memory::{Filter, Handle, MemoryError, NewMemory, now_ms, parse_when};
 use crate::term::{coded, diag};
 
 /// gem-ask's subcommands.
@@ -122,52 +119,6 @@ pub enum Action {
     Import { file: Option<PathBuf> },
     /// Embed the memories that have no vector of the configured embedding model.
     Reindex,
-}
-
-/// The memory options of a run: `--memory`/`--no-memory` or the config's
-/// `memory.enabled` decide whether memory is on (`None` when off, unless
-/// `always`: the memory commands use the store whatever they say).
-pub fn options(args: &Args, cfg: &Config, always: bool) -> Option<MemoryOptions> {
-    let m = &cfg.memory;
-    let on = args.memory || (m.enabled && !args.no_memory);
-    if !on && !always {
-        return None;
-    }
-    let chat = if args.given.has("provider") {
-        args.provider
-    } else {
-        cfg.provider.unwrap_or(args.provider)
-    };
-    let embedding = m.embedding_model.as_ref().map(|model| {
-        let provider = m.embedding_provider.unwrap_or(chat);
-        let wiring = provider.wiring();
-        let env = wiring.base_url_vars.iter().find_map(|v| {
-            std::env::var(v)
-                .ok()
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty())
-        });
-        let base_url = m
-            .embedding_base_url
-            .clone()
-            .or_else(|| args.base_url.clone().filter(|_| provider == chat))
-            .or(env)
-            .or_else(|| cfg.provider(provider).base_url.clone())
-            .unwrap_or_else(|| wiring.default_base_url.to_string());
-        EmbeddingOptions {
-            provider,
-            model: model.trim().to_string(),
-            base_url,
-        }
-    });
-    Some(MemoryOptions {
-        path: None,
-        budget: args
-            .memory_budget
-            .or(m.budget)
-            .unwrap_or(crate::memory::context::DEFAULT_BUDGET),
-        embedding,
-    })
 }
 
 /// The filter of search and list, or a usage error naming the flag.

@@ -49,7 +49,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     if args.model.trim().is_empty() {
         args.model = crate::provider::DEFAULT_MODEL.to_string();
     }
-    let memory = memory::options(&args, &config, false);
+    let memory = memory_options(&args, &config, false);
     let mut options = args.into_options(config.tools_file());
     options.memory = memory;
     crate::agent::run(options)
@@ -59,9 +59,59 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 /// store used whatever `--memory` says.
 fn run_memory(args: &Args, action: memory::Action) -> anyhow::Result<u8> {
     let cfg = crate::config::load().map_err(|e| coded(exit::USAGE, e.to_string()))?;
-    let opts = memory::options(args, &cfg, true).expect("always on");
+    let opts = memory_options(args, &cfg, true).expect("always on");
     let mut options = args.clone().into_options(cfg.tools_file());
     options.memory = Some(opts);
     let handle = crate::agent::setup::make_memory(&options).expect("memory is on");
     memory::run(action, &handle)
+}
+
+/// The memory options of a run: `--memory`/`--no-memory` or the config's
+/// `memory.enabled` decide whether memory is on (`None` when off, unless
+/// `always`: the memory commands use the store whatever they say).
+pub fn memory_options(
+    args: &Args,
+    cfg: &crate::config::Config,
+    always: bool,
+) -> Option<crate::memory::MemoryOptions> {
+    let m = &cfg.memory;
+    let on = args.memory || (m.enabled && !args.no_memory);
+    if !on && !always {
+        return None;
+    }
+    let chat = if args.given.has("provider") {
+        args.provider
+    } else {
+        cfg.provider.unwrap_or(args.provider)
+    };
+    let embedding = m.embedding_model.as_ref().map(|model| {
+        let provider = m.embedding_provider.unwrap_or(chat);
+        let wiring = provider.wiring();
+        let env = wiring.base_url_vars.iter().find_map(|v| {
+            std::env::var(v)
+                .ok()
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+        });
+        let base_url = m
+            .embedding_base_url
+            .clone()
+            .or_else(|| args.base_url.clone().filter(|_| provider == chat))
+            .or(env)
+            .or_else(|| cfg.provider(provider).base_url.clone())
+            .unwrap_or_else(|| wiring.default_base_url.to_string());
+        crate::memory::handle::EmbeddingOptions {
+            provider,
+            model: model.trim().to_string(),
+            base_url,
+        }
+    });
+    Some(crate::memory::MemoryOptions {
+        path: None,
+        budget: args
+            .memory_budget
+            .or(m.budget)
+            .unwrap_or(crate::memory::context::DEFAULT_BUDGET),
+        embedding,
+    })
 }
