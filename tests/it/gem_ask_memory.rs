@@ -623,7 +623,12 @@ fn a_fused_tie_goes_to_the_more_recently_updated_memory() {
             item("twice", "deploy deploy notes", twice_at, &near),
             item("once", "deploy notes here", once_at, &q),
             item("lunch", "lunch at noon", "2026-01-01T00:00:00Z", &away),
-            item("coffee", "coffee machine broken", "2026-01-01T00:00:00Z", &away),
+            item(
+                "coffee",
+                "coffee machine broken",
+                "2026-01-01T00:00:00Z",
+                &away,
+            ),
         ]
         .join("\n");
         let file = home.join("tie.jsonl");
@@ -631,8 +636,16 @@ fn a_fused_tie_goes_to_the_more_recently_updated_memory() {
         ok(&home, &["import", file.to_str().unwrap()]);
         let hits = ok(&home, &["search", "-n", "2", "deploy"]);
         assert_eq!(hits[0]["score"], hits[1]["score"], "{hits:?}");
-        hits.iter().map(|h| h["key"].as_str().unwrap().to_string()).collect()
+        hits.iter()
+            .map(|h| h["key"].as_str().unwrap().to_string())
+            .collect()
     };
-    assert_eq!(order("2026-03-01T10:00:00Z", "2026-03-01T10:05:00Z"), ["once", "twice"]);
-    assert_eq!(order("2026-03-01T10:05:00Z", "2026-03-01T10:00:00Z"), ["twice", "once"]);
+    assert_eq!(
+        order("2026-03-01T10:00:00Z", "2026-03-01T10:05:00Z"),
+        ["once", "twice"]
+    );
+    assert_eq!(
+        order("2026-03-01T10:05:00Z", "2026-03-01T10:00:00Z"),
+        ["twice", "once"]
+    );
 }

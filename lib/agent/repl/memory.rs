@@ -39,13 +39,14 @@ impl Repl {
         };
         let mut outs = Vec::new();
         let done = command::run(&handle, &cmd, &mut io::sink(), &mut |o| outs.push(o));
-        let (cols, unicode, color) = (self.term.cols(), self.term.unicode(), self.term.color());
+        // The terminal's own `say` cleans what it writes: plain lines.
+        let (cols, unicode) = (self.term.cols(), self.term.unicode());
         for o in outs {
             match o {
                 Out::Note(n) => self.term.note(&n),
                 Out::Text(t) => self.term.say(&t),
                 Out::Event(e) => {
-                    let lines = crate::render::memory::lines(&e, cols, unicode, color);
+                    let lines = crate::render::memory::lines(&e, cols, unicode, false);
                     if e.kind() == "memory" {
                         self.agent.emit(stamp(e))?;
                         self.agent.sink.finish()?;
