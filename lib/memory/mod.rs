@@ -20,11 +20,13 @@
 //! use, every fault (a damaged or locked file, a full disk, a failed
 //! embedding) turned into a warning while nothing stored is lost.
 
+mod blocks;
 pub mod command;
 pub mod context;
 pub mod event;
 pub mod graph;
 pub mod handle;
+pub mod keywords;
 pub mod schema;
 pub mod search;
 pub mod store;

@@ -10,10 +10,13 @@
 //!   from both ends (deleted with either memory).
 //! - `models` and `vectors`: the embedding models seen, and each memory's
 //!   vector by the model that made it (unit length, `f32` little-endian);
-//!   `signs` holds the sign bits of each vector for the first pass of a
-//!   search. Vectors of two models are never compared.
+//!   `sign_blocks` packs the sign bits of a model's vectors, many to a
+//!   row, for the first pass of a search (`super::blocks`). Vectors of two
+//!   models are never compared.
 //! - `memories_fts`: FTS5 (contentless, rows deleted with their memory)
-//!   over key, content and tags, for BM25.
+//!   over key, content and tags, for BM25 (Unicode words, diacritics
+//!   folded, no stemming); `memories_vocab` its words with how many
+//!   memories hold each.
 //! - `meta`: small facts about the store (what was already said once).
 
 use rusqlite::{Connection, TransactionBehavior};
@@ -50,22 +53,27 @@ CREATE TABLE models (
     dim INTEGER NOT NULL
 );
 CREATE TABLE vectors (
+    id INTEGER PRIMARY KEY,
     memory INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
     model INTEGER NOT NULL REFERENCES models(id),
+    block INTEGER NOT NULL,
+    slot INTEGER NOT NULL,
     vec BLOB NOT NULL,
-    PRIMARY KEY (memory, model)
-) WITHOUT ROWID;
-CREATE TABLE signs (
+    UNIQUE (memory, model)
+);
+CREATE TABLE sign_blocks (
+    id INTEGER PRIMARY KEY,
     model INTEGER NOT NULL REFERENCES models(id),
-    memory INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
-    bits BLOB NOT NULL,
-    PRIMARY KEY (model, memory)
-) WITHOUT ROWID;
-CREATE INDEX signs_memory ON signs(memory);
+    n INTEGER NOT NULL,
+    ids BLOB NOT NULL,
+    bits BLOB NOT NULL
+);
+CREATE INDEX sign_blocks_model ON sign_blocks(model, id);
 CREATE VIRTUAL TABLE memories_fts USING fts5(
     body, content='', contentless_delete=1,
-    tokenize='porter unicode61 remove_diacritics 2'
+    tokenize='unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'row');
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 "#];
 

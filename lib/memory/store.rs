@@ -14,7 +14,7 @@ use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use super::schema::{self, Schema};
-use super::vector;
+
 use super::{Edge, MAX_CONTENT, MAX_KEY, MAX_TAG, MAX_TAGS, Memory, MemoryError};
 
 /// `$XDG_DATA_HOME/gemline/memory.sqlite3` (or the platform's equivalent).
@@ -288,6 +288,7 @@ impl Store {
             let m = get_in(tx, key.trim())
                 .map_err(err)?
                 .ok_or_else(|| MemoryError::NotFound(key.trim().to_string()))?;
+            super::blocks::drop_vectors_of(tx, m.id)?;
             tx.execute("DELETE FROM memories_fts WHERE rowid = ?1", [m.id])
                 .map_err(err)?;
             tx.execute("DELETE FROM memories WHERE id = ?1", [m.id])
@@ -392,7 +393,7 @@ impl Store {
 
     /// The id and dimension of an embedding model's vectors, if any are stored.
     pub fn model(&self, name: &str) -> Result<Option<(i64, usize)>, MemoryError> {
-        model_in(&self.conn, name).map_err(|e| self.err(e))
+        super::blocks::model_in(&self.conn, name).map_err(|e| self.err(e))
     }
 
     /// Stores each memory's vector of `model` (replacing one it had), in
@@ -406,7 +407,7 @@ impl Store {
         if items.is_empty() {
             return Ok(());
         }
-        self.write(|tx| set_vectors_in(tx, model, items))
+        self.write(|tx| super::blocks::set_vectors_in(tx, model, items))
     }
 
     /// Memories without a vector of `model`, oldest first.
@@ -532,12 +533,6 @@ pub(super) fn get_in(c: &Connection, key: &str) -> rusqlite::Result<Option<Memor
     .optional()
 }
 
-fn model_in(c: &Connection, name: &str) -> rusqlite::Result<Option<(i64, usize)>> {
-    c.prepare_cached("SELECT id, dim FROM models WHERE name = ?1")?
-        .query_row([name], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))
-        .optional()
-}
-
 /// A key made of the content's first words, not yet taken.
 fn free_key(c: &Connection, content: &str) -> rusqlite::Result<String> {
     let words: Vec<String> = content
@@ -601,10 +596,7 @@ pub(super) fn remember_in(
             )
             .map_err(err)?;
             if o.content != new.content {
-                tx.execute("DELETE FROM vectors WHERE memory = ?1", [o.id])
-                    .map_err(err)?;
-                tx.execute("DELETE FROM signs WHERE memory = ?1", [o.id])
-                    .map_err(err)?;
+                super::blocks::drop_vectors_of(tx, o.id)?;
             }
             tx.execute("DELETE FROM memories_fts WHERE rowid = ?1", [o.id])
                 .map_err(err)?;
@@ -644,72 +636,4 @@ pub(super) fn remember_in(
     )
     .map_err(err)?;
     Ok((m, created))
-}
-
-/// Why a vector of `model` cannot be stored (a wrong dimension, a value
-/// that is not a finite number), or `Ok`.
-pub(super) fn check_vector(tx: &Connection, model: &str, v: &[f32]) -> Result<(), String> {
-    if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
-        return Err(format!("model {model}: a vector of finite numbers"));
-    }
-    match model_in(tx, model) {
-        Ok(Some((_, d))) if d != v.len() => Err(format!(
-            "model {model} made a vector of {} dimensions; its stored vectors have {d}",
-            v.len()
-        )),
-        _ => Ok(()),
-    }
-}
-
-pub(super) fn set_vectors_in(
-    tx: &Connection,
-    model: &str,
-    items: &[(i64, Vec<f32>)],
-) -> Result<(), MemoryError> {
-    let err = |e| MemoryError::from_sqlite(Path::new(tx.path().unwrap_or("")), e);
-    let dim = items[0].1.len();
-    let model_id = match model_in(tx, model).map_err(err)? {
-        Some((id, d)) if d == dim => id,
-        Some((_, d)) => {
-            return Err(MemoryError::Invalid(format!(
-                "model {model} made a vector of {dim} dimensions; its stored vectors have {d}"
-            )));
-        }
-        None => {
-            tx.execute(
-                "INSERT INTO models (name, dim) VALUES (?1, ?2)",
-                params![model, dim as i64],
-            )
-            .map_err(err)?;
-            tx.last_insert_rowid()
-        }
-    };
-    let mut vec_stmt = tx
-        .prepare_cached("INSERT OR REPLACE INTO vectors (memory, model, vec) VALUES (?1, ?2, ?3)")
-        .map_err(err)?;
-    let mut sign_stmt = tx
-        .prepare_cached("INSERT OR REPLACE INTO signs (model, memory, bits) VALUES (?1, ?2, ?3)")
-        .map_err(err)?;
-    for (id, v) in items {
-        if v.len() != dim || v.iter().any(|x| !x.is_finite()) {
-            return Err(MemoryError::Invalid(format!(
-                "model {model}: every vector needs {dim} finite numbers"
-            )));
-        }
-        // A vector of unit length is kept bit for bit (an import of an
-        // export stores what was exported).
-        let norm: f64 = v.iter().map(|x| f64::from(*x) * f64::from(*x)).sum();
-        let unit = if (norm - 1.0).abs() < 1e-6 {
-            v.clone()
-        } else {
-            vector::normalized(v)
-        };
-        vec_stmt
-            .execute(params![id, model_id, vector::to_blob(&unit)])
-            .map_err(err)?;
-        sign_stmt
-            .execute(params![model_id, id, vector::sign_bits(&unit)])
-            .map_err(err)?;
-    }
-    Ok(())
 }

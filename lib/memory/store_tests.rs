@@ -386,3 +386,92 @@ fn an_import_skips_bad_lines_and_keeps_the_good_ones() {
         "a refused line leaves nothing behind"
     );
 }
+
+/// A small deterministic vector.
+fn pseudo(seed: u64, dim: usize) -> Vec<f32> {
+    let mut h = seed.wrapping_mul(0x9e3779b97f4a7c15) | 1;
+    (0..dim)
+        .map(|_| {
+            h ^= h << 13;
+            h ^= h >> 7;
+            h ^= h << 17;
+            (h % 2001) as f32 / 1000.0 - 1.0
+        })
+        .collect()
+}
+
+#[test]
+fn vectors_span_blocks_and_forgotten_ones_leave_them() {
+    let mut s = Store::in_memory().unwrap();
+    let n = super::blocks::BLOCK * 2 + 100;
+    let mut items = Vec::new();
+    for i in 0..n {
+        let (m, _) = s
+            .remember(&new(&format!("k{i}"), &format!("fact {i}"), &[]), 1)
+            .unwrap();
+        items.push((m.id, pseudo(i as u64, 24)));
+    }
+    s.set_vectors("m", &items).unwrap();
+    let blocks: i64 = s
+        .conn
+        .query_row("SELECT count(*) FROM sign_blocks", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(blocks, 3);
+    // Every stored vector finds itself first, whichever block it is in.
+    for i in [0, 511, 512, 1100, n - 1] {
+        let near = s
+            .nearest("m", &pseudo(i as u64, 24), &Filter::default(), 3)
+            .unwrap();
+        assert_eq!(near[0].0, items[i].0, "vector {i}");
+        assert!((near[0].1 - 1.0).abs() < 1e-5);
+    }
+    // Forgotten, changed or replaced: the old vector is found no more.
+    s.forget("k5").unwrap();
+    s.remember(&new("k6", "changed", &[]), 2).unwrap();
+    s.set_vectors("m", &[(items[7].0, pseudo(9999, 24))])
+        .unwrap();
+    for (i, gone) in [(5, true), (6, true), (7, true), (8, false)] {
+        let near = s
+            .nearest("m", &pseudo(i, 24), &Filter::default(), 1)
+            .unwrap();
+        assert_eq!(near[0].0 == items[i as usize].0, !gone, "vector {i}");
+    }
+    let near = s
+        .nearest("m", &pseudo(9999, 24), &Filter::default(), 1)
+        .unwrap();
+    assert_eq!(near[0].0, items[7].0);
+    // Within a filter, only the memories it lets through.
+    s.remember(&new("k9", "fact 9", &["only"]), 3).unwrap();
+    let near = s
+        .nearest(
+            "m",
+            &pseudo(1, 24),
+            &Filter {
+                tags: vec!["only".into()],
+                ..Filter::default()
+            },
+            5,
+        )
+        .unwrap();
+    assert_eq!(near.iter().map(|x| x.0).collect::<Vec<_>>(), [items[9].0]);
+}
+
+#[test]
+fn a_small_store_is_ranked_exactly_by_cosine() {
+    let mut s = Store::in_memory().unwrap();
+    let mut items = Vec::new();
+    for i in 0..300u64 {
+        let (m, _) = s.remember(&new(&format!("k{i}"), "x", &[]), 1).unwrap();
+        items.push((m.id, pseudo(i, 16)));
+    }
+    s.set_vectors("m", &items).unwrap();
+    let q = pseudo(12345, 16);
+    let mut want: Vec<(i64, f64)> = items
+        .iter()
+        .map(|(id, v)| (*id, super::vector::cosine(&q, v)))
+        .collect();
+    want.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let got = s.nearest("m", &q, &Filter::default(), 20).unwrap();
+    let ids = |v: &[(i64, f64)]| v.iter().map(|x| x.0).collect::<Vec<_>>();
+    assert_eq!(ids(&got), ids(&want[..20]));
+}

@@ -58,7 +58,47 @@ fn related_to() -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Vector {
     pub model: String,
+    #[serde(deserialize_with = "floats")]
     pub values: Vec<f32>,
+}
+
+/// A JSON array of numbers as `f32`s, each read straight to the nearest
+/// `f32` (an export's shortest forms come back bit for bit), without
+/// serde_json's exact `f64` reading: thousands of vectors are millions of
+/// numbers.
+fn floats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+    let raw: Box<serde_json::value::RawValue> = Deserialize::deserialize(d)?;
+    parse_floats(raw.get().as_bytes())
+        .ok_or_else(|| serde::de::Error::custom("values: a list of numbers"))
+}
+
+/// The numbers of a JSON array's text, in one pass.
+fn parse_floats(b: &[u8]) -> Option<Vec<f32>> {
+    let skip = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(0);
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = skip(i + 1);
+    let mut out = Vec::with_capacity(b.len() / 10);
+    if b.get(i) == Some(&b']') {
+        return Some(out);
+    }
+    loop {
+        let (v, used) = fast_float2::parse_partial::<f32, _>(&b[i..]).ok()?;
+        out.push(v);
+        i = skip(i + used);
+        match b.get(i) {
+            Some(b',') => i = skip(i + 1),
+            Some(b']') => return Some(out),
+            _ => return None,
+        }
+    }
 }
 
 /// What an import did.
@@ -157,34 +197,35 @@ impl Store {
     }
 
     /// Imports JSON lines as [`Store::export`] writes them (a line needs
-    /// only `content`); one transaction for the whole input.
+    /// only `content`), read and written one at a time in one transaction:
+    /// all the good lines or, should the store fail, none.
     pub fn import(&mut self, input: &mut dyn BufRead, now: i64) -> Result<Imported, MemoryError> {
-        let mut report = Imported::default();
-        let mut items = Vec::new();
-        let mut line = String::new();
-        let mut n = 0;
-        loop {
-            line.clear();
-            let read = input.read_line(&mut line).map_err(|e| MemoryError::Io {
-                path: "import input".into(),
-                why: e.to_string(),
-            })?;
-            if read == 0 {
-                break;
-            }
-            n += 1;
-            if line.trim().is_empty() {
-                continue;
-            }
-            match parse_line(&line) {
-                Ok(item) => items.push((n, item)),
-                Err(why) => report.skipped.push((n, why)),
-            }
-        }
         let path = self.path().to_path_buf();
+        let mut report = Imported::default();
         self.write(|tx| {
             let mut links = Vec::new();
-            for (n, item) in items {
+            let mut line = String::new();
+            let mut n = 0;
+            loop {
+                line.clear();
+                let read = input.read_line(&mut line).map_err(|e| MemoryError::Io {
+                    path: "import input".into(),
+                    why: e.to_string(),
+                })?;
+                if read == 0 {
+                    break;
+                }
+                n += 1;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let item = match parse_line(&line) {
+                    Ok(item) => item,
+                    Err(why) => {
+                        report.skipped.push((n, why));
+                        continue;
+                    }
+                };
                 match import_one(tx, &item, now) {
                     Ok((created, key)) => {
                         if created {
@@ -193,7 +234,7 @@ impl Store {
                             report.updated += 1;
                         }
                         report.vectors += item.vectors.len();
-                        links.extend(item.relations.iter().map(|l| (n, key.clone(), l.clone())));
+                        links.extend(item.relations.into_iter().map(|l| (n, key.clone(), l)));
                     }
                     Err(MemoryError::Invalid(why)) => report.skipped.push((n, why)),
                     Err(e) => return Err(e),
@@ -257,12 +298,12 @@ fn import_one(
     };
     let checked = store::check(&new)?;
     for v in &item.vectors {
-        store::check_vector(tx, &v.model, &v.values)
+        super::blocks::check_vector(tx, &v.model, &v.values)
             .map_err(|why| MemoryError::Invalid(format!("vectors: {why}")))?;
     }
     let (m, created) = store::remember_in(tx, &checked, now)?;
     for v in &item.vectors {
-        store::set_vectors_in(tx, &v.model, &[(m.id, v.values.clone())])?;
+        super::blocks::set_vectors_in(tx, &v.model, &[(m.id, v.values.clone())])?;
     }
     Ok((created, m.key))
 }

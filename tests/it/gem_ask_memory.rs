@@ -105,7 +105,8 @@ pub fn corpus_home(name: &str, e: &FakeEmbedder) -> std::path::PathBuf {
 }
 
 /// BM25 as FTS5 computes it (k1 1.2, b 0.75, IDF floored at 1e-6) over
-/// each memory's key, content and tags, for the query's words; the
+/// each memory's key, content and tags, for the query's words but those
+/// half the memories hold (no weight: gem-ask leaves them out); the
 /// memories any word matches, best first (ties: later updated first).
 fn bm25_reference(query: &[String]) -> Vec<(String, f64)> {
     let docs: Vec<Vec<String>> = CORPUS
@@ -113,18 +114,25 @@ fn bm25_reference(query: &[String]) -> Vec<(String, f64)> {
         .map(|(k, c, t)| words(&format!("{k}\n{c}\n{}", t.join(" "))))
         .collect();
     let n = docs.len() as f64;
+    let held = |q: &String| docs.iter().filter(|d| d.contains(q)).count() as f64;
+    let telling: Vec<&String> = query
+        .iter()
+        .filter(|q| held(q) > 0.0 && held(q) * 2.0 < n)
+        .collect();
+    assert!(!telling.is_empty());
+    let query = telling;
     let avg = docs.iter().map(Vec::len).sum::<usize>() as f64 / n;
     let mut scored: Vec<(usize, f64)> = Vec::new();
     for (i, d) in docs.iter().enumerate() {
         let mut score = 0.0;
         let mut hit = false;
-        for q in query {
-            let f = d.iter().filter(|w| *w == q).count() as f64;
+        for q in &query {
+            let f = d.iter().filter(|w| w == q).count() as f64;
             if f == 0.0 {
                 continue;
             }
             hit = true;
-            let having = docs.iter().filter(|d| d.contains(q)).count() as f64;
+            let having = held(q);
             let idf = ((n - having + 0.5) / (having + 0.5)).ln().max(1e-6);
             score += idf * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * d.len() as f64 / avg));
         }
