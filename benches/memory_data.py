@@ -1,12 +1,15 @@
 """Data for benches/memory.sh: the same memories for gem-ask and llm.
 
-A memory is 8 to 24 made-up words drawn with a Zipf-like bias from a
-4,000-word vocabulary; its vector is the sum of its words' vectors (each
-word's a standard normal vector seeded by the word), so texts that share
-words point the same way, as real embeddings of related texts do. The
-same function embeds for both programs: gem-ask through a fake
-OpenAI-compatible /embeddings server (`serve`), llm through a plugin
-model (memory_llm_plugin, `bench-embed`).
+A memory is 8 to 24 words drawn by Zipf's law (a word's frequency falls
+as 1/rank, as in natural language) from 30,033 words: the 33 most frequent
+are the English function words of Lucene's stop set ("the", "of", ...),
+the rest made up. Its vector is the sum of its words' vectors (each word's
+a standard normal vector seeded by the word, weighted up with its rarity:
+ln(1 + rank) / ln(1 + 30,033)), normalized, so texts that share words,
+above all rare ones, point the same way, as embeddings of related texts
+do. The same function embeds for both programs: gem-ask through a fake
+OpenAI-compatible /embeddings server (`serve`), llm through a plugin model
+(memory_llm_plugin, `bench-embed`). A query is five words of a memory.
 
 usage:
   memory_data.py gem N [--start K]      gem-ask import lines (with vectors) on stdout
@@ -23,21 +26,24 @@ DIM = 768
 MODEL = "bench-embed"
 
 
+STOP = ("the of and to a in is it that for on with as was at by be this are or not an "
+        "but they no if will there their into such then these").split()
+
+
 def vocabulary():
     cons = "bdfgklmnprstvz"
     vows = "aeiou"
-    words = []
-    for a in cons:
-        for b in vows:
-            for c in cons:
-                for d in vows:
-                    words.append(a + b + c + d)
+    made = [a + b + c + d + e + f for a in cons for b in vows for c in cons for d in vows
+            for e in cons for f in vows]
     rng = np.random.default_rng(7)
-    rng.shuffle(words)
-    return words[:4000]
+    rng.shuffle(made)
+    return STOP + made[:30000]
 
 
 VOCAB = vocabulary()
+RANK = {w: r + 1 for r, w in enumerate(VOCAB)}
+_p = 1.0 / np.arange(1, len(VOCAB) + 1)
+ZIPF = _p / _p.sum()
 _cache = {}
 
 
@@ -51,7 +57,8 @@ def fnv(word):
 def word_vector(w):
     v = _cache.get(w)
     if v is None:
-        v = np.random.default_rng(fnv(w)).standard_normal(DIM).astype(np.float32)
+        weight = np.log1p(RANK.get(w, len(VOCAB))) / np.log1p(len(VOCAB))
+        v = (np.random.default_rng(fnv(w)).standard_normal(DIM) * weight).astype(np.float32)
         _cache[w] = v
     return v
 
@@ -68,9 +75,7 @@ def embed(text):
 def text_of(i):
     rng = np.random.default_rng(1_000_003 + i)
     n = int(rng.integers(8, 25))
-    # Zipf-like: low indices far more often.
-    idx = np.minimum((rng.pareto(1.2, n) * 40).astype(int), len(VOCAB) - 1)
-    return " ".join(VOCAB[j] for j in idx)
+    return " ".join(VOCAB[j] for j in rng.choice(len(VOCAB), size=n, p=ZIPF))
 
 
 def gem_lines(n, start):
@@ -87,7 +92,7 @@ def queries(n):
     for q in range(n):
         rng = np.random.default_rng(42 + q)
         words = text_of(int(rng.integers(0, 100_000))).split()
-        pick = rng.choice(len(words), size=min(4, len(words)), replace=False)
+        pick = rng.choice(len(words), size=min(5, len(words)), replace=False)
         print(" ".join(words[k] for k in sorted(pick)))
 
 

@@ -2,7 +2,10 @@
 //! b 0.75, IDF floored at 1e-6), over the query's words (any of them),
 //! the best `limit` memories.
 //!
-//! A word that half the memories or more hold has no weight in BM25 (its
+//! English function words (Lucene's English stop set: "the", "is", "of",
+//! ...) are not matched, as in most BM25 search: they say nothing of what
+//! is asked and match most memories. A word that half the memories or
+//! more hold has no weight in BM25 anyway (its
 //! IDF, `ln((N - n + 0.5) / (n + 0.5))`, is not above 0, so FTS5 floors
 //! it to 1e-6): it is left out of the match, so that it neither pulls
 //! every memory into the ranking (FTS5 scores each memory a word matches
@@ -17,6 +20,13 @@ use rusqlite::types::Value as Sql;
 
 use super::MemoryError;
 use super::store::{Filter, Store};
+
+/// Lucene's English stop words (its `EnglishAnalyzer` default set).
+pub const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
+    "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these",
+    "they", "this", "to", "was", "will", "with",
+];
 
 /// The FTS5 expression of these words: each quoted, any of them.
 pub fn any_of(words: &[String]) -> String {
@@ -57,8 +67,8 @@ impl Store {
         self.bm25(&any_of(&telling), filter, limit)
     }
 
-    /// The words worth matching: those some memory holds and fewer than
-    /// half do (all of them when every one is that common).
+    /// The words worth matching: not stop words, held by some memory and
+    /// by fewer than half (all such when every one is that common).
     fn telling(&self, words: &[String]) -> Result<Vec<String>, MemoryError> {
         let mut stmt = self
             .conn
@@ -68,6 +78,9 @@ impl Store {
         let mut common = Vec::new();
         let mut total = None;
         for w in words {
+            if STOP_WORDS.contains(&w.as_str()) {
+                continue;
+            }
             if !w.is_ascii() {
                 kept.push(w.clone());
                 continue;

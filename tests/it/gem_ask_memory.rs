@@ -105,9 +105,10 @@ pub fn corpus_home(name: &str, e: &FakeEmbedder) -> std::path::PathBuf {
 }
 
 /// BM25 as FTS5 computes it (k1 1.2, b 0.75, IDF floored at 1e-6) over
-/// each memory's key, content and tags, for the query's words but those
-/// half the memories hold (no weight: gem-ask leaves them out); the
-/// memories any word matches, best first (ties: later updated first).
+/// each memory's key, content and tags, for the query's words but
+/// English stop words and those half the memories hold (no weight:
+/// gem-ask leaves them out); the memories any word matches, best first
+/// (ties: later updated first).
 fn bm25_reference(query: &[String]) -> Vec<(String, f64)> {
     let docs: Vec<Vec<String>> = CORPUS
         .iter()
@@ -115,9 +116,13 @@ fn bm25_reference(query: &[String]) -> Vec<(String, f64)> {
         .collect();
     let n = docs.len() as f64;
     let held = |q: &String| docs.iter().filter(|d| d.contains(q)).count() as f64;
+    // Lucene's English stop words.
+    let stop = "a an and are as at be but by for if in into is it no not of on or such that the \
+                their then there these they this to was will with";
+    let stop: Vec<&str> = stop.split_whitespace().collect();
     let telling: Vec<&String> = query
         .iter()
-        .filter(|q| held(q) > 0.0 && held(q) * 2.0 < n)
+        .filter(|q| !stop.contains(&q.as_str()) && held(q) > 0.0 && held(q) * 2.0 < n)
         .collect();
     assert!(!telling.is_empty());
     let query = telling;

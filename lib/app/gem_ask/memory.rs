@@ -27,7 +27,7 @@ pub enum Sub {
 }
 
 #[derive(Debug, Clone, ClapArgs)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, disable_help_subcommand = true)]
 pub struct MemoryArgs {
     #[command(subcommand)]
     pub action: Option<Action>,
