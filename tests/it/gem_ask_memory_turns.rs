@@ -323,30 +323,47 @@ fn memory_commands_at_the_repl_and_the_status_line() {
     e.configure(&home, "fake-embed", false);
     let server = FakeGemini::start("memory-repl", vec![text_reply("Build seven.", 50, 3)]);
     let t = repl(&home, &server, &["--memory"]);
-    t.wait_for("waiting for you");
-    t.line("/memory help");
-    t.wait_for("/memory path FROM TO");
-    t.line("/memory add --key deploy-host --tag infra The deploy host is build seven");
-    t.wait_for("memory: remembered deploy-host [infra] (by you): The deploy host is build seven");
-    t.line("/memory add -k rack 'Build seven sits in the north rack'");
-    t.wait_for("memory: remembered rack (by you)");
-    t.line("/memory relate deploy-host rack located_in");
-    t.wait_for("memory: related deploy-host ─located_in→ rack (by you)");
-    t.line("/memory search deploy host");
-    t.wait_for(": The deploy host is build seven");
-    t.line("/memory path rack deploy-host");
-    t.wait_for("rack ←located_in─ deploy-host");
-    t.line("/memory graph");
-    t.wait_for("memory: 2 memories, 1 relations");
-    t.line("/memory show nope");
-    t.wait_for("no memory with key \"nope\"");
-    t.line("/memory frob");
-    t.wait_for("unknown memory command \"frob\"");
+    // Each command once the prompt before it is ready (keys typed while
+    // the editor is not reading are lost), then its output.
+    let mut prompts = 1;
+    let mut step = |line: &str, want: &str| {
+        crate::gem_ask_repl::wait_prompt(&t, prompts);
+        t.line(line);
+        t.wait_for(want);
+        prompts += 1;
+    };
+    step("/memory help", "/memory path FROM TO");
+    step(
+        "/memory add --key deploy-host --tag infra The deploy host is build seven",
+        "memory: remembered deploy-host [infra] (by you): The deploy host is build seven",
+    );
+    step(
+        "/memory add -k rack 'Build seven sits in the north rack'",
+        "memory: remembered rack (by you)",
+    );
+    step(
+        "/memory relate deploy-host rack located_in",
+        "memory: related deploy-host ─located_in→ rack (by you)",
+    );
+    step(
+        "/memory search deploy host",
+        ": The deploy host is build seven",
+    );
+    step(
+        "/memory path rack deploy-host",
+        "rack ←located_in─ deploy-host",
+    );
+    step("/memory graph", "memory: 2 memories, 1 relations");
+    step("/memory show nope", "no memory with key \"nope\"");
+    step("/memory frob", "unknown memory command \"frob\"");
     let file = home.join("out.jsonl");
-    t.line(&format!("/memory export {}", file.display()));
-    t.wait_for("exported 2 memories to");
+    step(
+        &format!("/memory export {}", file.display()),
+        "exported 2 memories to",
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 2);
 
+    crate::gem_ask_repl::wait_prompt(&t, prompts);
     t.line("where is the deploy host?");
     t.wait_for("Build seven.");
     t.wait_for("memory: deploy-host, rack │ waiting for you");
@@ -358,7 +375,7 @@ fn memory_commands_at_the_repl_and_the_status_line() {
     drop(t);
     // Without --memory the commands say how to turn it on.
     let t = repl(&crate::support::temp_dir("memory-repl-off"), &server, &[]);
-    t.wait_for("waiting for you");
+    crate::gem_ask_repl::wait_prompt(&t, 1);
     t.line("/memory list");
     t.wait_for("memory is off in this session");
     t.line("/quit");

@@ -86,7 +86,7 @@ pub enum Action {
     Show { key: String },
     /// Delete a memory and its relations.
     Forget { key: String },
-    /// Relate two memories: FROM RELATION TO, e.g. api depends_on db [default: related_to].
+    /// Relate two memories: FROM TO [RELATION], e.g. api db depends_on [default: related_to].
     Relate {
         from: String,
         to: String,
