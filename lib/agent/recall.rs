@@ -78,22 +78,7 @@ impl Agent {
         let (block, used, summarized) = if fit == memories.len() {
             (context::block(&memories), memories.len(), false)
         } else {
-            let ask = context::summary_request(&text, &memories, budget);
-            match self.quiet_request(client, context::SUMMARY_SYSTEM, &ask, report)? {
-                Ok((summary, _)) if !summary.trim().is_empty() => {
-                    (context::summary_block(&summary), memories.len(), true)
-                }
-                failed => {
-                    let why = failed.err().unwrap_or_else(|| "an empty summary".into());
-                    self.emit(stamp(Event::error(
-                        "warning",
-                        &format!(
-                            "could not condense the memories to fit --memory-budget ({why}); sending the {fit} that fit"
-                        ),
-                    )))?;
-                    (context::block(&memories[..fit]), fit, false)
-                }
-            }
+            self.condense(client, &text, &memories, fit, report)?
         };
         let keys: Vec<String> = memories[..used].iter().map(|m| m.key.clone()).collect();
         let n = tokens(&block);
@@ -117,5 +102,36 @@ impl Agent {
         mem.block = Some(block);
         mem.used = keys;
         Ok(())
+    }
+
+    /// The block for memories that do not all fit in the budget: the
+    /// model's summary of them all, or (when that fails) the `fit` first,
+    /// with a warning. Gives the block, how many memories it stands for,
+    /// and whether it is a summary.
+    fn condense(
+        &mut self,
+        client: &Client,
+        text: &str,
+        memories: &[&Memory],
+        fit: usize,
+        report: &mut TurnReport,
+    ) -> Result<(String, usize, bool), Failure> {
+        let budget = self.memory.as_ref().map_or(0, |m| m.handle.opts.budget);
+        let ask = context::summary_request(text, memories, budget);
+        match self.quiet_request(client, context::SUMMARY_SYSTEM, &ask, report)? {
+            Ok((summary, _)) if !summary.trim().is_empty() => {
+                Ok((context::summary_block(&summary), memories.len(), true))
+            }
+            failed => {
+                let why = failed.err().unwrap_or_else(|| "an empty summary".into());
+                self.emit(stamp(Event::error(
+                    "warning",
+                    &format!(
+                        "could not condense the memories to fit --memory-budget ({why}); sending the {fit} that fit"
+                    ),
+                )))?;
+                Ok((context::block(&memories[..fit]), fit, false))
+            }
+        }
     }
 }

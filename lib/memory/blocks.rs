@@ -7,12 +7,10 @@
 //! A slot is written in place (incremental blob I/O), so a write touches
 //! a page or two whatever the store's size.
 
-use std::collections::{BinaryHeap, HashSet};
 use std::path::Path;
 
 use rusqlite::{Connection, MAIN_DB, OptionalExtension, params};
 
-use super::store::Store;
 use super::{MemoryError, vector};
 
 /// Vectors a block holds.
@@ -183,77 +181,4 @@ pub(super) fn drop_vectors_of(tx: &Connection, memory: i64) -> Result<(), Memory
         .and_then(|mut s| s.execute([memory]))
         .map_err(&err)?;
     Ok(())
-}
-
-impl Store {
-    /// The `vectors` rows of the `n` vectors of the model whose sign bits
-    /// are nearest `bits` (all of them when there are no more), among
-    /// `allowed` rows when given.
-    pub(super) fn sign_pass(
-        &self,
-        model_id: i64,
-        bits: &[u8],
-        n: usize,
-        allowed: Option<&HashSet<i64>>,
-    ) -> Result<Vec<i64>, MemoryError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT n, ids, bits FROM sign_blocks WHERE model = ?1 ORDER BY id")
-            .map_err(|e| self.err(e))?;
-        let mut rows = stmt.query([model_id]).map_err(|e| self.err(e))?;
-        // A max-heap of the nearest so far: the farthest on top.
-        let mut heap: BinaryHeap<(u32, i64)> = BinaryHeap::with_capacity(n + 1);
-        let len = bits.len();
-        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
-            let used = r.get::<_, i64>(0).map_err(|e| self.err(e))? as usize;
-            let ids = r
-                .get_ref(1)
-                .map_err(|e| self.err(e))?
-                .as_blob()
-                .unwrap_or(&[]);
-            let signs = r
-                .get_ref(2)
-                .map_err(|e| self.err(e))?
-                .as_blob()
-                .unwrap_or(&[]);
-            for slot in 0..used.min(ids.len() / 8).min(signs.len() / len.max(1)) {
-                let id =
-                    i64::from_le_bytes(ids[slot * 8..slot * 8 + 8].try_into().expect("8 bytes"));
-                if id == 0 || allowed.is_some_and(|a| !a.contains(&id)) {
-                    continue;
-                }
-                let d = vector::hamming(bits, &signs[slot * len..slot * len + len]);
-                if heap.len() < n {
-                    heap.push((d, id));
-                } else if heap.peek().is_some_and(|top| d < top.0) {
-                    heap.pop();
-                    heap.push((d, id));
-                }
-            }
-        }
-        Ok(heap.into_iter().map(|(_, id)| id).collect())
-    }
-
-    /// The memory and cosine of each `vectors` row to the unit query.
-    pub(super) fn cosines(
-        &self,
-        rows: &[i64],
-        unit: &[f32],
-    ) -> Result<Vec<(i64, f64)>, MemoryError> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT memory, vec FROM vectors WHERE id = ?1")
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::with_capacity(rows.len());
-        for id in rows {
-            let (memory, c) = stmt
-                .query_row([id], |r| {
-                    let blob = r.get_ref(1)?.as_blob().unwrap_or(&[]);
-                    Ok((r.get::<_, i64>(0)?, f64::from(vector::dot_blob(unit, blob))))
-                })
-                .map_err(|e| self.err(e))?;
-            out.push((memory, c));
-        }
-        Ok(out)
-    }
 }

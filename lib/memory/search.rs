@@ -2,7 +2,7 @@
 //!
 //! - **Keywords**: BM25 (FTS5's `bm25()`, k1 1.2, b 0.75) of the query's
 //!   words, any of them (`"w1" OR "w2" ...`), over each memory's key,
-//!   content and tags (Porter-stemmed, diacritics folded); see
+//!   content and tags (Unicode words, diacritics folded, no stemming); see
 //!   [`super::keywords`].
 //! - **Meaning**: cosine similarity of the query's vector to the memories'
 //!   vectors of the same embedding model (never another's). A first pass
@@ -16,7 +16,7 @@
 //! A query without words or vector lists memories by recency.
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use super::store::{Filter, Store};
 use super::{Memory, MemoryError, vector};
@@ -180,4 +180,79 @@ pub fn fused_order(a: &Hit, b: &Hit) -> Ordering {
         .total_cmp(&a.score)
         .then(b.memory.updated.cmp(&a.memory.updated))
         .then(b.memory.id.cmp(&a.memory.id))
+}
+
+/// The two passes of the vector ranking over the sign blocks
+/// (`super::blocks`) and the vectors.
+impl Store {
+    /// The `vectors` rows of the `n` vectors of the model whose sign bits
+    /// are nearest `bits` (all of them when there are no more), among
+    /// `allowed` rows when given.
+    pub(super) fn sign_pass(
+        &self,
+        model_id: i64,
+        bits: &[u8],
+        n: usize,
+        allowed: Option<&HashSet<i64>>,
+    ) -> Result<Vec<i64>, MemoryError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT n, ids, bits FROM sign_blocks WHERE model = ?1 ORDER BY id")
+            .map_err(|e| self.err(e))?;
+        let mut rows = stmt.query([model_id]).map_err(|e| self.err(e))?;
+        // A max-heap of the nearest so far: the farthest on top.
+        let mut heap: BinaryHeap<(u32, i64)> = BinaryHeap::with_capacity(n + 1);
+        let len = bits.len();
+        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+            let used = r.get::<_, i64>(0).map_err(|e| self.err(e))? as usize;
+            let ids = r
+                .get_ref(1)
+                .map_err(|e| self.err(e))?
+                .as_blob()
+                .unwrap_or(&[]);
+            let signs = r
+                .get_ref(2)
+                .map_err(|e| self.err(e))?
+                .as_blob()
+                .unwrap_or(&[]);
+            for slot in 0..used.min(ids.len() / 8).min(signs.len() / len.max(1)) {
+                let id =
+                    i64::from_le_bytes(ids[slot * 8..slot * 8 + 8].try_into().expect("8 bytes"));
+                if id == 0 || allowed.is_some_and(|a| !a.contains(&id)) {
+                    continue;
+                }
+                let d = vector::hamming(bits, &signs[slot * len..slot * len + len]);
+                if heap.len() < n {
+                    heap.push((d, id));
+                } else if heap.peek().is_some_and(|top| d < top.0) {
+                    heap.pop();
+                    heap.push((d, id));
+                }
+            }
+        }
+        Ok(heap.into_iter().map(|(_, id)| id).collect())
+    }
+
+    /// The memory and cosine of each `vectors` row to the unit query.
+    pub(super) fn cosines(
+        &self,
+        rows: &[i64],
+        unit: &[f32],
+    ) -> Result<Vec<(i64, f64)>, MemoryError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT memory, vec FROM vectors WHERE id = ?1")
+            .map_err(|e| self.err(e))?;
+        let mut out = Vec::with_capacity(rows.len());
+        for id in rows {
+            let (memory, c) = stmt
+                .query_row([id], |r| {
+                    let blob = r.get_ref(1)?.as_blob().unwrap_or(&[]);
+                    Ok((r.get::<_, i64>(0)?, f64::from(vector::dot_blob(unit, blob))))
+                })
+                .map_err(|e| self.err(e))?;
+            out.push((memory, c));
+        }
+        Ok(out)
+    }
 }

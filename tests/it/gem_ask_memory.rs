@@ -309,10 +309,12 @@ fn filters_limit_what_a_search_and_a_listing_find() {
         ));
 }
 
-#[test]
-fn every_command_prints_json_lines_and_export_import_gives_the_same_store() {
-    let e = FakeEmbedder::start("memory-cmds", Api::Gemini, 8);
-    let home = temp_dir("memory-cmds");
+/// A store of three memories (api, db, cache; api depends_on db, cache
+/// related_to db) made by `gem-ask memory` commands, whose outputs are
+/// checked on the way; its endpoint stays up while the caller holds it.
+fn three_related(name: &str) -> (FakeEmbedder, std::path::PathBuf) {
+    let e = FakeEmbedder::start(name, Api::Gemini, 8);
+    let home = temp_dir(name);
     e.configure(&home, "fake-embed", false);
     let add = ok(
         &home,
@@ -350,6 +352,12 @@ fn every_command_prints_json_lines_and_export_import_gives_the_same_store() {
     let rel = ok(&home, &["relate", "api", "db", "depends on"]);
     assert_eq!(rel[0]["relation"], "depends_on");
     ok(&home, &["relate", "cache", "db"]);
+    (e, home)
+}
+
+#[test]
+fn every_command_prints_json_lines() {
+    let (_e, home) = three_related("memory-cmds");
     let show = ok(&home, &["show", "DB"]);
     assert_eq!(show[0]["confidence"], 0.5);
     assert_eq!(
@@ -378,6 +386,31 @@ fn every_command_prints_json_lines_and_export_import_gives_the_same_store() {
             {"relation":"related_to","forward":false,"key":"cache"}]})
     );
 
+    let gone = ok(&home, &["forget", "db"]);
+    assert_eq!(
+        gone[0],
+        json!({"type":"memory","action":"forgot","key":"db","by":"user"})
+    );
+    assert!(
+        ok(&home, &["graph"])[0]["edges"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    memory(&home, &["show", "db"])
+        .code(1)
+        .stderr(predicates::str::contains("no memory with key \"db\""));
+    memory(&home, &["add", "--tag", "two words", "x"])
+        .code(65)
+        .stderr(predicates::str::contains("no spaces or commas"));
+    memory(&home, &[])
+        .code(2)
+        .stderr(predicates::str::contains("gem-ask memory needs a command"));
+}
+
+#[test]
+fn export_then_import_gives_the_same_store() {
+    let (_e, home) = three_related("memory-export");
     let export = memory(&home, &["export"])
         .success()
         .get_output()
@@ -411,27 +444,6 @@ fn every_command_prints_json_lines_and_export_import_gives_the_same_store() {
         String::from_utf8(again).unwrap(),
         String::from_utf8(export).unwrap()
     );
-
-    let gone = ok(&home, &["forget", "db"]);
-    assert_eq!(
-        gone[0],
-        json!({"type":"memory","action":"forgot","key":"db","by":"user"})
-    );
-    assert!(
-        ok(&home, &["graph"])[0]["edges"]
-            .as_array()
-            .unwrap()
-            .is_empty()
-    );
-    memory(&home, &["show", "db"])
-        .code(1)
-        .stderr(predicates::str::contains("no memory with key \"db\""));
-    memory(&home, &["add", "--tag", "two words", "x"])
-        .code(65)
-        .stderr(predicates::str::contains("no spaces or commas"));
-    memory(&home, &[])
-        .code(2)
-        .stderr(predicates::str::contains("gem-ask memory needs a command"));
 }
 
 #[test]
