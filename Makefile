@@ -23,7 +23,7 @@ zshdir      := $(PREFIX)/share/zsh/site-functions
 fishdir     := $(PREFIX)/share/fish/vendor_completions.d
 
 PROGRAMS    := gem-ask viz-parse viz-render topic-tag
-BENCHES     ?= viz topic_tag grammar gem_ask
+BENCHES     ?= viz topic_tag grammar gem_ask memory
 
 .PHONY: all build install uninstall test demo bench docs
 
@@ -43,9 +43,9 @@ install:
 	done
 	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(mandir)/man1" "$(DESTDIR)$(mandir)/man5" \
 	    "$(DESTDIR)$(bashdir)" "$(DESTDIR)$(zshdir)" "$(DESTDIR)$(fishdir)"
+	for f in man/*.1; do $(INSTALL) -m 644 "$$f" "$(DESTDIR)$(mandir)/man1/" || exit 1; done
 	for p in $(PROGRAMS); do \
 	    $(INSTALL) -m 755 "$(BUILD_DIR)/$$p" "$(DESTDIR)$(bindir)/$$p" && \
-	    $(INSTALL) -m 644 "man/$$p.1" "$(DESTDIR)$(mandir)/man1/$$p.1" && \
 	    $(INSTALL) -m 644 "completions/$$p.bash" "$(DESTDIR)$(bashdir)/$$p" && \
 	    $(INSTALL) -m 644 "completions/_$$p" "$(DESTDIR)$(zshdir)/_$$p" && \
 	    $(INSTALL) -m 644 "completions/$$p.fish" "$(DESTDIR)$(fishdir)/$$p.fish" || exit 1; \
@@ -53,8 +53,9 @@ install:
 	$(INSTALL) -m 644 man/gemline-events.5 "$(DESTDIR)$(mandir)/man5/gemline-events.5"
 
 uninstall:
+	for f in man/*.1; do rm -f "$(DESTDIR)$(mandir)/man1/$${f#man/}"; done
 	for p in $(PROGRAMS); do \
-	    rm -f "$(DESTDIR)$(bindir)/$$p" "$(DESTDIR)$(mandir)/man1/$$p.1" \
+	    rm -f "$(DESTDIR)$(bindir)/$$p" \
 	          "$(DESTDIR)$(bashdir)/$$p" "$(DESTDIR)$(zshdir)/_$$p" "$(DESTDIR)$(fishdir)/$$p.fish"; \
 	done
 	rm -f "$(DESTDIR)$(mandir)/man5/gemline-events.5"

@@ -4,13 +4,15 @@
 //! programs (the terminal view of `gem-ask` is the `viz-render` code).
 //!
 //! Layers, lowest first: `term` < `events` < `spec` < `session` < `live` <
-//! `topic` < `parse` < `render` < `provider` < `agent` < `config` < `app`.
+//! `topic` < `parse` < `render` < `provider` < `memory` < `agent` < `config` <
+//! `app`.
 //! A module imports only modules before it (tests/it/layers.rs checks every
 //! import, and that no two sibling modules import each other). `term` is
 //! what every program shares at its edges (exit codes, diagnostics,
 //! inputs, the terminal); `events` and `spec` are the event contract and
 //! the chart specs; the engines (`session` to `agent`) take plain resolved
-//! options; `config` is the config file's schema; `app` holds each
+//! options (`memory` is the store of what the user and the model keep
+//! across sessions); `config` is the config file's schema; `app` holds each
 //! program's front (flags, the merge of flags, environment and config,
 //! `run`, exit codes). ARCHITECTURE.md says which module owns what.
 
@@ -19,6 +21,7 @@ pub mod app;
 pub mod config;
 pub mod events;
 pub mod live;
+pub mod memory;
 pub mod parse;
 pub mod provider;
 pub mod render;

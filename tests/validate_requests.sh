@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Validates every request body gem-ask sent in the integration tests against
 # the official Gemini v1beta schema (google-ai-generativelanguage protos and
-# google-genai types), with ../shared/tools/validate_gemini.py.
+# google-genai types), with ../shared/tools/validate_gemini.py: the
+# GenerateContentRequest bodies of the fake Gemini server (`*.json`), and the
+# BatchEmbedContentsRequest bodies of the fake embedding endpoint
+# (`*.embed.json`, tests/it/support/embed.rs).
 #
 #   tests/validate_requests.sh            # runs the gem_ask_* tests, then validates
 #   tests/validate_requests.sh --no-test  # validates what is already captured
@@ -39,7 +42,7 @@ fi
 if [[ "${1:-}" != "--no-test" ]]; then
     rm -rf "$capture"
     mkdir -p "$capture"
-    (cd "$root" && GEMLINE_CAPTURE_DIR="$capture" cargo test --quiet --test it gem_ask_)
+    (cd "$root" && GEMLINE_CAPTURE_DIR="$capture" cargo test --quiet --test it -- gem_ask_ memory_)
 fi
 
 shopt -s nullglob
@@ -55,11 +58,39 @@ import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("validate_gemini", sys.argv[1])
 v = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(v)
-failed = 0
 from google.ai import generativelanguage_v1beta as glm
+
+def embed_errors(path, raw):
+    """A BatchEmbedContentsRequest: the proto, and what the API adds: each
+    request names the model of the URL (models/NAME), a title only with
+    RETRIEVAL_DOCUMENT."""
+    errs = []
+    try:
+        glm.BatchEmbedContentsRequest.from_json(raw.decode(), ignore_unknown_fields=False)
+    except Exception as e:
+        errs.append(f"proto: {type(e).__name__}: {str(e)[:400]}")
+    body = json.loads(raw)
+    for i, r in enumerate(body.get("requests", [])):
+        if not str(r.get("model", "")).startswith("models/"):
+            errs.append(f"requests[{i}].model: {r.get('model')!r} is not models/NAME")
+        if "title" in r and r.get("taskType") != "RETRIEVAL_DOCUMENT":
+            errs.append(f"requests[{i}]: a title needs taskType RETRIEVAL_DOCUMENT")
+    if not body.get("requests"):
+        errs.append("no requests")
+    return errs
+
+failed = 0
 for path in sys.argv[2:]:
     raw = open(path, "rb").read()
     errs = []
+    if path.endswith(".embed.json"):
+        errs = embed_errors(path, raw)
+        if errs:
+            failed += 1
+            print(f"FAIL {path}")
+            for e in errs:
+                print("    " + e)
+        continue
     body = json.loads(raw)
     count = path.endswith(".countTokens.json")
     if count:

@@ -8,9 +8,11 @@
 //! a prompt in [`attach`], images and speech the model answers with in
 //! [`media`], answers given as data in [`schema`] (with their turn in
 //! [`schema_turn`]), and the runs that ask the provider rather than the
-//! model (`--list-models`, `--count-tokens`) in [`discover`].
+//! model (`--list-models`, `--count-tokens`) in [`discover`]; the
+//! memories a turn carries (`--memory`) are found in [`recall`].
 
 pub mod attach;
+mod compact;
 pub mod discover;
 pub mod history;
 pub mod keys;
@@ -18,6 +20,7 @@ pub mod media;
 pub mod oneshot;
 pub mod options;
 pub mod outcome;
+pub mod recall;
 pub mod repl;
 pub mod schema;
 pub mod schema_turn;
@@ -84,8 +87,9 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
 /// and each server's status on stdout, exits 0.
 fn list_tools(args: &Options) -> anyhow::Result<u8> {
     use std::io::Write;
-    let (toolbox, _) = args
-        .tool_setup()
+    let mut setup = args.tool_setup();
+    setup.memory = setup::make_memory(args);
+    let (toolbox, _) = setup
         .build()
         .map_err(|e| coded(exit::USAGE, e.to_string()))?;
     let text = toolbox::format_tool_list(&toolbox.list());

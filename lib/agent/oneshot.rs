@@ -22,12 +22,16 @@ pub struct Prepared {
     pub tool_failures: Vec<String>,
     pub base_url: String,
     pub mode: OutputMode,
+    /// `--memory`: the run's memory, shared by its tools and its turns.
+    pub memory: Option<std::sync::Arc<crate::memory::Handle>>,
 }
 
 impl Prepared {
     pub fn new(args: &Options) -> anyhow::Result<Prepared> {
-        let (toolbox, tool_failures) = args
-            .tool_setup()
+        let memory = setup::make_memory(args);
+        let mut tools = args.tool_setup();
+        tools.memory = memory.clone();
+        let (toolbox, tool_failures) = tools
             .build()
             .map_err(|e| coded(exit::USAGE, e.to_string()))?;
         let base_url = setup::check_base_url(args)?;
@@ -36,6 +40,7 @@ impl Prepared {
             tool_failures,
             base_url,
             mode: setup::output_mode(args),
+            memory,
         })
     }
 
@@ -83,6 +88,10 @@ impl Prepared {
             rounds_end_turn: false,
             attach: setup::attachments(args),
             media_dir: args.media.dir().to_path_buf(),
+            memory: self.memory.map(|h| {
+                h.set_session(&session.id);
+                super::recall::TurnMemory::new(h, args.verbose)
+            }),
         }
     }
 }

@@ -101,6 +101,11 @@ pub struct Options {
     pub schema: Option<std::sync::Arc<crate::agent::schema::Schema>>,
     pub list_models: bool,
     pub count_tokens: bool,
+    /// `--memory` (or the config's `memory.enabled`): the memory store's
+    /// settings; `None` when memory is off.
+    pub memory: Option<crate::memory::MemoryOptions>,
+    /// `--verbose`: say on stderr which memories each turn used.
+    pub verbose: bool,
 }
 
 impl Options {
@@ -148,6 +153,7 @@ impl Options {
                     self.provider.name()
                 )
             }),
+            memory: None,
         }
     }
 }

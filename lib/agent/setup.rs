@@ -332,6 +332,32 @@ fn report_load(id: &str, h: &session::History) {
     }
 }
 
+/// The run's memory when it is on: the store (opened on first use) and
+/// the embedding model, its requests made with the run's timeouts and
+/// fewer retries than a chat request (a turn waits for them).
+pub fn make_memory(args: &Options) -> Option<Arc<crate::memory::Handle>> {
+    let opts = args.memory.clone()?;
+    let embedder = opts.embedding.as_ref().map(|e| {
+        let auth = api_key(e.provider).map(|k| e.provider.provider().auth_header(&k));
+        let http = Http::with_auth(
+            &e.base_url,
+            auth,
+            Timeouts {
+                connect: Duration::from_secs(args.connect_timeout),
+                read: Duration::from_secs(args.read_timeout),
+            },
+        )
+        .accepting("application/json");
+        let retry = RetryPolicy {
+            retries: args.retries.min(2),
+            max_wait: Duration::from_secs(args.max_wait.min(10)),
+            ..retry_policy(args)
+        };
+        crate::provider::embed::Embedder::new(e.provider, &e.model, Arc::new(http), retry)
+    });
+    Some(Arc::new(crate::memory::Handle::new(opts, embedder)))
+}
+
 pub fn base_url(args: &Options) -> String {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     args.base_url

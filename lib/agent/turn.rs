@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::history::{self, Ledger};
+use super::history::Ledger;
 use super::keys::redact_key;
 use super::outcome::{Failure, Stats};
 use super::signals;
@@ -130,6 +130,8 @@ pub struct Agent {
     pub attach: super::attach::Attachments,
     /// Where the model's and tools' images and audio are written.
     pub media_dir: std::path::PathBuf,
+    /// `--memory`: the store and what the current turn carries of it.
+    pub memory: Option<super::recall::TurnMemory>,
 }
 
 /// Whether a request asking for `generation` declares tools and sends
@@ -154,12 +156,12 @@ pub fn stamp(mut e: Event) -> Event {
     e
 }
 
-struct Obs<'a> {
-    sink: &'a mut dyn EventSink,
-    thoughts: bool,
-    deadline: Option<Instant>,
+pub(super) struct Obs<'a> {
+    pub(super) sink: &'a mut dyn EventSink,
+    pub(super) thoughts: bool,
+    pub(super) deadline: Option<Instant>,
     /// Whether text is shown: not for the summary request.
-    show_text: bool,
+    pub(super) show_text: bool,
 }
 
 impl Observer for Obs<'_> {
@@ -209,6 +211,10 @@ impl Agent {
             s.push_str(&schema.instruction());
         }
         s.push_str(&self.opts.system_user);
+        if let Some(block) = self.memory.as_ref().and_then(|m| m.block.as_deref()) {
+            s.push('\n');
+            s.push_str(block);
+        }
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
@@ -226,82 +232,6 @@ impl Agent {
         self.pending.clear();
     }
 
-    /// Summarizes the oldest turns when the history is past
-    /// `--max-history-tokens`: one request with those turns as a
-    /// transcript, its answer becoming the summary turn. A summary that
-    /// fails is a warning and the history goes whole; an interruption
-    /// stops the turn.
-    fn compact(&mut self, client: &Client, report: &mut TurnReport) -> Result<(), Failure> {
-        if self.ledger.len != self.history.len() {
-            // Replaced behind the ledger's back: estimate from scratch.
-            self.ledger = Ledger {
-                len: self.history.len(),
-                ..Ledger::default()
-            };
-        }
-        let Some(cut) =
-            history::cut_point(&self.history, &self.ledger, self.opts.max_history_tokens)
-        else {
-            return Ok(());
-        };
-        self.check_stop()?;
-        let ask = history::summary_request(&history::transcript(&self.history[..cut]));
-        let contents = [request::user_text(&[&ask])];
-        let body = request::build(&RequestSpec {
-            contents: &contents,
-            system: Some(history::SUMMARY_SYSTEM),
-            ..Default::default()
-        });
-        let mut obs = Obs {
-            sink: self.sink.as_mut(),
-            thoughts: false,
-            deadline: self.deadline,
-            show_text: false,
-        };
-        let answer = match client.generate(body, &mut obs) {
-            Ok(t) => t,
-            Err(e @ (GenError::Interrupted | GenError::Output(_))) => return Err(e.into()),
-            Err(e) => {
-                self.emit(stamp(Event::error(
-                    "warning",
-                    &format!(
-                        "could not summarize the history past --max-history-tokens ({}); sending it whole",
-                        redact_key(&e.to_string())
-                    ),
-                )))?;
-                return Ok(());
-            }
-        };
-        self.stats.requests = self.stats.requests.saturating_add(1);
-        self.stats.usage.add(answer.usage);
-        report.requests += 1;
-        report.usage.add(answer.usage);
-        let summary = answer.text().map_err(GenError::Output)?;
-        if summary.trim().is_empty() {
-            self.emit(stamp(Event::error(
-                "warning",
-                "the model's summary of the history was empty; sending it whole",
-            )))?;
-            return Ok(());
-        }
-        let turn = history::summary_turn(&summary);
-        let tokens = answer.usage.candidates;
-        let covers = self.ledger.summarized(&self.history, cut, tokens);
-        self.history = turn
-            .iter()
-            .cloned()
-            .chain(self.history.drain(cut..))
-            .collect();
-        self.pending
-            .push(session::summary_record(&turn, covers, tokens));
-        if self.opts.debug {
-            crate::term::diag(format!(
-                "gem-ask: debug: history summarized: {cut} contents became 2 ({covers} session records covered)"
-            ));
-        }
-        Ok(())
-    }
-
     /// Whether the [`Agent::deadline`] has passed: a turn that ended as
     /// interrupted without a signal ran out of time.
     pub fn past_deadline(&self) -> bool {
@@ -310,7 +240,7 @@ impl Agent {
 
     /// Stops before a request or a tool call: a signal arrived or the
     /// deadline passed.
-    fn check_stop(&self) -> Result<(), Failure> {
+    pub(super) fn check_stop(&self) -> Result<(), Failure> {
         if signals::received().is_some() || self.past_deadline() {
             return Err(Failure::Gen(GenError::Interrupted));
         }
@@ -327,6 +257,7 @@ impl Agent {
         let mut report = TurnReport::default();
         self.toolbox.begin_turn(client);
         self.compact(client, &mut report)?;
+        self.recall(client, &user, &mut report)?;
         let user = self.attach.take_into(user, client)?;
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.

@@ -40,8 +40,13 @@
 //! [roles.sql]                   # gem-ask --role sql (roles.rs)
 //! system = "Answer with one SQL query for $dialect."
 //! defaults = { dialect = "PostgreSQL" }
+//!
+//! [memory]                      # see `memory::MemoryConfig`
+//! enabled = true
+//! embedding_model = "gemini-embedding-001"
 //! ```
 
+pub mod memory;
 pub mod roles;
 
 use std::collections::BTreeMap;
@@ -78,6 +83,9 @@ pub struct Config {
     /// `[roles.NAME]`, in name order.
     #[serde(default)]
     pub roles: BTreeMap<String, roles::RoleConfig>,
+    /// `[memory]`.
+    #[serde(default)]
+    pub memory: memory::MemoryConfig,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:
@@ -282,6 +290,13 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
             why,
         })?;
     }
+    if let Some((key, why)) = c.memory.problem() {
+        return Err(Problem::InTable {
+            table: "memory".into(),
+            key,
+            why,
+        });
+    }
     if c.width == Some(0) {
         return Err(Problem::Key {
             key: "width",
@@ -384,6 +399,14 @@ mod tests {
         assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
         assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
         assert_eq!(c.roles["sql"].defaults["dialect"], "PostgreSQL");
+        assert!(c.memory.enabled);
+        let e = parse("[memory]\nembedding_base_url = \"x\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(": [memory]: key embedding_base_url: invalid base URL"),
+            "{e}"
+        );
     }
 
     #[test]

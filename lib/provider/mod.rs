@@ -14,13 +14,15 @@
 //! request over a transport (live HTTP with ureq, recorded, replayed:
 //! [`transport`]), reads the SSE stream ([`sse`]), assembles turns from
 //! chunks ([`turn`]), spools long answers ([`spool`]), retries
-//! ([`retry`]) and reads error envelopes ([`error`]). It knows nothing of
+//! ([`retry`]) and reads error envelopes ([`error`]). Embedding requests
+//! ([`embed`]) share the transport and retries. It knows nothing of
 //! tools, sessions or output formats; the agent drives it. A new provider
 //! is one folder beside [`gemini`] and [`openai`] and one arm of
 //! [`ProviderKind`].
 
 pub mod blob;
 pub mod client;
+pub mod embed;
 pub mod error;
 pub mod files;
 pub mod gemini;

@@ -172,6 +172,8 @@ pub struct Http {
     /// needs no key.
     pub(super) auth: Option<(&'static str, String)>,
     pub(super) timeouts: Timeouts,
+    /// The `Accept` header: SSE for the chat stream.
+    pub(super) accept: &'static str,
 }
 
 /// Connect and per-read limits; no total limit, so a long healthy stream is
@@ -224,7 +226,15 @@ impl Http {
             authority,
             auth,
             timeouts,
+            accept: "text/event-stream",
         }
+    }
+
+    /// The same client asking for another content type (JSON answers
+    /// such as embeddings').
+    pub fn accepting(mut self, accept: &'static str) -> Http {
+        self.accept = accept;
+        self
     }
 }
 
@@ -236,7 +246,7 @@ impl Transport for Http {
             req = req.header(*name, value);
         }
         req.header("content-type", "application/json")
-            .header("accept", "text/event-stream")
+            .header("accept", self.accept)
             .send(body)
             .map(|resp| self.reply(resp))
             .map_err(|e| self.failed(e))

@@ -41,6 +41,7 @@ mod line;
 mod live;
 mod live_chart;
 pub mod markdown;
+pub mod memory;
 pub mod plot;
 mod run;
 mod screen;

@@ -127,7 +127,7 @@ fn launch(
 /// Waits for the `n`th prompt to be ready: its status line drawn and the
 /// editor reading (the prompt is drawn once the terminal is in the
 /// editor's mode; a Ctrl-D sent earlier would be lost in line mode).
-fn wait_prompt(t: &Tmux, n: usize) -> String {
+pub(crate) fn wait_prompt(t: &Tmux, n: usize) -> String {
     t.wait_until(&format!("prompt {n}"), |s| {
         s.matches("│ waiting for you").count() >= n
             && s.lines().last().is_some_and(|l| l.trim() == "›")

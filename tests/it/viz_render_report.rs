@@ -1,7 +1,8 @@
 //! `viz-render --format markdown` end to end: snapshots of the Markdown
 //! for a mixed stream (text, chapters, charts, errors) and the example
 //! charts; every mermaid block of every example (testdata/render,
-//! testdata/grammar, testdata/vega, testdata/report) accepted by the real mermaid parser
+//! testdata/grammar, testdata/vega, testdata/report, and memory's relation
+//! graph in testdata/memory) accepted by the real mermaid parser
 //! (tests/mermaid/check.mjs, installed by .ci/setup-mermaid.sh: under
 //! CI=true a missing install is a failure, elsewhere the check is skipped
 //! with a loud note); every table rendered as a table, numbers
@@ -77,10 +78,10 @@ fn every_mermaid_block_is_accepted_by_the_real_mermaid_parser() {
     std::fs::create_dir_all(&out_dir).unwrap();
     let mut files = Vec::new();
     let mut blocks = 0;
-    for file in examples()
-        .into_iter()
-        .chain([root().join("testdata/report/stream.jsonl")])
-    {
+    for file in examples().into_iter().chain([
+        root().join("testdata/report/stream.jsonl"),
+        root().join("testdata/memory/graph.jsonl"),
+    ]) {
         let md = markdown(&std::fs::read_to_string(&file).unwrap());
         let n = md.matches("```mermaid\n").count();
         if n == 0 {

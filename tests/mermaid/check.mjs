@@ -1,7 +1,9 @@
 // Checks the mermaid blocks of Markdown files with the real mermaid
 // parser, as GitHub's and GitLab's renderers would read them: every
 // ```mermaid fenced block must be accepted by mermaid.parse and be of the
-// diagram type expected (xychart, what viz-render --format markdown writes).
+// diagram type expected: xychart for charts, flowchart-v2 for a block that
+// says flowchart (memory's relation graph), what viz-render --format
+// markdown writes.
 //
 // mermaid needs a DOM even to parse, so a jsdom window is made
 // globalThis.window (and its document globalThis.document) before mermaid
@@ -73,7 +75,8 @@ for (const file of files) {
     try {
       if (b.unclosed) throw new Error("the fence is never closed");
       const r = await mermaid.parse(b.body);
-      if (!r || r.diagramType !== "xychart") throw new Error(`diagram type ${r && r.diagramType}`);
+      const want = b.body.trimStart().startsWith("flowchart") ? "flowchart-v2" : "xychart";
+      if (!r || r.diagramType !== want) throw new Error(`diagram type ${r && r.diagramType}`);
       console.log(`ok   ${at}`);
       passed++;
     } catch (e) {

@@ -19,6 +19,8 @@ pub enum Command {
     Interrupt,
     /// A file (or https URL) sent with the next question.
     Attach(String),
+    /// `/memory VERB ...`: the words after `/memory`.
+    Memory(Vec<String>),
 }
 
 /// What a line typed at the prompt is.
@@ -49,6 +51,7 @@ pub const HELP: &[(&str, &str)] = &[
         "/attach FILE",
         "send a file (or https URL) with the next question",
     ),
+    ("/memory ...", "the long-term memory (/memory help)"),
 ];
 
 /// Reads one line typed at the prompt.
@@ -95,6 +98,10 @@ pub fn parse(line: &str) -> Line {
         // The whole rest is the path: file names have blanks.
         "attach" if !arg.is_empty() => Line::Command(Command::Attach(arg.to_string())),
         "attach" => Line::Invalid("usage: /attach FILE (or an https:// URL)".into()),
+        "memory" => match shlex::split(arg) {
+            Some(words) => Line::Command(Command::Memory(words)),
+            None => Line::Invalid("/memory: a quote is not closed".into()),
+        },
         _ => Line::Invalid(format!(
             "unknown command /{}: /help lists the commands (// starts a prompt with a slash)",
             crate::term::sanitize_line(name)
@@ -129,6 +136,7 @@ impl super::Repl {
                 self.agent.toolbox.new_conversation();
                 self.agent.topic = None;
                 self.announce()?;
+                self.memory_session();
                 let id = self.current.id.clone();
                 self.term.note(&format!("new session {id}"));
             }
@@ -148,6 +156,7 @@ impl super::Repl {
                     if let Some(h) = self.current.reload() {
                         self.agent.set_history(&h);
                     }
+                    self.memory_session();
                     self.term.note(&m)
                 }
                 Err(e) => self.term.warn(&e.to_string()),
@@ -163,6 +172,7 @@ impl super::Repl {
                     self.agent.toolbox.new_conversation();
                     self.agent.topic = loaded.history.topic.clone();
                     self.announce()?;
+                    self.memory_session();
                     self.term.note(&format!(
                         "loaded session {name}: {n} turn(s); /history lists them"
                     ));
@@ -186,6 +196,7 @@ impl super::Repl {
                 .term
                 .note("auto-continue is stopped; waiting for your input"),
             Command::Attach(word) => self.attach(&word),
+            Command::Memory(words) => self.memory_command(words)?,
         }
         Ok(super::Flow::Go)
     }
@@ -254,6 +265,17 @@ mod tests {
         );
         assert_eq!(parse("/interrupt"), Line::Command(Command::Interrupt));
         assert_eq!(parse("//etc is"), Line::Prompt("/etc is".into()));
+        assert_eq!(
+            parse("/memory add --tag infra 'deploy host: build-7'"),
+            Line::Command(Command::Memory(vec![
+                "add".into(),
+                "--tag".into(),
+                "infra".into(),
+                "deploy host: build-7".into()
+            ]))
+        );
+        assert_eq!(parse("/memory"), Line::Command(Command::Memory(vec![])));
+        assert!(matches!(parse("/memory add 'open"), Line::Invalid(_)));
     }
 
     #[test]
@@ -290,6 +312,7 @@ mod tests {
             "/model NAME",
             "/tools",
             "/interrupt",
+            "/memory",
         ] {
             assert!(h.contains(name), "{name}");
         }

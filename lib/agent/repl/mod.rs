@@ -16,6 +16,7 @@
 pub mod autocontinue;
 pub mod commands;
 pub mod editor;
+mod memory;
 pub mod sessions;
 pub mod status;
 mod tasking;
@@ -238,6 +239,12 @@ impl Repl {
             mode: self.mode(),
             model: self.args.model.clone(),
             chapter: self.agent.topic.clone(),
+            memory: self
+                .agent
+                .memory
+                .as_ref()
+                .map(|m| m.used.clone())
+                .unwrap_or_default(),
             state,
         };
         self.term.status(&s);
@@ -365,6 +372,9 @@ impl Repl {
             .collect();
         match &message {
             Message::Chat { on_its_own, .. } => {
+                if let Some(m) = self.agent.memory.as_mut() {
+                    m.keep_next = *on_its_own;
+                }
                 // What the user typed is on the screen already; a turn the
                 // model takes on its own is shown.
                 if !self.text_mode || *on_its_own {

@@ -1,5 +1,6 @@
-//! The REPL's status line: mode, model, active chapter and whether the
-//! model is working on its own or waiting for the user, each state in its
+//! The REPL's status line: mode, model, active chapter, the memories the
+//! last turn used (`--memory`) and whether the model is working on its
+//! own or waiting for the user, each state in its
 //! own colour. It is drawn on the terminal (never into stdout's stream),
 //! one line before each prompt and before each turn the model takes on its
 //! own, fitted to the width; the chapter is model text, so it is cleaned
@@ -68,6 +69,8 @@ pub struct Status {
     pub mode: Mode,
     pub model: String,
     pub chapter: Option<String>,
+    /// The memories the last turn carried (`--memory`).
+    pub memory: Vec<String>,
     pub state: State,
 }
 
@@ -84,6 +87,13 @@ impl Status {
         if let Some(c) = &self.chapter {
             middle.push_str(sep);
             middle.push_str(&clean_line(c, ascii));
+        }
+        if !self.memory.is_empty() {
+            middle.push_str(sep);
+            middle.push_str(&clean_line(
+                &format!("memory: {}", self.memory.join(", ")),
+                ascii,
+            ));
         }
         let room = cols.saturating_sub(fixed);
         let mut line = Line::new();
@@ -116,6 +126,7 @@ mod tests {
             mode: Mode::Chat,
             model: "gemini-2.5-flash".into(),
             chapter: Some("BMW\x1b[2J acceleration".into()),
+            memory: Vec::new(),
             state,
         }
     }
@@ -129,6 +140,12 @@ mod tests {
         );
         let s = status(State::Continuing { n: 2, max: 5 }).line(200, false, false);
         assert!(s.contains(" | continuing on its own (2/5;"), "{s}");
+        let mut with = status(State::Waiting);
+        with.memory = vec!["deploy-host".into(), "db-port".into()];
+        assert!(
+            with.line(200, false, true)
+                .ends_with("acceleration │ memory: deploy-host, db-port │ waiting for you")
+        );
     }
 
     #[test]

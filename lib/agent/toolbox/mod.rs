@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use crate::events::Event;
-pub use builtin::{CREATE_NEW_TOPIC, PLOT, RENDER_VISUALIZATION};
+pub use builtin::{CREATE_NEW_TOPIC, MEMORY_TOOLS, PLOT, RENDER_VISUALIZATION};
 pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
@@ -107,6 +107,8 @@ pub struct Ctx<'a> {
     pub task_deadline: Option<Instant>,
     /// The model, for the tools that ask it themselves (the web tools).
     pub model: Option<&'a model::ModelAccess>,
+    /// The run's memory, when it is on.
+    pub memory: Option<&'a crate::memory::Handle>,
 }
 
 /// The member of a tool's `functionResponse.response` that carries its
@@ -330,6 +332,8 @@ pub struct Toolbox {
     withheld: Vec<(String, String)>,
     /// The model of the turn, for the web tools ([`Toolbox::begin_turn`]).
     model: Option<Arc<model::ModelAccess>>,
+    /// The run's memory, when it is on (the memory tools' store).
+    memory: Option<Arc<crate::memory::Handle>>,
 }
 
 impl Toolbox {
@@ -347,6 +351,7 @@ impl Toolbox {
             task_deadline: None,
             withheld: Vec::new(),
             model: None,
+            memory: None,
         }
     }
 
@@ -354,6 +359,11 @@ impl Toolbox {
     /// stops there too.
     pub fn set_task_deadline(&mut self, deadline: Option<Instant>) {
         self.task_deadline = deadline;
+    }
+
+    /// The run's memory, when it is on.
+    pub fn memory(&self) -> Option<&Arc<crate::memory::Handle>> {
+        self.memory.as_ref()
     }
 
     /// The names declared to the model.
@@ -452,6 +462,7 @@ impl Toolbox {
             tool_id: call.tool_id,
             task_deadline: self.task_deadline,
             model: self.model.as_deref(),
+            memory: self.memory.as_deref(),
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)

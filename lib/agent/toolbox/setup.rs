@@ -8,7 +8,8 @@
 //! Declared by default: the chart and chapter tools (as before: a one-shot
 //! `gem-ask "..." | viz-render` gains no power over files), every tool of a
 //! configured MCP server (configuring it is the opt-in), and in the agent
-//! modes (`-i`, `-t`) also the file and command tools. `--tools` and the
+//! modes (`-i`, `-t`) also the file and command tools; the memory tools
+//! when memory is on, and never when it is off. `--tools` and the
 //! config's `tools.enable` declare any others. At most
 //! [`bounds::MAX_TOOLS`] are declared (and [`bounds::MAX_TOTAL`] bytes of
 //! MCP declarations), the rest named in a warning.
@@ -21,7 +22,7 @@ use super::config::ToolsFile;
 use super::consent::Look;
 use super::mcp::{BadCommandLine, Hub, ServerSpec, bounds};
 use super::sandbox::{SandboxMode, SandboxSetup};
-use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
+use super::{Consent, MEMORY_TOOLS, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
 #[derive(Debug, Clone, Default)]
@@ -70,6 +71,8 @@ pub struct ToolSetup {
     /// The provider is not Gemini: the tools that use Gemini's own tools
     /// (web search and fetch) cannot be declared; the string says why.
     pub no_gemini_tools: Option<String>,
+    /// The run's memory (`--memory`): its tools are declared with it.
+    pub memory: Option<std::sync::Arc<crate::memory::Handle>>,
 }
 
 /// The default `--tool-timeout`.
@@ -157,6 +160,7 @@ impl ToolSetup {
                 task_deadline: None,
                 withheld,
                 model: None,
+                memory: self.memory.clone(),
             },
             started.failures,
         ))
@@ -254,6 +258,7 @@ impl ToolSetup {
                     }
                 })
                 .filter(|t| !self.exclude.contains(&t.name))
+                .filter(|t| self.memory.is_some() || !MEMORY_TOOLS.contains(&t.name.as_str()))
                 .map(|t| t.name.clone())
                 .collect()
         };

@@ -46,6 +46,7 @@ impl<'a> Ctx<'a> {
             tool_id,
             task_deadline: None,
             model: None,
+            memory: None,
         }
     }
 

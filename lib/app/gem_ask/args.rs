@@ -36,6 +36,8 @@ use crate::term::Toggle;
                   with images (--modalities text,image) or speech (--voice) has them written to files \
                   (--output-dir) and announced by media events.",
     after_help = HELP_TAIL,
+    // A prompt may start with "help": no `help` subcommand.
+    disable_help_subcommand = true,
 )]
 pub struct Args {
     /// The prompt; several words are joined with spaces.
@@ -294,6 +296,16 @@ pub struct Args {
     #[command(flatten)]
     pub media: super::media::MediaArgs,
 
+    #[command(flatten)]
+    pub mem: super::memory::MemoryFlags,
+
+    /// Say on stderr which memories each turn used.
+    #[arg(long)]
+    pub verbose: bool,
+
+    #[command(subcommand)]
+    pub command: Option<super::memory::Sub>,
+
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
     #[arg(skip)]
@@ -385,6 +397,8 @@ impl Args {
             schema: None,
             list_models: self.list_models,
             count_tokens: self.count_tokens,
+            memory: None,
+            verbose: self.verbose,
         }
     }
 }
@@ -447,7 +461,7 @@ pub const HELP_TAIL: &str = concat!(
     "  OPENAI_BASE_URL     --provider openai: the server's base URL, e.g. http://localhost:11434/v1 (Ollama)\n",
     "  OPENAI_MODEL        --provider openai: model when --model is not given\n",
     "  GEMINI_SESSION_ID   session to continue when --session is not given\n",
-    "  XDG_DATA_HOME       sessions live in $XDG_DATA_HOME/gemline/sessions/ID.jsonl\n",
+    "  XDG_DATA_HOME       sessions live in $XDG_DATA_HOME/gemline/sessions/ID.jsonl, memories in $XDG_DATA_HOME/gemline/memory.sqlite3\n",
     "  XDG_CONFIG_HOME     the config is $XDG_CONFIG_HOME/gemline/config.toml (defaults: provider, models, base URLs, colour, width, tools, MCP servers; see --print-config)\n",
     "  GEMLINE_TTY         the terminal consent questions go to (default /dev/tty)\n",
     "  GEMLINE_RETRY_BASE_MS  first backoff step in milliseconds (default 1000)\n\n",
@@ -578,7 +592,7 @@ pub const HELP_TAIL: &str = concat!(
      The prompt, the status line (mode, model, chapter, who has the turn) and what slash commands print go to \
      the terminal, never to stdout: into a pipe, stdout carries only the event stream, each turn ending with \
      its own `result`. Slash commands: /help, /quit, /new, /history, /clear, /save NAME, /load NAME, \
-     /model NAME, /tools, /interrupt, /attach FILE (// starts a prompt with a slash). After an answer that does not ask for \
+     /model NAME, /tools, /interrupt, /attach FILE, /memory ... (// starts a prompt with a slash). After an answer that does not ask for \
      input (the signal tool's need_input) the model continues on its own with \"Continue.\", up to \
      --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
      answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
@@ -588,6 +602,22 @@ pub const HELP_TAIL: &str = concat!(
      between them the model goes on by itself until it signals task_complete or need_input, or \
      --max-iterations or --task-timeout stops the task; then the session goes on as a chat, and /quit still \
      leaves with 0.\n\n",
+    "Memory (--memory, or memory.enabled in the config): a long-term memory kept across sessions in \
+     $XDG_DATA_HOME/gemline/memory.sqlite3 (SQLite, mode 0600). The model gets the remember, recall, forget and \
+     relate tools (remember, forget and relate are standard tools: they ask first), and every write is a memory \
+     event in the stream. Before each question, the memories that best match it (keywords by BM25 and meaning by \
+     embedding vectors, fused by reciprocal rank, the more recent first on a tie; at most 8) go into the request \
+     within --memory-budget tokens, condensed by the model when they do not fit; a memory event (recalled), \
+     --verbose on stderr and the REPL's status line say which. Embeddings come from memory.embedding_model \
+     (Gemini's batchEmbedContents, or an OpenAI-compatible /embeddings with memory.embedding_provider = \"openai\" \
+     and memory.embedding_base_url; E5 models get query: and passage: prefixes); without it, keywords only. A \
+     damaged, locked or full store, or a failed embedding, is a warning and the turn goes on. From the shell: \
+     gem-ask memory add|search|list|show|forget|relate|unrelate|graph|path|export|import|reindex prints JSON \
+     lines (gem-ask memory --help); in -i, /memory. The memory config, e.g.:\n",
+    "  [memory]\n",
+    "  enabled = true                             # as --memory\n",
+    "  budget = 1000                              # as --memory-budget\n",
+    "  embedding_model = \"gemini-embedding-001\"\n\n",
     "Examples:\n",
     "  gem-ask \"Fastest 3 BMW models, compare 0-60 in a chart\" | viz-render\n",
     "  gem-ask --continue \"BMW models per year for the last 5 years\" | viz-render\n",
@@ -604,6 +634,8 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --role reviewer -p lang=Rust < src/main.rs\n",
     "  gem-ask --list-models\n",
     "  git diff | gem-ask --count-tokens \"review this\"\n",
+    "  gem-ask --memory \"remember that I deploy from build-7\"\n",
+    "  gem-ask memory search --tag infra \"deploy host\"\n",
     "  gem-ask -i --continue",
 );
 

@@ -1,11 +1,13 @@
 //! gem-ask's front: its flags ([`args`]; the attachment and media flags in
 //! [`media`]), their merge with the environment and the config file
 //! ([`settings`]), the role, templates, system prompt, context files and
-//! schema ([`prompting`]), `--print-config`, and `run`,
-//! which hands the resolved [`crate::agent::Options`] to the agent engine.
+//! schema ([`prompting`]), `--print-config`, the `gem-ask memory ...`
+//! commands ([`memory`]), and `run`, which hands the resolved
+//! [`crate::agent::Options`] to the agent engine.
 
 pub mod args;
 pub mod media;
+pub mod memory;
 pub mod prompting;
 pub mod settings;
 
@@ -20,6 +22,26 @@ use crate::term::coded;
 /// Runs gem-ask; the value is the exit code.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
+    match args.command.take() {
+        Some(memory::Sub::Memory(m)) => match m.action {
+            Some(action) => return run_memory(&args, action),
+            None if m.words.is_empty() => {
+                return Err(coded(
+                    exit::USAGE,
+                    "gem-ask memory needs a command: add, search, list, show, forget, relate, unrelate, \
+                     graph, path, export, import or reindex (gem-ask memory --help)",
+                ));
+            }
+            // `gem-ask memory leaks in rust`: a prompt after all.
+            None => {
+                args.prompt = std::iter::once("memory".to_string())
+                    .chain(m.words)
+                    .chain(std::mem::take(&mut args.prompt))
+                    .collect();
+            }
+        },
+        None => {}
+    }
     let (mut settings, config) =
         settings::resolve(&mut args).map_err(|e| coded(exit::USAGE, e.to_string()))?;
     let prompting = prompting::resolve(&mut args, &config, &prompting::Places::of_process())
@@ -41,6 +63,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     if args.model.trim().is_empty() {
         args.model = crate::provider::DEFAULT_MODEL.to_string();
     }
+    let memory = memory_options(&args, &config, false);
     let mut options = args.into_options(config.tools_file());
     options.config_dir = settings
         .config_path
@@ -48,5 +71,68 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         .and_then(|p| Some(p.parent()?.to_path_buf()));
     options.system = prompting.system;
     options.schema = prompting.schema.map(std::sync::Arc::new);
+    options.memory = memory;
     crate::agent::run(options)
+}
+
+/// `gem-ask memory ...`: the config read for the embedding model, the
+/// store used whatever `--memory` says.
+fn run_memory(args: &Args, action: memory::Action) -> anyhow::Result<u8> {
+    let cfg = crate::config::load().map_err(|e| coded(exit::USAGE, e.to_string()))?;
+    let opts = memory_options(args, &cfg, true).expect("always on");
+    let mut options = args.clone().into_options(cfg.tools_file());
+    options.memory = Some(opts);
+    let handle = crate::agent::setup::make_memory(&options).expect("memory is on");
+    memory::run(action, &handle)
+}
+
+/// The memory options of a run: `--memory`/`--no-memory` or the config's
+/// `memory.enabled` decide whether memory is on (`None` when off, unless
+/// `always`: the memory commands use the store whatever they say).
+pub fn memory_options(
+    args: &Args,
+    cfg: &crate::config::Config,
+    always: bool,
+) -> Option<crate::memory::MemoryOptions> {
+    let m = &cfg.memory;
+    let on = args.mem.memory || (m.enabled && !args.mem.no_memory);
+    if !on && !always {
+        return None;
+    }
+    let chat = if args.given.has("provider") {
+        args.provider
+    } else {
+        cfg.provider.unwrap_or(args.provider)
+    };
+    let embedding = m.embedding_model.as_ref().map(|model| {
+        let provider = m.embedding_provider.unwrap_or(chat);
+        let wiring = provider.wiring();
+        let env = wiring.base_url_vars.iter().find_map(|v| {
+            std::env::var(v)
+                .ok()
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+        });
+        let base_url = m
+            .embedding_base_url
+            .clone()
+            .or_else(|| args.base_url.clone().filter(|_| provider == chat))
+            .or(env)
+            .or_else(|| cfg.provider(provider).base_url.clone())
+            .unwrap_or_else(|| wiring.default_base_url.to_string());
+        crate::memory::handle::EmbeddingOptions {
+            provider,
+            model: model.trim().to_string(),
+            base_url,
+        }
+    });
+    Some(crate::memory::MemoryOptions {
+        path: None,
+        budget: args
+            .mem
+            .memory_budget
+            .or(m.budget)
+            .unwrap_or(crate::memory::context::DEFAULT_BUDGET),
+        embedding,
+    })
 }

@@ -235,7 +235,44 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
     sandbox_lines(args, &cfg.tools, &mut out);
     level_lines(&cfg.tools, &mut out);
     mcp_tables(cfg, &mut out);
+    memory_lines(args, cfg, &mut out);
     out
+}
+
+/// `[memory]`: on or off, the budget, the embedding model.
+fn memory_lines(args: &Args, cfg: &Config, out: &mut Vec<Line>) {
+    let m = &cfg.memory;
+    out.push(header("memory", ""));
+    let (on, source) = if args.mem.memory {
+        (true, "--memory")
+    } else if args.mem.no_memory {
+        (false, "--no-memory")
+    } else if m.enabled {
+        (true, "config")
+    } else {
+        (false, "default")
+    };
+    out.push(line("enabled", on, source));
+    let (budget, source) = match (args.mem.memory_budget, m.budget) {
+        (Some(b), _) => (b, "--memory-budget"),
+        (None, Some(b)) => (b, "config"),
+        (None, None) => (crate::memory::context::DEFAULT_BUDGET, "default"),
+    };
+    out.push(line("budget", budget as i64, source));
+    match &m.embedding_model {
+        Some(model) => out.push(line("embedding_model", model.as_str(), "config")),
+        None => out.push(Line {
+            key: "# embedding_model".into(),
+            value: "not set".into(),
+            source: "keywords only".into(),
+        }),
+    }
+    if let Some(p) = m.embedding_provider {
+        out.push(line("embedding_provider", p.name(), "config"));
+    }
+    if let Some(u) = &m.embedding_base_url {
+        out.push(line("embedding_base_url", display_url(u), "config"));
+    }
 }
 
 /// A list of strings as a TOML array.

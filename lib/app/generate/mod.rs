@@ -121,10 +121,24 @@ pub fn events_page(markdown: &str) -> String {
     )
 }
 
+/// A page for each subcommand of `cmd` (and theirs), named as git names
+/// its own: `gem-ask-memory`, `gem-ask-memory-add`, ...
+fn subcommand_pages(cmd: &Command, prefix: &str, files: &mut Vec<(PathBuf, Vec<u8>)>) {
+    for sub in cmd.get_subcommands() {
+        let name = format!("{prefix}-{}", sub.get_name());
+        let mut page = Vec::new();
+        // clap names are 'static; these few live as long as the program.
+        let named: &'static str = Box::leak(name.clone().into_boxed_str());
+        write(Request::Man, sub.clone().name(named), &mut page).expect("writing to memory");
+        files.push((PathBuf::from(format!("man/{name}.1")), page));
+        subcommand_pages(sub, &name, files);
+    }
+}
+
 /// Every generated file of the repository, relative to its root, with its
-/// contents: a man page per program, the event stream's page, and the
-/// completion scripts `make install` puts where bash, zsh and fish look.
-/// `events_md` is docs/events.md.
+/// contents: a man page per program (and per subcommand), the event
+/// stream's page, and the completion scripts `make install` puts where
+/// bash, zsh and fish look. `events_md` is docs/events.md.
 pub fn files(events_md: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     for cmd in programs() {
@@ -132,6 +146,7 @@ pub fn files(events_md: &str) -> Vec<(PathBuf, Vec<u8>)> {
         let mut page = Vec::new();
         write(Request::Man, cmd.clone(), &mut page).expect("writing to memory");
         files.push((PathBuf::from(format!("man/{name}.1")), page));
+        subcommand_pages(&cmd, &name, &mut files);
         for (shell, file) in [
             (Shell::Bash, format!("completions/{name}.bash")),
             (Shell::Zsh, format!("completions/_{name}")),

@@ -2,6 +2,8 @@
 //! SSE, the key in `x-goog-api-key`, the request sent in the shape it was
 //! built in, chunks folded by [`Turn::push_chunk`].
 
+pub mod embed;
+
 use serde_json::Value;
 
 use super::{Provider, ProviderKind, StreamFold, Wiring, parse_chunk};

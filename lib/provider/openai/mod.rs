@@ -8,6 +8,7 @@
 //! [`request`] turns the Gemini-shaped request into `messages` and
 //! `tools`; [`stream`] folds the chunks back into Gemini-shaped parts.
 
+pub mod embed;
 pub mod request;
 pub mod stream;
 

@@ -16,12 +16,15 @@
 //! - `error` events, failed tools and runs are quoted `**Error:**` /
 //!   `**Warning:**` lines;
 //! - `record` events are a GFM table, `source` events numbered links under
-//!   the answer ([`held`]).
+//!   the answer ([`held`]);
+//! - memory's events are a `**Memory:**` line, a list item, or the
+//!   relation graph as a mermaid flowchart (`render::memory`).
 //!
 //! Everything taken from events but message text is escaped ([`text`]):
 //! it shows as written, never as markup.
 
 mod held;
+mod memory;
 mod mermaid;
 mod table;
 mod text;
@@ -136,6 +139,9 @@ impl Report {
             "tool_use" | "tool_result" => self.tool(e, out)?,
             "result" if e.str_field("status") == Some("error") => {
                 self.alert(false, run_error(e), out)?;
+            }
+            k if super::memory::is_memory(k) => {
+                self.block(out, &memory::markdown(e))?;
             }
             _ => {}
         }

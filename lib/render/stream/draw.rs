@@ -47,6 +47,7 @@ impl Renderer {
                 let content = e.str_field("content").unwrap_or("");
                 self.text(e, "thought", content, Style::Dim, out)
             }
+            k if super::super::memory::is_memory(k) => self.memory(e, out),
             "init" => {
                 if self.opts.verbose {
                     term::diag(format!(
@@ -63,6 +64,18 @@ impl Renderer {
                 Ok(())
             }
         }
+    }
+
+    /// A memory event: a write in one line (the memories a turn used only
+    /// with `--verbose`), a memory or path found, the relation graph.
+    fn memory(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        if e.str_field("action") == Some("recalled") && !self.opts.verbose {
+            return Ok(());
+        }
+        let o = &self.opts;
+        let lines = super::super::memory::lines(e, o.width, o.unicode, o.color);
+        self.start_item(out)?;
+        self.lines(out, &lines)
     }
 
     /// A chapter header: the numbered rule, and the summary (dim, three

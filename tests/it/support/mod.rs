@@ -1,7 +1,8 @@
 //! What the areas of the integration tests share: a fake Gemini API, the
 //! programs started as the tests start them, a directory of its own for
 //! each test ([`temp_dir`]), the events a program wrote ([`events`]);
-//! gem-ask's runs and scenarios in [`ask`], a real terminal in [`tmux`],
+//! gem-ask's runs and scenarios in [`ask`], a fake embedding endpoint in
+//! [`embed`], a real terminal in [`tmux`],
 //! tool calls, a pseudo-terminal and the MCP servers in [`tools`], chart
 //! points in [`viz`].
 //!
@@ -20,6 +21,7 @@
 pub mod answer;
 pub mod ask;
 pub mod commonmark;
+pub mod embed;
 pub mod screen;
 pub mod tmux;
 pub mod tools;

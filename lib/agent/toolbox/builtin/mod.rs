@@ -1,7 +1,9 @@
 //! gem-ask's own tools, each a [`Tool`] made in its own file: the chart,
 //! chapter and plot tools ([`chart`], [`topic`], [`plot`]), the file and
 //! command tools ([`files`], [`shell`]), the agent modes' [`signal`], and
-//! the web tools of the Gemini provider ([`web_search`], [`web_fetch`]).
+//! the web tools of the Gemini provider ([`web_search`], [`web_fetch`]),
+//! the memory tools ([`remember`], [`recall`], [`forget`], [`relate`];
+//! what they share in [`memory`]), declared only when memory is on.
 //! [`tools`] is the one list that registers them, in declaration order
 //! (the order the model and `--list-tools` see); a new built-in tool is a
 //! new file here and one line there. The tool names other modules need
@@ -10,8 +12,13 @@
 mod args;
 pub mod chart;
 pub mod files;
+pub mod forget;
+pub mod memory;
 mod paging;
 pub mod plot;
+pub mod recall;
+pub mod relate;
+pub mod remember;
 pub mod search;
 pub mod shell;
 pub mod signal;
@@ -20,6 +27,7 @@ pub mod web_fetch;
 pub mod web_search;
 
 pub use chart::RENDER_VISUALIZATION;
+pub use memory::MEMORY_TOOLS;
 pub use plot::PLOT;
 pub use signal::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use topic::CREATE_NEW_TOPIC;
@@ -41,6 +49,12 @@ pub fn tools(progress_reporting: bool) -> Vec<Tool> {
     all.push(signal::tool(progress_reporting));
     all.push(web_search::tool());
     all.push(web_fetch::tool());
+    all.extend([
+        remember::tool(),
+        recall::tool(),
+        forget::tool(),
+        relate::tool(),
+    ]);
     all
 }
 
@@ -56,6 +70,8 @@ pub mod place {
     pub const WORKSPACE: u8 = 50;
     /// So do the web tools.
     pub const WEB: u8 = 60;
+    /// So do the memory tools.
+    pub const MEMORY: u8 = 70;
 }
 
 #[cfg(test)]

@@ -1,0 +1,58 @@
+//! The config file's `[memory]` table: whether memory is on in every
+//! run, its token budget, and the embedding model (its provider and base
+//! URL when they are not the chat's). Flags win over it.
+
+use serde::Deserialize;
+
+use crate::provider::ProviderKind;
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryConfig {
+    /// As `--memory`.
+    #[serde(default)]
+    pub enabled: bool,
+    /// As `--memory-budget`.
+    pub budget: Option<u64>,
+    /// The model embeddings come from; none: keyword search only.
+    pub embedding_model: Option<String>,
+    /// Its provider; the chat's when not set.
+    pub embedding_provider: Option<ProviderKind>,
+    /// Its base URL; the provider's when not set.
+    pub embedding_base_url: Option<String>,
+}
+
+impl MemoryConfig {
+    /// What in the table cannot be used: (key, why).
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        if self
+            .embedding_model
+            .as_deref()
+            .is_some_and(|m| m.trim().is_empty())
+        {
+            return Some(("embedding_model", "must not be empty".into()));
+        }
+        if let Some(url) = &self.embedding_base_url
+            && let Err(e) = crate::provider::transport::BaseUrl::parse(url)
+        {
+            return Some(("embedding_base_url", e.to_string()));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{help_example, parse};
+
+    #[test]
+    fn the_help_example_parses() {
+        let c = parse(&help_example("The memory config, e.g.:")).unwrap();
+        assert!(c.memory.enabled);
+        assert_eq!(c.memory.budget, Some(1000));
+        assert_eq!(
+            c.memory.embedding_model.as_deref(),
+            Some("gemini-embedding-001")
+        );
+    }
+}
