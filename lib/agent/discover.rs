@@ -15,6 +15,7 @@ use super::attach::wire::Wired;
 use super::oneshot::{Prepared, user_content};
 use super::outcome::{Failure, verdict};
 use super::sink::EventSink;
+use super::turn::TurnReport;
 use super::{Options, OutputMode, exit, setup};
 use crate::events::Event;
 use crate::provider::models::{self, ModelInfo};
@@ -153,6 +154,11 @@ fn counted_request(args: &Options) -> anyhow::Result<(Client, Value, Wired, usiz
         // one uploaded) before the text.
         agent.attach.add(attachments);
         let user = user_content(&context, &prompt);
+        // The memories the turn would carry (`--memory`) are in its
+        // system prompt: found as the turn finds them.
+        agent
+            .recall(&client, &user, &mut TurnReport::default())
+            .map_err(fail)?;
         contents.push(agent.attach.take_into(user, &client).map_err(gen_failed)?);
     }
     let mut body = agent.request_body(&contents);

@@ -90,7 +90,7 @@ impl Prepared {
             media_dir: args.media.dir().to_path_buf(),
             memory: self.memory.map(|h| {
                 h.set_session(&session.id);
-                super::recall::TurnMemory::new(h, args.verbose)
+                super::turn::TurnMemory::new(h, args.verbose)
             }),
         }
     }

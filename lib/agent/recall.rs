@@ -7,6 +7,10 @@
 //! event, action `recalled`), `--verbose` says it on stderr, and the
 //! REPL's status line shows them.
 //!
+//! No secret gem-ask knows reaches the model this way: the block (and
+//! the condensing request) has each replaced by `[REDACTED]`, whatever
+//! the store holds (memories are also guarded when they are saved).
+//!
 //! A store that cannot be used (damaged, locked past a short wait) or an
 //! embedding that fails is a warning: the turn goes on, without memory or
 //! by keywords only. A turn the model takes on its own ("Continue.")
@@ -17,35 +21,11 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::outcome::Failure;
+use super::toolbox::secrets::redact_known;
 use super::turn::{Agent, TurnReport, stamp};
 use crate::events::Event;
 use crate::memory::{Filter, Memory, context, event, handle, tokens};
 use crate::provider::Client;
-
-/// What a run's turns know of its memory (`--memory`).
-pub struct TurnMemory {
-    pub handle: std::sync::Arc<crate::memory::Handle>,
-    /// The current turn's block of the system prompt.
-    pub block: Option<String>,
-    /// The keys the current turn's prompt carries.
-    pub used: Vec<String>,
-    /// The next turn keeps these memories (a turn the model takes on its own).
-    pub keep_next: bool,
-    /// `--verbose`: each turn's memories said on stderr.
-    pub verbose: bool,
-}
-
-impl TurnMemory {
-    pub fn new(handle: std::sync::Arc<crate::memory::Handle>, verbose: bool) -> TurnMemory {
-        TurnMemory {
-            handle,
-            block: None,
-            used: Vec::new(),
-            keep_next: false,
-            verbose,
-        }
-    }
-}
 
 /// The text parts of a user Content, joined.
 fn user_text(user: &Value) -> String {
@@ -105,7 +85,13 @@ impl Agent {
         } else {
             self.condense(client, &text, &memories, fit, report)?
         };
-        let keys: Vec<String> = memories[..used].iter().map(|m| m.key.clone()).collect();
+        // A memory kept before its secret was known (or imported without
+        // the guard) still carries none into the prompt.
+        let block = redact_known(&block).unwrap_or(block);
+        let keys: Vec<String> = memories[..used]
+            .iter()
+            .map(|m| redact_known(&m.key).unwrap_or_else(|| m.key.clone()))
+            .collect();
         let n = tokens(&block);
         self.emit(stamp(event::recalled(&keys, n, summarized)))?;
         if self.opts.debug {
@@ -143,6 +129,7 @@ impl Agent {
     ) -> Result<(String, usize, bool), Failure> {
         let budget = self.memory.as_ref().map_or(0, |m| m.handle.opts.budget);
         let ask = context::summary_request(text, memories, budget);
+        let ask = redact_known(&ask).unwrap_or(ask);
         match self.quiet_request(client, context::SUMMARY_SYSTEM, &ask, report)? {
             Ok((summary, _)) if !summary.trim().is_empty() => {
                 Ok((context::summary_block(&summary), memories.len(), true))

@@ -355,7 +355,12 @@ pub fn make_memory(args: &Options) -> Option<Arc<crate::memory::Handle>> {
         };
         crate::provider::embed::Embedder::new(e.provider, &e.model, Arc::new(http), retry)
     });
-    Some(Arc::new(crate::memory::Handle::new(opts, embedder)))
+    // No secret the run knows is kept: a memory goes into later prompts.
+    let guard: crate::memory::handle::Guard =
+        Box::new(|text: &str| crate::agent::toolbox::secrets::redact_known(text));
+    Some(Arc::new(
+        crate::memory::Handle::new(opts, embedder).with_guard(guard),
+    ))
 }
 
 pub fn base_url(args: &Options) -> String {

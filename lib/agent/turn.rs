@@ -131,7 +131,33 @@ pub struct Agent {
     /// Where the model's and tools' images and audio are written.
     pub media_dir: std::path::PathBuf,
     /// `--memory`: the store and what the current turn carries of it.
-    pub memory: Option<super::recall::TurnMemory>,
+    pub memory: Option<TurnMemory>,
+}
+
+/// What a run's turns know of its memory (`--memory`; found by
+/// `super::recall`).
+pub struct TurnMemory {
+    pub handle: std::sync::Arc<crate::memory::Handle>,
+    /// The current turn's block of the system prompt.
+    pub block: Option<String>,
+    /// The keys the current turn's prompt carries.
+    pub used: Vec<String>,
+    /// The next turn keeps these memories (a turn the model takes on its own).
+    pub keep_next: bool,
+    /// `--verbose`: each turn's memories said on stderr.
+    pub verbose: bool,
+}
+
+impl TurnMemory {
+    pub fn new(handle: std::sync::Arc<crate::memory::Handle>, verbose: bool) -> TurnMemory {
+        TurnMemory {
+            handle,
+            block: None,
+            used: Vec::new(),
+            keep_next: false,
+            verbose,
+        }
+    }
 }
 
 /// Whether a request asking for `generation` declares tools and sends

@@ -9,6 +9,10 @@
 //! embedding that fails leaves the memory stored without a vector (found
 //! by keywords until `reindex`) and a query that cannot be embedded is
 //! answered by keywords; each says so in a note for the user.
+//!
+//! What is saved passes the run's [`Guard`] first (set by the agent, which
+//! knows the secrets): a known secret in a memory's text or an import's
+//! line is kept as `[REDACTED]`, with a note.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -79,9 +83,19 @@ pub struct Found {
 /// The meta key set once keywords-only was said.
 const SAID_KEYWORDS_ONLY: &str = "said_keywords_only";
 
+/// What a text to keep becomes: the text with the secrets the run knows
+/// replaced, `None` when it holds none (set by the agent, which knows
+/// them: [`Handle::with_guard`]).
+pub type Guard = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// The note of a memory whose text held a secret.
+pub const SECRET_NOTE: &str = "the text held a secret gem-ask keeps (an API key or the value of a \
+     secret-named variable): it is saved as [REDACTED]";
+
 pub struct Handle {
     pub opts: MemoryOptions,
     embedder: Option<Embedder>,
+    guard: Option<Guard>,
     store: Mutex<Option<Store>>,
     session: Mutex<Option<String>>,
 }
@@ -100,9 +114,41 @@ impl Handle {
         Handle {
             opts,
             embedder,
+            guard: None,
             store: Mutex::new(None),
             session: Mutex::new(None),
         }
+    }
+
+    /// Every text saved (a memory's key, content and tags; an import's
+    /// lines) goes through `guard` first: no known secret is kept, so
+    /// none reaches a later prompt or the embedding model.
+    pub fn with_guard(mut self, guard: Guard) -> Handle {
+        self.guard = Some(guard);
+        self
+    }
+
+    /// `text` through the guard; whether it changed.
+    fn guarded(&self, text: &mut String) -> bool {
+        match self.guard.as_ref().and_then(|g| g(text)) {
+            Some(clean) => {
+                *text = clean;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A new memory's texts through the guard; whether any changed.
+    fn guard_memory(&self, new: &mut NewMemory) -> bool {
+        let mut changed = self.guarded(&mut new.content);
+        if let Some(k) = new.key.as_mut() {
+            changed |= self.guarded(k);
+        }
+        for t in &mut new.tags {
+            changed |= self.guarded(t);
+        }
+        changed
     }
 
     /// The session new memories are credited to.
@@ -163,11 +209,15 @@ impl Handle {
                 .unwrap_or_else(|e| e.into_inner())
                 .clone();
         }
+        let redacted = self.guard_memory(&mut new);
         let (memory, created, mut notes) = self.with_store(WRITE_WAIT, |s| {
             let (m, created) = s.remember(&new, now_ms())?;
             let note = self.keywords_only_note(s)?;
             Ok((m, created, note.into_iter().collect::<Vec<_>>()))
         })?;
+        if redacted {
+            notes.insert(0, SECRET_NOTE.to_string());
+        }
         if let Err(e) = self.embed_memories(std::slice::from_ref(&memory)) {
             notes.push(format!(
                 "memory {:?} is saved without a vector ({e}); it is found by its words until `gem-ask memory reindex`",
@@ -288,8 +338,24 @@ impl Handle {
         self.with_store(WRITE_WAIT, |s| s.export(out))
     }
 
+    /// Imports JSON lines (`export`'s), each through the guard when one
+    /// is set, with a warning when one held a secret.
     pub fn import(&self, input: &mut dyn BufRead) -> Result<Imported, MemoryError> {
-        self.with_store(WRITE_WAIT, |s| s.import(input, now_ms()))
+        let Some(guard) = &self.guard else {
+            return self.with_store(WRITE_WAIT, |s| s.import(input, now_ms()));
+        };
+        let mut lines = GuardedLines {
+            inner: input,
+            guard,
+            line: Vec::new(),
+            pos: 0,
+            redacted: false,
+        };
+        let imported = self.with_store(WRITE_WAIT, |s| s.import(&mut lines, now_ms()))?;
+        if lines.redacted {
+            crate::term::diag(format!("gem-ask: warning: memory import: {SECRET_NOTE}"));
+        }
+        Ok(imported)
     }
 
     /// Embeds every memory without a vector of the embedding model, a
@@ -313,5 +379,48 @@ impl Handle {
             }
             done += self.embed_memories(&batch)?;
         }
+    }
+}
+
+/// An import's input a line at a time, each through the guard (a line
+/// that is not UTF-8 passes as it is: the import says what is wrong with
+/// it).
+struct GuardedLines<'a> {
+    inner: &'a mut dyn BufRead,
+    guard: &'a Guard,
+    line: Vec<u8>,
+    pos: usize,
+    redacted: bool,
+}
+
+impl std::io::Read for GuardedLines<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let have = self.fill_buf()?;
+        let n = have.len().min(buf.len());
+        buf[..n].copy_from_slice(&have[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for GuardedLines<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.pos >= self.line.len() {
+            self.line.clear();
+            self.pos = 0;
+            self.inner.read_until(b'\n', &mut self.line)?;
+            if let Some(clean) = std::str::from_utf8(&self.line)
+                .ok()
+                .and_then(|l| (self.guard)(l))
+            {
+                self.line = clean.into_bytes();
+                self.redacted = true;
+            }
+        }
+        Ok(&self.line[self.pos..])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos = (self.pos + amt).min(self.line.len());
     }
 }

@@ -11,8 +11,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::support::tools::{
-    EVERYTHING, Scene, answer_reply, call, calls_reply, finish, mcp_server, python, responses,
-    succeeded,
+    DEFAULT_TOOLS, EVERYTHING, MEMORY_TOOLS, Scene, answer_reply, call, calls_reply, finish,
+    mcp_server, python, responses, succeeded,
 };
 use crate::support::{FakeGemini, of_type};
 
@@ -38,6 +38,33 @@ fn declarations(body: &Value) -> Vec<Value> {
         .as_array()
         .cloned()
         .unwrap_or_default()
+}
+
+#[test]
+fn with_memory_on_its_tools_come_first_within_the_128() {
+    let Some(argv) = scripted("many") else {
+        return;
+    };
+    let scene = Scene::new("mcp-many-memory");
+    let server = FakeGemini::start("mcp-many-memory", vec![answer_reply()]);
+    let out = finish(scene.spawn(
+        &server,
+        None,
+        &["--memory", "--mcp", &mcp_line("big", &argv), "hi"],
+    ));
+    succeeded(&out);
+    let decls = declarations(&server.bodies()[0]);
+    let names: Vec<&str> = decls.iter().map(|d| d["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 128);
+    let own: Vec<&str> = DEFAULT_TOOLS.iter().chain(&MEMORY_TOOLS).copied().collect();
+    assert_eq!(names[..10], own[..]);
+    assert_eq!(names[10], "big__tool_0");
+    assert_eq!(names[127], "big__tool_117");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("gem-ask: warning: 386 tools are not declared (at most 128 tools"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 use crate::support::embed::{Api, FakeEmbedder, vector_of, words};
 use crate::support::{GEMINI_ENV, KEY, Reply, events, temp_dir};
 
-/// `gem-ask memory ARGS` with its data and config under `home`.
-pub fn memory(home: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("gem-ask");
+/// `gem-ask memory ARGS` with its data and config under `home`, not run.
+pub fn memory_cmd(home: &Path, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
     for k in GEMINI_ENV {
         cmd.env_remove(k);
     }
@@ -27,11 +27,16 @@ pub fn memory(home: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
         .env("XDG_CONFIG_HOME", home)
         .env("GEMLINE_RETRY_BASE_MS", "1")
         .arg("memory")
-        .args(args)
-        .assert()
+        .args(args);
+    cmd
 }
 
-/// Runs a memory command that must succeed; its events.
+/// `gem-ask memory ARGS` with its data and config under `home`.
+pub fn memory(home: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    use assert_cmd::assert::OutputAssertExt;
+    memory_cmd(home, args).assert()
+}
+
 pub fn ok(home: &Path, args: &[&str]) -> Vec<Value> {
     let out = memory(home, args).success().get_output().clone();
     events(&out.stdout)

@@ -11,7 +11,8 @@ use crate::gem_ask_memory::{corpus_file, ok};
 use crate::support::ask::text_reply;
 use crate::support::embed::{Api, FakeEmbedder};
 use crate::support::tools::{
-    Pty, Scene, answer_reply, call, calls_reply, declared, finish, succeeded,
+    DEFAULT_TOOLS, MEMORY_TOOLS, Pty, Scene, answer_reply, call, calls_reply, declared, finish,
+    succeeded,
 };
 use crate::support::{FakeGemini, of_type};
 
@@ -82,11 +83,10 @@ fn a_turn_carries_the_best_memories_and_says_which() {
         stderr.contains(&format!("gem-ask: memory: {}", keys.join(", "))),
         "{stderr}"
     );
-    // The memory tools are declared with memory on.
+    // The memory tools are declared with memory on, after the default ones.
     let names = declared(&server.bodies()[0]);
-    for t in ["remember", "recall", "forget", "relate"] {
-        assert!(names.contains(&t.to_string()), "{names:?}");
-    }
+    let want: Vec<&str> = DEFAULT_TOOLS.iter().chain(&MEMORY_TOOLS).copied().collect();
+    assert_eq!(names, want);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn without_memory_nothing_is_recalled_or_declared() {
     let ev = scene.run(&server, &["which rack holds the deploy host"]);
     assert!(of_type(&ev, "memory").is_empty());
     assert!(!system_text(&server.bodies()[0]).contains("Memories saved"));
-    assert!(!declared(&server.bodies()[0]).contains(&"remember".to_string()));
+    assert_eq!(declared(&server.bodies()[0]), DEFAULT_TOOLS);
     assert_eq!(e.requests().len(), asked, "no query was embedded");
     // The config turns it on for every run; --no-memory off again.
     e.configure(&scene.home, "fake-embed", true);

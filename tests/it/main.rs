@@ -26,6 +26,7 @@ mod gem_ask_mcp;
 mod gem_ask_mcp_bounds;
 mod gem_ask_media;
 mod gem_ask_memory;
+mod gem_ask_memory_secrets;
 mod gem_ask_memory_turns;
 mod gem_ask_oneshot;
 mod gem_ask_openai;

@@ -98,10 +98,7 @@ impl Observer for Quiet {
 /// query or a URL would carry it to Google and to the page's host. The
 /// message names no secret; the model is told to ask without it.
 pub fn no_secret(name: &str, args: &Value) -> Result<(), Failed> {
-    let secrets = super::secrets::known();
-    let mut text = String::new();
-    strings(args, &mut text);
-    if secrets.iter().any(|s| text.contains(s.as_str())) {
+    if super::secrets::args_hold_known(args) {
         return Err(Failed::new(
             "secret_refused",
             format!(
@@ -111,23 +108,6 @@ pub fn no_secret(name: &str, args: &Value) -> Result<(), Failed> {
         ));
     }
     Ok(())
-}
-
-/// Every string in `v` (keys too), one a line.
-fn strings(v: &Value, out: &mut String) {
-    match v {
-        Value::String(s) => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
-        Value::Object(m) => m.iter().for_each(|(k, x)| {
-            out.push_str(k);
-            out.push('\n');
-            strings(x, out);
-        }),
-        _ => {}
-    }
 }
 
 /// The `source` event of a numbered source (docs/events.md).

@@ -295,6 +295,41 @@ pub fn known() -> Vec<String> {
     all
 }
 
+/// Whether any string of a tool call's arguments (keys too) holds a
+/// secret gem-ask knows: the check, before consent, of the tools whose
+/// arguments leave or stay (the web tools, the memory's writes).
+pub fn args_hold_known(args: &Value) -> bool {
+    let secrets = known();
+    let mut text = String::new();
+    strings(args, &mut text);
+    secrets.iter().any(|s| text.contains(s.as_str()))
+}
+
+/// Every string in `v` (keys too), one a line.
+fn strings(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            out.push_str(k);
+            out.push('\n');
+            strings(x, out);
+        }),
+        _ => {}
+    }
+}
+
+/// `text` with every secret gem-ask knows replaced by [`REDACTED`];
+/// `None` when it holds none (what a memory is saved as, and what a
+/// turn's memories carry into the prompt).
+pub fn redact_known(text: &str) -> Option<String> {
+    let secrets = known();
+    redact_with(text, &secrets)
+}
+
 /// Shortest end of a cut text taken for the beginning of a secret.
 const MIN_CUT_TAIL: usize = 4;
 

@@ -28,6 +28,9 @@ pub const DEFAULT_TOOLS: [&str; 6] = [
     "web_fetch",
 ];
 
+/// The memory tools, declared after [`DEFAULT_TOOLS`] with `--memory`.
+pub const MEMORY_TOOLS: [&str; 4] = ["remember", "recall", "forget", "relate"];
+
 /// The recorded stream of three parallel calls (3.1 pro: one call per
 /// event, each with an id), carrying `calls` instead: the first keeps the
 /// recorded thought signature, each call gets the id `call-N`.

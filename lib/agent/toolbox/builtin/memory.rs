@@ -39,6 +39,24 @@ pub(super) fn memory<'a>(ctx: &Ctx<'a>, tool: &str) -> Result<&'a Handle, Failed
     })
 }
 
+/// The check, before consent, of the tools that write (`remember`,
+/// `relate`): arguments holding a secret gem-ask knows (an API key, the
+/// value of a secret-named variable) are never kept, since a memory goes
+/// into later prompts and to the embedding model. The message names no
+/// secret.
+pub(super) fn no_secret(tool: &str, args: &Value) -> Result<(), Failed> {
+    if crate::agent::toolbox::secrets::args_hold_known(args) {
+        return Err(Failed::new(
+            "secret_refused",
+            format!(
+                "{tool}: its arguments hold a secret gem-ask keeps (an API key or the value of a \
+                 secret-named variable); nothing was saved. Never save secrets."
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A store's failure as the model reads it: bad arguments or a missing
 /// key are the model's to fix; a damaged, locked or full store is not.
 pub(super) fn failed(tool: &str, e: MemoryError) -> Failed {

@@ -11,6 +11,7 @@ use crate::memory::event::{By, related};
 pub fn tool() -> Tool {
     Tool::new(declaration(), Source::Builtin, Level::Standard, run)
         .with_guidance(super::place::MEMORY, |_| memory::guidance())
+        .with_check(|args, _| memory::no_secret(RELATE, args))
         .with_preview(|args, _| {
             format!(
                 "relate {} -{}-> {}",

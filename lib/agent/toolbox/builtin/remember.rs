@@ -13,6 +13,7 @@ use crate::memory::event::{By, written};
 pub fn tool() -> Tool {
     Tool::new(declaration(), Source::Builtin, Level::Standard, run)
         .with_guidance(super::place::MEMORY, |_| memory::guidance())
+        .with_check(|args, _| memory::no_secret(REMEMBER, args))
         .with_preview(|args, _| preview(args))
 }
 
