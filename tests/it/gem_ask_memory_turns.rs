@@ -232,9 +232,12 @@ fn the_models_writes_ask_for_consent_and_are_memory_events() {
     let shown = ok(&scene.home, &["show", "editor"]);
     assert_eq!(shown[0]["session"], init);
     assert_eq!(e.texts().last().unwrap(), "Alice prefers helix");
+    yes_writes_without_asking(&scene, &server);
+}
 
-    // --yes: a remember, a relate, and a forget of a key that is not there.
-    let ev = scene.run(&server, &["--memory", "--yes", "link them"]);
+/// `--yes`: a remember, a relate, and a forget of a key that is not there.
+fn yes_writes_without_asking(scene: &Scene, server: &FakeGemini) {
+    let ev = scene.run(server, &["--memory", "--yes", "link them"]);
     let r = of_type(&ev, "tool_result");
     assert_eq!(r[0]["status"], "success");
     assert_eq!(r[1]["status"], "success");
