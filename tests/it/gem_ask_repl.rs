@@ -351,7 +351,9 @@ fn ctrl_c_stops_the_answer_not_the_session() {
     assert!(!screen.contains("Two, three."), "{screen}");
     // The stopped turn is not part of the conversation.
     assert_eq!(user_texts(&server.bodies()[1]), ["Something else"]);
-    // Ctrl-C at the prompt drops the line, and the session goes on.
+    // Ctrl-C at the prompt drops the line, and the session goes on. The
+    // prompt first: a Ctrl-C while the turn still ends interrupts it.
+    wait_prompt(t, 3);
     t.type_text("half a line");
     t.keys(&["C-c"]);
     t.wait_for("(Ctrl-D or /quit leaves)");
