@@ -26,7 +26,8 @@
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
 //! Markdown output, `svg/` its SVG output, `live_chart/` keeps live charts, `live/`
 //! redraws them in place (`--live`), `plot/` the one canvas, axes and
-//! legend, `grammar/` the plot grammar's charts; this file holds the options and
+//! legend, `marks/` what each chart mark means in every format, `grammar/`
+//! the plot grammar's charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
 mod bar;
@@ -34,10 +35,10 @@ mod chart;
 mod ci;
 mod gfm;
 mod grammar;
-mod line;
 mod live;
 mod live_chart;
 pub mod markdown;
+mod marks;
 pub mod plot;
 mod run;
 mod stream;

@@ -1,7 +1,9 @@
 //! Charts as mermaid `xychart-beta` blocks, which GitHub and GitLab draw
-//! in Markdown: bar charts (horizontal, as the terminal draws them), line
-//! charts, and grammar charts made only of line and bar marks over one
-//! x axis (and rules at a number on the value axis, as flat lines).
+//! in Markdown: quick charts as their kind reads there (bar charts
+//! horizontal, as the terminal draws them; line charts), and grammar
+//! charts made only of marks it plots (lines, bars) over one x axis and
+//! rules at a number on the value axis, as flat lines (each mark says
+//! which it is in `marks/`).
 //! What mermaid cannot draw faithfully is refused with a reason (the
 //! report shows the data table instead): other marks, an inverted axis, a
 //! line with a gap (a missing bar is a bar of zero), several values at one
@@ -17,9 +19,9 @@ use serde_json::Value;
 use super::table::titled;
 use super::text::{inline, mermaid_number, mermaid_string};
 use crate::render::SERIES_RGB;
-use crate::render::grammar::groups;
-use crate::spec::grammar::{Axis, ChartSpec, FieldType, Mark, MarkKind, Operand};
-use crate::spec::{Chart, ChartType};
+use crate::render::marks::{self, Mermaid, Xy, groups};
+use crate::spec::Chart;
+use crate::spec::grammar::{Axis, ChartSpec, FieldType, Mark, Operand};
 
 /// More x positions than this are unreadable as categories.
 pub const MAX_CATEGORIES: usize = 200;
@@ -79,42 +81,34 @@ pub struct Plot {
 }
 
 impl XyChart {
-    /// A bar or line chart; `Err` says why mermaid cannot draw it.
+    /// A quick chart as its kind reads in mermaid (a table is not drawn:
+    /// [`NotDrawn::Table`]); `Err` says why mermaid cannot draw it.
     pub fn from_chart(chart: &Chart) -> Result<XyChart, NotDrawn> {
-        let categories: Vec<String> = match chart.chart_type {
-            ChartType::Table => return Err(NotDrawn::Table),
-            ChartType::Bar => chart
-                .series
-                .first()
-                .map(|s| s.points.iter().map(|p| p.label.clone()).collect())
-                .unwrap_or_default(),
-            ChartType::Line => super::super::line::label_union(chart)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
+        let Mermaid::Xy { categories, bars } = marks::chart(chart.chart_type).mermaid(chart) else {
+            return Err(NotDrawn::Table);
         };
         let mut series = Vec::new();
         for s in &chart.series {
             let mut at: HashMap<&str, f64> = HashMap::new();
             for p in &s.points {
-                if at.insert(&p.label, p.value).is_some() && chart.chart_type == ChartType::Line {
+                if at.insert(&p.label, p.value).is_some() && !bars {
                     return Err(NotDrawn::SeveralPoints(s.name.clone(), p.label.clone()));
                 }
             }
-            let values = if chart.chart_type == ChartType::Bar && chart.series.len() == 1 {
+            let values = if bars && chart.series.len() == 1 {
                 s.points.iter().map(|p| p.value).collect()
             } else {
                 aligned(&s.name, &categories, &at)?
             };
             series.push(Plot {
-                bar: chart.chart_type == ChartType::Bar,
+                bar: bars,
                 name: s.name.clone(),
                 values,
             });
         }
         let y_title = titled(chart.y_label.as_deref(), chart.unit.as_deref(), "");
         XyChart {
-            horizontal: chart.chart_type == ChartType::Bar,
+            horizontal: bars,
             title: chart.title.clone(),
             x_title: chart.x_label.clone(),
             categories,
@@ -125,25 +119,30 @@ impl XyChart {
         .checked()
     }
 
-    /// A grammar chart of line and bar marks over one x axis (bars over
-    /// categories on y: horizontal); `Err` says why mermaid cannot draw it.
+    /// A grammar chart of marks mermaid plots (lines, bars) over one x
+    /// axis, and rules (bars over categories on y: horizontal); `Err`
+    /// says why mermaid cannot draw it.
     pub fn from_spec(title: Option<&str>, spec: &ChartSpec) -> Result<XyChart, NotDrawn> {
         if let Some(m) = spec
             .marks
             .iter()
-            .find(|m| !matches!(m.kind, MarkKind::Line | MarkKind::Bar | MarkKind::Rule))
+            .find(|m| marks::of(m.kind).mermaid() == Xy::Refused)
         {
             return Err(NotDrawn::Mark(m.kind.as_str()));
         }
-        let (rules, marks): (Vec<&Mark>, Vec<&Mark>) =
-            spec.marks.iter().partition(|m| m.kind == MarkKind::Rule);
-        let horizontal = marks.iter().all(|m| m.kind == MarkKind::Bar)
+        let (rules, plotted): (Vec<&Mark>, Vec<&Mark>) = spec
+            .marks
+            .iter()
+            .partition(|m| marks::of(m.kind).mermaid() == Xy::Rule);
+        let horizontal = plotted
+            .iter()
+            .all(|m| marks::of(m.kind).mermaid() == Xy::Plot { bar: true })
             && spec.axis_type(false) == FieldType::String;
         if axis(spec, true).is_some_and(|a| a.invert) || axis(spec, false).is_some_and(|a| a.invert)
         {
             return Err(NotDrawn::InvertedAxis);
         }
-        let columns = Columns::of(spec, &marks, horizontal)?;
+        let columns = Columns::of(spec, &plotted, horizontal)?;
         let mut series = columns.series()?;
         for r in rules {
             series.push(rule_plot(r, horizontal, columns.categories.len())?);
@@ -331,7 +330,8 @@ impl<'s> Columns<'s> {
                         return Err(NotDrawn::SeveralValues(name, cat));
                     }
                 }
-                out.plots.push((m.kind == MarkKind::Bar, name, at));
+                let bar = marks::of(m.kind).mermaid() == Xy::Plot { bar: true };
+                out.plots.push((bar, name, at));
             }
         }
         Ok(out)
