@@ -3,7 +3,9 @@
 //! from a zero axis when any value is negative.
 
 use super::RenderOptions;
-use super::text::{Line, NumFormat, PALETTE, Style, clean_line, clean_title, width, with_unit};
+use super::text::{
+    Line, NumFormat, PALETTE, Style, clean_line, clean_title, titled, width, with_unit,
+};
 use super::wrap::{pad_left, pad_right, truncate};
 use crate::spec::Chart;
 
@@ -121,12 +123,10 @@ fn title_line(
 ) -> Option<String> {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
-    let y_title = match (clean_title(chart.y_label.as_deref(), ascii), header_unit) {
-        (Some(y), Some(u)) => Some(format!("{y} ({u})")),
-        (Some(y), None) => Some(y),
-        (None, Some(u)) => Some(format!("({u})")),
-        (None, None) => None,
-    };
+    let y_title = titled(
+        clean_title(chart.y_label.as_deref(), ascii).as_deref(),
+        header_unit,
+    );
     let x_title = clean_title(chart.x_label.as_deref(), ascii);
     if x_title.is_none() && y_title.is_none() {
         return None;

@@ -171,6 +171,37 @@ pub enum SpecError {
 }
 
 impl Chart {
+    /// The chart as rows of a table: one per label, in first-seen order,
+    /// with each series' value there. A label a series repeats is a row
+    /// per time it comes (its second point goes to the label's second
+    /// row), so no point is lost.
+    pub fn table_rows(&self) -> Vec<(&str, Vec<Option<f64>>)> {
+        use std::collections::HashMap;
+        let ns = self.series.len();
+        // A label's rows, in order; each series' next free one.
+        let mut at: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
+        let mut rows: Vec<(&str, Vec<Option<f64>>)> = Vec::new();
+        for (si, s) in self.series.iter().enumerate() {
+            for p in &s.points {
+                let (label_rows, used) = at
+                    .entry(p.label.as_str())
+                    .or_insert_with(|| (Vec::new(), vec![0; ns]));
+                let k = used[si];
+                used[si] += 1;
+                let r = match label_rows.get(k) {
+                    Some(&r) => r,
+                    None => {
+                        rows.push((p.label.as_str(), vec![None; ns]));
+                        label_rows.push(rows.len() - 1);
+                        rows.len() - 1
+                    }
+                };
+                rows[r].1[si] = Some(p.value);
+            }
+        }
+        rows
+    }
+
     /// Total points over all series.
     pub fn point_count(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
@@ -441,6 +472,21 @@ mod tests {
         assert!(n.chart.meta.truncated);
         assert_eq!(n.chart.meta.original_point_count, 500);
         assert_eq!(n.chart.meta.reduction, Some(Reduction::Even));
+    }
+
+    #[test]
+    fn a_repeated_label_is_a_row_each_time() {
+        let mut c = chart(ChartType::Line, &[("a", &[1.0, 2.0, 3.0]), ("b", &[4.0])]);
+        c.series[0].points[1].label = "p0".into();
+        let rows = c.table_rows();
+        assert_eq!(
+            rows,
+            vec![
+                ("p0", vec![Some(1.0), Some(4.0)]),
+                ("p0", vec![Some(2.0), None]),
+                ("p2", vec![Some(3.0), None]),
+            ]
+        );
     }
 
     #[test]

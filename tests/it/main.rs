@@ -39,6 +39,7 @@ mod toolbox_props;
 mod topic_tag;
 mod topic_tag_props;
 mod topics_e2e;
+mod viz_defects;
 mod viz_parse;
 mod viz_parse_ambiguity;
 mod viz_parse_api;

@@ -21,7 +21,7 @@ use super::super::RenderOptions;
 use super::super::plot::{
     self, AxisSpec, Layer, Markers, Plot, Shape, legend, marker, series_style,
 };
-use super::super::text::{Style, paint};
+use super::super::text::{Style, paint, titled};
 use super::vega::{iso_utc, nonblank, points, value_title};
 use super::{Body, ChartKind, GrammarMark, Layers, Mermaid, VegaLayers, Xy};
 use crate::spec::Chart;
@@ -148,22 +148,7 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
 
 /// The y title above the plot: the label, with the unit in parentheses.
 fn y_title(chart: &Chart) -> Option<String> {
-    let unit = chart
-        .unit
-        .as_deref()
-        .map(str::trim)
-        .filter(|u| !u.is_empty());
-    let y_label = chart
-        .y_label
-        .as_deref()
-        .map(str::trim)
-        .filter(|y| !y.is_empty());
-    match (y_label, unit) {
-        (Some(y), Some(u)) => Some(format!("{y} ({u})")),
-        (Some(y), None) => Some(y.to_string()),
-        (None, Some(u)) => Some(format!("({u})")),
-        (None, None) => None,
-    }
+    titled(chart.y_label.as_deref(), chart.unit.as_deref())
 }
 
 /// Every label of every series once. A label new to the union goes just

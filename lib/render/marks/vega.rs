@@ -351,16 +351,7 @@ pub(crate) fn nonblank(s: Option<&str>) -> Option<&str> {
     s.map(str::trim).filter(|s| !s.is_empty())
 }
 
-/// An axis title: the label with the unit in parentheses (`Time (s)`),
-/// the unit alone, or none.
-pub(crate) fn titled(label: Option<&str>, unit: Option<&str>) -> Option<String> {
-    match (nonblank(label), nonblank(unit)) {
-        (Some(l), Some(u)) => Some(format!("{l} ({u})")),
-        (Some(l), None) => Some(l.to_string()),
-        (None, Some(u)) => Some(format!("({u})")),
-        (None, None) => None,
-    }
-}
+pub(crate) use super::super::text::titled;
 
 /// The value axis of a quick chart: `yLabel (unit)`, else the name of
 /// its one series.

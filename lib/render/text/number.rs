@@ -194,6 +194,32 @@ pub fn with_unit(num: &str, unit: Option<&str>) -> String {
     }
 }
 
+/// An axis or column title: the label with the unit in parentheses
+/// (`Time (s)`), the unit alone (`(s)`), or none; a label that names its
+/// unit already (`0-60 mph (s)`, `price [$]`) is not given it twice.
+pub fn titled(label: Option<&str>, unit: Option<&str>) -> Option<String> {
+    fn nonblank(s: Option<&str>) -> Option<&str> {
+        s.map(str::trim).filter(|s| !s.is_empty())
+    }
+    match (nonblank(label), nonblank(unit)) {
+        (Some(l), Some(u)) if names_unit(l, u) => Some(l.to_string()),
+        (Some(l), Some(u)) => Some(format!("{l} ({u})")),
+        (Some(l), None) => Some(l.to_string()),
+        (None, Some(u)) => Some(format!("({u})")),
+        (None, None) => None,
+    }
+}
+
+/// Whether a title ends by naming `unit`: `(unit)` or `[unit]`.
+fn names_unit(label: &str, unit: &str) -> bool {
+    [("(", ")"), ("[", "]")].iter().any(|(open, close)| {
+        label
+            .strip_suffix(close)
+            .and_then(|l| l.strip_suffix(unit))
+            .is_some_and(|l| l.trim_end().ends_with(open))
+    })
+}
+
 /// A 1, 2 or 5 times a power of ten near `raw`, for axis steps.
 pub fn nice_step(raw: f64) -> f64 {
     if !(raw.is_finite() && raw > 0.0) {
