@@ -21,7 +21,7 @@ use super::number::{
     Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number, parse_number_as,
 };
 use super::rows::{Loc, Names, OwnedRow, Rows, Warner, cell, owned};
-use super::table::{common_unit, header_unit, resolve, sample_with_names};
+use super::table::{common_unit, header_unit, looks_like_year, resolve, sample_with_names};
 use super::{ParseError, ParseOptions, examples_error};
 use crate::events::{Event, EventWriter};
 use crate::spec::grammar::{
@@ -271,6 +271,7 @@ fn build(
     let list = column_names(&names, &sample);
     let cols = Columns::resolve(&list, opts)?;
     let used = cols.used();
+    let series_hint = series_candidate(&sample, &list, &cols);
     let limits = Limits::default();
     let mut table: Vec<(OwnedRow, Loc)> = sample
         .into_iter()
@@ -300,6 +301,9 @@ fn build(
         columns.push(Column { key, ..col });
     }
     let spec = spec_of(&columns, &cols, &used, table.len(), opts, g);
+    if let Some(note) = repeated_x_note(&spec, &columns[0], series_hint.as_deref()) {
+        warn.note(note);
+    }
     let value = serde_json::to_value(&spec).expect("a spec always serializes");
     let valid = validate_spec(&value, &limits).map_err(|why| {
         ParseError::Usage(format!(
@@ -371,7 +375,7 @@ fn column(
         Some(u) => strip_unit(name, u),
         None => name.trim().to_string(),
     };
-    let ty = want.unwrap_or_else(|| cell_type(&texts));
+    let ty = want.unwrap_or_else(|| cell_type(&texts, at == 0));
     let (cells, unit) = match ty {
         FieldType::Number => number_cells(name, &texts, table, header, hint, opts, warn)?,
         _ => (
@@ -394,11 +398,11 @@ fn column(
 }
 
 /// The type of a column's cells (those present): dates written with `-`
-/// or `T`, numbers, else strings.
-fn cell_type(texts: &[Option<&str>]) -> FieldType {
+/// or `T` (or years, on x: `1952`), numbers, else strings.
+fn cell_type(texts: &[Option<&str>], x: bool) -> FieldType {
     let present = || texts.iter().flatten().copied();
     let is_date = |c: &str| parse_date(c).is_some() && (c.contains('-') || c.contains('T'));
-    if present().next().is_some() && present().all(is_date) {
+    if present().next().is_some() && present().all(|c| is_date(c) || (x && looks_like_year(c))) {
         FieldType::Date
     } else if present().next().is_some() && present().all(|c| parse_number(c).is_some()) {
         FieldType::Number
@@ -456,6 +460,64 @@ fn number_cells(
         )));
     }
     Ok((cells, unit))
+}
+
+/// A text column of the sample (not x, not a -y) that names one row per
+/// x value: what `-s` would split a line by.
+fn series_candidate(sample: &[(OwnedRow, Loc)], list: &[String], cols: &Columns) -> Option<String> {
+    (0..list.len())
+        .filter(|&c| c != cols.x && !cols.ys.contains(&c) && Some(c) != cols.series)
+        .find(|&c| {
+            let mut seen = std::collections::HashSet::new();
+            let text = sample
+                .iter()
+                .filter_map(|(r, _)| cell(r, c))
+                .any(|v| parse_number(&v).is_none());
+            text && sample.iter().all(|(r, _)| {
+                seen.insert((
+                    cell(r, cols.x).map(|v| v.into_owned()),
+                    cell(r, c).map(|v| v.into_owned()),
+                ))
+            })
+        })
+        .map(|c| list[c].clone())
+}
+
+/// A line or area whose x repeats within one series goes up and down at
+/// each x: said, with what splits it into lines.
+fn repeated_x_note(spec: &ChartSpec, x: &Column, series_hint: Option<&str>) -> Option<String> {
+    let joined = spec
+        .marks
+        .iter()
+        .any(|m| matches!(m.kind, MarkKind::Line | MarkKind::Area) && m.series.is_none());
+    if !joined || x.field.ty == FieldType::String {
+        return None;
+    }
+    // Each value's count, in order of first appearance: the most
+    // repeated, the first of equals.
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for c in x.cells.iter().filter(|c| !c.is_null()) {
+        let k = *at.entry(c.to_string()).or_insert_with(|| {
+            counts.push((c.to_string(), 0));
+            counts.len() - 1
+        });
+        counts[k].1 += 1;
+    }
+    let (value, n) = counts.into_iter().rev().max_by_key(|(_, n)| *n)?;
+    if n < 2 {
+        return None;
+    }
+    let how = match series_hint {
+        Some(s) => format!("-s {s:?} draws one line per {s}"),
+        None => "-s COLUMN draws one line per value of a column".into(),
+    };
+    Some(format!(
+        "x column {:?} repeats ({} is in {n} rows): one line through them goes up and down at \
+         each x, drawn in x order; {how}, --mark point draws the points alone",
+        x.key,
+        value.trim_matches('"')
+    ))
 }
 
 fn number(c: &str, dec: Decimal) -> Option<f64> {

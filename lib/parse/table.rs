@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized};
+use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, XType};
 
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
 use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell, owned};
@@ -15,13 +15,14 @@ use super::{ParseError, ParseOptions, examples_error};
 
 mod builder;
 mod doubts;
+mod instant;
 mod plain;
 mod time;
 
 use builder::Builder;
 pub use time::DateOrder;
-pub(crate) use time::looks_ordered;
 use time::{DatesChoice, decide_dates};
+pub(crate) use time::{looks_like_year, looks_ordered};
 
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
@@ -74,8 +75,10 @@ pub(crate) struct Plan {
     series: Option<usize>,
     /// The decimal mark of each column, decided once from the sample.
     decimals: Vec<Decimal>,
-    /// How the label column's numeric dates read (a line's only).
+    /// How the label column's numeric dates read.
     dates: DatesChoice,
+    /// The labels are values on this scale: the chart is drawn to scale.
+    x_type: Option<XType>,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
     chart: Chart,
@@ -183,11 +186,18 @@ fn plan(
             }
         })
         .collect();
-    let watch_time = chart_type == ChartType::Line && series.is_none();
     let dates = match label {
-        Some(l) if watch_time => decide_dates(column_cells(sample, l), opts.dates),
-        _ => DatesChoice::default(),
+        Some(l) => decide_dates(column_cells(sample, l), opts.dates),
+        None => DatesChoice::default(),
     };
+    let x_type = label.and_then(|l| {
+        let numbers = match chart_type {
+            ChartType::Line => true,
+            ChartType::Bar => false,
+            ChartType::Table => return None,
+        };
+        instant::x_type_of(column_cells(sample, l), dates.order, numbers)
+    });
     let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
     let chart = Chart {
         chart_type,
@@ -216,6 +226,7 @@ fn plan(
         series,
         decimals,
         dates,
+        x_type,
         real_names: names.real,
         chart,
         opts: nopts,

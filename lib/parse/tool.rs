@@ -114,7 +114,14 @@ fn points(
     dropped: &mut Vec<(String, String)>,
 ) -> Result<(), ToolArgsError> {
     let mut add = |label: String, value: &Value| match value_of(value) {
-        Some((v, unit)) if v.is_finite() => out.push((Point { label, value: v }, unit)),
+        Some((v, unit)) if v.is_finite() => out.push((
+            Point {
+                label,
+                value: v,
+                x: None,
+            },
+            unit,
+        )),
         _ => dropped.push((name.to_string(), label)),
     };
     match v {

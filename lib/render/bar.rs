@@ -4,7 +4,7 @@
 
 use super::RenderOptions;
 use super::text::{
-    Line, NumFormat, PALETTE, Style, clean_line, clean_title, titled, width, with_unit,
+    Line, NumFormat, PALETTE, Style, are_years, clean_line, clean_title, titled, width, with_unit,
 };
 use super::wrap::{pad_left, pad_right, truncate};
 use crate::spec::Chart;
@@ -71,7 +71,8 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     }
     let unit = clean_title(chart.unit.as_deref(), ascii);
     let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
-    let (values, unit_in_header) = value_texts(s, unit.as_deref(), max_vw);
+    let years = are_years(chart.y_label.as_deref(), s.iter().map(|r| r.value));
+    let (values, unit_in_header) = value_texts(s, unit.as_deref(), max_vw, years);
     let vw = values
         .iter()
         .map(|v| width(v))
@@ -97,8 +98,8 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
 
 /// Each row's value with the unit, or without it (`true`: the unit goes
 /// once into the header) when that makes a value wider than `max_vw`.
-fn value_texts(s: &[Row], unit: Option<&str>, max_vw: usize) -> (Vec<String>, bool) {
-    let fmt = NumFormat::for_values(s.iter().map(|p| p.value));
+fn value_texts(s: &[Row], unit: Option<&str>, max_vw: usize, years: bool) -> (Vec<String>, bool) {
+    let fmt = NumFormat::for_values(s.iter().map(|p| p.value)).with_years(years);
     let values_with = |unit: Option<&str>| -> Vec<String> {
         s.iter()
             .map(|p| with_unit(&fmt.format(p.value), unit))

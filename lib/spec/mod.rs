@@ -110,6 +110,32 @@ pub enum FallbackMode {
 pub struct Point {
     pub label: String,
     pub value: f64,
+    /// Where the point sits on a chart's x scale ([`Chart::x_type`]): a
+    /// number, or a date as seconds since 1970-01-01T00:00:00Z. Absent:
+    /// the label is a category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+}
+
+impl Point {
+    /// A point known by its label alone (a category).
+    pub fn new(label: impl Into<String>, value: f64) -> Point {
+        Point {
+            label: label.into(),
+            value,
+            x: None,
+        }
+    }
+}
+
+/// What a chart's x positions are when they are values, not categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum XType {
+    /// Numbers, placed by value.
+    Number,
+    /// Dates and times, placed in time (seconds since the epoch, UTC).
+    Date,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -147,6 +173,11 @@ pub struct Chart {
     pub y_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
+    /// Our extension (docs/events.md): the points' `x` are values on this
+    /// scale, so the chart is drawn to scale and in x order. Absent: the
+    /// labels are categories in the order given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_type: Option<XType>,
     pub series: Vec<Series>,
     #[serde(default)]
     pub meta: Meta,
@@ -406,6 +437,7 @@ mod tests {
                         .map(|(i, v)| Point {
                             label: format!("p{i}"),
                             value: *v,
+                            x: None,
                         })
                         .collect(),
                 })

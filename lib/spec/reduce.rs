@@ -32,6 +32,7 @@ impl Indexed {
             point: Point {
                 label: label.to_string(),
                 value,
+                x: None,
             },
         }
     }
@@ -530,6 +531,7 @@ mod tests {
             .map(|(i, v)| Point {
                 label: i.to_string(),
                 value: *v,
+                x: None,
             })
             .collect()
     }
@@ -610,6 +612,7 @@ mod tests {
             r.push(Point {
                 label: i.to_string(),
                 value: i as f64,
+                x: None,
             });
         }
         let (v, _) = r.finish();
@@ -651,6 +654,7 @@ mod tests {
                 r.push(Point {
                     label: i.to_string(),
                     value: if i == spike { 1000.0 } else { (i % 7) as f64 },
+                    x: None,
                 });
             }
             let (v, _) = r.finish();

@@ -34,6 +34,16 @@ fn render(args: &[&str], stdin: &str) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
+/// The labels of the first series of a chart event.
+fn labels(v: &Value) -> Vec<&str> {
+    v["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["label"].as_str().unwrap())
+        .collect()
+}
+
 /// `viz-parse ARGS | viz-render RENDER`.
 fn pipe(args: &[&str], stdin: &str, render_args: &[&str]) -> String {
     let (ev, _) = parse(args, stdin);
@@ -117,4 +127,153 @@ fn an_svg_line_chart_writes_only_the_x_labels_that_fit() {
         labels.len()
     );
     assert_eq!(labels[0], "item 000", "the first label is kept");
+}
+
+/// The columns of the markers (`●`) on each line of a terminal drawing.
+fn marker_columns(text: &str) -> Vec<usize> {
+    let mut cols: Vec<usize> = text
+        .lines()
+        .flat_map(|l| {
+            l.chars()
+                .enumerate()
+                .filter(|(_, c)| *c == '●')
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    cols.sort_unstable();
+    cols
+}
+
+/// Defect 4: a line kept file order when x was a date out of order, and
+/// drew irregular gaps in time as even steps (the x axis was ordinal).
+#[test]
+fn a_line_over_dates_is_in_date_order_and_to_scale() {
+    let (ev, err) = parse(&[], "month,v\n2020-01,1\n2020-03,3\n2020-02,2\n");
+    let labels = labels(&ev[0]);
+    assert_eq!(labels, ["2020-01", "2020-02", "2020-03"]);
+    assert!(
+        err.contains("not in date order (2020-03 comes before 2020-02)"),
+        "{err}"
+    );
+    assert_eq!(ev[0]["xType"], "date");
+    // Two days apart, then five months: the gap shows.
+    let input = "date,v\n2020-01-01,1\n2020-01-03,2\n2020-06-01,3\n";
+    let (ev, _) = parse(&[], input);
+    let x: Vec<f64> = ev[0]["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["x"].as_f64().unwrap())
+        .collect();
+    assert_eq!(x[1] - x[0], 2.0 * 86_400.0);
+    let text = pipe(&[], input, &["--color", "never", "--width", "80"]);
+    let cols = marker_columns(&text);
+    assert_eq!(cols.len(), 3, "{text}");
+    assert!(
+        cols[2] - cols[1] > 10 * (cols[1] - cols[0]).max(1),
+        "{cols:?}\n{text}"
+    );
+}
+
+/// Defect 10: dates written like `Jan 1 2000`, newest first, were not
+/// reordered (ISO dates were).
+#[test]
+fn dates_with_month_names_newest_first_are_reordered() {
+    let (ev, err) = parse(
+        &[],
+        "date,price\nMar 1 2000,3\nFeb 1 2000,2\nJan 1 2000,1\n",
+    );
+    let labels = labels(&ev[0]);
+    assert_eq!(labels, ["Jan 1 2000", "Feb 1 2000", "Mar 1 2000"]);
+    assert_eq!(ev[0]["chartType"], "line");
+    assert!(err.contains("date order"), "{err}");
+}
+
+/// Defect 3: years were written with thousands separators: the
+/// grammar's ticks (`1,960`), bar values (`2,007`), a line's axis (`2,020`).
+#[test]
+fn years_are_written_without_separators() {
+    let mut rows = String::from("year,v\n");
+    for y in 1952..=2007 {
+        rows.push_str(&format!("{y},{}\n", (y * 7) % 13));
+    }
+    let grammar = pipe(
+        &["--grammar", "-x", "year", "-y", "v"],
+        &rows,
+        &["--color", "never"],
+    );
+    let line = pipe(&[], &rows, &["--color", "never"]);
+    let bars = pipe(&[], "country,year\nA,2007\nB,1952\n", &["--color", "never"]);
+    for (what, text, year) in [
+        ("grammar", &grammar, "1960"),
+        ("line", &line, "1960"),
+        ("bar", &bars, "2007"),
+    ] {
+        assert!(text.contains(year), "{what}: {text}");
+        assert!(
+            !text.contains("1,9") && !text.contains("2,0"),
+            "{what}: {text}"
+        );
+    }
+}
+
+/// Defect 5: a grammar line over repeated x values stroked back across
+/// the plot without a word (gapminder: from 2007 back to 1952). It is
+/// said, with the -s that splits it, and drawn in x order.
+#[test]
+fn a_grammar_line_over_repeated_x_is_said_and_drawn_in_x_order() {
+    let rows = "country,year,life\nA,1952,30\nA,2007,70\nB,1952,40\nB,2007,60\n";
+    let (_, err) = parse(&["--grammar", "-x", "year", "-y", "life"], rows);
+    assert!(
+        err.contains("x column \"year\" repeats (1952 is in 2 rows)"),
+        "{err}"
+    );
+    assert!(err.contains("-s \"country\""), "{err}");
+    let svg = pipe(
+        &["--grammar", "-x", "x", "-y", "y"],
+        "x,y\n3,30\n1,10\n2,20\n",
+        &["--format", "svg"],
+    );
+    let line = svg
+        .split("<polyline")
+        .find(|p| p.contains("stroke-width=\"2\""))
+        .expect("the data line");
+    let points = line
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let xs: Vec<i32> = points
+        .split_whitespace()
+        .map(|p| p.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(xs.len(), 3);
+    assert!(xs.windows(2).all(|w| w[0] < w[1]), "{xs:?}");
+}
+
+/// Defect 6: grammar bars over repeated categories were summed in the
+/// terminal and SVG but overlapped (`stack: null`) in Vega-Lite, and the
+/// sum was not named. Every output sums them and says `sum(v)`.
+#[test]
+fn grammar_bars_over_repeated_categories_are_sums_everywhere() {
+    let args = ["--grammar", "-x", "k", "-y", "v"];
+    let input = "k,v\na,1\na,2\nb,3\n";
+    let text = pipe(&args, input, &["--color", "never"]);
+    assert!(text.contains("sum(v)"), "{text}");
+    let a_row = text.lines().find(|l| l.starts_with("a ")).unwrap();
+    assert!(a_row.trim_end().ends_with(" 3"), "{text}");
+    let vl: Value = serde_json::from_str(&pipe(&args, input, &["--format", "vega-lite"])).unwrap();
+    let y = &vl["layer"][0]["encoding"]["y"];
+    assert_eq!(y["aggregate"], "sum", "{vl}");
+    assert_eq!(y["title"], "sum(v)", "{vl}");
+    let md = pipe(&args, input, &["--format", "markdown"]);
+    assert!(
+        md.contains("y-axis \"sum(v)\"") && md.contains("bar \"v\" [3, 3]"),
+        "{md}"
+    );
+    let svg = pipe(&args, input, &["--format", "svg"]);
+    assert!(svg.contains("sum(v)"), "{svg}");
 }

@@ -5,7 +5,7 @@
 
 use gemline::events::Event;
 use gemline::render::{RenderOptions, Renderer, render_chart};
-use gemline::spec::{Chart, ChartType, Meta, Point, Reduction, Series};
+use gemline::spec::{Chart, ChartType, Meta, Point, Reduction, Series, XType};
 use proptest::prelude::*;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -34,11 +34,16 @@ fn value() -> impl Strategy<Value = f64> {
 }
 
 fn series() -> impl Strategy<Value = Series> {
-    (text(), prop::collection::vec((text(), value()), 0..40)).prop_map(|(name, pts)| Series {
+    let x = prop_oneof![
+        3 => Just(None),
+        2 => value().prop_map(Some),
+        1 => prop::num::f64::ANY.prop_map(Some),
+    ];
+    (text(), prop::collection::vec((text(), value(), x), 0..40)).prop_map(|(name, pts)| Series {
         name,
         points: pts
             .into_iter()
-            .map(|(label, value)| Point { label, value })
+            .map(|(label, value, x)| Point { label, value, x })
             .collect(),
     })
 }
@@ -56,16 +61,31 @@ fn chart() -> impl Strategy<Value = Chart> {
         prop::option::of(text()),
         prop::option::of(text()),
         prop::option::of(text()),
-        (any::<bool>(), 0usize..5000, prop::option::of(0usize..6)),
+        (
+            any::<bool>(),
+            0usize..5000,
+            prop::option::of(0usize..6),
+            prop::option::of(prop_oneof![Just(XType::Number), Just(XType::Date)]),
+        ),
     )
         .prop_map(
-            |(chart_type, series, title, subtitle, x_label, y_label, unit, (t, orig, red))| Chart {
+            |(
+                chart_type,
+                series,
+                title,
+                subtitle,
+                x_label,
+                y_label,
+                unit,
+                (t, orig, red, x_type),
+            )| Chart {
                 chart_type,
                 title,
                 subtitle,
                 x_label,
                 y_label,
                 unit,
+                x_type,
                 series,
                 meta: Meta {
                     truncated: t,

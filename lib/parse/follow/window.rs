@@ -200,6 +200,7 @@ impl Window {
                             x.to_string()
                         },
                         value,
+                        x: None,
                     })
                     .collect(),
             })
@@ -220,6 +221,7 @@ impl Window {
                 .or_else(|| Some(if self.clock { "time" } else { "sample" }.into())),
             y_label: labels.y_label.clone(),
             unit: labels.unit.clone().or_else(|| self.common_unit()),
+            x_type: None,
             series,
             meta: Meta {
                 truncated,

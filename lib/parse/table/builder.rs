@@ -11,11 +11,12 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use crate::spec::reduce::Reducer;
-use crate::spec::{self, ChartType, Normalized, SpecError};
+use crate::spec::{self, Chart, ChartType, Normalized, SpecError, XType};
 
 use super::super::ParseError;
-use super::super::number::{is_missing, parse_number, parse_number_as};
+use super::super::number::{Decimal, is_missing, parse_number, parse_number_as};
 use super::super::rows::{Cells, Loc, Warner, cell, short};
+use super::instant::instant;
 use super::time::{self, DateOrder, NewestFirst};
 use super::{MAX_REPORTED, MAX_SERIES, Plan};
 
@@ -215,6 +216,12 @@ impl Builder {
             .collect();
         let span = self.newest_first.and_then(NewestFirst::span);
         let other_span = self.other_reading.and_then(NewestFirst::span);
+        let x_type = self.plan.x_type;
+        let order = self.plan.dates.order;
+        let dec = self
+            .plan
+            .label
+            .map_or(Decimal::Point, |l| self.plan.decimals[l]);
         match spec::finish(self.plan.chart, self.reducers, &self.plan.opts) {
             Ok(mut chart) => {
                 if let (Some(example), Some(order), Some(l)) = (
@@ -231,6 +238,7 @@ impl Builder {
                     ));
                 }
                 // Time written newest first would run right to left.
+                let reversed = span.is_some();
                 if let Some((first, last)) = span {
                     for s in &mut chart.series {
                         s.points.reverse();
@@ -238,6 +246,9 @@ impl Builder {
                     warn.note(format!(
                         "the labels run newest first ({first} … {last}); the line is drawn oldest to newest"
                     ));
+                }
+                if let Some(x_type) = x_type {
+                    place(&mut chart, (x_type, order, dec), reversed, warn);
                 }
                 Ok(Normalized {
                     chart,
@@ -277,5 +288,58 @@ impl Plan {
             self.opts.limit(),
             self.opts.method_for(self.chart.chart_type),
         )
+    }
+}
+
+/// Puts each point at its label's value on the x scale and the points
+/// in x order (said when the rows were not, unless they were only
+/// newest first, which is said already). A label that is no value
+/// there leaves its point out, said with the first such label.
+fn place(
+    chart: &mut Chart,
+    (x_type, order, dec): (XType, Option<DateOrder>, Decimal),
+    reversed: bool,
+    warn: &mut Warner,
+) {
+    let (mut dropped, mut example) = (0, None);
+    let mut unsorted: Option<(String, String)> = None;
+    for s in &mut chart.series {
+        s.points.retain_mut(|p| {
+            p.x = match x_type {
+                XType::Date => instant(&p.label, order).map(|(t, _)| t),
+                XType::Number => parse_number_as(&p.label, dec).map(|n| n.value),
+            };
+            if p.x.is_none() {
+                dropped += 1;
+                example.get_or_insert_with(|| p.label.clone());
+            }
+            p.x.is_some()
+        });
+        let x = |p: &spec::Point| p.x.unwrap_or(f64::NAN);
+        if let Some(w) = s.points.windows(2).find(|w| x(&w[1]) < x(&w[0])) {
+            unsorted.get_or_insert_with(|| (w[0].label.clone(), w[1].label.clone()));
+            s.points.sort_by(|a, b| x(a).total_cmp(&x(b)));
+        }
+    }
+    chart.x_type = Some(x_type);
+    let (order, what) = match (x_type, chart.chart_type) {
+        (XType::Date, ChartType::Line) => ("date order", "the line is drawn"),
+        (XType::Date, _) => ("date order", "the bars are"),
+        (XType::Number, _) => ("number order", "the line is drawn"),
+    };
+    if let (Some((a, b)), false) = (&unsorted, reversed) {
+        warn.note(format!(
+            "the rows are not in {order} ({a} comes before {b}); {what} in {order}"
+        ));
+    }
+    if let Some(e) = example {
+        let s = if dropped == 1 { "" } else { "s" };
+        let kind = match x_type {
+            XType::Date => "a date",
+            XType::Number => "a number",
+        };
+        warn.note(format!(
+            "{dropped} point{s} left out: label {e:?} is not {kind} like the others"
+        ));
     }
 }

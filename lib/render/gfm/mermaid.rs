@@ -162,8 +162,8 @@ impl XyChart {
         XyChart {
             horizontal,
             title: title.map(str::to_string),
-            x_title: axis_title(spec, columns.cat_field, x_axis),
-            y_title: axis_title(spec, columns.val_field, y_axis),
+            x_title: axis_title(spec, columns.cat_field, x_axis, false),
+            y_title: axis_title(spec, columns.val_field, y_axis, columns.summed),
             categories: columns.categories,
             y_range,
             series,
@@ -262,11 +262,18 @@ fn axis(spec: &ChartSpec, x: bool) -> Option<&Axis> {
 }
 
 /// An axis' title: its own label, else the field's label with its unit.
-fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool) -> Option<String> {
+/// `summed`: the values are sums of a category's (`sum(amount)`).
+fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool, summed: bool) -> Option<String> {
     axis(spec, x).and_then(|a| a.label.clone()).or_else(|| {
         field.map(|f| {
+            let label = spec.field_label(f);
+            let label = if summed {
+                format!("sum({label})")
+            } else {
+                label.to_string()
+            };
             titled(
-                Some(spec.field_label(f)),
+                Some(&label),
                 spec.field(f).and_then(|d| d.unit.as_deref()),
                 f,
             )
@@ -279,6 +286,8 @@ fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool) -> Option<String> 
 /// its values by category index).
 struct Columns<'s> {
     categories: Vec<String>,
+    /// Bars whose category repeats are summed.
+    summed: bool,
     plots: Vec<(bool, String, HashMap<usize, f64>)>,
     cat_field: Option<&'s str>,
     val_field: Option<&'s str>,
@@ -291,6 +300,7 @@ impl<'s> Columns<'s> {
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut out = Columns {
             categories: Vec::new(),
+            summed: false,
             plots: Vec::new(),
             cat_field: None,
             val_field: None,
@@ -326,8 +336,18 @@ impl<'s> Columns<'s> {
                         out.categories.push(cat.clone());
                         out.categories.len() - 1
                     });
-                    if at.insert(k, val).is_some() {
-                        return Err(NotDrawn::SeveralValues(name, cat));
+                    let bar = marks::of(m.kind).mermaid() == Xy::Plot { bar: true };
+                    match at.get_mut(&k) {
+                        // Several values of one category: bars are their
+                        // sums, as in the terminal; a line cannot say which.
+                        Some(sum) if bar => {
+                            *sum += val;
+                            out.summed = true;
+                        }
+                        Some(_) => return Err(NotDrawn::SeveralValues(name, cat)),
+                        None => {
+                            at.insert(k, val);
+                        }
                     }
                 }
                 let bar = marks::of(m.kind).mermaid() == Xy::Plot { bar: true };

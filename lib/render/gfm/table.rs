@@ -68,12 +68,14 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
     }];
     let mut formats = Vec::new();
     for s in &chart.series {
-        formats.push(ExactFormat::for_values(s.points.iter().map(|p| p.value)));
         // One series: the y label names it best; several: their names.
         let name = match chart.y_label.as_deref() {
             Some(y) if one && !y.trim().is_empty() => y,
             _ => s.name.as_str(),
         };
+        let values = || s.points.iter().map(|p| p.value);
+        let years = text::are_years(Some(name), values());
+        formats.push(ExactFormat::for_values(values()).with_years(years));
         columns.push(Column {
             header: titled(Some(name), chart.unit.as_deref(), "Value"),
             numeric: true,

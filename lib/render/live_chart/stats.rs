@@ -106,6 +106,7 @@ mod tests {
                         .map(|(i, &value)| Point {
                             label: i.to_string(),
                             value,
+                            x: None,
                         })
                         .collect(),
                 })

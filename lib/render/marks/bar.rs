@@ -137,17 +137,38 @@ impl GrammarMark for Bar {
             // With x2 the bar is a range along x: its length along y
             // needs a baseline of its own.
             layer["encoding"]["y2"] = json!({"datum": 0});
-        } else if let Some(c) = p.color(m) {
-            let offset = if p.x.continuous() {
-                "yOffset"
+        } else {
+            // Several values of one category and series: summed, as the
+            // terminal and SVG draw them, and the title says so.
+            let labelled = if value_axis == "y" {
+                &p.spec.axes.y
             } else {
-                "xOffset"
-            };
-            let mut c = c;
-            if let Value::Object(o) = &mut c {
-                o.remove("title");
+                &p.spec.axes.x
             }
-            layer["encoding"][offset] = c;
+            .as_ref()
+            .is_some_and(|a| a.label.is_some());
+            if repeats(p.spec, m, !p.x.continuous()) {
+                let value = &mut layer["encoding"][value_axis];
+                value["aggregate"] = "sum".into();
+                let field = if value_axis == "y" { &m.y } else { &m.x };
+                if let (Some(f), false) = (field, labelled) {
+                    let unit = p.spec.field(f).and_then(|d| d.unit.as_deref());
+                    let label = summed_title(p.spec.field_label(f), true);
+                    value["title"] = titled(Some(&label), unit).into();
+                }
+            }
+            if let Some(c) = p.color(m) {
+                let offset = if p.x.continuous() {
+                    "yOffset"
+                } else {
+                    "xOffset"
+                };
+                let mut c = c;
+                if let Value::Object(o) = &mut c {
+                    o.remove("title");
+                }
+                layer["encoding"][offset] = c;
+            }
         }
         out.push(layer);
     }
@@ -235,6 +256,10 @@ struct Grouped<'a> {
     value_field: Option<&'a str>,
     /// Marks other than bars, which this layout cannot place.
     skipped: usize,
+    /// (category, series) with a value so far.
+    seen: std::collections::HashSet<(usize, usize)>,
+    /// Some category and series had several values: bars are their sums.
+    summed: bool,
 }
 
 impl<'a> Grouped<'a> {
@@ -274,6 +299,9 @@ impl<'a> Grouped<'a> {
                         g.categories.push(cat);
                         g.categories.len() - 1
                     });
+                    if !g.seen.insert((ci, si)) {
+                        g.summed = true;
+                    }
                     *g.sums.entry((ci, si)).or_insert(0.0) += val;
                 }
             }
@@ -319,6 +347,32 @@ impl<'a> Grouped<'a> {
     }
 }
 
+/// The value title of bars that are sums (`sum(amount)`), else as it is.
+fn summed_title(label: &str, summed: bool) -> String {
+    if summed {
+        format!("sum({label})")
+    } else {
+        label.to_string()
+    }
+}
+
+/// Whether a bar mark over categories has several values for one
+/// category of one series: its bars are then their sums.
+fn repeats(spec: &ChartSpec, m: &Mark, categories_on_x: bool) -> bool {
+    let cat_f = if categories_on_x { &m.x } else { &m.y };
+    let Some(Column::Text(c)) = cat_f.as_deref().and_then(|f| spec.column(f)) else {
+        return false;
+    };
+    groups(spec, m, spec.dataset.rows.len())
+        .into_iter()
+        .any(|(_, idx)| {
+            let mut seen = std::collections::HashSet::new();
+            idx.iter()
+                .filter_map(|&i| c.get(i).and_then(Option::as_deref))
+                .any(|cat| !seen.insert(cat))
+        })
+}
+
 /// Bars over categories as a bar chart's rows: the chart (its axis
 /// titles and unit), one row per category and series, the series names;
 /// what cannot be placed is said in `notes`.
@@ -349,9 +403,11 @@ fn category_chart(
                 m.y.as_deref()
             }
         });
+    // Several values of one category are summed: the title says so.
+    let value_label = label_of(g.value_field).map(|l| summed_title(&l, g.summed));
     let chart = Chart {
         x_label: axis_label(categories_on_x).or_else(|| label_of(cat_field)),
-        y_label: axis_label(!categories_on_x).or_else(|| label_of(g.value_field)),
+        y_label: axis_label(!categories_on_x).or(value_label),
         unit: g
             .value_field
             .and_then(|f| spec.field(f))

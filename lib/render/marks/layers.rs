@@ -403,6 +403,11 @@ impl XyRows<'_> {
         ))
     }
 
+    /// Row `i`'s x position, if its cell is one.
+    pub fn x_at(&self, i: usize) -> Option<f64> {
+        self.xs.get(i).copied().flatten()
+    }
+
     /// The series' points, gaps left out.
     pub fn points(&self) -> Vec<(f64, f64)> {
         self.idx.iter().filter_map(|&i| self.at(i)).collect()

@@ -10,8 +10,9 @@
 //! x is the labels in order (a time axis when every label is an ISO 8601
 //! date); mermaid draws it over the labels.
 //!
-//! A line mark is one line per series, joined in row order, a gap where
-//! a cell is missing.
+//! A line mark is one line per series, joined in x order (rows out of
+//! order are sorted, as Vega-Lite draws them), a gap where a cell is
+//! missing.
 
 use std::collections::{HashMap, HashSet};
 
@@ -24,10 +25,13 @@ use super::super::plot::{
 use super::super::text::{Style, paint, titled};
 use super::vega::{iso_utc, nonblank, points, value_title};
 use super::{Body, ChartKind, GrammarMark, Layers, Mermaid, VegaLayers, Xy};
-use crate::spec::Chart;
 use crate::spec::grammar::{Mark, parse_date};
+use crate::spec::{Chart, XType};
 
 pub(super) struct Line;
+
+/// A row of a line mark: its x, and its point when both cells are one.
+type RowPoint = (Option<f64>, Option<(f64, f64)>);
 
 impl ChartKind for Line {
     fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
@@ -59,12 +63,26 @@ impl ChartKind for Line {
 impl GrammarMark for Line {
     fn layers(&self, b: &mut Layers, m: &Mark) {
         let ys = b.field(m.y.as_deref(), false);
-        b.xy(m, ys, false, |_, rows| Shape::Line {
-            points: rows.idx.iter().map(|&i| rows.at(i)).collect(),
-            markers: Markers {
-                positions: rows.idx.len(),
-                several: false,
-            },
+        b.xy(m, ys, false, |_, rows| {
+            let mut points: Vec<RowPoint> = rows
+                .idx
+                .iter()
+                .map(|&i| (rows.x_at(i), rows.at(i)))
+                .collect();
+            // In x order, as Vega-Lite draws a line: rows out of order
+            // would stroke back across the plot.
+            let xs = || points.iter().filter_map(|p| p.0);
+            if xs().zip(xs().skip(1)).any(|(a, b)| b < a) {
+                points.retain(|p| p.0.is_some());
+                points.sort_by(|a, b| a.0.unwrap_or(0.0).total_cmp(&b.0.unwrap_or(0.0)));
+            }
+            Shape::Line {
+                points: points.into_iter().map(|p| p.1).collect(),
+                markers: Markers {
+                    positions: rows.idx.len(),
+                    several: false,
+                },
+            }
         });
     }
 
@@ -79,10 +97,6 @@ impl GrammarMark for Line {
 
 /// A line chart as a layered plot (None: no finite value).
 fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
-    // The x axis: every label once, in an order every series agrees with;
-    // each point is drawn at its label's place on it.
-    let xs = label_union(chart);
-    let index: HashMap<&str, usize> = xs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
     let values = || {
         chart
             .series
@@ -95,22 +109,18 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
         return None;
     }
     let several = chart.series.len() > 1;
-    let layers = chart
-        .series
-        .iter()
+    let (x, lines) = match to_scale(chart) {
+        Some(scaled) => scaled,
+        None => by_label(chart),
+    };
+    let layers = lines
+        .into_iter()
         .enumerate()
-        .map(|(si, s)| Layer {
+        .map(|(si, (points, positions))| Layer {
             series: si,
             shape: Shape::Line {
-                points: s
-                    .points
-                    .iter()
-                    .map(|p| Some((index[p.label.as_str()] as f64, p.value)))
-                    .collect(),
-                markers: Markers {
-                    positions: xs.len(),
-                    several,
-                },
+                points,
+                markers: Markers { positions, several },
             },
         })
         .collect();
@@ -129,9 +139,7 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
         Vec::new()
     };
     Some(Plot {
-        x: AxisSpec::Category {
-            names: xs.iter().map(|s| s.to_string()).collect(),
-        },
+        x,
         y: AxisSpec::Number {
             min: ymin,
             max: ymax,
@@ -144,6 +152,78 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
         layers,
         legend,
     })
+}
+
+/// Each series' line (its points, and how many x positions the chart
+/// has, for the markers).
+type Lines = Vec<(Vec<Option<(f64, f64)>>, usize)>;
+
+/// The x axis over every label once, in an order every series agrees
+/// with; each point at its label's place on it.
+fn by_label(chart: &Chart) -> (AxisSpec, Lines) {
+    let xs = label_union(chart);
+    let index: HashMap<&str, usize> = xs.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let lines = chart
+        .series
+        .iter()
+        .map(|s| {
+            let points = s
+                .points
+                .iter()
+                .map(|p| Some((index[p.label.as_str()] as f64, p.value)))
+                .collect();
+            (points, xs.len())
+        })
+        .collect();
+    let names = xs.iter().map(|s| s.to_string()).collect();
+    (AxisSpec::Category { names }, lines)
+}
+
+/// A chart whose points are values on its x scale (`xType`), drawn to
+/// scale in x order: `None` unless every point has a finite `x`.
+fn to_scale(chart: &Chart) -> Option<(AxisSpec, Lines)> {
+    let x_type = chart.x_type?;
+    let all = || chart.series.iter().flat_map(|s| &s.points);
+    if !all().all(|p| p.x.is_some_and(f64::is_finite)) {
+        return None;
+    }
+    let xs = || all().filter_map(|p| p.x);
+    let (min, max) = (
+        xs().fold(f64::INFINITY, f64::min),
+        xs().fold(f64::NEG_INFINITY, f64::max),
+    );
+    let mut distinct: Vec<f64> = xs().collect();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    let lines = chart
+        .series
+        .iter()
+        .map(|s| {
+            let mut points: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter_map(|p| Some((p.x?, p.value)))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (points.into_iter().map(Some).collect(), distinct.len())
+        })
+        .collect();
+    let axis = match x_type {
+        XType::Date => AxisSpec::Date {
+            min,
+            max,
+            domain: None,
+            invert: false,
+        },
+        XType::Number => AxisSpec::Number {
+            min,
+            max,
+            unit: None,
+            domain: None,
+            invert: false,
+        },
+    };
+    Some((axis, lines))
 }
 
 /// The y title above the plot: the label, with the unit in parentheses.
@@ -188,21 +268,32 @@ pub(crate) fn label_union(chart: &Chart) -> Vec<&str> {
 /// label is an ISO 8601 date with at least a month (a bare `2024` stays a
 /// label, as a year column usually is one), else the labels as written.
 fn vega_lite(chart: &Chart) -> Value {
-    let dates = points(chart).all(|(_, l, _)| l.contains('-') && parse_date(l).is_some());
-    let values: Vec<Value> = points(chart)
-        .map(|(series, label, value)| {
-            let x = if dates {
-                Value::from(iso_utc(parse_date(label).unwrap_or_default()))
-            } else {
-                Value::from(label)
+    let scaled = to_scale(chart).and(chart.x_type);
+    let dates = scaled == Some(XType::Date)
+        || (scaled.is_none()
+            && points(chart).all(|(_, l, _)| l.contains('-') && parse_date(l).is_some()));
+    let all = chart
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(move |p| (s.name.as_str(), p)));
+    let values: Vec<Value> = all
+        .map(|(series, p)| {
+            let x = match (scaled, p.x) {
+                (Some(XType::Date), Some(x)) => Value::from(iso_utc(x)),
+                (Some(XType::Number), Some(x)) => Value::from(x),
+                _ if dates => Value::from(iso_utc(parse_date(&p.label).unwrap_or_default())),
+                _ => Value::from(p.label.as_str()),
             };
-            json!({"series": series, "label": x, "value": value})
+            json!({"series": series, "label": x, "value": p.value})
         })
         .collect();
     let mut x = json!({"field": "label", "title": nonblank(chart.x_label.as_deref())});
     if dates {
         x["type"] = "temporal".into();
         x["scale"] = json!({"type": "utc"});
+    } else if scaled == Some(XType::Number) {
+        x["type"] = "quantitative".into();
+        x["scale"] = json!({"zero": false});
     } else {
         x["type"] = "ordinal".into();
         x["sort"] = Value::Null;

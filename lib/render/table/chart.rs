@@ -9,7 +9,8 @@ use comfy_table::CellAlignment;
 use super::{Layout, draw, overhead, share};
 use crate::render::RenderOptions;
 use crate::render::text::{
-    ExactFormat, NumFormat, Style, additive, clean_line, clean_title, paint, titled, width,
+    ExactFormat, NumFormat, Style, additive, are_years, clean_line, clean_title, paint, titled,
+    width,
 };
 use crate::render::wrap::truncate;
 use crate::spec::Chart;
@@ -122,11 +123,13 @@ fn format_cells(
         .iter()
         .map(|s| -> Box<dyn Fn(f64) -> String> {
             let values = s.points.iter().map(|p| p.value);
+            let title = chart.y_label.as_deref().filter(|_| chart.series.len() == 1);
+            let years = are_years(title.or(Some(&s.name)), values.clone());
             if compact {
-                let f = NumFormat::for_values(values);
+                let f = NumFormat::for_values(values).with_years(years);
                 Box::new(move |v| f.format(v))
             } else {
-                let f = ExactFormat::for_values(values);
+                let f = ExactFormat::for_values(values).with_years(years);
                 Box::new(move |v| f.format(v))
             }
         })
