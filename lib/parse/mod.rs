@@ -23,6 +23,7 @@ mod rows;
 mod stream;
 mod table;
 mod tool;
+pub mod transform;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Seek, Write};
@@ -103,6 +104,8 @@ pub struct ParseOptions {
     pub grammar: Option<GrammarOptions>,
     /// `--follow`: an endless input drawn as a live chart.
     pub follow: Option<FollowOptions>,
+    /// `--filter`, `--aggregate`, `--time-unit`, `--bins`, `--max-groups`.
+    pub transform: transform::TransformOptions,
 }
 
 impl ParseOptions {
@@ -111,6 +114,7 @@ impl ParseOptions {
         match chart {
             ChartType::Line => self.downsample.or(self.keep),
             ChartType::Bar | ChartType::Table => self.keep,
+            ChartType::Point | ChartType::Hist => None,
         }
     }
 }
@@ -172,7 +176,7 @@ enum Source<'a> {
     Events(Box<dyn BufRead + 'a>),
     /// Events given as (pretty-printed) JSON documents.
     Event(Vec<Event>),
-    Chart(Normalized),
+    Chart(Box<Normalized>),
 }
 
 fn read_input<'a>(
@@ -242,7 +246,7 @@ fn read_input<'a>(
             chart_from_rows(&mut rows, opts, warn)?
         }
     };
-    Ok(Source::Chart(n))
+    Ok(Source::Chart(Box::new(n)))
 }
 
 /// Worker threads for `--threads n`: none for one (the calling thread
@@ -288,7 +292,7 @@ fn json_document<'a>(
                 ))?;
             }
             warn.finish("points");
-            Ok(Source::Chart(n))
+            Ok(Source::Chart(Box::new(n)))
         }
         v if opts.format == Some(Format::Args) => Err(ParseError::Data(
             chart_from_tool_args(&v)
@@ -297,7 +301,9 @@ fn json_document<'a>(
         )),
         v => {
             let mut rows = formats::json_rows(v, warn)?;
-            Ok(Source::Chart(chart_from_rows(&mut rows, opts, warn)?))
+            Ok(Source::Chart(Box::new(chart_from_rows(
+                &mut rows, opts, warn,
+            )?)))
         }
     }
 }
@@ -353,7 +359,7 @@ pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseEr
 fn read_text(text: &str, opts: &ParseOptions, warn: &mut Warner) -> Result<Normalized, ParseError> {
     let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
     let event = match read_input(input, None, opts, warn)? {
-        Source::Chart(n) => return Ok(n),
+        Source::Chart(n) => return Ok(*n),
         Source::Event(mut events) if events.len() == 1 => events.remove(0),
         Source::Event(_) => return Err(examples_error("several events".into())),
         Source::Events(mut r) => {

@@ -11,15 +11,18 @@ use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, XType};
 
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
 use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell, owned};
+use super::transform::AggregateOp;
 use super::{ParseError, ParseOptions, examples_error};
 
 mod builder;
+mod collect;
 mod doubts;
 mod instant;
 mod plain;
 mod time;
 
 use builder::Builder;
+pub(crate) use instant::instant;
 pub use time::DateOrder;
 use time::{DatesChoice, decide_dates};
 pub(crate) use time::{looks_like_year, looks_ordered};
@@ -192,7 +195,7 @@ fn plan(
     };
     let x_type = label.and_then(|l| {
         let numbers = match chart_type {
-            ChartType::Line => true,
+            ChartType::Line | ChartType::Point | ChartType::Hist => true,
             ChartType::Bar => false,
             ChartType::Table => return None,
         };
@@ -214,6 +217,7 @@ fn plan(
         unit,
         ..Chart::default()
     };
+    let chart = transform_titles(chart, &list, label, &values, opts);
     let nopts = NormalizeOptions {
         max_points,
         sort: opts.sort.unwrap_or_default(),
@@ -231,6 +235,35 @@ fn plan(
         chart,
         opts: nopts,
     })
+}
+
+/// A transformed chart's titles: the aggregate named on the value axis
+/// (`mean(delay)`), the time unit on the label axis (`yearmonth(date)`),
+/// a histogram's value column along it; flags given win.
+fn transform_titles(
+    mut chart: Chart,
+    list: &[String],
+    label: Option<usize>,
+    values: &[usize],
+    opts: &ParseOptions,
+) -> Chart {
+    let t = &opts.transform;
+    let value = values.first().map(|&v| list[v].as_str());
+    if chart.chart_type == ChartType::Hist {
+        chart.x_label = opts.x_label.clone().or(value.map(str::to_string));
+        chart.y_label = opts.y_label.clone().or(Some("count".into()));
+        chart.unit = opts.unit.clone();
+    } else if t.groups() {
+        let op = t.aggregate.unwrap_or(AggregateOp::Mean);
+        chart.y_label = opts.y_label.clone().or(Some(op.title(value)));
+        if !op.keeps_unit() {
+            chart.unit = opts.unit.clone();
+        }
+        if let (Some(u), Some(l), None) = (t.time_unit, label, &opts.x_label) {
+            chart.x_label = Some(format!("{}({})", u.name(), list[l]));
+        }
+    }
+    chart
 }
 
 /// The cells of column `i` in the sample.
@@ -296,7 +329,9 @@ fn choose_columns(
         Some(l) => Some(l),
         None => doubts::choose_label(&list, &st, series, &values),
     };
-    if values.is_empty() {
+    // A count needs no values: it counts rows.
+    let counting = opts.transform.aggregate == Some(AggregateOp::Count);
+    if values.is_empty() && !counting {
         let v = (0..width)
             .filter(|i| Some(*i) != series && Some(*i) != label)
             .find(|&i| st[i].numeric())
@@ -315,7 +350,9 @@ fn choose_columns(
             })?;
         values.push(v);
     }
+    // A histogram's bins need no labels: nothing to say about them.
     if explicit_label.is_none()
+        && opts.chart != Some(ChartType::Hist)
         && let Some(l) = label
         && let Some(note) = doubts::label_note(&list, &st, sample, l, series, &values)
     {
@@ -378,7 +415,9 @@ fn values_unit(
             .collect::<Vec<_>>()
     });
     match from_header {
-        Some(us) if us.iter().all(|u| u.is_some() && *u == us[0]) => us[0].clone(),
+        Some(us) if !us.is_empty() && us.iter().all(|u| u.is_some() && *u == us[0]) => {
+            us[0].clone()
+        }
         _ => {
             let mut found: Option<String> = None;
             let mut agree = true;
@@ -504,11 +543,12 @@ pub(crate) fn chart_from_rows(
     if let Some(w) = header_width {
         (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
-    if opts.values.is_empty() {
+    if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) {
         some_number(&sample, &names)?;
     }
     let plan = plan(names, &sample, &what, rows.mark_hint(), opts, warn)?;
-    let mut b = Builder::new(plan);
+    let collect = collect::collect_for(&plan, opts, &sample)?;
+    let mut b = Builder::new(plan, collect);
     let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {
         while let Some((r, l)) = wide.next_if(|(_, l)| line_of(*l) < line_of(*loc)) {

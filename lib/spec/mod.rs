@@ -19,6 +19,8 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_MAX_POINTS: usize = 30;
 pub const HARD_MAX_POINTS: usize = 200;
 
+/// The kinds of quick chart. What each one draws in every output format
+/// is its file in `render/marks/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum ChartType {
@@ -26,6 +28,10 @@ pub enum ChartType {
     Bar,
     Line,
     Table,
+    /// A scatter: points at (`x`, value), binned with a `count` when many.
+    Point,
+    /// A histogram: one bar per bin `x`..`x2`, its value the rows in it.
+    Hist,
 }
 
 impl ChartType {
@@ -34,9 +40,12 @@ impl ChartType {
             ChartType::Bar => "bar",
             ChartType::Line => "line",
             ChartType::Table => "table",
+            ChartType::Point => "point",
+            ChartType::Hist => "hist",
         }
     }
 
+    /// The kinds the render_visualization tool takes (`chartType`).
     pub fn parse(s: &str) -> Option<ChartType> {
         match s.trim().to_ascii_lowercase().as_str() {
             "bar" => Some(ChartType::Bar),
@@ -44,6 +53,11 @@ impl ChartType {
             "table" => Some(ChartType::Table),
             _ => None,
         }
+    }
+
+    /// Takes several series (a line per series, points coloured by series).
+    pub fn several_series(self) -> bool {
+        matches!(self, ChartType::Line | ChartType::Point)
     }
 }
 
@@ -115,6 +129,12 @@ pub struct Point {
     /// the label is a category.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub x: Option<f64>,
+    /// Where a bin ends on the x scale (a histogram's bar spans `x`..`x2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x2: Option<f64>,
+    /// How many rows the point stands for (a scatter binned onto a grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
 }
 
 impl Point {
@@ -124,6 +144,8 @@ impl Point {
             label: label.into(),
             value,
             x: None,
+            x2: None,
+            count: None,
         }
     }
 }
@@ -181,6 +203,16 @@ pub struct Chart {
     pub series: Vec<Series>,
     #[serde(default)]
     pub meta: Meta,
+    /// Our extension (docs/events.md): what viz-parse computed the points
+    /// with, as Vega-Lite transforms whose output rows are the points
+    /// (`label`, `value`, and `series`, `label_end` where they apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform: Option<Vec<serde_json::Value>>,
+    /// Our extension: the input rows the `transform` starts from, when
+    /// they were few and every point they make is in the chart, so a
+    /// Vega-Lite export computes the same points itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Vec<serde_json::Map<String, serde_json::Value>>>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -260,7 +292,7 @@ impl Chart {
     /// Checks the invariants renderers rely on: finite values, and one
     /// series for bar and table.
     pub fn validate(&self) -> Result<(), SpecError> {
-        if self.chart_type != ChartType::Line && self.series.len() > 1 {
+        if !self.chart_type.several_series() && self.series.len() > 1 {
             return Err(SpecError::TooManySeries {
                 chart: self.chart_type.as_str(),
                 count: self.series.len(),
@@ -319,6 +351,8 @@ impl NormalizeOptions {
         self.reduction.unwrap_or(match chart {
             ChartType::Line => Reduction::Even,
             ChartType::Bar | ChartType::Table => Reduction::Top,
+            // Bins and points come in their order, already bounded.
+            ChartType::Point | ChartType::Hist => Reduction::First,
         })
     }
 }
@@ -374,7 +408,7 @@ pub fn finish(
     opts: &NormalizeOptions,
 ) -> Result<Chart, SpecError> {
     let non_empty: Vec<_> = reducers.into_iter().filter(|(_, r)| r.seen() > 0).collect();
-    if chart.chart_type != ChartType::Line && non_empty.len() > 1 {
+    if !chart.chart_type.several_series() && non_empty.len() > 1 {
         return Err(SpecError::TooManySeries {
             chart: chart.chart_type.as_str(),
             count: non_empty.len(),
@@ -403,7 +437,7 @@ pub fn finish(
             context: String::new(),
         });
     }
-    if chart.chart_type != ChartType::Line {
+    if !chart.chart_type.several_series() {
         let s = &mut chart.series[0];
         match opts.sort {
             Sort::None => {}
@@ -438,6 +472,8 @@ mod tests {
                             label: format!("p{i}"),
                             value: *v,
                             x: None,
+                            x2: None,
+                            count: None,
                         })
                         .collect(),
                 })

@@ -33,6 +33,8 @@ impl Indexed {
                 label: label.to_string(),
                 value,
                 x: None,
+                x2: None,
+                count: None,
             },
         }
     }
@@ -532,6 +534,8 @@ mod tests {
                 label: i.to_string(),
                 value: *v,
                 x: None,
+                x2: None,
+                count: None,
             })
             .collect()
     }
@@ -613,6 +617,8 @@ mod tests {
                 label: i.to_string(),
                 value: i as f64,
                 x: None,
+                x2: None,
+                count: None,
             });
         }
         let (v, _) = r.finish();
@@ -655,6 +661,8 @@ mod tests {
                     label: i.to_string(),
                     value: if i == spike { 1000.0 } else { (i % 7) as f64 },
                     x: None,
+                    x2: None,
+                    count: None,
                 });
             }
             let (v, _) = r.finish();

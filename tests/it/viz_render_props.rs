@@ -39,11 +39,24 @@ fn series() -> impl Strategy<Value = Series> {
         2 => value().prop_map(Some),
         1 => prop::num::f64::ANY.prop_map(Some),
     ];
-    (text(), prop::collection::vec((text(), value(), x), 0..40)).prop_map(|(name, pts)| Series {
+    let point = (
+        text(),
+        value(),
+        x,
+        prop::option::of(value()),
+        prop::option::of(any::<u64>()),
+    );
+    (text(), prop::collection::vec(point, 0..40)).prop_map(|(name, pts)| Series {
         name,
         points: pts
             .into_iter()
-            .map(|(label, value, x)| Point { label, value, x })
+            .map(|(label, value, x, x2, count)| Point {
+                label,
+                value,
+                x,
+                x2,
+                count,
+            })
             .collect(),
     })
 }
@@ -53,7 +66,9 @@ fn chart() -> impl Strategy<Value = Chart> {
         prop_oneof![
             Just(ChartType::Bar),
             Just(ChartType::Line),
-            Just(ChartType::Table)
+            Just(ChartType::Table),
+            Just(ChartType::Point),
+            Just(ChartType::Hist)
         ],
         prop::collection::vec(series(), 1..=5),
         prop::option::of(text()),
@@ -87,6 +102,8 @@ fn chart() -> impl Strategy<Value = Chart> {
                 unit,
                 x_type,
                 series,
+                transform: None,
+                source: None,
                 meta: Meta {
                     truncated: t,
                     original_point_count: orig,
@@ -160,17 +177,8 @@ fn check_line(line: &str, opts: &RenderOptions) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The cases to run: `PROPTEST_CASES` when set (a deeper run, as in
-/// `PROPTEST_CASES=2000 cargo test --test NAME`), else this test's default.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn charts_fit_any_width(chart in chart(), opts in options()) {
@@ -330,7 +338,7 @@ fn a_leading_combining_mark_and_a_tab_is_code_only_in_ascii() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn message_text_wraps_within_the_width_however_it_is_cut(
@@ -540,7 +548,7 @@ fn grammar_spec() -> BoxedStrategy<serde_json::Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(512), ..ProptestConfig::default() })]
 
     /// No spec and no width (1 to 200) makes the grammar's renderer panic
     /// or write a line wider than the width; what validation refuses
@@ -586,7 +594,7 @@ mod formats {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: cases(24), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(24), ..ProptestConfig::default() })]
 
         #[test]
         fn no_format_fails_on_any_stream(

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Parser, ValueEnum};
 
+use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::parse::{DateOrder, Format};
 use crate::term;
 
@@ -13,6 +14,10 @@ pub enum ChartArg {
     Bar,
     Line,
     Table,
+    /// A scatter of -y over a number or date -x (binned when large).
+    Point,
+    /// A histogram of -y: rows counted in --bins bins.
+    Hist,
 }
 
 /// How `--grammar` draws the -y column before it.
@@ -154,6 +159,35 @@ pub struct VizParseArgs {
     #[arg(short = 's', long = "series", value_name = "COLUMN")]
     pub series: Option<String>,
 
+    /// Rows grouped by the label (-x) and the series (-s), one value per
+    /// group of the -y column (count needs none); the axis says which
+    /// (`mean(delay)`). Memory follows the groups, not the rows.
+    #[arg(long, value_enum, value_name = "OP")]
+    pub aggregate: Option<AggregateOp>,
+
+    /// Group a date label (-x) by a unit of time, as Vega-Lite's timeUnit
+    /// (UTC): year, yearmonth and yearmonthdate keep the calendar;
+    /// quarter, month, week, day, hours and minutes fold it (all
+    /// Januaries, all Mondays). Each group is the --aggregate (mean when none).
+    #[arg(long, value_enum, value_name = "UNIT")]
+    pub time_unit: Option<TimeUnit>,
+
+    /// Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >=
+    /// (numbers compare as numbers, dates as dates, else text) or
+    /// COLUMN~REGEX; repeat to AND several.
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Vec<String>,
+
+    /// With --chart hist: at most N bins, their edges on a step of 1, 2
+    /// or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub bins: Option<u16>,
+
+    /// Groups --aggregate and --time-unit keep at most, before the input
+    /// is refused [default: 10000].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_groups: Option<u32>,
+
     /// Chart title.
     #[arg(long)]
     pub title: Option<String>,
@@ -233,7 +267,7 @@ pub struct VizParseArgs {
     /// (several -y share the axes), -s one series per value of a column.
     /// Columns are typed date (ISO 8601), number or string; a unit in a
     /// header, `pace (s/km)`, is the field's unit. At most 5,000 rows.
-    #[arg(long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample"])]
+    #[arg(long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
     pub grammar: bool,
 
     /// With --grammar: how the -y column just before is drawn
@@ -257,7 +291,7 @@ pub struct VizParseArgs {
     /// per line, named by a header line of words), CSV/TSV rows (header
     /// from the first line, or --columns), `key=value` tokens, `label:
     /// value` lines or JSON objects; -y NAME keeps only some series.
-    #[arg(long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series"])]
+    #[arg(long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
     pub follow: bool,
 
     /// With --follow: pull numbers out of free-form lines; each capture

@@ -201,6 +201,8 @@ impl Window {
                         },
                         value,
                         x: None,
+                        x2: None,
+                        count: None,
                     })
                     .collect(),
             })
@@ -229,6 +231,8 @@ impl Window {
                 fallback_mode: None,
                 reduction: truncated.then_some(Reduction::Last),
             },
+            transform: None,
+            source: None,
         })
     }
 

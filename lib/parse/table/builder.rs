@@ -16,6 +16,7 @@ use crate::spec::{self, Chart, ChartType, Normalized, SpecError, XType};
 use super::super::ParseError;
 use super::super::number::{Decimal, is_missing, parse_number, parse_number_as};
 use super::super::rows::{Cells, Loc, Warner, cell, short};
+use super::collect::{Collect, Collected, What, with_transforms};
 use super::instant::instant;
 use super::time::{self, DateOrder, NewestFirst};
 use super::{MAX_REPORTED, MAX_SERIES, Plan};
@@ -51,10 +52,12 @@ pub(super) struct Builder {
     /// Shared with readers ahead, for a top-N of one value: see
     /// `PlainShape::floor`.
     pub(super) floor: Option<Arc<AtomicU64>>,
+    /// The transforms on the rows, when the chart has any.
+    pub(super) collect: Option<Collect>,
 }
 
 impl Builder {
-    pub(super) fn new(plan: Plan) -> Builder {
+    pub(super) fn new(plan: Plan, collect: Option<Collect>) -> Builder {
         let reducers = if plan.series.is_some() {
             Vec::new()
         } else {
@@ -71,9 +74,14 @@ impl Builder {
                 })
                 .collect()
         };
+        // Groups are put in order when they are made: no watch.
+        let grouped = collect
+            .as_ref()
+            .is_some_and(|c| !matches!(c.what, What::Rows));
         let track = plan.chart.chart_type == ChartType::Line
             && plan.label.is_some()
-            && plan.series.is_none();
+            && plan.series.is_none()
+            && !grouped;
         let (order, doubt) = (plan.dates.order, plan.dates.doubt.is_some());
         Builder {
             reducers,
@@ -84,6 +92,7 @@ impl Builder {
             newest_first: track.then(|| NewestFirst::new(order)),
             other_reading: (track && doubt).then(|| NewestFirst::new(order.map(DateOrder::other))),
             floor: None,
+            collect,
             plan,
         }
     }
@@ -101,9 +110,22 @@ impl Builder {
         loc: Loc,
         warn: &mut Warner,
     ) -> Result<(), ParseError> {
+        if self.collect.is_some() {
+            return self.push_collected(row, loc, warn);
+        }
         if self.push_plain(row) {
             return Ok(());
         }
+        self.push_full(row, loc, warn)
+    }
+
+    /// The full path of [`Self::push`], for a row the fast lane did not take.
+    pub(super) fn push_full(
+        &mut self,
+        row: &dyn Cells,
+        loc: Loc,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
         self.rows += 1;
         // Borrowed from the row and made only when a value needs it: the
         // reducer copies it only for a point it keeps.
@@ -183,16 +205,7 @@ impl Builder {
             self.non_finite
                 .push((self.reducers[slot].0.clone(), label.to_string()));
         }
-        let what = match c {
-            None => "no value".to_string(),
-            Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
-            Some(c) if parse_number(c).is_some() => format!(
-                "{:?} does not fit the column's {} (see --decimal)",
-                short(c),
-                self.plan.decimals[col].describe()
-            ),
-            Some(c) => format!("{:?} is not a number", short(c)),
-        };
+        let what = value_problem(c, self.plan.decimals[col]);
         warn.skip(format!(
             "{loc}, column {:?}: {what}; {} skipped",
             self.plan.names[col],
@@ -204,7 +217,29 @@ impl Builder {
         ))
     }
 
-    pub(super) fn finish(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+    pub(super) fn finish(mut self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+        let Some(c) = self.collect.take() else {
+            return self.finish_reduced(warn);
+        };
+        let (vega, source) = match self.take_collected(c, warn)? {
+            Collected::Chart(chart, vega, source) => {
+                warn.finish("rows");
+                return Ok(Normalized {
+                    chart: with_transforms(*chart, vega, source, true),
+                    non_finite: self.non_finite,
+                    notes: Vec::new(),
+                });
+            }
+            Collected::Reduce(vega, source) => (vega, source),
+        };
+        let unsorted = self.plan.opts.sort == spec::Sort::None;
+        let mut n = self.finish_reduced(warn)?;
+        n.chart = with_transforms(n.chart, vega, source, unsorted);
+        Ok(n)
+    }
+
+    /// The chart of the reducers, as fed.
+    fn finish_reduced(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
         warn.finish("rows");
         let total = self.rows;
         let skipped = self.skipped;
@@ -282,8 +317,23 @@ impl Builder {
     }
 }
 
+/// Why a value cell is no number: missing, a number of the other decimal
+/// mark, or no number at all.
+pub(super) fn value_problem(c: Option<&str>, dec: Decimal) -> String {
+    match c {
+        None => "no value".to_string(),
+        Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
+        Some(c) if parse_number(c).is_some() => format!(
+            "{:?} does not fit the column's {} (see --decimal)",
+            short(c),
+            dec.describe()
+        ),
+        Some(c) => format!("{:?} is not a number", short(c)),
+    }
+}
+
 impl Plan {
-    fn new_reducer(&self) -> Reducer {
+    pub(super) fn new_reducer(&self) -> Reducer {
         Reducer::new(
             self.opts.limit(),
             self.opts.method_for(self.chart.chart_type),

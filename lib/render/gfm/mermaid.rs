@@ -84,8 +84,10 @@ impl XyChart {
     /// A quick chart as its kind reads in mermaid (a table is not drawn:
     /// [`NotDrawn::Table`]); `Err` says why mermaid cannot draw it.
     pub fn from_chart(chart: &Chart) -> Result<XyChart, NotDrawn> {
-        let Mermaid::Xy { categories, bars } = marks::chart(chart.chart_type).mermaid(chart) else {
-            return Err(NotDrawn::Table);
+        let (categories, bars) = match marks::chart(chart.chart_type).mermaid(chart) {
+            Mermaid::Xy { categories, bars } => (categories, bars),
+            Mermaid::Table => return Err(NotDrawn::Table),
+            Mermaid::Refused(kind) => return Err(NotDrawn::Mark(kind)),
         };
         let mut series = Vec::new();
         for s in &chart.series {

@@ -107,6 +107,8 @@ mod tests {
                             label: i.to_string(),
                             value,
                             x: None,
+                            x2: None,
+                            count: None,
                         })
                         .collect(),
                 })

@@ -36,18 +36,8 @@ impl ChartKind for Bar {
     }
 
     fn picture(&self, chart: &Chart) -> Body {
-        let rows: Vec<Row> = chart
-            .series
-            .iter()
-            .flat_map(|s| &s.points)
-            .map(|p| Row {
-                label: p.label.clone(),
-                value: p.value,
-                series: None,
-            })
-            .collect();
         Body::Bars {
-            rows,
+            rows: rows_of(chart),
             value_title: titled(chart.y_label.as_deref(), chart.unit.as_deref()),
             category: nonblank(chart.x_label.as_deref()).map(str::to_string),
             unit: nonblank(chart.unit.as_deref()).map(str::to_string),
@@ -81,6 +71,20 @@ impl ChartKind for Bar {
             bars: true,
         }
     }
+}
+
+/// A quick chart's points as rows of bars, series after series.
+pub(super) fn rows_of(chart: &Chart) -> Vec<Row> {
+    chart
+        .series
+        .iter()
+        .flat_map(|s| &s.points)
+        .map(|p| Row {
+            label: p.label.clone(),
+            value: p.value,
+            series: None,
+        })
+        .collect()
 }
 
 impl GrammarMark for Bar {

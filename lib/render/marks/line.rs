@@ -124,20 +124,7 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
             },
         })
         .collect();
-    let legend = if several {
-        chart
-            .series
-            .iter()
-            .enumerate()
-            .map(|(i, s)| legend::Item {
-                glyph: marker(i, ascii),
-                style: series_style(i),
-                name: s.name.clone(),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let legend = series_legend(chart, ascii);
     Some(Plot {
         x,
         y: AxisSpec::Number {
@@ -152,6 +139,23 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
         layers,
         legend,
     })
+}
+
+/// A legend item per series, with its marker, when there are several.
+pub(super) fn series_legend(chart: &Chart, ascii: bool) -> Vec<legend::Item> {
+    if chart.series.len() < 2 {
+        return Vec::new();
+    }
+    chart
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| legend::Item {
+            glyph: marker(i, ascii),
+            style: series_style(i),
+            name: s.name.clone(),
+        })
+        .collect()
 }
 
 /// Each series' line (its points, and how many x positions the chart

@@ -22,6 +22,7 @@
 
 mod area;
 mod bar;
+mod hist;
 mod layers;
 mod line;
 mod point;
@@ -61,6 +62,8 @@ pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
         ChartType::Bar => &bar::Bar,
         ChartType::Line => &line::Line,
         ChartType::Table => &table::Table,
+        ChartType::Point => &point::Point,
+        ChartType::Hist => &hist::Hist,
     }
 }
 
@@ -195,4 +198,6 @@ pub(crate) enum Mermaid {
     Xy { categories: Vec<String>, bars: bool },
     /// Shown as its data: a table needs no reason.
     Table,
+    /// Shown as its data, because mermaid has no such chart (its name).
+    Refused(&'static str),
 }

@@ -157,6 +157,19 @@ fn draw_layer(chart: &mut Cartesian, layer: &Layer, x: &Axis, y: &Axis) -> Resul
                 .map_err(failed)?;
             Ok(())
         }
+        Shape::Dots { points, counts } => {
+            // Crowded places darker: each dot's opacity grows with its
+            // rows, on a log scale up to the fullest.
+            let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+            chart
+                .draw_series(points.iter().enumerate().map(|(i, (a, b))| {
+                    let n = counts.get(i).copied().unwrap_or(1).max(1) as f64;
+                    let shade = if most > 1.0 { n.ln() / most.ln() } else { 1.0 };
+                    Circle::new((x.at(*a), y.at(*b)), 2, c.mix(0.3 + 0.7 * shade).filled())
+                }))
+                .map_err(failed)?;
+            Ok(())
+        }
         Shape::Area { points, dotted } => area(chart, c, (x, y), points, *dotted),
         Shape::Bars {
             bars,

@@ -21,7 +21,7 @@ mod grammar;
 
 use std::io::Write;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::chart_from_event;
 use super::live_chart::{LiveCharts, is_live};
@@ -157,10 +157,32 @@ impl Exporter {
 /// body (`marks/`) after the title.
 pub fn chart_spec(chart: &Chart) -> Value {
     let mut top = preamble(chart.title.as_deref(), chart.subtitle.as_deref(), None);
-    if let Value::Object(body) = marks::chart(chart.chart_type).vega_lite(chart) {
+    if let Value::Object(mut body) = marks::chart(chart.chart_type).vega_lite(chart) {
+        carry_transforms(chart, &mut body);
         top.extend(body);
     }
     Value::Object(top)
+}
+
+/// The transforms viz-parse computed the points with: with the input
+/// rows they start from, those rows are the data and the transforms run
+/// in the browser (their output rows are the points the body reads);
+/// without them the points are the data and the transforms ride along in
+/// `usermeta`, saying how they were made.
+fn carry_transforms(chart: &Chart, body: &mut Map<String, Value>) {
+    let Some(transform) = &chart.transform else {
+        return;
+    };
+    match &chart.source {
+        Some(rows) => {
+            let rows: Vec<Value> = rows.iter().cloned().map(Value::Object).collect();
+            body.insert("data".into(), json!({ "values": rows }));
+            body.insert("transform".into(), Value::Array(transform.clone()));
+        }
+        None => {
+            body.insert("usermeta".into(), json!({ "transform": transform }));
+        }
+    }
 }
 
 /// `$schema`, the title (with its subtitle) and the description every
