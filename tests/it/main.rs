@@ -57,3 +57,4 @@ mod viz_render_snapshots;
 mod viz_render_svg;
 mod viz_render_vegalite;
 mod viz_transform_props;
+mod viz_transforms;

@@ -69,15 +69,22 @@ const AFTER_HELP: &str = "\
 Exit status:
   0   every input was read (rows that were not numbers are skipped with a warning)
   1   failure (an input could not be read, output could not be written)
-  2   usage error (bad flag, a --label/--value/--series column that does not exist)
+  2   usage error (bad flag, a --label/--value/--series/--filter column that does not exist,
+      a --filter that cannot be read)
   65  input is not data: prose, ambiguous text, no numeric column, no row left,
-      several series for bar/table, a malformed event line with --strict
+      several series for bar/table, more groups than --max-groups, a malformed
+      event line with --strict
   66  an input file cannot be opened
   130 interrupted (Ctrl-C) with --follow, after writing the last update (143: SIGTERM)
 
 Examples:
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
+  viz-parse --aggregate mean -x species -y bill_length_mm testdata/real/penguins.csv | viz-render
+  viz-parse --aggregate count -x carrier --filter origin=JFK testdata/real/flights.csv | viz-render
+  viz-parse --time-unit yearmonth -x date -y temp_max testdata/real/seattle-weather.csv | viz-render
+  viz-parse --chart hist -y dep_delay testdata/real/flights.csv | viz-render
+  viz-parse --chart point -x bill_length_mm -y body_mass_g -s species testdata/real/penguins.csv | viz-render
   viz-parse --grammar -x km -y pace -y hr --mark area --rule x=5:5K testdata/run.csv | viz-render
   jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
   gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render
@@ -118,7 +125,17 @@ ISO dates (2024-01-05, 2024-01), dates such as 05/01/2024 (read as --dates says)
 (Q1 2024) written newest first is drawn oldest to newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
-whatever the input size.\n\n\
+whatever the input size. A line (and bars over dates) whose labels are dates or numbers is drawn to \
+scale, in x order (said when the rows were not).\n\n\
+Transforms, with Vega-Lite's names: --filter EXPR keeps the rows where EXPR holds (repeatable); \
+--aggregate count|sum|mean|median|min|max|distinct makes one value per label (and per -s series), \
+the axis naming it (mean(delay)); --time-unit groups a date label by year, quarter, month, \
+yearmonth, yearmonthdate, week, day, hours or minutes (UTC, as Vega-Lite's timeUnit); --chart hist \
+counts -y's values in at most --bins bins on nice edges; --chart point draws -y over a number or \
+date -x, binned onto a grid past 4,000 points. Memory follows the groups, not the rows (past \
+--max-groups the input is refused). The chart carries what was computed as Vega-Lite transforms, \
+and for at most 5,000 input rows the rows themselves, so viz-render --format vega-lite exports a \
+spec that computes the same numbers in the browser.\n\n\
 --follow reads an endless input instead (a pipe that never ends: ping, vmstat 1, tail -f) \
 and writes a live line chart: `visualization` events with the input's `id` and \
 `\"live\": true`, at most one per --interval and only when something changed, a last one \

@@ -354,10 +354,13 @@ impl Builder {
             What::Scatter(sc) => {
                 let Some(x) = x_of(label, x_type, dates, dec) else {
                     let col = label_col.map_or("x".into(), |l| names[l].clone());
-                    return warn.skip(format!(
-                        "{loc}, column {col:?}: {:?} is not a number or a date; row skipped",
-                        super::super::rows::short(label)
-                    ));
+                    let short = super::super::rows::short(label);
+                    let what = if super::super::number::is_missing(label) || label == EMPTY_LABEL {
+                        format!("no value ({short:?})")
+                    } else {
+                        format!("{short:?} is not a number or a date")
+                    };
+                    return warn.skip(format!("{loc}, column {col:?}: {what}; row skipped"));
                 };
                 for &col in &value_cols {
                     let (t, v) = read(col);

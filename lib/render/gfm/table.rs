@@ -58,8 +58,12 @@ pub fn titled(label: Option<&str>, unit: Option<&str>, or: &str) -> String {
     }
 }
 
+/// Rows of a chart's data table at most: a binned scatter has thousands.
+const MAX_DATA_ROWS: usize = 500;
+
 /// A chart's data: the labels in order of first appearance, then one
-/// column per series (a label a series lacks is an empty cell).
+/// column per series (a label a series lacks is an empty cell); past
+/// [`MAX_DATA_ROWS`] rows the rest are counted.
 pub fn chart_data(chart: &Chart, out: &mut String) {
     let one = chart.series.len() == 1;
     let mut columns = vec![Column {
@@ -81,9 +85,11 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
             numeric: true,
         });
     }
-    let rows: Vec<Vec<String>> = chart
-        .table_rows()
+    let all = chart.table_rows();
+    let more = all.len().saturating_sub(MAX_DATA_ROWS);
+    let rows: Vec<Vec<String>> = all
         .into_iter()
+        .take(MAX_DATA_ROWS)
         .map(|(l, values)| {
             let mut r = vec![l.to_string()];
             r.extend(
@@ -96,6 +102,11 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
         })
         .collect();
     write(&columns, &rows, out);
+    if more > 0 {
+        out.push_str(&format!(
+            "\n_… and {more} more rows (a scatter's points)_\n"
+        ));
+    }
 }
 
 /// A grammar chart's data: one column per field, in the order the rows
