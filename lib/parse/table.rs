@@ -14,6 +14,7 @@ use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell, owned
 use super::transform::AggregateOp;
 use super::{ParseError, ParseOptions, examples_error};
 
+mod auto;
 mod builder;
 mod collect;
 mod doubts;
@@ -82,6 +83,9 @@ pub(crate) struct Plan {
     dates: DatesChoice,
     /// The labels are values on this scale: the chart is drawn to scale.
     x_type: Option<XType>,
+    /// The transforms: the flags', and an aggregate the automatic choice
+    /// added.
+    transform: super::transform::TransformOptions,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
     chart: Chart,
@@ -169,7 +173,16 @@ fn plan(
         label,
         values,
         series,
+        aggregate,
+        chart,
+        time_unit,
     } = choose_columns(&names, sample, what, opts, warn)?;
+    // What the automatic choice adds to the flags.
+    let mut effective = opts.clone();
+    effective.transform.aggregate = effective.transform.aggregate.or(aggregate);
+    effective.transform.time_unit = effective.transform.time_unit.or(time_unit);
+    effective.chart = effective.chart.or(chart);
+    let opts = &effective;
     let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
     let unit = match &opts.unit {
         Some(u) => Some(u.clone()),
@@ -231,6 +244,7 @@ fn plan(
         decimals,
         dates,
         x_type,
+        transform: opts.transform.clone(),
         real_names: names.real,
         chart,
         opts: nopts,
@@ -281,11 +295,19 @@ struct Columns {
     label: Option<usize>,
     values: Vec<usize>,
     series: Option<usize>,
+    /// An aggregate the automatic choice asks for.
+    aggregate: Option<AggregateOp>,
+    /// The chart kind the automatic choice asks for.
+    chart: Option<ChartType>,
+    /// A time unit the automatic choice asks for.
+    time_unit: Option<super::transform::TimeUnit>,
 }
 
-/// The label, value and series columns: as `-x`/`-y`/`-s` say, else the
-/// label chosen from the sample (said when another could be) and the first
-/// other numeric column as the value.
+/// The label, value and series columns: as `-x`/`-y`/`-s` say; with none
+/// of them, the chart a person would make of the table ([`auto`], said
+/// once); else the label chosen from the sample (dates or years first,
+/// said when another could be) and the first column of amounts (no
+/// identifier, year or code) as the value.
 fn choose_columns(
     names: &Names,
     sample: &[(OwnedRow, Loc)],
@@ -304,6 +326,36 @@ fn choose_columns(
         list.push(format!("column {}", i + 1));
     }
     let st = stats(sample, width);
+    let profile = auto::profile(&list, sample);
+    let choice = if auto::applies(opts, names.real) {
+        auto::choose(&list, sample, &profile, what)?
+    } else {
+        None
+    };
+    if let Some(choice) = choice {
+        let plain_label = choice.note.is_none() && choice.values.len() == 1;
+        if plain_label
+            && opts.chart != Some(ChartType::Hist)
+            && let Some(l) = choice.label
+            && let Some(note) =
+                doubts::label_note(&list, &st, sample, l, choice.series, &choice.values)
+        {
+            warn.note(note);
+        }
+        if let Some(note) = choice.note {
+            warn.note(note);
+        }
+        return Ok(Columns {
+            list,
+            width,
+            label: choice.label,
+            values: choice.values,
+            series: choice.series,
+            aggregate: choice.aggregate,
+            chart: choice.chart,
+            time_unit: choice.time_unit,
+        });
+    }
 
     let series = opts
         .series
@@ -325,15 +377,25 @@ fn choose_columns(
             "--series takes one --value column (the series come from the --series column)".into(),
         ));
     }
+    // Dates or years make the x a person reads first; a column mostly
+    // empty labels nothing.
+    let ordered = auto::ordered_x(&profile, values.first().copied())
+        .filter(|x| Some(*x) != series && !values.contains(x) && !values.is_empty());
     let label = match explicit_label {
         Some(l) => Some(l),
-        None => doubts::choose_label(&list, &st, series, &values),
+        None => ordered.or_else(|| {
+            let sparse: Vec<usize> = (0..width).filter(|&i| profile[i].sparse).collect();
+            let mut taken = values.clone();
+            taken.extend(&sparse);
+            doubts::choose_label(&list, &st, series, &taken)
+        }),
     };
     // A count needs no values: it counts rows.
     let counting = opts.transform.aggregate == Some(AggregateOp::Count);
     if values.is_empty() && !counting {
-        let v = (0..width)
-            .filter(|i| Some(*i) != series && Some(*i) != label)
+        let v = auto::first_value(&profile, &[series, label])
+            .into_iter()
+            .chain((0..width).filter(|i| Some(*i) != series && Some(*i) != label))
             .find(|&i| st[i].numeric())
             .ok_or_else(|| {
                 let seen = if width == 0 {
@@ -364,6 +426,9 @@ fn choose_columns(
         label,
         values,
         series,
+        aggregate: None,
+        chart: None,
+        time_unit: None,
     })
 }
 
@@ -486,7 +551,8 @@ pub(crate) fn sample_with_names(
                             && !(0..first.len()).any(|i| {
                                 cell(first, i).is_some_and(|c| parse_number(&c).is_some())
                             }))
-                        || (0..first.len()).any(|i| st[i].numeric() && is_text(cell(first, i)));
+                        || (0..first.len()).any(|i| st[i].numeric() && is_text(cell(first, i)))
+                        || doubts::text_header(first, body, &st);
                     match doubts::year_header(first, body, &st).filter(|_| !header) {
                         Some((header, note)) => {
                             warn.note(note);
@@ -543,7 +609,10 @@ pub(crate) fn chart_from_rows(
     if let Some(w) = header_width {
         (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
-    if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) {
+    // The automatic choice says itself what it can and cannot chart.
+    let automatic = auto::applies(opts, names.real);
+    if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) && !automatic
+    {
         some_number(&sample, &names)?;
     }
     let plan = plan(names, &sample, &what, rows.mark_hint(), opts, warn)?;

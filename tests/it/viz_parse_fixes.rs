@@ -184,12 +184,24 @@ fn a_row_wider_than_its_header_is_named_not_called_prose() {
 
 #[test]
 fn a_table_of_words_says_no_column_holds_numbers() {
+    // Issue 22: nothing sensible to chart is said with the columns, what
+    // they hold, and a command that charts something.
     let o = run(&[], b"name,val\na,x\nb,y\n");
     assert_eq!(o.code, 65);
     assert_eq!(
         o.stderr,
-        "viz-parse: error: <stdin>: no column holds numbers (columns: name, val); a chart needs \
-         a column of numbers such as 2.9, 1,234 or 12%\n"
+        "viz-parse: error: <stdin>: nothing to chart in this comma-separated text: no column \
+         holds amounts to draw, and none repeats to count (columns: \"name\" (names), \"val\" \
+         (names)); to count its rows by a column anyway: viz-parse --aggregate count -x name \
+         FILE\n"
+    );
+    // With -y naming a column, the words are what they are.
+    let o = run(&["-y", "val"], b"name,val\na,x\nb,y\n");
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr.contains("no row has a number in column \"val\""),
+        "{}",
+        o.stderr
     );
 }
 

@@ -52,6 +52,20 @@ fn assert_points(got: &[(String, f64)], want: &[(&str, f64)]) {
     }
 }
 
+/// The mean bill length of each species, as pandas gives it.
+fn assert_penguin_means(v: &Value) {
+    assert_eq!(v["chartType"], "bar");
+    assert_eq!(v["yLabel"], "mean(bill_length_mm)");
+    assert_points(
+        &series(v)[0].1,
+        &[
+            ("Adelie", 38.79139072847684),
+            ("Gentoo", 47.504878048780476),
+            ("Chinstrap", 48.83382352941177),
+        ],
+    );
+}
+
 #[test]
 fn penguin_bill_lengths_by_species_mean_and_median() {
     let (v, err) = chart(
@@ -65,16 +79,7 @@ fn penguin_bill_lengths_by_species_mean_and_median() {
         ],
         "penguins.csv",
     );
-    assert_eq!(v["chartType"], "bar");
-    assert_eq!(v["yLabel"], "mean(bill_length_mm)");
-    assert_points(
-        &series(&v)[0].1,
-        &[
-            ("Adelie", 38.79139072847684),
-            ("Gentoo", 47.504878048780476),
-            ("Chinstrap", 48.83382352941177),
-        ],
-    );
+    assert_penguin_means(&v);
     // The two NA rows are said, and left out.
     assert!(
         err.contains("line 5, column \"bill_length_mm\": no value (\"NA\")"),
@@ -197,4 +202,133 @@ fn a_histogram_of_delays_counts_every_row_in_nice_bins() {
         let k = (step / m).log10();
         (k - k.round()).abs() < 1e-9
     }));
+}
+
+/// The automatic choice, with no flag: the chart a person would make,
+/// said once on stderr with the flags that choose otherwise.
+#[test]
+fn long_tables_are_a_line_per_category() {
+    let (v, err) = chart(&[], "stocks.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(v["xType"], "date");
+    let names: Vec<String> = series(&v).into_iter().map(|s| s.0).collect();
+    assert_eq!(names, ["MSFT", "AMZN", "IBM", "GOOG", "AAPL"]);
+    assert!(
+        err.contains("the rows are long: \"symbol\" repeats beside \"date\""),
+        "{err}"
+    );
+    assert!(err.contains("-s chooses another column"), "{err}");
+    let (v, _) = chart(&[], "iowa-electricity.csv");
+    let names: Vec<String> = series(&v).into_iter().map(|s| s.0).collect();
+    assert_eq!(names, ["Fossil Fuels", "Nuclear Energy", "Renewables"]);
+}
+
+#[test]
+fn years_are_x_and_repeated_rows_are_averaged_per_category() {
+    let (v, err) = chart(&[], "gapminder.csv");
+    assert_eq!(v["xLabel"], "year");
+    assert_eq!(v["yLabel"], "mean(lifeExp)");
+    assert_eq!(v["xType"], "date");
+    let all = series(&v);
+    assert_eq!(all.len(), 5, "one line per continent");
+    for (_, pts) in &all {
+        assert_eq!(pts.first().unwrap().0, "1952");
+        assert_eq!(pts.last().unwrap().0, "2007");
+    }
+    assert!(
+        err.contains("\"year\" repeats, so the rows at each x are averaged"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_category_beside_amounts_is_averaged() {
+    let (v, err) = chart(&[], "penguins.csv");
+    assert_penguin_means(&v);
+    assert!(
+        err.contains("charting mean(bill_length_mm) by species: \"species\" repeats")
+            && err.contains("--aggregate sum|mean|median|count"),
+        "{err}"
+    );
+}
+
+/// viz-parse over text on stdin: exit code, its one chart (if any), stderr.
+fn chart_of_text(text: &str) -> (i32, Option<Value>, String) {
+    let o = cargo_bin_cmd!("viz-parse")
+        .write_stdin(text.to_string())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    (o.status.code().unwrap(), events(&o.stdout).pop(), err)
+}
+
+#[test]
+fn identifiers_years_and_sparse_columns_are_never_the_choice() {
+    let mut csv = String::from("id,zip,year,name,score\n");
+    for i in 0..30 {
+        csv.push_str(&format!(
+            "{},{:05},{},p{i},{}\n",
+            100 + i,
+            i * 7,
+            2000 + i,
+            (i * 37) % 11
+        ));
+    }
+    let (code, v, err) = chart_of_text(&csv);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(v["yLabel"], "score");
+    assert_eq!(v["xLabel"], "year", "years are x");
+    assert!(
+        err.contains("\"id\" is an identifier, \"zip\" is an identifier, not a value"),
+        "{err}"
+    );
+    // A label column present in one row of many labels nothing.
+    let mut json = String::from("[{\"_comment\":\"about\",\"country\":\"A\",\"v\":1}");
+    for i in 0..40 {
+        json.push_str(&format!(",{{\"country\":\"c{i}\",\"v\":{}}}", i % 7));
+    }
+    json.push(']');
+    let (code, v, err) = chart_of_text(&json);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v.unwrap()["xLabel"], "country");
+}
+
+/// Nothing sensible: exit 65 with the columns, what they hold, and a
+/// command; a headed file's columns are named by its header (defect 9:
+/// `column 1, column 2`).
+#[test]
+fn nothing_sensible_is_refused_naming_the_columns_by_their_header() {
+    let text = "carrier,name\n9E,Endeavor Air Inc.\nAA,American Airlines Inc.\nAS,Alaska Airlines Inc.\nB6,JetBlue Airways\n";
+    let (code, v, err) = chart_of_text(text);
+    assert_eq!((code, v), (65, None), "{err}");
+    assert!(!err.contains("column 1"), "{err}");
+    assert!(
+        err.contains("(columns: \"carrier\" (names), \"name\" (names))")
+            && err.contains("viz-parse --aggregate count -x carrier FILE"),
+        "{err}"
+    );
+}
+
+#[test]
+fn numbers_with_nothing_to_label_them_are_a_scatter_or_a_histogram() {
+    let mut two = String::from("u,v\n");
+    let mut one = String::from("id,rate\n");
+    for i in 0..60 {
+        two.push_str(&format!(
+            "{},{}\n",
+            (i * 37 % 101) as f64 / 10.0,
+            (i * 53 % 97) as f64
+        ));
+        one.push_str(&format!(
+            "{},{}\n",
+            1000 + i * 3,
+            (i * 37 % 101) as f64 / 100.0
+        ));
+    }
+    let (_, v, err) = chart_of_text(&two);
+    assert_eq!(v.unwrap()["chartType"], "point", "{err}");
+    let (_, v, err) = chart_of_text(&one);
+    assert_eq!(v.unwrap()["chartType"], "hist", "{err}");
+    assert!(err.contains("a histogram of \"rate\""), "{err}");
 }

@@ -103,8 +103,19 @@ or `|` sniffed, header row detected, quotes, CRLF and a UTF-8 BOM handled), a JS
 {\"M5 CS\": 2.9}, a JSON array of records or of pairs, JSON lines of records, a Markdown table, `label: value` lines, \
 or the render_visualization argument object. A stream of events passes through untouched, except \
 that render_visualization tool calls become visualization events.\n\n\
-Without -x/-y the label is the first column that is not numeric (the first column when all are) \
-and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \
+With no -x, -y, -s, --aggregate or --time-unit, the chart is the one a person would make of the \
+table, said once on stderr with the flags that choose otherwise: identifiers (id, *_id, zip, fips, \
+codes with leading zeros), years, small codes (month, cluster) and coordinates are never the value, \
+which is the first other column of numbers; a column of dates (else years, else rising numbers) is \
+x, drawn as a line; a label column is one present in most rows; a category whose values repeat \
+beside such an x makes one line per value (long format), or the rows at each x are averaged (summed \
+for a count: count, people, deaths, ...); dates that come as events are grouped by day, month or \
+year; with no ordered x a repeating category's rows are averaged (a bar per value), two amounts \
+beside a category are a scatter, numbers with nothing to label them a scatter or a histogram; with \
+no column of numbers a category's rows are counted; when nothing sensible exists the input is \
+refused (exit 65) naming the columns, what they hold, and a command. With -y but no -x the label is \
+a column of dates or years, else the first column that is not numeric (the first column when all \
+are); with -x but no -y the value is the first other column of amounts. Numbers are read as people write them (1,234  4.2s  \
 12%  $1,200  1e6  1.234,56  1 234,56). The decimal mark is decided once per column: \
 numbers that show it (1.234,56 or 2,5 or 1,234.5) decide; when none does, commas each before \
 three digits group thousands (\"1,200\" beside 950 is 1200, in any file), and a point before three \

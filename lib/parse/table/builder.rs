@@ -382,6 +382,19 @@ fn place(
             "the rows are not in {order} ({a} comes before {b}); {what} in {order}"
         ));
     }
+    // Two points at one x in a line: rows of several things mixed.
+    let repeated = chart
+        .series
+        .iter()
+        .find_map(|s| s.points.windows(2).find(|w| w[0].x == w[1].x))
+        .map(|w| w[0].label.clone());
+    if let (Some(label), ChartType::Line) = (&repeated, chart.chart_type) {
+        warn.note(format!(
+            "x repeats ({label:?} holds two points or more): a line through them goes up and \
+             down at that x; rows of several things mixed? -s COLUMN draws one line per value \
+             of a column, --aggregate mean one point per x"
+        ));
+    }
     if let Some(e) = example {
         let s = if dropped == 1 { "" } else { "s" };
         let kind = match x_type {

@@ -468,7 +468,7 @@ pub(super) fn collect_for(
     opts: &super::super::ParseOptions,
     sample: &[(super::super::rows::OwnedRow, Loc)],
 ) -> Result<Option<Collect>, ParseError> {
-    let t = &opts.transform;
+    let t = &plan.transform;
     let kind = plan.chart.chart_type;
     let shaped = matches!(kind, ChartType::Hist | ChartType::Point);
     if t.filters.is_empty() && !t.groups() && !shaped {
