@@ -24,7 +24,7 @@ use super::{Body, ChartKind, GrammarMark, Layers, Mermaid, VegaLayers};
 use crate::spec::grammar::Mark;
 use crate::spec::{Chart, XType};
 
-/// Points drawn with markers at most; more are dots.
+/// Points of one series drawn with markers at most; more are dots.
 const MARKED: usize = 200;
 
 pub(super) struct Point;
@@ -116,7 +116,10 @@ fn scatter(chart: &Chart, ascii: bool) -> Option<Plot> {
     };
     let (x0, x1) = extent(&|p| p.x.unwrap_or(f64::NAN))?;
     let (y0, y1) = extent(&|p| p.value)?;
-    let many = placed().count() > MARKED || placed().any(|p| p.count.is_some());
+    // A marker each while they stay few, a few hundred a series: markers
+    // tell series apart without colour.
+    let marked = MARKED * chart.series.len().clamp(1, 3);
+    let many = placed().count() > marked || placed().any(|p| p.count.is_some());
     let layers = chart
         .series
         .iter()
