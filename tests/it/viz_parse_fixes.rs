@@ -190,7 +190,7 @@ fn a_table_of_words_says_no_column_holds_numbers() {
     assert_eq!(o.code, 65);
     assert_eq!(
         o.stderr,
-        "viz-parse: error: <stdin>: nothing to chart in this comma-separated text: no column \
+        "viz-parse: error: <stdin>: nothing to chart in comma-separated text: no column \
          holds amounts to draw, and none repeats to count (columns: \"name\" (names), \"val\" \
          (names)); to count its rows by a column anyway: viz-parse --aggregate count -x name \
          FILE\n"

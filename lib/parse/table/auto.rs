@@ -733,7 +733,7 @@ fn nothing_sensible(list: &[String], cols: &[Column], what: &str) -> ParseError 
             )
         });
     ParseError::Data(format!(
-        "nothing to chart in this {what}: no column holds amounts to draw, and none repeats to \
+        "nothing to chart in {what}: no column holds amounts to draw, and none repeats to \
          count (columns: {}){example}",
         described.join(", ")
     ))

@@ -399,13 +399,13 @@ fn bucket(
     label: &str,
     unit: Option<TimeUnit>,
     dates: Option<super::time::DateOrder>,
-) -> Option<(String, Option<f64>)> {
+) -> Option<(Cow<'_, str>, Option<f64>)> {
     match unit {
-        None => Some((label.to_string(), None)),
+        None => Some((Cow::Borrowed(label), None)),
         Some(u) => {
             let (t, _) = instant(label, dates)?;
             let b = u.bucket(t)?;
-            Some((b.label, Some(b.key)))
+            Some((Cow::Owned(b.label), Some(b.key)))
         }
     }
 }
