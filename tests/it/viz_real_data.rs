@@ -332,3 +332,44 @@ fn numbers_with_nothing_to_label_them_are_a_scatter_or_a_histogram() {
     assert_eq!(v.unwrap()["chartType"], "hist", "{err}");
     assert!(err.contains("a histogram of \"rate\""), "{err}");
 }
+
+/// A small table is a person's own table: a date or year column is its x
+/// even when a value repeats (not a histogram that drops it), a long one
+/// is a line per category, and a few times that happen to rise beside
+/// names do not become an x: the names label the bars.
+#[test]
+fn small_tables_keep_their_dates_and_their_names() {
+    let (code, v, err) = chart_of_text("d,v\n2020-01-01,1\n2020-01-02,2\n2020-01-01,3\n");
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(
+        (&v["chartType"], &v["xLabel"]),
+        (&"line".into(), &"d".into())
+    );
+    assert_eq!(v["series"][0]["points"].as_array().unwrap().len(), 3);
+    assert!(err.contains("x repeats (\"2020-01-01\""), "{err}");
+
+    let text = std::fs::read_to_string(format!(
+        "{}/testdata/prices_long.csv",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let (_, v, err) = chart_of_text(&text);
+    let v = v.unwrap();
+    assert_eq!(
+        (&v["chartType"], &v["xLabel"]),
+        (&"line".into(), &"date".into()),
+        "{err}"
+    );
+    let names: Vec<_> = series(&v).into_iter().map(|(n, p)| (n, p.len())).collect();
+    assert_eq!(names, [("AAPL".to_string(), 4), ("MSFT".to_string(), 4)]);
+
+    let cars = "model,secs,hp\nM5 CS,2.9,627\nM8 Competition,3.0,617\nM3 Competition,3.4,503\n";
+    let (_, v, err) = chart_of_text(cars);
+    let v = v.unwrap();
+    assert_eq!(
+        (&v["chartType"], &v["xLabel"], &v["yLabel"]),
+        (&"bar".into(), &"model".into(), &"secs".into()),
+        "{err}"
+    );
+}

@@ -191,9 +191,17 @@ fn named_count(name: &str) -> bool {
 
 /// Measures every column of the sample.
 pub(super) fn profile(list: &[String], sample: &[(OwnedRow, Loc)]) -> Vec<Column> {
-    (0..list.len())
+    let mut cols: Vec<Column> = (0..list.len())
         .map(|i| measure(&list[i], sample, i))
-        .collect()
+        .collect();
+    // A few rows of names: numbers that rise there rise by chance, and
+    // the names label the rows (a table of three cars and their times).
+    if sample.len() < SMALL && cols.iter().any(|c| c.kind == Kind::Name && !c.sparse) {
+        for c in cols.iter_mut().filter(|c| c.kind == Kind::Ordered) {
+            c.kind = Kind::Number;
+        }
+    }
+    cols
 }
 
 fn measure(name: &str, sample: &[(OwnedRow, Loc)], i: usize) -> Column {
@@ -325,7 +333,8 @@ pub(super) fn first_value(cols: &[Column], skip: &[Option<usize>]) -> Option<usi
 }
 
 /// An ordered x other than `value`: dates, else years, else rising
-/// numbers, with values enough to follow (five, or one per row).
+/// numbers, with values enough to follow (five, or one per row; in a
+/// small table any two).
 pub(super) fn ordered_x(cols: &[Column], value: Option<usize>) -> Option<usize> {
     let pick = |k: Kind| {
         (0..cols.len()).find(|&i| {
@@ -333,7 +342,7 @@ pub(super) fn ordered_x(cols: &[Column], value: Option<usize>) -> Option<usize> 
             c.kind == k
                 && !c.sparse
                 && Some(i) != value
-                && (c.distinct >= MIN_ORDERED || c.distinct == c.present)
+                && (c.distinct >= MIN_ORDERED || c.distinct == c.present || c.present < SMALL)
                 && c.distinct >= 2
         })
     };
@@ -800,5 +809,13 @@ mod tests {
             assert!(!named_id(not, true), "{not}");
         }
         assert!(named_id("source", true) && !named_id("source", false));
+    }
+
+    #[test]
+    fn a_few_rising_numbers_beside_names_are_numbers() {
+        let rows = ["model,secs", "a,2.9", "b,3.0", "c,3.4"];
+        assert_eq!(kinds(&rows), [Kind::Name, Kind::Number]);
+        let rows = ["step,loss", "1,0.9", "2,0.5", "3,0.4"];
+        assert_eq!(kinds(&rows), [Kind::Ordered, Kind::Number]);
     }
 }
