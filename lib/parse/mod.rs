@@ -12,6 +12,7 @@
 //! Format detection reads a prefix (64 KiB or 200 lines) and replays it;
 //! an event stream is recognised from its first line so live streams flow.
 
+mod dates;
 mod detect;
 pub mod fast;
 pub mod follow;
@@ -39,9 +40,9 @@ pub use follow::FollowOptions;
 pub use grammar::{GrammarOptions, Reference, ReferenceError};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
+pub use dates::DateOrder;
 use detect::Kind;
 use rows::Warner;
-pub use table::DateOrder;
 use table::chart_from_rows;
 
 /// An input format, for `--format` and [`ParseOptions::format`].

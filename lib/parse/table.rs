@@ -17,16 +17,15 @@ use super::{ParseError, ParseOptions, examples_error};
 mod auto;
 mod builder;
 mod collect;
+mod columns;
 mod doubts;
-mod instant;
 mod plain;
-mod time;
+mod transforms;
 
+use super::dates::instant;
+use super::dates::time::{DatesChoice, decide_dates};
+pub(crate) use super::dates::time::{looks_like_year, looks_ordered};
 use builder::Builder;
-pub(crate) use instant::instant;
-pub use time::DateOrder;
-use time::{DatesChoice, decide_dates};
-pub(crate) use time::{looks_like_year, looks_ordered};
 
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
@@ -119,6 +118,19 @@ fn list(names: &[String]) -> String {
         .map(|(i, n)| format!("{}:{n:?}", i + 1))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A column as messages name it: `column "val"` by its header, and
+/// `column 2` in a file without one (whose columns are named by place).
+pub(crate) fn column_ref(name: &str) -> String {
+    let placed = name
+        .strip_prefix("column ")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if placed {
+        name.to_string()
+    } else {
+        format!("column {name:?}")
+    }
 }
 
 /// A unit written in a header: `time (s)`, `price [$]`.
@@ -326,7 +338,7 @@ fn choose_columns(
         list.push(format!("column {}", i + 1));
     }
     let st = stats(sample, width);
-    let profile = auto::profile(&list, sample);
+    let profile = columns::profile(&list, sample);
     let choice = if auto::applies(opts, names.real) {
         auto::choose(&list, sample, &profile, what)?
     } else {
@@ -496,8 +508,8 @@ fn values_unit(
                     }
                     Err(units) => {
                         warn.note(format!(
-                            "column {:?} mixes units ({}); values are charted as written, without a unit",
-                            list[v],
+                            "{} mixes units ({}); values are charted as written, without a unit",
+                            column_ref(&list[v]),
                             units.join(", ")
                         ));
                         agree = false;
@@ -616,7 +628,7 @@ pub(crate) fn chart_from_rows(
         some_number(&sample, &names)?;
     }
     let plan = plan(names, &sample, &what, rows.mark_hint(), opts, warn)?;
-    let collect = collect::collect_for(&plan, opts, &sample)?;
+    let collect = transforms::collect_for(&plan, opts, &sample)?;
     let mut b = Builder::new(plan, collect);
     let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {

@@ -329,3 +329,21 @@ fn label_value_lines_with_a_decimal_comma_are_not_split_at_the_comma() {
     assert_eq!(points(&v), pts(&[("Jan", 1234.56), ("Feb", 2000.0)]));
     assert_eq!(v["unit"], "€");
 }
+
+/// A bad value is named by its column: the header's name in a headed
+/// file, its place in a file without one (not `column "column 2"`).
+#[test]
+fn a_bad_value_names_its_column_by_header_or_by_place() {
+    for (input, want) in [
+        (
+            &b"name,val\na,1\nb,x\nc,3\n"[..],
+            "line 3, column \"val\": ",
+        ),
+        (&b"a,1\nb,x\nc,3\n"[..], "line 2, column 2: "),
+    ] {
+        let o = run(&[], input);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let want = format!("{want}\"x\" is not a number; row skipped");
+        assert!(o.stderr.contains(&want), "{}", o.stderr);
+    }
+}

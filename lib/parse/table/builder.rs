@@ -14,11 +14,11 @@ use crate::spec::reduce::Reducer;
 use crate::spec::{self, Chart, ChartType, Normalized, SpecError, XType};
 
 use super::super::ParseError;
+use super::super::dates::instant::instant;
+use super::super::dates::time::{self, DateOrder, NewestFirst};
 use super::super::number::{Decimal, is_missing, parse_number, parse_number_as};
 use super::super::rows::{Cells, Loc, Warner, cell, short};
-use super::collect::{Collect, Collected, What, with_transforms};
-use super::instant::instant;
-use super::time::{self, DateOrder, NewestFirst};
+use super::transforms::{Collect, Collected, What, with_transforms};
 use super::{MAX_REPORTED, MAX_SERIES, Plan};
 
 /// The label of a row whose label cell is blank.
@@ -177,9 +177,9 @@ impl Builder {
         }
         if self.reducers.len() >= MAX_SERIES {
             return Err(ParseError::Data(format!(
-                "{loc}: column {:?} has more than {MAX_SERIES} distinct values; \
+                "{loc}: {} has more than {MAX_SERIES} distinct values; \
                  --series wants a column naming a few series (a symbol, a region)",
-                self.plan.names[s]
+                super::column_ref(&self.plan.names[s])
             )));
         }
         self.by_name.insert(key.to_string(), self.reducers.len());
@@ -207,8 +207,8 @@ impl Builder {
         }
         let what = value_problem(c, self.plan.decimals[col]);
         warn.skip(format!(
-            "{loc}, column {:?}: {what}; {} skipped",
-            self.plan.names[col],
+            "{loc}, {}: {what}; {} skipped",
+            super::column_ref(&self.plan.names[col]),
             if self.plan.values.len() > 1 {
                 "point"
             } else {

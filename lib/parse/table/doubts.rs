@@ -4,8 +4,8 @@
 //! decimal mark's note lives in `number`, the date order's in `time` and
 //! the delimiter's in `detect`: each beside the rule it reports on.
 
+use super::super::dates::time::{looks_like_year, looks_ordered};
 use super::super::rows::{Loc, OwnedRow, cell};
-use super::time::{looks_like_year, looks_ordered};
 use super::{Stat, resolve};
 use crate::parse::number::parse_number;
 

@@ -10,8 +10,8 @@
 use regex::Regex;
 use serde_json::Value;
 
+use super::super::dates::{DateOrder, instant};
 use super::super::number::{Decimal, is_missing, parse_number_as};
-use super::super::table::{DateOrder, instant};
 
 /// A comparison of `--filter`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
+use super::super::dates::{DateOrder, instant};
 use super::super::number::{Decimal, is_missing, parse_number_as};
-use super::super::table::{DateOrder, instant};
 use super::CellKind;
 use crate::events::format_rfc3339;
 
