@@ -44,14 +44,7 @@ impl<R: BufRead> JsonlRows<R> {
     pub(crate) fn new(input: R) -> Self {
         JsonlRows {
             input: ChunkLines::new(input),
-            lines: JsonLines {
-                line: 0,
-                row: Vec::new(),
-                keys: KeyColumns::default(),
-                saw_objects: false,
-                fast: PlainObject::default(),
-                plain: false,
-            },
+            lines: JsonLines::new(),
             workers: None,
             ahead: true,
         }
@@ -63,7 +56,27 @@ impl<R: BufRead> JsonlRows<R> {
     }
 }
 
+/// What a JSON record was: an object (columns by key), an array
+/// (columns by place) or a lone value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Object,
+    Array,
+    Scalar,
+}
+
 impl JsonLines {
+    pub(crate) fn new() -> Self {
+        JsonLines {
+            line: 0,
+            row: Vec::new(),
+            keys: KeyColumns::default(),
+            saw_objects: false,
+            fast: PlainObject::default(),
+            plain: false,
+        }
+    }
+
     /// Reads line number `line`: its record's place, or `None` when it
     /// holds none (blank, or not JSON: skipped with a warning).
     pub(super) fn read(
@@ -75,44 +88,62 @@ impl JsonLines {
         if t.is_empty() {
             return Ok(None);
         }
-        let index = &self.keys.index;
-        self.plain = self.fast.read(t, &|k| index.get(k).copied());
-        if self.plain {
-            self.saw_objects = true;
-            return Ok(Some(Loc::Line(self.line)));
-        }
-        match serde_json::from_str::<Value>(t) {
-            Ok(Value::Object(obj)) => {
-                self.saw_objects = true;
-                self.keys.row(&obj, &mut self.row);
-            }
-            Ok(Value::Array(items)) => {
-                self.row.clear();
-                self.row.extend(items.iter().map(json_cell));
-            }
-            Ok(other) => {
-                self.row.clear();
-                self.row.push(json_cell(&other));
-            }
-            Err(e) => {
-                warn.skip(format!(
-                    "line {}: not JSON ({e}), starts with {:?}; line skipped",
-                    self.line,
-                    short(t)
-                ))?;
-                return Ok(None);
-            }
+        if let Err(e) = self.parse(t) {
+            warn.skip(format!(
+                "line {}: not JSON ({e}), starts with {:?}; line skipped",
+                self.line,
+                short(t)
+            ))?;
+            return Ok(None);
         }
         Ok(Some(Loc::Line(self.line)))
     }
 
-    pub(super) fn current(&self) -> &dyn Cells {
+    /// Reads one record, `t` trimmed and not empty, into the current row.
+    pub(crate) fn parse(&mut self, t: &str) -> Result<Shape, serde_json::Error> {
+        let index = &self.keys.index;
+        self.plain = self.fast.read(t, &|k| index.get(k).copied());
+        if self.plain {
+            self.saw_objects = true;
+            return Ok(Shape::Object);
+        }
+        Ok(self.take(serde_json::from_str::<Value>(t)?))
+    }
+
+    /// A record already parsed, into the current row.
+    pub(crate) fn take(&mut self, v: Value) -> Shape {
+        self.plain = false;
+        match v {
+            Value::Object(obj) => {
+                self.saw_objects = true;
+                self.keys.row(&obj, &mut self.row);
+                Shape::Object
+            }
+            Value::Array(items) => {
+                self.row.clear();
+                self.row.extend(items.iter().map(json_cell));
+                Shape::Array
+            }
+            other => {
+                self.row.clear();
+                self.row.push(json_cell(&other));
+                Shape::Scalar
+            }
+        }
+    }
+
+    pub(crate) fn current(&self) -> &dyn Cells {
         if self.plain { &self.fast } else { &self.row }
     }
 
     /// The columns of the keys seen so far.
     pub(super) fn columns(&self) -> HashMap<String, usize> {
         self.keys.index.clone()
+    }
+
+    /// The names of the columns seen so far.
+    pub(crate) fn key_names(&self) -> &[String] {
+        &self.keys.names
     }
 }
 
@@ -144,7 +175,7 @@ impl<R: BufRead> Rows for JsonlRows<R> {
     }
     fn names(&self) -> Option<Names> {
         self.lines.saw_objects.then(|| Names {
-            list: self.lines.keys.names.clone(),
+            list: self.lines.key_names().to_vec(),
             real: true,
         })
     }
