@@ -140,10 +140,21 @@ pub(crate) fn sniff(
             eof = true;
             break;
         }
-        // A line cut short that may be an event is read on, to a point.
+        // A long line is read on whole, as a table's header may be; but a
+        // JSON document is read later as it streams (one line when
+        // minified), so only as much of it as may be an event is.
         let cut = |p: &[u8]| !p.ends_with(b"\n");
-        if probing && cut(&prefix) && prefix[start..].trim_ascii_start().starts_with(b"{") {
-            read_line_capped(r, &mut prefix, EVENT_LINE_BYTES)?;
+        if cut(&prefix) {
+            match prefix[start..].trim_ascii_start().first() {
+                Some(b'[') => {}
+                Some(b'{') if !probing => {}
+                Some(b'{') => {
+                    read_line_capped(r, &mut prefix, EVENT_LINE_BYTES)?;
+                }
+                _ => {
+                    r.read_until(b'\n', &mut prefix)?;
+                }
+            }
         }
         lines += 1;
         let whole = !cut(&prefix) || r.fill_buf()?.is_empty();
@@ -487,6 +498,26 @@ mod tests {
         assert!(n.contains("\"1,234\""), "{n}");
         assert_eq!(delimiter_doubt(&["M5 CS: 2.9s"], b':'), None);
         assert_eq!(delimiter_doubt(&["2020,5", "2021,6"], b','), None);
+    }
+
+    #[test]
+    fn long_lines_are_read_whole_unless_they_are_json_documents() {
+        let sniff_of = |text: String| {
+            let mut r = std::io::Cursor::new(text.into_bytes());
+            let s = sniff(&mut r, None, None).unwrap();
+            (s.prefix.len(), s.kind)
+        };
+        let array = format!("[{}1]\n", "1,".repeat(100_000));
+        assert_eq!(sniff_of(array), (PEEK_BYTES, Kind::JsonDoc));
+        let object = format!("{{\"a\": [{}1]}}", "1,".repeat(100_000));
+        assert_eq!(sniff_of(object.clone()), (object.len(), Kind::JsonDoc));
+        let csv = format!("{}\n", vec!["1.5"; 30_000].join(","));
+        assert_eq!(sniff_of(csv.clone()), (csv.len(), Kind::Delimited(b',')));
+        let event = format!(
+            "{{\"type\": \"message\", \"content\": \"{}\"}}\n",
+            "x".repeat(100_000)
+        );
+        assert_eq!(sniff_of(event).1, Kind::Events);
     }
 
     #[test]

@@ -165,6 +165,7 @@ fn viz_parse_bytes(args: &[&str], stdin: Vec<u8>) -> (i32, String, String) {
 }
 
 /// Warnings without the input's name and with records and lines alike.
+#[cfg(feature = "columnar")]
 fn warnings(stderr: &str, name: &str) -> String {
     same_words(&stderr.replace(&format!("{name}: "), ""))
 }
@@ -424,5 +425,17 @@ fn parquet_types_read_as_a_person_reads_them() {
     assert!(
         labels.contains(&"2024-03-02T12:00:00Z".to_string()),
         "{labels:?}"
+    );
+}
+
+/// Built without the `columnar` feature, Parquet is named and refused.
+#[cfg(not(feature = "columnar"))]
+#[test]
+fn parquet_without_the_feature_says_so() {
+    let (code, _, err) = viz_parse(&["testdata/columnar/penguins.duckdb.parquet"], "");
+    assert_eq!(code, 65, "{err}");
+    assert!(
+        err.contains("built without Parquet and Arrow input"),
+        "{err}"
     );
 }
