@@ -12,10 +12,13 @@ use super::formats::is_alignment_row;
 use super::number::{Decimal, is_missing, parse_number, parse_number_as};
 
 const PEEK_BYTES: usize = 64 * 1024;
-/// How much of a line starting with `{` is read to see whether it is an
-/// event (an event line can carry a whole file); longer, it is a JSON
-/// document, whatever it holds, and is not read further here.
-const EVENT_LINE_BYTES: usize = 4 << 20;
+/// How much of a long line is read: of one starting with `{`, to see
+/// whether it is an event (an event line can carry a whole file; longer,
+/// it is a JSON document, whatever it holds, and is not read further
+/// here); of any other, to see a table's whole header. Past it a line is
+/// classified from what was read, and memory stays bounded whatever the
+/// input (a binary file without line ends, say).
+const LONG_LINE_BYTES: usize = 4 << 20;
 const PEEK_LINES: usize = 200;
 const EVENT_PROBE_LINES: usize = 5;
 
@@ -140,19 +143,17 @@ pub(crate) fn sniff(
             eof = true;
             break;
         }
-        // A long line is read on whole, as a table's header may be; but a
-        // JSON document is read later as it streams (one line when
-        // minified), so only as much of it as may be an event is.
+        // A long line is read on (to a point), as a table's header may be
+        // long; but a JSON document is read later as it streams (one line
+        // when minified), so only as much of it as may be an event is, and
+        // a binary input is told by its first bytes alone.
         let cut = |p: &[u8]| !p.ends_with(b"\n");
-        if cut(&prefix) {
+        if cut(&prefix) && magic::of(&prefix).is_none() {
             match prefix[start..].trim_ascii_start().first() {
                 Some(b'[') => {}
                 Some(b'{') if !probing => {}
-                Some(b'{') => {
-                    read_line_capped(r, &mut prefix, EVENT_LINE_BYTES)?;
-                }
                 _ => {
-                    r.read_until(b'\n', &mut prefix)?;
+                    read_line_capped(r, &mut prefix, LONG_LINE_BYTES)?;
                 }
             }
         }
@@ -501,7 +502,7 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_read_whole_unless_they_are_json_documents() {
+    fn long_lines_are_read_on_to_a_point_unless_they_are_json_documents() {
         let sniff_of = |text: String| {
             let mut r = std::io::Cursor::new(text.into_bytes());
             let s = sniff(&mut r, None, None).unwrap();
@@ -518,6 +519,14 @@ mod tests {
             "x".repeat(100_000)
         );
         assert_eq!(sniff_of(event).1, Kind::Events);
+        // Bounded whatever the line: text without a line end, and a binary
+        // input, told by its first bytes without reading on.
+        let blob = "x".repeat(9 << 20);
+        assert_eq!(sniff_of(blob).0, PEEK_BYTES + LONG_LINE_BYTES);
+        let gzip = [b"\x1f\x8b".as_slice(), &[b'x'; 200_000]].concat();
+        let mut r = std::io::Cursor::new(gzip);
+        let s = sniff(&mut r, None, None).unwrap();
+        assert_eq!((s.prefix.len(), s.kind), (PEEK_BYTES, Kind::Gzip));
     }
 
     #[test]
