@@ -58,6 +58,11 @@ fn odd_elements_are_named_and_the_rest_kept() {
         notes[0].contains("record 2: 7 is not shaped like"),
         "{notes:?}"
     );
+    // A long odd element is named by its first 40 characters.
+    let (long, _, said) = read(&format!("[{{\"a\": 1}}, [{}9]]", "1, ".repeat(20))).unwrap();
+    assert_eq!(cells(&long), [vec!["1"]]);
+    let start = format!("record 2: [{}… is not shaped like", "1, ".repeat(13));
+    assert!(said[0].contains(&start), "{said:?}");
     assert!(notes[1].contains("record 3: not JSON"), "{notes:?}");
     assert!(notes[2].contains("a comma is missing"), "{notes:?}");
     let (rows, _, notes) = read(r#"[{"a": 1}, {"a": 2"#).unwrap();
