@@ -40,7 +40,7 @@ complete -c viz-parse -l unit -d 'Unit of the values, e.g. s or % [default: the 
 complete -c viz-parse -l sort -d 'Order of bar and table points (a line keeps input order)' -r -f -a "none\t''
 asc\t''
 desc\t''"
-complete -c viz-parse -l max-points -d 'Points kept per series [default: 30; at most 200]' -r
+complete -c viz-parse -l max-points -d 'Points kept per series, 2 to 200 [default: 30; more is capped]' -r
 complete -c viz-parse -l keep -d 'Which points a bar or table keeps when there are too many' -r -f -a "top\t'The largest by absolute value (bar and table default)'
 first\t'The first N in input order'
 last\t'The last N in input order, as for the last 5 years'"

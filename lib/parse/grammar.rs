@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::detect::{self, Kind};
 use super::fast::JsonlRows;
-use super::formats::{CsvRows, MarkdownRows, json_rows};
+use super::formats::{CsvRows, MarkdownRows};
 use super::number::{
     Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number, parse_number_as,
 };
@@ -161,18 +161,17 @@ fn rows_of<'a>(
     if let Some(note) = note {
         warn.note(note);
     }
-    let mut full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
+    let full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
     Ok(match kind {
         Kind::Delimited(d) => Box::new(CsvRows::new(full, d)),
         Kind::Jsonl => Box::new(JsonlRows::new(full)),
         Kind::Markdown => Box::new(MarkdownRows::new(full)?),
-        Kind::JsonDoc => {
-            let mut buf = Vec::new();
-            full.read_to_end(&mut buf)?;
-            let v: Value = serde_json::from_slice(&buf)
-                .map_err(|e| examples_error(format!("JSON that does not parse ({e})")))?;
-            Box::new(json_rows(v, warn)?)
+        Kind::JsonDoc => super::json_input_rows(full)?,
+        Kind::Gzip => return rows_of(super::gunzip(full), opts, warn),
+        Kind::Parquet | Kind::ArrowFile | Kind::ArrowStream => {
+            super::binary_rows(&kind, full, None)?
         }
+        Kind::NotData(why) => return Err(ParseError::Data(why)),
         Kind::Events => {
             return Err(ParseError::Data(
                 "--grammar reads a table (CSV, TSV, JSON records, JSON lines, Markdown), \

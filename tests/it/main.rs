@@ -44,6 +44,7 @@ mod viz_parse;
 mod viz_parse_ambiguity;
 mod viz_parse_api;
 mod viz_parse_fixes;
+mod viz_parse_formats;
 mod viz_parse_grammar;
 mod viz_parse_props;
 mod viz_real_data;

@@ -96,13 +96,18 @@ Examples:
 #[command(
     name = "viz-parse",
     version,
-    about = "Turn CSV, TSV, JSON, JSON lines or Markdown tables into chart events",
+    about = "Turn CSV, TSV, JSON, JSON lines, Markdown tables, Parquet or Arrow into chart events",
     long_about = "Reads data from files or stdin and writes one `visualization` event per input \
 (a JSON line) for viz-render to draw. The format is detected: CSV and TSV (delimiter `,` `;` tab \
 or `|` sniffed, header row detected, quotes, CRLF and a UTF-8 BOM handled), a JSON object map \
 {\"M5 CS\": 2.9}, a JSON array of records or of pairs, JSON lines of records, a Markdown table, `label: value` lines, \
-or the render_visualization argument object. A stream of events passes through untouched, except \
-that render_visualization tool calls become visualization events.\n\n\
+or the render_visualization argument object. A JSON array is read a record at a time, as JSON lines \
+are; an object wrapping one array ({\"values\": [...]}, with other keys beside it) is read as that array. \
+Parquet and Arrow IPC files and streams (as DuckDB, Polars, Spark and pandas write them) are read a \
+batch of rows at a time, their columns typed (numbers, dates as ISO 8601, text), and input compressed \
+with gzip is read through; other binary files (images, zip, PDF) are refused in one line. A stream of \
+events passes through untouched, except that render_visualization tool calls become visualization \
+events.\n\n\
 With no -x, -y, -s, --aggregate or --time-unit, the chart is the one a person would make of the \
 table, said once on stderr with the flags that choose otherwise: identifiers (id, *_id, zip, fips, \
 codes with leading zeros), years, small codes (month, cluster) and coordinates are never the value, \
@@ -240,7 +245,7 @@ pub struct VizParseArgs {
     #[arg(long, value_enum)]
     pub sort: Option<SortArg>,
 
-    /// Points kept per series [default: 30; at most 200].
+    /// Points kept per series, 2 to 200 [default: 30; more is capped].
     #[arg(long, value_name = "N")]
     pub max_points: Option<usize>,
 

@@ -43,6 +43,11 @@ pub fn run(args: Args, matches: &ArgMatches) -> anyhow::Result<u8> {
 pub enum OptionsError {
     #[error("--delimiter {0:?}: use one ASCII character such as , ; | or a tab")]
     Delimiter(char),
+    #[error(
+        "--max-points {0}: a chart keeps 2 to {max} points a series (more is capped at {max})",
+        max = spec::HARD_MAX_POINTS
+    )]
+    MaxPoints(usize),
     #[error("--extract: {0}")]
     Extract(regex::Error),
     /// A `--rule` or `--band`.
@@ -70,6 +75,11 @@ pub fn options(
             return Err(OptionsError::Delimiter(c));
         }
     };
+    if let Some(n) = args.max_points
+        && n < 2
+    {
+        return Err(OptionsError::MaxPoints(n));
+    }
     Ok(ParseOptions {
         format: args.format,
         chart: args.chart.map(|c| match c {
