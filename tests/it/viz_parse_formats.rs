@@ -45,9 +45,13 @@ fn record() -> impl Strategy<Value = Value> {
         })
 }
 
-/// "line N" (JSON lines) and "record N" (an array) name the same record.
+/// "line N" (JSON lines) and "record N" (an array) name the same record,
+/// and an error naming the input says which it was ("nothing to chart in
+/// JSON lines", "in a JSON array of records").
 fn same_words(stderr: &str) -> String {
-    stderr.replace("line ", "record ")
+    stderr
+        .replace("line ", "record ")
+        .replace("a JSON array of records", "JSON lines")
 }
 
 proptest! {
