@@ -17,6 +17,9 @@ use gemline::render::{RenderOptions, render_spec};
 use gemline::spec::grammar::{Limits, UiEnvelope};
 use serde_json::json;
 
+mod support;
+use support::{ms, stats};
+
 const ROWS: usize = 5_000;
 const TARGET: Duration = Duration::from_millis(5);
 
@@ -43,16 +46,6 @@ fn event_line() -> String {
             "axes": {"y": {"invert": true}}},
         "fallbackText": "Pace and heart rate"})
     .to_string()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
-/// (median, 90th percentile) in ms.
-fn stats(mut v: Vec<Duration>) -> (f64, f64) {
-    v.sort();
-    (ms(v[v.len() / 2]), ms(v[v.len() * 9 / 10]))
 }
 
 fn main() -> ExitCode {

@@ -23,7 +23,7 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -t -i -h -V --provider --model --base-url --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --generate --help --version"
+            opts="-m -c -t -p -i -a -h -V --provider --model --base-url --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --no-tools --tools --exclude-tools --allow-tool --yes --tool-timeout --include-dir --mcp --sandbox --allow-network --sandbox-mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --schema --schema-multi --system --system-file --role --param --temperature --no-context-files --list-models --count-tokens --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --attach --output-dir --voice --modalities --graphics --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -75,6 +75,10 @@ _gem__ask() {
                     ;;
                 --mcp)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "off auto strict" -- "${cur}"))
                     return 0
                     ;;
                 --max-tool-rounds)
@@ -141,6 +145,38 @@ _gem__ask() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema-multi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --system)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --system-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --role)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --param)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --temperature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-consecutive-turns)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -151,6 +187,30 @@ _gem__ask() {
                     ;;
                 --hyperlinks)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --attach)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --voice)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --modalities)
+                    COMPREPLY=($(compgen -W "text image audio" -- "${cur}"))
+                    return 0
+                    ;;
+                --graphics)
+                    COMPREPLY=($(compgen -W "auto kitty iterm sixel off" -- "${cur}"))
                     return 0
                     ;;
                 --generate)

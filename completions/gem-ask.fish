@@ -12,9 +12,12 @@ complete -c gem-ask -l allow-tool -d 'Run this tool without asking for consent (
 complete -c gem-ask -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
 complete -c gem-ask -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
 complete -c gem-ask -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
-complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn' -r
-complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
-complete -c gem-ask -l max-iterations -d 'Task mode: most turns (iterations) before the task stops unfinished (exit 6)' -r
+complete -c gem-ask -l sandbox -d 'Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run commands without it [default: the config\'s tools.sandbox, else auto]' -r -f -a "off\t'No sandbox'
+auto\t'The sandbox where the kernel supports it; said once otherwise'
+strict\t'Refuse to run a command the sandbox cannot hold'"
+complete -c gem-ask -l max-tool-rounds -d 'Most rounds of tool calls in one turn. A chat turn that needs more fails (exit 1); in task mode it ends that iteration (the further calls are not run) and the task goes on with the next' -r
+complete -c gem-ask -s t -l task -d 'Task mode: work towards TASK on its own, in iterations of plan, tool calls (at most --max-tool-rounds rounds each) and observation, until the model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies); stdin is context' -r
+complete -c gem-ask -l max-iterations -d 'Task mode: most iterations before the task stops unfinished (exit 6). An iteration is one turn of the model: its plan, at most --max-tool-rounds rounds of tool calls, and what it makes of them; a model that never stops calling tools ends here too' -r
 complete -c gem-ask -l task-timeout -d 'Task mode: most seconds the whole task may take, requests and tools included (exit 7) [default: no limit]' -r
 complete -c gem-ask -l auto-continue -d 'After a turn that did not complete the task (-t) or ask for input (-i), go on with a "Continue." turn; off: task mode stops after each such turn (exit 8), to be resumed with --continue, and -i waits for you' -r -f -a "on\t''
 off\t''"
@@ -31,12 +34,30 @@ complete -c gem-ask -l color -d 'Text output only: when to colour [default: auto
 always\t''
 never\t''"
 complete -c gem-ask -l width -d 'Text output only: width in columns [default: COLUMNS, else the terminal, else 80]' -r
+complete -c gem-ask -l schema -d 'The answer as data: one record matching SCHEMA, a JSON Schema (inline, or @FILE) or the concise form \'model, secs float: 0-60 mph, year int\' (types str, int, float, bool; a description after \':\'). Into a pipe it is a plain JSON line; with --output jsonl a `record` event; on a terminal a table. Tools are declared only when --tools names them. An answer that does not match is sent back once with the problems, then refused (exit 65)' -r
+complete -c gem-ask -l schema-multi -d 'As --schema, for a list of records (asked for as {"items": [...]}): one JSON line or `record` event each, so `gem-ask --schema-multi \'model, secs float\' "fastest 5 BMWs" | viz-parse | viz-render` charts them' -r
+complete -c gem-ask -l system -d 'Add TEXT to the system prompt (gem-ask\'s own guidance for charts and chapters stays)' -r
+complete -c gem-ask -l system-file -d 'As --system, the text read from FILE' -r -F
+complete -c gem-ask -l role -d 'Use the config\'s [roles.NAME]: its system prompt and prompt template, model, temperature and tools (flags win)' -r
+complete -c gem-ask -s p -l param -d 'Fill $KEY in the templates: a role\'s system and prompt, and, once -p is given, --system and the prompt itself ($$ is a $) (repeatable)' -r
+complete -c gem-ask -l temperature -d 'Sampling temperature, 0 to 2 [default: the role\'s, else the model\'s own]' -r
 complete -c gem-ask -l max-consecutive-turns -d 'With -i: most turns the model takes on its own in a row before it waits for you' -r
-complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width) as it streams, and shown thoughts as dim Markdown; off: the text as it comes, word-wrapped. Code is highlighted up to 16 KiB of it per answer (some 400 lines); code past that is drawn in the plain code style, so an answer that is mostly code still draws at once' -r -f -a "on\t''
+complete -c gem-ask -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width, the HTML models write: <br>, <b>, <i>, <code>, <sub>, <sup>, <kbd>, <details>; other HTML as written) as it streams, and shown thoughts as dim Markdown; off: the text as it comes, word-wrapped. Each block is parsed whole: on a terminal the block being written is drawn at once and redrawn in place as it grows; in a pipe or a file each block is written once, complete. With colour off, marks are written out (*strong*, _emphasis_, `code`) and headings underlined. Code is highlighted up to 16 KiB of it per answer (some 400 lines); code past that is drawn in the plain code style, so an answer that is mostly code still draws at once' -r -f -a "on\t''
 off\t''"
 complete -c gem-ask -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c gem-ask -s a -l attach -d 'Attach a file to the prompt (repeatable): an image, PDF, audio, video or text file, its type read from its bytes; `-` attaches stdin; an https:// URL is passed for the API to fetch. Small files go inline, larger ones through the Files API (a progress bar on a terminal). A missing file is exit 66, one too large or of a type the model does not take exit 65' -r
+complete -c gem-ask -l output-dir -d 'Where images and audio the model (or a tool) makes are written, as gem-ask-image-N.png, gem-ask-audio-N.wav (never overwriting) [default: the working directory]' -r -F
+complete -c gem-ask -l voice -d 'Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g. gemini-2.5-flash-preview-tts): the answer is written as a WAV file' -r
+complete -c gem-ask -l modalities -d 'What the model answers with (responseModalities), e.g. text,image for an image model [default: the model\'s own]' -r -f -a "text\t''
+image\t''
+audio\t''"
+complete -c gem-ask -l graphics -d 'Text output only: draw images inline on a terminal that shows them (kitty, iTerm2, sixel; auto detects which), else one line with the path; never into a pipe' -r -f -a "auto\t'The protocol the terminal is detected to speak (kitty, iTerm2, sixel), else none; never into a pipe or a file'
+kitty\t'The kitty graphics protocol (kitty, Ghostty, WezTerm, Konsole)'
+iterm\t'iTerm2\'s inline images (iTerm2, WezTerm, VS Code)'
+sixel\t'Sixel (xterm -ti vt340, foot, mlterm, Windows Terminal, contour)'
+off\t'No pictures: charts as text, images as a line with their path'"
 complete -c gem-ask -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
 man\t''
 bash\t''
@@ -52,11 +73,16 @@ complete -c gem-ask -s c -l command-help -d 'Ask for a shell command for the pro
 complete -c gem-ask -l thoughts -d 'Show the model\'s thought summaries (`thought` events)'
 complete -c gem-ask -l no-tools -d 'Declare no tools'
 complete -c gem-ask -l yes -d 'Run every tool without asking for consent'
+complete -c gem-ask -l allow-network -d 'Let sandboxed commands (and MCP servers) connect and bind TCP ports'
+complete -c gem-ask -l sandbox-mcp -d 'Run the MCP servers in the sandbox too'
 complete -c gem-ask -l list-tools -d 'Print every tool with its source, consent level and whether it is declared, then exit'
 complete -c gem-ask -l debug -d 'Describe each request on stderr (the key is shown as [REDACTED])'
 complete -c gem-ask -l ascii -d 'Text output only: draw with ASCII characters only'
 complete -c gem-ask -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'
 complete -c gem-ask -l show-tools -d 'Text output only: one line per tool call and tool result'
+complete -c gem-ask -l no-context-files -d 'Read no GEMLINE.md context files (they are read from the config directory, and from the working directory and its parents up to the repository root or home)'
+complete -c gem-ask -l list-models -d 'Print the models the provider offers (Gemini\'s models list, an OpenAI-compatible /models), with their context sizes where given, then exit. Into a pipe: one JSON object a line'
+complete -c gem-ask -l count-tokens -d 'Print how many tokens the request would take (countTokens: the session\'s history, stdin, the prompt, the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object'
 complete -c gem-ask -s i -l interactive -d 'Interactive session: a prompt with line editing and input history, the conversation carried across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when piped, is context for the first question'
 complete -c gem-ask -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c gem-ask -s h -l help -d 'Print help (see more with \'--help\')'

@@ -23,7 +23,7 @@ _viz__render() {
 
     case "${cmd}" in
         viz__render)
-            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --output-dir --json --show-tools --show-thoughts --chapters --strict --live --fps --verbose --max-spec-bytes --max-rows --generate --help --version"
+            opts="-v -h -V --width --height --ascii --unicode --color --markdown --hyperlinks --chart-tables --format --output-dir --graphics --json --show-tools --show-thoughts --chapters --strict --live --fps --verbose --max-spec-bytes --max-rows --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -50,11 +50,15 @@ _viz__render() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "auto terminal github gitlab markdown svg json vega-lite" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto terminal github gitlab markdown svg png json vega-lite" -- "${cur}"))
                     return 0
                     ;;
                 --output-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --graphics)
+                    COMPREPLY=($(compgen -W "auto kitty iterm sixel off" -- "${cur}"))
                     return 0
                     ;;
                 --fps)

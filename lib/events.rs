@@ -153,6 +153,14 @@ impl Event {
         )
     }
 
+    /// A file gem-ask wrote: an image or audio the model or a tool made.
+    pub fn media(path: &str, mime_type: &str, size: usize, source: &str) -> Event {
+        Self::typed(
+            "media",
+            json!({"path": path, "mime_type": mime_type, "size": size, "source": source}),
+        )
+    }
+
     pub fn thought(content: &str, delta: bool) -> Event {
         Self::typed("thought", json!({"content": content, "delta": delta}))
     }
@@ -247,6 +255,15 @@ impl<W: Write> EventWriter<W> {
     pub fn write(&mut self, event: &Event) -> io::Result<()> {
         serde_json::to_writer(&mut self.out, &event.0)?;
         self.out.write_all(b"\n")?;
+        self.out.flush()
+    }
+
+    /// Several events, flushed once after the last.
+    pub fn write_all(&mut self, events: &[Event]) -> io::Result<()> {
+        for e in events {
+            serde_json::to_writer(&mut self.out, &e.0)?;
+            self.out.write_all(b"\n")?;
+        }
         self.out.flush()
     }
 

@@ -9,7 +9,10 @@
 //!   first line (`version` is the format; files from before it have none);
 //! - `{"record":"content","content":<Gemini Content, verbatim>,"timestamp":"..."}`,
 //!   role `user` or `model`, parts as sent and received (thought
-//!   signatures, function calls and responses included);
+//!   signatures, function calls and responses included), except that an
+//!   attachment or an image the model made is an `{"attachment": {name,
+//!   mimeType, size, sha256, ...}}` part, its bytes kept by hash beside
+//!   the sessions (`agent::attach`), never in the file;
 //! - `{"record":"topic","title":"...","timestamp":"..."}`, the active topic
 //!   from then on;
 //! - `{"record":"turn","tokens":N,"context_tokens":N,"timestamp":"..."}`,

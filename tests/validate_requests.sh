@@ -8,7 +8,11 @@
 #
 # Environment: GEMLINE_SHARED (default ../shared from the repo root),
 # GEMLINE_CAPTURE_DIR (default target/gemini-requests), PYTHON (default python3).
-# Creates .venv with the two validator packages when it is missing.
+# Creates .venv with the two validator packages, at the pinned versions, when
+# it is missing or holds others. Those versions know every field gem-ask
+# sends: generationConfig.responseJsonSchema (--schema), tools googleSearch
+# and urlContext (web_search, web_fetch), and CountTokensRequest for
+# --count-tokens (bodies captured as NAME-N.countTokens.json).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,9 +25,15 @@ if [[ ! -f "$validator" ]]; then
     echo "validate_requests: no validator at $validator (set GEMLINE_SHARED)" >&2
     exit 66
 fi
+pins=(google-ai-generativelanguage==0.12.1 google-genai==3.6.1)
 if [[ ! -x "$venv/bin/python" ]]; then
     "${PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/pip" install --quiet google-ai-generativelanguage google-genai
+fi
+if ! "$venv/bin/python" - "${pins[@]}" <<'PY' 2>/dev/null; then
+import importlib.metadata as m, sys
+sys.exit(0 if all(m.version(p.split("==")[0]) == p.split("==")[1] for p in sys.argv[1:]) else 1)
+PY
+    "$venv/bin/pip" install --quiet "${pins[@]}"
 fi
 
 if [[ "${1:-}" != "--no-test" ]]; then
@@ -46,19 +56,33 @@ spec = importlib.util.spec_from_file_location("validate_gemini", sys.argv[1])
 v = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(v)
 failed = 0
+from google.ai import generativelanguage_v1beta as glm
 for path in sys.argv[2:]:
     raw = open(path, "rb").read()
     errs = []
+    body = json.loads(raw)
+    count = path.endswith(".countTokens.json")
+    if count:
+        # countTokens takes a CountTokensRequest; its generateContentRequest
+        # is the very body a turn sends, with the model named.
+        try:
+            glm.CountTokensRequest.from_json(raw.decode(), ignore_unknown_fields=False)
+        except Exception as e:
+            errs.append(f"proto: {type(e).__name__}: {str(e)[:400]}")
+        body = body.get("generateContentRequest") or {}
+        if not body.get("model", "").startswith("models/"):
+            errs.append("countTokens: generateContentRequest.model must be models/NAME")
+    else:
+        try:
+            v.proto_parse("request", raw.decode(), False)
+        except Exception as e:
+            errs.append(f"proto: {type(e).__name__}: {str(e)[:400]}")
     try:
-        v.proto_parse("request", raw.decode(), False)
-    except Exception as e:
-        errs.append(f"proto: {type(e).__name__}: {str(e)[:400]}")
-    try:
-        v.genai_check_request(json.loads(raw))
+        v.genai_check_request(body)
     except Exception as e:
         errs.append(f"genai: {type(e).__name__}: {str(e)[:400]}")
     # The schema takes any role string; the API knows only these two.
-    roles = {c.get("role") for c in json.loads(raw).get("contents", [])}
+    roles = {c.get("role") for c in body.get("contents", [])}
     if not roles <= {"user", "model"}:
         errs.append(f"roles: contents may only be user or model, found {sorted(map(str, roles))}")
     if errs:

@@ -200,6 +200,12 @@ pub fn transcript(contents: &[Value]) -> String {
                 format!("Assistant called {} with {}", f["name"], f["args"])
             } else if let Some(f) = p.get("functionResponse") {
                 format!("Tool {} returned {}", f["name"], f["response"])
+            } else if let Some(a) = p.get("attachment") {
+                let s = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or("?");
+                format!("{who} attached {} ({})", s("name"), s("mimeType"))
+            } else if let Some(f) = p.get("fileData") {
+                let uri = f.get("fileUri").and_then(Value::as_str).unwrap_or("?");
+                format!("{who} attached {uri}")
             } else {
                 continue;
             };

@@ -15,13 +15,23 @@ pub fn api_key(kind: ProviderKind) -> Option<String> {
         .find(|v| !v.is_empty())
 }
 
-/// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
-pub fn redact_key(text: &str) -> String {
+/// Every provider's API key that is set (trimmed), whichever provider
+/// this run talks to: a child process or a tool's output must not carry
+/// any of them.
+pub fn known_keys() -> Vec<String> {
     [ProviderKind::Gemini, ProviderKind::Openai]
         .iter()
         .flat_map(|k| k.wiring().key_vars)
         .filter_map(|k| std::env::var(k).ok())
         .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// `text` with the API key, wherever it appears, replaced by `[REDACTED]`.
+pub fn redact_key(text: &str) -> String {
+    known_keys()
+        .into_iter()
         // A one-letter "key" would blank out half the message.
         .filter(|v| v.len() >= 8)
         .fold(text.to_string(), |t, key| t.replace(&key, "[REDACTED]"))

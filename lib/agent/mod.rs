@@ -4,14 +4,23 @@
 //! `init`, runs its mode ([`oneshot`], [`task`], the interactive [`repl`]) on the shared turn loop ([`turn`]),
 //! and closes with exactly one `result` ([`outcome`]), on success, on any
 //! failure, and on SIGINT/SIGTERM; the exit code tells the failures apart
-//! ([`exit`]). Tools and their consent live in [`toolbox`].
+//! ([`exit`]). Tools and their consent live in [`toolbox`]; files sent with
+//! a prompt in [`attach`], images and speech the model answers with in
+//! [`media`], answers given as data in [`schema`] (with their turn in
+//! [`schema_turn`]), and the runs that ask the provider rather than the
+//! model (`--list-models`, `--count-tokens`) in [`discover`].
 
+pub mod attach;
+pub mod discover;
 pub mod history;
 pub mod keys;
+pub mod media;
 pub mod oneshot;
 pub mod options;
 pub mod outcome;
 pub mod repl;
+pub mod schema;
+pub mod schema_turn;
 pub mod setup;
 pub mod signals;
 pub mod sink;
@@ -55,6 +64,12 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
     let started = Instant::now();
     if args.list_tools {
         return list_tools(&args);
+    }
+    if args.list_models {
+        return discover::list_models(&args);
+    }
+    if args.count_tokens {
+        return discover::count_tokens(&args);
     }
     if args.interactive {
         return repl::run(&args, started);

@@ -43,8 +43,19 @@ impl Prepared {
     /// servers' `error` events already written. The session's contents
     /// move into the agent (a long answer in them is not copied).
     pub fn start(self, args: &Options, session: &mut SessionChoice) -> anyhow::Result<Agent> {
+        let failures = self.tool_failures.clone();
+        let mut agent = self.agent(args, session);
+        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+        for f in failures {
+            agent.emit(stamp(Event::error("error", &f)))?;
+        }
+        Ok(agent)
+    }
+
+    /// The agent for `session`, nothing written yet.
+    pub fn agent(self, args: &Options, session: &mut SessionChoice) -> Agent {
         let ledger = Ledger::from_history(&session.history);
-        let mut agent = Agent {
+        Agent {
             sink: setup::make_sink(args, self.mode),
             toolbox: self.toolbox,
             stats: Stats::default(),
@@ -59,17 +70,20 @@ impl Prepared {
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,
                 one_turn: false,
+                generation: args.media.generation(),
+                system_user: args.system.clone(),
+                temperature: args.temperature,
+                schema: args.schema.clone(),
+                schema_retry: false,
             },
             ledger,
             pending: Vec::new(),
             on_signal: signal::terminal_progress(),
             deadline: None,
-        };
-        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
-        for f in self.tool_failures {
-            agent.emit(stamp(Event::error("error", &f)))?;
+            rounds_end_turn: false,
+            attach: setup::attachments(args),
+            media_dir: args.media.dir().to_path_buf(),
         }
-        Ok(agent)
     }
 }
 
@@ -79,16 +93,32 @@ pub fn error_drawn(args: &Options, mode: OutputMode) -> bool {
     mode == OutputMode::Text && !args.command_help
 }
 
+/// The user turn of a one-shot run: stdin's context, then the prompt
+/// (`--count-tokens` counts the same content).
+pub fn user_content(context: &str, prompt: &str) -> serde_json::Value {
+    let texts: Vec<&str> = [context, prompt]
+        .into_iter()
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    request::user_text(&texts)
+}
+
 /// Runs one prompt; the value is the exit code.
 pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let prepared = Prepared::new(args)?;
     // None: a signal arrived while stdin was still open; the run ends as
     // interrupted, with its init and result, and sends nothing.
-    let context = setup::read_context(args)?;
+    let mut binary = None;
+    let context = setup::read_context(args, &mut binary)?;
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
+    let attachments = setup::open_attachments(args, binary)?;
     let mut prompt = args.prompt.join(" ");
-    if !interrupted_early && prompt.trim().is_empty() && context.trim().is_empty() {
+    if !interrupted_early
+        && prompt.trim().is_empty()
+        && context.trim().is_empty()
+        && attachments.is_empty()
+    {
         return Err(coded(
             exit::USAGE,
             "no prompt: give it as arguments or pipe text on stdin (see --help)",
@@ -101,7 +131,9 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let error_drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &mut session)?;
-    agent.opts.one_turn = true;
+    // A schema's retry shows the model its first answer.
+    agent.opts.one_turn = args.schema.is_none();
+    agent.attach.add(attachments);
     if !prompt.trim().is_empty() {
         agent.emit(stamp(Event::message("user", &prompt, false)))?;
     }
@@ -114,11 +146,11 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
         setup::make_client(args)
     };
     let outcome = client.and_then(|client| {
-        let texts: Vec<&str> = [context.as_str(), prompt.as_str()]
-            .into_iter()
-            .filter(|t| !t.trim().is_empty())
-            .collect();
-        let report = agent.turn(&client, request::user_text(&texts))?;
+        let user = user_content(&context, &prompt);
+        let report = match &args.schema {
+            Some(schema) => super::schema_turn::turn(&mut agent, &client, user, schema)?,
+            None => agent.turn(&client, user)?,
+        };
         session.save(&args.model, &report.records)
     });
     outcome::finish(

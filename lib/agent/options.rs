@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::agent::toolbox::ToolSetup;
 use crate::agent::toolbox::config::ToolsFile;
+use crate::agent::toolbox::sandbox::SandboxMode;
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
 
@@ -23,6 +24,10 @@ pub enum OutputMode {
     Text,
     /// JSON lines (docs/events.md).
     Jsonl,
+    /// `--schema` into a pipe: the records alone, as plain JSON lines
+    /// (what `auto` becomes there; not a value of the flag).
+    #[value(skip)]
+    Records,
 }
 
 /// One run's resolved options; each field is the flag of the same name
@@ -49,6 +54,13 @@ pub struct Options {
     pub tool_timeout: Option<f64>,
     pub include_dir: Vec<PathBuf>,
     pub mcp: Vec<String>,
+    /// `--sandbox`; the config's when `None`.
+    pub sandbox: Option<SandboxMode>,
+    pub allow_network: bool,
+    pub sandbox_mcp: bool,
+    /// gem-ask's config directory (from the front): no sandboxed command
+    /// reads it.
+    pub config_dir: Option<PathBuf>,
     pub list_tools: bool,
     pub max_tool_rounds: u32,
     pub task: Option<String>,
@@ -74,16 +86,31 @@ pub struct Options {
     pub interactive: bool,
     pub max_consecutive_turns: u32,
     pub text: crate::render::MarkdownOptions,
+    /// Files in, images and speech out (`-a`, `--output-dir`, `--voice`,
+    /// `--modalities`, `--graphics`).
+    pub media: crate::agent::media::MediaOptions,
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub tools_file: ToolsFile,
+    /// What the user's system prompt adds to gem-ask's (`--system`,
+    /// `--system-file`, a role's, the context files), resolved by the front.
+    pub system: String,
+    /// `--temperature` or a role's.
+    pub temperature: Option<f64>,
+    /// `--schema` / `--schema-multi`, parsed.
+    pub schema: Option<std::sync::Arc<crate::agent::schema::Schema>>,
+    pub list_models: bool,
+    pub count_tokens: bool,
 }
 
 impl Options {
     /// What the run asks of its tools, for [`ToolSetup::build`].
     pub fn tool_setup(&self) -> ToolSetup {
         ToolSetup {
-            no_tools: self.no_tools || self.command_help,
+            // An answer as data declares only the tools asked for by name.
+            no_tools: self.no_tools
+                || self.command_help
+                || (self.schema.is_some() && self.tools.is_empty()),
             only: self.tools.clone(),
             exclude: self.exclude_tools.clone(),
             allow: self.allow_tool.clone(),
@@ -96,7 +123,31 @@ impl Options {
             no_progress: !self.progress_reporting,
             debug: self.debug,
             workdir: None,
+            sandbox: self.sandbox,
+            allow_network: self.allow_network,
+            sandbox_mcp: self.sandbox_mcp,
+            private: self
+                .config_dir
+                .iter()
+                .cloned()
+                .chain(
+                    crate::session::sessions_dir()
+                        .ok()
+                        .and_then(|d| Some(d.parent()?.to_path_buf())),
+                )
+                .collect(),
             file: self.tools_file.clone(),
+            look: crate::agent::toolbox::consent::Look::resolve(
+                self.color,
+                self.ascii,
+                self.unicode,
+            ),
+            no_gemini_tools: (self.provider != ProviderKind::Gemini).then(|| {
+                format!(
+                    "they use Gemini's own googleSearch and urlContext tools, which --provider {} does not have",
+                    self.provider.name()
+                )
+            }),
         }
     }
 }

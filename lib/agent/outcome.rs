@@ -31,6 +31,8 @@ pub enum Failure {
     /// Task mode without a user to ask: the model asked for input, or
     /// `--auto-continue off` stopped it; why.
     NeedsUser(String),
+    /// `--schema`: the answer did not match, also after its retry.
+    Schema(String),
 }
 
 impl From<GenError> for Failure {
@@ -88,6 +90,7 @@ pub fn verdict(failure: Failure) -> Result<Verdict, io::Error> {
         Failure::Gen(e) => {
             let code = match e {
                 GenError::Blocked(_) => exit::BLOCKED,
+                GenError::Attachment(_) => exit::NO_INPUT,
                 _ => exit::API,
             };
             v(code, e.kind(), e.to_string())
@@ -118,6 +121,7 @@ pub fn verdict(failure: Failure) -> Result<Verdict, io::Error> {
             ),
         ),
         Failure::NeedsUser(why) => v(exit::TASK_NEEDS_INPUT, "needs_input", why),
+        Failure::Schema(why) => v(exit::DATA, "schema_mismatch", why),
     })
 }
 

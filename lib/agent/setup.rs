@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
+use super::attach;
 use super::keys::api_key;
 use super::outcome::Failure;
 use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
@@ -27,6 +28,8 @@ pub fn output_mode(args: &Options) -> OutputMode {
         // `$(gem-ask -c ...)`; the events only when asked for.
         OutputMode::Auto if args.command_help => OutputMode::Text,
         OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
+        // An answer as data is the data alone: `| jq`, `| viz-parse`.
+        OutputMode::Auto if args.schema.is_some() => OutputMode::Records,
         OutputMode::Auto => OutputMode::Jsonl,
         m => m,
     }
@@ -48,9 +51,15 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
             );
             opts.show_tools = args.show_tools;
             opts.show_thoughts = args.thoughts;
+            opts.graphics = args.media.graphics.resolve(
+                env.stdout_is_tty,
+                |k| std::env::var(k).ok(),
+                crate::render::graphics::cell_size(libc::STDOUT_FILENO),
+            );
             args.text.apply(&mut opts);
             Box::new(RenderSink::new(out, opts))
         }
+        OutputMode::Records => Box::new(super::schema::RecordSink::new(out)),
         _ => Box::new(JsonlSink::new(out)),
     }
 }
@@ -84,40 +93,138 @@ pub const MAX_CONTEXT: u64 = 8 << 20;
 /// than [`MAX_CONTEXT`] is an error (exit 65), not a silent cut. The read
 /// runs on a thread so a signal ends the wait even while the writer keeps
 /// the pipe open (`tail -f log | gem-ask ...`): the handlers restart reads.
-pub fn read_context(args: &Options) -> anyhow::Result<Option<String>> {
-    if args.no_stdin || io::stdin().is_terminal() {
+///
+/// Binary data (its first bytes sniffed as no text), or any stdin with
+/// `-a -`, is no context: it is copied to a file as it is read (never
+/// held in memory) and handed back in `binary`, to be attached.
+pub fn read_context(
+    args: &Options,
+    binary: &mut Option<attach::Attachment>,
+) -> anyhow::Result<Option<String>> {
+    let forced = args.media.attach.iter().any(|a| a == "-");
+    if args.no_stdin || (io::stdin().is_terminal() && !forced) {
         return Ok(Some(String::new()));
     }
     let stdin = term::open_input(Path::new("-"))?;
     let (chunks, _recycle) = term::spawn_reader(vec![stdin]);
     let mut bytes = Vec::new();
-    loop {
+    let next = || loop {
         match chunks.recv_timeout(Duration::from_millis(50)) {
             Ok(Chunk::Start(_)) => {}
-            Ok(Chunk::Data(b)) => {
-                bytes.extend_from_slice(&b);
-                if bytes.len() as u64 > MAX_CONTEXT {
-                    return Err(coded(
-                        exit::DATA,
-                        format!(
-                            "stdin is larger than {} MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)",
-                            MAX_CONTEXT >> 20
-                        ),
-                    ));
-                }
-            }
-            Ok(Chunk::Failed(_, e)) => anyhow::bail!("cannot read stdin: {e}"),
+            Ok(Chunk::Data(b)) => return Ok(Some(b)),
+            Ok(Chunk::Failed(_, e)) => return Err(e),
             Err(RecvTimeoutError::Timeout) => {
                 if signals::received().is_some() {
-                    return Ok(None);
+                    return Err(io::Error::from(io::ErrorKind::Interrupted));
                 }
             }
             // The reader is done: the whole of stdin is here.
-            Err(RecvTimeoutError::Disconnected) => {
-                return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+        }
+    };
+    loop {
+        let piece = match next() {
+            Ok(p) => p,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Ok(None),
+            Err(e) => anyhow::bail!("cannot read stdin: {e}"),
+        };
+        let decided = piece.is_none() || bytes.len() >= attach::sniff::SNIFF_LEN;
+        if let Some(b) = &piece {
+            bytes.extend_from_slice(b);
+        }
+        if bytes.len() >= attach::sniff::SNIFF_LEN || decided {
+            let head = &bytes[..bytes.len().min(attach::sniff::SNIFF_LEN)];
+            if forced || (!head.is_empty() && attach::sniff::sniff(head) != "text/plain") {
+                let mut rest = std::iter::from_fn(|| next().transpose());
+                let rest: &mut dyn Iterator<Item = io::Result<Vec<u8>>> = if piece.is_none() {
+                    &mut std::iter::empty()
+                } else {
+                    &mut rest
+                };
+                return Ok(spool_stdin(args, &bytes, rest)?.map(|a| {
+                    *binary = Some(a);
+                    String::new()
+                }));
             }
         }
+        if bytes.len() as u64 > MAX_CONTEXT {
+            return Err(coded(
+                exit::DATA,
+                format!(
+                    "stdin is larger than {} MiB, the most gem-ask sends as context; trim it first (e.g. tail -c 8M)",
+                    MAX_CONTEXT >> 20
+                ),
+            ));
+        }
+        if piece.is_none() {
+            return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
+        }
     }
+}
+
+/// Binary stdin (its first `bytes` read, the `rest` to come) spooled to a
+/// file and attached; `None` when a signal stopped the reading.
+fn spool_stdin(
+    args: &Options,
+    bytes: &[u8],
+    rest: &mut dyn Iterator<Item = io::Result<Vec<u8>>>,
+) -> anyhow::Result<Option<attach::Attachment>> {
+    let store = stdin_store(args);
+    match attach::store::spool(store.as_deref(), bytes, rest, attach::MAX_UPLOAD) {
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(None),
+        Err(e) => Err(anyhow::anyhow!("cannot keep stdin: {e}")),
+        Ok(None) => Err(coded(
+            exit::DATA,
+            format!(
+                "cannot attach stdin: it is more than the {} the Files API takes",
+                attach::human(attach::MAX_UPLOAD)
+            ),
+        )),
+        Ok(Some((tmp, _, _))) => {
+            let tmp = Arc::new(tmp);
+            attach::open_file(
+                "stdin",
+                tmp.path(),
+                attach::Origin::Temp(tmp.clone()),
+                args.provider,
+            )
+            .map(Some)
+            .map_err(|e| coded(e.exit_code(), e.to_string()))
+        }
+    }
+}
+
+/// Where spooled stdin goes: the attachment store when the session is
+/// kept (it is renamed to its hash there when sent), else a temporary
+/// file of the system's.
+fn stdin_store(args: &Options) -> Option<PathBuf> {
+    if args.no_history {
+        return None;
+    }
+    let dir = session::sessions_dir().ok()?;
+    Some(dir.parent()?.join("attachments"))
+}
+
+/// The attachments of the command line (and spooled stdin), checked
+/// before anything is sent: exit 66 or 65 naming the file and the limit.
+pub fn open_attachments(
+    args: &Options,
+    stdin: Option<attach::Attachment>,
+) -> anyhow::Result<Vec<attach::Attachment>> {
+    attach::send::open(&args.media.attach, args.provider, stdin)
+        .map_err(|e| coded(e.exit_code(), e.to_string()))
+}
+
+/// The run's attachment state: its store unless `--no-history`.
+pub fn attachments(args: &Options) -> attach::Attachments {
+    let store = if args.no_history {
+        None
+    } else {
+        session::sessions_dir()
+            .ok()
+            .map(|d| attach::store::Store::open(&d))
+    };
+    attach::Attachments::new(args.provider, store)
 }
 
 /// The session this run belongs to.

@@ -11,6 +11,11 @@ use crate::events::{Event, EventWriter};
 
 pub trait EventSink {
     fn emit(&mut self, e: &Event) -> io::Result<()>;
+    /// Events complete at the same moment (the records of one answer):
+    /// a sink may flush once after them all.
+    fn emit_all(&mut self, events: &[Event]) -> io::Result<()> {
+        events.iter().try_for_each(|e| self.emit(e))
+    }
     /// After the `result` event; flushes whatever is buffered.
     fn finish(&mut self) -> io::Result<()>;
 }
@@ -57,6 +62,10 @@ impl<W: Write> JsonlSink<W> {
 impl<W: Write> EventSink for JsonlSink<W> {
     fn emit(&mut self, e: &Event) -> io::Result<()> {
         self.out.write(e)
+    }
+
+    fn emit_all(&mut self, events: &[Event]) -> io::Result<()> {
+        self.out.write_all(events)
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -1,11 +1,17 @@
 //! Task mode, `gem-ask -t TASK`: the model works towards the task on its
 //! own, in rounds (iterations) of plan, tool calls and observation, each
-//! one user turn on the shared turn loop. A turn that ends without a
-//! `task_complete` signal is followed by a "Continue." turn that restates
-//! the task. The task stops on `task_complete` (exit 0), at
-//! `--max-iterations` (exit 6), at `--task-timeout` (exit 7, also in the
-//! middle of a turn), or, with no one to ask, when the model asks for input
-//! or `--auto-continue off` stops it after a turn (exit 8).
+//! one user turn on the shared turn loop. An iteration is one turn: the
+//! model's plan, at most `--max-tool-rounds` rounds of tool calls, and
+//! what it makes of them; a turn that reaches `--max-tool-rounds` ends the
+//! iteration there (the calls past it are answered as not run), it does
+//! not fail the task. A turn that ends without a `task_complete` signal is
+//! followed by a "Continue." turn that restates the task. The task stops
+//! on `task_complete` (exit 0), at `--max-iterations` iterations (exit 6),
+//! at `--task-timeout` (exit 7, also in the middle of a turn), or, with no
+//! one to ask, when the model asks for input or `--auto-continue off`
+//! stops it after a turn (exit 8). So a model that never stops calling
+//! tools ends with exit 6 after at most `--max-iterations` x
+//! (`--max-tool-rounds` + 1) requests.
 //!
 //! [`Task`] is the part the REPL shares for `-i -t`: the prompts (a plan
 //! first, then work, with the user's guidance between rounds), the limits,
@@ -34,6 +40,8 @@ use crate::provider::{Client, GenError};
 pub struct Limits {
     /// Most turns (`--max-iterations`).
     pub max_iterations: u32,
+    /// Most rounds of tool calls in one of them (`--max-tool-rounds`).
+    pub max_tool_rounds: u32,
     /// Total wall time (`--task-timeout`).
     pub timeout: Option<Duration>,
     /// `--auto-continue`: whether a turn that did not finish the task is
@@ -45,6 +53,7 @@ impl Limits {
     pub fn from_args(args: &Options) -> Limits {
         Limits {
             max_iterations: args.max_iterations.max(1),
+            max_tool_rounds: args.max_tool_rounds,
             timeout: args.task_timeout.map(Duration::from_secs_f64),
             auto_continue: args.auto_continue,
         }
@@ -107,8 +116,9 @@ impl Task {
              without the task done is followed by a message telling you to continue. When the task is \
              done, call signal with kind {TASK_COMPLETE} and a one-line message, then give a short summary \
              of what was done. If you cannot go on without the user, ask in your text and call signal with \
-             kind {NEED_INPUT}. You have at most {} rounds{time}.\n",
-            self.limits.max_iterations
+             kind {NEED_INPUT}. You have at most {} rounds{time}, each with at most {} steps of tool \
+             calls.\n",
+            self.limits.max_iterations, self.limits.max_tool_rounds
         )
     }
 
@@ -180,8 +190,10 @@ impl Task {
             agent.emit(stamp(Event::message("user", last, false)))?;
         }
         agent.deadline = self.deadline();
+        agent.rounds_end_turn = true;
         let turn = agent.turn(client, request::user_text(texts));
         agent.deadline = None;
+        agent.rounds_end_turn = false;
         match turn {
             Ok(report) => {
                 let next = self.after(&report);
@@ -226,14 +238,17 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     }
     let prepared = Prepared::new(args)?;
     // None: a signal arrived while stdin was still open.
-    let context = setup::read_context(args)?;
+    let mut binary = None;
+    let context = setup::read_context(args, &mut binary)?;
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
+    let attachments = setup::open_attachments(args, binary)?;
     let mut session = setup::resolve_session(args)?;
     let drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut task = Task::new(text, Limits::from_args(args), started);
     let mut agent = prepared.start(args, &mut session)?;
+    agent.attach.add(attachments);
     agent.opts.system_extra = task.system_rules();
     agent.stats.iterations = Some(0);
     let client = if interrupted_early {
@@ -304,6 +319,7 @@ mod tests {
     fn limits(n: u32) -> Limits {
         Limits {
             max_iterations: n,
+            max_tool_rounds: 10,
             timeout: None,
             auto_continue: true,
         }

@@ -48,6 +48,19 @@ pub struct TurnOptions {
     /// the session but not into [`Agent::history`], where a long answer
     /// would be held whole in memory for nothing.
     pub one_turn: bool,
+    /// `generationConfig` members of `--modalities` and `--voice`; an
+    /// image or speech answer is asked for without tools (and speech
+    /// without the system prompt, which a TTS model would read out).
+    pub generation: Option<Value>,
+    /// The user's own system prompt (`--system`, a role's, the context
+    /// files), after gem-ask's guidance, which it adds to.
+    pub system_user: String,
+    pub temperature: Option<f64>,
+    /// `--schema`: the answer is data; its text is not shown but kept in
+    /// [`TurnReport::answer`] to be checked.
+    pub schema: Option<std::sync::Arc<super::schema::Schema>>,
+    /// The schema's one retry: no tools, the schema as a constraint.
+    pub schema_retry: bool,
 }
 
 /// What one completed user turn did.
@@ -66,6 +79,11 @@ pub struct TurnReport {
     /// the turn is kept. The model's answers are written from their
     /// spools, never built as one string.
     pub records: Vec<Box<dyn session::Record>>,
+    /// The turn ended at `--max-tool-rounds` with calls not run
+    /// ([`Agent::rounds_end_turn`]).
+    pub round_limit: bool,
+    /// The final answer's text, kept only with `--schema`.
+    pub answer: Option<String>,
 }
 
 impl session::Record for crate::provider::Turn {
@@ -104,6 +122,28 @@ pub struct Agent {
     /// A turn still running at this instant stops as interrupted
     /// (`--task-timeout`); see [`Agent::past_deadline`].
     pub deadline: Option<Instant>,
+    /// A turn that reaches `--max-tool-rounds` ends there (the calls it
+    /// did not run answered as such) instead of failing: in task mode the
+    /// iteration ends and the task goes on.
+    pub rounds_end_turn: bool,
+    /// Files for the next user turn, and the bytes of attachments sent.
+    pub attach: super::attach::Attachments,
+    /// Where the model's and tools' images and audio are written.
+    pub media_dir: std::path::PathBuf,
+}
+
+/// Whether a request asking for `generation` declares tools and sends
+/// the system prompt: not for images or speech (image and TTS models
+/// take no tools; a TTS model would read the prompt out).
+fn media_limits(generation: Option<&Value>) -> (bool, bool) {
+    let asks = |m: &str| {
+        generation
+            .and_then(|g| g.get("responseModalities"))
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|x| x == m))
+    };
+    let (image, audio) = (asks("IMAGE"), asks("AUDIO"));
+    (!image && !audio, !audio)
 }
 
 /// Adds the time to an event that is not a streamed piece.
@@ -157,11 +197,18 @@ impl Agent {
 
     fn system_prompt(&self) -> String {
         if self.opts.command_help {
-            return COMMAND_PROMPT.to_string();
+            return format!("{COMMAND_PROMPT}{}", self.opts.system_user);
         }
         let mut s = BASE_PROMPT.to_string();
         s.push_str(&self.toolbox.guidance());
         s.push_str(&self.opts.system_extra);
+        if let Some(schema) = &self.opts.schema
+            && !self.opts.schema_retry
+            && !self.toolbox.declared().is_empty()
+        {
+            s.push_str(&schema.instruction());
+        }
+        s.push_str(&self.opts.system_user);
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
@@ -203,8 +250,7 @@ impl Agent {
         let body = request::build(&RequestSpec {
             contents: &contents,
             system: Some(history::SUMMARY_SYSTEM),
-            functions: &[],
-            thoughts: false,
+            ..Default::default()
         });
         let mut obs = Obs {
             sink: self.sink.as_mut(),
@@ -279,7 +325,9 @@ impl Agent {
     /// report's records then start with the summary.
     pub fn turn(&mut self, client: &Client, user: Value) -> Result<TurnReport, Failure> {
         let mut report = TurnReport::default();
+        self.toolbox.begin_turn(client);
         self.compact(client, &mut report)?;
+        let user = self.attach.take_into(user, client)?;
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.
         let kept = self.history.len();
@@ -324,7 +372,16 @@ impl Agent {
             };
             rounds += 1;
             if rounds > self.opts.max_rounds {
-                return Err(Failure::MaxRounds(self.opts.max_rounds));
+                if !self.rounds_end_turn {
+                    return Err(Failure::MaxRounds(self.opts.max_rounds));
+                }
+                let content = self.not_run(&calls)?;
+                report
+                    .records
+                    .push(Box::new(session::content_record(&content)));
+                contents.push(content);
+                report.round_limit = true;
+                return Ok(());
             }
             let content = self.run_calls(&calls, rounds, report)?;
             report
@@ -332,6 +389,39 @@ impl Agent {
                 .push(Box::new(session::content_record(&content)));
             contents.push(content);
         }
+    }
+
+    /// The request for `contents` as this run sends it: the system prompt,
+    /// the declared tools, the schema and temperature (`--count-tokens`
+    /// counts this very body).
+    /// Its attachment parts are still `{"attachment": ...}`: the request
+    /// resolves them with [`super::attach::Attachments::wire`].
+    pub fn request_body(&self, contents: &[Value]) -> Value {
+        // Image and speech answers take no tools (and speech no system
+        // prompt, which a TTS model would read out).
+        let (tools, system) = media_limits(self.opts.generation.as_ref());
+        let decls: Vec<Value> = if tools && !self.opts.schema_retry {
+            self.toolbox.declarations()
+        } else {
+            Vec::new()
+        };
+        let system = system.then(|| self.system_prompt());
+        // Gemini 2.5 refuses JSON mode beside function declarations: with
+        // tools the schema is in the system prompt, and the answer checked.
+        let schema = self.opts.schema.as_ref().filter(|_| decls.is_empty());
+        let mut body = request::build(&RequestSpec {
+            contents,
+            system: system.as_deref(),
+            functions: &decls,
+            thoughts: self.opts.thoughts,
+            json_schema: schema.map(|s| &s.sent),
+            temperature: self.opts.temperature,
+            builtin_tools: &[],
+        });
+        if let Some(g) = &self.opts.generation {
+            request::merge_generation(&mut body, g);
+        }
+        body
     }
 
     /// One request and its streamed answer, added to `contents`; the
@@ -344,14 +434,12 @@ impl Agent {
     ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
-        let decls: Vec<Value> = self.toolbox.declarations();
-        let system = self.system_prompt();
-        let body = request::build(&RequestSpec {
-            contents,
-            system: Some(&system),
-            functions: &decls,
-            thoughts: self.opts.thoughts,
-        });
+        let mut body = self.request_body(contents);
+        let schema = self.opts.schema.clone();
+        let wired = self.attach.wire(&mut body, client)?;
+        for w in &wired.warnings {
+            self.emit(stamp(Event::error("warning", w)))?;
+        }
         if self.opts.debug {
             crate::term::diag(format!(
                 "gem-ask: debug: POST {}{} {}: [REDACTED] ({} contents, {} bytes)",
@@ -366,9 +454,12 @@ impl Agent {
             sink: self.sink.as_mut(),
             thoughts: self.opts.thoughts,
             deadline: self.deadline,
-            show_text: true,
+            // Data is shown as records, once checked.
+            show_text: schema.is_none(),
         };
-        let mut turn = client.generate(body, &mut obs)?;
+        let mut turn = client.generate_with(body, &wired.blobs, &mut obs)?;
+        drop(wired);
+        self.model_media(&mut turn)?;
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);
@@ -387,7 +478,11 @@ impl Agent {
             }
             _ => {}
         }
+        self.grounded_answer(&turn)?;
         let calls = std::mem::take(&mut turn.calls);
+        if schema.is_some() && calls.is_empty() {
+            report.answer = Some(turn.text().map_err(GenError::Output)?);
+        }
         if !turn.parts.is_empty() {
             // The next request resends the answer whole, so only then is
             // it built in memory; the session gets it from the spool.
@@ -399,6 +494,53 @@ impl Agent {
                 .push(Box::new(session::ContentRecord::new(turn)));
         }
         Ok((!calls.is_empty()).then_some(calls))
+    }
+
+    /// The calls of a round past `--max-tool-rounds` when the turn ends
+    /// there: none is run, each is answered so, and a warning says which.
+    fn not_run(&mut self, calls: &[crate::provider::FunctionCall]) -> Result<Value, Failure> {
+        let max = self.opts.max_rounds;
+        let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+        self.emit(stamp(Event::error(
+            "warning",
+            &format!(
+                "this iteration reached --max-tool-rounds ({max}): the model's further calls ({}) \
+                 were not run; the task goes on with the next iteration",
+                names.join(", ")
+            ),
+        )))?;
+        let why = format!(
+            "not run: this iteration of the task reached its limit of {max} rounds of tool calls \
+             (--max-tool-rounds); the next iteration follows"
+        );
+        let parts: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                let mut fr = serde_json::Map::new();
+                if let Some(id) = &c.id {
+                    fr.insert("id".into(), id.clone().into());
+                }
+                fr.insert("name".into(), c.name.clone().into());
+                fr.insert("response".into(), json!({ "error": why }));
+                json!({ "functionResponse": fr })
+            })
+            .collect();
+        Ok(json!({"role": "user", "parts": parts}))
+    }
+
+    /// The sources of an answer the model grounded on its own
+    /// (`groundingMetadata`), numbered after the web tools' of the turn.
+    fn grounded_answer(&mut self, turn: &crate::provider::Turn) -> Result<(), Failure> {
+        let Some(g) = &turn.grounding else {
+            return Ok(());
+        };
+        let sources = crate::provider::grounding::sources(g);
+        let first = self.toolbox.number_sources(sources.len());
+        for (i, s) in sources.iter().enumerate() {
+            let e = toolbox::model::source_event(first + i as u64, s);
+            self.emit(stamp(e))?;
+        }
+        Ok(())
     }
 
     /// Runs one round of calls through the toolbox; the user Content that
@@ -414,6 +556,7 @@ impl Agent {
         let mut order: Vec<usize> = (0..calls.len()).collect();
         crate::topic::order_calls_topic_first(&mut order, |&i| calls[i].name == CREATE_NEW_TOPIC);
         let mut responses: Vec<Option<Value>> = vec![None; calls.len()];
+        self.toolbox.set_task_deadline(self.deadline);
         for i in order {
             self.check_stop()?;
             let call = &calls[i];
@@ -450,7 +593,9 @@ impl Agent {
                 report.records.push(Box::new(session::topic_record(&t)));
                 self.topic = Some(t);
             }
-            responses[i] = Some(done.part);
+            let mut part = done.part;
+            self.tool_media(&mut part, &call.name)?;
+            responses[i] = Some(part);
         }
         let parts: Vec<Value> = responses.into_iter().flatten().collect();
         Ok(json!({"role": "user", "parts": parts}))

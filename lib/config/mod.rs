@@ -25,6 +25,7 @@
 //! allow = ["write_file"]
 //! timeout = 60
 //! include_dirs = ["/srv/data"]
+//! pass_env = ["GITHUB_TOKEN"]   # kept for tools though it looks secret
 //!
 //! [tools.levels]
 //! run_shell_command = "strict"
@@ -34,7 +35,14 @@
 //! args = ["--local-timezone", "UTC"]
 //! env = { TZ = "UTC" }
 //! trust = true
+//! exclude_tools = ["convert_time"]  # or include_tools = [...]
+//!
+//! [roles.sql]                   # gem-ask --role sql (roles.rs)
+//! system = "Answer with one SQL query for $dialect."
+//! defaults = { dialect = "PostgreSQL" }
 //! ```
+
+pub mod roles;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -67,6 +75,9 @@ pub struct Config {
     /// `[mcp.NAME]`, in name order.
     #[serde(default)]
     pub mcp: BTreeMap<String, ServerSpec>,
+    /// `[roles.NAME]`, in name order.
+    #[serde(default)]
+    pub roles: BTreeMap<String, roles::RoleConfig>,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:
@@ -85,6 +96,25 @@ impl Config {
             tools: self.tools.clone(),
             mcp: self.mcp.values().cloned().collect(),
         }
+    }
+
+    /// Where the file holds secrets (`mcp.gh env GITHUB_TOKEN`, `mcp.db
+    /// args`): an MCP server's secret-named or secret-looking `env` entries
+    /// and arguments that would be redacted.
+    pub fn secrets_held(&self) -> Vec<String> {
+        use crate::agent::toolbox::secrets;
+        let mut held = Vec::new();
+        for (name, spec) in &self.mcp {
+            for (k, v) in &spec.env {
+                if secrets::is_secret_name(k) || secrets::looks_secret(v) {
+                    held.push(format!("mcp.{name} env {k}"));
+                }
+            }
+            if secrets::redact_args(&spec.args) != spec.args {
+                held.push(format!("mcp.{name} args"));
+            }
+        }
+        held
     }
 
     pub fn provider(&self, kind: ProviderKind) -> &ProviderConfig {
@@ -168,6 +198,24 @@ impl std::fmt::Display for At<'_> {
     }
 }
 
+/// A warning when a config holding secrets can be read (or changed) by
+/// users other than its owner (`mode & 0o077`), naming what it holds and
+/// the fix; `None` otherwise.
+pub fn exposure_warning(path: &Path, cfg: &Config) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let held = cfg.secrets_held();
+    let mode = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    if held.is_empty() || mode & 0o077 == 0 {
+        return None;
+    }
+    Some(format!(
+        "{} holds secrets ({}) and other users can read it (mode {mode:o}): chmod 600 {}",
+        path.display(),
+        held.join(", "),
+        path.display()
+    ))
+}
+
 /// The config; a missing file is the empty config.
 pub fn load() -> Result<Config, ConfigError> {
     match path() {
@@ -177,7 +225,13 @@ pub fn load() -> Result<Config, ConfigError> {
 }
 
 pub fn load_from(path: &Path) -> Result<Config, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
+    // A FIFO or a device named config.toml is refused, not waited on.
+    let read = |p: &Path| -> std::io::Result<String> {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut crate::term::regular::open_regular(p)?, &mut text)?;
+        Ok(text)
+    };
+    let text = match read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
         Err(error) => {
@@ -221,6 +275,13 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
                 .map_err(|e| in_table("base_url", e.to_string()))?;
         }
     }
+    for (name, role) in &c.roles {
+        role.check().map_err(|(key, why)| Problem::InTable {
+            table: format!("roles.{name}"),
+            key,
+            why,
+        })?;
+    }
     if c.width == Some(0) {
         return Err(Problem::Key {
             key: "width",
@@ -251,10 +312,38 @@ fn describe(text: &str, e: &toml::de::Error) -> Problem {
             t.starts_with('[')
                 .then(|| t.trim_matches(['[', ']']).to_string())
         });
+    let message = hide_secret_value(&message, key.as_deref());
     Problem::Schema {
         line: Some(line_no),
         key,
         message,
+    }
+}
+
+/// A message that quotes the value it refuses (`invalid type: string
+/// "GITHUB_TOKEN=ghp_...", expected a map`) with that value blanked out
+/// when it looks secret or belongs to a key that holds secrets (an MCP
+/// server's `env` or `args`, any secret-named key): the error goes to a
+/// terminal, a CI log, a bug report.
+fn hide_secret_value(message: &str, key: Option<&str>) -> String {
+    use crate::agent::toolbox::secrets;
+    let (Some(a), Some(b)) = (message.find('"'), message.rfind('"')) else {
+        return message.to_string();
+    };
+    if b <= a {
+        return message.to_string();
+    }
+    let value = &message[a + 1..b];
+    let secret_key = key.is_some_and(|k| matches!(k, "env" | "args") || secrets::is_secret_name(k));
+    if secret_key || secrets::looks_secret(value) {
+        format!(
+            "{}\"{}\"{}",
+            &message[..a],
+            secrets::REDACTED,
+            &message[b + 1..]
+        )
+    } else {
+        message.to_string()
     }
 }
 
@@ -292,6 +381,38 @@ mod tests {
         assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
         assert_eq!(c.gemini.base_url, None);
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
+        assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
+        assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
+        assert_eq!(c.roles["sql"].defaults["dialect"], "PostgreSQL");
+    }
+
+    #[test]
+    fn roles_parse_and_their_faults_name_table_and_key() {
+        let doc = include_str!("roles.rs");
+        let example: String = doc
+            .lines()
+            .skip_while(|l| !l.contains("```toml"))
+            .skip(1)
+            .take_while(|l| !l.contains("```"))
+            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
+            .collect();
+        let c = parse(&example).unwrap();
+        let r = &c.roles["translator"];
+        assert_eq!(
+            (r.temperature, r.tools.as_deref()),
+            (Some(0.2), Some(&[][..]))
+        );
+        let e = parse("[roles.x]\ntemperature = 3.5\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            ": [roles.x]: key temperature: 3.5 is not between 0 and 2"
+        );
+        let e = parse("[roles.x]\nsytem = \"hi\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(":2: key sytem: unknown field `sytem`"), "{e}");
     }
 
     #[test]
@@ -310,11 +431,16 @@ mod tests {
             .filter_map(|r| r.split("```").next())
             .map(|e| parse(e).unwrap_or_else(|err| panic!("{err}\n{e}")))
             .collect();
-        assert_eq!(examples.len(), 2);
+        assert_eq!(examples.len(), 3);
         assert_eq!(examples[0].tools.allow, ["write_file"]);
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
+        assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
+        assert_eq!(examples[0].mcp["time"].include_tools, None);
+        let reviewer = &examples[1].roles["reviewer"];
+        assert_eq!(reviewer.defaults["lang"], "Python");
+        assert_eq!(reviewer.prompt.as_deref(), Some("Review this:\n\n$input"));
         assert_eq!(
-            examples[1].openai.base_url.as_deref(),
+            examples[2].openai.base_url.as_deref(),
             Some("http://localhost:11434/v1")
         );
     }
@@ -339,6 +465,13 @@ mod tests {
             e.starts_with(":2: key read_file: unknown variant `sometimes`"),
             "{e}"
         );
+        let e = parse("[mcp.gh]\ncommand = \"gh\"\nenv = \"GITHUB_TOKEN=ghp_0123456789abcdef\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(":3: key env: invalid type"), "{e}");
+        assert!(!e.contains("ghp_") && e.contains("[REDACTED]"), "{e}");
+        let e = parse("[openai]\nmodel = 7\n").unwrap_err().to_string();
+        assert!(e.contains("invalid type: integer `7`"), "{e}");
         let e = parse("[mcp.x]\nargs = []\n").unwrap_err().to_string();
         assert!(e.contains("command"), "{e}");
         assert!(parse("tools = [").is_err());

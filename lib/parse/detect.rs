@@ -37,6 +37,8 @@ pub(crate) const EVENT_TYPES: &[&str] = &[
     "signal",
     "thought",
     "retry",
+    "record",
+    "source",
 ];
 
 /// What the prefix says the input is.

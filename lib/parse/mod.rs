@@ -516,7 +516,7 @@ fn process_file(
     let write =
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
     match read_input(input, file, opts, &mut warn)? {
-        Source::Events(mut r) => stream::pass(&mut *r, out, &mut warn),
+        Source::Events(mut r) => stream::pass(&mut *r, opts, out, &mut warn),
         Source::Chart(n) => write(out, &n.chart.to_event()),
         Source::Event(events) => {
             for e in events {

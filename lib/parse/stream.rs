@@ -1,7 +1,11 @@
 //! Event streams through viz-parse: a `tool_use` of `render_visualization`
-//! becomes a `visualization` event; every other event is written back as
-//! the very line it came on (field order, number spelling and all); a line
-//! that is not an event is a warning with its number, and the stream goes on.
+//! becomes a `visualization` event; a run of `record` events (`gem-ask
+//! --schema-multi ... --output jsonl`) is read as JSON lines, one row a
+//! record, and becomes one chart where the run ends (the records pass on as
+//! they came when they make no chart, with a warning); every other event is
+//! written back as the very line it came on (field order, number spelling
+//! and all); a line that is not an event is a warning with its number, and
+//! the stream goes on.
 
 use std::io::{BufRead, Write};
 
@@ -9,9 +13,9 @@ use serde_json::Value;
 
 use crate::events::{Event, EventWriter};
 
-use super::ParseError;
 use super::rows::Warner;
 use super::tool::chart_from_tool_args;
+use super::{ParseError, ParseOptions};
 
 pub(crate) const TOOL_NAME: &str = "render_visualization";
 
@@ -44,14 +48,60 @@ pub(crate) fn convert(e: &Event) -> Option<Result<Converted, String>> {
     })
 }
 
-/// Copies a stream, converting render_visualization calls.
+/// A run of `record` events: each record as a JSON line, and the events
+/// as they came (passed on if they make no chart).
+#[derive(Default)]
+struct Records {
+    lines: Vec<u8>,
+    raw: Vec<String>,
+    first_line: usize,
+}
+
+impl Records {
+    /// Charts the run, if there is one.
+    fn end(
+        &mut self,
+        opts: &ParseOptions,
+        out: &mut dyn Write,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        if self.raw.is_empty() {
+            return Ok(());
+        }
+        let lines = std::mem::take(&mut self.lines);
+        let raw = std::mem::take(&mut self.raw);
+        let mut rows = super::fast::JsonlRows::new(Box::new(std::io::Cursor::new(lines)));
+        rows.workers = Some(0);
+        match super::table::chart_from_rows(&mut rows, opts, warn) {
+            Ok(n) => EventWriter::new(&mut *out)
+                .write(&n.chart.to_event())
+                .map_err(ParseError::Write),
+            Err(ParseError::Write(e)) => Err(ParseError::Write(e)),
+            Err(e) => {
+                warn.skip(format!(
+                    "lines {}-{}: {} record events make no chart ({}); passed on as they came",
+                    self.first_line,
+                    self.first_line + raw.len() - 1,
+                    raw.len(),
+                    e.to_string().lines().next().unwrap_or("")
+                ))?;
+                raw.iter().try_for_each(|l| write_raw(out, l))
+            }
+        }
+    }
+}
+
+/// Copies a stream, converting render_visualization calls and runs of
+/// records.
 pub(crate) fn pass(
     input: &mut dyn BufRead,
+    opts: &ParseOptions,
     out: &mut dyn Write,
     warn: &mut Warner,
 ) -> Result<(), ParseError> {
     let mut buf = Vec::new();
     let mut line = 0usize;
+    let mut records = Records::default();
     loop {
         buf.clear();
         if input.read_until(b'\n', &mut buf)? == 0 {
@@ -67,6 +117,17 @@ pub(crate) fn pass(
                 continue;
             }
         };
+        if event.kind() == "record" {
+            if records.raw.is_empty() {
+                records.first_line = line;
+            }
+            let r = event.get("record").unwrap_or(&Value::Null);
+            serde_json::to_writer(&mut records.lines, r).map_err(std::io::Error::from)?;
+            records.lines.push(b'\n');
+            records.raw.push(text.trim().to_string());
+            continue;
+        }
+        records.end(opts, out, warn)?;
         match convert(&event) {
             Some(Ok((viz, dropped))) => {
                 if let Some((series, label)) = dropped.first() {
@@ -88,6 +149,7 @@ pub(crate) fn pass(
             None => write_raw(out, text.trim())?,
         }
     }
+    records.end(opts, out, warn)?;
     warn.finish("lines");
     Ok(())
 }

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::blob::Blobs;
 use super::error::GenError;
 use super::retry::RetryPolicy;
 use super::sse::SseReader;
@@ -37,6 +38,7 @@ pub trait Observer {
     }
 }
 
+#[derive(Clone)]
 pub struct Client {
     transport: Arc<dyn Transport>,
     provider: Arc<dyn Provider>,
@@ -79,6 +81,12 @@ impl Client {
         }
     }
 
+    /// The transport, for requests that are not a streamed answer (the
+    /// Files API, the models list, countTokens: `provider::models`).
+    pub fn transport(&self) -> &dyn Transport {
+        self.transport.as_ref()
+    }
+
     pub fn provider(&self) -> &dyn Provider {
         self.provider.as_ref()
     }
@@ -96,12 +104,27 @@ impl Client {
     /// the provider's wire format and streams the answer, retrying as the
     /// policy allows.
     pub fn generate(&self, body: Value, obs: &mut dyn Observer) -> Result<Turn, GenError> {
+        self.generate_with(body, &Blobs::default(), obs)
+    }
+
+    /// [`Client::generate`] of a body whose inline attachments are
+    /// placeholders of `blobs`: their base64 is written into the body
+    /// bytes once, from their files ([`Blobs::splice`]).
+    pub fn generate_with(
+        &self,
+        body: Value,
+        blobs: &Blobs,
+        obs: &mut dyn Observer,
+    ) -> Result<Turn, GenError> {
         let wire = self.provider.body(body, &self.model);
-        // Shared with each attempt's reader thread, not copied to it.
-        let bytes: Arc<[u8]> = serde_json::to_vec(&wire)
-            .expect("a JSON value always serializes")
-            .into();
+        let json = serde_json::to_vec(&wire).expect("a JSON value always serializes");
         drop(wire);
+        // Shared with each attempt's reader thread, not copied to it.
+        let bytes = Arc::new(
+            blobs
+                .splice(json)
+                .map_err(|e| GenError::Attachment(e.to_string()))?,
+        );
         let mut attempt = 0u32;
         let mut waited = Duration::ZERO;
         loop {
@@ -145,7 +168,11 @@ impl Client {
     }
 
     /// One attempt; the flag says whether any delta reached the observer.
-    fn attempt(&self, body: &Arc<[u8]>, obs: &mut dyn Observer) -> (Result<Turn, GenError>, bool) {
+    fn attempt(
+        &self,
+        body: &Arc<Vec<u8>>,
+        obs: &mut dyn Observer,
+    ) -> (Result<Turn, GenError>, bool) {
         let (tx, rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let transport = self.transport.clone();
         let path = self.path();

@@ -33,6 +33,14 @@ pub enum GenError {
     /// A `--replay` file that does not answer this request.
     #[error("replay: {0}")]
     Replay(String),
+    /// A file could not be uploaded through the Files API (an API
+    /// failure like the others: exit 4).
+    #[error("upload failed: {0}")]
+    Upload(String),
+    /// An attachment's bytes could not be read when the request was
+    /// written (it went away or changed: exit 66).
+    #[error("{0}")]
+    Attachment(String),
     /// Writing our own output failed (a closed pipe ends quietly upstream).
     #[error(transparent)]
     Output(#[from] std::io::Error),
@@ -62,6 +70,8 @@ impl GenError {
             GenError::Blocked(_) => "blocked",
             GenError::Interrupted => "interrupted",
             GenError::Replay(_) => "replay_error",
+            GenError::Upload(_) => "upload_error",
+            GenError::Attachment(_) => "attachment_error",
             GenError::Output(_) => "output_error",
         }
     }

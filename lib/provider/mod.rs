@@ -19,9 +19,13 @@
 //! is one folder beside [`gemini`] and [`openai`] and one arm of
 //! [`ProviderKind`].
 
+pub mod blob;
 pub mod client;
 pub mod error;
+pub mod files;
 pub mod gemini;
+pub mod grounding;
+pub mod models;
 pub mod openai;
 pub mod request;
 pub mod retry;

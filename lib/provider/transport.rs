@@ -1,9 +1,10 @@
 //! How a request body reaches the model and the raw answer comes back:
-//! over HTTPS ([`Http`]), from a `--replay` file ([`Replay`]), or either one
-//! with a copy of every exchange written to a `--record` file
-//! ([`Recording`]). The client above sees only a status, a `Retry-After`
-//! and a byte stream, so replayed sessions go through exactly the code that
-//! live ones do.
+//! over HTTPS ([`Http`]), from a `--replay` file ([`Replay`], in
+//! `replay.rs`), or either one with a copy of every exchange written to a
+//! `--record` file ([`Recording`]). The client above sees only a status, a
+//! `Retry-After` and a byte stream, so replayed sessions go through
+//! exactly the code that live ones do. Requests other than for an answer
+//! (the models list, the Files API) are [`Exchange`]s (`exchange.rs`).
 //!
 //! The record format is JSON lines, one exchange per line:
 //! `{"request":{"method","path","body"},"response":{"status","headers","body"},"timestamp"}`
@@ -11,7 +12,7 @@
 //! API key is a header and headers are never recorded.
 
 use std::fs::File;
-use std::io::{self, Cursor, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,6 +28,9 @@ pub struct Reply {
     /// Said to the user as a warning: a `--replay` answer recorded for a
     /// different request.
     pub warning: Option<String>,
+    /// Every response header, names in lower case (the Files API's
+    /// upload URL is one); empty where nobody needs them.
+    pub headers: Vec<(String, String)>,
 }
 
 /// A failure before any HTTP status arrived.
@@ -138,18 +142,36 @@ pub fn scrub_url(text: &str, url: &str) -> String {
 pub trait Transport: Send + Sync {
     /// POSTs `body` to `path` (`/v1beta/models/...`, query included).
     fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError>;
+
+    /// Any other request (the Files API's upload and polling, see
+    /// [`exchange`]); a transport that makes none says so.
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        Err(TransportError {
+            message: format!(
+                "cannot {} {}: this transport only asks for answers",
+                req.method, req.target
+            ),
+            kind: TransportErrorKind::Fatal,
+        })
+    }
 }
+
+pub mod exchange;
+mod replay;
+
+pub use exchange::{Exchange, ExchangeBody};
+pub use replay::Replay;
 
 /// The live API over ureq (rustls).
 pub struct Http {
-    agent: ureq::Agent,
-    base_url: String,
+    pub(super) agent: ureq::Agent,
+    pub(super) base_url: String,
     /// `host:port`, named in connection errors.
-    authority: String,
+    pub(super) authority: String,
     /// The header carrying the key, and its value; none for a server that
     /// needs no key.
-    auth: Option<(&'static str, String)>,
-    timeouts: Timeouts,
+    pub(super) auth: Option<(&'static str, String)>,
+    pub(super) timeouts: Timeouts,
 }
 
 /// Connect and per-read limits; no total limit, so a long healthy stream is
@@ -213,42 +235,19 @@ impl Transport for Http {
         if let Some((name, value)) = &self.auth {
             req = req.header(*name, value);
         }
-        let res = req
-            .header("content-type", "application/json")
+        req.header("content-type", "application/json")
             .header("accept", "text/event-stream")
-            .send(body);
-        match res {
-            Ok(resp) => {
-                let header = |name: &str| {
-                    resp.headers()
-                        .get(name)
-                        .and_then(|v| v.to_str().ok())
-                        .map(str::to_string)
-                };
-                Ok(Reply {
-                    status: resp.status().as_u16(),
-                    content_type: header("content-type"),
-                    retry_after: header("retry-after"),
-                    body: Box::new(NamedTimeouts {
-                        inner: resp.into_body().into_reader(),
-                        read: self.timeouts.read,
-                    }),
-                    warning: None,
-                })
-            }
-            Err(e) => {
-                let mut err = classify(e, &self.timeouts);
-                err.message = scrub_url(
-                    &format!("{}: {}", self.authority, err.message),
-                    &self.base_url,
-                );
-                Err(err)
-            }
-        }
+            .send(body)
+            .map(|resp| self.reply(resp))
+            .map_err(|e| self.failed(e))
+    }
+
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        exchange::http(self, req)
     }
 }
 
-fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
+pub(super) fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
     use ureq::Error as E;
     use ureq::Timeout as T;
     let kind = if matches!(
@@ -283,9 +282,9 @@ fn classify(e: ureq::Error, t: &Timeouts) -> TransportError {
 }
 
 /// The response body, with ureq's per-read timeout told as `--read-timeout`.
-struct NamedTimeouts<R> {
-    inner: R,
-    read: Duration,
+pub(super) struct NamedTimeouts<R> {
+    pub(super) inner: R,
+    pub(super) read: Duration,
 }
 
 impl<R: Read> Read for NamedTimeouts<R> {
@@ -307,180 +306,10 @@ impl<R: Read> Read for NamedTimeouts<R> {
     }
 }
 
-/// Answers from a `--record` file without a network or a key.
-///
-/// Each request gets the first unused exchange whose recorded `contents`
-/// equal the request's; failing that, the first whose last content (the
-/// newest prompt or tool results) is the same; failing that, the next
-/// unused one. So one file holding a whole session answers each of its
-/// runs: a follow-up run finds its own turn, not the first one again.
-/// An answer recorded for a different request (other contents, model or
-/// declared tools) still comes, with a warning saying how it differs.
-pub struct Replay {
-    exchanges: Mutex<Vec<(bool, Value)>>,
-}
-
-impl Replay {
-    pub fn open(path: &Path) -> anyhow::Result<Replay> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("cannot read replay file {}: {e}", path.display()))?;
-        let mut exchanges = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v: Value = serde_json::from_str(line).map_err(|e| {
-                anyhow::anyhow!("{}: line {}: not JSON: {e}", path.display(), i + 1)
-            })?;
-            if v.get("response").and_then(|r| r.get("status")).is_none() {
-                anyhow::bail!(
-                    "{}: line {}: expected an exchange {{\"request\":...,\"response\":{{\"status\":...,\"body\":...}}}}",
-                    path.display(),
-                    i + 1
-                );
-            }
-            exchanges.push((false, v));
-        }
-        Ok(Replay {
-            exchanges: Mutex::new(exchanges),
-        })
-    }
-}
-
-impl Transport for Replay {
-    fn post(&self, path: &str, body: &[u8]) -> Result<Reply, TransportError> {
-        let request: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
-        // Gemini's conversation is `contents`; an OpenAI-compatible one's
-        // is `messages`.
-        let contents = conversation(&request);
-        let last = contents.and_then(Value::as_array).and_then(|a| a.last());
-        let mut exchanges = self.exchanges.lock().expect("replay lock");
-        let recorded = |v: &Value| {
-            v.get("request")
-                .and_then(|r| r.get("body"))
-                .and_then(conversation)
-                .cloned()
-        };
-        let unused = || exchanges.iter().enumerate().filter(|(_, (used, _))| !used);
-        let pick = unused()
-            .find(|(_, (_, v))| contents.is_some() && recorded(v).as_ref() == contents)
-            .or_else(|| {
-                unused().find(|(_, (_, v))| {
-                    last.is_some()
-                        && recorded(v)
-                            .as_ref()
-                            .and_then(Value::as_array)
-                            .and_then(|a| a.last())
-                            == last
-                })
-            })
-            .or_else(|| unused().next())
-            .map(|(i, _)| i);
-        let Some(i) = pick else {
-            return Err(TransportError {
-                message: "replay file has no exchange left for this request".into(),
-                kind: TransportErrorKind::ReplayExhausted,
-            });
-        };
-        exchanges[i].0 = true;
-        let v = exchanges[i].1.clone();
-        drop(exchanges);
-        let warning = replay_mismatch(path, &request, &v["request"]);
-        let resp = &v["response"];
-        let status = resp["status"].as_u64().unwrap_or(200) as u16;
-        let header = |name: &str| {
-            resp.get("headers")
-                .and_then(|h| h.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let body = resp
-            .get("body")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .as_bytes()
-            .to_vec();
-        Ok(Reply {
-            status,
-            content_type: header("content-type"),
-            retry_after: header("retry-after"),
-            body: Box::new(Cursor::new(body)),
-            warning,
-        })
-    }
-}
-
-fn conversation(body: &Value) -> Option<&Value> {
-    body.get("contents").or_else(|| body.get("messages"))
-}
-
-/// How a request differs from the recorded one it is answered with, as a
-/// warning; `None` when contents, model and declared tools all match.
-fn replay_mismatch(path: &str, request: &Value, recorded: &Value) -> Option<String> {
-    // Gemini names the model in the path, OpenAI-compatible servers in
-    // the body; Gemini declares `functionDeclarations`, they `function`s.
-    let model = |p: &str, b: &Value| {
-        p.split("/models/")
-            .nth(1)
-            .and_then(|m| m.split(':').next())
-            .or_else(|| b.get("model").and_then(Value::as_str))
-            .unwrap_or("")
-            .to_string()
-    };
-    let tools = |b: &Value| -> Vec<String> {
-        let tools = b
-            .get("tools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten();
-        tools
-            .flat_map(
-                |t| match t.get("functionDeclarations").and_then(Value::as_array) {
-                    Some(decls) => decls.iter().collect::<Vec<_>>(),
-                    None => t.get("function").into_iter().collect(),
-                },
-            )
-            .filter_map(|d| d.get("name").and_then(Value::as_str).map(str::to_string))
-            .collect()
-    };
-    let rec_body = recorded.get("body").unwrap_or(&Value::Null);
-    let mut diffs = Vec::new();
-    if conversation(request) != conversation(rec_body) {
-        diffs.push("other contents".to_string());
-    }
-    let (m, rm) = (
-        model(path, request),
-        model(
-            recorded.get("path").and_then(Value::as_str).unwrap_or(""),
-            rec_body,
-        ),
-    );
-    if m != rm {
-        diffs.push(format!("model {m}, recorded {rm}"));
-    }
-    let (t, rt) = (tools(request), tools(rec_body));
-    if t != rt {
-        let list = |v: &[String]| {
-            if v.is_empty() {
-                "none".to_string()
-            } else {
-                v.join(", ")
-            }
-        };
-        diffs.push(format!("tools {}, recorded {}", list(&t), list(&rt)));
-    }
-    (!diffs.is_empty()).then(|| {
-        format!(
-            "replay: request differs from the recording ({}); answering with the recorded one",
-            diffs.join("; ")
-        )
-    })
-}
-
 /// Wraps a transport and appends every exchange to a record file.
 pub struct Recording<T> {
-    inner: T,
-    file: Arc<Mutex<File>>,
+    pub(super) inner: T,
+    pub(super) file: Arc<Mutex<File>>,
 }
 
 impl<T: Transport> Recording<T> {
@@ -518,6 +347,7 @@ impl<T: Transport> Transport for Recording<T> {
                     status: reply.status,
                     content_type: reply.content_type,
                     retry_after: reply.retry_after,
+                    headers: reply.headers,
                     body: Box::new(tee),
                     warning: reply.warning,
                 })
@@ -530,6 +360,10 @@ impl<T: Transport> Transport for Recording<T> {
                 Err(e)
             }
         }
+    }
+
+    fn exchange(&self, req: Exchange) -> Result<Reply, TransportError> {
+        exchange::record(&self.inner, &self.file, req)
     }
 }
 
@@ -564,7 +398,7 @@ impl Drop for Tee {
     }
 }
 
-fn write_record(file: &Mutex<File>, line: Value) {
+pub(super) fn write_record(file: &Mutex<File>, line: Value) {
     let mut text = line.to_string();
     text.push('\n');
     if let Ok(mut f) = file.lock() {

@@ -94,6 +94,16 @@ pub struct Turn {
     pub finish_reason: Option<String>,
     pub finish_message: Option<String>,
     pub model_version: Option<String>,
+    /// The candidate's `groundingMetadata` (the last chunk's that had one):
+    /// a grounded answer's sources (`provider::grounding`).
+    pub grounding: Option<Value>,
+    /// The candidate's `urlContextMetadata`: the pages `urlContext` read.
+    pub url_context: Option<Value>,
+}
+
+/// An object with nothing in it (`{}`), as some chunks carry.
+fn is_empty(v: &Value) -> bool {
+    v.as_object().is_none_or(|o| o.is_empty())
 }
 
 /// finishReasons that mean "the filters stopped this answer".
@@ -141,6 +151,12 @@ impl Turn {
         else {
             return Ok(out);
         };
+        if let Some(g) = cand.get("groundingMetadata").filter(|g| !is_empty(g)) {
+            self.grounding = Some(g.clone());
+        }
+        if let Some(u) = cand.get("urlContextMetadata").filter(|u| !is_empty(u)) {
+            self.url_context = Some(u.clone());
+        }
         let parts = cand
             .get("content")
             .and_then(|c| c.get("parts"))

@@ -47,7 +47,11 @@ impl CiLog {
     pub fn new(platform: Platform, opts: RenderOptions) -> CiLog {
         CiLog {
             platform,
-            renderer: Renderer::new(opts),
+            // A log is read back whole: each block once, nothing redrawn.
+            renderer: Renderer::new(RenderOptions {
+                in_place: false,
+                ..opts
+            }),
             drawn: Vec::new(),
             section: None,
             tokens: 0,

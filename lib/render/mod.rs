@@ -7,8 +7,9 @@
 //!
 //! Guarantees, whatever the input: no line is wider than
 //! [`RenderOptions::width`] (display width: CJK and emoji count two), with
-//! colour off no escape sequence is written (but the cursor movement of
-//! `viz-render --live` on a terminal), in ASCII mode no byte above
+//! colour off no escape sequence is written (but the cursor movement that
+//! redraws in place on a terminal: `viz-render --live`'s charts, a
+//! Markdown answer's open block), in ASCII mode no byte above
 //! 0x7F is written, and control characters from data or models are shown
 //! in a visible form (`ESC` as `^[`, C1 controls and bidi overrides as
 //! `<U+009B>`) instead of reaching the terminal. Message text is
@@ -24,10 +25,12 @@
 //!
 //! Layout: `chart.rs` draws one chart, `stream/` renders an event stream,
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
-//! Markdown output, `svg/` its SVG output, `live_chart/` keeps live charts, `live/`
-//! redraws them in place (`--live`), `plot/` the one canvas, axes and
-//! legend, `marks/` what each chart mark means in every format, `grammar/`
-//! the plot grammar's charts; this file holds the options and
+//! Markdown output, `svg/` its SVG output, `graphics/` pictures in the terminal and PNG,
+//! `live_chart/` keeps live charts, `live/` redraws them in place (`--live`),
+//! `screen.rs` the rows a terminal redraws in place (live charts, a Markdown
+//! answer's open block), `plot/` the one canvas, axes and legend, `marks/`
+//! what each chart mark means in every format, `grammar/` the plot grammar's
+//! charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
 mod bar;
@@ -35,12 +38,14 @@ mod chart;
 mod ci;
 mod gfm;
 mod grammar;
+pub mod graphics;
 mod live;
 mod live_chart;
 pub mod markdown;
 mod marks;
 pub mod plot;
 mod run;
+mod screen;
 mod stream;
 mod svg;
 pub mod table;
@@ -111,6 +116,13 @@ pub struct RenderOptions {
     pub hyperlinks: bool,
     /// A Markdown table with numbers is also drawn as a bar chart.
     pub chart_tables: bool,
+    /// Charts and images as pictures, with this protocol (`--graphics`;
+    /// set only for a terminal that draws them).
+    pub graphics: Option<graphics::Target>,
+    /// A Markdown answer's open block is drawn as it grows and redrawn in
+    /// place (stdout is a terminal that is not dumb); false: each block is
+    /// written once, when it is complete (a pipe, a file, a CI log).
+    pub in_place: bool,
 }
 
 impl Default for RenderOptions {
@@ -128,6 +140,8 @@ impl Default for RenderOptions {
             markdown: false,
             hyperlinks: false,
             chart_tables: false,
+            graphics: None,
+            in_place: false,
         }
     }
 }
@@ -147,6 +161,7 @@ impl RenderOptions {
             width: env.width(width).max(1),
             unicode: env.unicode(ascii, unicode),
             color: env.color(color),
+            in_place: env.stdout_is_tty && env.term.as_deref() != Some("dumb"),
             ..RenderOptions::default()
         }
     }

@@ -46,7 +46,8 @@ pub struct RunOptions {
     pub live: Option<LiveArgs>,
     /// Bad input ends the run with exit 65.
     pub strict: bool,
-    /// With [`Format::Svg`]: one file per chart in this folder, which exists.
+    /// With [`Format::Svg`] and [`Format::Png`]: one file per chart in
+    /// this folder, which exists.
     pub output_dir: Option<PathBuf>,
     pub inputs: Vec<term::Input>,
 }
@@ -63,7 +64,12 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
         inputs,
     } = run;
     if let Some(live) = live {
-        let mut renderer = Renderer::new(opts);
+        // The live region is the one drawn in place: Markdown is written
+        // a block at a time above it.
+        let mut renderer = Renderer::new(RenderOptions {
+            in_place: false,
+            ..opts
+        });
         let code = super::live::run(&mut renderer, inputs, live)?;
         note_undrawn(renderer.undrawn_chart_calls());
         return Ok(code);
@@ -72,7 +78,8 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
     let mut out = io::BufWriter::new(stdout.lock());
     // The drawings keep each live chart's last update for the end of
     // input themselves; Markdown and SVG get it from here, once.
-    let mut held_live = matches!(format, Format::Markdown | Format::Svg).then(LiveCharts::default);
+    let mut held_live =
+        matches!(format, Format::Markdown | Format::Svg | Format::Png).then(LiveCharts::default);
     let mut live_noted = !format.draws() || out.get_ref().is_terminal();
     let mut sink: Box<dyn Sink> = match format {
         Format::Auto | Format::Terminal => Box::new(Checked(Renderer::new(opts.clone()), strict)),
@@ -86,6 +93,7 @@ pub fn run(run: RunOptions) -> anyhow::Result<u8> {
         }),
         Format::VegaLite => Box::new(vegalite::Exporter::new(opts.limits, strict)),
         Format::Svg => Box::new(SvgWriter::new(opts.limits, strict, output_dir)),
+        Format::Png => Box::new(SvgWriter::new(opts.limits, strict, output_dir).png()),
     };
     for input in inputs {
         let mut reader = EventReader::new(input.reader);
@@ -358,6 +366,9 @@ pub enum Format {
     Markdown,
     /// One self-contained SVG per chart (with --output-dir, one file each).
     Svg,
+    /// One PNG per chart, the SVG rasterised at its size (with
+    /// --output-dir, one file each).
+    Png,
     /// Re-emit the events, charts normalized with meta.fallbackMode.
     Json,
     /// One Vega-Lite v5 spec per chart (JSON lines); other events write nothing.

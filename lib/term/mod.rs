@@ -1,12 +1,14 @@
 //! What every program shares at its edges, below every engine: exit codes
 //! and errors that carry them, the one place diagnostics are printed
-//! (control characters made harmless), input opening ([`input`]), and the
+//! (control characters made harmless), input opening ([`input`]; a file that
+//! must be a regular file, opened without blocking: [`regular`]), and the
 //! terminal choices (`--color`, `--width`, Unicode or ASCII) resolved from
 //! flags and the environment in the documented order ([`env`]).
 
 mod env;
 mod input;
 mod reader;
+pub mod regular;
 
 pub use env::{ColorChoice, Said, TermEnv, Toggle, hyperlinks_known};
 pub use input::{Input, open_input, open_inputs};

@@ -59,10 +59,7 @@ fn plain_streamed_text() {
         .iter()
         .map(|d| d["name"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        names,
-        ["render_visualization", "create_new_topic", "plot", "signal"]
-    );
+    assert_eq!(names, crate::support::tools::DEFAULT_TOOLS);
     // The session holds the turn.
     let id = session_id(&out.stdout);
     let file = home.join(format!("gemline/sessions/{id}.jsonl"));

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 const MODEL: &str = "qwen2.5-coder:7b";
 const KEY: &str = "sk-test-8d1f0b77";
 
-fn fixture(name: &str) -> String {
+pub fn fixture(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/openai")
         .join(name);
@@ -419,7 +419,7 @@ fn a_malformed_config_is_a_usage_error_naming_file_line_and_key() {
 
 /// A stream in oa-04's shape: one call of `name` whose arguments JSON
 /// arrives in pieces of 7 bytes, then `finish_reason` and `[DONE]`.
-fn call_stream(id: &str, name: &str, args: &Value) -> String {
+pub fn call_stream(id: &str, name: &str, args: &Value) -> String {
     let chunk = |delta: Value, finish: Option<&str>| {
         let mut c = json!({"choices": [{"delta": delta, "index": 0}], "model": MODEL,
                            "object": "chat.completion.chunk"});

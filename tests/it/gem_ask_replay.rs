@@ -243,7 +243,7 @@ fn replay_warns_when_the_request_differs_from_the_recording() {
         vec![
             "replay: request differs from the recording (other contents; model foo, recorded \
              gemini-2.5-flash; tools none, recorded render_visualization, create_new_topic, plot, \
-             signal); answering with the recorded one"
+             signal, web_search, web_fetch); answering with the recorded one"
                 .to_string();
             2
         ]

@@ -289,15 +289,21 @@ fn tool_selection_flags() {
     assert_eq!(decl_names(&b[1]), ["create_new_topic"]);
     assert_eq!(
         decl_names(&b[2]),
-        ["render_visualization", "plot", "signal"]
+        [
+            "render_visualization",
+            "plot",
+            "signal",
+            "web_search",
+            "web_fetch"
+        ]
     );
     let out = gem_ask(&server, &home)
-        .args(["--tools", "web_search", "hi"])
+        .args(["--tools", "web_browse", "hi"])
         .assert()
         .code(2)
         .get_output()
         .clone();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown tool \"web_search\""));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown tool \"web_browse\""));
 }
 
 #[test]

@@ -251,3 +251,55 @@ fn task_flags_are_checked() {
     }
     assert!(server.requests().is_empty());
 }
+
+#[test]
+fn a_model_that_never_stops_calling_tools_ends_at_the_iteration_limit_with_exit_6() {
+    let scene = Scene::new("task-tool-rounds");
+    let progress = || calls_reply(&[signal(json!({"kind": "progress", "message": "more"}))]);
+    // Two iterations of two rounds each, the third call of each not run.
+    let server = FakeGemini::start("task-tool-rounds", (0..6).map(|_| progress()).collect());
+    let out = task(
+        &scene,
+        &server,
+        &["--max-tool-rounds", "2", "--max-iterations", "2"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ev = events(&out.stdout);
+    let r = result(&ev);
+    assert_eq!(r["error"]["type"], "max_iterations");
+    assert_eq!(r["stats"]["iterations"], 2);
+    assert_eq!(r["stats"]["requests"], 6);
+    assert_eq!(r["stats"]["tool_calls"], 4, "two rounds run per iteration");
+    let warnings: Vec<&str> = of_type(&ev, "error")
+        .iter()
+        .filter(|e| e["severity"] == "warning")
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].starts_with("this iteration reached --max-tool-rounds (2)"));
+    // The calls not run are answered so, and the next iteration follows.
+    let bodies = server.bodies();
+    assert_eq!(bodies.len(), 6);
+    let c = bodies[3]["contents"].as_array().unwrap();
+    let unrun = &c[c.len() - 2]["parts"][0]["functionResponse"]["response"]["error"];
+    assert!(
+        unrun
+            .as_str()
+            .unwrap()
+            .starts_with("not run: this iteration"),
+        "{unrun}"
+    );
+    assert!(last_user_text(&bodies[3]).starts_with("Continue. The task:"));
+    let system = bodies[0]["systemInstruction"]["parts"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        system.contains("at most 2 rounds, each with at most 2 steps"),
+        "{system}"
+    );
+}

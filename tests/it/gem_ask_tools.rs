@@ -22,7 +22,7 @@ fn results(ev: &[Value]) -> Vec<&Value> {
     of_type(ev, "tool_result")
 }
 
-const PROMPT_3: &str = "Allow? [y]es / [n]o / [a]lways this session: ";
+const PROMPT_3: &str = "Allow? [y]es / [n]o / [a]lways in this conversation: ";
 const PROMPT_2: &str = "Allow? [y]es / [n]o: ";
 
 #[test]
@@ -346,7 +346,7 @@ fn one_shot_declares_no_file_or_command_tool_by_default() {
     assert!(out.status.success());
     assert_eq!(
         declared(&server.bodies()[0]),
-        ["render_visualization", "create_new_topic", "plot", "signal"]
+        crate::support::tools::DEFAULT_TOOLS
     );
 }
 

@@ -455,9 +455,9 @@ fn gemini_cli_stream_json_renders() {
          I'll look up current 0-60 times for BMW's fastest models.\n\
          The three quickest are:\n\
          \n\
-         1. M5 CS: 2.9 s\n\
-         2. M8 Competition: 3.0 s\n\
-         3. M3 Competition xDrive: 3.4 s\n\
+         1. *M5 CS*: 2.9 s\n\
+         2. *M8 Competition*: 3.0 s\n\
+         3. *M3 Competition xDrive*: 3.4 s\n\
          warning: read_file failed: File not found:\n\
          /home/user/notes/bmw.md\n\
          All three use twin-turbo V8 engines with all-wheel drive.\n"
@@ -1014,7 +1014,8 @@ fn thought_subjects_are_drawn_as_text_not_markdown_source() {
 {"type":"message","role":"assistant","content":"It is **5117**.","delta":true}"#;
     assert_eq!(
         ok(&["--show-thoughts", "--width", "40"], e),
-        "Summing Primes\n\nI add them in tens.\n\nIt is 5117.\n"
+        // With colour off, bold is marked as plain text marks it (issue 23).
+        "*Summing Primes*\n\nI add them in tens.\n\nIt is *5117*.\n"
     );
     let styled = ok(
         &["--show-thoughts", "--width", "40", "--color", "always"],

@@ -304,14 +304,7 @@ fn terminal_width(line: &str) -> usize {
 }
 
 fn draw_text(deltas: &[String], opts: &RenderOptions) -> String {
-    let mut r = Renderer::new(opts.clone());
-    let mut out = Vec::new();
-    for d in deltas {
-        r.event(&Event::message("assistant", d, true), &mut out)
-            .unwrap();
-    }
-    r.finish(&mut out).unwrap();
-    String::from_utf8(out).unwrap()
+    crate::support::answer::draw_answer(deltas, opts, None)
 }
 
 /// Found by the property below: in ASCII mode a combining mark at the

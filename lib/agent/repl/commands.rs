@@ -17,6 +17,8 @@ pub enum Command {
     Model(String),
     Tools,
     Interrupt,
+    /// A file (or https URL) sent with the next question.
+    Attach(String),
 }
 
 /// What a line typed at the prompt is.
@@ -43,6 +45,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("/model NAME", "switch the model"),
     ("/tools", "the declared tools and MCP servers"),
     ("/interrupt", "stop auto-continue and wait for input"),
+    (
+        "/attach FILE",
+        "send a file (or https URL) with the next question",
+    ),
 ];
 
 /// Reads one line typed at the prompt.
@@ -86,6 +92,9 @@ pub fn parse(line: &str) -> Line {
         "model" => named(Command::Model),
         "tools" => bare(Command::Tools),
         "interrupt" => bare(Command::Interrupt),
+        // The whole rest is the path: file names have blanks.
+        "attach" if !arg.is_empty() => Line::Command(Command::Attach(arg.to_string())),
+        "attach" => Line::Invalid("usage: /attach FILE (or an https:// URL)".into()),
         _ => Line::Invalid(format!(
             "unknown command /{}: /help lists the commands (// starts a prompt with a slash)",
             crate::term::sanitize_line(name)
@@ -117,6 +126,7 @@ impl super::Repl {
                 self.set_task_aside();
                 self.current.start_new()?;
                 self.agent.set_history(&crate::session::History::default());
+                self.agent.toolbox.new_conversation();
                 self.agent.topic = None;
                 self.announce()?;
                 let id = self.current.id.clone();
@@ -150,6 +160,7 @@ impl super::Repl {
                     }
                     let n = super::sessions::turns(&loaded.history.contents).len();
                     self.agent.set_history(&loaded.history);
+                    self.agent.toolbox.new_conversation();
                     self.agent.topic = loaded.history.topic.clone();
                     self.announce()?;
                     self.term.note(&format!(
@@ -174,8 +185,38 @@ impl super::Repl {
             Command::Interrupt => self
                 .term
                 .note("auto-continue is stopped; waiting for your input"),
+            Command::Attach(word) => self.attach(&word),
         }
         Ok(super::Flow::Go)
+    }
+
+    /// `/attach`: the file is checked now (a refusal says why, as `-a`
+    /// would) and goes with the next question.
+    fn attach(&mut self, word: &str) {
+        if word == "-" {
+            return self
+                .term
+                .warn("/attach takes a file or an https:// URL, not stdin");
+        }
+        let provider = self.agent.attach.provider;
+        match crate::agent::attach::send::open(&[word.to_string()], provider, None) {
+            Ok(list) => {
+                for a in &list {
+                    let what = a.mime.as_deref().unwrap_or("a URL");
+                    let size = if a.size > 0 {
+                        format!(", {}", crate::agent::attach::human(a.size))
+                    } else {
+                        String::new()
+                    };
+                    self.term.note(&format!(
+                        "attached {} ({what}{size}): it goes with your next question",
+                        crate::term::sanitize_line(&a.name)
+                    ));
+                }
+                self.agent.attach.add(list);
+            }
+            Err(e) => self.term.warn(&e.to_string()),
+        }
     }
 
     /// A new or loaded conversation does not carry the task on.
@@ -197,6 +238,11 @@ mod tests {
         assert_eq!(parse("  "), Line::Empty);
         assert_eq!(parse("hello there"), Line::Prompt("hello there".into()));
         assert_eq!(parse("/help"), Line::Command(Command::Help));
+        assert_eq!(
+            parse("/attach my scan.png"),
+            Line::Command(Command::Attach("my scan.png".into()))
+        );
+        assert!(matches!(parse("/attach"), Line::Invalid(_)));
         assert_eq!(parse(" /QUIT "), Line::Command(Command::Quit));
         assert_eq!(
             parse("/save bmw-1"),

@@ -59,14 +59,16 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     );
     // With a terminal to type on, piped stdin is context for the first
     // question; without one, stdin is where the questions come from.
+    let mut binary = None;
     let context = if term.is_terminal() {
-        match setup::read_context(args)? {
+        match setup::read_context(args, &mut binary)? {
             Some(c) => c,
             None => return Ok(exit::INTERRUPTED),
         }
     } else {
         String::new()
     };
+    let attachments = setup::open_attachments(args, binary)?;
     let mut choice = setup::resolve_session(args)?;
     if let Some(m) = &choice.load_error {
         return Err(coded(exit::FAILURE, m.clone()));
@@ -74,6 +76,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let text_mode = prepared.mode == OutputMode::Text;
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &mut choice)?;
+    agent.attach.add(attachments);
     let task = args
         .task
         .as_deref()

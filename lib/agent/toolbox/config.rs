@@ -1,6 +1,8 @@
 //! The `[tools]` table of the config file (`crate::config` reads the
 //! file): tool levels, tools allowed without asking, tools declared by
-//! default, the workspace's extra directories. `[mcp.NAME]` tables are
+//! default, the workspace's extra directories, the sandbox of the shell
+//! tool's commands, the secret-looking variables the tools' processes may
+//! keep (`pass_env`). `[mcp.NAME]` tables are
 //! `mcp::ServerSpec`s. Flags win over both.
 //! (The whole file, with an example: `crate::config`.)
 
@@ -11,6 +13,7 @@ use serde::Deserialize;
 
 use super::Level;
 use super::mcp::ServerSpec;
+use super::sandbox::SandboxMode;
 
 /// What the config file says of tools: its `[tools]` table and its
 /// `[mcp.NAME]` servers, in name order.
@@ -37,6 +40,16 @@ pub struct ToolsConfig {
     /// As `--include-dir`.
     #[serde(default)]
     pub include_dirs: Vec<PathBuf>,
+    /// As `--sandbox`.
+    pub sandbox: Option<SandboxMode>,
+    /// As `--allow-network`.
+    pub allow_network: Option<bool>,
+    /// As `--sandbox-mcp`.
+    pub sandbox_mcp: Option<bool>,
+    /// Variables the tools' processes keep although their names look
+    /// secret (`GITHUB_TOKEN`, `AWS_*`); see `secrets`.
+    #[serde(default)]
+    pub pass_env: Vec<String>,
 }
 
 #[cfg(test)]

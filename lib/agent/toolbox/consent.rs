@@ -7,11 +7,20 @@
 //! on stdin or stdout: a pipeline's input is context and its output is the
 //! event stream. With no terminal to ask, the call is denied and the model
 //! is told why. Each outcome is a [`Decision`], shown on the `tool_result`.
+//! How the question is asked ([`ask`]: typed-ahead input discarded, `v`
+//! to page) and how the request is shown ([`shown`]: whole, with hidden
+//! characters made visible, padding counted, long requests cut) are this
+//! module's children. An `a` (always) answer lasts for the conversation:
+//! [`Consent::forget_always`] when a new one starts.
+
+mod ask;
+mod pager;
+pub mod shown;
 
 use std::collections::BTreeSet;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+
+pub use ask::Look;
 
 use super::{Failed, Level, Source, Tool};
 
@@ -26,7 +35,7 @@ pub enum Decision {
     Allowed,
     /// The user answered y.
     Yes,
-    /// The user answered a now or earlier in this session.
+    /// The user answered a now or earlier in this conversation.
     Always,
     /// The user answered n (or closed the terminal).
     No,
@@ -76,10 +85,11 @@ pub struct Consent {
     allow: BTreeSet<String>,
     /// Levels set by the config, by tool name.
     levels: Vec<(String, Level)>,
-    /// Tools answered `a` in this session.
+    /// Tools answered `a` in this conversation.
     always: BTreeSet<String>,
     /// Where to ask; `None`: nowhere.
     tty: Option<PathBuf>,
+    look: Look,
 }
 
 impl Consent {
@@ -100,6 +110,18 @@ impl Consent {
     /// Never asks: whatever needs consent is denied.
     pub fn no_terminal() -> Consent {
         Consent::default()
+    }
+
+    /// How the question is drawn (colour, Unicode).
+    pub fn with_look(mut self, look: Look) -> Consent {
+        self.look = look;
+        self
+    }
+
+    /// A new conversation (`/new`, `/load`): every `a` answer given so far
+    /// is forgotten, and the next call of such a tool is asked again.
+    pub fn forget_always(&mut self) {
+        self.always.clear();
     }
 
     /// Levels from the config (`[tools.levels]`), by tool name.
@@ -146,7 +168,11 @@ impl Consent {
         if level == Level::Standard && self.always.contains(&tool.name) {
             return Decision::Always;
         }
-        let Some(tty) = self.tty.as_ref().and_then(|p| Tty::open(p.clone())) else {
+        let Some(tty) = self
+            .tty
+            .as_ref()
+            .and_then(|p| ask::Tty::open(p.clone(), self.look))
+        else {
             return Decision::NoTerminal;
         };
         let d = tty.ask(&tool.name, &tool.source, what, level);
@@ -154,98 +180,6 @@ impl Consent {
             self.always.insert(tool.name.clone());
         }
         d
-    }
-}
-
-/// The terminal the question goes to.
-struct Tty {
-    file: File,
-}
-
-impl Tty {
-    fn open(path: PathBuf) -> Option<Tty> {
-        // Opening /dev/tty without a controlling terminal fails (ENXIO):
-        // that is the "no terminal" case.
-        OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .ok()
-            .map(|file| Tty { file })
-    }
-
-    /// Asks until the answer is one of the choices; end of input is n.
-    fn ask(self, name: &str, source: &Source, what: &str, level: Level) -> Decision {
-        let choices = match level {
-            Level::Strict => "[y]es / [n]o",
-            _ => "[y]es / [n]o / [a]lways this session",
-        };
-        // Control characters from the model never reach the terminal raw.
-        // Lines are not indented: a command is shown byte for byte.
-        let shown = crate::render::text::clean_text(what, false);
-        let from = match source {
-            Source::Builtin => String::new(),
-            s => format!(" ({s})"),
-        };
-        let mut out = match self.file.try_clone() {
-            Ok(f) => f,
-            Err(_) => return Decision::No,
-        };
-        let mut input = BufReader::new(self.file);
-        let _ = write!(
-            out,
-            "gem-ask: the model wants to use {name}{from}:\n{shown}\n"
-        );
-        for _ in 0..5 {
-            let _ = write!(out, "Allow? {choices}: ");
-            let _ = out.flush();
-            if !wait_for_input(&input) {
-                let _ = writeln!(out);
-                return Decision::No;
-            }
-            let mut line = String::new();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => return Decision::No,
-                Ok(_) => {}
-            }
-            match line.trim().to_ascii_lowercase().as_str() {
-                "y" | "yes" => return Decision::Yes,
-                "n" | "no" => return Decision::No,
-                "a" | "always" if level == Level::Standard => return Decision::Always,
-                _ => {}
-            }
-        }
-        Decision::No
-    }
-}
-
-/// Waits until the terminal has input; false when SIGINT or SIGTERM
-/// arrives first (the handlers restart reads, so a blocked read would keep
-/// the run waiting for an answer after Ctrl-C).
-fn wait_for_input(input: &BufReader<File>) -> bool {
-    use std::os::fd::AsRawFd;
-    if !input.buffer().is_empty() {
-        return true;
-    }
-    let mut fds = libc::pollfd {
-        fd: input.get_ref().as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    loop {
-        if crate::agent::signals::received().is_some() {
-            return false;
-        }
-        // SAFETY: one valid pollfd, for the duration of the call.
-        match unsafe { libc::poll(&mut fds, 1, 100) } {
-            0 => continue,
-            n if n < 0
-                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted =>
-            {
-                continue;
-            }
-            _ => return true,
-        }
     }
 }
 

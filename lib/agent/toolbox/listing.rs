@@ -31,6 +31,8 @@ pub struct ServerInfo {
 pub struct ToolList {
     pub tools: Vec<ToolInfo>,
     pub servers: Vec<ServerInfo>,
+    /// Why some tools cannot be declared in this run (one line each).
+    pub notes: Vec<String>,
 }
 
 pub(super) fn list(tb: &Toolbox) -> ToolList {
@@ -53,7 +55,16 @@ pub(super) fn list(tb: &Toolbox) -> ToolList {
             status: status.clone(),
         })
         .collect();
-    ToolList { tools, servers }
+    let mut notes: Vec<String> = Vec::new();
+    let withheld: Vec<&str> = tb.withheld.iter().map(|(n, _)| n.as_str()).collect();
+    if let Some((_, why)) = tb.withheld.first() {
+        notes.push(format!("{}: not declared: {why}", withheld.join(", ")));
+    }
+    ToolList {
+        tools,
+        servers,
+        notes,
+    }
 }
 
 /// The list as aligned plain-text columns (control characters from a
@@ -83,6 +94,11 @@ pub fn format_tool_list(list: &ToolList) -> String {
         );
         out.push('\n');
         out.push_str(&table::columns(&rows));
+    }
+    for n in &list.notes {
+        out.push('\n');
+        out.push_str(n);
+        out.push('\n');
     }
     crate::render::text::clean_text(&out, false)
 }

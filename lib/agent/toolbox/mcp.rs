@@ -1,11 +1,16 @@
 //! MCP servers over stdio, through the official SDK (`rmcp`): each server
 //! is a child process; its tools become [`Tool`]s named `SERVER__TOOL`
 //! (made valid for Gemini) and declared with their JSON Schema as
-//! `parametersJsonSchema`.
+//! `parametersJsonSchema`, within bounds ([`bounds`]: the tools the
+//! config chooses, schemas normalised by [`schema`], long descriptions
+//! cut).
 //!
 //! rmcp is async; gem-ask is not. The [`Hub`] owns a one-worker tokio
 //! runtime that keeps the servers' connections alive between calls, and
-//! each call blocks on it until the answer or the deadline.
+//! each call blocks on it until the answer, an answer too large, or a
+//! reason to stop (`call.rs`). Servers are spawned without the user's
+//! secrets in their environment and, with `--sandbox-mcp`, in the
+//! sandbox with its private `TMPDIR` ([`pipe`] spawns them).
 //!
 //! A server that fails to start is reported once (by whoever starts the
 //! hub: an `error` event) and declares no tools. A server that dies
@@ -15,15 +20,23 @@
 use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult};
+pub mod answer;
+pub mod bounds;
+mod call;
+pub mod pipe;
+pub mod schema;
+
+pub use answer::{MAX_TEXT, from_result};
+
+use super::process::PreExec;
+use super::sandbox::{Prepared, Sandbox};
+use super::{Failed, Level, Ran, Source, Tool};
 
 /// How to start one server (`[mcp.NAME]` or `--mcp`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
@@ -39,6 +52,12 @@ pub struct ServerSpec {
     /// Its tools run without consent.
     #[serde(default)]
     pub trust: bool,
+    /// Declare only these of its tools (the server's names).
+    #[serde(default)]
+    pub include_tools: Option<Vec<String>>,
+    /// Never declare these of its tools.
+    #[serde(default)]
+    pub exclude_tools: Vec<String>,
 }
 
 impl ServerSpec {
@@ -70,6 +89,8 @@ impl ServerSpec {
             args: words[1..].to_vec(),
             env: BTreeMap::new(),
             trust: false,
+            include_tools: None,
+            exclude_tools: Vec::new(),
         })
     }
 }
@@ -126,6 +147,8 @@ enum State {
 struct Server {
     name: String,
     state: State,
+    /// Its messages too large to be read.
+    watch: Option<Arc<pipe::Watch>>,
 }
 
 struct Inner {
@@ -145,6 +168,8 @@ pub struct Started {
     pub tools: Vec<Tool>,
     /// One message per server that failed, for an `error` event each.
     pub failures: Vec<String>,
+    /// What was left out of or changed in their declarations.
+    pub warnings: Vec<String>,
     /// Server name and its status line, for `--list-tools`.
     pub servers: Vec<(String, String)>,
 }
@@ -152,11 +177,18 @@ pub struct Started {
 impl Hub {
     /// Starts every server, each within `timeout`; `show_stderr` lets
     /// their diagnostics through (`--debug`), else they are discarded.
-    pub fn start(specs: &[ServerSpec], timeout: Duration, show_stderr: bool) -> Started {
+    /// With `sandbox`, each server is started in it (`--sandbox-mcp`).
+    pub fn start(
+        specs: &[ServerSpec],
+        timeout: Duration,
+        show_stderr: bool,
+        sandbox: Option<&Sandbox>,
+    ) -> Started {
         let mut started = Started {
             hub: Hub::default(),
             tools: Vec::new(),
             failures: Vec::new(),
+            warnings: Vec::new(),
             servers: Vec::new(),
         };
         if specs.is_empty() {
@@ -180,33 +212,8 @@ impl Hub {
             servers: Mutex::new(Vec::new()),
         });
         for spec in specs {
-            let idx = inner.servers.lock().expect("not poisoned").len();
-            let state = match inner.rt.block_on(connect(spec, timeout, show_stderr)) {
-                Ok((client, tools)) => {
-                    started
-                        .servers
-                        .push((spec.name.clone(), format!("running, {} tools", tools.len())));
-                    for t in tools {
-                        started.tools.push(mcp_tool(&inner, idx, spec, t));
-                    }
-                    State::Running(client)
-                }
-                Err(why) => {
-                    let msg = format!(
-                        "MCP server {} ({}) failed to start: {why}; its tools are not available",
-                        spec.name, spec.command
-                    );
-                    started
-                        .servers
-                        .push((spec.name.clone(), format!("failed: {why}")));
-                    started.failures.push(msg.clone());
-                    State::Failed(msg)
-                }
-            };
-            inner.servers.lock().expect("not poisoned").push(Server {
-                name: spec.name.clone(),
-                state,
-            });
+            let server = start_one(&inner, spec, timeout, show_stderr, sandbox, &mut started);
+            inner.servers.lock().expect("not poisoned").push(server);
         }
         started.hub = Hub { inner: Some(inner) };
         started
@@ -237,6 +244,78 @@ impl Hub {
             _ => None,
         })
         .flatten()
+    }
+}
+
+/// Starts one server (in the sandbox when there is one) as the
+/// next of `inner`'s servers: its tools, its status line, its failure or
+/// the warnings about its declarations go into `started`.
+fn start_one(
+    inner: &Arc<Inner>,
+    spec: &ServerSpec,
+    timeout: Duration,
+    show_stderr: bool,
+    sandbox: Option<&Sandbox>,
+    started: &mut Started,
+) -> Server {
+    let idx = inner.servers.lock().expect("not poisoned").len();
+    let jail = match sandbox.map(Sandbox::prepare).transpose() {
+        Ok(j) => j,
+        Err(f) => {
+            let msg = format!(
+                "MCP server {} ({}) was not started: {}",
+                spec.name, spec.command, f.message
+            );
+            started
+                .servers
+                .push((spec.name.clone(), format!("failed: {}", f.message)));
+            started.failures.push(msg.clone());
+            return Server {
+                name: spec.name.clone(),
+                state: State::Failed(msg),
+                watch: None,
+            };
+        }
+    };
+    if let Some(n) = jail.as_ref().and_then(|j| j.notice.as_ref()) {
+        crate::term::diag(format!("gem-ask: warning: {n}"));
+    }
+    let mut watch = None;
+    let state = match inner
+        .rt
+        .block_on(connect(spec, timeout, show_stderr, jail.as_ref()))
+    {
+        Ok((client, tools, w)) => {
+            watch = Some(w);
+            let offered = tools.len();
+            let (chosen, warnings) = bounds::choose(spec, tools);
+            let status = match chosen.len() {
+                n if n == offered => format!("running, {n} tools"),
+                n => format!("running, {n} of its {offered} tools"),
+            };
+            started.servers.push((spec.name.clone(), status));
+            started.warnings.extend(warnings);
+            for t in chosen {
+                started.tools.push(mcp_tool(inner, idx, spec, t));
+            }
+            State::Running(client)
+        }
+        Err(why) => {
+            let msg = format!(
+                "MCP server {} ({}) failed to start: {why}; its tools are not available",
+                spec.name, spec.command
+            );
+            started
+                .servers
+                .push((spec.name.clone(), format!("failed: {why}")));
+            started.failures.push(msg.clone());
+            State::Failed(msg)
+        }
+    };
+    Server {
+        name: spec.name.clone(),
+        state,
+        watch,
     }
 }
 
@@ -275,32 +354,45 @@ async fn connect(
     spec: &ServerSpec,
     timeout: Duration,
     show_stderr: bool,
-) -> Result<(Client, Vec<rmcp::model::Tool>), StartError> {
+    jail: Option<&Prepared>,
+) -> Result<(Client, Vec<rmcp::model::Tool>, Arc<pipe::Watch>), StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
+    // No key of the user's reaches a server unless its config gives it.
+    super::secrets::scrub_tokio(&mut cmd);
     // A group of its own: Ctrl-C in `gem-ask -i` stops an answer, and must
     // not reach the servers through the terminal's foreground group.
-    cmd.args(&spec.args)
-        .envs(&spec.env)
-        .kill_on_drop(true)
-        .process_group(0);
-    let (transport, _) = TokioChildProcess::builder(cmd)
-        .stderr(if show_stderr {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
-        })
-        .spawn()
-        .map_err(|source| StartError::Spawn {
-            command: spec.command.clone(),
-            source,
-        })?;
+    cmd.args(&spec.args).envs(&spec.env).process_group(0);
+    if let Some(j) = jail {
+        // `--sandbox-mcp`: its private TMPDIR and the sandbox's ruleset.
+        if let Some(t) = &j.tmpdir {
+            cmd.env("TMPDIR", t);
+        }
+        let pre = PreExec {
+            landlock: j.ruleset_fd(),
+            ..PreExec::default()
+        };
+        // SAFETY: see PreExec::install: only async-signal-safe calls on
+        // plain integers (the ruleset stays open until the spawn returns).
+        unsafe {
+            cmd.pre_exec(move || pre.in_child());
+        }
+    }
+    let stderr = if show_stderr {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
+    };
+    let (transport, watch) = pipe::spawn(cmd, stderr).map_err(|source| StartError::Spawn {
+        command: spec.command.clone(),
+        source,
+    })?;
     let work = async {
         let client = ().serve(transport).await.map_err(|e| StartError::Handshake(e.to_string()))?;
         let tools = client
             .list_all_tools()
             .await
             .map_err(|e| StartError::ListTools(e.to_string()))?;
-        Ok((client, tools))
+        Ok((client, tools, watch))
     };
     tokio::time::timeout(timeout, work)
         .await
@@ -327,17 +419,14 @@ pub fn function_name(server: &str, tool: &str) -> String {
     n
 }
 
-fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, t: rmcp::model::Tool) -> Tool {
-    let mut schema = Value::Object((*t.input_schema).clone());
-    if let Some(m) = schema.as_object_mut() {
-        m.remove("$schema");
-    }
+fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, chosen: bounds::Chosen) -> Tool {
+    let t = chosen.tool;
     let mut decl = Map::new();
     decl.insert("name".into(), function_name(&spec.name, &t.name).into());
-    if let Some(d) = t.description.as_deref().filter(|d| !d.trim().is_empty()) {
+    if let Some(d) = chosen.description {
         decl.insert("description".into(), d.into());
     }
-    decl.insert("parametersJsonSchema".into(), schema);
+    decl.insert("parametersJsonSchema".into(), chosen.schema);
     let remote = t.name.to_string();
     let server = spec.name.clone();
     let inner = Arc::downgrade(inner);
@@ -351,7 +440,7 @@ fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, t: rmcp::model::T
         // level does not follow them.
         Level::Standard,
         move |args, ctx| match inner.upgrade() {
-            Some(inner) => Ran::from(call(&inner, idx, &server, &remote, args, ctx)),
+            Some(inner) => Ran::from(call::run(&inner, idx, &server, &remote, args, ctx)),
             None => Ran::failed(Failed::new(
                 "server_unavailable",
                 "the MCP servers were stopped",
@@ -361,8 +450,28 @@ fn mcp_tool(inner: &Arc<Inner>, idx: usize, spec: &ServerSpec, t: rmcp::model::T
     .with_preview({
         let (server, remote) = (spec.name.clone(), t.name.to_string());
         let claim = claimed(t.annotations.as_ref());
-        move |args, _| format!("{remote} on MCP server {server} with {args}{claim}")
+        move |args, _| {
+            format!(
+                "{remote} on MCP server {server}{claim}\n{}",
+                arguments(args)
+            )
+        }
     })
+}
+
+/// An MCP call's arguments for the consent prompt: one line per argument,
+/// its value as JSON (a string's line breaks as `\n`), so no value can
+/// pass for another; the prompt marks whatever else would hide.
+fn arguments(args: &Value) -> String {
+    match args {
+        Value::Object(m) if !m.is_empty() => m
+            .iter()
+            .map(|(k, v)| format!("  {}: {v}", Value::from(k.as_str())))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Object(_) | Value::Null => "  (no arguments)".into(),
+        other => format!("  {other}"),
+    }
 }
 
 /// What the server says of its tool, worded as its claim: the user
@@ -390,142 +499,10 @@ fn claimed(a: Option<&rmcp::model::ToolAnnotations>) -> String {
     )
 }
 
-fn call(
-    inner: &Inner,
-    idx: usize,
-    server: &str,
-    remote: &str,
-    args: &Value,
-    ctx: &Ctx<'_>,
-) -> ToolResult {
-    let peer = {
-        let servers = inner.servers.lock().expect("not poisoned");
-        match &servers[idx].state {
-            State::Running(c) => c.peer().clone(),
-            State::Failed(why) | State::Dead { why, .. } => {
-                return Err(Failed::new("server_unavailable", why.clone()));
-            }
-        }
-    };
-    let mut params = CallToolRequestParams::new(remote.to_string());
-    match args {
-        Value::Object(m) => params = params.with_arguments(m.clone()),
-        Value::Null => {}
-        other => {
-            return Err(Failed::new(
-                "invalid_arguments",
-                format!("{remote}: the arguments must be an object, not {other}"),
-            ));
-        }
-    }
-    let left = ctx.deadline.saturating_duration_since(Instant::now());
-    let answer = inner
-        .rt
-        .block_on(async { tokio::time::timeout(left, peer.call_tool(params)).await });
-    match answer {
-        Err(_) => Err(Failed::timed_out(remote, ctx.timeout)),
-        Ok(Ok(result)) => from_result(&serde_json::to_value(&result).unwrap_or_default()),
-        Ok(Err(rmcp::ServiceError::McpError(e))) => Err(Failed::new(
-            "tool_failed",
-            format!("{remote} (MCP server {server}): {}", e.message),
-        )),
-        Ok(Err(e)) => {
-            let why =
-                format!("MCP server {server} stopped ({e}); its tools are no longer available");
-            let mut servers = inner.servers.lock().expect("not poisoned");
-            if matches!(servers[idx].state, State::Running(_)) {
-                servers[idx].state = State::Dead {
-                    why: why.clone(),
-                    reported: false,
-                };
-            }
-            Err(Failed::new("server_unavailable", why))
-        }
-    }
-}
-
-/// A `CallToolResult` (as JSON, so every content kind reads the same way)
-/// as the model's answer: the text of its content, its structured content,
-/// and `isError` as an error result.
-pub fn from_result(r: &Value) -> ToolResult {
-    let blocks = r["content"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let text: Vec<String> = blocks.iter().map(block_text).collect();
-    let text = capped(text.join("\n"));
-    if r["isError"].as_bool() == Some(true) {
-        return Err(Failed::new(
-            "tool_error",
-            if text.is_empty() {
-                "the tool reported an error".into()
-            } else {
-                text
-            },
-        ));
-    }
-    let mut response = Map::new();
-    response.insert("output".into(), text.clone().into());
-    if let Some(s) = r.get("structuredContent").filter(|s| !s.is_null()) {
-        response.insert("structuredContent".into(), s.clone());
-    }
-    let output = match (text.is_empty(), r.get("structuredContent")) {
-        (true, Some(s)) if !s.is_null() => s.to_string(),
-        _ => text,
-    };
-    Ok(Done {
-        output,
-        response: Value::Object(response),
-    })
-}
-
-/// Most bytes of an MCP tool's text passed to the model.
-pub const MAX_TEXT: usize = 256 * 1024;
-
-/// `text` cut at [`MAX_TEXT`] (on a character boundary), saying so.
-fn capped(mut text: String) -> String {
-    if text.len() <= MAX_TEXT {
-        return text;
-    }
-    let total = text.len();
-    let cut = (0..=MAX_TEXT)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    text.truncate(cut);
-    text.push_str(&format!(
-        "\n[the tool's answer was {total} bytes; the first {} KiB are shown]",
-        MAX_TEXT / 1024
-    ));
-    text
-}
-
-/// One content block as text: text as is, anything else described.
-fn block_text(b: &Value) -> String {
-    let s = |k: &str| b[k].as_str().unwrap_or_default();
-    match s("type") {
-        "text" => s("text").to_string(),
-        "image" | "audio" => format!(
-            "[{} {}, {} bytes base64]",
-            s("type"),
-            s("mimeType"),
-            s("data").len()
-        ),
-        "resource" => match b["resource"]["text"].as_str() {
-            Some(t) => t.to_string(),
-            None => format!(
-                "[resource {}]",
-                b["resource"]["uri"].as_str().unwrap_or("?")
-            ),
-        },
-        "resource_link" => format!("[resource link {}]", s("uri")),
-        other => json!({"type": other}).to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn function_names_are_valid_for_gemini() {
@@ -547,28 +524,6 @@ mod tests {
     }
 
     #[test]
-    fn results_carry_text_structure_and_errors() {
-        let ok = from_result(&json!({"content":[{"type":"text","text":"12:00"}],
-            "structuredContent":{"time":"12:00"}}))
-        .unwrap();
-        assert_eq!(ok.output, "12:00");
-        assert_eq!(ok.response["structuredContent"]["time"], "12:00");
-        let err =
-            from_result(&json!({"content":[{"type":"text","text":"bad zone"}],"isError":true}))
-                .unwrap_err();
-        assert_eq!((err.kind, err.message.as_str()), ("tool_error", "bad zone"));
-        let img = from_result(
-            &json!({"content":[{"type":"image","mimeType":"image/png","data":"AAAA"}]}),
-        )
-        .unwrap();
-        assert_eq!(img.output, "[image image/png, 4 bytes base64]");
-        let big = from_result(&json!({"content":[{"type":"text","text": "é".repeat(MAX_TEXT)}]}))
-            .unwrap();
-        assert!(big.output.len() < MAX_TEXT + 100);
-        assert!(big.output.ends_with("the first 256 KiB are shown]"));
-    }
-
-    #[test]
     fn annotations_are_shown_as_claims() {
         let a: rmcp::model::ToolAnnotations =
             serde_json::from_value(json!({"readOnlyHint": true, "openWorldHint": true})).unwrap();
@@ -577,6 +532,27 @@ mod tests {
             "\n(the server says the tool only reads, reaches outside systems; unverified)"
         );
         assert_eq!(claimed(None), "");
+    }
+
+    #[test]
+    fn arguments_are_shown_one_a_line_as_json() {
+        use crate::agent::toolbox::consent::shown::{Room, UNICODE, compact};
+        let args = json!({"path": "notes.txt", "content": format!("a\n{}b\u{200B}", " ".repeat(50)), "n": 3});
+        let shown = arguments(&args);
+        assert_eq!(
+            shown,
+            format!(
+                "  \"path\": \"notes.txt\"\n  \"content\": \"a\\n{}b\u{200B}\"\n  \"n\": 3",
+                " ".repeat(50)
+            )
+        );
+        let s = compact(&shown, UNICODE, Room { cols: 80, rows: 10 });
+        assert!(
+            s.text.contains("\"a\\n⟨50 spaces⟩b⟨U+200B⟩\""),
+            "{}",
+            s.text
+        );
+        assert_eq!(arguments(&json!({})), "  (no arguments)");
     }
 
     #[test]

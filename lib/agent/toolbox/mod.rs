@@ -9,17 +9,26 @@
 //! [`Toolbox::dispatch`] is the single path a call takes: it checks the tool
 //! is declared, asks for consent (`consent`), runs it against a deadline
 //! (`--tool-timeout`), and turns the outcome into events for the user
-//! (`tool_use` ... `tool_result`) and the model's `functionResponse`. A
+//! (`tool_use` ... `tool_result`) and the model's `functionResponse`, with
+//! every secret gem-ask knows blanked out of what the tool gave back
+//! ([`secrets`]; children never get them in their environment either). A
 //! refusal, a failure or a timeout is an error result the model reads; the
 //! turn loop goes on. The tool names other modules need are named here
 //! (re-exported from [`builtin`]).
 
+pub mod beneath;
 pub mod builtin;
 pub mod config;
 pub mod consent;
 pub mod listing;
 pub mod mcp;
+pub mod model;
+pub mod process;
+pub mod result;
+pub mod sandbox;
+pub mod secrets;
 pub mod setup;
+pub mod stop;
 pub mod workspace;
 
 use std::fmt;
@@ -34,7 +43,9 @@ pub use builtin::{CREATE_NEW_TOPIC, PLOT, RENDER_VISUALIZATION};
 pub use builtin::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use consent::{Consent, Decision};
 pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
+pub use result::{Done, Failed, Ran, ResultExt, ToolResult};
 pub use setup::ToolSetup;
+pub use stop::Stop;
 pub use workspace::Workspace;
 
 /// How much the user is asked before a tool runs.
@@ -43,7 +54,7 @@ pub use workspace::Workspace;
 pub enum Level {
     /// Runs without asking (charts, chapters, read-only file tools).
     Auto,
-    /// y / n / a (always, for this session).
+    /// y / n / a (always, for this conversation).
     Standard,
     /// y / n, every time.
     Strict,
@@ -92,131 +103,25 @@ pub struct Ctx<'a> {
     pub timeout: Duration,
     /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
     pub tool_id: &'a str,
+    /// `--task-timeout`'s instant, which stops a tool too ([`stop`]).
+    pub task_deadline: Option<Instant>,
+    /// The model, for the tools that ask it themselves (the web tools).
+    pub model: Option<&'a model::ModelAccess>,
 }
 
-/// A successful run: what the user sees as `tool_result.output` and what
-/// the model gets as `functionResponse.response`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Done {
-    pub output: String,
-    pub response: Value,
-}
+/// The member of a tool's `functionResponse.response` that carries its
+/// images (`[{mimeType, data}]`, base64) to the agent, which takes it out
+/// and sends them as parts (`agent::media`); never sent as it is.
+pub const MEDIA_KEY: &str = "gemline.media";
 
-impl Done {
-    /// The common case: the model reads the same text as the user.
-    pub fn text(output: impl Into<String>) -> Done {
-        let output = output.into();
-        Done {
-            response: json!({ "output": output }),
-            output,
-        }
-    }
-}
-
-/// A failed, refused or timed-out call: `tool_result.error` and the
-/// model's `{"error": message}`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failed {
-    /// `tool_result.error.type`, e.g. `invalid_arguments`, `consent_denied`.
-    pub kind: &'static str,
-    pub message: String,
-}
-
-impl Failed {
-    pub fn new(kind: &'static str, message: impl Into<String>) -> Failed {
-        Failed {
-            kind,
-            message: message.into(),
-        }
-    }
-
-    pub fn unknown_tool<S: AsRef<str>>(name: &str, declared: &[S]) -> Failed {
-        let names: Vec<&str> = declared.iter().map(AsRef::as_ref).collect();
-        Failed::new(
-            "unknown_tool",
-            format!(
-                "unknown tool {name:?}; available tools: {}",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ),
-        )
-    }
-
-    pub fn timed_out(name: &str, timeout: Duration) -> Failed {
-        Failed::new(
-            "timeout",
-            format!(
-                "{name} was stopped after {} s (--tool-timeout)",
-                timeout.as_secs_f64()
-            ),
-        )
-    }
-}
-
-/// The outcome of one call.
-pub type ToolResult = Result<Done, Failed>;
-
-/// Turning an outcome into its event and the model's answer.
-pub trait ResultExt {
-    fn result_event(&self, tool_id: &str) -> Event;
-    fn response(&self) -> Value;
-}
-
-impl ResultExt for ToolResult {
-    fn result_event(&self, tool_id: &str) -> Event {
-        match self {
-            Ok(d) => Event::tool_result_ok(tool_id, &d.output),
-            Err(f) => Event::tool_result_err(tool_id, f.kind, &f.message),
-        }
-    }
-
-    fn response(&self) -> Value {
-        match self {
-            Ok(d) => d.response.clone(),
-            Err(f) => json!({ "error": f.message }),
-        }
-    }
-}
-
-/// What running a tool produced.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ran {
-    /// Shown between `tool_use` and `tool_result` (a chart, a chapter).
-    pub events: Vec<Event>,
-    pub result: ToolResult,
-    /// Set by create_new_topic.
-    pub new_topic: Option<String>,
-}
-
-impl Ran {
-    pub fn done(d: Done) -> Ran {
-        Ran {
-            events: Vec::new(),
-            result: Ok(d),
-            new_topic: None,
-        }
-    }
-
-    pub fn failed(f: Failed) -> Ran {
-        Ran {
-            events: Vec::new(),
-            result: Err(f),
-            new_topic: None,
-        }
-    }
-}
-
-impl From<ToolResult> for Ran {
-    fn from(result: ToolResult) -> Ran {
-        Ran {
-            events: Vec::new(),
-            result,
-            new_topic: None,
-        }
-    }
+/// Whether a tool's file of type `mime` goes to the model as a part under
+/// [`MEDIA_KEY`]: the images every provider's models read, and PDF (a
+/// GIF, say, is described in text instead).
+pub fn media_for_model(mime: &str) -> bool {
+    matches!(
+        mime,
+        "image/png" | "image/jpeg" | "image/webp" | "application/pdf"
+    )
 }
 
 type RunFn = dyn Fn(&Value, &Ctx<'_>) -> Ran + Send + Sync;
@@ -418,6 +323,13 @@ pub struct Toolbox {
     mcp: mcp::Hub,
     /// Each MCP server's name and status, for the listing.
     servers: Vec<(String, String)>,
+    /// `--task-timeout`'s instant while a task's turn runs: it stops a
+    /// running tool too. Set by the turn loop ([`Toolbox::set_task_deadline`]).
+    task_deadline: Option<std::time::Instant>,
+    /// Tools this run cannot declare, and why (the listing says it).
+    withheld: Vec<(String, String)>,
+    /// The model of the turn, for the web tools ([`Toolbox::begin_turn`]).
+    model: Option<Arc<model::ModelAccess>>,
 }
 
 impl Toolbox {
@@ -432,7 +344,16 @@ impl Toolbox {
             timeout: setup::DEFAULT_TIMEOUT,
             mcp: mcp::Hub::default(),
             servers: Vec::new(),
+            task_deadline: None,
+            withheld: Vec::new(),
+            model: None,
         }
+    }
+
+    /// The instant `--task-timeout` passes (or none): a running tool
+    /// stops there too.
+    pub fn set_task_deadline(&mut self, deadline: Option<Instant>) {
+        self.task_deadline = deadline;
     }
 
     /// The names declared to the model.
@@ -468,6 +389,12 @@ impl Toolbox {
     /// `/tools`; [`format_tool_list`] draws it).
     pub fn list(&self) -> ToolList {
         listing::list(self)
+    }
+
+    /// A new conversation starts (`/new`, `/load`): `a` (always) answers
+    /// given in the last one no longer hold.
+    pub fn new_conversation(&mut self) {
+        self.consent.forget_always();
     }
 
     /// Runs one call of the model: `tool_use`, consent, the tool, any
@@ -523,6 +450,8 @@ impl Toolbox {
             deadline: started + self.timeout,
             timeout: self.timeout,
             tool_id: call.tool_id,
+            task_deadline: self.task_deadline,
+            model: self.model.as_deref(),
         };
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(why) = self.mcp.unavailable(server)
@@ -542,7 +471,9 @@ impl Toolbox {
             deadline: Instant::now() + self.timeout,
             ..ctx
         };
-        let ran = (tool.run)(call.args, &ctx);
+        let mut ran = (tool.run)(call.args, &ctx);
+        // Whatever the tool read or printed, no key the user keeps goes on.
+        secrets::redact_ran(&mut ran);
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(msg) = self.mcp.take_death_report(server)
         {

@@ -9,13 +9,18 @@
 //! `gem-ask "..." | viz-render` gains no power over files), every tool of a
 //! configured MCP server (configuring it is the opt-in), and in the agent
 //! modes (`-i`, `-t`) also the file and command tools. `--tools` and the
-//! config's `tools.enable` declare any others.
+//! config's `tools.enable` declare any others. At most
+//! [`bounds::MAX_TOOLS`] are declared (and [`bounds::MAX_TOTAL`] bytes of
+//! MCP declarations), the rest named in a warning.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::builtin::GEMINI_ONLY;
 use super::config::ToolsFile;
-use super::mcp::{BadCommandLine, Hub, ServerSpec};
+use super::consent::Look;
+use super::mcp::{BadCommandLine, Hub, ServerSpec, bounds};
+use super::sandbox::{SandboxMode, SandboxSetup};
 use super::{Consent, Registry, SIGNAL, Toolbox, Workspace};
 
 /// What the user asked of the tools, from the flags.
@@ -49,8 +54,22 @@ pub struct ToolSetup {
     /// Where the file and command tools work; the process's working
     /// directory when `None`.
     pub workdir: Option<PathBuf>,
+    /// `--sandbox`; else the config's, else auto.
+    pub sandbox: Option<SandboxMode>,
+    /// `--allow-network` (or the config's).
+    pub allow_network: bool,
+    /// `--sandbox-mcp` (or the config's).
+    pub sandbox_mcp: bool,
+    /// Places no sandboxed command reads besides the home directory's
+    /// secret ones: gem-ask's config and data directories.
+    pub private: Vec<PathBuf>,
     /// The config file's `[tools]` and `[mcp.*]`; flags win over it.
     pub file: ToolsFile,
+    /// How the consent question is drawn (`--color`, `--ascii`/`--unicode`).
+    pub look: Look,
+    /// The provider is not Gemini: the tools that use Gemini's own tools
+    /// (web search and fetch) cannot be declared; the string says why.
+    pub no_gemini_tools: Option<String>,
 }
 
 /// The default `--tool-timeout`.
@@ -69,6 +88,9 @@ pub enum SetupError {
     /// `--tools`, `--exclude-tools` or `--allow-tool` named no tool.
     #[error("unknown tool {name:?}; the tools are: {all}")]
     UnknownTool { name: String, all: String },
+    /// `--tools` named a web tool and the provider cannot run it.
+    #[error("{name} cannot be declared: {why}")]
+    GeminiOnly { name: String, why: String },
 }
 
 impl ToolSetup {
@@ -84,9 +106,17 @@ impl ToolSetup {
             .timeout
             .or(cfg.tools.timeout.map(Duration::from_secs))
             .unwrap_or(DEFAULT_TIMEOUT);
-        let workspace = self.workspace(cfg)?;
+        let workspace = self.workspace(cfg)?.with_sandbox(self.sandbox_setup(cfg));
+        super::secrets::pass_env(cfg.tools.pass_env.iter().cloned());
+        super::secrets::also_known(cfg.mcp.iter().flat_map(|s| {
+            s.env
+                .iter()
+                .filter(|(k, _)| super::secrets::is_secret_name(k))
+                .map(|(_, v)| v.clone())
+        }));
         let mut registry = Registry::builtin(!self.no_progress);
-        let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug);
+        let mcp_sandbox = workspace.sandbox().setup().mcp.then(|| workspace.sandbox());
+        let started = Hub::start(&self.server_specs(cfg)?, timeout, self.debug, mcp_sandbox);
         for t in started.tools {
             registry.add(t);
         }
@@ -94,6 +124,14 @@ impl ToolSetup {
         let some_failed = !started.failures.is_empty();
         let unknown =
             |name: &str| registry.get(name).is_none() && !(some_failed && name.contains("__"));
+        if let Some(why) = &self.no_gemini_tools
+            && let Some(name) = self.only.iter().find(|n| GEMINI_ONLY.contains(&n.as_str()))
+        {
+            return Err(SetupError::GeminiOnly {
+                name: name.clone(),
+                why: why.clone(),
+            });
+        }
         let named = self.only.iter().chain(&self.exclude).chain(&self.allow);
         if let Some(name) = named.into_iter().find(|n| unknown(n)) {
             let all: Vec<&str> = registry.iter().map(|t| t.name.as_str()).collect();
@@ -103,9 +141,10 @@ impl ToolSetup {
             });
         }
         warn_unknown_config_names(cfg, &unknown);
-        let declared = self.declared(cfg, &registry);
+        let (declared, withheld) = self.declared_here(cfg, &registry, &started.warnings);
         let consent = Consent::new(self.yes, cfg.tools.allow.iter().chain(&self.allow).cloned())
-            .with_levels(cfg.tools.levels.clone());
+            .with_levels(cfg.tools.levels.clone())
+            .with_look(self.look);
         Ok((
             Toolbox {
                 registry,
@@ -115,9 +154,51 @@ impl ToolSetup {
                 timeout,
                 mcp: started.hub,
                 servers: started.servers,
+                task_deadline: None,
+                withheld,
+                model: None,
             },
             started.failures,
         ))
+    }
+
+    /// The names declared, after the tools this provider cannot run
+    /// (withheld, with why) and the caps on MCP declarations (each left
+    /// out a warning, as the servers' own warnings).
+    fn declared_here(
+        &self,
+        cfg: &ToolsFile,
+        registry: &Registry,
+        warnings: &[String],
+    ) -> (Vec<String>, Vec<(String, String)>) {
+        let mut declared = self.declared(cfg, registry);
+        let mut withheld = Vec::new();
+        if let Some(why) = &self.no_gemini_tools {
+            declared.retain(|d| !GEMINI_ONLY.contains(&d.as_str()));
+            withheld = GEMINI_ONLY
+                .iter()
+                .map(|n| (n.to_string(), why.clone()))
+                .collect();
+        }
+        let (declared, left_out) = bounds::cap(declared, |name| {
+            let t = registry.get(name)?;
+            matches!(t.source, super::Source::Mcp { .. }).then(|| t.declaration.to_string().len())
+        });
+        for w in warnings.iter().chain(&left_out) {
+            crate::term::diag(format!("gem-ask: warning: {w}"));
+        }
+        (declared, withheld)
+    }
+
+    /// The sandbox asked for: flags over the config.
+    pub fn sandbox_setup(&self, cfg: &ToolsFile) -> SandboxSetup {
+        let t = &cfg.tools;
+        SandboxSetup {
+            mode: self.sandbox.or(t.sandbox).unwrap_or_default(),
+            allow_network: self.allow_network || t.allow_network == Some(true),
+            mcp: self.sandbox_mcp || t.sandbox_mcp == Some(true),
+            private: self.private.clone(),
+        }
     }
 
     /// The working directory with the included ones (config first).
@@ -217,6 +298,22 @@ mod tests {
         let cfg = ToolsFile::default();
         assert_eq!(
             declared(&ToolSetup::default(), &cfg),
+            [
+                "render_visualization",
+                "create_new_topic",
+                "plot",
+                "signal",
+                "web_search",
+                "web_fetch"
+            ]
+        );
+        // Another provider has no googleSearch or urlContext.
+        let openai = ToolSetup {
+            no_gemini_tools: Some("gemini only".into()),
+            ..ToolSetup::default()
+        };
+        assert_eq!(
+            declared(&openai, &cfg),
             ["render_visualization", "create_new_topic", "plot", "signal"]
         );
         assert!(
@@ -267,7 +364,9 @@ mod tests {
                 "create_new_topic",
                 "plot",
                 "read_file",
-                "signal"
+                "signal",
+                "web_search",
+                "web_fetch"
             ]
         );
         let only = ToolSetup {

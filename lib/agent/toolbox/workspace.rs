@@ -3,16 +3,33 @@
 //! working directory and canonicalized (symlinks and `..` followed) before
 //! it is checked, so neither leads outside. A path that does not exist yet
 //! (a file to write) is checked through its nearest existing ancestor.
+//!
+//! The check says which root a path is in; the file is then opened from
+//! that root's open descriptor with the kernel refusing any way out
+//! ([`beneath`](super::beneath)), so a directory swapped for a symlink
+//! between the check and the open cannot lead outside either. Only
+//! regular files are opened as files.
 
+use std::fs::File;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
-/// The confinement roots, canonical.
+use super::Failed;
+use super::beneath::{self, Dir};
+use super::sandbox::{Sandbox, SandboxSetup};
+
+/// The confinement roots, canonical, each held open.
 #[derive(Debug, Clone, Default)]
 pub struct Workspace {
     /// The working directory: where relative paths start.
     pub cwd: PathBuf,
     /// `cwd` first, then the included directories.
     pub roots: Vec<PathBuf>,
+    /// `roots`, open, in the same order.
+    dirs: Vec<Arc<Dir>>,
+    /// What keeps the commands run here inside (off unless
+    /// [`Workspace::with_sandbox`]).
+    sandbox: Arc<Sandbox>,
 }
 
 impl Workspace {
@@ -37,7 +54,86 @@ impl Workspace {
             }
             roots.push(d);
         }
-        Ok(Workspace { cwd, roots })
+        let dirs = roots
+            .iter()
+            .map(|r| {
+                Dir::open(r)
+                    .map(Arc::new)
+                    .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", r.display())))
+            })
+            .collect::<std::io::Result<_>>()?;
+        Ok(Workspace {
+            cwd,
+            roots,
+            dirs,
+            sandbox: Arc::default(),
+        })
+    }
+
+    /// The workspace with a sandbox for its commands: they may write in
+    /// its roots.
+    pub fn with_sandbox(mut self, setup: SandboxSetup) -> Workspace {
+        self.sandbox = Arc::new(Sandbox::new(setup, &self.roots));
+        self
+    }
+
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// Which root `path` lies in and the rest of it below that root, with
+    /// the canonical path: the check of [`Workspace::resolve`].
+    fn locate(&self, path: &str) -> Result<(&Dir, PathBuf, PathBuf), Failed> {
+        let real = self
+            .resolve(path)
+            .map_err(|m| Failed::new("path_refused", m))?;
+        self.roots
+            .iter()
+            .zip(&self.dirs)
+            .find_map(|(r, d)| Some((d.as_ref(), real.strip_prefix(r).ok()?.to_path_buf())))
+            .map(|(d, rel)| (d, rel, real.clone()))
+            .ok_or_else(|| Failed::new("path_refused", format!("{path}: no open workspace root")))
+    }
+
+    /// The error of an open beneath a root: a way out found on the way
+    /// (a change since the check) is a refusal, the rest a failure.
+    fn open_failed(&self, path: &str, e: std::io::Error) -> Failed {
+        if beneath::escaped(&e) {
+            Failed::new(
+                "path_refused",
+                format!(
+                    "{path} leads outside the directories the tools may use ({}) through a symlink \
+                     that was not there when it was checked; it was refused",
+                    self.describe()
+                ),
+            )
+        } else if e.raw_os_error() == Some(libc::EISDIR) {
+            Failed::new("tool_failed", format!("{path} is a directory"))
+        } else {
+            Failed::new("tool_failed", format!("{path}: {e}"))
+        }
+    }
+
+    /// The regular file `path`, open for reading, and its canonical path.
+    pub fn open_file(&self, path: &str) -> Result<(File, PathBuf), Failed> {
+        let (root, rel, real) = self.locate(path)?;
+        let f = root.file(&rel).map_err(|e| self.open_failed(path, e))?;
+        Ok((f, real))
+    }
+
+    /// The directory `path`, open, and its canonical path.
+    pub fn open_dir(&self, path: &str) -> Result<(Dir, PathBuf), Failed> {
+        let (root, rel, real) = self.locate(path)?;
+        let d = root.dir(&rel).map_err(|e| self.open_failed(path, e))?;
+        Ok((d, real))
+    }
+
+    /// The regular file `path`, made with its parent directories if need
+    /// be, emptied and open for writing, and its canonical path.
+    pub fn create_file(&self, path: &str) -> Result<(File, PathBuf), Failed> {
+        let (root, rel, real) = self.locate(path)?;
+        let f = root.create(&rel).map_err(|e| self.open_failed(path, e))?;
+        Ok((f, real))
     }
 
     /// `path` made absolute and canonical, if it lies inside a root.

@@ -10,6 +10,7 @@ use clap::Parser;
 use clap::parser::ValueSource;
 
 use crate::agent::toolbox::config::ToolsFile;
+use crate::agent::toolbox::sandbox::SandboxMode;
 use crate::agent::{Options, OutputMode};
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
@@ -30,7 +31,10 @@ use crate::term::Toggle;
                   Text piped on stdin is sent as context before the prompt: \
                   cat results.csv | gem-ask \"chart the slowest 5\". At most 8 MiB of it: more is refused \
                   (exit 65) rather than cut, since a model answering about half a file does not say so; \
-                  trim it first (tail -c 8M).",
+                  trim it first (tail -c 8M). Binary data piped on stdin (an image, a PDF, ...) is attached \
+                  instead, as -a attaches files: cat scan.png | gem-ask \"what is this\". A model that answers \
+                  with images (--modalities text,image) or speech (--voice) has them written to files \
+                  (--output-dir) and announced by media events.",
     after_help = HELP_TAIL,
 )]
 pub struct Args {
@@ -118,21 +122,40 @@ pub struct Args {
     #[arg(long, value_name = "COMMAND")]
     pub mcp: Vec<String>,
 
+    /// Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir
+    /// directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless
+    /// --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run
+    /// commands without it [default: the config's tools.sandbox, else auto].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub sandbox: Option<SandboxMode>,
+
+    /// Let sandboxed commands (and MCP servers) connect and bind TCP ports.
+    #[arg(long)]
+    pub allow_network: bool,
+
+    /// Run the MCP servers in the sandbox too.
+    #[arg(long)]
+    pub sandbox_mcp: bool,
+
     /// Print every tool with its source, consent level and whether it is declared, then exit.
     #[arg(long)]
     pub list_tools: bool,
 
-    /// Most rounds of tool calls in one turn.
+    /// Most rounds of tool calls in one turn. A chat turn that needs more fails (exit 1); in task mode it
+    /// ends that iteration (the further calls are not run) and the task goes on with the next.
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub max_tool_rounds: u32,
 
-    /// Task mode: work towards TASK on its own, in rounds of plan, tool calls and observation, until the
-    /// model signals task_complete (exit 0), --max-iterations (exit 6) or --task-timeout (exit 7). The file
-    /// and command tools are declared (consent still applies); stdin is context.
+    /// Task mode: work towards TASK on its own, in iterations of plan, tool calls (at most --max-tool-rounds
+    /// rounds each) and observation, until the model signals task_complete (exit 0), --max-iterations
+    /// (exit 6) or --task-timeout (exit 7). The file and command tools are declared (consent still applies);
+    /// stdin is context.
     #[arg(short = 't', long, value_name = "TASK", conflicts_with_all = ["prompt", "command_help", "list_tools"])]
     pub task: Option<String>,
 
-    /// Task mode: most turns (iterations) before the task stops unfinished (exit 6).
+    /// Task mode: most iterations before the task stops unfinished (exit 6). An iteration is one turn of the
+    /// model: its plan, at most --max-tool-rounds rounds of tool calls, and what it makes of them; a model
+    /// that never stops calling tools ends here too.
     #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_iterations: u32,
 
@@ -205,6 +228,56 @@ pub struct Args {
     #[arg(long)]
     pub show_tools: bool,
 
+    /// The answer as data: one record matching SCHEMA, a JSON Schema (inline, or @FILE) or the concise form
+    /// 'model, secs float: 0-60 mph, year int' (types str, int, float, bool; a description after ':').
+    /// Into a pipe it is a plain JSON line; with --output jsonl a `record` event; on a terminal a table.
+    /// Tools are declared only when --tools names them. An answer that does not match is sent back once
+    /// with the problems, then refused (exit 65).
+    #[arg(long, value_name = "SCHEMA", conflicts_with_all = ["schema_multi", "command_help", "task", "interactive"])]
+    pub schema: Option<String>,
+
+    /// As --schema, for a list of records (asked for as {"items": [...]}): one JSON line or `record` event
+    /// each, so `gem-ask --schema-multi 'model, secs float' "fastest 5 BMWs" | viz-parse | viz-render` charts them.
+    #[arg(long, value_name = "SCHEMA", conflicts_with_all = ["command_help", "task", "interactive"])]
+    pub schema_multi: Option<String>,
+
+    /// Add TEXT to the system prompt (gem-ask's own guidance for charts and chapters stays).
+    #[arg(long, value_name = "TEXT")]
+    pub system: Option<String>,
+
+    /// As --system, the text read from FILE.
+    #[arg(long, value_name = "FILE")]
+    pub system_file: Option<PathBuf>,
+
+    /// Use the config's [roles.NAME]: its system prompt and prompt template, model, temperature and tools
+    /// (flags win).
+    #[arg(long, value_name = "NAME")]
+    pub role: Option<String>,
+
+    /// Fill $KEY in the templates: a role's system and prompt, and, once -p is given, --system and the
+    /// prompt itself ($$ is a $) (repeatable).
+    #[arg(short = 'p', long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, String)>,
+
+    /// Sampling temperature, 0 to 2 [default: the role's, else the model's own].
+    #[arg(long, value_name = "T", value_parser = parse_temperature)]
+    pub temperature: Option<f64>,
+
+    /// Read no GEMLINE.md context files (they are read from the config directory, and from the working
+    /// directory and its parents up to the repository root or home).
+    #[arg(long)]
+    pub no_context_files: bool,
+
+    /// Print the models the provider offers (Gemini's models list, an OpenAI-compatible /models), with
+    /// their context sizes where given, then exit. Into a pipe: one JSON object a line.
+    #[arg(long, conflicts_with_all = ["task", "interactive", "list_tools", "count_tokens"])]
+    pub list_models: bool,
+
+    /// Print how many tokens the request would take (countTokens: the session's history, stdin, the prompt,
+    /// the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object.
+    #[arg(long, conflicts_with_all = ["task", "interactive", "list_tools"])]
+    pub count_tokens: bool,
+
     /// Interactive session: a prompt with line editing and input history, the conversation carried
     /// across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when
     /// piped, is context for the first question.
@@ -217,6 +290,9 @@ pub struct Args {
 
     #[command(flatten)]
     pub text: crate::app::viz_render::args::MarkdownArgs,
+
+    #[command(flatten)]
+    pub media: super::media::MediaArgs,
 
     /// Which of the flags above were typed, so the config fills only the
     /// others (set by the binary from clap's matches).
@@ -274,6 +350,10 @@ impl Args {
             tool_timeout: self.tool_timeout,
             include_dir: self.include_dir,
             mcp: self.mcp,
+            sandbox: self.sandbox,
+            allow_network: self.allow_network,
+            sandbox_mcp: self.sandbox_mcp,
+            config_dir: None,
             list_tools: self.list_tools,
             max_tool_rounds: self.max_tool_rounds,
             task: self.task,
@@ -297,8 +377,37 @@ impl Args {
             interactive: self.interactive,
             max_consecutive_turns: self.max_consecutive_turns,
             text: self.text.options(),
+            media: self.media.options(),
             tools_file,
+            // Resolved by the front (`super::prompting`).
+            system: String::new(),
+            temperature: self.temperature,
+            schema: None,
+            list_models: self.list_models,
+            count_tokens: self.count_tokens,
         }
+    }
+}
+
+/// A name `-p` can set (and a template can use).
+pub fn is_variable_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+fn parse_param(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if is_variable_name(k) => Ok((k.to_string(), v.to_string())),
+        _ => Err("KEY=VALUE, KEY made of letters, digits and _ (not starting with a digit)".into()),
+    }
+}
+
+fn parse_temperature(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=2.0).contains(&v) => Ok(v),
+        _ => Err("a number from 0 to 2".into()),
     }
 }
 
@@ -313,21 +422,21 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 pub const HELP_TAIL: &str = concat!(
     "Exit codes:\n",
     "  0    success\n",
-    "  1    other failure (the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
-    "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file)\n",
+    "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
+    "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file, an invalid --schema, an unknown --role, a template variable without a value)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
-    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, or a --replay file ran out\n",
+    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
-    "  6    task mode: --max-iterations turns without task_complete\n",
+    "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
-    "  65   stdin is larger than 8 MiB\n",
-    "  66   a --replay or --record file cannot be opened\n",
+    "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take; --schema: the answer did not match the schema, also after one retry (the problems and the answer on stderr)\n",
+    "  66   a --replay or --record file, an attachment, a --system-file or a --schema @FILE cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
-     connection_error, stream_interrupted, replay_error, blocked, max_tool_rounds, session_error, setup_error, \
-     interrupted, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
+     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, max_tool_rounds, session_error, setup_error, \
+     interrupted, schema_mismatch, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
     "Environment:\n",
@@ -358,41 +467,107 @@ pub const HELP_TAIL: &str = concat!(
     "  base_url = \"http://localhost:11434/v1\"\n",
     "  model = \"qwen2.5-coder:7b\"\n\n",
     "Tools and consent: every tool has a level: auto (runs without asking: charts, chapters, signal, read_file, \
-     list_directory, search_files), standard (asks y / n / a, a meaning always for this session: write_file, \
-     run_shell_command, every MCP tool) or strict (asks y / n every time). The question is asked on the \
-     terminal (/dev/tty), never on stdin or stdout; with no terminal a tool that needs consent is refused and \
-     the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
+     list_directory, search_files), standard (asks y / n / a, a meaning always for this conversation, until \
+     /new or /load: write_file, run_shell_command, every MCP tool) or strict (asks y / n every time). The \
+     question is asked on the terminal (/dev/tty), never on stdin or stdout; what was typed before it \
+     appeared is discarded. It shows the whole request: hidden characters as marks (⟨CR⟩, ⟨U+200B⟩), runs of \
+     spaces and blank lines counted (⟨6000 spaces⟩), a request taller than the terminal cut with what is \
+     left, v to page through all of it ($PAGER, less -R or a built-in pager). With no terminal a tool that \
+     needs consent is refused and the model is told, unless --allow-tool NAME or --yes allows it. The file and command tools work only \
      inside the working directory and --include-dir directories (symlinks and .. are followed before the \
-     check). A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
+     check, and the open itself cannot leave them); they open only regular files, never a FIFO or a device. \
+     read_file sends an image (PNG, JPEG, WebP) or a PDF of up to 7 MiB to the model whole, as a part. \
+     A shell command runs in a process group of its own: what it leaves in the background is killed when it \
+     ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
+     the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
-     (consent: trusted, allowed, yes, always, denied, no_terminal). The config, e.g.:\n",
+     (consent: trusted, allowed, yes, always, denied, no_terminal). Tools' processes (commands, MCP servers) \
+     get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
+     unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
+     returns (an image or PDF for the model is never altered: one whose bytes hold a key is withheld). The \
+     config, e.g.:\n",
     "  [tools]\n",
     "  enable = [\"read_file\", \"search_files\"]     # declared in every run\n",
     "  allow = [\"write_file\"]                     # never asked\n",
     "  timeout = 60                               # as --tool-timeout\n",
+    "  sandbox = \"auto\"                           # as --sandbox\n",
+    "  allow_network = false                      # as --allow-network\n",
+    "  pass_env = [\"GITHUB_TOKEN\"]               # tools keep it though it looks secret\n",
     "  [tools.levels]\n",
     "  run_shell_command = \"strict\"\n",
     "  [mcp.time]                                 # an MCP server over stdio\n",
     "  command = \"mcp-server-time\"\n",
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
-    "  trust = true                               # its tools run without asking\n\n",
+    "  trust = true                               # its tools run without asking\n",
+    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n\n",
+    "Sandbox (Linux, Landlock): with --sandbox auto (the default) shell commands, and MCP servers with \
+     --sandbox-mcp, may write only in the working directory, the --include-dir directories and a private \
+     TMPDIR; may read everything else except the home directory's secret places (~/.ssh, ~/.gnupg, ~/.aws, \
+     ~/.kube, ~/.docker, ~/.netrc, ~/.git-credentials, ...), gem-ask's config and data directories and the \
+     devices other than /dev/null and the random ones; and may not connect or bind TCP ports unless \
+     --allow-network. Where the kernel cannot enforce part of it, auto says so once; --sandbox strict \
+     refuses to run the command instead; --sandbox off runs commands unconfined.\n\n",
     "MCP tools are named SERVER__TOOL; their servers' stderr is discarded unless --debug. A server that fails \
      to start (or to answer within --tool-timeout), or stops, is reported once as an error event and the run \
-     goes on without it.\n\n",
+     goes on without it. Their schemas are sent as JSON Schema reduced to what the APIs take ($ref inlined, \
+     other keywords dropped with a warning), descriptions cut at 2 KiB, and at most 128 tools go in a \
+     request (a warning names those left out; choose with include_tools or exclude_tools). An answer over \
+     16 MiB is a too_large error.\n\n",
     "Task mode (-t TASK): the model works on the task on its own, in rounds (iterations): a short plan, tool \
-     calls, a look at the results. A round that ends without the model calling signal with kind task_complete \
+     calls, a look at the results. A round is one turn of at most --max-tool-rounds rounds of tool calls; \
+     one that reaches it ends there (the further calls are not run) and the task goes on, so --max-iterations \
+     (exit 6) bounds every task. A round that ends without the model calling signal with kind task_complete \
      is followed by a \"Continue.\" message that restates the task. The file and command tools are declared, \
      and consent still applies: with no terminal, a tool that needs consent is refused unless --allow-tool or \
      --yes says otherwise. Each completed round is stored in the session as it ends, so a stopped task can be \
      resumed with --continue -t TASK. Progress signals show as signal events in the stream and, when stderr \
      is a terminal, as progress lines there. The result event's stats carry iterations.\n\n",
+    "Answers as data (--schema, --schema-multi): the schema is sent as the answer's constraint \
+     (responseJsonSchema; response_format to an OpenAI-compatible server), a list as {\"items\": [...]}, and the \
+     answer is checked against it. Into a pipe stdout is the records alone, one JSON value a line (| jq, | viz-parse); \
+     with --output jsonl each is a `record` event; on a terminal they are a table. An answer that does not match is \
+     sent back once with the problems; a second miss is exit 65, the problems and the answer on stderr. Tools are \
+     declared only when --tools names them.\n\n",
+    "System prompts, roles and templates: --system and --system-file add to gem-ask's system prompt (its own \
+     guidance stays); so do GEMLINE.md context files: the config directory's, then each from the repository root \
+     (or home) down to the working directory (--no-context-files: none). --role NAME uses a [roles.NAME] table of \
+     the config; flags win over it. $name in a template takes -p name=VALUE, else the role's defaults ($$ is $); \
+     a role's system and prompt are templates, and with -p so are --system and the prompt ($input in a role's \
+     prompt is what was typed). A role, e.g.:\n",
+    "  [roles.reviewer]\n",
+    "  system = \"You review $lang code: bugs first, then style.\"\n",
+    "  prompt = \"Review this: $input\"\n",
+    "  model = \"gemini-2.5-pro\"\n",
+    "  temperature = 0.2\n",
+    "  tools = [\"read_file\"]\n",
+    "  defaults = { lang = \"Python\" }\n\n",
+    "Web: with Gemini the model can call web_search (a request of its own with Google Search) and web_fetch (one \
+     with urlContext: Google's servers read the pages). Their sources are `source` events, drawn as numbered \
+     citations under the answer; so are those of an answer the model grounded itself. A failed search is an error \
+     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why).\n\n",
     "History: each stored turn carries its tokens (from usageMetadata). When a session's history has passed \
      --max-history-tokens (the last request's prompt tokens plus its answer), the next turn first asks the model \
      for a summary of the oldest turns (one extra request, counted in the result's stats), so that the turns kept \
      fit in half the limit; the last turn is always kept. The summary replaces them in every later request, in \
      every mode; the session file keeps the original turns, marked as covered by the summary record. A summary \
      that fails is a warning event and the history is sent whole.\n\n",
+    "Attachments: -a FILE (repeatable), -a - (stdin) and -a https://URL send files with the prompt; binary \
+     data piped on stdin is attached too. The type is read from the bytes (PNG, JPEG, WebP, HEIC, PDF, WAV, MP3, \
+     FLAC, OGG, AAC, AIFF, MP4, MOV, WebM, text; GIF for the openai provider). Up to 19 MB of base64 goes inline \
+     in a request, streamed from the file; larger files (to 2 GiB) are uploaded once through the Files API (a \
+     progress bar on stderr when it is a terminal) and referred to by URI. The session keeps a reference (name, \
+     type, size, SHA-256, file URI), not the bytes: a follow-up turn sends the files again by URI while the upload \
+     lives, else from a private copy in $XDG_DATA_HOME/gemline/attachments. The openai provider sends images as \
+     image_url data URLs and text files as text, and nothing else. Exit 66: a file cannot be read; 65: too large \
+     or a type the model does not take; 4: an upload failed (the prompt is not sent).\n\n",
+    "Images and speech: --modalities text,image asks an image model for pictures, --voice NAME a TTS model for \
+     speech (responseModalities, speechConfig; such requests declare no tools, and speech gets no system \
+     prompt). Each image or sound is written to --output-dir as gem-ask-image-N.EXT or gem-ask-audio-N.wav (raw \
+     PCM given its WAV header), never overwriting, and announced by a media event (path, mime_type, size, \
+     width and height or duration_ms). On a terminal that shows images (--graphics: kitty, iTerm2, sixel) the \
+     image is drawn inline, else one line names the file. Images and PDFs an MCP tool returns reach the model \
+     as parts of its function response and are shown the same way.\n\n",
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
@@ -403,7 +578,7 @@ pub const HELP_TAIL: &str = concat!(
      The prompt, the status line (mode, model, chapter, who has the turn) and what slash commands print go to \
      the terminal, never to stdout: into a pipe, stdout carries only the event stream, each turn ending with \
      its own `result`. Slash commands: /help, /quit, /new, /history, /clear, /save NAME, /load NAME, \
-     /model NAME, /tools, /interrupt (// starts a prompt with a slash). After an answer that does not ask for \
+     /model NAME, /tools, /interrupt, /attach FILE (// starts a prompt with a slash). After an answer that does not ask for \
      input (the signal tool's need_input) the model continues on its own with \"Continue.\", up to \
      --max-consecutive-turns in a row; a line typed meanwhile, or Ctrl-C, stops that. Ctrl-C stops the \
      answer being written (the turn ends as interrupted and is not stored) and the session goes on; Ctrl-D \
@@ -422,7 +597,13 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask --mcp mcp-server-time --list-tools\n",
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
+    "  gem-ask -a invoice.pdf \"what is the total?\"\n",
+    "  gem-ask -m gemini-2.5-flash-preview-tts --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
     "  gem-ask --print-config\n",
+    "  gem-ask --schema-multi 'model, zero_to_sixty float: seconds' \"fastest 5 BMWs\" | viz-parse --chart bar | viz-render\n",
+    "  gem-ask --role reviewer -p lang=Rust < src/main.rs\n",
+    "  gem-ask --list-models\n",
+    "  git diff | gem-ask --count-tokens \"review this\"\n",
     "  gem-ask -i --continue",
 );
 

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use super::args::Args;
 use crate::agent::toolbox::config::ToolsConfig;
+use crate::agent::toolbox::sandbox::SandboxMode;
+use crate::agent::toolbox::secrets;
 use crate::config::{self, Config};
 use crate::provider::ProviderKind;
 use crate::provider::transport::display_url;
@@ -99,6 +101,12 @@ pub fn resolve(args: &mut Args) -> Result<(Settings, Config), SettingsError> {
         Some(p) => config::load_from(p)?,
         None => Config::default(),
     };
+    if let Some(w) = path
+        .as_deref()
+        .and_then(|p| config::exposure_warning(p, &cfg))
+    {
+        crate::term::diag(format!("gem-ask: warning: {w}"));
+    }
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     let mut s = merge(args, &cfg, &env, &TermEnv::from_process())?;
     s.config_path = path;
@@ -224,6 +232,7 @@ fn tool_lines(args: &Args, cfg: &Config) -> Vec<Line> {
     choice_lines(args, &cfg.tools, &mut out);
     out.push(timeout_line(args, &cfg.tools));
     reach_lines(args, &cfg.tools, &mut out);
+    sandbox_lines(args, &cfg.tools, &mut out);
     level_lines(&cfg.tools, &mut out);
     mcp_tables(cfg, &mut out);
     out
@@ -315,6 +324,37 @@ fn reach_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
     }
 }
 
+/// `[tools]`: the sandbox of the shell tool's commands.
+fn sandbox_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
+    let (mode, source) = match (args.sandbox, t.sandbox) {
+        (Some(m), _) => (m, "--sandbox"),
+        (None, Some(m)) => (m, "config"),
+        (None, None) => (SandboxMode::default(), "default"),
+    };
+    out.push(line("sandbox", mode.as_str(), source));
+    for (key, flag, from_flag, from_config) in [
+        (
+            "allow_network",
+            "--allow-network",
+            args.allow_network,
+            t.allow_network,
+        ),
+        (
+            "sandbox_mcp",
+            "--sandbox-mcp",
+            args.sandbox_mcp,
+            t.sandbox_mcp,
+        ),
+    ] {
+        let (value, source) = match (from_flag, from_config) {
+            (true, _) => (true, flag),
+            (false, Some(v)) => (v, "config"),
+            (false, None) => (false, "default"),
+        };
+        out.push(line(key, value, source));
+    }
+}
+
 /// `[tools.levels]`, when the config has one.
 fn level_lines(t: &ToolsConfig, out: &mut Vec<Line>) {
     if !t.levels.is_empty() {
@@ -330,8 +370,9 @@ fn level_lines(t: &ToolsConfig, out: &mut Vec<Line>) {
 fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
     for (name, spec) in &cfg.mcp {
         out.push(header(&format!("mcp.{}", toml_key(name)), "config"));
-        out.push(line("command", spec.command.as_str(), ""));
-        out.push(line("args", strings(&spec.args), ""));
+        let command = secrets::redact_args(std::slice::from_ref(&spec.command));
+        out.push(line("command", command[0].as_str(), ""));
+        out.push(line("args", strings(&secrets::redact_args(&spec.args)), ""));
         if !spec.env.is_empty() {
             // Server environments carry tokens: names only.
             let env: Vec<String> = spec
@@ -349,20 +390,14 @@ fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
     }
 }
 
-/// A command line with every word after the program shown only when it
-/// looks like a flag or a name: arguments can be tokens.
+/// A command line as it may be shown: its words with credentials
+/// redacted (`--password=X`, `--token X`, `GITHUB_TOKEN=X`, token-looking
+/// words), quoted as a shell would read them back.
 fn redact_words(cmd: &str) -> String {
-    let mut words = cmd.split_whitespace();
-    let mut out: Vec<String> = words.next().map(str::to_string).into_iter().collect();
-    for w in words {
-        let plain = w.len() < 24 || w.starts_with('-') || w.contains('/');
-        out.push(if plain {
-            w.to_string()
-        } else {
-            "[REDACTED]".into()
-        });
-    }
-    out.join(" ")
+    let words =
+        shlex::split(cmd).unwrap_or_else(|| cmd.split_whitespace().map(String::from).collect());
+    let shown = secrets::redact_args(&words);
+    shlex::try_join(shown.iter().map(String::as_str)).unwrap_or_else(|_| shown.join(" "))
 }
 
 /// A bare TOML key when it can be one, else quoted.
@@ -625,5 +660,26 @@ mod tests {
         ] {
             assert!(text.contains(l), "{l} in\n{text}");
         }
+    }
+
+    #[test]
+    fn the_sandbox_settings_say_where_they_came_from() {
+        let c = cfg("[tools]\nallow_network = true\n");
+        let mut a = args(&["--sandbox", "strict"], &["sandbox"]);
+        let text = merge(&mut a, &c, &env(&[]), &TermEnv::default())
+            .unwrap()
+            .render();
+        let parsed: toml::Table = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(parsed["tools"]["sandbox"].as_str(), Some("strict"));
+        assert_eq!(parsed["tools"]["allow_network"].as_bool(), Some(true));
+        assert_eq!(parsed["tools"]["sandbox_mcp"].as_bool(), Some(false));
+        for l in ["# --sandbox", "allow_network = true", "# config"] {
+            assert!(text.contains(l), "{l} in\n{text}");
+        }
+        let mut plain = args(&[], &[]);
+        let text = merge(&mut plain, &cfg(""), &env(&[]), &TermEnv::default())
+            .unwrap()
+            .render();
+        assert!(text.contains("sandbox = \"auto\""), "{text}");
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::render::graphics::Graphics;
 use crate::render::{Format, MarkdownOptions, RenderOptions};
 use crate::spec::grammar;
 use crate::term::{ColorChoice, Toggle};
@@ -145,6 +146,23 @@ document on stdout; with --output-dir DIR each chart is a file \
 DIR/NN-title.svg and its path is written on stdout. Other events write \
 nothing; a chart that cannot be drawn is a warning (--strict: exit 65).
 
+--format png writes the same charts as PNG images, each SVG rasterised at \
+its size with resvg (text in a DejaVu Sans subset compiled in, so the \
+pixels are the same on every machine): one PNG on stdout (never to a \
+terminal), or with --output-dir DIR a file DIR/NN-title.png each.
+
+Pictures in the terminal (--graphics): where stdout is a terminal that \
+shows images, each chart is drawn as that picture, rasterised at the \
+terminal's cell size times the width in columns, with the kitty graphics \
+protocol, iTerm2's inline images or sixel (256 colours); `auto` detects \
+the protocol from the environment (KITTY_WINDOW_ID or TERM=xterm-kitty, \
+Ghostty; TERM_PROGRAM=iTerm.app or WezTerm; TERM=foot or mlterm), none \
+under tmux or screen. Text and other events are drawn as always. Into a \
+pipe, a file or a CI log, with --live and with --chapters, charts stay \
+text: no image bytes and no escape sequence are written there. A `media` \
+event (gem-ask's images) is drawn the same way, else as one line naming \
+its file.
+
 --format vega-lite does not draw either: each chart (bar, line, table, and \
 every mark of a valid `ui` chart) is written as a Vega-Lite v5 spec with its \
 data inline, one compact JSON document per line, so one chart is one JSON \
@@ -241,7 +259,8 @@ pub struct VizRenderArgs {
     /// log (chapters as collapsible sections; on GitHub error events as
     /// annotations); `auto` is one of those two when GITHUB_ACTIONS or
     /// GITLAB_CI is `true` and stdout is not a terminal, else `terminal`;
-    /// `svg` writes one self-contained SVG per chart;
+    /// `svg` writes one self-contained SVG per chart; `png` one PNG per
+    /// chart (that SVG rasterised at its size);
     /// `markdown` writes GitHub-flavoured
     /// Markdown (charts as mermaid xychart blocks, data in collapsed
     /// tables); `json` re-emits the events, charts with meta.fallbackMode
@@ -250,10 +269,19 @@ pub struct VizRenderArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
     pub format: Format,
 
-    /// With --format svg: write each chart to its own file in DIR
-    /// (created if missing), `NN-title.svg`, and its path on stdout.
+    /// With --format svg or png: write each chart to its own file in DIR
+    /// (created if missing), `NN-title.svg` or `.png`, and its path on stdout.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+
+    /// Draw charts as pictures on a terminal that shows images: `auto`
+    /// detects the kitty graphics protocol (kitty, Ghostty), iTerm2's
+    /// inline images (iTerm2, WezTerm) or sixel (foot, mlterm) from the
+    /// environment (none under tmux or screen); `kitty`, `iterm`, `sixel`
+    /// choose; `off` draws text. Never into a pipe, a file or a CI log,
+    /// nor with --live: there charts stay text.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Graphics::Auto)]
+    pub graphics: Graphics,
 
     /// Same as --format json.
     #[arg(long, conflicts_with_all = ["chapters", "format"])]
@@ -316,11 +344,17 @@ impl VizRenderArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct MarkdownArgs {
     /// Draw assistant text as Markdown (headings, lists, code with syntax
-    /// highlighting, tables fitted to the width) as it streams, and shown
-    /// thoughts as dim Markdown; off: the text as it comes, word-wrapped.
-    /// Code is highlighted up to 16 KiB of it per answer (some 400 lines);
-    /// code past that is drawn in the plain code style, so an answer that
-    /// is mostly code still draws at once.
+    /// highlighting, tables fitted to the width, the HTML models write:
+    /// <br>, <b>, <i>, <code>, <sub>, <sup>, <kbd>, <details>; other HTML
+    /// as written) as it streams, and shown thoughts as dim Markdown; off:
+    /// the text as it comes, word-wrapped. Each block is parsed whole: on a
+    /// terminal the block being written is drawn at once and redrawn in
+    /// place as it grows; in a pipe or a file each block is written once,
+    /// complete. With colour off, marks are written out (*strong*,
+    /// _emphasis_, `code`) and headings underlined. Code is highlighted up
+    /// to 16 KiB of it per answer (some 400 lines); code past that is drawn
+    /// in the plain code style, so an answer that is mostly code still
+    /// draws at once.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Toggle::On)]
     pub markdown: Toggle,
 

@@ -24,10 +24,16 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             "--chapters draws chapter headers: it takes no --format but terminal, github, gitlab or auto",
         ));
     }
-    if args.output_dir.is_some() && format != Format::Svg {
+    if args.output_dir.is_some() && !matches!(format, Format::Svg | Format::Png) {
         return Err(term::coded(
             term::exit::USAGE,
-            "--output-dir writes SVG files: it needs --format svg",
+            "--output-dir writes SVG or PNG files: it needs --format svg or png",
+        ));
+    }
+    if format == Format::Png && args.output_dir.is_none() && env.stdout_is_tty {
+        return Err(term::coded(
+            term::exit::USAGE,
+            "--format png writes binary images: give --output-dir DIR, or redirect stdout to a file",
         ));
     }
     if let Some(dir) = &args.output_dir {
@@ -85,6 +91,14 @@ fn render_options(args: &Args, env: &TermEnv, format: Format) -> RenderOptions {
         max_bytes: args.max_spec_bytes,
         max_rows: args.max_rows,
     };
+    // Pictures only where the terminal drawing goes to a terminal, and
+    // not among live charts redrawn in place.
+    if format == Format::Terminal && !args.live && !args.chapters {
+        let cell = render::graphics::cell_size(libc::STDOUT_FILENO);
+        opts.graphics = args
+            .graphics
+            .resolve(env.stdout_is_tty, |k| std::env::var(k).ok(), cell);
+    }
     opts
 }
 

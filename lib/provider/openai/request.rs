@@ -10,8 +10,14 @@
 //!   came, and Gemini's `thoughtSignature` as
 //!   `extra_content.google.thought_signature`, the form Gemini's
 //!   compatibility endpoint reads (and requires on Gemini 3).
+//! - An image (`inlineData`, `fileData` with an image URL) becomes an
+//!   `image_url` part of its user message (a `data:` URL, or the URL);
+//!   the message's content is then a list of text and image parts.
 //! - `functionDeclarations` become `tools`; Gemini's OpenAPI-style
-//!   UPPERCASE types are JSON Schema's lowercase ones.
+//!   UPPERCASE types are JSON Schema's lowercase ones. Gemini's own tools
+//!   (`googleSearch`, `urlContext`) have no equivalent and are not sent.
+//! - `generationConfig.responseJsonSchema` becomes `response_format`
+//!   `{"type": "json_schema", ...}`; `temperature` is the same word.
 //!
 //! Calls recorded without an id (Gemini 2.5 gives none) get `call_N` ids,
 //! matched in order by the responses that follow, as the API requires.
@@ -51,6 +57,16 @@ pub fn body(request: &Value, model: &str) -> Value {
     let tools = tools(request);
     if !tools.is_empty() {
         body.insert("tools".into(), tools.into());
+    }
+    let config = request.get("generationConfig");
+    if let Some(schema) = config.and_then(|c| c.get("responseJsonSchema")) {
+        body.insert(
+            "response_format".into(),
+            json!({"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}),
+        );
+    }
+    if let Some(t) = config.and_then(|c| c.get("temperature")) {
+        body.insert("temperature".into(), t.clone());
     }
     Value::Object(body)
 }
@@ -127,7 +143,31 @@ fn messages_of(content: &Value, ids: &mut Ids) -> Vec<Value> {
             json!({"role": "tool", "tool_call_id": id, "content": response.to_string()})
         })
         .collect();
-    if !text.is_empty() {
+    let images: Vec<Value> = parts(content)
+        .filter_map(|p| p.get("inlineData"))
+        .filter_map(|d| {
+            let mime = d.get("mimeType").and_then(Value::as_str)?;
+            let data = d.get("data").and_then(Value::as_str)?;
+            mime.starts_with("image/").then(|| {
+                json!({"type": "image_url", "image_url": {"url": format!("data:{mime};base64,{data}")}})
+            })
+        })
+        .chain(
+            parts(content)
+                .filter_map(|p| p.get("fileData"))
+                .filter_map(|d| d.get("fileUri").and_then(Value::as_str))
+                .map(|url| json!({"type": "image_url", "image_url": {"url": url}})),
+        )
+        .collect();
+    if !images.is_empty() {
+        // Text and images in one message: the content as a list of parts.
+        let mut list = Vec::new();
+        if !text.is_empty() {
+            list.push(json!({"type": "text", "text": text}));
+        }
+        list.extend(images);
+        out.push(json!({"role": "user", "content": list}));
+    } else if !text.is_empty() {
         out.push(json!({"role": "user", "content": text}));
     }
     out
@@ -281,5 +321,23 @@ mod tests {
             tools[1]["function"]["parameters"],
             json!({"type": "object"})
         );
+        assert!(b.get("response_format").is_none() && b.get("temperature").is_none());
+    }
+
+    #[test]
+    fn a_schema_is_a_response_format_and_gemini_tools_stay_home() {
+        let req = json!({
+            "contents": [{"role": "user", "parts": [{"text": "cars"}]}],
+            "tools": [{"googleSearch": {}}],
+            "generationConfig": {"responseMimeType": "application/json",
+                                 "responseJsonSchema": {"type": "object"}, "temperature": 0.5},
+        });
+        let b = body(&req, "m");
+        assert_eq!(
+            b["response_format"],
+            json!({"type": "json_schema", "json_schema": {"name": "answer", "schema": {"type": "object"}}})
+        );
+        assert_eq!(b["temperature"], 0.5);
+        assert!(b.get("tools").is_none());
     }
 }

@@ -14,11 +14,14 @@
 //! - grammar charts (`ui`, and `plot` calls no `ui` answers) are mermaid
 //!   when mermaid can draw them, else their data table with a note why;
 //! - `error` events, failed tools and runs are quoted `**Error:**` /
-//!   `**Warning:**` lines.
+//!   `**Warning:**` lines;
+//! - `record` events are a GFM table, `source` events numbered links under
+//!   the answer ([`held`]).
 //!
 //! Everything taken from events but message text is escaped ([`text`]):
 //! it shows as written, never as markup.
 
+mod held;
 mod mermaid;
 mod table;
 mod text;
@@ -69,6 +72,7 @@ pub struct Report {
     plot_calls: PlotCalls,
     pending_calls: VecDeque<(String, String)>,
     invalid_charts: usize,
+    held: held::Held,
 }
 
 impl Report {
@@ -83,6 +87,7 @@ impl Report {
             plot_calls: PlotCalls::default(),
             pending_calls: VecDeque::new(),
             invalid_charts: 0,
+            held: held::Held::default(),
         }
     }
 
@@ -93,6 +98,19 @@ impl Report {
 
     /// Writes one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        if e.kind() != "record"
+            && let Some(t) = self.held.records()
+        {
+            self.block(out, &t)?;
+        }
+        if self.held.hold(e) {
+            return out.flush();
+        }
+        if e.kind() == "result"
+            && let Some(s) = self.held.sources()
+        {
+            self.block(out, &s)?;
+        }
         if let Some(chart) = self.plot_calls.chart_of(e) {
             if chart.kind() == "ui" {
                 self.ui(&chart, out)?;
@@ -128,6 +146,12 @@ impl Report {
     pub fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         for call in self.plot_calls.rest() {
             self.ui(&ui_of_call(call), out)?;
+        }
+        for t in [self.held.records(), self.held.sources()]
+            .into_iter()
+            .flatten()
+        {
+            self.block(out, &t)?;
         }
         self.end_prose(out)?;
         out.flush()

@@ -7,7 +7,7 @@
 //!   log, or a terminal without `--live`): one clean chart per id.
 //! - [`run`] is `viz-render --live`: on a terminal the live charts are
 //!   drawn at the bottom and redrawn in place at most `--fps` times a
-//!   second ([`screen`]), text and other events streaming above them; a
+//!   second ([`super::screen`]), text and other events streaming above them; a
 //!   resize redraws at the new width; at the end of input, or at Ctrl-C,
 //!   the last frame stays, the cursor comes back, and Ctrl-C exits 130.
 //!   Elsewhere it draws as the renderer does, and also at SIGINT.
@@ -16,21 +16,19 @@
 //! ([`frame`]). Input is read on a thread of its own ([`crate::live`]):
 //! an idle stream costs no CPU.
 
-mod screen;
-
 use std::collections::VecDeque;
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::live_chart::{LiveCharts, frame, id_of, is_live};
+use super::screen::{HIDE_CURSOR, SHOW_CURSOR, Screen};
 use super::text::clean_line;
 use super::{RenderOptions, Renderer, chart_from_event};
 use crate::events::Event;
 use crate::live::{self, Feed, Shared, signals};
 use crate::spec::Chart;
 use crate::term;
-use screen::{HIDE_CURSOR, SHOW_CURSOR, Screen};
 
 /// Events waiting to be drawn before the reader waits for the writer.
 const MAX_QUEUED: usize = 256;

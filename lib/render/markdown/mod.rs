@@ -1,104 +1,101 @@
 //! Markdown answers drawn as they stream. [`Markdown`] owns the layout of
 //! assistant message text when `--markdown on`: headings, emphasis, code,
-//! links, quotes, lists, rules, fenced code with syntax highlighting and
-//! GFM tables, fitted to the width.
+//! links, quotes, lists, rules, fenced code with syntax highlighting, GFM
+//! tables, and the inline HTML models write, fitted to the width.
 //!
-//! Streaming: text is taken delta by delta and drawn line by line. A line
-//! is drawn as soon as its newline arrives (a paragraph or list item is
-//! never held past its line end), a table once its last row is known, and
-//! nothing is drawn twice or moved afterwards, so the output works in a
-//! pipe and a CI log and does not depend on how the answer was cut into
-//! deltas. The price: an emphasis that spans a line break is drawn as its
-//! literal markers, since each line is parsed when it ends.
+//! Blocks, not lines: the text is parsed by pulldown-cmark a block at a
+//! time, each block whole once its extent is known, as a whole-document
+//! renderer parses it ([`blocks`] finds the extents and [`layout`] draws
+//! the events). What is committed (written for good) is each block once,
+//! when it is complete, so the output in a pipe or a file does not depend
+//! on how the answer was cut into deltas. The one exception streams: a
+//! fenced code block at the top level is drawn a line at a time, since a
+//! code line cannot change once its line has ended.
 //!
-//! Parsing is pulldown-cmark's: each completed line (with the indentation
-//! of the lists it sits in taken off) is parsed as a document and its
-//! block and inline events are drawn; a table's lines are parsed together.
-//! Only what needs the lines around it is tracked here: open fences, open
-//! list items (their content columns) and table candidates.
+//! On a terminal the block still open is also drawn, provisionally
+//! ([`Markdown::preview`]): the caller redraws it in place as it grows
+//! (`render::screen`), so the first words appear at once and the last
+//! picture is the committed one. A block taller than the screen shows its
+//! last rows while it grows; it is written whole once complete.
+//!
+//! When to parse: only the line just completed is looked at ([`lines`]),
+//! to know whether a parse could tell anything new. A line of words or a
+//! row of pipes goes on the paragraph or table open, a quoted line on the
+//! quote, a line inside the last item or a next item of its kind on the
+//! list, and a blank line cannot end a list; the others parse the open
+//! text again. Parsing later only commits a block later: where blocks
+//! end, and so the output, is the parse's alone.
 
+mod blocks;
 mod code;
+mod html;
 mod inline;
+mod layout;
 mod lines;
 mod table;
 
-use pulldown_cmark::{Event as Md, HeadingLevel, Options, Parser, Tag, TagEnd};
-
 use super::RenderOptions;
-use super::text::{Style, paint, width};
-use inline::{Inline, Look, Marks, wrap_spans};
-use lines::{closes, indent_of, is_delimiter_row, is_table_row, list_marker, opens, strip_cols};
+use blocks::{Doc, Last, Mode};
+use lines::{closes, indent_of, only_text, opens, starts_with, strip_cols};
 
-/// An open list item: where its content starts in the source, and on
-/// screen.
-#[derive(Debug, Clone, Copy)]
-struct Item {
-    src: usize,
-    screen: usize,
-}
-
+/// A fenced code block at the top level, drawn line by line.
 struct Fence {
     ch: char,
     len: usize,
+    /// Columns of indent its opening fence had: taken off its lines.
+    indent: usize,
     code: code::Code,
 }
 
 /// Streaming Markdown renderer; see the module documentation.
 pub struct Markdown {
     opts: RenderOptions,
+    /// Complete lines (clean of control characters) not committed yet:
+    /// the block still open, whole.
+    open: String,
+    /// The line being written.
     partial: String,
+    /// What kind of block the last parse left open.
+    last: Last,
     fence: Option<Fence>,
-    table: Vec<String>,
-    items: Vec<Item>,
-    /// The last line drawn was prose (so a less indented line may be a
-    /// lazy continuation of it).
-    in_paragraph: bool,
-    blank_pending: bool,
-    wrote: bool,
-    /// Rows of the open line already drawn (see [`Markdown::stream_open_line`]).
-    early: usize,
-    /// The open line's length at which to look for settled rows again: a
-    /// row settles only after about a row of new text, so laying out the
-    /// line at every delta would cost its length squared. Looking later
-    /// only draws a row later, never differently.
-    probe_at: usize,
-    /// Bytes of code that may still be highlighted in this answer.
-    highlight_budget: usize,
-}
-
-/// Whether more text could still change what kind of block an open line
-/// is: `--` may become a rule (`---`, `- - -`), `12` a list item (`12. `).
-fn block_kind_settled(partial: &str) -> bool {
-    let t = partial.trim_start();
-    if t.chars()
-        .all(|c| matches!(c, '-' | '=' | '*' | '_' | '+' | ' ' | '\t'))
-    {
-        return false;
-    }
-    let first_word_done = t.contains([' ', '\t']);
-    first_word_done || !t.starts_with(|c: char| c.is_ascii_digit())
+    doc: Doc,
+    /// Marks written out as text (colour off, not painted as a whole).
+    marks: bool,
+    /// The top-level list left open: its kind of item and where its last
+    /// item's content starts.
+    list: Option<lines::Item>,
 }
 
 impl Markdown {
     pub fn new(opts: RenderOptions) -> Markdown {
         Markdown {
+            marks: !opts.color,
+            list: None,
             opts,
+            open: String::new(),
             partial: String::new(),
+            last: Last::Nothing,
             fence: None,
-            table: Vec::new(),
-            items: Vec::new(),
-            in_paragraph: false,
-            blank_pending: false,
-            wrote: false,
-            early: 0,
-            probe_at: 0,
-            highlight_budget: code::HIGHLIGHT_BUDGET,
+            doc: Doc::new(),
         }
     }
 
-    /// Takes text as the model sent it and appends every line it completes
-    /// to `out`. Control characters are made visible line by line, so a
-    /// CR LF cut between two deltas still reads as a line end.
+    /// Drawn without styles of its own, to be painted as a whole (a
+    /// thought, dim): no colour, and no marks written for it either when
+    /// the whole has colour (`color`).
+    pub fn plain(mut opts: RenderOptions) -> Markdown {
+        let marks = !opts.color;
+        opts.color = false;
+        Markdown {
+            marks,
+            ..Markdown::new(opts)
+        }
+    }
+
+    /// Takes text as the model sent it and appends the rows of every
+    /// block it completes to `out`. Control characters are made visible
+    /// line by line, so a CR LF cut between two deltas still reads as a
+    /// line end.
     pub fn push(&mut self, text: &str, out: &mut String) {
         let mut rest = text;
         while let Some(i) = rest.find('\n') {
@@ -112,521 +109,231 @@ impl Markdown {
             rest = &rest[i + 1..];
         }
         self.partial.push_str(rest);
-        self.stream_open_line(out);
     }
 
-    /// Draws the rows of the open line that can no longer change: every
-    /// wrapped row but the last, while the line so far holds no character
-    /// that later text could turn into markup (an emphasis, code or link
-    /// delimiter, a table pipe, an escape). Later text cannot restyle plain
-    /// words, and greedy wrapping never moves a word back, so these rows
-    /// are exactly the first rows of the finished line: the output still
-    /// does not depend on where the deltas were cut.
-    fn stream_open_line(&mut self, out: &mut String) {
-        if self.partial.len() < self.probe_at || self.fence.is_some() || !self.table.is_empty() {
-            return;
-        }
-        let (mut markup, mut printable) = (false, true);
-        for &b in self.partial.as_bytes() {
-            markup |= is_markup_byte(b);
-            printable &= (0x20..0x7f).contains(&b);
-        }
-        // Printable ASCII is drawn no wider than its list indent, its text
-        // and a code block's indent: until then no row can settle, and
-        // laying the line out at every delta would cost most of the time.
-        let at = self.items.last().map_or(0, |i| i.screen);
-        if markup
-            || (printable && at + self.partial.len() + code::INDENT < self.opts.width)
-            || self.partial.trim().is_empty()
-            // A heading's underline follows its last row.
-            || self.partial.trim_start().starts_with('#')
-            // The first half of a CR LF cut between deltas, not a `^M`.
-            || self.partial.ends_with('\r')
-            || !block_kind_settled(&self.partial)
-        {
-            return;
-        }
-        self.probe_at = self.partial.len() + (self.opts.width / 2).max(8);
-        let mut probe = Markdown::new(self.opts.clone());
-        probe.items = self.items.clone();
-        probe.in_paragraph = self.in_paragraph;
-        let mut drawn = String::new();
-        let partial = super::text::clean_text_cow(&self.partial, !self.opts.unicode);
-        probe.block_line(&partial, &mut drawn);
-        if probe.fence.is_some() || !probe.table.is_empty() {
-            return;
-        }
-        let rows: Vec<&str> = drawn.split_inclusive('\n').collect();
-        if rows.len() > self.early + 1 {
-            if self.blank_pending && self.wrote {
-                out.push('\n');
-            }
-            self.blank_pending = false;
-            for r in &rows[self.early..rows.len() - 1] {
-                out.push_str(r);
-            }
-            self.wrote = true;
-            self.early = rows.len() - 1;
-        }
-    }
-
-    /// The text ended: draws the open line and any open table, and closes
-    /// every block.
+    /// The text ended: draws what is open, and starts afresh.
     pub fn finish(&mut self, out: &mut String) {
         if !self.partial.is_empty() {
             let l = std::mem::take(&mut self.partial);
             self.line(&l, out);
         }
-        self.flush_table(out);
-        let opts = self.opts.clone();
-        *self = Markdown::new(opts);
+        self.fence = None;
+        if !self.open.is_empty() {
+            self.parse(Mode::Finish, out);
+        }
+        let (opts, marks) = (self.opts.clone(), self.marks);
+        *self = Markdown {
+            marks,
+            ..Markdown::new(opts)
+        };
     }
 
-    fn look(&self) -> Look {
-        Look {
-            color: self.opts.color,
-            unicode: self.opts.unicode,
-            hyperlinks: self.opts.hyperlinks,
-        }
-    }
-
-    fn emit(&mut self, lines: Vec<String>, out: &mut String) {
-        // Rows streamed before the line ended are not drawn again.
-        let early = std::mem::take(&mut self.early);
-        if self.blank_pending && self.wrote && early == 0 {
-            out.push('\n');
-        }
-        self.blank_pending = false;
-        for l in lines.into_iter().skip(early) {
-            // The last guard of the width promise (indents of deep lists
-            // and quotes at a tiny width): the line loses its styling.
-            // (Never wider than its bytes: most lines are settled here.)
-            let w = self.opts.width.max(1);
-            if l.len() > w && super::text::visible_width(&l) > w {
-                let plain = super::text::strip_ansi(&l);
-                out.push_str(&super::wrap::truncate(
-                    &plain,
-                    self.opts.width.max(1),
-                    !self.opts.unicode,
-                ));
-            } else {
-                out.push_str(&l);
+    /// The rows of the block still open, drawn as if the text ended now:
+    /// its last `max_rows` when it has more (a terminal shows the rows
+    /// being written; the whole block is committed once complete).
+    pub fn preview(&mut self, max_rows: usize) -> Vec<String> {
+        let mut rows: Vec<String> = match &self.fence {
+            Some(f) => {
+                if self.partial.is_empty() {
+                    return Vec::new();
+                }
+                let line = self.clean(&self.partial.clone());
+                let src = strip_cols(&line, f.indent);
+                let rows: Vec<String> =
+                    self.code_rows(&src, &mut code::Code::new("", false), &mut 0);
+                rows.into_iter().map(|r| self.fit(r)).collect()
             }
-            out.push('\n');
+            None => {
+                if self.open.is_empty() && self.partial.trim().is_empty() {
+                    return Vec::new();
+                }
+                let mut src = self.open.clone();
+                src.push_str(&self.clean(&self.partial));
+                let mut doc = Doc {
+                    defs: std::mem::take(&mut self.doc.defs),
+                    unresolved: std::mem::take(&mut self.doc.unresolved),
+                    ..Doc::new()
+                };
+                doc.blank_pending = self.doc.blank_pending;
+                doc.wrote = self.doc.wrote;
+                let drawn = blocks::draw(&src, &mut doc, self.look(), Mode::Preview);
+                self.doc.defs = doc.defs;
+                self.doc.unresolved = doc.unresolved;
+                drawn.rows.into_iter().map(|r| self.fit(r)).collect()
+            }
+        };
+        if rows.len() > max_rows {
+            rows.drain(..rows.len() - max_rows);
         }
-        self.wrote = true;
+        rows
+    }
+
+    fn look(&self) -> blocks::Look<'_> {
+        blocks::Look {
+            opts: &self.opts,
+            marks: self.marks,
+        }
+    }
+
+    /// A line: control characters made visible (a CR before the line end
+    /// dropped), nothing folded yet (ASCII mode folds what is drawn, so
+    /// `·` does not become a `*` the parser would read).
+    fn clean(&self, raw: &str) -> String {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        super::text::clean_text_cow(raw, false).into_owned()
     }
 
     fn line(&mut self, raw: &str, out: &mut String) {
-        self.probe_at = 0;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let cleaned = super::text::clean_text_cow(raw, !self.opts.unicode);
-        let line = &*cleaned;
-        if let Some(f) = &mut self.fence {
-            if closes(line, f.ch, f.len) {
-                self.fence = None;
+        let line = super::text::clean_text_cow(raw, false);
+        if self.fence.is_some() {
+            return self.fence_line(&line, out);
+        }
+        let blank = line.trim().is_empty();
+        // A row of pipes goes on a paragraph or a table: it can make the
+        // paragraph a table, which the parse at its end sees.
+        let text = only_text(&line, !self.open.is_empty()) || starts_with(&line, '|');
+        if self.open.is_empty() {
+            if blank {
+                self.doc.blank_pending = true;
                 return;
             }
-            let indent = self.items.last().map_or(0, |i| i.screen) + code::INDENT;
-            let src = strip_cols(line, self.items.last().map_or(0, |i| i.src));
-            let lines = f.code.line(
-                &src,
-                &" ".repeat(indent),
-                indent,
-                self.opts.width,
-                &mut self.highlight_budget,
-            );
-            return self.emit(lines, out);
-        }
-        if !self.table.is_empty() {
-            if is_table_row(line) && (self.table.len() > 1 || is_delimiter_row(line)) {
-                self.table.push(line.trim().to_string());
+            if text {
+                self.open.push_str(&line);
+                self.open.push('\n');
+                self.last = Last::Paragraph;
                 return;
             }
-            self.flush_table(out);
         }
-        if line.trim().is_empty() {
-            self.blank_pending = true;
-            self.in_paragraph = false;
-            return;
-        }
-        self.block_line(line, out);
-    }
-
-    fn block_line(&mut self, line: &str, out: &mut String) {
-        let indent = indent_of(line);
-        let marker = list_marker(line.trim_start());
-        // Items this line is no longer inside; a plain line right after
-        // prose is a lazy continuation and stays in its item.
-        let lazy = self.in_paragraph && marker.is_none();
-        while let Some(top) = self.items.last() {
-            if indent >= top.src || lazy {
-                break;
-            }
-            self.items.pop();
-        }
-        let (src_col, screen_col) = self.items.last().map_or((0, 0), |i| (i.src, i.screen));
-        let rest = strip_cols(line, src_col);
-        let inner = indent.saturating_sub(src_col);
-        if inner < 4
-            && rest.trim_start().starts_with(['`', '~'])
-            && let Some((ch, len, info)) = opens(rest.trim_start())
-        {
-            self.fence = Some(Fence {
-                ch,
-                len,
-                // Past the highlighting budget a block is drawn plain, so
-                // it needs no highlighter (making one is not free).
-                code: code::Code::new(&info, self.opts.color && self.highlight_budget > 0),
-            });
-            self.in_paragraph = false;
-            return;
-        }
-        if inner < 4 && is_table_row(&rest) {
-            self.table.push(rest.trim().to_string());
-            self.in_paragraph = false;
-            return;
-        }
-        if let Some(m) = marker
-            && (inner < 4 || !self.items.is_empty())
-        {
-            let src = src_col + inner + m;
-            let lines = self.draw_block(rest.trim_start(), screen_col, Some(src));
-            return self.emit(lines, out);
-        }
-        let lines = self.draw_block(&rest, screen_col, None);
-        self.emit(lines, out);
-    }
-
-    /// Parses one line's text and draws it at screen column `at`. For a
-    /// list item, `item_src` is where its content starts in the source;
-    /// the item is opened.
-    fn draw_block(&mut self, text: &str, at: usize, item_src: Option<usize>) -> Vec<String> {
-        self.draw_block_as(text, at, item_src, plain_block(text))
-    }
-
-    /// [`Markdown::draw_block`] of a line known to be a plain paragraph or
-    /// list item (`plain`, see [`plain_block`]), or to be parsed (`None`).
-    fn draw_block_as(
-        &mut self,
-        text: &str,
-        at: usize,
-        item_src: Option<usize>,
-        plain: Option<(Option<&str>, &str)>,
-    ) -> Vec<String> {
-        let block = self.parse_block(text, plain);
-        self.in_paragraph = block.heading.is_none() && !block.rule && !block.code_block;
-        let margin = Margin::new(at, block.quote, &self.opts);
-        if block.rule {
-            return vec![margin.rule(self.opts.width.max(1))];
-        }
-        if block.code_block {
-            return margin.code(&block.inline.spans, self.opts.width.max(1));
-        }
-        self.draw_prose(block, &margin, item_src)
-    }
-
-    /// What one line holds: its kind and its inline spans, from the plain
-    /// shortcut or from pulldown-cmark's events.
-    fn parse_block(&self, text: &str, plain: Option<(Option<&str>, &str)>) -> Block {
-        let ascii = !self.opts.unicode;
-        let mut b = Block {
-            inline: Inline::new(self.look(), Marks::default()),
-            quote: 0,
-            heading: None,
-            bullet: None,
-            code_block: false,
-            rule: false,
+        self.open.push_str(&line);
+        self.open.push('\n');
+        let parse = match self.last {
+            // A blank line ends these blocks.
+            Last::Paragraph | Last::Table | Last::Quote | Last::Html(true) if blank => true,
+            // And cannot end these.
+            Last::List | Last::IndentedCode | Last::Html(false) if blank => false,
+            // A line of words goes on a paragraph or a table.
+            Last::Paragraph | Last::Table => !text,
+            // A quoted line goes on a quote.
+            Last::Quote => !starts_with(&line, '>'),
+            // A line inside the last item, or a next item, goes on a list.
+            Last::List => !self.goes_on_list(&line),
+            _ => true,
         };
-        let mut depth = self.items.len();
-        let events = match plain {
-            // What pulldown-cmark makes of a plain paragraph or list item,
-            // without its set-up, which costs more than drawing the line.
-            Some((marker, body)) => {
-                if let Some(m) = marker {
-                    b.bullet = Some(match m.parse::<u64>() {
-                        Ok(n) => format!("{n}."),
-                        Err(_) => bullet_glyph(depth, ascii).to_string(),
-                    });
-                }
-                b.inline.spans.push(inline::Span {
-                    text: body.to_string(),
-                    marks: Marks::default(),
-                    url: None,
-                });
-                None
-            }
-            None => Some(Parser::new_ext(
-                text,
-                Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS,
-            )),
-        };
-        for ev in events.into_iter().flatten() {
-            match &ev {
-                Md::Start(Tag::BlockQuote(_)) => b.quote += 1,
-                Md::Start(Tag::Heading { level, .. }) => {
-                    b.heading = Some(*level);
-                    b.inline = Inline::new(
-                        self.look(),
-                        Marks {
-                            bold: true,
-                            ..Marks::default()
-                        },
-                    );
-                }
-                Md::Start(Tag::List(start)) => {
-                    if b.bullet.is_none() {
-                        b.bullet = Some(match start {
-                            Some(n) => format!("{n}."),
-                            None => bullet_glyph(depth, ascii).to_string(),
-                        });
-                    }
-                }
-                Md::Start(Tag::Item) => depth += 1,
-                Md::Start(Tag::CodeBlock(_)) => b.code_block = true,
-                Md::Rule => b.rule = true,
-                Md::Text(t) if b.code_block => b.inline.spans.push(inline::Span {
-                    text: t.trim_end_matches('\n').to_string(),
-                    marks: Marks::default(),
-                    url: None,
-                }),
-                Md::End(TagEnd::Heading(_)) => {}
-                _ => {
-                    b.inline.event(&ev);
-                }
-            }
+        if parse {
+            self.parse(Mode::Commit, out);
         }
-        b
     }
 
-    /// A paragraph, list item or heading: its lead (an item's bullet or
-    /// number, opening the item), its words wrapped under a hanging
-    /// indent, a heading's underline.
-    fn draw_prose(
-        &mut self,
-        block: Block,
-        margin: &Margin,
-        item_src: Option<usize>,
-    ) -> Vec<String> {
+    /// Parses the open text: commits the blocks it completes.
+    fn parse(&mut self, mode: Mode, out: &mut String) {
+        let look = blocks::Look {
+            opts: &self.opts,
+            marks: self.marks,
+        };
+        let drawn = blocks::draw(&self.open, &mut self.doc, look, mode);
+        self.emit(drawn.rows, out);
+        self.open.drain(..drawn.consumed);
+        self.last = drawn.last;
+        self.list = (self.last == Last::List)
+            .then(|| lines::list_shape(&self.open))
+            .flatten();
+        if self.last == Last::Fence && mode == Mode::Commit {
+            self.start_fence(out);
+        }
+    }
+
+    /// Whether a line can only go on the top-level list left open: it is
+    /// indented to the last item's content, or starts an item of the same
+    /// kind (which then is the last).
+    fn goes_on_list(&mut self, line: &str) -> bool {
+        let Some(shape) = &mut self.list else {
+            return false;
+        };
+        if indent_of(line) >= shape.content {
+            return true;
+        }
+        match lines::item_marker(line) {
+            Some(item) if item.kind == shape.kind => {
+                *shape = item;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The open text starts with a fenced code block: from here it is
+    /// drawn a line at a time.
+    fn start_fence(&mut self, out: &mut String) {
+        let text = std::mem::take(&mut self.open);
+        let mut lines = text.lines();
+        let Some(first) = lines.next() else {
+            return;
+        };
+        let Some((ch, len, info)) = opens(first.trim_start()) else {
+            return;
+        };
+        if self.doc.blank_pending && self.doc.wrote {
+            out.push('\n');
+        }
+        self.doc.blank_pending = false;
+        self.fence = Some(Fence {
+            ch,
+            len,
+            indent: indent_of(first),
+            // Past the highlighting budget a block is drawn plain, so it
+            // needs no highlighter (making one is not free).
+            code: code::Code::new(&info, self.opts.color && self.doc.budget > 0),
+        });
+        self.last = Last::Nothing;
+        for l in lines {
+            self.fence_line(l, out);
+        }
+    }
+
+    fn fence_line(&mut self, line: &str, out: &mut String) {
+        let Some(mut f) = self.fence.take() else {
+            return;
+        };
+        if closes(line, f.ch, f.len) {
+            return;
+        }
+        let src = strip_cols(line, f.indent);
+        let mut budget = self.doc.budget;
+        let rows = self.code_rows(&src, &mut f.code, &mut budget);
+        self.doc.budget = budget;
+        self.fence = Some(f);
+        self.emit(rows, out);
+    }
+
+    /// One line of code at the top level.
+    fn code_rows(&self, src: &str, c: &mut code::Code, budget: &mut usize) -> Vec<String> {
+        let folded = layout::fold_ascii(src, self.opts.unicode);
+        let pad = " ".repeat(code::INDENT);
+        c.line(&folded, &pad, code::INDENT, self.opts.width.max(1), budget)
+    }
+
+    /// The last guard of the width promise (margins of deep lists and
+    /// quotes at a tiny width): a row too wide loses its styling and is
+    /// cut.
+    fn fit(&self, row: String) -> String {
         let w = self.opts.width.max(1);
-        let at = margin.at;
-        let (lead, lead_w) = match &block.bullet {
-            Some(b) => {
-                let bw = width(b) + 1;
-                if let Some(src) = item_src {
-                    self.items.push(Item {
-                        src,
-                        screen: at + bw,
-                    });
-                }
-                (format!("{b} "), bw)
-            }
-            None => (String::new(), 0),
-        };
-        let first = margin.prefix(&lead);
-        let first_w = at + margin.qw + lead_w;
-        let mut lines = wrap_spans(
-            &block.inline.spans,
-            &first,
-            first_w,
-            first_w,
-            w,
-            self.opts.color,
-        );
-        if margin.qw > 0 {
-            let cont = margin.prefix(&" ".repeat(lead_w));
-            for l in lines.iter_mut().skip(1) {
-                *l = format!("{cont}{}", l.trim_start_matches(' '));
-            }
-        }
-        if let Some(level) = block.heading
-            && let Some(u) = margin.underline(level, &lines)
-        {
-            lines.push(u);
-        }
-        lines
-    }
-
-    fn flush_table(&mut self, out: &mut String) {
-        if self.table.is_empty() {
-            return;
-        }
-        let rows = std::mem::take(&mut self.table);
-        let at = self.items.last().map_or(0, |i| i.screen);
-        let room = self.opts.width.saturating_sub(at).max(1);
-        match table::parse(&rows) {
-            Some(grid) => {
-                let pad = " ".repeat(at);
-                let mut lines: Vec<String> =
-                    table::draw(&grid, room, self.opts.unicode, self.opts.color)
-                        .into_iter()
-                        .map(|l| format!("{pad}{l}"))
-                        .collect();
-                if self.opts.chart_tables {
-                    lines.extend(self.table_chart(&rows));
-                }
-                self.emit(lines, out);
-            }
-            None => {
-                for r in rows {
-                    self.block_line(&r, out);
-                }
-            }
-        }
-        self.in_paragraph = false;
-    }
-
-    /// `--chart-tables`: a table whose other columns hold numbers, also as
-    /// a bar chart, read by viz-parse's own Markdown table reader.
-    fn table_chart(&self, rows: &[String]) -> Vec<String> {
-        let popts = crate::parse::ParseOptions {
-            format: Some(crate::parse::Format::Markdown),
-            chart: Some(crate::spec::ChartType::Bar),
-            ..Default::default()
-        };
-        match crate::parse::parse_text(&rows.join("\n"), &popts) {
-            Ok(n) if n.chart.series.iter().any(|s| !s.points.is_empty()) => {
-                let mut lines = vec![String::new()];
-                lines.extend(super::render_chart(&n.chart, &self.opts));
-                lines
-            }
-            _ => Vec::new(),
-        }
-    }
-}
-
-/// Bytes that may start or end inline markup (or an entity, an escape,
-/// a table cell) somewhere in a line.
-fn is_markup_byte(b: u8) -> bool {
-    matches!(
-        b,
-        b'*' | b'_' | b'~' | b'`' | b'[' | b']' | b'<' | b'>' | b'\\' | b'!' | b'&' | b'|' | b'$'
-    )
-}
-
-/// A line pulldown-cmark reads as one paragraph of one plain text: it
-/// starts with a letter (no block marker, under four blanks of indent) and
-/// holds no control character and no markup byte. Blanks around it do not
-/// matter: wrapping drops them as the parser does.
-fn is_plain_paragraph(text: &str) -> bool {
-    let t = text.trim_start_matches(' ');
-    text.len() - t.len() < 4
-        && t.starts_with(|c: char| c.is_ascii_alphabetic() || !c.is_ascii())
-        && t.bytes()
-            .all(|b| b >= 0x20 && b != 0x7f && !is_markup_byte(b))
-}
-
-/// A plain paragraph, or a list item holding one: the item's marker
-/// (`-`, `*`, `+`, or its number) and the paragraph.
-fn plain_block(text: &str) -> Option<(Option<&str>, &str)> {
-    if is_plain_paragraph(text) {
-        return Some((None, text));
-    }
-    let m = list_marker(text)?;
-    let body = text.get(m..)?;
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let marker = if digits > 0 {
-        &text[..digits]
-    } else {
-        &text[..1]
-    };
-    is_plain_paragraph(body).then_some((Some(marker), body))
-}
-
-/// One line's block, parsed: how deep in quotes, its kind, and its
-/// inline spans.
-struct Block {
-    inline: Inline,
-    quote: usize,
-    heading: Option<HeadingLevel>,
-    /// A list item's bullet or number (`1.`).
-    bullet: Option<String>,
-    code_block: bool,
-    rule: bool,
-}
-
-/// What starts each drawn row of a block: `at` blanks, then a bar per
-/// quote level (`qw` columns).
-struct Margin {
-    at: usize,
-    pad: String,
-    quote_prefix: String,
-    qw: usize,
-    ascii: bool,
-    color: bool,
-}
-
-impl Margin {
-    fn new(at: usize, quote: usize, opts: &RenderOptions) -> Margin {
-        let ascii = !opts.unicode;
-        let quote_prefix = if ascii { "| " } else { "│ " }.repeat(quote);
-        Margin {
-            at,
-            pad: " ".repeat(at),
-            qw: width(&quote_prefix),
-            quote_prefix,
-            ascii,
-            color: opts.color,
+        if row.len() > w && super::text::visible_width(&row) > w {
+            let plain = super::text::strip_ansi(&row);
+            super::wrap::truncate(&plain, w, !self.opts.unicode)
+        } else {
+            row
         }
     }
 
-    /// `s` after the margin.
-    fn prefix(&self, s: &str) -> String {
-        format!(
-            "{}{}",
-            self.pad,
-            paint(&self.quote_prefix, Style::Dim, self.color)
-        ) + s
-    }
-
-    /// A thematic break across the room left at width `w`.
-    fn rule(&self, w: usize) -> String {
-        let n = w.saturating_sub(self.at + self.qw).max(1);
-        let r = if self.ascii { "-" } else { "─" }.repeat(n);
-        self.prefix(&paint(&r, Style::Dim, self.color))
-    }
-
-    /// An indented code line (the spans' text), never highlighted.
-    fn code(&self, spans: &[inline::Span], w: usize) -> Vec<String> {
-        let src = spans.iter().map(|s| s.text.as_str()).collect::<String>();
-        let ind = self.at + self.qw + code::INDENT;
-        let mut c = code::Code::new("", self.color);
-        // Never highlighted (no language): no budget spent.
-        c.line(
-            &src,
-            &self.prefix(&" ".repeat(code::INDENT)),
-            ind,
-            w,
-            &mut 0,
-        )
-    }
-
-    /// The underline of a level 1 or 2 heading drawn as `lines`, as wide
-    /// as its text; none for the other levels.
-    fn underline(&self, level: HeadingLevel, lines: &[String]) -> Option<String> {
-        let text_w = lines
-            .iter()
-            .map(|l| width(&super::text::strip_ansi(l)))
-            .max()
-            .unwrap_or(0);
-        let u = match (level, self.ascii) {
-            (HeadingLevel::H1, false) => "━",
-            (HeadingLevel::H2, false) => "─",
-            (HeadingLevel::H1, true) => "=",
-            (HeadingLevel::H2, true) => "-",
-            _ => return None,
-        };
-        let n = text_w.saturating_sub(self.at + self.qw).max(1);
-        Some(self.prefix(&paint(&u.repeat(n), Style::Dim, self.color)))
-    }
-}
-
-fn bullet_glyph(depth: usize, ascii: bool) -> &'static str {
-    match (ascii, depth % 3) {
-        (true, _) => "-",
-        (false, 0) => "•",
-        (false, 1) => "◦",
-        (false, _) => "▪",
+    /// Commits rows.
+    fn emit(&mut self, rows: Vec<String>, out: &mut String) {
+        for r in rows {
+            let r = self.fit(r);
+            out.push_str(&r);
+            out.push('\n');
+            self.doc.wrote = true;
+        }
     }
 }
 

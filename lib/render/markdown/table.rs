@@ -1,5 +1,6 @@
-//! GFM tables in answers: the table's lines are parsed by pulldown-cmark
-//! once the table is complete, then drawn by the one table drawer
+//! GFM tables in answers: the cells pulldown-cmark read (see
+//! [`super::layout`]), drawn once the table is complete by the one table
+//! drawer
 //! ([`crate::render::table`]) in the same borders as viz-render's chart
 //! tables. Columns share the width (narrow
 //! ones keep theirs) and long cells wrap inside their column, so a table
@@ -7,74 +8,18 @@
 //! characters are left out and counted in a note.
 
 use comfy_table::CellAlignment;
-use pulldown_cmark::{Alignment, Event as Md, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::Alignment;
 
+use crate::render::RenderOptions;
 use crate::render::table::{self, Layout, overhead, share};
 use crate::render::text::{Style, paint, width};
 use crate::render::wrap::truncate;
 
-/// A parsed table: alignments, header cells, body rows (plain text).
+/// A table read: alignments, header cells, body rows (plain text).
 pub struct Grid {
     pub align: Vec<Alignment>,
     pub head: Vec<String>,
     pub rows: Vec<Vec<String>>,
-}
-
-/// Parses the lines of a table; `None` when pulldown-cmark does not read
-/// them as one (no delimiter row, say).
-pub fn parse(lines: &[String]) -> Option<Grid> {
-    let text = lines.join("\n");
-    let mut grid = Grid {
-        align: Vec::new(),
-        head: Vec::new(),
-        rows: Vec::new(),
-    };
-    let (mut in_head, mut seen) = (false, false);
-    let mut cell: Option<String> = None;
-    for ev in Parser::new_ext(
-        &text,
-        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH,
-    ) {
-        match ev {
-            Md::Start(Tag::Table(a)) => {
-                if seen {
-                    break;
-                }
-                seen = true;
-                grid.align = a;
-            }
-            Md::End(TagEnd::Table) => break,
-            Md::Start(Tag::TableHead) => in_head = true,
-            Md::End(TagEnd::TableHead) => in_head = false,
-            Md::Start(Tag::TableRow) => grid.rows.push(Vec::new()),
-            Md::Start(Tag::TableCell) => cell = Some(String::new()),
-            Md::End(TagEnd::TableCell) => {
-                let c = cell.take().unwrap_or_default().trim().to_string();
-                if in_head {
-                    grid.head.push(c);
-                } else if let Some(r) = grid.rows.last_mut() {
-                    r.push(c);
-                }
-            }
-            Md::Text(t) | Md::Html(t) | Md::InlineHtml(t) => {
-                if let Some(c) = &mut cell {
-                    c.push_str(&t);
-                }
-            }
-            Md::Code(t) => {
-                if let Some(c) = &mut cell {
-                    c.push_str(&t);
-                }
-            }
-            Md::SoftBreak | Md::HardBreak => {
-                if let Some(c) = &mut cell {
-                    c.push(' ');
-                }
-            }
-            _ => {}
-        }
-    }
-    (seen && !grid.head.is_empty()).then_some(grid)
 }
 
 /// Draws a grid at most `w` columns wide.
@@ -123,22 +68,56 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
     lines
 }
 
+/// `--chart-tables`: a table whose other columns hold numbers, also as
+/// a bar chart (a blank row, then the chart), read by viz-parse's own
+/// Markdown table reader; nothing when it holds no numbers.
+pub fn chart(grid: &Grid, opts: &RenderOptions) -> Vec<String> {
+    let row = |cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+        format!("| {} |", cells.join(" | "))
+    };
+    let mut text = row(&grid.head);
+    text.push('\n');
+    text.push_str(&row(&vec!["---".to_string(); grid.head.len()]));
+    for r in &grid.rows {
+        text.push('\n');
+        text.push_str(&row(r));
+    }
+    let popts = crate::parse::ParseOptions {
+        format: Some(crate::parse::Format::Markdown),
+        chart: Some(crate::spec::ChartType::Bar),
+        ..Default::default()
+    };
+    match crate::parse::parse_text(&text, &popts) {
+        Ok(n) if n.chart.series.iter().any(|s| !s.points.is_empty()) => {
+            let mut lines = vec![String::new()];
+            lines.extend(crate::render::render_chart(&n.chart, opts));
+            lines
+        }
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn lines(s: &str) -> Vec<String> {
-        s.lines().map(String::from).collect()
+    fn grid(align: Vec<Alignment>, head: &[&str], rows: &[&[&str]]) -> Grid {
+        let v = |r: &[&str]| r.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        Grid {
+            align,
+            head: v(head),
+            rows: rows.iter().map(|r| v(r)).collect(),
+        }
     }
 
     #[test]
     fn a_wide_table_fits_by_wrapping_cells() {
-        let g = parse(&lines(
-            "| Model | Notes |\n|---|--:|\n| M5 CS | the fastest sedan BMW ever built, with 627 hp |",
-        ))
-        .unwrap();
-        assert_eq!(g.head, ["Model", "Notes"]);
-        assert_eq!(g.align[1], Alignment::Right);
+        let g = grid(
+            vec![Alignment::None, Alignment::Right],
+            &["Model", "Notes"],
+            &[&["M5 CS", "the fastest sedan BMW ever built, with 627 hp"]],
+        );
         let out = draw(&g, 30, true, false);
         assert!(out.iter().all(|l| width(l) <= 30), "{out:#?}");
         let joined = out.join(" ");
@@ -148,16 +127,12 @@ mod tests {
     }
 
     #[test]
-    fn not_a_table_without_a_delimiter_row() {
-        assert!(parse(&lines("| a | b |\n| c | d |")).is_none());
-    }
-
-    #[test]
     fn answer_tables_fit_unwrapped_are_drawn_whole() {
-        let g = parse(&lines(
-            "| Model | 0-60 | Mid |\n|---|--:|:-:|\n| M5 CS | 2.9 | x |\n| M8 Competition | 3.0 | yy |",
-        ))
-        .unwrap();
+        let g = grid(
+            vec![Alignment::None, Alignment::Right, Alignment::Center],
+            &["Model", "0-60", "Mid"],
+            &[&["M5 CS", "2.9", "x"], &["M8 Competition", "3.0", "yy"]],
+        );
         assert_eq!(
             draw(&g, 80, true, false),
             [

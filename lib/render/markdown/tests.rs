@@ -26,7 +26,7 @@ fn blocks_are_drawn() {
     );
     assert_eq!(
         out,
-        "Results\n━━━━━━━\n\nThe fastest is `M5 CS`, see BMW\n(https://bmw.com).\n\n• one\n  ◦ two\n• ☑ done\n\n│ quoted\n\n────────────────────────────────────────\n"
+        "Results\n━━━━━━━\n\nThe *fastest* is `M5 CS`, see BMW\n(https://bmw.com).\n\n• one\n  ◦ two\n• ☑ done\n\n│ quoted\n\n────────────────────────────────────────\n"
     );
 }
 
@@ -100,83 +100,97 @@ fn chart_tables_adds_a_bar_chart() {
     assert!(out.contains('█') || out.contains('▉'), "{out}");
 }
 
+/// In a pipe a block is written once, when it is complete; on a
+/// terminal it is previewed as it grows.
 #[test]
-fn long_plain_lines_stream_row_by_row() {
+fn a_paragraph_is_committed_when_complete_and_previewed_before() {
     let o = opts(20, true, false);
     let mut md = Markdown::new(o.clone());
     let mut out = String::new();
-    md.push("- The quick brown fox jumps", &mut out);
-    assert_eq!(out, "• The quick brown\n");
-    md.push(" over the lazy", &mut out);
-    assert_eq!(out, "• The quick brown\n  fox jumps over the\n");
-    md.push(" dog\nnext **b", &mut out);
-    md.push("old** and more words here\n", &mut out);
+    md.push("The quick brown fox jumps", &mut out);
+    assert_eq!(out, "");
+    assert_eq!(md.preview(24), ["The quick brown fox", "jumps"]);
+    md.push(" over the *lazy\ndog* and", &mut out);
+    assert_eq!(out, "");
+    assert_eq!(
+        md.preview(24),
+        ["The quick brown fox", "jumps over the _lazy", "dog_ and"]
+    );
+    md.push(" away.\n\n", &mut out);
+    assert_eq!(
+        out,
+        "The quick brown fox\njumps over the _lazy\ndog_ and away.\n"
+    );
+    assert!(md.preview(24).is_empty());
+    md.push("- item", &mut out);
     md.finish(&mut out);
     assert_eq!(
         out,
         draw(
-            "- The quick brown fox jumps over the lazy dog\nnext **bold** and more words here\n",
+            "The quick brown fox jumps over the *lazy\ndog* and away.\n\n- item",
             &o
         )
     );
 }
 
-/// The shortcut for plain paragraphs and list items draws what
-/// pulldown-cmark's events draw, at any width, in a list or not.
+/// A block taller than the room a terminal leaves shows its last rows
+/// (those being written); it is committed whole once complete.
 #[test]
-fn plain_lines_match_the_parser() {
-    let lines = [
-        "plain words",
-        "  two  blanks   inside, and around  ",
-        "Ends in two blanks  ",
-        "a.b, c: d (e) \"f\" 'g' #h =i +j -k 1. 2) {x} @y %z ^w ?",
-        "http://example.com/path?q=1 and foo@bar.baz",
-        "word-with-dashes -- and --- and === and + + +",
-        "At 20 °C — café 日本語 👍",
-        "\u{a0}nbsp around\u{a0}",
-        "x",
-        "- plain item",
-        "* star item that is long enough to wrap at the narrow widths",
-        "+  plus",
-        "12) twelve",
-        "007. seven",
-        "0. zero",
-        "-    four blanks",
-    ];
-    for o in [
-        opts(12, true, true),
-        opts(80, false, false),
-        opts(3, true, false),
-    ] {
-        for text in lines {
-            for nested in [false, true] {
-                let draw_as = |plain| {
-                    let mut md = Markdown::new(o.clone());
-                    if nested {
-                        md.items.push(Item { src: 2, screen: 2 });
-                    }
-                    let lines = md.draw_block_as(text, 2 * usize::from(nested), None, plain);
-                    (lines, md.in_paragraph)
-                };
-                let shortcut = plain_block(text);
-                assert!(shortcut.is_some(), "{text:?}");
-                assert_eq!(draw_as(shortcut), draw_as(None), "{text:?} {o:?}");
-            }
-        }
-    }
-    for text in [
-        "    indented code",
-        "-     five blanks",
-        "# h",
-        "a *b*",
-        "a `b`",
-        "- [ ] task",
-        "a\tb",
-        "1.x",
-        "---",
-    ] {
-        assert!(plain_block(text).is_none(), "{text:?}");
-    }
+fn a_preview_taller_than_the_screen_shows_its_last_rows() {
+    let o = opts(10, true, false);
+    let text = "one two three four five six seven eight nine ten\n";
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push(&text[..text.len() - 1], &mut out);
+    assert_eq!(md.preview(2), ["eight nine", "ten"]);
+    assert_eq!(out, "");
+    md.push("\n", &mut out);
+    md.finish(&mut out);
+    assert_eq!(out, draw(text, &o));
+}
+
+/// A fenced code block at the top level is drawn a line at a time.
+#[test]
+fn top_level_code_streams_by_line() {
+    let o = opts(40, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push("Run:\n\n```sh\nls -l\ncd /", &mut out);
+    assert_eq!(out, "Run:\n\n  ls -l\n");
+    assert_eq!(md.preview(24), ["  cd /"]);
+    md.push("tmp\n```\nDone.", &mut out);
+    md.finish(&mut out);
+    assert_eq!(out, "Run:\n\n  ls -l\n  cd /tmp\nDone.\n");
+}
+
+/// A reference is a link once its definition has come; before, it is
+/// drawn as written and the definition where it comes.
+#[test]
+fn references_before_and_after_their_definitions() {
+    let out = draw(
+        "See [the docs][1].\n\n[1]: https://x.y/docs\n[2]: https://x.y/other\n\nAgain [the docs][1], [two][2].\n",
+        &opts(80, true, false),
+    );
+    assert_eq!(
+        out,
+        "See [the docs][1].\n\n[1]: https://x.y/docs\n\nAgain the docs (https://x.y/docs), two (https://x.y/other).\n"
+    );
+}
+
+/// A thought is painted dim as a whole: no colour of its own, and no
+/// marks written for it when the whole has colour.
+#[test]
+fn plain_markdown_writes_no_marks_under_colour() {
+    let mut md = Markdown::plain(opts(40, true, true));
+    let mut out = String::new();
+    md.push("**Subject**\n\nSome *text* and `code`.\n", &mut out);
+    md.finish(&mut out);
+    assert_eq!(out, "Subject\n\nSome text and code.\n");
+    let mut md = Markdown::plain(opts(40, true, false));
+    let mut out = String::new();
+    md.push("**Subject**\n", &mut out);
+    md.finish(&mut out);
+    assert_eq!(out, "*Subject*\n");
 }
 
 #[test]

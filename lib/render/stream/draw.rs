@@ -37,6 +37,7 @@ impl Renderer {
                 self.error_line(out, severity == "warning", msg)
             }
             "tool_use" | "tool_result" => self.tool(e, out),
+            "media" => self.media(e, out),
             "result" => self.result(e, out),
             "ui" => {
                 self.plot_calls.answered();
@@ -158,7 +159,14 @@ impl Renderer {
     /// valid; else its fallback text, and a warning on stderr naming the
     /// rule that failed.
     pub(super) fn ui(&mut self, event: &Map<String, Value>, out: &mut dyn Write) -> io::Result<()> {
-        match ui::draw(&UiEnvelope::read(event), &self.opts) {
+        let envelope = UiEnvelope::read(event);
+        if self.opts.graphics.is_some()
+            && let Ok(valid) = envelope.validate(&self.opts.limits)
+            && self.spec_picture(envelope.title, &valid.spec, out)?
+        {
+            return Ok(());
+        }
+        match ui::draw(&envelope, &self.opts) {
             ui::Drawn::Chart(lines) => {
                 self.start_block(out)?;
                 self.lines(out, &lines)?;
@@ -277,6 +285,9 @@ impl Renderer {
     pub(super) fn chart(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         match chart_from_event(e) {
             Ok(chart) => {
+                if !live_chart::is_live(e) && self.chart_picture(&chart, out)? {
+                    return Ok(());
+                }
                 self.start_block(out)?;
                 let lines = if live_chart::is_live(e) {
                     live_chart::frame(&chart, &self.opts)

@@ -8,6 +8,8 @@
 
 mod chapters;
 mod draw;
+mod picture;
+mod records;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{self, Write};
@@ -22,6 +24,7 @@ use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
 use crate::term;
 use chapters::Chapter;
 pub use chapters::chapter_rule;
+pub use records::{cell_text, columns as record_columns, field as record_field, source_fields};
 
 /// Turns events into terminal output, one event at a time, flushing after
 /// each so text streams. Keeps the little state a stream needs: whether
@@ -62,8 +65,16 @@ pub struct Renderer {
     pending_calls: VecDeque<(String, String)>,
     /// `plot` calls no `ui` event has answered yet.
     plot_calls: ui::PlotCalls,
+    /// The open block of a Markdown answer, drawn in place on a terminal
+    /// (`in_place`).
+    region: super::screen::Screen,
+    /// The terminal's columns and rows, when fixed (tests, benches);
+    /// else asked at each redraw.
+    screen_size: Option<(usize, usize)>,
     /// The latest update of each live chart, drawn once at the end.
     live: super::live_chart::LiveCharts,
+    /// Records and sources drawn once their run or turn has ended.
+    held: records::Held,
 }
 
 impl Renderer {
@@ -79,12 +90,9 @@ impl Renderer {
             markdown: opts
                 .markdown
                 .then(|| super::markdown::Markdown::new(opts.clone())),
-            thought_markdown: opts.markdown.then(|| {
-                super::markdown::Markdown::new(RenderOptions {
-                    color: false,
-                    ..opts.clone()
-                })
-            }),
+            thought_markdown: opts
+                .markdown
+                .then(|| super::markdown::Markdown::plain(opts.clone())),
             topics: 0,
             chapter: Chapter::default(),
             invalid_charts: 0,
@@ -95,6 +103,9 @@ impl Renderer {
             pending_calls: VecDeque::new(),
             plot_calls: ui::PlotCalls::default(),
             live: super::live_chart::LiveCharts::default(),
+            held: records::Held::default(),
+            region: super::screen::Screen::new(),
+            screen_size: None,
         }
     }
 
@@ -108,6 +119,21 @@ impl Renderer {
             self.markdown = fresh.markdown;
             self.thought_markdown = fresh.thought_markdown;
         }
+    }
+
+    /// Fixes the terminal's size the open block is fitted to, instead of
+    /// asking the terminal (for a test or a benchmark of `in_place`).
+    pub fn fix_screen_size(&mut self, cols: usize, rows: usize) {
+        self.screen_size = Some((cols, rows));
+    }
+
+    /// The terminal's columns and rows (0 columns and 24 rows when it
+    /// cannot be asked).
+    fn screen(&self) -> (usize, usize) {
+        self.screen_size.unwrap_or_else(|| {
+            terminal_size::terminal_size()
+                .map_or((0, 24), |(w, h)| (usize::from(w.0), usize::from(h.0)))
+        })
     }
 
     pub fn options(&self) -> &RenderOptions {
@@ -160,6 +186,18 @@ impl Renderer {
                 term::diag(format!("viz-render: warning: {note}"));
             }
             return out.flush();
+        }
+        if !self.opts.chapters_only {
+            if e.kind() != "record" {
+                self.records_end(out)?;
+            }
+            if self.hold(e) {
+                return out.flush();
+            }
+            if e.kind() == "result" {
+                // Under the answer that cites them, before what the end says.
+                self.sources_end(out)?;
+            }
         }
         match e.kind() {
             "tool_use" if e.str_field("tool_name") == Some(RENDER_VISUALIZATION) => {
@@ -235,6 +273,8 @@ impl Renderer {
             for e in self.live.take() {
                 self.chart(&e, out)?;
             }
+            self.records_end(out)?;
+            self.sources_end(out)?;
         }
         self.end_line(out)?;
         out.flush()
@@ -255,9 +295,9 @@ impl Renderer {
                 .collect();
             out.write_all(a.as_bytes())?;
         }
-        // A styled piece may end in a reset after its newline.
-        self.at_line_start =
-            s.ends_with('\n') || (s.ends_with('m') && text::strip_ansi(s).ends_with('\n'));
+        // A styled piece may end in a reset after its newline, an update
+        // in place in the end of synchronized output.
+        self.at_line_start = ends_a_line(s);
         self.wrote_any = true;
         Ok(())
     }
@@ -274,9 +314,9 @@ impl Renderer {
     /// Markdown output: an answer carries its own colours; a thought is
     /// painted dim as a whole, line by line (so each line of a pager or
     /// log opens and closes its own style).
-    fn emit_markdown(&mut self, out: &mut dyn Write, kind: &str, s: &str) -> io::Result<()> {
+    fn markdown_look(&self, kind: &str, s: &str) -> String {
         if kind != "thought" || !self.opts.color || s.is_empty() {
-            return self.emit(out, s);
+            return s.to_string();
         }
         let mut painted = String::with_capacity(s.len() + 16);
         for line in s.split_inclusive('\n') {
@@ -289,7 +329,42 @@ impl Renderer {
             }
             painted.push_str(nl);
         }
-        self.emit(out, &painted)
+        painted
+    }
+
+    /// Committed Markdown rows (`s`), and on a terminal the open block's
+    /// rows (`open`) redrawn in place under them.
+    fn emit_markdown(
+        &mut self,
+        out: &mut dyn Write,
+        kind: &str,
+        s: &str,
+        open: &[String],
+    ) -> io::Result<()> {
+        let text = self.markdown_look(kind, s);
+        if open.is_empty() && !self.region.shown() {
+            return self.emit(out, &text);
+        }
+        let (cols, height) = self.screen();
+        let cols = if cols == 0 { self.opts.width } else { cols };
+        // Rows wider than a narrower terminal take more than one of its
+        // rows: the region keeps to the screen (a row for the cursor).
+        let room = height.saturating_sub(1).max(1);
+        let mut used = 0;
+        let keep = open
+            .iter()
+            .rev()
+            .take_while(|r| {
+                used += text::visible_width(r).div_ceil(cols.max(1)).max(1);
+                used <= room
+            })
+            .count();
+        let rows: Vec<String> = open[open.len() - keep..]
+            .iter()
+            .map(|r| self.markdown_look(kind, r))
+            .collect();
+        let bytes = self.region.update(&text, &rows, cols);
+        self.emit(out, &bytes)
     }
 
     fn emit_text(&mut self, out: &mut dyn Write, s: &str) -> io::Result<()> {
@@ -303,7 +378,7 @@ impl Renderer {
             match self.markdown_for(kind) {
                 Some(md) => {
                     md.finish(&mut held);
-                    self.emit_markdown(out, kind, &held)?;
+                    self.emit_markdown(out, kind, &held, &[])?;
                     // A thought is set off from what follows, as its
                     // blocks are from each other.
                     self.gap_pending |= kind == "thought";
@@ -395,10 +470,22 @@ impl Renderer {
         self.text_style = style;
         self.in_text = Some(kind);
         let mut laid = String::new();
+        let in_place = self.opts.in_place;
+        // A row for the cursor under the block.
+        let rows = if in_place {
+            self.screen().1.saturating_sub(1).max(1)
+        } else {
+            0
+        };
         match self.markdown_for(kind) {
             Some(md) => {
                 md.push(content, &mut laid);
-                self.emit_markdown(out, kind, &laid)?;
+                let open = if in_place {
+                    md.preview(rows)
+                } else {
+                    Vec::new()
+                };
+                self.emit_markdown(out, kind, &laid, &open)?;
             }
             None => {
                 let t = clean_text(content, !self.opts.unicode);
@@ -410,6 +497,34 @@ impl Renderer {
             self.end_line(out)?;
         }
         Ok(())
+    }
+}
+
+/// Whether `s` leaves the cursor at the start of a row: it ends with a
+/// newline, or with a carriage return (an update in place that cleared
+/// the rows of its region), control sequences after it aside.
+fn ends_a_line(s: &str) -> bool {
+    let mut t = s;
+    loop {
+        if t.ends_with(['\n', '\r']) {
+            return true;
+        }
+        let Some(at) = t.rfind('\x1b') else {
+            return false;
+        };
+        let seq = &t[at..];
+        let params = seq
+            .strip_prefix("\x1b[")
+            .and_then(|p| p.strip_suffix(|c: char| c.is_ascii_alphabetic()));
+        match params {
+            Some(p)
+                if p.bytes()
+                    .all(|b| b.is_ascii_digit() || b == b';' || b == b'?') =>
+            {
+                t = &t[..at]
+            }
+            _ => return false,
+        }
     }
 }
 

@@ -99,15 +99,18 @@ fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
     }
 }
 
-/// `--format svg` over a stream: each chart in the order of sources (as
-/// the terminal draws them) to stdout or a file of `dir`; a chart that
-/// cannot be drawn is a warning naming the line (with `strict`, exit 65).
+/// `--format svg` (and `png`) over a stream: each chart in the order of
+/// sources (as the terminal draws them) to stdout or a file of `dir`; a
+/// chart that cannot be drawn is a warning naming the line (with
+/// `strict`, exit 65).
 pub(super) struct SvgWriter {
     limits: Limits,
     strict: bool,
     dir: Option<PathBuf>,
     plot_calls: PlotCalls,
     written: usize,
+    /// `--format png`: the SVG rasterised at its own size.
+    png: bool,
 }
 
 impl SvgWriter {
@@ -118,7 +121,14 @@ impl SvgWriter {
             dir,
             plot_calls: PlotCalls::default(),
             written: 0,
+            png: false,
         }
+    }
+
+    /// `--format png`: the same charts as PNG files.
+    pub(super) fn png(mut self) -> SvgWriter {
+        self.png = true;
+        self
     }
 
     pub(super) fn event(
@@ -162,23 +172,36 @@ impl SvgWriter {
             }
         };
         let svg = drawn?;
+        let svg = if self.png {
+            super::graphics::Raster::from_svg(&svg, frame::WIDTH)
+                .map_err(|err| anyhow::anyhow!("{at}: {err}"))?
+                .png()
+        } else {
+            svg.into_bytes()
+        };
+        let (ext, kind) = if self.png {
+            ("png", "PNG images")
+        } else {
+            ("svg", "SVG documents")
+        };
         self.written += 1;
         match &self.dir {
             Some(dir) => {
-                let path = dir.join(file_name(self.written, title.as_deref()));
+                let name = file_name(self.written, title.as_deref());
+                let path = dir.join(name.replace(".svg", &format!(".{ext}")));
                 std::fs::write(&path, &svg)
                     .map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
                 writeln!(out, "{}", path.display())?;
             }
             None => {
                 if self.written == 2 {
-                    term::diag(
-                        "viz-render: warning: several charts on stdout are several SVG documents \
-                         in a row; --output-dir DIR writes one file each",
-                    );
+                    term::diag(format!(
+                        "viz-render: warning: several charts on stdout are several {kind} \
+                         in a row; --output-dir DIR writes one file each"
+                    ));
                 }
-                out.write_all(svg.as_bytes())?;
-                if !svg.ends_with('\n') {
+                out.write_all(&svg)?;
+                if !self.png && !svg.ends_with(b"\n") {
                     out.write_all(b"\n")?;
                 }
             }

@@ -26,6 +26,10 @@ const MARKED_POINTS: usize = 60;
 struct Axis {
     scale: Scale,
     pad: f64,
+    /// Most ticks (and labels, grid lines) drawn: a category axis of 1,000
+    /// points labels every n-th, as the terminal does, not all on top of
+    /// each other.
+    most: usize,
 }
 
 impl Axis {
@@ -40,7 +44,11 @@ impl Axis {
             ScaleKind::Category => 0.5 / (scale.hi - scale.lo).max(1.0),
             _ => 0.0,
         };
-        Axis { scale, pad }
+        Axis {
+            scale,
+            pad,
+            most: target * 2,
+        }
     }
 
     fn at(&self, v: f64) -> f64 {
@@ -54,10 +62,17 @@ impl Axis {
     }
 
     fn ticked(&self) -> Ticked {
+        let step = self.scale.ticks.len().div_ceil(self.most.max(1)).max(1);
         Ticked {
             lo: -self.pad,
             hi: 1.0 + self.pad,
-            keys: self.scale.ticks.iter().map(|t| self.at(t.at)).collect(),
+            keys: self
+                .scale
+                .ticks
+                .iter()
+                .step_by(step)
+                .map(|t| self.at(t.at))
+                .collect(),
         }
     }
 

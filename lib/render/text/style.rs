@@ -14,6 +14,8 @@ pub enum Style {
     Yellow,
     BoldRed,
     BoldYellow,
+    /// Reverse video: gem-ask's consent prompt marks what it escaped.
+    Reverse,
     Fg(u8),
 }
 
@@ -27,6 +29,7 @@ impl Style {
             Style::Yellow => Some("33".into()),
             Style::BoldRed => Some("1;31".into()),
             Style::BoldYellow => Some("1;33".into()),
+            Style::Reverse => Some("7".into()),
             Style::Fg(n) => Some(n.to_string()),
         }
     }

@@ -30,9 +30,13 @@ pub fn words<S>(
 ) -> Vec<String> {
     let (pieces, words) = split_words(spans, text_of);
     let total = total.max(1);
+    // A line's bytes: its columns, and room for styles (sized once, not
+    // grown a word at a time).
+    let mut line = String::with_capacity(first.len() + 2 * total);
+    line.push_str(first);
     let mut fill = Fill {
         lines: Vec::new(),
-        line: first.to_string(),
+        line,
         col: first_w,
         start: first_w,
         rest: if rest * 2 > total { 0 } else { rest },
@@ -54,8 +58,9 @@ fn split_words<'a, S>(
     spans: &'a [S],
     text_of: impl Fn(&S) -> &str,
 ) -> (Vec<Piece<'a, S>>, Vec<usize>) {
-    let mut pieces: Vec<Piece<'_, S>> = Vec::new();
-    let mut words: Vec<usize> = Vec::new();
+    let bytes: usize = spans.iter().map(|s| text_of(s).len()).sum();
+    let mut pieces: Vec<Piece<'_, S>> = Vec::with_capacity(bytes / 5 + 1);
+    let mut words: Vec<usize> = Vec::with_capacity(bytes / 5 + 1);
     let mut in_word = false;
     for s in spans {
         let mut rest_text = text_of(s);
@@ -101,8 +106,9 @@ struct Fill {
 impl Fill {
     /// Ends the open line; the next starts under the hanging indent.
     fn break_line(&mut self) {
-        self.lines.push(std::mem::take(&mut self.line));
-        self.line = " ".repeat(self.rest);
+        let mut next = String::with_capacity(2 * self.total);
+        next.extend(std::iter::repeat_n(' ', self.rest));
+        self.lines.push(std::mem::replace(&mut self.line, next));
         self.col = self.rest;
         self.start = self.rest;
     }

@@ -160,3 +160,58 @@ pub fn text_reply(text: &str, prompt: u64, candidates: u64) -> Reply {
                                 "totalTokenCount":prompt + candidates}})
     ))
 }
+
+/// A multimodal fixture (testdata/gemini/multimodal), as text.
+pub fn mm(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/gemini/multimodal")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A multimodal fixture, as JSON.
+pub fn mm_json(name: &str) -> Value {
+    serde_json::from_str(&mm(name)).unwrap()
+}
+
+pub fn b64(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+pub fn unb64(s: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(s).unwrap()
+}
+
+/// gem-ask in a scene's working directory with a clean environment (a
+/// UTF-8 locale, the scene's XDG homes, the key, the fake server); its
+/// output is whatever `--output` and the pipe make it.
+pub fn ask_in(
+    scene: &super::tools::Scene,
+    server: &FakeGemini,
+    args: &[&str],
+) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
+    cmd.env_clear()
+        .env("GEMINI_API_KEY", super::KEY)
+        .env("GEMINI_BASE_URL", &server.url)
+        .env("XDG_DATA_HOME", &scene.home)
+        .env("XDG_CONFIG_HOME", &scene.home)
+        .env("GEMLINE_RETRY_BASE_MS", "1")
+        .env("LANG", "C.UTF-8")
+        .current_dir(&scene.work)
+        .args(args)
+        .stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// Runs a command: its exit code, stdout and stderr.
+pub fn run(cmd: &mut std::process::Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}

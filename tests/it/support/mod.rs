@@ -11,11 +11,16 @@
 //! delays, optionally cut off mid-stream) and captures what the client
 //! sent: request line, headers, body.
 //!
-//! Every captured request body is also written to the capture directory
+//! Every captured request body of a model call (`...generateContent`;
+//! not the Files API's uploads and polls) is also written to the capture directory
 //! (`$GEMLINE_CAPTURE_DIR`, default `target/tmp/gemini-requests`), where
-//! `tests/validate_requests.sh` checks them against the official schema.
+//! `tests/validate_requests.sh` checks them against the official schema
+//! (a countTokens body as `NAME-N.countTokens.json`; a GET has none).
 
+pub mod answer;
 pub mod ask;
+pub mod commonmark;
+pub mod screen;
 pub mod tmux;
 pub mod tools;
 pub mod viz;
@@ -214,6 +219,7 @@ impl FakeGemini {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let captured = Arc::new(Mutex::new(Vec::new()));
         let cap = captured.clone();
+        let own = url.clone();
         if let Some((_, dir)) = &capture {
             std::fs::create_dir_all(dir).unwrap();
         }
@@ -224,8 +230,20 @@ impl FakeGemini {
                 let Some(req) = read_request(&stream) else {
                     continue;
                 };
-                if let Some((name, dir)) = &capture {
-                    let _ = std::fs::write(dir.join(format!("{name}-{}.json", n + 1)), &req.body);
+                // Only the bodies of GenerateContentRequests and
+                // CountTokensRequests: the Files API's upload (metadata,
+                // bytes) and polling are other shapes, a GET has none.
+                if let Some((name, dir)) = &capture
+                    && (req.request_line.contains("enerateContent")
+                        || req.request_line.contains(":countTokens"))
+                {
+                    let kind = if req.request_line.contains(":countTokens") {
+                        ".countTokens"
+                    } else {
+                        ""
+                    };
+                    let file = format!("{name}-{}{kind}.json", n + 1);
+                    let _ = std::fs::write(dir.join(file), &req.body);
                 }
                 cap.lock().unwrap().push(req);
                 let reply = replies.next().unwrap_or_else(|| {
@@ -234,7 +252,7 @@ impl FakeGemini {
                         r#"{"error":{"code":418,"message":"fake server: no scripted reply left","status":"FAILED_PRECONDITION"}}"#,
                     )
                 });
-                let _ = serve(stream, &reply);
+                let _ = serve(stream, &reply, &own);
             }
         });
         FakeGemini { url, captured }
@@ -294,10 +312,12 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-fn serve(mut s: TcpStream, reply: &Reply) -> std::io::Result<()> {
+/// `{SERVER}` in a header value is the server's own URL (an upload URL
+/// the Files API hands out points back at it).
+fn serve(mut s: TcpStream, reply: &Reply, own: &str) -> std::io::Result<()> {
     let mut head = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
     for (k, v) in &reply.headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
+        head.push_str(&format!("{k}: {}\r\n", v.replace("{SERVER}", own)));
     }
     head.push_str("Connection: close\r\n");
     match &reply.body {

@@ -196,6 +196,17 @@ impl Tmux {
         ]);
     }
 
+    /// Pipes everything the program writes to the terminal into `command`
+    /// (run by tmux with `sh -c`), as it arrives; an empty `command` closes
+    /// the pipe.
+    pub fn pipe_pane(&self, command: &str) {
+        if command.is_empty() {
+            self.run(&["pipe-pane", "-t", TARGET]);
+        } else {
+            self.run(&["pipe-pane", "-o", "-t", TARGET, command]);
+        }
+    }
+
     /// A pane variable (`history_size`, `cursor_flag`, `pane_width`).
     pub fn var(&self, name: &str) -> String {
         self.run(&[

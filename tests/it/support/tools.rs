@@ -18,6 +18,16 @@ use crate::support::{self, FakeGemini, Reply, fixture};
 
 pub const MODEL: &str = "gemini-3.1-pro-preview";
 
+/// The tools a one-shot Gemini run declares by default, in their order.
+pub const DEFAULT_TOOLS: [&str; 6] = [
+    "render_visualization",
+    "create_new_topic",
+    "plot",
+    "signal",
+    "web_search",
+    "web_fetch",
+];
+
 /// The recorded stream of three parallel calls (3.1 pro: one call per
 /// event, each with an id), carrying `calls` instead: the first keeps the
 /// recorded thought signature, each call gets the id `call-N`.
@@ -133,17 +143,40 @@ impl Scene {
     }
 }
 
-/// Waits for a child at most 60 s (then kills it: a test must not hang).
+/// Waits for a child at most 60 s (then kills it: a test must not hang),
+/// reading its output meanwhile (a full pipe would stop it).
 pub fn finish(mut child: Child) -> Output {
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    }
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
     let until = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
+    let mut status = child.try_wait().unwrap();
+    while status.is_none() {
         if Instant::now() > until {
             let _ = child.kill();
-            panic!("gem-ask did not finish within 60 s");
+            let _ = child.wait();
+            panic!(
+                "gem-ask did not finish within 60 s; it wrote:\n{}\nand on stderr:\n{}",
+                String::from_utf8_lossy(&out.join().unwrap()),
+                String::from_utf8_lossy(&err.join().unwrap())
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
+        status = child.try_wait().unwrap();
     }
-    child.wait_with_output().unwrap()
+    Output {
+        status: status.unwrap(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
 }
 
 /// The events of a run that must have succeeded.
@@ -279,6 +312,33 @@ pub fn mcp_server(rel: &str) -> Option<PathBuf> {
         path.display()
     );
     None
+}
+
+/// A Python for the stand-in MCP servers of testdata/mcp/ (`what`): the
+/// venv `.ci/setup-mcp.sh` makes, else python3 or python on PATH. None
+/// there: a failure under CI=true (the setup needs python3), else the
+/// test is skipped with a loud note.
+pub fn python(what: &str) -> Option<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = root
+        .join("target/mcp/venv/bin/python")
+        .display()
+        .to_string();
+    let found = [venv.as_str(), "python3", "python"].into_iter().find(|p| {
+        Command::new(p)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if found.is_none() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "CI: python3 is missing (.ci/setup-mcp.sh needs it)");
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "SKIPPED: no python3 for {what}: NOT tested"
+        );
+    }
+    found.map(str::to_string)
 }
 
 pub const TIME: &str = "venv/bin/mcp-server-time";

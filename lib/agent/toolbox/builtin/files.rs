@@ -2,27 +2,31 @@
 //! regex over files), all `auto` since they only read inside the
 //! workspace, and `write_file` (`standard`). Every path goes through
 //! [`Workspace::resolve`]; answers are capped so one call cannot flood the
-//! model's context. Declarations use the OpenAPI subset, like the chart
-//! tools.
+//! model's context. `read_file` of an image or a PDF, opened the same
+//! way, sends it to the model as a part of the answer instead of text.
+//! Declarations use the OpenAPI subset, like the chart tools.
 
-use std::fs;
-use std::io::Read;
+use std::fs::File;
+use std::io::{self, Read, Write};
 use std::path::Path;
-use std::time::Instant;
+
+use base64::Engine;
 
 use serde_json::{Value, json};
 
-use super::place;
-use crate::agent::toolbox::{Ctx, Done, Failed, Level, Ran, Source, Tool, ToolResult, Workspace};
+use super::args::{io_failed, required, str_arg};
+use super::search::{self, MAX_MATCHES};
+use super::{paging, place};
+use crate::agent::toolbox::{
+    Ctx, Done, Failed, Level, MEDIA_KEY, Ran, Source, Stop, Tool, ToolResult, Workspace,
+    media_for_model,
+};
+use crate::term::regular::FileKind;
 
 /// Most bytes of a file `read_file` returns.
 pub const MAX_READ: usize = 256 * 1024;
 /// Most entries `list_directory` returns.
 pub const MAX_ENTRIES: usize = 1000;
-/// Most matching lines `search_files` returns.
-pub const MAX_MATCHES: usize = 200;
-/// Files larger than this are not searched.
-const MAX_SEARCH_FILE: u64 = 4 << 20;
 
 /// The four file tools.
 pub fn tools() -> Vec<Tool> {
@@ -38,7 +42,7 @@ pub fn tools() -> Vec<Tool> {
         .on_request()
         .with_guidance(place::WORKSPACE, guidance),
         Tool::new(search_decl(), Source::Builtin, Level::Auto, |a, c| {
-            search_files(a, c).into()
+            search::search_files(a, c).into()
         })
         .on_request()
         .with_guidance(place::WORKSPACE, guidance),
@@ -63,10 +67,24 @@ pub fn tools() -> Vec<Tool> {
 /// The system prompt's paragraph of the file and command tools (said
 /// once, however many of them are declared).
 pub(super) fn guidance(workspace: &Workspace) -> String {
+    let sandbox = workspace.sandbox();
+    let jail = if sandbox.active() {
+        format!(
+            " Shell commands run in a sandbox: they can write only there and in $TMPDIR, cannot read \
+             the user's keys (~/.ssh and the like){}.",
+            if sandbox.network_closed() {
+                " and cannot use the network"
+            } else {
+                ""
+            }
+        )
+    } else {
+        String::new()
+    };
     format!(
         "The file and command tools work only inside {} (the first is the working directory); \
-         paths are relative to the working directory. Calls that change something may be refused \
-         by the user: then do not retry them, say what you would have done.\n",
+         paths are relative to the working directory.{jail} Calls that change something may be \
+         refused by the user: then do not retry them, say what you would have done.\n",
         workspace.describe()
     )
 }
@@ -75,12 +93,80 @@ fn read_decl() -> Value {
     json!({
         "name": "read_file",
         "description": format!("Reads a text file inside the working directory (or an included directory). \
-            Returns at most {} KiB; use offset and limit (lines) for long files.", MAX_READ / 1024),
+            A call returns at most {} KiB: a longer file is read in pages, by line (offset and limit count lines \
+            over the whole file), and the answer ends with the offset of the next page. An image (PNG, JPEG, \
+            WebP) or a PDF is sent to you whole, to look at.", MAX_READ / 1024),
         "parameters": {"type": "OBJECT", "properties": {
             "path": {"type": "STRING", "description": "File path, relative to the working directory."},
             "offset": {"type": "INTEGER", "description": "First line to return, counting from 1."},
             "limit": {"type": "INTEGER", "description": "Most lines to return."}
         }, "required": ["path"]}
+    })
+}
+
+/// Bytes read to tell an image or PDF from text.
+const SNIFFED: usize = 64;
+/// Most bytes of an image or PDF read_file sends the model.
+const MAX_MEDIA: u64 = 7 << 20;
+
+/// The type of a file starting with `head` when read_file sends it to the
+/// model as a part (an image every provider's models read, or a PDF).
+fn media_type(head: &[u8]) -> Option<&'static str> {
+    let mime = crate::agent::attach::sniff::sniff(head);
+    media_for_model(mime).then_some(mime)
+}
+
+/// An image or PDF the model asked to read, opened through the
+/// workspace's rules (`file`, its first bytes `head` already read): sent
+/// to it as a part of the answer by the agent ([`MEDIA_KEY`]), shown
+/// where it is (`real`). Read in pieces, so a stop ends it.
+fn read_media(
+    path: &str,
+    real: &Path,
+    mime: &str,
+    head: Vec<u8>,
+    file: File,
+    ctx: &Ctx<'_>,
+) -> ToolResult {
+    let too_large = || {
+        Failed::new(
+            "tool_failed",
+            format!(
+                "{path} is a {mime} file of more than {} MiB, more than read_file sends",
+                MAX_MEDIA >> 20
+            ),
+        )
+    };
+    let size = file.metadata().map_err(|e| io_failed(path, e))?.len();
+    if size > MAX_MEDIA {
+        return Err(too_large());
+    }
+    let mut bytes = head;
+    let mut rest = file.take(MAX_MEDIA + 1 - bytes.len() as u64);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        if let Some(why) = ctx.stopped() {
+            return Err(ctx.stop_failure("read_file", why));
+        }
+        match rest.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io_failed(path, e)),
+        }
+    }
+    if bytes.len() as u64 > MAX_MEDIA {
+        return Err(too_large());
+    }
+    let output = format!(
+        "{path}: {mime}, {} bytes, sent with this answer",
+        bytes.len()
+    );
+    let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let media = json!([{"mimeType": mime, "data": data, "path": real.to_string_lossy()}]);
+    Ok(Done {
+        response: json!({"output": output, (MEDIA_KEY): media}),
+        output,
     })
 }
 
@@ -135,85 +221,55 @@ pub(super) fn inside(
     }
 }
 
-pub(super) fn str_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
-
-fn bad_args(message: String) -> Failed {
-    Failed::new("invalid_arguments", message)
-}
-
-fn io_failed(path: &str, e: std::io::Error) -> Failed {
-    Failed::new("tool_failed", format!("{path}: {e}"))
-}
-
-fn required<'a>(tool: &str, args: &'a Value, key: &str) -> Result<&'a str, Failed> {
-    str_arg(args, key).ok_or_else(|| bad_args(format!("{tool}: {key} is required (a string)")))
-}
-
 fn refused(message: String) -> Failed {
     Failed::new("path_refused", message)
 }
 
 fn read_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     let path = required("read_file", args, "path")?;
-    let real = ctx.workspace.resolve(path).map_err(refused)?;
-    let mut bytes = Vec::new();
-    fs::File::open(&real)
-        .and_then(|f| f.take(MAX_READ as u64 + 1).read_to_end(&mut bytes))
+    let (mut file, real) = ctx.workspace.open_file(path)?;
+    let mut head = Vec::with_capacity(SNIFFED);
+    (&mut file)
+        .take(SNIFFED as u64)
+        .read_to_end(&mut head)
         .map_err(|e| io_failed(path, e))?;
-    if bytes.contains(&0) {
+    if let Some(mime) = media_type(&head) {
+        return read_media(path, &real, mime, head, file, ctx);
+    }
+    let offset = args
+        .get("offset")
+        .and_then(Value::as_u64)
+        .unwrap_or(1)
+        .max(1);
+    let limit = args.get("limit").and_then(Value::as_u64).filter(|&n| n > 0);
+    // The bytes sniffed are the page's first ones: the file is read once.
+    let whole = io::Cursor::new(head).chain(file);
+    let page = paging::page(whole, offset, limit, MAX_READ, &|| ctx.stopped().is_some())
+        .map_err(|e| io_failed(path, e))?
+        .ok_or_else(|| ctx.stop_failure("read_file", ctx.stopped().unwrap_or(Stop::Timeout)))?;
+    if page.binary {
         return Err(Failed::new(
             "tool_failed",
             format!("{path} is a binary file; read_file returns text only"),
         ));
     }
-    let cut = bytes.len() > MAX_READ;
-    bytes.truncate(MAX_READ);
-    let text = String::from_utf8_lossy(&bytes);
-    let offset = args
-        .get("offset")
-        .and_then(Value::as_u64)
-        .unwrap_or(1)
-        .max(1) as usize;
-    let limit = args
-        .get("limit")
-        .and_then(Value::as_u64)
-        .map(|n| n as usize);
-    let lines: Vec<&str> = text.lines().collect();
-    let total = lines.len();
-    let first = (offset - 1).min(total);
-    let last = limit.map_or(total, |n| (first + n).min(total));
-    let mut out = lines[first..last].join("\n");
-    if cut && last == total {
-        out.push_str(&format!(
-            "\n[read_file: the file is longer than {} KiB; only its start was read]",
-            MAX_READ / 1024
-        ));
-    } else if first > 0 || last < total {
-        out.push_str(&format!(
-            "\n[read_file: lines {}-{last} of {total}]",
-            first + 1
-        ));
-    }
-    Ok(Done::text(out))
+    Ok(Done::text(page.shown()))
 }
 
 fn list_directory(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     let path = str_arg(args, "path").unwrap_or(".");
-    let real = ctx.workspace.resolve(path).map_err(refused)?;
-    let mut entries: Vec<(String, String)> = fs::read_dir(&real)
+    let (dir, _) = ctx.workspace.open_dir(path)?;
+    let mut entries: Vec<(String, String)> = dir
+        .entries()
         .map_err(|e| io_failed(path, e))?
-        .filter_map(Result::ok)
+        .into_iter()
         .map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let line = match e.file_type() {
-                Ok(t) if t.is_dir() => format!("{name}/"),
-                Ok(t) if t.is_symlink() => format!("{name}@"),
-                _ => format!(
-                    "{name}\t{}",
-                    e.metadata().map(|m| m.len()).unwrap_or_default()
-                ),
+            let name = e.name.to_string_lossy().into_owned();
+            let line = match e.kind {
+                FileKind::Directory => format!("{name}/"),
+                FileKind::Symlink => format!("{name}@"),
+                FileKind::Regular => format!("{name}\t{}", e.len),
+                other => format!("{name}\t({})", other.described()),
             };
             (name, line)
         })
@@ -232,78 +288,12 @@ fn list_directory(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     Ok(Done::text(out.join("\n")))
 }
 
-fn search_files(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
-    let pattern = required("search_files", args, "pattern")?;
-    let re = regex::RegexBuilder::new(pattern)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|e| bad_args(format!("search_files: pattern: {e}")))?;
-    let path = str_arg(args, "path").unwrap_or(".");
-    let real = ctx.workspace.resolve(path).map_err(refused)?;
-    let mut hits = Vec::new();
-    let mut more = false;
-    // Hidden files and what .gitignore excludes (build output, vendored
-    // code) are skipped, as a person searching would.
-    let walk = ignore::WalkBuilder::new(&real)
-        .follow_links(false)
-        .require_git(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .build();
-    for entry in walk.filter_map(Result::ok) {
-        if Instant::now() > ctx.deadline {
-            return Err(Failed::timed_out("search_files", ctx.timeout));
-        }
-        let is_file = entry.file_type().is_some_and(|t| t.is_file());
-        if !is_file || entry.metadata().map_or(true, |m| m.len() > MAX_SEARCH_FILE) {
-            continue;
-        }
-        let shown = ctx.workspace.shown(entry.path());
-        if search_one(entry.path(), &shown, &re, &mut hits) {
-            more = true;
-            break;
-        }
-    }
-    if hits.is_empty() {
-        return Ok(Done::text(format!("no match for {pattern:?} under {path}")));
-    }
-    if more {
-        hits.push(format!("[search_files: stopped at {MAX_MATCHES} matches]"));
-    }
-    Ok(Done::text(hits.join("\n")))
-}
-
-/// Adds `file`'s matching lines to `hits`; true once the cap is reached.
-fn search_one(file: &Path, shown: &str, re: &regex::Regex, hits: &mut Vec<String>) -> bool {
-    let Ok(bytes) = fs::read(file) else {
-        return false;
-    };
-    if bytes.iter().take(8192).any(|&b| b == 0) {
-        return false;
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    for (i, line) in text.lines().enumerate() {
-        if re.is_match(line) {
-            if hits.len() == MAX_MATCHES {
-                return true;
-            }
-            let line: String = line.chars().take(300).collect();
-            hits.push(format!("{shown}:{}: {line}", i + 1));
-        }
-    }
-    false
-}
-
 fn write_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
     let path = required("write_file", args, "path")?;
     let content = required("write_file", args, "content")?;
-    let real = ctx.workspace.resolve(path).map_err(refused)?;
-    if real.is_dir() {
-        return Err(Failed::new("tool_failed", format!("{path} is a directory")));
-    }
-    if let Some(parent) = real.parent() {
-        fs::create_dir_all(parent).map_err(|e| io_failed(path, e))?;
-    }
-    fs::write(&real, content).map_err(|e| io_failed(path, e))?;
+    let (mut file, real) = ctx.workspace.create_file(path)?;
+    file.write_all(content.as_bytes())
+        .map_err(|e| io_failed(path, e))?;
     Ok(Done::text(format!(
         "wrote {} bytes to {}",
         content.len(),
@@ -314,6 +304,7 @@ fn write_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::path::PathBuf;
     use std::time::Duration;
 
@@ -328,12 +319,7 @@ mod tests {
     }
 
     fn ctx(w: &Workspace) -> Ctx<'_> {
-        Ctx {
-            workspace: w,
-            deadline: Instant::now() + Duration::from_secs(30),
-            timeout: Duration::from_secs(30),
-            tool_id: "t1",
-        }
+        Ctx::new(w, Duration::from_secs(30), "t1")
     }
 
     #[test]
@@ -341,15 +327,18 @@ mod tests {
         let (d, w) = ws("all");
         let c = ctx(&w);
         let r = read_file(&json!({"path": "notes.txt", "offset": 2, "limit": 1}), &c).unwrap();
-        assert_eq!(r.output, "two\n[read_file: lines 2-2 of 3]");
+        assert_eq!(
+            r.output,
+            "two\n[read_file: lines 2-2 of 3; the next page starts at offset 3]"
+        );
         let l = list_directory(&json!({}), &c).unwrap();
         assert_eq!(l.output, "notes.txt\t14\nsrc/");
-        let s = search_files(&json!({"pattern": "(?i)todo"}), &c).unwrap();
+        let s = search::search_files(&json!({"pattern": "(?i)todo"}), &c).unwrap();
         assert_eq!(s.output, "src/main.rs:2:     // TODO: more");
         fs::create_dir_all(d.join("target")).unwrap();
         fs::write(d.join("target/gen.rs"), "// TODO: generated\n").unwrap();
         fs::write(d.join(".gitignore"), "target/\n").unwrap();
-        let s = search_files(&json!({"pattern": "TODO"}), &c).unwrap();
+        let s = search::search_files(&json!({"pattern": "TODO"}), &c).unwrap();
         assert_eq!(s.output, "src/main.rs:2:     // TODO: more");
         let wr = write_file(&json!({"path": "out/a.txt", "content": "hi"}), &c).unwrap();
         assert_eq!(wr.output, "wrote 2 bytes to out/a.txt");
@@ -365,12 +354,61 @@ mod tests {
             "invalid_arguments"
         );
         assert_eq!(
-            search_files(&json!({"pattern": "("}), &c).unwrap_err().kind,
+            search::search_files(&json!({"pattern": "("}), &c)
+                .unwrap_err()
+                .kind,
             "invalid_arguments"
         );
         let e = read_file(&json!({"path": "../../../../etc/passwd"}), &c).unwrap_err();
         assert_eq!(e.kind, "path_refused");
         let e = write_file(&json!({"path": "/tmp/x", "content": ""}), &c).unwrap_err();
         assert_eq!(e.kind, "path_refused");
+    }
+    #[test]
+    fn an_image_is_read_whole_through_the_workspaces_opening() {
+        let (d, w) = ws("media");
+        let png: Vec<u8> = b"\x89PNG\r\n\x1a\n"
+            .iter()
+            .copied()
+            .chain((0..200_000u32).map(|i| (i % 251) as u8))
+            .collect();
+        fs::write(d.join("pic.png"), &png).unwrap();
+        let c = ctx(&w);
+        // Paging arguments do not cut an image: it goes whole.
+        let r = read_file(&json!({"path": "pic.png", "offset": 3, "limit": 1}), &c).unwrap();
+        assert_eq!(
+            r.output,
+            "pic.png: image/png, 200008 bytes, sent with this answer"
+        );
+        let m = &r.response[MEDIA_KEY][0];
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(m["data"].as_str().unwrap())
+            .unwrap();
+        assert!(data == png, "the bytes sent are the file's");
+        let real = d.canonicalize().unwrap().join("pic.png");
+        assert_eq!(m["path"], real.to_string_lossy().as_ref());
+        // A FIFO named like an image is refused (and does not block).
+        let fifo = std::ffi::CString::new(d.join("pipe.png").into_os_string().into_encoded_bytes())
+            .unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let e = read_file(&json!({"path": "pipe.png"}), &c).unwrap_err();
+        assert!(e.message.contains("FIFO"), "{e:?}");
+        // A link out of the workspace is refused, whatever the file is.
+        let outside = std::env::temp_dir().join(format!("gemline-out-{}.png", std::process::id()));
+        fs::write(&outside, &png).unwrap();
+        std::os::unix::fs::symlink(&outside, d.join("out.png")).unwrap();
+        let e = read_file(&json!({"path": "out.png"}), &c).unwrap_err();
+        assert_eq!(e.kind, "path_refused");
+        let _ = fs::remove_file(&outside);
+        // Larger than read_file sends: refused by its size, unread.
+        let big = fs::File::create(d.join("big.png")).unwrap();
+        (&big).write_all(&png[..8]).unwrap();
+        big.set_len(MAX_MEDIA + 1).unwrap();
+        let e = read_file(&json!({"path": "big.png"}), &c).unwrap_err();
+        assert!(e.message.contains("more than 7 MiB"), "{e:?}");
+        // A stop ends the reading: no answer with part of the file.
+        let stopped = Ctx::new(&w, Duration::ZERO, "t2");
+        let e = read_file(&json!({"path": "pic.png"}), &stopped).unwrap_err();
+        assert_eq!(e.kind, "timeout");
     }
 }

@@ -1,22 +1,34 @@
 //! gem-ask's own tools, each a [`Tool`] made in its own file: the chart,
 //! chapter and plot tools ([`chart`], [`topic`], [`plot`]), the file and
-//! command tools ([`files`], [`shell`]) and the agent modes' [`signal`].
+//! command tools ([`files`], [`shell`]), the agent modes' [`signal`], and
+//! the web tools of the Gemini provider ([`web_search`], [`web_fetch`]).
 //! [`tools`] is the one list that registers them, in declaration order
 //! (the order the model and `--list-tools` see); a new built-in tool is a
 //! new file here and one line there. The tool names other modules need
 //! (the turn loop, the task mode, the chart counts) are named here too.
 
+mod args;
 pub mod chart;
 pub mod files;
+mod paging;
 pub mod plot;
+pub mod search;
 pub mod shell;
 pub mod signal;
 pub mod topic;
+pub mod web_fetch;
+pub mod web_search;
 
 pub use chart::RENDER_VISUALIZATION;
 pub use plot::PLOT;
 pub use signal::{NEED_INPUT, PROGRESS, SIGNAL, Signal, SignalHook, TASK_COMPLETE};
 pub use topic::CREATE_NEW_TOPIC;
+pub use web_fetch::WEB_FETCH;
+pub use web_search::WEB_SEARCH;
+
+/// The tools that need Gemini's own tools (googleSearch, urlContext):
+/// not declared for another provider.
+pub const GEMINI_ONLY: &[&str] = &[WEB_SEARCH, WEB_FETCH];
 
 use super::Tool;
 
@@ -27,6 +39,8 @@ pub fn tools(progress_reporting: bool) -> Vec<Tool> {
     all.extend(files::tools());
     all.push(shell::tool());
     all.push(signal::tool(progress_reporting));
+    all.push(web_search::tool());
+    all.push(web_fetch::tool());
     all
 }
 
@@ -40,6 +54,8 @@ pub mod place {
     pub const SIGNAL: u8 = 40;
     /// The file and command tools share one paragraph.
     pub const WORKSPACE: u8 = 50;
+    /// So do the web tools.
+    pub const WEB: u8 = 60;
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
-//! The live region of a terminal: the frames of the live charts, kept at
-//! the bottom of the output and redrawn in place. Text and other events
-//! are written above it; the unfinished last line of that text is drawn
-//! as the region's first row (and written again, continued, with the next
-//! text), so streamed text and the region never overlap.
+//! The live region of a terminal: rows kept at the bottom of the output
+//! and redrawn in place. `viz-render --live` keeps the frames of its live
+//! charts there ([`Screen::redraw`]): text and other events are written
+//! above it; the unfinished last line of that text is drawn as the
+//! region's first row (and written again, continued, with the next text),
+//! so streamed text and the region never overlap. A Markdown answer keeps
+//! its open block there ([`Screen::update`]), redrawn from the first row
+//! that changed as the block grows, and committed rows go above it.
 //!
 //! A redraw is one write: synchronized-output mode on (terminals that know
 //! it show the frame at once; others ignore it), the rows the region took
@@ -34,6 +37,8 @@ pub struct Screen {
     /// The open line of text written before any region is on the
     /// cursor's row: a redraw starts by clearing that row.
     open_row: bool,
+    /// The region's rows as drawn by [`Screen::update`].
+    rows: Vec<String>,
 }
 
 impl Screen {
@@ -90,6 +95,46 @@ impl Screen {
         self.tail = tail.to_string();
         self.open_row = false;
         self.drawn = drawn;
+        s
+    }
+
+    /// One update of a region of rows under committed text: `text` (whole
+    /// lines) is written for good above the region, `region` the rows drawn
+    /// in place, `cols` the terminal's width now. Rows that did not change
+    /// are not written again. Returns the bytes (none when nothing
+    /// changed).
+    pub fn update(&mut self, text: &str, region: &[String], cols: usize) -> String {
+        let same = if text.is_empty() {
+            self.rows
+                .iter()
+                .zip(region)
+                .take_while(|(a, b)| a == b)
+                .count()
+        } else {
+            0
+        };
+        if text.is_empty() && same == self.rows.len() && same == region.len() {
+            return String::new();
+        }
+        let mut s = String::from(SYNC_ON);
+        let climb: usize = self.drawn[same..]
+            .iter()
+            .map(|&w| w.div_ceil(cols.max(1)).max(1))
+            .sum();
+        s.push('\r');
+        for _ in 0..climb {
+            s.push_str("\x1b[A\x1b[2K");
+        }
+        s.push_str(text);
+        self.drawn.truncate(same);
+        self.rows.truncate(same);
+        for l in &region[same..] {
+            s.push_str(l);
+            s.push('\n');
+            self.drawn.push(width(&strip_ansi(l)));
+            self.rows.push(l.clone());
+        }
+        s.push_str(SYNC_OFF);
         s
     }
 
@@ -171,6 +216,32 @@ mod tests {
         assert!(
             out.starts_with(&format!("\x1b[?2026h\r{}row 0", UP.repeat(4))),
             "{out:?}"
+        );
+    }
+
+    #[test]
+    fn text_with_no_region_is_written() {
+        // Found by tests/it/markdown_in_place.rs: committed rows with no
+        // region shown before or after were dropped.
+        let mut s = Screen::new();
+        assert_eq!(s.update("a\n", &[], 80), "\x1b[?2026h\ra\n\x1b[?2026l");
+    }
+
+    #[test]
+    fn an_update_rewrites_from_the_first_changed_row() {
+        let mut s = Screen::new();
+        let first = s.update("", &["one".into(), "tw".into()], 80);
+        assert_eq!(first, "\x1b[?2026h\rone\ntw\n\x1b[?2026l");
+        let grown = s.update("", &["one".into(), "two".into(), "three".into()], 80);
+        assert_eq!(grown, format!("\x1b[?2026h\r{UP}two\nthree\n\x1b[?2026l"));
+        assert_eq!(
+            s.update("", &["one".into(), "two".into(), "three".into()], 80),
+            ""
+        );
+        let done = s.update("one\ntwo\nthree!\n", &[], 80);
+        assert_eq!(
+            done,
+            format!("\x1b[?2026h\r{}one\ntwo\nthree!\n\x1b[?2026l", UP.repeat(3))
         );
     }
 }
