@@ -3,14 +3,15 @@
 //! header, the label, value and series columns, the chart type and the
 //! unit, saying so where the sample allows another reading (`doubts`);
 //! then it streams every row into bounded reducers (`builder`), so memory
-//! follows the point limit and not the input length.
+//! follows the point limit and not the input length. The sample and its
+//! header are `sample`'s.
 
 use std::borrow::Cow;
 
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, XType};
 
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
-use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell, owned};
+use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell};
 use super::transform::AggregateOp;
 use super::{ParseError, ParseOptions, examples_error};
 
@@ -20,12 +21,15 @@ mod collect;
 mod columns;
 mod doubts;
 mod plain;
+mod sample;
 mod transforms;
 
 use super::dates::instant;
 use super::dates::time::{DatesChoice, decide_dates};
 pub(crate) use super::dates::time::{looks_like_year, looks_ordered};
 use builder::Builder;
+pub(crate) use sample::sample_with_names;
+use sample::{line_of, ragged, set_aside_ragged, some_number};
 
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
@@ -521,89 +525,6 @@ fn values_unit(
     }
 }
 
-/// The first rows and the column names: the format's own, else the
-/// first row when it looks like a header (or names a column a flag asks
-/// for). At least one data row, else the input is not data.
-pub(crate) fn sample_with_names(
-    rows: &mut dyn Rows,
-    opts: &ParseOptions,
-    warn: &mut Warner,
-) -> Result<(Vec<(OwnedRow, Loc)>, Names), ParseError> {
-    let mut sample: Vec<(OwnedRow, Loc)> = Vec::new();
-    while sample.len() < SAMPLE_ROWS {
-        match rows.next_row(warn)? {
-            Some(loc) => sample.push((owned(rows.current()), loc)),
-            None => break,
-        }
-    }
-    let what = rows.what();
-    let names = match rows.names() {
-        Some(n) => n,
-        None => {
-            if sample.is_empty() {
-                return Err(examples_error(format!("{what} with no rows")));
-            }
-            let first = &sample[0].0;
-            let header = match opts.header {
-                Some(h) => h,
-                None => {
-                    let by_name = opts
-                        .label
-                        .iter()
-                        .chain(&opts.values)
-                        .chain(&opts.series)
-                        .any(|r| {
-                            r.parse::<usize>().is_err()
-                                && first.iter().flatten().any(|c| c.trim() == r.trim())
-                        });
-                    let body = &sample[1..];
-                    let st = stats(body, first.len());
-                    let header = by_name
-                        || (body.is_empty()
-                            && !(0..first.len()).any(|i| {
-                                cell(first, i).is_some_and(|c| parse_number(&c).is_some())
-                            }))
-                        || (0..first.len()).any(|i| st[i].numeric() && is_text(cell(first, i)))
-                        || doubts::text_header(first, body, &st);
-                    match doubts::year_header(first, body, &st).filter(|_| !header) {
-                        Some((header, note)) => {
-                            warn.note(note);
-                            header
-                        }
-                        None => header,
-                    }
-                }
-            };
-            if header {
-                let (row, _) = sample.remove(0);
-                Names {
-                    list: row
-                        .iter()
-                        .enumerate()
-                        .map(|(i, c)| match c.as_deref().map(str::trim) {
-                            Some(c) if !c.is_empty() => c.to_string(),
-                            _ => format!("column {}", i + 1),
-                        })
-                        .collect(),
-                    real: true,
-                }
-            } else {
-                Names {
-                    list: Vec::new(),
-                    real: false,
-                }
-            }
-        }
-    };
-    if sample.is_empty() {
-        return Err(examples_error(format!(
-            "{what} with a header ({}) but no data rows",
-            names.list.join(", ")
-        )));
-    }
-    Ok((sample, names))
-}
-
 /// Samples, decides, then streams: the whole tabular pipeline.
 pub(crate) fn chart_from_rows(
     rows: &mut dyn Rows,
@@ -677,58 +598,6 @@ pub(crate) fn chart_from_rows(
     b.finish(warn)
 }
 
-/// Rows of a sample, each with where it came from.
-type Sampled = Vec<(OwnedRow, Loc)>;
-
-/// The sample's rows that fit a header of `width` fields, and the ragged
-/// ones set aside; none fits: every ragged row said, and an error.
-fn set_aside_ragged(
-    sample: Sampled,
-    width: usize,
-    names: &Names,
-    delimiter: u8,
-    warn: &mut Warner,
-) -> Result<(Sampled, Sampled), ParseError> {
-    let (wide, sample): (Vec<_>, Vec<_>) = sample
-        .into_iter()
-        .partition(|(row, loc)| ragged(row, width, *loc, delimiter).is_some());
-    if sample.is_empty() {
-        for (row, loc) in &wide {
-            if let Some(m) = ragged(row, width, *loc, delimiter) {
-                warn.skip(m)?;
-            }
-        }
-        return Err(ParseError::Data(format!(
-            "every row has more fields than the header ({}); quote values that contain {:?}",
-            names.list.join(", "),
-            delimiter as char
-        )));
-    }
-    Ok((sample, wide))
-}
-
-/// An error unless some cell of the sample is a number.
-fn some_number(sample: &[(OwnedRow, Loc)], names: &Names) -> Result<(), ParseError> {
-    if sample.iter().any(|(r, _)| {
-        (0..r.width()).any(|i| cell(r, i).is_some_and(|c| parse_number(&c).is_some()))
-    }) {
-        return Ok(());
-    }
-    let cols: Vec<String> = if names.list.is_empty() {
-        sample[0]
-            .0
-            .iter()
-            .map(|c| c.as_deref().unwrap_or("").trim().to_string())
-            .collect()
-    } else {
-        names.list.clone()
-    };
-    Err(ParseError::Data(format!(
-        "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
-        cols.join(", ")
-    )))
-}
-
 /// A row the fast lane did not take: named and skipped when ragged, else
 /// pushed down the full path.
 fn full_row(
@@ -745,27 +614,6 @@ fn full_row(
         return warn.skip(m);
     }
     b.push(row, loc, warn)
-}
-
-fn line_of(l: Loc) -> u64 {
-    match l {
-        Loc::Line(n) => n,
-        Loc::Record(n) => n as u64,
-    }
-}
-
-/// Why a row does not fit a header of `width` fields, if it does not:
-/// only fields beyond it that hold something count (a trailing delimiter
-/// is harmless).
-fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> Option<String> {
-    let n = row.width();
-    ((width..n).any(|i| cell(row, i).is_some())).then(|| {
-        let d = delimiter as char;
-        format!(
-            "{loc} has {n} fields but the header has {width}; a {d:?} inside a value? \
-             quote that value (\"$1{d}200\"); row skipped"
-        )
-    })
 }
 
 #[cfg(test)]
