@@ -175,29 +175,10 @@ pub(crate) fn sniff(
         }
     }
     if let Some(m) = magic::of(&prefix) {
-        let kind = match m {
-            magic::Magic::Gzip => Kind::Gzip,
-            magic::Magic::Parquet => Kind::Parquet,
-            magic::Magic::ArrowFile => Kind::ArrowFile,
-            magic::Magic::ArrowStream => Kind::ArrowStream,
-            magic::Magic::Refused(what) => Kind::NotData(magic::refusal(&what)),
-        };
-        return Ok(sniffed(prefix, kind));
+        return Ok(sniffed(prefix, binary_kind(m)));
     }
     let text = String::from_utf8_lossy(&prefix);
-    let kind = match forced {
-        Some(Format::Json) | Some(Format::Args) => Kind::JsonDoc,
-        Some(Format::Jsonl) => Kind::Jsonl,
-        Some(Format::Markdown) => Kind::Markdown,
-        Some(Format::Tsv) => Kind::Delimited(delimiter.unwrap_or(b'\t')),
-        Some(Format::Csv) => Kind::Delimited(
-            delimiter
-                .or_else(|| sniff_delimiter(&complete_lines(&text, eof)))
-                .unwrap_or(b','),
-        ),
-        Some(Format::Events) => Kind::Events,
-        None => classify(&text, eof, delimiter),
-    };
+    let kind = text_kind(&text, eof, forced, delimiter);
     let note = match kind {
         Kind::Delimited(d) if delimiter.is_none() && matches!(forced, None | Some(Format::Csv)) => {
             delimiter_doubt(&complete_lines(&text, eof), d)
@@ -205,6 +186,35 @@ pub(crate) fn sniff(
         _ => None,
     };
     Ok(Sniffed { prefix, kind, note })
+}
+
+/// The kind of an input its first bytes name.
+fn binary_kind(m: magic::Magic) -> Kind {
+    match m {
+        magic::Magic::Gzip => Kind::Gzip,
+        magic::Magic::Parquet => Kind::Parquet,
+        magic::Magic::ArrowFile => Kind::ArrowFile,
+        magic::Magic::ArrowStream => Kind::ArrowStream,
+        magic::Magic::Refused(what) => Kind::NotData(magic::refusal(&what)),
+    }
+}
+
+/// The kind of a text prefix: the one `--format` forces, else what it
+/// looks like.
+fn text_kind(text: &str, eof: bool, forced: Option<Format>, delimiter: Option<u8>) -> Kind {
+    match forced {
+        Some(Format::Json) | Some(Format::Args) => Kind::JsonDoc,
+        Some(Format::Jsonl) => Kind::Jsonl,
+        Some(Format::Markdown) => Kind::Markdown,
+        Some(Format::Tsv) => Kind::Delimited(delimiter.unwrap_or(b'\t')),
+        Some(Format::Csv) => Kind::Delimited(
+            delimiter
+                .or_else(|| sniff_delimiter(&complete_lines(text, eof)))
+                .unwrap_or(b','),
+        ),
+        Some(Format::Events) => Kind::Events,
+        None => classify(text, eof, delimiter),
+    }
 }
 
 /// Lines of the prefix that are whole (the last may be cut by the peek).

@@ -204,20 +204,7 @@ fn plan(
         Some(u) => Some(u.clone()),
         None => values_unit(sample, &list, &values, names.real, warn),
     };
-    let decimals = (0..width)
-        .map(|i| match opts.decimal {
-            Some(d) => d,
-            None => {
-                let choice = decide_decimal(column_cells(sample, i), hint);
-                if values.contains(&i)
-                    && let Some(note) = doubt_note(&list[i], &choice)
-                {
-                    warn.note(note);
-                }
-                choice.mark
-            }
-        })
-        .collect();
+    let decimals = column_decimals(sample, &list, &values, width, hint, opts.decimal, warn);
     let dates = match label {
         Some(l) => decide_dates(column_cells(sample, l), opts.dates),
         None => DatesChoice::default(),
@@ -265,6 +252,33 @@ fn plan(
         chart,
         opts: nopts,
     })
+}
+
+/// Each column's decimal mark: `--decimal`'s, else decided from the
+/// sample, with a note where a value column allows another reading.
+fn column_decimals(
+    sample: &[(OwnedRow, Loc)],
+    list: &[String],
+    values: &[usize],
+    width: usize,
+    hint: MarkHint,
+    forced: Option<Decimal>,
+    warn: &mut Warner,
+) -> Vec<Decimal> {
+    (0..width)
+        .map(|i| match forced {
+            Some(d) => d,
+            None => {
+                let choice = decide_decimal(column_cells(sample, i), hint);
+                if values.contains(&i)
+                    && let Some(note) = doubt_note(&list[i], &choice)
+                {
+                    warn.note(note);
+                }
+                choice.mark
+            }
+        })
+        .collect()
 }
 
 /// A transformed chart's titles: the aggregate named on the value axis

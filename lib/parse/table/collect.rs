@@ -442,44 +442,55 @@ impl Builder {
                 Ok(Collected::Chart(Box::new(chart), vega, source))
             }
             What::Scatter(sc) => {
-                let binned = sc.binned();
-                let seen = sc.seen();
-                let series: Vec<Series> = sc
-                    .finish()
-                    .into_iter()
-                    .map(|(name, pts)| Series {
-                        name,
-                        points: pts
-                            .into_iter()
-                            .map(|(label, x, y, count)| Point {
-                                label,
-                                value: y,
-                                x: Some(x),
-                                x2: None,
-                                count,
-                            })
-                            .collect(),
-                    })
-                    .filter(|s| !s.points.is_empty())
-                    .collect();
-                if series.is_empty() {
-                    return Err(self.no_numbers());
-                }
-                let mut chart = chart_of(self.plan.chart.clone(), ChartType::Point, series);
-                chart.x_type = self.plan.x_type;
-                if binned {
-                    let cells: usize = chart.series.iter().map(|s| s.points.len()).sum();
-                    warn.note(format!(
-                        "{} points binned onto a grid: each of the {} drawn is a cell's points, \
-                         at their mean, with their count",
-                        super::super::number::grouped(seen),
-                        super::super::number::grouped(cells as u64),
-                    ));
-                }
+                let (chart, binned) = self.scatter_chart(sc, warn)?;
                 let source = source.filter(|_| !binned);
                 Ok(Collected::Chart(Box::new(chart), vega, source))
             }
         }
+    }
+
+    /// A scatter's chart, a series per `-s` value, and whether its points
+    /// were binned onto a grid (said; its rows are then not kept).
+    fn scatter_chart(
+        &self,
+        sc: transform::Scatter,
+        warn: &mut Warner,
+    ) -> Result<(Chart, bool), ParseError> {
+        let binned = sc.binned();
+        let seen = sc.seen();
+        let series: Vec<Series> = sc
+            .finish()
+            .into_iter()
+            .map(|(name, pts)| Series {
+                name,
+                points: pts
+                    .into_iter()
+                    .map(|(label, x, y, count)| Point {
+                        label,
+                        value: y,
+                        x: Some(x),
+                        x2: None,
+                        count,
+                    })
+                    .collect(),
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect();
+        if series.is_empty() {
+            return Err(self.no_numbers());
+        }
+        let mut chart = chart_of(self.plan.chart.clone(), ChartType::Point, series);
+        chart.x_type = self.plan.x_type;
+        if binned {
+            let cells: usize = chart.series.iter().map(|s| s.points.len()).sum();
+            warn.note(format!(
+                "{} points binned onto a grid: each of the {} drawn is a cell's points, \
+                 at their mean, with their count",
+                super::super::number::grouped(seen),
+                super::super::number::grouped(cells as u64),
+            ));
+        }
+        Ok((chart, binned))
     }
 
     /// The one series' name: the value column's.

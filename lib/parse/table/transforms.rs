@@ -111,24 +111,7 @@ pub(super) fn collect_for(
             super::list(names)
         )));
     }
-    let filters = t
-        .filters
-        .iter()
-        .map(|f| {
-            let col = super::resolve(names, &f.column, "--filter")?;
-            let dates = super::super::dates::time::decide_dates(
-                super::column_cells(sample, col),
-                opts.dates,
-            );
-            Ok(RowFilter::new(
-                f,
-                col,
-                &names[col],
-                plan.decimals[col],
-                dates.order,
-            ))
-        })
-        .collect::<Result<Vec<_>, ParseError>>()?;
+    let filters = row_filters(plan, opts, sample)?;
     let what = match kind {
         ChartType::Hist => What::Hist {
             hist: Histogram::default(),
@@ -170,6 +153,34 @@ pub(super) fn collect_for(
         Some(Source::new(source)),
         vega,
     )))
+}
+
+/// `--filter`s resolved on the plan's columns, each reading its column's
+/// numbers and dates as the chart does.
+fn row_filters(
+    plan: &super::Plan,
+    opts: &super::super::ParseOptions,
+    sample: &[(super::super::rows::OwnedRow, Loc)],
+) -> Result<Vec<RowFilter>, ParseError> {
+    let names = &plan.names;
+    plan.transform
+        .filters
+        .iter()
+        .map(|f| {
+            let col = super::resolve(names, &f.column, "--filter")?;
+            let dates = super::super::dates::time::decide_dates(
+                super::column_cells(sample, col),
+                opts.dates,
+            );
+            Ok(RowFilter::new(
+                f,
+                col,
+                &names[col],
+                plan.decimals[col],
+                dates.order,
+            ))
+        })
+        .collect()
 }
 
 /// The columns the export's rows carry, each typed as the transforms
