@@ -23,14 +23,14 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
+            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --chart)
-                    COMPREPLY=($(compgen -W "bar line table" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "bar line table point hist" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -58,6 +58,26 @@ _viz__parse() {
                     return 0
                     ;;
                 -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aggregate)
+                    COMPREPLY=($(compgen -W "count sum mean median min max distinct" -- "${cur}"))
+                    return 0
+                    ;;
+                --time-unit)
+                    COMPREPLY=($(compgen -W "year quarter month yearmonth yearmonthdate week day hours minutes" -- "${cur}"))
+                    return 0
+                    ;;
+                --filter)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bins)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-groups)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,8 @@
 complete -c viz-parse -l chart -d 'Chart kind [default: line for dates, years and ordered numbers, else bar]' -r -f -a "bar\t''
 line\t''
-table\t''"
+table\t''
+point\t'A scatter of -y over a number or date -x (binned when large)'
+hist\t'A histogram of -y: rows counted in --bins bins'"
 complete -c viz-parse -l format -d 'Input format, instead of detecting it' -r -f -a "csv\t'Comma-separated (or `;`/`|`, sniffed; see --delimiter)'
 tsv\t'Tab-separated'
 json\t'One JSON document: object map, array of records or pairs'
@@ -11,6 +13,25 @@ events\t'A stream of events (JSON lines, each with a `type`)'"
 complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number)' -r
 complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line only)' -r
 complete -c viz-parse -s s -l series -d 'Long format: one series per distinct value of this column' -r
+complete -c viz-parse -l aggregate -d 'Rows grouped by the label (-x) and the series (-s), one value per group of the -y column (count needs none); the axis says which (`mean(delay)`). Memory follows the groups, not the rows' -r -f -a "count\t'The rows of each group'
+sum\t'The sum of the values'
+mean\t'Their mean'
+median\t'Their median (the mean of the two middle ones for an even count)'
+min\t'The smallest'
+max\t'The largest'
+distinct\t'How many distinct values (a missing value is one of them)'"
+complete -c viz-parse -l time-unit -d 'Group a date label (-x) by a unit of time, as Vega-Lite\'s timeUnit (UTC): year, yearmonth and yearmonthdate keep the calendar; quarter, month, week, day, hours and minutes fold it (all Januaries, all Mondays). Each group is the --aggregate (mean when none)' -r -f -a "year\t'The calendar year: 2024'
+quarter\t'The quarter of the year, all years together: Q1..Q4'
+month\t'The month of the year, all years together: Jan..Dec'
+yearmonth\t'The month of the calendar: 2024-01'
+yearmonthdate\t'The day of the calendar: 2024-01-05'
+week\t'The week of the year (weeks start on Sunday; week 0 is the days before the first Sunday), all years together'
+day\t'The day of the week, all weeks together: Sun..Sat'
+hours\t'The hour of the day, all days together: 00..23'
+minutes\t'The minute of the hour, all hours together: 00..59'"
+complete -c viz-parse -l filter -d 'Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >= (numbers compare as numbers, dates as dates, else text) or COLUMN~REGEX; repeat to AND several' -r
+complete -c viz-parse -l bins -d 'With --chart hist: at most N bins, their edges on a step of 1, 2 or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200]' -r
+complete -c viz-parse -l max-groups -d 'Groups --aggregate and --time-unit keep at most, before the input is refused [default: 10000]' -r
 complete -c viz-parse -l title -d 'Chart title' -r
 complete -c viz-parse -l subtitle -d 'Chart subtitle' -r
 complete -c viz-parse -l x-label -d 'X axis title [default: the label column\'s name]' -r
@@ -19,7 +40,7 @@ complete -c viz-parse -l unit -d 'Unit of the values, e.g. s or % [default: the 
 complete -c viz-parse -l sort -d 'Order of bar and table points (a line keeps input order)' -r -f -a "none\t''
 asc\t''
 desc\t''"
-complete -c viz-parse -l max-points -d 'Points kept per series [default: 30; at most 200]' -r
+complete -c viz-parse -l max-points -d 'Points kept per series, 2 to 200 [default: 30; more is capped]' -r
 complete -c viz-parse -l keep -d 'Which points a bar or table keeps when there are too many' -r -f -a "top\t'The largest by absolute value (bar and table default)'
 first\t'The first N in input order'
 last\t'The last N in input order, as for the last 5 years'"

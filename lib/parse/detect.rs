@@ -1,16 +1,24 @@
 //! Format detection from a peeked prefix (at most 64 KiB or 200 lines).
 //! An event stream is recognised from its first line alone, so a live
 //! stream (`gem-ask | viz-parse`) is never held back waiting for more.
+//! Binary inputs are told by their first bytes ([`magic`]).
+
+mod magic;
 
 use std::io::BufRead;
-
-use serde_json::Value;
 
 use super::Format;
 use super::formats::is_alignment_row;
 use super::number::{Decimal, is_missing, parse_number, parse_number_as};
 
 const PEEK_BYTES: usize = 64 * 1024;
+/// How much of a long line is read: of one starting with `{`, to see
+/// whether it is an event (an event line can carry a whole file; longer,
+/// it is a JSON document, whatever it holds, and is not read further
+/// here); of any other, to see a table's whole header. Past it a line is
+/// classified from what was read, and memory stays bounded whatever the
+/// input (a binary file without line ends, say).
+const LONG_LINE_BYTES: usize = 4 << 20;
 const PEEK_LINES: usize = 200;
 const EVENT_PROBE_LINES: usize = 5;
 
@@ -45,16 +53,51 @@ pub(crate) enum Kind {
     Empty,
     /// Not data: what was seen, for the error.
     Prose(String),
+    /// gzip-compressed: read through, then sniffed again.
+    Gzip,
+    Parquet,
+    ArrowFile,
+    ArrowStream,
+    /// A binary file that is not data: the one-line error naming it.
+    NotData(String),
 }
 
 pub(crate) fn is_event_line(line: &str) -> bool {
+    /// The one key looked at; the rest is checked as JSON but not kept.
+    #[derive(serde::Deserialize)]
+    struct Probe<'a> {
+        #[serde(rename = "type", borrow, default)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
     let t = line.trim();
     t.starts_with('{')
-        && serde_json::from_str::<Value>(t).is_ok_and(|v| {
-            v.get("type")
-                .and_then(Value::as_str)
-                .is_some_and(|k| EVENT_TYPES.contains(&k))
-        })
+        && serde_json::from_str::<Probe>(t)
+            .is_ok_and(|p| p.kind.is_some_and(|k| EVENT_TYPES.contains(&&*k)))
+}
+
+/// [`BufRead::read_until`] a newline, but at most `cap` bytes of the line
+/// (a minified document is one line as long as the file); returns the
+/// bytes read.
+fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < cap {
+        let avail = r.fill_buf()?;
+        if avail.is_empty() {
+            break;
+        }
+        let take = &avail[..avail.len().min(cap - n)];
+        let (len, done) = match memchr::memchr(b'\n', take) {
+            Some(i) => (i + 1, true),
+            None => (take.len(), false),
+        };
+        buf.extend_from_slice(&take[..len]);
+        r.consume(len);
+        n += len;
+        if done {
+            break;
+        }
+    }
+    Ok(n)
 }
 
 /// Drops a UTF-8 byte order mark at the start of the input.
@@ -97,12 +140,28 @@ pub(crate) fn sniff(
     let mut checked = 0;
     loop {
         let start = prefix.len();
-        if r.read_until(b'\n', &mut prefix)? == 0 {
+        let probing = checked < EVENT_PROBE_LINES && forced.is_none();
+        if read_line_capped(r, &mut prefix, PEEK_BYTES)? == 0 {
             eof = true;
             break;
         }
+        // A long line is read on (to a point), as a table's header may be
+        // long; but a JSON document is read later as it streams (one line
+        // when minified), so only as much of it as may be an event is, and
+        // a binary input is told by its first bytes alone.
+        let cut = |p: &[u8]| !p.ends_with(b"\n");
+        if cut(&prefix) && magic::of(&prefix).is_none() {
+            match prefix[start..].trim_ascii_start().first() {
+                Some(b'[') => {}
+                Some(b'{') if !probing => {}
+                _ => {
+                    read_line_capped(r, &mut prefix, LONG_LINE_BYTES)?;
+                }
+            }
+        }
         lines += 1;
-        if checked < EVENT_PROBE_LINES && forced.is_none() {
+        let whole = !cut(&prefix) || r.fill_buf()?.is_empty();
+        if probing && whole {
             let line = String::from_utf8_lossy(&prefix[start..]);
             if !line.trim().is_empty() {
                 checked += 1;
@@ -115,20 +174,11 @@ pub(crate) fn sniff(
             break;
         }
     }
+    if let Some(m) = magic::of(&prefix) {
+        return Ok(sniffed(prefix, binary_kind(m)));
+    }
     let text = String::from_utf8_lossy(&prefix);
-    let kind = match forced {
-        Some(Format::Json) | Some(Format::Args) => Kind::JsonDoc,
-        Some(Format::Jsonl) => Kind::Jsonl,
-        Some(Format::Markdown) => Kind::Markdown,
-        Some(Format::Tsv) => Kind::Delimited(delimiter.unwrap_or(b'\t')),
-        Some(Format::Csv) => Kind::Delimited(
-            delimiter
-                .or_else(|| sniff_delimiter(&complete_lines(&text, eof)))
-                .unwrap_or(b','),
-        ),
-        Some(Format::Events) => Kind::Events,
-        None => classify(&text, eof, delimiter),
-    };
+    let kind = text_kind(&text, eof, forced, delimiter);
     let note = match kind {
         Kind::Delimited(d) if delimiter.is_none() && matches!(forced, None | Some(Format::Csv)) => {
             delimiter_doubt(&complete_lines(&text, eof), d)
@@ -136,6 +186,35 @@ pub(crate) fn sniff(
         _ => None,
     };
     Ok(Sniffed { prefix, kind, note })
+}
+
+/// The kind of an input its first bytes name.
+fn binary_kind(m: magic::Magic) -> Kind {
+    match m {
+        magic::Magic::Gzip => Kind::Gzip,
+        magic::Magic::Parquet => Kind::Parquet,
+        magic::Magic::ArrowFile => Kind::ArrowFile,
+        magic::Magic::ArrowStream => Kind::ArrowStream,
+        magic::Magic::Refused(what) => Kind::NotData(magic::refusal(&what)),
+    }
+}
+
+/// The kind of a text prefix: the one `--format` forces, else what it
+/// looks like.
+fn text_kind(text: &str, eof: bool, forced: Option<Format>, delimiter: Option<u8>) -> Kind {
+    match forced {
+        Some(Format::Json) | Some(Format::Args) => Kind::JsonDoc,
+        Some(Format::Jsonl) => Kind::Jsonl,
+        Some(Format::Markdown) => Kind::Markdown,
+        Some(Format::Tsv) => Kind::Delimited(delimiter.unwrap_or(b'\t')),
+        Some(Format::Csv) => Kind::Delimited(
+            delimiter
+                .or_else(|| sniff_delimiter(&complete_lines(text, eof)))
+                .unwrap_or(b','),
+        ),
+        Some(Format::Events) => Kind::Events,
+        None => classify(text, eof, delimiter),
+    }
 }
 
 /// Lines of the prefix that are whole (the last may be cut by the peek).
@@ -172,7 +251,7 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
         if is_event_line(first) {
             return Kind::Events;
         }
-        let alone = serde_json::from_str::<Value>(first).is_ok();
+        let alone = serde_json::from_str::<serde::de::IgnoredAny>(first).is_ok();
         let next_is_json = lines
             .get(1)
             .is_some_and(|l| l.trim_start().starts_with(['{', '[']));
@@ -432,6 +511,34 @@ mod tests {
         assert!(n.contains("\"1,234\""), "{n}");
         assert_eq!(delimiter_doubt(&["M5 CS: 2.9s"], b':'), None);
         assert_eq!(delimiter_doubt(&["2020,5", "2021,6"], b','), None);
+    }
+
+    #[test]
+    fn long_lines_are_read_on_to_a_point_unless_they_are_json_documents() {
+        let sniff_of = |text: String| {
+            let mut r = std::io::Cursor::new(text.into_bytes());
+            let s = sniff(&mut r, None, None).unwrap();
+            (s.prefix.len(), s.kind)
+        };
+        let array = format!("[{}1]\n", "1,".repeat(100_000));
+        assert_eq!(sniff_of(array), (PEEK_BYTES, Kind::JsonDoc));
+        let object = format!("{{\"a\": [{}1]}}", "1,".repeat(100_000));
+        assert_eq!(sniff_of(object.clone()), (object.len(), Kind::JsonDoc));
+        let csv = format!("{}\n", vec!["1.5"; 30_000].join(","));
+        assert_eq!(sniff_of(csv.clone()), (csv.len(), Kind::Delimited(b',')));
+        let event = format!(
+            "{{\"type\": \"message\", \"content\": \"{}\"}}\n",
+            "x".repeat(100_000)
+        );
+        assert_eq!(sniff_of(event).1, Kind::Events);
+        // Bounded whatever the line: text without a line end, and a binary
+        // input, told by its first bytes without reading on.
+        let blob = "x".repeat(9 << 20);
+        assert_eq!(sniff_of(blob).0, PEEK_BYTES + LONG_LINE_BYTES);
+        let gzip = [b"\x1f\x8b".as_slice(), &[b'x'; 200_000]].concat();
+        let mut r = std::io::Cursor::new(gzip);
+        let s = sniff(&mut r, None, None).unwrap();
+        assert_eq!((s.prefix.len(), s.kind), (PEEK_BYTES, Kind::Gzip));
     }
 
     #[test]

@@ -17,6 +17,9 @@
 //!   building a `serde_json::Value`, any other line goes to serde_json as
 //!   before. `ChunkLines` gives JSON lines their lines, checked as UTF-8 a
 //!   chunk at a time.
+//! - [`jsondoc`]: JSON arrays (and runs of documents, and an object
+//!   wrapping an array) cut into records as they stream in, each read as
+//!   a JSON line is: flat memory, as JSON lines.
 //! - [`plain_number`] and [`plain_text`] (`parse::plain`, used here most)
 //!   answer only for cells whose answer is certain (`-12.5`, `3e4` through
 //!   fast-float2; a label with nothing to trim) and say "ask the full
@@ -37,8 +40,10 @@ pub use super::plain::{plain_number, plain_text};
 use super::rows::{Cells, Loc, PlainShape, Push, Rows, Warner, next_untaken};
 
 mod bulk;
+mod jsondoc;
 mod jsonl;
 mod mapped;
+pub(crate) use jsondoc::{JsonDoc, JsonItems, read_json};
 pub(crate) use jsonl::JsonlRows;
 
 /// Bytes read from the input at a time.

@@ -16,12 +16,12 @@ use serde_json::{Map, Value};
 
 use super::detect::{self, Kind};
 use super::fast::JsonlRows;
-use super::formats::{CsvRows, MarkdownRows, json_rows};
+use super::formats::{CsvRows, MarkdownRows};
 use super::number::{
     Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number, parse_number_as,
 };
 use super::rows::{Loc, Names, OwnedRow, Rows, Warner, cell, owned};
-use super::table::{common_unit, header_unit, resolve, sample_with_names};
+use super::table::{common_unit, header_unit, looks_like_year, resolve, sample_with_names};
 use super::{ParseError, ParseOptions, examples_error};
 use crate::events::{Event, EventWriter};
 use crate::spec::grammar::{
@@ -161,18 +161,17 @@ fn rows_of<'a>(
     if let Some(note) = note {
         warn.note(note);
     }
-    let mut full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
+    let full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
     Ok(match kind {
         Kind::Delimited(d) => Box::new(CsvRows::new(full, d)),
         Kind::Jsonl => Box::new(JsonlRows::new(full)),
         Kind::Markdown => Box::new(MarkdownRows::new(full)?),
-        Kind::JsonDoc => {
-            let mut buf = Vec::new();
-            full.read_to_end(&mut buf)?;
-            let v: Value = serde_json::from_slice(&buf)
-                .map_err(|e| examples_error(format!("JSON that does not parse ({e})")))?;
-            Box::new(json_rows(v, warn)?)
+        Kind::JsonDoc => super::json_input_rows(full)?,
+        Kind::Gzip => return rows_of(super::gunzip(full), opts, warn),
+        Kind::Parquet | Kind::ArrowFile | Kind::ArrowStream => {
+            super::binary_rows(&kind, full, None)?
         }
+        Kind::NotData(why) => return Err(ParseError::Data(why)),
         Kind::Events => {
             return Err(ParseError::Data(
                 "--grammar reads a table (CSV, TSV, JSON records, JSON lines, Markdown), \
@@ -271,6 +270,7 @@ fn build(
     let list = column_names(&names, &sample);
     let cols = Columns::resolve(&list, opts)?;
     let used = cols.used();
+    let series_hint = series_candidate(&sample, &list, &cols);
     let limits = Limits::default();
     let mut table: Vec<(OwnedRow, Loc)> = sample
         .into_iter()
@@ -300,6 +300,9 @@ fn build(
         columns.push(Column { key, ..col });
     }
     let spec = spec_of(&columns, &cols, &used, table.len(), opts, g);
+    if let Some(note) = repeated_x_note(&spec, &columns[0], series_hint.as_deref()) {
+        warn.note(note);
+    }
     let value = serde_json::to_value(&spec).expect("a spec always serializes");
     let valid = validate_spec(&value, &limits).map_err(|why| {
         ParseError::Usage(format!(
@@ -371,7 +374,7 @@ fn column(
         Some(u) => strip_unit(name, u),
         None => name.trim().to_string(),
     };
-    let ty = want.unwrap_or_else(|| cell_type(&texts));
+    let ty = want.unwrap_or_else(|| cell_type(&texts, at == 0));
     let (cells, unit) = match ty {
         FieldType::Number => number_cells(name, &texts, table, header, hint, opts, warn)?,
         _ => (
@@ -394,11 +397,11 @@ fn column(
 }
 
 /// The type of a column's cells (those present): dates written with `-`
-/// or `T`, numbers, else strings.
-fn cell_type(texts: &[Option<&str>]) -> FieldType {
+/// or `T` (or years, on x: `1952`), numbers, else strings.
+fn cell_type(texts: &[Option<&str>], x: bool) -> FieldType {
     let present = || texts.iter().flatten().copied();
     let is_date = |c: &str| parse_date(c).is_some() && (c.contains('-') || c.contains('T'));
-    if present().next().is_some() && present().all(is_date) {
+    if present().next().is_some() && present().all(|c| is_date(c) || (x && looks_like_year(c))) {
         FieldType::Date
     } else if present().next().is_some() && present().all(|c| parse_number(c).is_some()) {
         FieldType::Number
@@ -456,6 +459,64 @@ fn number_cells(
         )));
     }
     Ok((cells, unit))
+}
+
+/// A text column of the sample (not x, not a -y) that names one row per
+/// x value: what `-s` would split a line by.
+fn series_candidate(sample: &[(OwnedRow, Loc)], list: &[String], cols: &Columns) -> Option<String> {
+    (0..list.len())
+        .filter(|&c| c != cols.x && !cols.ys.contains(&c) && Some(c) != cols.series)
+        .find(|&c| {
+            let mut seen = std::collections::HashSet::new();
+            let text = sample
+                .iter()
+                .filter_map(|(r, _)| cell(r, c))
+                .any(|v| parse_number(&v).is_none());
+            text && sample.iter().all(|(r, _)| {
+                seen.insert((
+                    cell(r, cols.x).map(|v| v.into_owned()),
+                    cell(r, c).map(|v| v.into_owned()),
+                ))
+            })
+        })
+        .map(|c| list[c].clone())
+}
+
+/// A line or area whose x repeats within one series goes up and down at
+/// each x: said, with what splits it into lines.
+fn repeated_x_note(spec: &ChartSpec, x: &Column, series_hint: Option<&str>) -> Option<String> {
+    let joined = spec
+        .marks
+        .iter()
+        .any(|m| matches!(m.kind, MarkKind::Line | MarkKind::Area) && m.series.is_none());
+    if !joined || x.field.ty == FieldType::String {
+        return None;
+    }
+    // Each value's count, in order of first appearance: the most
+    // repeated, the first of equals.
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for c in x.cells.iter().filter(|c| !c.is_null()) {
+        let k = *at.entry(c.to_string()).or_insert_with(|| {
+            counts.push((c.to_string(), 0));
+            counts.len() - 1
+        });
+        counts[k].1 += 1;
+    }
+    let (value, n) = counts.into_iter().rev().max_by_key(|(_, n)| *n)?;
+    if n < 2 {
+        return None;
+    }
+    let how = match series_hint {
+        Some(s) => format!("-s {s:?} draws one line per {s}"),
+        None => "-s COLUMN draws one line per value of a column".into(),
+    };
+    Some(format!(
+        "x column {:?} repeats ({} is in {n} rows): one line through them goes up and down at \
+         each x, drawn in x order; {how}, --mark point draws the points alone",
+        x.key,
+        value.trim_matches('"')
+    ))
 }
 
 fn number(c: &str, dec: Decimal) -> Option<f64> {
@@ -575,93 +636,4 @@ fn fallback_text(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn references_read_numbers_dates_and_categories_with_their_labels() {
-        let r = Reference::parse("x=5:5K", false).unwrap();
-        assert_eq!(
-            (r.x, r.from, r.label.as_deref()),
-            (true, Operand::Number(5.0), Some("5K"))
-        );
-        let r = Reference::parse("y=150", false).unwrap();
-        assert_eq!(
-            (r.x, r.from, r.label),
-            (false, Operand::Number(150.0), None)
-        );
-        let r = Reference::parse("x=2026-03-01T07:30:race day", false).unwrap();
-        assert_eq!(r.from, Operand::Text("2026-03-01T07:30".into()));
-        assert_eq!(r.label.as_deref(), Some("race day"));
-        let r = Reference::parse("x=2026-03-01T07:30:00", false).unwrap();
-        assert_eq!(
-            (r.from, r.label),
-            (Operand::Text("2026-03-01T07:30:00".into()), None)
-        );
-        let r = Reference::parse("x=5:split: fast", false).unwrap();
-        assert_eq!(r.label.as_deref(), Some("split: fast"));
-        let r = Reference::parse("x=2..3:lap 3", true).unwrap();
-        assert_eq!(
-            (r.from, r.to),
-            (Operand::Number(2.0), Some(Operand::Number(3.0)))
-        );
-        assert_eq!(r.label.as_deref(), Some("lap 3"));
-        let r = Reference::parse("x=Tue:rest", false).unwrap();
-        assert_eq!(
-            (r.from, r.label.as_deref()),
-            (Operand::Text("Tue".into()), Some("rest"))
-        );
-        let r = Reference::parse("x=2026-03..2026-04", true).unwrap();
-        assert_eq!(r.to, Some(Operand::Text("2026-04".into())));
-        for bad in ["5:5K", "z=5", "x=:label"] {
-            assert!(Reference::parse(bad, false).is_err(), "{bad}");
-        }
-        assert!(Reference::parse("x=2-3", true).is_err());
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, ..Default::default() })]
-
-        /// No table and no choice of columns or references makes --grammar
-        /// panic; what it writes is a valid chart.
-        #[test]
-        fn no_table_makes_it_panic(
-            cells in proptest::collection::vec(
-                proptest::prop_oneof![
-                    proptest::prelude::Just(","), proptest::prelude::Just("\n"),
-                    proptest::prelude::Just("n/a"), proptest::prelude::Just("2026-03-01"),
-                    proptest::prelude::Just("\""), proptest::prelude::Just("x (km)"),
-                    proptest::prelude::Just("1,5"), proptest::prelude::Just("-3e2"),
-                    proptest::prelude::Just("12%"), proptest::prelude::Just("a"),
-                    proptest::prelude::Just("{\"a\":1}"), proptest::prelude::Just(";"),
-                ],
-                0..60,
-            ),
-            x in proptest::option::of("[1-3]|x|a"),
-            ys in proptest::collection::vec("[1-4]|a|km", 0..3),
-            refs in proptest::collection::vec("[xy]=(-?[0-9]{1,2}|a|2026-03)(\\.\\.[0-9])?(:[a-z ]{0,3})?", 0..3),
-        ) {
-            let text = cells.concat();
-            let g = GrammarOptions {
-                marks: vec![None; ys.len()],
-                refs: refs.iter().filter_map(|r| Reference::parse(r, r.contains("..")).ok()).collect(),
-            };
-            let opts = ParseOptions { label: x, values: ys, ..ParseOptions::default() };
-            let mut sink = |_: String| {};
-            let mut warn = Warner::new(&mut sink, false);
-            let input: Box<dyn BufRead> = Box::new(Cursor::new(text.into_bytes()));
-            if let Ok(mut rows) = rows_of(input, &opts, &mut warn)
-                && let Ok(e) = build(&mut *rows, &opts, &g, "t.csv", &mut warn)
-            {
-                let spec = e.get("spec").cloned().unwrap_or_default();
-                proptest::prop_assert!(validate_spec(&spec, &Limits::default()).is_ok());
-            }
-        }
-    }
-
-    #[test]
-    fn units_come_off_the_header_label() {
-        assert_eq!(strip_unit("pace (s/km)", "s/km"), "pace");
-        assert_eq!(strip_unit("price [$]", "$"), "price");
-    }
-}
+mod tests;

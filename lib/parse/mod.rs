@@ -12,6 +12,7 @@
 //! Format detection reads a prefix (64 KiB or 200 lines) and replays it;
 //! an event stream is recognised from its first line so live streams flow.
 
+mod dates;
 mod detect;
 pub mod fast;
 pub mod follow;
@@ -23,6 +24,7 @@ mod rows;
 mod stream;
 mod table;
 mod tool;
+pub mod transform;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Seek, Write};
@@ -38,9 +40,9 @@ pub use follow::FollowOptions;
 pub use grammar::{GrammarOptions, Reference, ReferenceError};
 pub use tool::{TOOL_EXAMPLES, ToolArgsError, chart_from_tool_args};
 
+pub use dates::DateOrder;
 use detect::Kind;
 use rows::Warner;
-pub use table::DateOrder;
 use table::chart_from_rows;
 
 /// An input format, for `--format` and [`ParseOptions::format`].
@@ -103,6 +105,8 @@ pub struct ParseOptions {
     pub grammar: Option<GrammarOptions>,
     /// `--follow`: an endless input drawn as a live chart.
     pub follow: Option<FollowOptions>,
+    /// `--filter`, `--aggregate`, `--time-unit`, `--bins`, `--max-groups`.
+    pub transform: transform::TransformOptions,
 }
 
 impl ParseOptions {
@@ -111,6 +115,7 @@ impl ParseOptions {
         match chart {
             ChartType::Line => self.downsample.or(self.keep),
             ChartType::Bar | ChartType::Table => self.keep,
+            ChartType::Point | ChartType::Hist => None,
         }
     }
 }
@@ -172,7 +177,7 @@ enum Source<'a> {
     Events(Box<dyn BufRead + 'a>),
     /// Events given as (pretty-printed) JSON documents.
     Event(Vec<Event>),
-    Chart(Normalized),
+    Chart(Box<Normalized>),
 }
 
 fn read_input<'a>(
@@ -196,20 +201,22 @@ fn read_input<'a>(
     if let Some(note) = note {
         warn.note(note);
     }
-    let mut full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
+    let full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
     let n = match kind {
         Kind::Events => return Ok(Source::Events(full)),
         Kind::Empty => return Err(examples_error("empty input".into())),
         Kind::Prose(seen) => return Err(examples_error(seen)),
         Kind::JsonDoc => {
-            let mut buf = Vec::new();
-            full.read_to_end(&mut buf)?;
+            let mut docs = match fast::read_json(full, opts.format == Some(Format::Args))? {
+                fast::JsonDoc::Rows(mut rows) => {
+                    return Ok(Source::Chart(Box::new(chart_from_rows(
+                        &mut *rows, opts, warn,
+                    )?)));
+                }
+                fast::JsonDoc::Whole(docs) => docs,
+            };
             // Several documents one after another (`jq .` output) are read
             // as an array of them, or as events when they are events.
-            let mut docs = serde_json::Deserializer::from_slice(&buf)
-                .into_iter::<Value>()
-                .collect::<Result<Vec<Value>, _>>()
-                .map_err(|e| examples_error(format!("JSON that does not parse ({e})")))?;
             if docs.len() > 1 {
                 if docs.iter().all(is_event) {
                     let events = docs
@@ -235,6 +242,11 @@ fn read_input<'a>(
             chart_from_rows(&mut rows, opts, warn)?
         }
         Kind::Markdown => chart_from_rows(&mut formats::MarkdownRows::new(full)?, opts, warn)?,
+        Kind::Gzip => return read_input(gunzip(full), None, opts, warn),
+        Kind::NotData(why) => return Err(ParseError::Data(why)),
+        Kind::Parquet | Kind::ArrowFile | Kind::ArrowStream => {
+            chart_from_rows(&mut *binary_rows(&kind, full, file)?, opts, warn)?
+        }
         Kind::Delimited(d) => {
             let mut rows = fast::CsvLane::new(full, d);
             rows.workers = opts.threads.map(workers_for);
@@ -242,7 +254,61 @@ fn read_input<'a>(
             chart_from_rows(&mut rows, opts, warn)?
         }
     };
-    Ok(Source::Chart(n))
+    Ok(Source::Chart(Box::new(n)))
+}
+
+/// A gzip-compressed input read through (several members in a row, as
+/// `cat a.gz b.gz` makes, read as one).
+pub(crate) fn gunzip<'a>(input: Box<dyn BufRead + 'a>) -> Box<dyn BufRead + 'a> {
+    Box::new(io::BufReader::new(flate2::bufread::MultiGzDecoder::new(
+        input,
+    )))
+}
+
+/// The rows of a columnar input (Parquet, an Arrow IPC file or stream):
+/// `full` is the whole input, `file` the regular file it reads and where
+/// in it the input began, if it is one.
+pub(crate) fn binary_rows<'a>(
+    kind: &Kind,
+    full: Box<dyn BufRead + 'a>,
+    file: Option<(File, u64)>,
+) -> Result<Box<dyn rows::Rows + 'a>, ParseError> {
+    #[cfg(feature = "columnar")]
+    {
+        let seekable = |full| -> Result<File, ParseError> {
+            match file {
+                Some((f, 0)) => Ok(f),
+                _ => spool(full),
+            }
+        };
+        Ok(match kind {
+            Kind::Parquet => Box::new(formats::parquet::parquet_rows(seekable(full)?)?),
+            Kind::ArrowFile => Box::new(formats::arrow::ipc_file_rows(seekable(full)?)?),
+            _ => Box::new(formats::arrow::ipc_stream_rows(full)?),
+        })
+    }
+    #[cfg(not(feature = "columnar"))]
+    {
+        let _ = (full, file);
+        Err(ParseError::Data(format!(
+            "{}: this viz-parse was built without Parquet and Arrow input \
+             (cargo's `columnar` feature); convert it to CSV, e.g. with duckdb",
+            match kind {
+                Kind::Parquet => "a Parquet file",
+                _ => "an Arrow IPC file",
+            }
+        )))
+    }
+}
+
+/// An input copied to an unlinked temporary file, for a format read from
+/// a file (its index is at the end).
+#[cfg(feature = "columnar")]
+fn spool(mut input: Box<dyn BufRead + '_>) -> Result<File, ParseError> {
+    let mut f = tempfile::tempfile()?;
+    io::copy(&mut input, &mut f)?;
+    f.rewind()?;
+    Ok(f)
 }
 
 /// Worker threads for `--threads n`: none for one (the calling thread
@@ -288,17 +354,41 @@ fn json_document<'a>(
                 ))?;
             }
             warn.finish("points");
-            Ok(Source::Chart(n))
+            Ok(Source::Chart(Box::new(n)))
         }
         v if opts.format == Some(Format::Args) => Err(ParseError::Data(
             chart_from_tool_args(&v)
                 .err()
                 .map_or_else(|| "not an argument object".into(), |e| e.to_string()),
         )),
-        v => {
-            let mut rows = formats::json_rows(v, warn)?;
-            Ok(Source::Chart(chart_from_rows(&mut rows, opts, warn)?))
+        v => Ok(Source::Chart(Box::new(chart_from_rows(
+            &mut *json_value_rows(v)?,
+            opts,
+            warn,
+        )?))),
+    }
+}
+
+/// The rows of a JSON document parsed whole: an array's elements read as
+/// a streamed array's are, or the rows an object holds.
+fn json_value_rows<'a>(v: Value) -> Result<Box<dyn rows::Rows + 'a>, ParseError> {
+    Ok(match formats::json_table(v)? {
+        formats::JsonTable::Rows(rows) => Box::new(rows),
+        formats::JsonTable::Items(items, beside) => {
+            Box::new(fast::JsonItems::values(items, beside))
         }
+    })
+}
+
+/// The rows of a JSON input, for a reader that wants only a table (the
+/// grammar): an array streamed, documents parsed whole read as rows.
+pub(crate) fn json_input_rows<'a>(
+    input: Box<dyn BufRead + 'a>,
+) -> Result<Box<dyn rows::Rows + 'a>, ParseError> {
+    match fast::read_json(input, false)? {
+        fast::JsonDoc::Rows(rows) => Ok(rows),
+        fast::JsonDoc::Whole(mut docs) if docs.len() == 1 => json_value_rows(docs.remove(0)),
+        fast::JsonDoc::Whole(docs) => json_value_rows(Value::Array(docs)),
     }
 }
 
@@ -353,7 +443,7 @@ pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseEr
 fn read_text(text: &str, opts: &ParseOptions, warn: &mut Warner) -> Result<Normalized, ParseError> {
     let input: Box<dyn BufRead + '_> = Box::new(text.as_bytes());
     let event = match read_input(input, None, opts, warn)? {
-        Source::Chart(n) => return Ok(n),
+        Source::Chart(n) => return Ok(*n),
         Source::Event(mut events) if events.len() == 1 => events.remove(0),
         Source::Event(_) => return Err(examples_error("several events".into())),
         Source::Events(mut r) => {

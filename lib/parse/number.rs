@@ -52,6 +52,19 @@ pub const MULTIPLIERS: &[(&str, i32)] = &[
 ];
 
 /// True for an empty cell or a placeholder such as `N/A`, `null`, `-`.
+/// A count for messages, its thousands grouped: `336,776`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 pub fn is_missing(s: &str) -> bool {
     let t = s.trim();
     t.is_empty() || MISSING.iter().any(|m| t.eq_ignore_ascii_case(m))

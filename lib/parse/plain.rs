@@ -100,6 +100,50 @@ pub(crate) fn short_decimal(b: &[u8]) -> Option<Short> {
     })
 }
 
+/// Where the number [`short_decimal`] reads at the start of `b` ends, and
+/// whether it has a point, without its value: for a cell that may never
+/// be asked for one (a JSON line's label, say). `None` exactly where
+/// `short_decimal` gives `None`.
+#[inline]
+pub(crate) fn short_decimal_end(b: &[u8]) -> Option<(usize, bool)> {
+    let start = usize::from(b.first() == Some(&b'-'));
+    let int_end = digit_run(b, start);
+    let point = int_end > start && b.get(int_end) == Some(&b'.');
+    let end = if point {
+        digit_run(b, int_end + 1)
+    } else {
+        int_end
+    };
+    let scale = end.saturating_sub(int_end + 1);
+    if int_end == start || (point && scale == 0) || end - start - usize::from(point) > MAX_DIGITS {
+        return None;
+    }
+    Some((end, point))
+}
+
+/// Where the run of ASCII digits at `i` in `b` ends: eight bytes at a time
+/// while there are eight left.
+#[inline(always)]
+fn digit_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(w) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        // Each byte less '0' is below 10 only for a digit: adding 0x76
+        // sets its top bit otherwise (as its own top bit does for a byte
+        // past 0x7f; a carry out of such a byte only reaches bytes after
+        // it, and only the first byte that is no digit counts).
+        let x = u64::from_le_bytes(w) ^ (b'0' as u64 * ONES);
+        let other = (x.wrapping_add(0x76 * ONES) | x) & (0x80 * ONES);
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
 /// The cell as [`super::rows::cell`] would give it, when trimming cannot
 /// change it (printable ASCII at both ends); `None` to ask the full path.
 pub fn plain_text(s: &str) -> Option<&str> {
@@ -112,4 +156,40 @@ pub fn plain_text(s: &str) -> Option<&str> {
 /// are printable ASCII (nearly every line).
 pub(crate) fn trim(s: &str) -> &str {
     plain_text(s).unwrap_or_else(|| s.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_runs() {
+        for (s, end) in [
+            ("", 0),
+            ("1", 1),
+            ("12345678", 8),
+            ("123456789x", 9),
+            ("1234567/9", 7),
+        ] {
+            assert_eq!(digit_run(s.as_bytes(), 0), end, "{s:?}");
+        }
+        // Bytes past 0x7f and ':' / '/' beside the digits' range.
+        assert_eq!(digit_run("12é4567890".as_bytes(), 0), 2);
+        assert_eq!(digit_run(b"0123456:89", 0), 7);
+        assert_eq!(digit_run(b"\xff\xff12345678", 2), 10);
+    }
+
+    proptest::proptest! {
+        /// The end found without the value is the end found with it.
+        #[test]
+        fn short_decimal_end_agrees(
+            s in "-?[0-9]{0,17}(\\.[0-9]{0,11})?[.,e}x/:\\x7f-\\u{ff}]?[0-9]{0,9}"
+        ) {
+            let b = s.as_bytes();
+            proptest::prop_assert_eq!(
+                short_decimal_end(b),
+                short_decimal(b).map(|d| (d.end, d.point))
+            );
+        }
+    }
 }

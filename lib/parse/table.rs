@@ -3,25 +3,33 @@
 //! header, the label, value and series columns, the chart type and the
 //! unit, saying so where the sample allows another reading (`doubts`);
 //! then it streams every row into bounded reducers (`builder`), so memory
-//! follows the point limit and not the input length.
+//! follows the point limit and not the input length. The sample and its
+//! header are `sample`'s.
 
 use std::borrow::Cow;
 
-use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized};
+use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, XType};
 
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
-use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell, owned};
+use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell};
+use super::transform::AggregateOp;
 use super::{ParseError, ParseOptions, examples_error};
 
+mod auto;
 mod builder;
+mod collect;
+mod columns;
 mod doubts;
 mod plain;
-mod time;
+mod sample;
+mod transforms;
 
+use super::dates::instant;
+use super::dates::time::{DatesChoice, decide_dates};
+pub(crate) use super::dates::time::{looks_like_year, looks_ordered};
 use builder::Builder;
-pub use time::DateOrder;
-pub(crate) use time::looks_ordered;
-use time::{DatesChoice, decide_dates};
+pub(crate) use sample::sample_with_names;
+use sample::{line_of, ragged, set_aside_ragged, some_number};
 
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
@@ -74,8 +82,13 @@ pub(crate) struct Plan {
     series: Option<usize>,
     /// The decimal mark of each column, decided once from the sample.
     decimals: Vec<Decimal>,
-    /// How the label column's numeric dates read (a line's only).
+    /// How the label column's numeric dates read.
     dates: DatesChoice,
+    /// The labels are values on this scale: the chart is drawn to scale.
+    x_type: Option<XType>,
+    /// The transforms: the flags', and an aggregate the automatic choice
+    /// added.
+    transform: super::transform::TransformOptions,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
     chart: Chart,
@@ -109,6 +122,19 @@ fn list(names: &[String]) -> String {
         .map(|(i, n)| format!("{}:{n:?}", i + 1))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// A column as messages name it: `column "val"` by its header, and
+/// `column 2` in a file without one (whose columns are named by place).
+pub(crate) fn column_ref(name: &str) -> String {
+    let placed = name
+        .strip_prefix("column ")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if placed {
+        name.to_string()
+    } else {
+        format!("column {name:?}")
+    }
 }
 
 /// A unit written in a header: `time (s)`, `price [$]`.
@@ -163,31 +189,34 @@ fn plan(
         label,
         values,
         series,
+        aggregate,
+        chart,
+        time_unit,
     } = choose_columns(&names, sample, what, opts, warn)?;
+    // What the automatic choice adds to the flags.
+    let mut effective = opts.clone();
+    effective.transform.aggregate = effective.transform.aggregate.or(aggregate);
+    effective.transform.time_unit = effective.transform.time_unit.or(time_unit);
+    effective.chart = effective.chart.or(chart);
+    let opts = &effective;
     let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
     let unit = match &opts.unit {
         Some(u) => Some(u.clone()),
         None => values_unit(sample, &list, &values, names.real, warn),
     };
-    let decimals = (0..width)
-        .map(|i| match opts.decimal {
-            Some(d) => d,
-            None => {
-                let choice = decide_decimal(column_cells(sample, i), hint);
-                if values.contains(&i)
-                    && let Some(note) = doubt_note(&list[i], &choice)
-                {
-                    warn.note(note);
-                }
-                choice.mark
-            }
-        })
-        .collect();
-    let watch_time = chart_type == ChartType::Line && series.is_none();
+    let decimals = column_decimals(sample, &list, &values, width, hint, opts.decimal, warn);
     let dates = match label {
-        Some(l) if watch_time => decide_dates(column_cells(sample, l), opts.dates),
-        _ => DatesChoice::default(),
+        Some(l) => decide_dates(column_cells(sample, l), opts.dates),
+        None => DatesChoice::default(),
     };
+    let x_type = label.and_then(|l| {
+        let numbers = match chart_type {
+            ChartType::Line | ChartType::Point | ChartType::Hist => true,
+            ChartType::Bar => false,
+            ChartType::Table => return None,
+        };
+        instant::x_type_of(column_cells(sample, l), dates.order, numbers)
+    });
     let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
     let chart = Chart {
         chart_type,
@@ -204,6 +233,7 @@ fn plan(
         unit,
         ..Chart::default()
     };
+    let chart = transform_titles(chart, &list, label, &values, opts);
     let nopts = NormalizeOptions {
         max_points,
         sort: opts.sort.unwrap_or_default(),
@@ -216,10 +246,68 @@ fn plan(
         series,
         decimals,
         dates,
+        x_type,
+        transform: opts.transform.clone(),
         real_names: names.real,
         chart,
         opts: nopts,
     })
+}
+
+/// Each column's decimal mark: `--decimal`'s, else decided from the
+/// sample, with a note where a value column allows another reading.
+fn column_decimals(
+    sample: &[(OwnedRow, Loc)],
+    list: &[String],
+    values: &[usize],
+    width: usize,
+    hint: MarkHint,
+    forced: Option<Decimal>,
+    warn: &mut Warner,
+) -> Vec<Decimal> {
+    (0..width)
+        .map(|i| match forced {
+            Some(d) => d,
+            None => {
+                let choice = decide_decimal(column_cells(sample, i), hint);
+                if values.contains(&i)
+                    && let Some(note) = doubt_note(&list[i], &choice)
+                {
+                    warn.note(note);
+                }
+                choice.mark
+            }
+        })
+        .collect()
+}
+
+/// A transformed chart's titles: the aggregate named on the value axis
+/// (`mean(delay)`), the time unit on the label axis (`yearmonth(date)`),
+/// a histogram's value column along it; flags given win.
+fn transform_titles(
+    mut chart: Chart,
+    list: &[String],
+    label: Option<usize>,
+    values: &[usize],
+    opts: &ParseOptions,
+) -> Chart {
+    let t = &opts.transform;
+    let value = values.first().map(|&v| list[v].as_str());
+    if chart.chart_type == ChartType::Hist {
+        chart.x_label = opts.x_label.clone().or(value.map(str::to_string));
+        chart.y_label = opts.y_label.clone().or(Some("count".into()));
+        chart.unit = opts.unit.clone();
+    } else if t.groups() {
+        let op = t.aggregate.unwrap_or(AggregateOp::Mean);
+        chart.y_label = opts.y_label.clone().or(Some(op.title(value)));
+        if !op.keeps_unit() {
+            chart.unit = opts.unit.clone();
+        }
+        if let (Some(u), Some(l), None) = (t.time_unit, label, &opts.x_label) {
+            chart.x_label = Some(format!("{}({})", u.name(), list[l]));
+        }
+    }
+    chart
 }
 
 /// The cells of column `i` in the sample.
@@ -237,11 +325,19 @@ struct Columns {
     label: Option<usize>,
     values: Vec<usize>,
     series: Option<usize>,
+    /// An aggregate the automatic choice asks for.
+    aggregate: Option<AggregateOp>,
+    /// The chart kind the automatic choice asks for.
+    chart: Option<ChartType>,
+    /// A time unit the automatic choice asks for.
+    time_unit: Option<super::transform::TimeUnit>,
 }
 
-/// The label, value and series columns: as `-x`/`-y`/`-s` say, else the
-/// label chosen from the sample (said when another could be) and the first
-/// other numeric column as the value.
+/// The label, value and series columns: as `-x`/`-y`/`-s` say; with none
+/// of them, the chart a person would make of the table ([`auto`], said
+/// once); else the label chosen from the sample (dates or years first,
+/// said when another could be) and the first column of amounts (no
+/// identifier, year or code) as the value.
 fn choose_columns(
     names: &Names,
     sample: &[(OwnedRow, Loc)],
@@ -260,6 +356,36 @@ fn choose_columns(
         list.push(format!("column {}", i + 1));
     }
     let st = stats(sample, width);
+    let profile = columns::profile(&list, sample);
+    let choice = if auto::applies(opts, names.real) {
+        auto::choose(&list, sample, &profile, what)?
+    } else {
+        None
+    };
+    if let Some(choice) = choice {
+        let plain_label = choice.note.is_none() && choice.values.len() == 1;
+        if plain_label
+            && opts.chart != Some(ChartType::Hist)
+            && let Some(l) = choice.label
+            && let Some(note) =
+                doubts::label_note(&list, &st, sample, l, choice.series, &choice.values)
+        {
+            warn.note(note);
+        }
+        if let Some(note) = choice.note {
+            warn.note(note);
+        }
+        return Ok(Columns {
+            list,
+            width,
+            label: choice.label,
+            values: choice.values,
+            series: choice.series,
+            aggregate: choice.aggregate,
+            chart: choice.chart,
+            time_unit: choice.time_unit,
+        });
+    }
 
     let series = opts
         .series
@@ -281,13 +407,25 @@ fn choose_columns(
             "--series takes one --value column (the series come from the --series column)".into(),
         ));
     }
+    // Dates or years make the x a person reads first; a column mostly
+    // empty labels nothing.
+    let ordered = auto::ordered_x(&profile, values.first().copied())
+        .filter(|x| Some(*x) != series && !values.contains(x) && !values.is_empty());
     let label = match explicit_label {
         Some(l) => Some(l),
-        None => doubts::choose_label(&list, &st, series, &values),
+        None => ordered.or_else(|| {
+            let sparse: Vec<usize> = (0..width).filter(|&i| profile[i].sparse).collect();
+            let mut taken = values.clone();
+            taken.extend(&sparse);
+            doubts::choose_label(&list, &st, series, &taken)
+        }),
     };
-    if values.is_empty() {
-        let v = (0..width)
-            .filter(|i| Some(*i) != series && Some(*i) != label)
+    // A count needs no values: it counts rows.
+    let counting = opts.transform.aggregate == Some(AggregateOp::Count);
+    if values.is_empty() && !counting {
+        let v = auto::first_value(&profile, &[series, label])
+            .into_iter()
+            .chain((0..width).filter(|i| Some(*i) != series && Some(*i) != label))
             .find(|&i| st[i].numeric())
             .ok_or_else(|| {
                 let seen = if width == 0 {
@@ -304,7 +442,9 @@ fn choose_columns(
             })?;
         values.push(v);
     }
+    // A histogram's bins need no labels: nothing to say about them.
     if explicit_label.is_none()
+        && opts.chart != Some(ChartType::Hist)
         && let Some(l) = label
         && let Some(note) = doubts::label_note(&list, &st, sample, l, series, &values)
     {
@@ -316,6 +456,9 @@ fn choose_columns(
         label,
         values,
         series,
+        aggregate: None,
+        chart: None,
+        time_unit: None,
     })
 }
 
@@ -367,7 +510,9 @@ fn values_unit(
             .collect::<Vec<_>>()
     });
     match from_header {
-        Some(us) if us.iter().all(|u| u.is_some() && *u == us[0]) => us[0].clone(),
+        Some(us) if !us.is_empty() && us.iter().all(|u| u.is_some() && *u == us[0]) => {
+            us[0].clone()
+        }
         _ => {
             let mut found: Option<String> = None;
             let mut agree = true;
@@ -381,8 +526,8 @@ fn values_unit(
                     }
                     Err(units) => {
                         warn.note(format!(
-                            "column {:?} mixes units ({}); values are charted as written, without a unit",
-                            list[v],
+                            "{} mixes units ({}); values are charted as written, without a unit",
+                            column_ref(&list[v]),
                             units.join(", ")
                         ));
                         agree = false;
@@ -392,88 +537,6 @@ fn values_unit(
             if agree { found } else { None }
         }
     }
-}
-
-/// The first rows and the column names: the format's own, else the
-/// first row when it looks like a header (or names a column a flag asks
-/// for). At least one data row, else the input is not data.
-pub(crate) fn sample_with_names(
-    rows: &mut dyn Rows,
-    opts: &ParseOptions,
-    warn: &mut Warner,
-) -> Result<(Vec<(OwnedRow, Loc)>, Names), ParseError> {
-    let mut sample: Vec<(OwnedRow, Loc)> = Vec::new();
-    while sample.len() < SAMPLE_ROWS {
-        match rows.next_row(warn)? {
-            Some(loc) => sample.push((owned(rows.current()), loc)),
-            None => break,
-        }
-    }
-    let what = rows.what();
-    let names = match rows.names() {
-        Some(n) => n,
-        None => {
-            if sample.is_empty() {
-                return Err(examples_error(format!("{what} with no rows")));
-            }
-            let first = &sample[0].0;
-            let header = match opts.header {
-                Some(h) => h,
-                None => {
-                    let by_name = opts
-                        .label
-                        .iter()
-                        .chain(&opts.values)
-                        .chain(&opts.series)
-                        .any(|r| {
-                            r.parse::<usize>().is_err()
-                                && first.iter().flatten().any(|c| c.trim() == r.trim())
-                        });
-                    let body = &sample[1..];
-                    let st = stats(body, first.len());
-                    let header = by_name
-                        || (body.is_empty()
-                            && !(0..first.len()).any(|i| {
-                                cell(first, i).is_some_and(|c| parse_number(&c).is_some())
-                            }))
-                        || (0..first.len()).any(|i| st[i].numeric() && is_text(cell(first, i)));
-                    match doubts::year_header(first, body, &st).filter(|_| !header) {
-                        Some((header, note)) => {
-                            warn.note(note);
-                            header
-                        }
-                        None => header,
-                    }
-                }
-            };
-            if header {
-                let (row, _) = sample.remove(0);
-                Names {
-                    list: row
-                        .iter()
-                        .enumerate()
-                        .map(|(i, c)| match c.as_deref().map(str::trim) {
-                            Some(c) if !c.is_empty() => c.to_string(),
-                            _ => format!("column {}", i + 1),
-                        })
-                        .collect(),
-                    real: true,
-                }
-            } else {
-                Names {
-                    list: Vec::new(),
-                    real: false,
-                }
-            }
-        }
-    };
-    if sample.is_empty() {
-        return Err(examples_error(format!(
-            "{what} with a header ({}) but no data rows",
-            names.list.join(", ")
-        )));
-    }
-    Ok((sample, names))
 }
 
 /// Samples, decides, then streams: the whole tabular pipeline.
@@ -493,11 +556,15 @@ pub(crate) fn chart_from_rows(
     if let Some(w) = header_width {
         (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
-    if opts.values.is_empty() {
+    // The automatic choice says itself what it can and cannot chart.
+    let automatic = auto::applies(opts, names.real);
+    if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) && !automatic
+    {
         some_number(&sample, &names)?;
     }
     let plan = plan(names, &sample, &what, rows.mark_hint(), opts, warn)?;
-    let mut b = Builder::new(plan);
+    let collect = transforms::collect_for(&plan, opts, &sample)?;
+    let mut b = Builder::new(plan, collect);
     let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {
         while let Some((r, l)) = wide.next_if(|(_, l)| line_of(*l) < line_of(*loc)) {
@@ -545,58 +612,6 @@ pub(crate) fn chart_from_rows(
     b.finish(warn)
 }
 
-/// Rows of a sample, each with where it came from.
-type Sampled = Vec<(OwnedRow, Loc)>;
-
-/// The sample's rows that fit a header of `width` fields, and the ragged
-/// ones set aside; none fits: every ragged row said, and an error.
-fn set_aside_ragged(
-    sample: Sampled,
-    width: usize,
-    names: &Names,
-    delimiter: u8,
-    warn: &mut Warner,
-) -> Result<(Sampled, Sampled), ParseError> {
-    let (wide, sample): (Vec<_>, Vec<_>) = sample
-        .into_iter()
-        .partition(|(row, loc)| ragged(row, width, *loc, delimiter).is_some());
-    if sample.is_empty() {
-        for (row, loc) in &wide {
-            if let Some(m) = ragged(row, width, *loc, delimiter) {
-                warn.skip(m)?;
-            }
-        }
-        return Err(ParseError::Data(format!(
-            "every row has more fields than the header ({}); quote values that contain {:?}",
-            names.list.join(", "),
-            delimiter as char
-        )));
-    }
-    Ok((sample, wide))
-}
-
-/// An error unless some cell of the sample is a number.
-fn some_number(sample: &[(OwnedRow, Loc)], names: &Names) -> Result<(), ParseError> {
-    if sample.iter().any(|(r, _)| {
-        (0..r.width()).any(|i| cell(r, i).is_some_and(|c| parse_number(&c).is_some()))
-    }) {
-        return Ok(());
-    }
-    let cols: Vec<String> = if names.list.is_empty() {
-        sample[0]
-            .0
-            .iter()
-            .map(|c| c.as_deref().unwrap_or("").trim().to_string())
-            .collect()
-    } else {
-        names.list.clone()
-    };
-    Err(ParseError::Data(format!(
-        "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
-        cols.join(", ")
-    )))
-}
-
 /// A row the fast lane did not take: named and skipped when ragged, else
 /// pushed down the full path.
 fn full_row(
@@ -613,27 +628,6 @@ fn full_row(
         return warn.skip(m);
     }
     b.push(row, loc, warn)
-}
-
-fn line_of(l: Loc) -> u64 {
-    match l {
-        Loc::Line(n) => n,
-        Loc::Record(n) => n as u64,
-    }
-}
-
-/// Why a row does not fit a header of `width` fields, if it does not:
-/// only fields beyond it that hold something count (a trailing delimiter
-/// is harmless).
-fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> Option<String> {
-    let n = row.width();
-    ((width..n).any(|i| cell(row, i).is_some())).then(|| {
-        let d = delimiter as char;
-        format!(
-            "{loc} has {n} fields but the header has {width}; a {d:?} inside a value? \
-             quote that value (\"$1{d}200\"); row skipped"
-        )
-    })
 }
 
 #[cfg(test)]

@@ -114,7 +114,7 @@ fn points(
     dropped: &mut Vec<(String, String)>,
 ) -> Result<(), ToolArgsError> {
     let mut add = |label: String, value: &Value| match value_of(value) {
-        Some((v, unit)) if v.is_finite() => out.push((Point { label, value: v }, unit)),
+        Some((v, unit)) if v.is_finite() => out.push((Point::new(label, v), unit)),
         _ => dropped.push((name.to_string(), label)),
     };
     match v {

@@ -3,7 +3,9 @@
 //! from a zero axis when any value is negative.
 
 use super::RenderOptions;
-use super::text::{Line, NumFormat, PALETTE, Style, clean_line, clean_title, width, with_unit};
+use super::text::{
+    Line, NumFormat, PALETTE, Style, are_years, clean_line, clean_title, titled, width, with_unit,
+};
 use super::wrap::{pad_left, pad_right, truncate};
 use crate::spec::Chart;
 
@@ -69,7 +71,8 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     }
     let unit = clean_title(chart.unit.as_deref(), ascii);
     let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
-    let (values, unit_in_header) = value_texts(s, unit.as_deref(), max_vw);
+    let years = are_years(chart.y_label.as_deref(), s.iter().map(|r| r.value));
+    let (values, unit_in_header) = value_texts(s, unit.as_deref(), max_vw, years);
     let vw = values
         .iter()
         .map(|v| width(v))
@@ -95,8 +98,8 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
 
 /// Each row's value with the unit, or without it (`true`: the unit goes
 /// once into the header) when that makes a value wider than `max_vw`.
-fn value_texts(s: &[Row], unit: Option<&str>, max_vw: usize) -> (Vec<String>, bool) {
-    let fmt = NumFormat::for_values(s.iter().map(|p| p.value));
+fn value_texts(s: &[Row], unit: Option<&str>, max_vw: usize, years: bool) -> (Vec<String>, bool) {
+    let fmt = NumFormat::for_values(s.iter().map(|p| p.value)).with_years(years);
     let values_with = |unit: Option<&str>| -> Vec<String> {
         s.iter()
             .map(|p| with_unit(&fmt.format(p.value), unit))
@@ -121,12 +124,10 @@ fn title_line(
 ) -> Option<String> {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
-    let y_title = match (clean_title(chart.y_label.as_deref(), ascii), header_unit) {
-        (Some(y), Some(u)) => Some(format!("{y} ({u})")),
-        (Some(y), None) => Some(y),
-        (None, Some(u)) => Some(format!("({u})")),
-        (None, None) => None,
-    };
+    let y_title = titled(
+        clean_title(chart.y_label.as_deref(), ascii).as_deref(),
+        header_unit,
+    );
     let x_title = clean_title(chart.x_label.as_deref(), ascii);
     if x_title.is_none() && y_title.is_none() {
         return None;

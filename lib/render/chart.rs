@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::text::{self, Style, clean_line, paint};
 use super::wrap::wrap;
-use super::{RenderOptions, bar, capped_wrap, fit, line, table};
+use super::{RenderOptions, capped_wrap, fit, marks};
 use crate::events::Event;
 use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
 
@@ -25,11 +25,7 @@ pub fn render_chart(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
     if chart.point_count() == 0 {
         lines.push(paint("(no data)", Style::Dim, opts.color));
     } else {
-        match chart.chart_type {
-            ChartType::Bar => bar::render(chart, opts, &mut lines),
-            ChartType::Line => line::render(chart, opts, &mut lines),
-            ChartType::Table => table::render(chart, opts, &mut lines),
-        }
+        marks::chart(chart.chart_type).terminal(chart, opts, &mut lines);
     }
     footer(chart, opts, &mut lines);
     lines.into_iter().map(|l| fit(l, w, opts)).collect()

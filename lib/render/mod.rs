@@ -25,10 +25,12 @@
 //!
 //! Layout: `chart.rs` draws one chart, `stream/` renders an event stream,
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
-//! Markdown output, `svg/` its SVG output, `graphics/` pictures in the terminal and PNG, `live_chart/` keeps live charts, `live/`
-//! redraws them in place (`--live`), `screen.rs` the rows a terminal
-//! redraws in place (live charts, a Markdown answer's open block), `plot/` the one canvas, axes and
-//! legend, `grammar/` the plot grammar's charts; this file holds the options and
+//! Markdown output, `svg/` its SVG output, `graphics/` pictures in the terminal and PNG,
+//! `live_chart/` keeps live charts, `live/` redraws them in place (`--live`),
+//! `screen.rs` the rows a terminal redraws in place (live charts, a Markdown
+//! answer's open block), `plot/` the one canvas, axes and legend, `marks/`
+//! what each chart mark means in every format, `grammar/` the plot grammar's
+//! charts; this file holds the options and
 //! the last guards (width, ASCII) they share.
 
 mod bar;
@@ -37,10 +39,10 @@ mod ci;
 mod gfm;
 mod grammar;
 pub mod graphics;
-mod line;
 mod live;
 mod live_chart;
 pub mod markdown;
+mod marks;
 pub mod memory;
 pub mod plot;
 mod run;

@@ -19,6 +19,8 @@ use serde::{Deserialize, Serialize};
 pub const DEFAULT_MAX_POINTS: usize = 30;
 pub const HARD_MAX_POINTS: usize = 200;
 
+/// The kinds of quick chart. What each one draws in every output format
+/// is its file in `render/marks/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum ChartType {
@@ -26,6 +28,10 @@ pub enum ChartType {
     Bar,
     Line,
     Table,
+    /// A scatter: points at (`x`, value), binned with a `count` when many.
+    Point,
+    /// A histogram: one bar per bin `x`..`x2`, its value the rows in it.
+    Hist,
 }
 
 impl ChartType {
@@ -34,9 +40,12 @@ impl ChartType {
             ChartType::Bar => "bar",
             ChartType::Line => "line",
             ChartType::Table => "table",
+            ChartType::Point => "point",
+            ChartType::Hist => "hist",
         }
     }
 
+    /// The kinds the render_visualization tool takes (`chartType`).
     pub fn parse(s: &str) -> Option<ChartType> {
         match s.trim().to_ascii_lowercase().as_str() {
             "bar" => Some(ChartType::Bar),
@@ -44,6 +53,11 @@ impl ChartType {
             "table" => Some(ChartType::Table),
             _ => None,
         }
+    }
+
+    /// Takes several series (a line per series, points coloured by series).
+    pub fn several_series(self) -> bool {
+        matches!(self, ChartType::Line | ChartType::Point)
     }
 }
 
@@ -110,6 +124,40 @@ pub enum FallbackMode {
 pub struct Point {
     pub label: String,
     pub value: f64,
+    /// Where the point sits on a chart's x scale ([`Chart::x_type`]): a
+    /// number, or a date as seconds since 1970-01-01T00:00:00Z. Absent:
+    /// the label is a category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    /// Where a bin ends on the x scale (a histogram's bar spans `x`..`x2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x2: Option<f64>,
+    /// How many rows the point stands for (a scatter binned onto a grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+}
+
+impl Point {
+    /// A point known by its label alone (a category).
+    pub fn new(label: impl Into<String>, value: f64) -> Point {
+        Point {
+            label: label.into(),
+            value,
+            x: None,
+            x2: None,
+            count: None,
+        }
+    }
+}
+
+/// What a chart's x positions are when they are values, not categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum XType {
+    /// Numbers, placed by value.
+    Number,
+    /// Dates and times, placed in time (seconds since the epoch, UTC).
+    Date,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -147,9 +195,24 @@ pub struct Chart {
     pub y_label: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unit: Option<String>,
+    /// Our extension (docs/events.md): the points' `x` are values on this
+    /// scale, so the chart is drawn to scale and in x order. Absent: the
+    /// labels are categories in the order given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_type: Option<XType>,
     pub series: Vec<Series>,
     #[serde(default)]
     pub meta: Meta,
+    /// Our extension (docs/events.md): what viz-parse computed the points
+    /// with, as Vega-Lite transforms whose output rows are the points
+    /// (`label`, `value`, and `series`, `label_end` where they apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform: Option<Vec<serde_json::Value>>,
+    /// Our extension: the input rows the `transform` starts from, when
+    /// they were few and every point they make is in the chart, so a
+    /// Vega-Lite export computes the same points itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Vec<serde_json::Map<String, serde_json::Value>>>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -171,6 +234,37 @@ pub enum SpecError {
 }
 
 impl Chart {
+    /// The chart as rows of a table: one per label, in first-seen order,
+    /// with each series' value there. A label a series repeats is a row
+    /// per time it comes (its second point goes to the label's second
+    /// row), so no point is lost.
+    pub fn table_rows(&self) -> Vec<(&str, Vec<Option<f64>>)> {
+        use std::collections::HashMap;
+        let ns = self.series.len();
+        // A label's rows, in order; each series' next free one.
+        let mut at: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
+        let mut rows: Vec<(&str, Vec<Option<f64>>)> = Vec::new();
+        for (si, s) in self.series.iter().enumerate() {
+            for p in &s.points {
+                let (label_rows, used) = at
+                    .entry(p.label.as_str())
+                    .or_insert_with(|| (Vec::new(), vec![0; ns]));
+                let k = used[si];
+                used[si] += 1;
+                let r = match label_rows.get(k) {
+                    Some(&r) => r,
+                    None => {
+                        rows.push((p.label.as_str(), vec![None; ns]));
+                        label_rows.push(rows.len() - 1);
+                        rows.len() - 1
+                    }
+                };
+                rows[r].1[si] = Some(p.value);
+            }
+        }
+        rows
+    }
+
     /// Total points over all series.
     pub fn point_count(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
@@ -198,7 +292,7 @@ impl Chart {
     /// Checks the invariants renderers rely on: finite values, and one
     /// series for bar and table.
     pub fn validate(&self) -> Result<(), SpecError> {
-        if self.chart_type != ChartType::Line && self.series.len() > 1 {
+        if !self.chart_type.several_series() && self.series.len() > 1 {
             return Err(SpecError::TooManySeries {
                 chart: self.chart_type.as_str(),
                 count: self.series.len(),
@@ -257,6 +351,8 @@ impl NormalizeOptions {
         self.reduction.unwrap_or(match chart {
             ChartType::Line => Reduction::Even,
             ChartType::Bar | ChartType::Table => Reduction::Top,
+            // Bins and points come in their order, already bounded.
+            ChartType::Point | ChartType::Hist => Reduction::First,
         })
     }
 }
@@ -312,7 +408,7 @@ pub fn finish(
     opts: &NormalizeOptions,
 ) -> Result<Chart, SpecError> {
     let non_empty: Vec<_> = reducers.into_iter().filter(|(_, r)| r.seen() > 0).collect();
-    if chart.chart_type != ChartType::Line && non_empty.len() > 1 {
+    if !chart.chart_type.several_series() && non_empty.len() > 1 {
         return Err(SpecError::TooManySeries {
             chart: chart.chart_type.as_str(),
             count: non_empty.len(),
@@ -341,7 +437,7 @@ pub fn finish(
             context: String::new(),
         });
     }
-    if chart.chart_type != ChartType::Line {
+    if !chart.chart_type.several_series() {
         let s = &mut chart.series[0];
         match opts.sort {
             Sort::None => {}
@@ -375,6 +471,9 @@ mod tests {
                         .map(|(i, v)| Point {
                             label: format!("p{i}"),
                             value: *v,
+                            x: None,
+                            x2: None,
+                            count: None,
                         })
                         .collect(),
                 })
@@ -441,6 +540,21 @@ mod tests {
         assert!(n.chart.meta.truncated);
         assert_eq!(n.chart.meta.original_point_count, 500);
         assert_eq!(n.chart.meta.reduction, Some(Reduction::Even));
+    }
+
+    #[test]
+    fn a_repeated_label_is_a_row_each_time() {
+        let mut c = chart(ChartType::Line, &[("a", &[1.0, 2.0, 3.0]), ("b", &[4.0])]);
+        c.series[0].points[1].label = "p0".into();
+        let rows = c.table_rows();
+        assert_eq!(
+            rows,
+            vec![
+                ("p0", vec![Some(1.0), Some(4.0)]),
+                ("p0", vec![Some(2.0), None]),
+                ("p2", vec![Some(3.0), None]),
+            ]
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ impl ArgOptions {
             reduction: match chart {
                 ChartType::Line => self.downsample.or(self.keep),
                 ChartType::Bar | ChartType::Table => self.keep,
+                ChartType::Point | ChartType::Hist => None,
             },
         }
     }

@@ -32,6 +32,9 @@ impl Indexed {
             point: Point {
                 label: label.to_string(),
                 value,
+                x: None,
+                x2: None,
+                count: None,
             },
         }
     }
@@ -417,7 +420,9 @@ fn even(buckets: &[Bucket], n: usize, limit: usize, last: &Indexed) -> Vec<Index
     out
 }
 
-/// limit/2 equal ranges of positions; each gives its min and max in order.
+/// The first and the last point, and between them (limit - 2)/2 equal
+/// ranges of positions, each giving its min and max in order: the ends
+/// anchor the x range, so their slots are kept for them.
 fn minmax(
     buckets: &[Bucket],
     n: usize,
@@ -425,7 +430,10 @@ fn minmax(
     first: &Indexed,
     last: &Indexed,
 ) -> Vec<Indexed> {
-    let ranges = (limit / 2).max(1);
+    if limit < 4 {
+        return vec![first.clone(), last.clone()];
+    }
+    let ranges = ((limit - 2) / 2).max(1);
     let mut out: Vec<Indexed> = Vec::with_capacity(limit + 2);
     let mut i = 0;
     for r in 0..ranges {
@@ -446,14 +454,12 @@ fn minmax(
             }
         }
     }
-    // Keep the ends when the budget allows; they anchor the x range.
-    if out.first().is_some_and(|p| p.idx != first.idx) && out.len() < limit {
+    if out.first().is_none_or(|p| p.idx != first.idx) {
         out.insert(0, first.clone());
     }
-    if out.last().is_some_and(|p| p.idx != last.idx) && out.len() < limit {
+    if out.last().is_none_or(|p| p.idx != last.idx) {
         out.push(last.clone());
     }
-    out.truncate(limit.max(2));
     out
 }
 
@@ -527,6 +533,9 @@ mod tests {
             .map(|(i, v)| Point {
                 label: i.to_string(),
                 value: *v,
+                x: None,
+                x2: None,
+                count: None,
             })
             .collect()
     }
@@ -607,6 +616,9 @@ mod tests {
             r.push(Point {
                 label: i.to_string(),
                 value: i as f64,
+                x: None,
+                x2: None,
+                count: None,
             });
         }
         let (v, _) = r.finish();
@@ -625,6 +637,20 @@ mod tests {
     }
 
     #[test]
+    fn minmax_keeps_the_first_and_the_last_point() {
+        for n in [10usize, 5_000, 100_000] {
+            let vals: Vec<f64> = (0..n).map(|i| ((i * 7919) % 101) as f64).collect();
+            for limit in [2, 3, 4, 5, 30, 200] {
+                let (v, _) = run(Reduction::Minmax, limit, &vals);
+                let idx = labels(&v);
+                assert!(v.len() <= limit, "{n} {limit}: {}", v.len());
+                assert_eq!(idx[0], 0, "{n} {limit}");
+                assert_eq!(*idx.last().unwrap(), n - 1, "{n} {limit}");
+            }
+        }
+    }
+
+    #[test]
     fn a_single_spike_survives_minmax_and_lttb_but_not_even() {
         let n = 1_000_000;
         let spike = 654_321;
@@ -634,6 +660,9 @@ mod tests {
                 r.push(Point {
                     label: i.to_string(),
                     value: if i == spike { 1000.0 } else { (i % 7) as f64 },
+                    x: None,
+                    x2: None,
+                    count: None,
                 });
             }
             let (v, _) = r.finish();

@@ -48,11 +48,19 @@ pub fn data_error(message: impl Into<String>) -> anyhow::Error {
     coded(exit::DATA, message)
 }
 
-/// True when the error is (or wraps) a write to a closed pipe.
+/// True when the error is (or wraps) a write to a closed pipe, also
+/// through `serde_json::to_writer` (whose error hides the `io::Error`
+/// from the chain: its source is the io error's own source).
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        let kind = c
+            .downcast_ref::<io::Error>()
+            .map(io::Error::kind)
+            .or_else(|| {
+                c.downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            });
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 

@@ -184,12 +184,24 @@ fn a_row_wider_than_its_header_is_named_not_called_prose() {
 
 #[test]
 fn a_table_of_words_says_no_column_holds_numbers() {
+    // Issue 22: nothing sensible to chart is said with the columns, what
+    // they hold, and a command that charts something.
     let o = run(&[], b"name,val\na,x\nb,y\n");
     assert_eq!(o.code, 65);
     assert_eq!(
         o.stderr,
-        "viz-parse: error: <stdin>: no column holds numbers (columns: name, val); a chart needs \
-         a column of numbers such as 2.9, 1,234 or 12%\n"
+        "viz-parse: error: <stdin>: nothing to chart in comma-separated text: no column \
+         holds amounts to draw, and none repeats to count (columns: \"name\" (names), \"val\" \
+         (names)); to count its rows by a column anyway: viz-parse --aggregate count -x name \
+         FILE\n"
+    );
+    // With -y naming a column, the words are what they are.
+    let o = run(&["-y", "val"], b"name,val\na,x\nb,y\n");
+    assert_eq!(o.code, 65);
+    assert!(
+        o.stderr.contains("no row has a number in column \"val\""),
+        "{}",
+        o.stderr
     );
 }
 
@@ -284,16 +296,25 @@ fn dates_newest_first_are_drawn_oldest_to_newest_with_a_warning() {
             ("2024-03-01", 3.0)
         ])
     );
-    // A bar chart keeps the order given; so does a line not strictly newest first.
+    // Bars over dates are in date order too, and so is a line in no
+    // order at all (issue 22: x to scale), each said once.
     let (v, err) = chart(&["--chart", "bar"], "year,sales\n2023,150\n2022,135\n");
-    assert_eq!(points(&v), pts(&[("2023", 150.0), ("2022", 135.0)]));
-    assert_eq!(err, "");
+    assert_eq!(points(&v), pts(&[("2022", 135.0), ("2023", 150.0)]));
+    assert_eq!(
+        err,
+        "viz-parse: warning: <stdin>: the rows are not in date order (2023 comes before 2022); \
+         the bars are in date order\n"
+    );
     let (v, err) = chart(&[], "year,sales\n2023,150\n2021,120\n2022,135\n");
     assert_eq!(
         points(&v),
-        pts(&[("2023", 150.0), ("2021", 120.0), ("2022", 135.0)])
+        pts(&[("2021", 120.0), ("2022", 135.0), ("2023", 150.0)])
     );
-    assert_eq!(err, "");
+    assert_eq!(
+        err,
+        "viz-parse: warning: <stdin>: the rows are not in date order (2023 comes before 2021); \
+         the line is drawn in date order\n"
+    );
 }
 
 #[test]
@@ -307,4 +328,22 @@ fn label_value_lines_with_a_decimal_comma_are_not_split_at_the_comma() {
     let (v, _) = chart(&[], "Jan: 1.234,56 €\nFeb: 2.000,00 €\n");
     assert_eq!(points(&v), pts(&[("Jan", 1234.56), ("Feb", 2000.0)]));
     assert_eq!(v["unit"], "€");
+}
+
+/// A bad value is named by its column: the header's name in a headed
+/// file, its place in a file without one (not `column "column 2"`).
+#[test]
+fn a_bad_value_names_its_column_by_header_or_by_place() {
+    for (input, want) in [
+        (
+            &b"name,val\na,1\nb,x\nc,3\n"[..],
+            "line 3, column \"val\": ",
+        ),
+        (&b"a,1\nb,x\nc,3\n"[..], "line 2, column 2: "),
+    ] {
+        let o = run(&[], input);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let want = format!("{want}\"x\" is not a number; row skipped");
+        assert!(o.stderr.contains(&want), "{}", o.stderr);
+    }
 }

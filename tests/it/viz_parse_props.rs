@@ -43,17 +43,8 @@ fn structured() -> impl Strategy<Value = String> {
     .prop_map(|v| v.concat())
 }
 
-/// The cases to run: `PROPTEST_CASES` when set (a deeper run, as in
-/// `PROPTEST_CASES=2000 cargo test --test NAME`), else this test's default.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(40), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(40), ..ProptestConfig::default() })]
 
     #[test]
     fn the_binary_never_panics_on_bytes(input in proptest::collection::vec(any::<u8>(), 0..400)) {
@@ -75,7 +66,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(1000), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(1000), ..ProptestConfig::default() })]
 
     #[test]
     fn parse_text_never_panics(input in structured()) {
@@ -92,7 +83,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(300), ..ProptestConfig::default() })]
 
     /// Any numeric table gives a valid chart within the point limit, with
     /// meta telling how many points there were.

@@ -900,6 +900,36 @@ fn a_closed_pipe_ends_quietly_with_success() {
     assert_eq!(err, "");
 }
 
+/// A reader gone before the first byte (`| head -c 10` on a big spec):
+/// every output format ends quietly with 0. The Vega-Lite export said
+/// "error: Broken pipe" and exited 1 (serde_json's error hid the
+/// io::Error from the check).
+#[test]
+fn a_reader_gone_before_the_first_byte_is_quiet_in_every_format() {
+    // A spec larger than any write buffer: written through to the pipe.
+    let labels: Vec<String> = (0..2000).map(|i| format!("label number {i:04}")).collect();
+    let points: Vec<(&str, f64)> = labels.iter().map(|l| (l.as_str(), 1.0)).collect();
+    let chart = bar(&points) + "\n";
+    for format in ["vega-lite", "svg", "markdown", "json", "terminal"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_viz-render"))
+            .env_clear()
+            .args(["--format", format])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(chart.as_bytes());
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{format}: {:?} {err}", out.status);
+        assert_eq!(err, "", "{format}");
+    }
+}
+
 #[test]
 fn a_missing_file_is_exit_66() {
     let o = render(&["testdata/render/no-such-file.jsonl"], &[], "");

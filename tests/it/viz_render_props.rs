@@ -5,7 +5,7 @@
 
 use gemline::events::Event;
 use gemline::render::{RenderOptions, Renderer, render_chart};
-use gemline::spec::{Chart, ChartType, Meta, Point, Reduction, Series};
+use gemline::spec::{Chart, ChartType, Meta, Point, Reduction, Series, XType};
 use proptest::prelude::*;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -34,11 +34,29 @@ fn value() -> impl Strategy<Value = f64> {
 }
 
 fn series() -> impl Strategy<Value = Series> {
-    (text(), prop::collection::vec((text(), value()), 0..40)).prop_map(|(name, pts)| Series {
+    let x = prop_oneof![
+        3 => Just(None),
+        2 => value().prop_map(Some),
+        1 => prop::num::f64::ANY.prop_map(Some),
+    ];
+    let point = (
+        text(),
+        value(),
+        x,
+        prop::option::of(value()),
+        prop::option::of(any::<u64>()),
+    );
+    (text(), prop::collection::vec(point, 0..40)).prop_map(|(name, pts)| Series {
         name,
         points: pts
             .into_iter()
-            .map(|(label, value)| Point { label, value })
+            .map(|(label, value, x, x2, count)| Point {
+                label,
+                value,
+                x,
+                x2,
+                count,
+            })
             .collect(),
     })
 }
@@ -48,7 +66,9 @@ fn chart() -> impl Strategy<Value = Chart> {
         prop_oneof![
             Just(ChartType::Bar),
             Just(ChartType::Line),
-            Just(ChartType::Table)
+            Just(ChartType::Table),
+            Just(ChartType::Point),
+            Just(ChartType::Hist)
         ],
         prop::collection::vec(series(), 1..=5),
         prop::option::of(text()),
@@ -56,17 +76,34 @@ fn chart() -> impl Strategy<Value = Chart> {
         prop::option::of(text()),
         prop::option::of(text()),
         prop::option::of(text()),
-        (any::<bool>(), 0usize..5000, prop::option::of(0usize..6)),
+        (
+            any::<bool>(),
+            0usize..5000,
+            prop::option::of(0usize..6),
+            prop::option::of(prop_oneof![Just(XType::Number), Just(XType::Date)]),
+        ),
     )
         .prop_map(
-            |(chart_type, series, title, subtitle, x_label, y_label, unit, (t, orig, red))| Chart {
+            |(
+                chart_type,
+                series,
+                title,
+                subtitle,
+                x_label,
+                y_label,
+                unit,
+                (t, orig, red, x_type),
+            )| Chart {
                 chart_type,
                 title,
                 subtitle,
                 x_label,
                 y_label,
                 unit,
+                x_type,
                 series,
+                transform: None,
+                source: None,
                 meta: Meta {
                     truncated: t,
                     original_point_count: orig,
@@ -140,17 +177,8 @@ fn check_line(line: &str, opts: &RenderOptions) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The cases to run: `PROPTEST_CASES` when set (a deeper run, as in
-/// `PROPTEST_CASES=2000 cargo test --test NAME`), else this test's default.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn charts_fit_any_width(chart in chart(), opts in options()) {
@@ -303,7 +331,7 @@ fn a_leading_combining_mark_and_a_tab_is_code_only_in_ascii() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn message_text_wraps_within_the_width_however_it_is_cut(
@@ -513,7 +541,7 @@ fn grammar_spec() -> BoxedStrategy<serde_json::Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(512), ..ProptestConfig::default() })]
 
     /// No spec and no width (1 to 200) makes the grammar's renderer panic
     /// or write a line wider than the width; what validation refuses
@@ -559,7 +587,7 @@ mod formats {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: cases(24), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: crate::support::proptest_cases(24), ..ProptestConfig::default() })]
 
         #[test]
         fn no_format_fails_on_any_stream(

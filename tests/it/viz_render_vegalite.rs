@@ -185,3 +185,218 @@ fn a_plot_call_no_ui_event_answers_is_exported_from_its_spec_argument() {
         .collect();
     assert_eq!(titles, ["\"T ui\"", "\"T b\"", "\"T c\""]);
 }
+
+/// A transformed chart exported to Vega-Lite carries its input rows and
+/// its transforms: Vega itself computes the points (tests/vega/values.mjs
+/// runs the spec and reads the rows its mark draws), and they are the
+/// numbers viz-parse computed, for every aggregate, a time unit, a
+/// filter, a series and the bins of a histogram.
+#[test]
+fn transforms_exported_to_vega_lite_compute_the_same_numbers_in_vega() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "--aggregate",
+                "mean",
+                "-x",
+                "species",
+                "-y",
+                "bill_length_mm",
+            ],
+            "penguins.csv",
+        ),
+        (
+            &["--aggregate", "median", "-x", "island", "-y", "body_mass_g"],
+            "penguins.csv",
+        ),
+        (
+            &[
+                "--aggregate",
+                "sum",
+                "-x",
+                "species",
+                "-y",
+                "flipper_length_mm",
+            ],
+            "penguins.csv",
+        ),
+        (
+            &["--aggregate", "min", "-x", "carrier", "-y", "dep_delay"],
+            "flights.csv",
+        ),
+        (
+            &["--aggregate", "max", "-x", "continent", "-y", "lifeExp"],
+            "gapminder.csv",
+        ),
+        (
+            &[
+                "--aggregate",
+                "count",
+                "-x",
+                "carrier",
+                "--filter",
+                "origin=JFK",
+            ],
+            "flights.csv",
+        ),
+        (
+            &["--aggregate", "distinct", "-x", "carrier", "-y", "dest"],
+            "flights.csv",
+        ),
+        (
+            &[
+                "--aggregate",
+                "mean",
+                "-x",
+                "carrier",
+                "-y",
+                "arr_delay",
+                "--filter",
+                "dep_delay>=15",
+                "--filter",
+                "dest~^[A-M]",
+            ],
+            "flights.csv",
+        ),
+        (
+            &[
+                "--time-unit",
+                "yearmonth",
+                "--aggregate",
+                "mean",
+                "-x",
+                "date",
+                "-y",
+                "temp_max",
+            ],
+            "seattle-weather.csv",
+        ),
+        (
+            &[
+                "--aggregate",
+                "mean",
+                "-x",
+                "month",
+                "-y",
+                "dep_delay",
+                "-s",
+                "origin",
+                "--chart",
+                "line",
+            ],
+            "flights.csv",
+        ),
+        (
+            &["--chart", "hist", "-y", "dep_delay", "--bins", "15"],
+            "flights.csv",
+        ),
+        (&["--chart", "hist", "-y", "bill_depth_mm"], "penguins.csv"),
+    ];
+    let dir = root().join("target/vega/transforms");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut exported = Vec::new();
+    for (k, (args, file)) in cases.iter().enumerate() {
+        let path = root().join("testdata/real").join(file);
+        let mut all: Vec<&str> = args.to_vec();
+        let p = path.to_string_lossy().into_owned();
+        all.push(&p);
+        let (code, event, err) = support::filter(cargo_bin_cmd!("viz-parse"), &all, "");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let (code, vl, err) = render(&["--format", "vega-lite"], &event);
+        assert_eq!(code, 0, "{err}");
+        let spec: Value = serde_json::from_str(vl.trim()).unwrap();
+        assert!(
+            spec["transform"].is_array(),
+            "{args:?}: the export carries its transforms"
+        );
+        assert!(
+            spec["data"]["values"].as_array().unwrap().len() > 20,
+            "{args:?}: the export's data are the input rows"
+        );
+        let dest = dir.join(format!("{k:02}.vl.jsonl"));
+        std::fs::write(&dest, &vl).unwrap();
+        exported.push((
+            args,
+            serde_json::from_str::<Value>(event.trim()).unwrap(),
+            dest,
+        ));
+    }
+    let Some(modules) = vega_tools() else { return };
+    for (args, event, spec) in exported {
+        let out = std::process::Command::new("node")
+            .arg(root().join("tests/vega/values.mjs"))
+            .arg("--modules")
+            .arg(&modules)
+            .arg(&spec)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        assert_same_points(args, &event, &rows);
+    }
+}
+
+/// Vega's rows and viz-parse's points: the same points (a histogram's
+/// empty bins aside: Vega draws no row for them), values equal to 1e-9.
+fn assert_same_points(args: &[&str], event: &Value, rows: &[Value]) {
+    let date = event["xType"] == "date";
+    let hist = event["chartType"] == "hist";
+    let mut ours: Vec<(String, String, f64)> = Vec::new();
+    for s in event["series"].as_array().unwrap() {
+        for p in s["points"].as_array().unwrap() {
+            let v = p["value"].as_f64().unwrap();
+            if hist && v == 0.0 {
+                continue;
+            }
+            let label = if hist || date {
+                let x = p["x"].as_f64().unwrap() * if date { 1000.0 } else { 1.0 };
+                format!("{x}")
+            } else {
+                p["label"].as_str().unwrap().to_string()
+            };
+            let several = event["series"].as_array().unwrap().len() > 1;
+            let series = if several {
+                s["name"].as_str().unwrap()
+            } else {
+                ""
+            };
+            ours.push((series.to_string(), label, v));
+        }
+    }
+    let mut theirs: Vec<(String, String, f64)> = rows
+        .iter()
+        .map(|r| {
+            let label = match &r["label"] {
+                Value::String(s) => s.clone(),
+                n => format!("{}", n.as_f64().unwrap()),
+            };
+            let series = r["series"].as_str().unwrap_or("").to_string();
+            (series, label, r["value"].as_f64().unwrap())
+        })
+        .collect();
+    ours.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    theirs.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    assert_eq!(
+        ours.len(),
+        theirs.len(),
+        "{args:?}\nours {ours:?}\nvega {theirs:?}"
+    );
+    for (o, t) in ours.iter().zip(&theirs) {
+        assert_eq!(
+            (&o.0, &o.1),
+            (&t.0, &t.1),
+            "{args:?}\nours {ours:?}\nvega {theirs:?}"
+        );
+        let close = (o.2 - t.2).abs() <= 1e-9 * o.2.abs().max(t.2.abs()).max(1.0);
+        assert!(
+            close,
+            "{args:?}: {} {}: ours {} vega {}",
+            o.0, o.1, o.2, t.2
+        );
+    }
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Parser, ValueEnum};
 
+use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::parse::{DateOrder, Format};
 use crate::term;
 
@@ -13,6 +14,10 @@ pub enum ChartArg {
     Bar,
     Line,
     Table,
+    /// A scatter of -y over a number or date -x (binned when large).
+    Point,
+    /// A histogram of -y: rows counted in --bins bins.
+    Hist,
 }
 
 /// How `--grammar` draws the -y column before it.
@@ -64,15 +69,22 @@ const AFTER_HELP: &str = "\
 Exit status:
   0   every input was read (rows that were not numbers are skipped with a warning)
   1   failure (an input could not be read, output could not be written)
-  2   usage error (bad flag, a --label/--value/--series column that does not exist)
+  2   usage error (bad flag, a --label/--value/--series/--filter column that does not exist,
+      a --filter that cannot be read)
   65  input is not data: prose, ambiguous text, no numeric column, no row left,
-      several series for bar/table, a malformed event line with --strict
+      several series for bar/table, more groups than --max-groups, a malformed
+      event line with --strict
   66  an input file cannot be opened
   130 interrupted (Ctrl-C) with --follow, after writing the last update (143: SIGTERM)
 
 Examples:
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
+  viz-parse --aggregate mean -x species -y bill_length_mm testdata/real/penguins.csv | viz-render
+  viz-parse --aggregate count -x carrier --filter origin=JFK testdata/real/flights.csv | viz-render
+  viz-parse --time-unit yearmonth -x date -y temp_max testdata/real/seattle-weather.csv | viz-render
+  viz-parse --chart hist -y dep_delay testdata/real/flights.csv | viz-render
+  viz-parse --chart point -x bill_length_mm -y body_mass_g -s species testdata/real/penguins.csv | viz-render
   viz-parse --grammar -x km -y pace -y hr --mark area --rule x=5:5K testdata/run.csv | viz-render
   jq -c '.[]' models.json | viz-parse --sort desc --max-points 10 --title 'Top 10'
   gemini -p 'chart BMW 0-60 times' --output-format stream-json | viz-parse | viz-render
@@ -84,15 +96,31 @@ Examples:
 #[command(
     name = "viz-parse",
     version,
-    about = "Turn CSV, TSV, JSON, JSON lines or Markdown tables into chart events",
+    about = "Turn CSV, TSV, JSON, JSON lines, Markdown tables, Parquet or Arrow into chart events",
     long_about = "Reads data from files or stdin and writes one `visualization` event per input \
 (a JSON line) for viz-render to draw. The format is detected: CSV and TSV (delimiter `,` `;` tab \
 or `|` sniffed, header row detected, quotes, CRLF and a UTF-8 BOM handled), a JSON object map \
 {\"M5 CS\": 2.9}, a JSON array of records or of pairs, JSON lines of records, a Markdown table, `label: value` lines, \
-or the render_visualization argument object. A stream of events passes through untouched, except \
-that render_visualization tool calls become visualization events.\n\n\
-Without -x/-y the label is the first column that is not numeric (the first column when all are) \
-and the value the first other numeric column. Numbers are read as people write them (1,234  4.2s  \
+or the render_visualization argument object. A JSON array is read a record at a time, as JSON lines \
+are; an object wrapping one array ({\"values\": [...]}, with other keys beside it) is read as that array. \
+Parquet and Arrow IPC files and streams (as DuckDB, Polars, Spark and pandas write them) are read a \
+batch of rows at a time, their columns typed (numbers, dates as ISO 8601, text), and input compressed \
+with gzip is read through; other binary files (images, zip, PDF) are refused in one line. A stream of \
+events passes through untouched, except that render_visualization tool calls become visualization \
+events.\n\n\
+With no -x, -y, -s, --aggregate or --time-unit, the chart is the one a person would make of the \
+table, said once on stderr with the flags that choose otherwise: identifiers (id, *_id, zip, fips, \
+codes with leading zeros), years, small codes (month, cluster) and coordinates are never the value, \
+which is the first other column of numbers; a column of dates (else years, else rising numbers) is \
+x, drawn as a line; a label column is one present in most rows; a category whose values repeat \
+beside such an x makes one line per value (long format), or the rows at each x are averaged (summed \
+for a count: count, people, deaths, ...); dates that come as events are grouped by day, month or \
+year; with no ordered x a repeating category's rows are averaged (a bar per value), two amounts \
+beside a category are a scatter, numbers with nothing to label them a scatter or a histogram; with \
+no column of numbers a category's rows are counted; when nothing sensible exists the input is \
+refused (exit 65) naming the columns, what they hold, and a command. With -y but no -x the label is \
+a column of dates or years, else the first column that is not numeric (the first column when all \
+are); with -x but no -y the value is the first other column of amounts. Numbers are read as people write them (1,234  4.2s  \
 12%  $1,200  1e6  1.234,56  1 234,56). The decimal mark is decided once per column: \
 numbers that show it (1.234,56 or 2,5 or 1,234.5) decide; when none does, commas each before \
 three digits group thousands (\"1,200\" beside 950 is 1200, in any file), and a point before three \
@@ -113,7 +141,17 @@ ISO dates (2024-01-05, 2024-01), dates such as 05/01/2024 (read as --dates says)
 (Q1 2024) written newest first is drawn oldest to newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
 (or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
-whatever the input size.\n\n\
+whatever the input size. A line (and bars over dates) whose labels are dates or numbers is drawn to \
+scale, in x order (said when the rows were not).\n\n\
+Transforms, with Vega-Lite's names: --filter EXPR keeps the rows where EXPR holds (repeatable); \
+--aggregate count|sum|mean|median|min|max|distinct makes one value per label (and per -s series), \
+the axis naming it (mean(delay)); --time-unit groups a date label by year, quarter, month, \
+yearmonth, yearmonthdate, week, day, hours or minutes (UTC, as Vega-Lite's timeUnit); --chart hist \
+counts -y's values in at most --bins bins on nice edges; --chart point draws -y over a number or \
+date -x, binned onto a grid past 4,000 points. Memory follows the groups, not the rows (past \
+--max-groups the input is refused). The chart carries what was computed as Vega-Lite transforms, \
+and for at most 5,000 input rows the rows themselves, so viz-render --format vega-lite exports a \
+spec that computes the same numbers in the browser.\n\n\
 --follow reads an endless input instead (a pipe that never ends: ping, vmstat 1, tail -f) \
 and writes a live line chart: `visualization` events with the input's `id` and \
 `\"live\": true`, at most one per --interval and only when something changed, a last one \
@@ -154,6 +192,35 @@ pub struct VizParseArgs {
     #[arg(short = 's', long = "series", value_name = "COLUMN")]
     pub series: Option<String>,
 
+    /// Rows grouped by the label (-x) and the series (-s), one value per
+    /// group of the -y column (count needs none); the axis says which
+    /// (`mean(delay)`). Memory follows the groups, not the rows.
+    #[arg(long, value_enum, value_name = "OP")]
+    pub aggregate: Option<AggregateOp>,
+
+    /// Group a date label (-x) by a unit of time, as Vega-Lite's timeUnit
+    /// (UTC): year, yearmonth and yearmonthdate keep the calendar;
+    /// quarter, month, week, day, hours and minutes fold it (all
+    /// Januaries, all Mondays). Each group is the --aggregate (mean when none).
+    #[arg(long, value_enum, value_name = "UNIT")]
+    pub time_unit: Option<TimeUnit>,
+
+    /// Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >=
+    /// (numbers compare as numbers, dates as dates, else text) or
+    /// COLUMN~REGEX; repeat to AND several.
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Vec<String>,
+
+    /// With --chart hist: at most N bins, their edges on a step of 1, 2
+    /// or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub bins: Option<u16>,
+
+    /// Groups --aggregate and --time-unit keep at most, before the input
+    /// is refused [default: 10000].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_groups: Option<u32>,
+
     /// Chart title.
     #[arg(long)]
     pub title: Option<String>,
@@ -178,7 +245,7 @@ pub struct VizParseArgs {
     #[arg(long, value_enum)]
     pub sort: Option<SortArg>,
 
-    /// Points kept per series [default: 30; at most 200].
+    /// Points kept per series, 2 to 200 [default: 30; more is capped].
     #[arg(long, value_name = "N")]
     pub max_points: Option<usize>,
 
@@ -233,7 +300,7 @@ pub struct VizParseArgs {
     /// (several -y share the axes), -s one series per value of a column.
     /// Columns are typed date (ISO 8601), number or string; a unit in a
     /// header, `pace (s/km)`, is the field's unit. At most 5,000 rows.
-    #[arg(long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample"])]
+    #[arg(long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
     pub grammar: bool,
 
     /// With --grammar: how the -y column just before is drawn
@@ -257,7 +324,7 @@ pub struct VizParseArgs {
     /// per line, named by a header line of words), CSV/TSV rows (header
     /// from the first line, or --columns), `key=value` tokens, `label:
     /// value` lines or JSON objects; -y NAME keeps only some series.
-    #[arg(long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series"])]
+    #[arg(long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
     pub follow: bool,
 
     /// With --follow: pull numbers out of free-form lines; each capture

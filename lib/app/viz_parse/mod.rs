@@ -7,6 +7,7 @@ pub mod args;
 use clap::ArgMatches;
 
 use crate::parse::number::Decimal;
+use crate::parse::transform::{DEFAULT_BINS, Filter, FilterError, TransformOptions};
 use crate::parse::{
     FollowOptions, GrammarOptions, ParseOptions, Reference, ReferenceError, RunOptions,
 };
@@ -42,11 +43,22 @@ pub fn run(args: Args, matches: &ArgMatches) -> anyhow::Result<u8> {
 pub enum OptionsError {
     #[error("--delimiter {0:?}: use one ASCII character such as , ; | or a tab")]
     Delimiter(char),
+    #[error(
+        "--max-points {0}: a chart keeps 2 to {max} points a series (more is capped at {max})",
+        max = spec::HARD_MAX_POINTS
+    )]
+    MaxPoints(usize),
     #[error("--extract: {0}")]
     Extract(regex::Error),
     /// A `--rule` or `--band`.
     #[error(transparent)]
     Reference(#[from] ReferenceError),
+    /// A `--filter`.
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    /// Flags that do not go together.
+    #[error("{0}")]
+    Combination(String),
 }
 
 /// The parser options the flags ask for; `marks` is the `--mark` of each
@@ -63,12 +75,19 @@ pub fn options(
             return Err(OptionsError::Delimiter(c));
         }
     };
+    if let Some(n) = args.max_points
+        && n < 2
+    {
+        return Err(OptionsError::MaxPoints(n));
+    }
     Ok(ParseOptions {
         format: args.format,
         chart: args.chart.map(|c| match c {
             ChartArg::Bar => ChartType::Bar,
             ChartArg::Line => ChartType::Line,
             ChartArg::Table => ChartType::Table,
+            ChartArg::Point => ChartType::Point,
+            ChartArg::Hist => ChartType::Hist,
         }),
         title: args.title.clone(),
         subtitle: args.subtitle.clone(),
@@ -112,6 +131,42 @@ pub fn options(
         threads: args.threads.map(usize::from),
         grammar: grammar_options(args, marks)?,
         follow: follow_options(args)?,
+        transform: transform_options(args)?,
+    })
+}
+
+fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsError> {
+    let filters = args
+        .filter
+        .iter()
+        .map(|f| Filter::parse(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let hist = args.chart == Some(ChartArg::Hist);
+    if args.bins.is_some() && !hist {
+        return Err(OptionsError::Combination(
+            "--bins goes with --chart hist".into(),
+        ));
+    }
+    if hist && (args.aggregate.is_some() || args.time_unit.is_some()) {
+        return Err(OptionsError::Combination(
+            "--chart hist counts the rows in each bin; leave out --aggregate and --time-unit"
+                .into(),
+        ));
+    }
+    if args.chart == Some(ChartArg::Point) && (args.aggregate.is_some() || args.time_unit.is_some())
+    {
+        return Err(OptionsError::Combination(
+            "--chart point draws every row; leave out --aggregate and --time-unit (or chart them \
+             as a line)"
+                .into(),
+        ));
+    }
+    Ok(TransformOptions {
+        filters,
+        aggregate: args.aggregate,
+        time_unit: args.time_unit,
+        bins: hist.then(|| args.bins.map_or(DEFAULT_BINS, usize::from)),
+        max_groups: args.max_groups.map(|n| n as usize),
     })
 }
 

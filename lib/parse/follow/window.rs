@@ -200,6 +200,9 @@ impl Window {
                             x.to_string()
                         },
                         value,
+                        x: None,
+                        x2: None,
+                        count: None,
                     })
                     .collect(),
             })
@@ -220,6 +223,7 @@ impl Window {
                 .or_else(|| Some(if self.clock { "time" } else { "sample" }.into())),
             y_label: labels.y_label.clone(),
             unit: labels.unit.clone().or_else(|| self.common_unit()),
+            x_type: None,
             series,
             meta: Meta {
                 truncated,
@@ -227,6 +231,8 @@ impl Window {
                 fallback_mode: None,
                 reduction: truncated.then_some(Reduction::Last),
             },
+            transform: None,
+            source: None,
         })
     }
 

@@ -96,49 +96,102 @@ impl Rows for VecRows {
     }
 }
 
-/// A JSON document that holds rows, turned into [`VecRows`]:
-/// an object map `{"M5 CS": 2.9}`, a map of records `{"M5": {"secs": 2.9}}`,
-/// an array of records, of pairs/rows, or of bare numbers, or an object
-/// wrapping one such array (`{"data": [...]}`).
-pub(crate) fn json_rows(v: Value, warn: &mut Warner) -> Result<VecRows, ParseError> {
+/// What a JSON document holds as rows: rows made here (an object map, a
+/// map of records), or the elements of an array, each a record read as a
+/// JSON line is (by `parse::fast::jsondoc`, which streams arrays too large
+/// to hold).
+pub(crate) enum JsonTable {
+    Rows(VecRows),
+    Items(Vec<Value>, Beside),
+}
+
+/// Where an array of records was found in the object wrapping it, and the
+/// other keys there, which are not charted.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Beside {
+    /// The array's jq path (`.values`); empty for a top-level array.
+    pub(crate) path: String,
+    pub(crate) keys: Vec<String>,
+}
+
+impl Beside {
+    /// The note saying which keys beside the array were left out.
+    pub(crate) fn note(&self) -> Option<String> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        const SHOWN: usize = 5;
+        let mut named = quoted_list(&self.keys[..self.keys.len().min(SHOWN)]);
+        if self.keys.len() > SHOWN {
+            named.push_str(&format!(" and {} more", self.keys.len() - SHOWN));
+        }
+        Some(format!(
+            "charted the array at {}; {named} beside it {} not charted",
+            self.path,
+            if self.keys.len() == 1 { "is" } else { "are" }
+        ))
+    }
+}
+
+fn quoted_list(keys: &[String]) -> String {
+    keys.iter()
+        .map(|k| format!("{:?}", short(k)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A JSON document that holds rows: an object map `{"M5 CS": 2.9}`, a map
+/// of records `{"M5": {"secs": 2.9}}`, an array of records, of pairs/rows,
+/// or of bare values, or an object wrapping one such array
+/// (`{"data": [...]}`, `{"width": 87, "height": 61, "values": [...]}`:
+/// the other keys of a wrapper are named in a note, not charted).
+pub(crate) fn json_table(v: Value) -> Result<JsonTable, ParseError> {
     match v {
-        Value::Array(items) => array_rows(items, warn),
-        Value::Object(map) => {
+        Value::Array(items) => Ok(JsonTable::Items(items, Beside::default())),
+        Value::Object(mut map) => {
+            if let Some(hint) = map_hint(&map) {
+                return Err(ParseError::Data(hint));
+            }
             let arrays: Vec<&String> = map
                 .iter()
                 .filter(|(_, v)| v.is_array())
                 .map(|(k, _)| k)
                 .collect();
-            let scalars_numeric = map.values().any(|v| {
-                v.is_number()
-                    || v.as_str()
-                        .is_some_and(|s| super::super::number::parse_number(s).is_some())
-            });
-            if arrays.len() == 1 && !scalars_numeric {
-                let key = arrays[0].clone();
-                let mut map = map;
-                let inner = map.remove(&key).unwrap_or(Value::Null);
-                return json_rows(inner, warn);
+            match arrays.len() {
+                0 => {}
+                1 => {
+                    let key = arrays[0].clone();
+                    let inner = map.shift_remove(&key).unwrap_or(Value::Null);
+                    let Value::Array(items) = inner else {
+                        unreachable!("an array was found under {key:?}")
+                    };
+                    let beside = Beside {
+                        path: jq_path("", &key),
+                        keys: map.keys().cloned().collect(),
+                    };
+                    return Ok(JsonTable::Items(items, beside));
+                }
+                _ => return Err(several_arrays(&map)),
             }
             // Records further down (`{"data": {"items": [...]}}`): charting
             // the wrapper would draw its keys, so point at the array instead.
             nested_records(&map)?;
             if !map.is_empty() && map.values().all(Value::is_object) {
-                return Ok(records_by_key(map));
+                return Ok(JsonTable::Rows(records_by_key(map)));
             }
             let rows = map
                 .into_iter()
                 .enumerate()
                 .map(|(i, (k, v))| (vec![Some(k), json_cell(&v)], Loc::Record(i + 1)))
                 .collect();
-            Ok(VecRows::new(
+            Ok(JsonTable::Rows(VecRows::new(
                 rows,
                 Some(Names {
                     list: vec!["label".into(), "value".into()],
                     real: false,
                 }),
                 "a JSON object",
-            ))
+            )))
         }
         other => Err(super::super::examples_error(format!(
             "a lone JSON {} ({}), not rows of data",
@@ -150,6 +203,83 @@ pub(crate) fn json_rows(v: Value, warn: &mut Warner) -> Result<VecRows, ParseErr
             },
             short(&other.to_string())
         ))),
+    }
+}
+
+/// The error for an object holding several arrays: which holds the
+/// records is the user's to say. Arrays of records (at any depth jq can
+/// be pointed at) are named if there are any, else every array, the
+/// longest first in the example.
+fn several_arrays(map: &Map<String, Value>) -> ParseError {
+    if let Err(e) = nested_records(map) {
+        return e;
+    }
+    let mut arrays: Vec<(&String, usize)> = map
+        .iter()
+        .filter_map(|(k, v)| v.as_array().map(|a| (k, a.len())))
+        .collect();
+    let paths: Vec<String> = arrays.iter().map(|(k, _)| jq_path("", k)).collect();
+    arrays.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    arrays_error(&paths, &jq_path("", arrays[0].0))
+}
+
+/// "nested JSON: arrays at .a, .b; select one, e.g. jq -c '.b[]'".
+pub(crate) fn arrays_error(paths: &[String], example: &str) -> ParseError {
+    ParseError::Data(format!(
+        "nested JSON: arrays at {}; select one, e.g. jq -c '{example}[]' | viz-parse",
+        paths.join(", ")
+    ))
+}
+
+/// What a map's `type` says it is, when that is a map of places rather
+/// than a table: GeoJSON and TopoJSON, whose records are properties of
+/// their features and geometries; the hint says how to select them.
+pub(crate) fn map_hint(map: &Map<String, Value>) -> Option<String> {
+    match map.get("type").and_then(Value::as_str)? {
+        "FeatureCollection" => Some(
+            "GeoJSON (map features): their records are the features' properties; \
+             select them, e.g. jq -c '.features[].properties' | viz-parse"
+                .into(),
+        ),
+        "Topology" => {
+            let collections: Vec<String> = map
+                .get("objects")
+                .and_then(Value::as_object)
+                .map(|o| {
+                    o.iter()
+                        .filter(|(_, v)| v.get("geometries").is_some_and(Value::is_array))
+                        .map(|(k, _)| format!("{}.geometries", jq_path(&jq_path("", "objects"), k)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let example = collections
+                .first()
+                .cloned()
+                .unwrap_or_else(|| ".objects.NAME.geometries".into());
+            Some(format!(
+                "TopoJSON (map shapes): its records are the properties of the geometries{}; \
+                 select them, e.g. jq -c '{example}[] | {{id}} + .properties' | viz-parse",
+                if collections.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {}", collections.join(", "))
+                }
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// A key's jq path below `path` (`.data`, `.["odd key"]`).
+pub(crate) fn jq_path(path: &str, k: &str) -> String {
+    if !k.is_empty()
+        && !k.starts_with(|c: char| c.is_ascii_digit())
+        && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        format!("{path}.{k}")
+    } else {
+        let dot = if path.is_empty() { "." } else { "" };
+        format!("{path}{dot}[{}]", Value::from(k))
     }
 }
 
@@ -218,15 +348,7 @@ fn nested_record_arrays(
     found: &mut Vec<String>,
 ) {
     for (k, v) in map {
-        let here = if !k.is_empty()
-            && !k.starts_with(|c: char| c.is_ascii_digit())
-            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            format!("{path}.{k}")
-        } else {
-            let dot = if path.is_empty() { "." } else { "" };
-            format!("{path}{dot}[{}]", Value::from(k.as_str()))
-        };
+        let here = jq_path(&path, k);
         match v {
             Value::Array(a) if a.first().is_some_and(|e| e.is_object() || e.is_array()) => {
                 found.push(here)
@@ -237,61 +359,4 @@ fn nested_record_arrays(
             _ => {}
         }
     }
-}
-
-fn array_rows(items: Vec<Value>, warn: &mut Warner) -> Result<VecRows, ParseError> {
-    let Some(first) = items.first() else {
-        return Err(super::super::examples_error("an empty JSON array".into()));
-    };
-    enum Kind {
-        Records,
-        Rows,
-        Scalars,
-    }
-    let kind = match first {
-        Value::Object(_) => Kind::Records,
-        Value::Array(_) => Kind::Rows,
-        _ => Kind::Scalars,
-    };
-    let mut keys = KeyColumns::default();
-    let mut rows = Vec::with_capacity(items.len());
-    for (i, item) in items.into_iter().enumerate() {
-        let loc = Loc::Record(i + 1);
-        let row = match (&kind, item) {
-            (Kind::Records, Value::Object(o)) => {
-                let mut row = Vec::new();
-                keys.row(&o, &mut row);
-                row
-            }
-            (Kind::Rows, Value::Array(a)) => a.iter().map(json_cell).collect(),
-            (Kind::Scalars, v) if !v.is_object() && !v.is_array() => vec![json_cell(&v)],
-            (_, v) => {
-                warn.skip(format!(
-                    "{loc}: {} is not shaped like the first element; skipped",
-                    short(&v.to_string())
-                ))?;
-                continue;
-            }
-        };
-        rows.push((row, loc));
-    }
-    Ok(match kind {
-        Kind::Records => VecRows::new(
-            rows,
-            Some(Names {
-                list: keys.names,
-                real: true,
-            }),
-            "a JSON array of records",
-        ),
-        Kind::Rows => VecRows::new(rows, None, "a JSON array of rows"),
-        Kind::Scalars => VecRows::new(
-            rows,
-            Some(Names {
-                list: vec!["value".into()],
-                real: false,
-            }),
-            "a JSON array of values",
-        ),
-    })
 }

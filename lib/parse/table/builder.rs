@@ -11,12 +11,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use crate::spec::reduce::Reducer;
-use crate::spec::{self, ChartType, Normalized, SpecError};
+use crate::spec::{self, Chart, ChartType, Normalized, SpecError, XType};
 
 use super::super::ParseError;
-use super::super::number::{is_missing, parse_number, parse_number_as};
+use super::super::dates::instant::instant;
+use super::super::dates::time::{self, DateOrder, NewestFirst};
+use super::super::number::{Decimal, is_missing, parse_number, parse_number_as};
 use super::super::rows::{Cells, Loc, Warner, cell, short};
-use super::time::{self, DateOrder, NewestFirst};
+use super::transforms::{Collect, Collected, What, with_transforms};
 use super::{MAX_REPORTED, MAX_SERIES, Plan};
 
 /// The label of a row whose label cell is blank.
@@ -50,10 +52,12 @@ pub(super) struct Builder {
     /// Shared with readers ahead, for a top-N of one value: see
     /// `PlainShape::floor`.
     pub(super) floor: Option<Arc<AtomicU64>>,
+    /// The transforms on the rows, when the chart has any.
+    pub(super) collect: Option<Collect>,
 }
 
 impl Builder {
-    pub(super) fn new(plan: Plan) -> Builder {
+    pub(super) fn new(plan: Plan, collect: Option<Collect>) -> Builder {
         let reducers = if plan.series.is_some() {
             Vec::new()
         } else {
@@ -70,9 +74,14 @@ impl Builder {
                 })
                 .collect()
         };
+        // Groups are put in order when they are made: no watch.
+        let grouped = collect
+            .as_ref()
+            .is_some_and(|c| !matches!(c.what, What::Rows));
         let track = plan.chart.chart_type == ChartType::Line
             && plan.label.is_some()
-            && plan.series.is_none();
+            && plan.series.is_none()
+            && !grouped;
         let (order, doubt) = (plan.dates.order, plan.dates.doubt.is_some());
         Builder {
             reducers,
@@ -83,6 +92,7 @@ impl Builder {
             newest_first: track.then(|| NewestFirst::new(order)),
             other_reading: (track && doubt).then(|| NewestFirst::new(order.map(DateOrder::other))),
             floor: None,
+            collect,
             plan,
         }
     }
@@ -100,9 +110,22 @@ impl Builder {
         loc: Loc,
         warn: &mut Warner,
     ) -> Result<(), ParseError> {
+        if self.collect.is_some() {
+            return self.push_collected(row, loc, warn);
+        }
         if self.push_plain(row) {
             return Ok(());
         }
+        self.push_full(row, loc, warn)
+    }
+
+    /// The full path of [`Self::push`], for a row the fast lane did not take.
+    pub(super) fn push_full(
+        &mut self,
+        row: &dyn Cells,
+        loc: Loc,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
         self.rows += 1;
         // Borrowed from the row and made only when a value needs it: the
         // reducer copies it only for a point it keeps.
@@ -154,9 +177,9 @@ impl Builder {
         }
         if self.reducers.len() >= MAX_SERIES {
             return Err(ParseError::Data(format!(
-                "{loc}: column {:?} has more than {MAX_SERIES} distinct values; \
+                "{loc}: {} has more than {MAX_SERIES} distinct values; \
                  --series wants a column naming a few series (a symbol, a region)",
-                self.plan.names[s]
+                super::column_ref(&self.plan.names[s])
             )));
         }
         self.by_name.insert(key.to_string(), self.reducers.len());
@@ -182,19 +205,10 @@ impl Builder {
             self.non_finite
                 .push((self.reducers[slot].0.clone(), label.to_string()));
         }
-        let what = match c {
-            None => "no value".to_string(),
-            Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
-            Some(c) if parse_number(c).is_some() => format!(
-                "{:?} does not fit the column's {} (see --decimal)",
-                short(c),
-                self.plan.decimals[col].describe()
-            ),
-            Some(c) => format!("{:?} is not a number", short(c)),
-        };
+        let what = value_problem(c, self.plan.decimals[col]);
         warn.skip(format!(
-            "{loc}, column {:?}: {what}; {} skipped",
-            self.plan.names[col],
+            "{loc}, {}: {what}; {} skipped",
+            super::column_ref(&self.plan.names[col]),
             if self.plan.values.len() > 1 {
                 "point"
             } else {
@@ -203,7 +217,29 @@ impl Builder {
         ))
     }
 
-    pub(super) fn finish(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+    pub(super) fn finish(mut self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+        let Some(c) = self.collect.take() else {
+            return self.finish_reduced(warn);
+        };
+        let (vega, source) = match self.take_collected(c, warn)? {
+            Collected::Chart(chart, vega, source) => {
+                warn.finish("rows");
+                return Ok(Normalized {
+                    chart: with_transforms(*chart, vega, source, true),
+                    non_finite: self.non_finite,
+                    notes: Vec::new(),
+                });
+            }
+            Collected::Reduce(vega, source) => (vega, source),
+        };
+        let unsorted = self.plan.opts.sort == spec::Sort::None;
+        let mut n = self.finish_reduced(warn)?;
+        n.chart = with_transforms(n.chart, vega, source, unsorted);
+        Ok(n)
+    }
+
+    /// The chart of the reducers, as fed.
+    fn finish_reduced(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
         warn.finish("rows");
         let total = self.rows;
         let skipped = self.skipped;
@@ -215,6 +251,12 @@ impl Builder {
             .collect();
         let span = self.newest_first.and_then(NewestFirst::span);
         let other_span = self.other_reading.and_then(NewestFirst::span);
+        let x_type = self.plan.x_type;
+        let order = self.plan.dates.order;
+        let dec = self
+            .plan
+            .label
+            .map_or(Decimal::Point, |l| self.plan.decimals[l]);
         match spec::finish(self.plan.chart, self.reducers, &self.plan.opts) {
             Ok(mut chart) => {
                 if let (Some(example), Some(order), Some(l)) = (
@@ -231,6 +273,7 @@ impl Builder {
                     ));
                 }
                 // Time written newest first would run right to left.
+                let reversed = span.is_some();
                 if let Some((first, last)) = span {
                     for s in &mut chart.series {
                         s.points.reverse();
@@ -238,6 +281,9 @@ impl Builder {
                     warn.note(format!(
                         "the labels run newest first ({first} … {last}); the line is drawn oldest to newest"
                     ));
+                }
+                if let Some(x_type) = x_type {
+                    place(&mut chart, (x_type, order, dec), reversed, warn);
                 }
                 Ok(Normalized {
                     chart,
@@ -271,11 +317,92 @@ impl Builder {
     }
 }
 
+/// Why a value cell is no number: missing, a number of the other decimal
+/// mark, or no number at all.
+pub(super) fn value_problem(c: Option<&str>, dec: Decimal) -> String {
+    match c {
+        None => "no value".to_string(),
+        Some(c) if is_missing(c) => format!("no value ({:?})", short(c)),
+        Some(c) if parse_number(c).is_some() => format!(
+            "{:?} does not fit the column's {} (see --decimal)",
+            short(c),
+            dec.describe()
+        ),
+        Some(c) => format!("{:?} is not a number", short(c)),
+    }
+}
+
 impl Plan {
-    fn new_reducer(&self) -> Reducer {
+    pub(super) fn new_reducer(&self) -> Reducer {
         Reducer::new(
             self.opts.limit(),
             self.opts.method_for(self.chart.chart_type),
         )
+    }
+}
+
+/// Puts each point at its label's value on the x scale and the points
+/// in x order (said when the rows were not, unless they were only
+/// newest first, which is said already). A label that is no value
+/// there leaves its point out, said with the first such label.
+fn place(
+    chart: &mut Chart,
+    (x_type, order, dec): (XType, Option<DateOrder>, Decimal),
+    reversed: bool,
+    warn: &mut Warner,
+) {
+    let (mut dropped, mut example) = (0, None);
+    let mut unsorted: Option<(String, String)> = None;
+    for s in &mut chart.series {
+        s.points.retain_mut(|p| {
+            p.x = match x_type {
+                XType::Date => instant(&p.label, order).map(|(t, _)| t),
+                XType::Number => parse_number_as(&p.label, dec).map(|n| n.value),
+            };
+            if p.x.is_none() {
+                dropped += 1;
+                example.get_or_insert_with(|| p.label.clone());
+            }
+            p.x.is_some()
+        });
+        let x = |p: &spec::Point| p.x.unwrap_or(f64::NAN);
+        if let Some(w) = s.points.windows(2).find(|w| x(&w[1]) < x(&w[0])) {
+            unsorted.get_or_insert_with(|| (w[0].label.clone(), w[1].label.clone()));
+            s.points.sort_by(|a, b| x(a).total_cmp(&x(b)));
+        }
+    }
+    chart.x_type = Some(x_type);
+    let (order, what) = match (x_type, chart.chart_type) {
+        (XType::Date, ChartType::Line) => ("date order", "the line is drawn"),
+        (XType::Date, _) => ("date order", "the bars are"),
+        (XType::Number, _) => ("number order", "the line is drawn"),
+    };
+    if let (Some((a, b)), false) = (&unsorted, reversed) {
+        warn.note(format!(
+            "the rows are not in {order} ({a} comes before {b}); {what} in {order}"
+        ));
+    }
+    // Two points at one x in a line: rows of several things mixed.
+    let repeated = chart
+        .series
+        .iter()
+        .find_map(|s| s.points.windows(2).find(|w| w[0].x == w[1].x))
+        .map(|w| w[0].label.clone());
+    if let (Some(label), ChartType::Line) = (&repeated, chart.chart_type) {
+        warn.note(format!(
+            "x repeats ({label:?} holds two points or more): a line through them goes up and \
+             down at that x; rows of several things mixed? -s COLUMN draws one line per value \
+             of a column, --aggregate mean one point per x"
+        ));
+    }
+    if let Some(e) = example {
+        let s = if dropped == 1 { "" } else { "s" };
+        let kind = match x_type {
+            XType::Date => "a date",
+            XType::Number => "a number",
+        };
+        warn.note(format!(
+            "{dropped} point{s} left out: label {e:?} is not {kind} like the others"
+        ));
     }
 }

@@ -4,8 +4,8 @@
 //! decimal mark's note lives in `number`, the date order's in `time` and
 //! the delimiter's in `detect`: each beside the rule it reports on.
 
+use super::super::dates::time::{looks_like_year, looks_ordered};
 use super::super::rows::{Loc, OwnedRow, cell};
-use super::time::{looks_like_year, looks_ordered};
 use super::{Stat, resolve};
 use crate::parse::number::parse_number;
 
@@ -88,7 +88,7 @@ fn has_text(sample: &[(OwnedRow, Loc)], i: usize) -> bool {
 
 /// A column as a flag value the shell takes as it is: its name when that
 /// is a plain word naming it alone, else its 1-based number.
-fn flag_word(list: &[String], i: usize) -> String {
+pub(super) fn flag_word(list: &[String], i: usize) -> String {
     let name = &list[i];
     let plain = !name.is_empty()
         && name
@@ -149,5 +149,24 @@ pub(super) fn year_header(
                 numbers[0] + 1
             ),
         )
+    })
+}
+
+/// The first row of a table with no number anywhere, read as its column
+/// names when each of its cells is a word or words (letters, `_`, `-`,
+/// spaces) that its column's other rows never hold: `carrier,name` over
+/// `9E,Endeavor Air Inc.`.
+pub(super) fn text_header(first: &OwnedRow, body: &[(OwnedRow, Loc)], st: &[Stat]) -> bool {
+    if body.is_empty() || first.is_empty() || st.iter().any(Stat::numeric) {
+        return false;
+    }
+    (0..first.len()).all(|i| {
+        let Some(c) = cell(first, i) else {
+            return false;
+        };
+        let word = c.len() <= 40
+            && c.chars()
+                .all(|ch| ch.is_alphabetic() || matches!(ch, '_' | '-' | ' ' | '.'));
+        word && !body.iter().any(|(r, _)| cell(r, i).is_some_and(|b| b == c))
     })
 }

@@ -23,6 +23,11 @@ impl Builder {
         if self.plan.series.is_some() || self.watching() || n == 0 || n > MAX_VALUES {
             return None;
         }
+        // Readers ahead hand on values and labels only: a filter reads
+        // other cells.
+        if self.collect.as_ref().is_some_and(|c| c.whole_rows()) {
+            return None;
+        }
         if let [(_, reducer)] = &self.reducers[..]
             && reducer.method() == Reduction::Top
         {
@@ -44,37 +49,72 @@ impl Builder {
 
     /// True when the row was taken; false leaves it untouched for `push`.
     pub(super) fn push_plain(&mut self, row: &dyn Cells) -> bool {
+        if self.collect.is_some() {
+            return self.push_plain_collected(row);
+        }
+        self.push_plain_values(row)
+    }
+
+    /// [`Self::push_plain`] into the reducers.
+    pub(super) fn push_plain_values(&mut self, row: &dyn Cells) -> bool {
         let n = self.plan.values.len();
         if self.plan.series.is_some() || self.watching() || n > MAX_VALUES {
             return false;
         }
         let mut values = [0.0; MAX_VALUES];
+        if !self.plain_values(row, &mut values) {
+            return false;
+        }
+        if self.dropped(&values[..n]) {
+            return true;
+        }
+        let Some(label) = self.plain_label(row) else {
+            return false;
+        };
+        self.push_kept(&values[..n], label);
+        true
+    }
+
+    /// The row's value columns into `values` when each is a plain
+    /// number; false (`values` in part) when one is not.
+    #[inline]
+    pub(super) fn plain_values(&self, row: &dyn Cells, values: &mut [f64; MAX_VALUES]) -> bool {
+        if self.plan.values.len() > MAX_VALUES {
+            return false;
+        }
         for (slot, &col) in values.iter_mut().zip(&self.plan.values) {
             let Some(v) = row.number(col, self.plan.decimals[col]) else {
                 return false;
             };
             *slot = v;
         }
-        if self.dropped(&values[..n]) {
-            return true;
-        }
-        let label = match self.plan.label {
-            Some(col) => match row.raw(col) {
-                Some(Cow::Borrowed(c)) => match plain_text(c) {
-                    Some(c) => Some(c),
-                    None => return false,
-                },
-                _ => return false,
-            },
-            None => None,
-        };
-        self.push_kept(&values[..n], label);
         true
+    }
+
+    /// The row's label cell when it is plain text (`Some(None)` without a
+    /// label column); `None` when it is not plain.
+    #[inline]
+    pub(super) fn plain_label<'r>(&self, row: &'r dyn Cells) -> Option<Option<&'r str>> {
+        match self.plan.label {
+            Some(col) => match row.raw(col) {
+                Some(Cow::Borrowed(c)) => plain_text(c).map(Some),
+                _ => None,
+            },
+            None => Some(None),
+        }
     }
 
     /// A row the fast lane read ahead ([`Self::plain_shape`]): its values
     /// and its plain label cell.
     pub(in super::super) fn push_values(&mut self, values: &[f64], label: Option<&str>) {
+        if self.collect.is_some() {
+            return self.push_values_collected(values, label);
+        }
+        self.push_kept_values(values, label);
+    }
+
+    /// Values into the reducers, unless a top-N drops them at once.
+    pub(super) fn push_kept_values(&mut self, values: &[f64], label: Option<&str>) {
         if !self.dropped(values) {
             self.push_kept(values, label);
         }

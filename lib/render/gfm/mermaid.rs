@@ -1,7 +1,9 @@
 //! Charts as mermaid `xychart-beta` blocks, which GitHub and GitLab draw
-//! in Markdown: bar charts (horizontal, as the terminal draws them), line
-//! charts, and grammar charts made only of line and bar marks over one
-//! x axis (and rules at a number on the value axis, as flat lines).
+//! in Markdown: quick charts as their kind reads there (bar charts
+//! horizontal, as the terminal draws them; line charts), and grammar
+//! charts made only of marks it plots (lines, bars) over one x axis and
+//! rules at a number on the value axis, as flat lines (each mark says
+//! which it is in `marks/`).
 //! What mermaid cannot draw faithfully is refused with a reason (the
 //! report shows the data table instead): other marks, an inverted axis, a
 //! line with a gap (a missing bar is a bar of zero), several values at one
@@ -17,9 +19,9 @@ use serde_json::Value;
 use super::table::titled;
 use super::text::{inline, mermaid_number, mermaid_string};
 use crate::render::SERIES_RGB;
-use crate::render::grammar::groups;
-use crate::spec::grammar::{Axis, ChartSpec, FieldType, Mark, MarkKind, Operand};
-use crate::spec::{Chart, ChartType};
+use crate::render::marks::{self, Mermaid, Xy, groups};
+use crate::spec::Chart;
+use crate::spec::grammar::{Axis, ChartSpec, FieldType, Mark, Operand};
 
 /// More x positions than this are unreadable as categories.
 pub const MAX_CATEGORIES: usize = 200;
@@ -79,42 +81,36 @@ pub struct Plot {
 }
 
 impl XyChart {
-    /// A bar or line chart; `Err` says why mermaid cannot draw it.
+    /// A quick chart as its kind reads in mermaid (a table is not drawn:
+    /// [`NotDrawn::Table`]); `Err` says why mermaid cannot draw it.
     pub fn from_chart(chart: &Chart) -> Result<XyChart, NotDrawn> {
-        let categories: Vec<String> = match chart.chart_type {
-            ChartType::Table => return Err(NotDrawn::Table),
-            ChartType::Bar => chart
-                .series
-                .first()
-                .map(|s| s.points.iter().map(|p| p.label.clone()).collect())
-                .unwrap_or_default(),
-            ChartType::Line => super::super::line::label_union(chart)
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
+        let (categories, bars) = match marks::chart(chart.chart_type).mermaid(chart) {
+            Mermaid::Xy { categories, bars } => (categories, bars),
+            Mermaid::Table => return Err(NotDrawn::Table),
+            Mermaid::Refused(kind) => return Err(NotDrawn::Mark(kind)),
         };
         let mut series = Vec::new();
         for s in &chart.series {
             let mut at: HashMap<&str, f64> = HashMap::new();
             for p in &s.points {
-                if at.insert(&p.label, p.value).is_some() && chart.chart_type == ChartType::Line {
+                if at.insert(&p.label, p.value).is_some() && !bars {
                     return Err(NotDrawn::SeveralPoints(s.name.clone(), p.label.clone()));
                 }
             }
-            let values = if chart.chart_type == ChartType::Bar && chart.series.len() == 1 {
+            let values = if bars && chart.series.len() == 1 {
                 s.points.iter().map(|p| p.value).collect()
             } else {
                 aligned(&s.name, &categories, &at)?
             };
             series.push(Plot {
-                bar: chart.chart_type == ChartType::Bar,
+                bar: bars,
                 name: s.name.clone(),
                 values,
             });
         }
         let y_title = titled(chart.y_label.as_deref(), chart.unit.as_deref(), "");
         XyChart {
-            horizontal: chart.chart_type == ChartType::Bar,
+            horizontal: bars,
             title: chart.title.clone(),
             x_title: chart.x_label.clone(),
             categories,
@@ -125,25 +121,30 @@ impl XyChart {
         .checked()
     }
 
-    /// A grammar chart of line and bar marks over one x axis (bars over
-    /// categories on y: horizontal); `Err` says why mermaid cannot draw it.
+    /// A grammar chart of marks mermaid plots (lines, bars) over one x
+    /// axis, and rules (bars over categories on y: horizontal); `Err`
+    /// says why mermaid cannot draw it.
     pub fn from_spec(title: Option<&str>, spec: &ChartSpec) -> Result<XyChart, NotDrawn> {
         if let Some(m) = spec
             .marks
             .iter()
-            .find(|m| !matches!(m.kind, MarkKind::Line | MarkKind::Bar | MarkKind::Rule))
+            .find(|m| marks::of(m.kind).mermaid() == Xy::Refused)
         {
             return Err(NotDrawn::Mark(m.kind.as_str()));
         }
-        let (rules, marks): (Vec<&Mark>, Vec<&Mark>) =
-            spec.marks.iter().partition(|m| m.kind == MarkKind::Rule);
-        let horizontal = marks.iter().all(|m| m.kind == MarkKind::Bar)
+        let (rules, plotted): (Vec<&Mark>, Vec<&Mark>) = spec
+            .marks
+            .iter()
+            .partition(|m| marks::of(m.kind).mermaid() == Xy::Rule);
+        let horizontal = plotted
+            .iter()
+            .all(|m| marks::of(m.kind).mermaid() == Xy::Plot { bar: true })
             && spec.axis_type(false) == FieldType::String;
         if axis(spec, true).is_some_and(|a| a.invert) || axis(spec, false).is_some_and(|a| a.invert)
         {
             return Err(NotDrawn::InvertedAxis);
         }
-        let columns = Columns::of(spec, &marks, horizontal)?;
+        let columns = Columns::of(spec, &plotted, horizontal)?;
         let mut series = columns.series()?;
         for r in rules {
             series.push(rule_plot(r, horizontal, columns.categories.len())?);
@@ -163,8 +164,8 @@ impl XyChart {
         XyChart {
             horizontal,
             title: title.map(str::to_string),
-            x_title: axis_title(spec, columns.cat_field, x_axis),
-            y_title: axis_title(spec, columns.val_field, y_axis),
+            x_title: axis_title(spec, columns.cat_field, x_axis, false),
+            y_title: axis_title(spec, columns.val_field, y_axis, columns.summed),
             categories: columns.categories,
             y_range,
             series,
@@ -263,11 +264,18 @@ fn axis(spec: &ChartSpec, x: bool) -> Option<&Axis> {
 }
 
 /// An axis' title: its own label, else the field's label with its unit.
-fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool) -> Option<String> {
+/// `summed`: the values are sums of a category's (`sum(amount)`).
+fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool, summed: bool) -> Option<String> {
     axis(spec, x).and_then(|a| a.label.clone()).or_else(|| {
         field.map(|f| {
+            let label = spec.field_label(f);
+            let label = if summed {
+                format!("sum({label})")
+            } else {
+                label.to_string()
+            };
             titled(
-                Some(spec.field_label(f)),
+                Some(&label),
                 spec.field(f).and_then(|d| d.unit.as_deref()),
                 f,
             )
@@ -280,6 +288,8 @@ fn axis_title(spec: &ChartSpec, field: Option<&str>, x: bool) -> Option<String> 
 /// its values by category index).
 struct Columns<'s> {
     categories: Vec<String>,
+    /// Bars whose category repeats are summed.
+    summed: bool,
     plots: Vec<(bool, String, HashMap<usize, f64>)>,
     cat_field: Option<&'s str>,
     val_field: Option<&'s str>,
@@ -292,6 +302,7 @@ impl<'s> Columns<'s> {
         let mut index: HashMap<String, usize> = HashMap::new();
         let mut out = Columns {
             categories: Vec::new(),
+            summed: false,
             plots: Vec::new(),
             cat_field: None,
             val_field: None,
@@ -327,11 +338,22 @@ impl<'s> Columns<'s> {
                         out.categories.push(cat.clone());
                         out.categories.len() - 1
                     });
-                    if at.insert(k, val).is_some() {
-                        return Err(NotDrawn::SeveralValues(name, cat));
+                    let bar = marks::of(m.kind).mermaid() == Xy::Plot { bar: true };
+                    match at.get_mut(&k) {
+                        // Several values of one category: bars are their
+                        // sums, as in the terminal; a line cannot say which.
+                        Some(sum) if bar => {
+                            *sum += val;
+                            out.summed = true;
+                        }
+                        Some(_) => return Err(NotDrawn::SeveralValues(name, cat)),
+                        None => {
+                            at.insert(k, val);
+                        }
                     }
                 }
-                out.plots.push((m.kind == MarkKind::Bar, name, at));
+                let bar = marks::of(m.kind).mermaid() == Xy::Plot { bar: true };
+                out.plots.push((bar, name, at));
             }
         }
         Ok(out)

@@ -40,8 +40,8 @@ use super::ui::{self, PlotCalls, ui_of_call};
 use super::{RenderOptions, chart_from_event};
 use crate::events::Event;
 use crate::events::topic::TopicCalls;
+use crate::spec::Chart;
 use crate::spec::grammar::{KIND_CHART, UiEnvelope};
-use crate::spec::{Chart, ChartType};
 use crate::term;
 use text::{html, inline};
 
@@ -412,9 +412,9 @@ pub fn chart_markdown(chart: &Chart) -> String {
     let title = chart.title.as_deref().filter(|t| !t.trim().is_empty());
     let subtitle = chart.subtitle.as_deref().filter(|t| !t.trim().is_empty());
     // A table is not drawn, and needs no reason.
-    let drawn = match chart.chart_type {
-        ChartType::Table => Err(None),
-        _ => XyChart::from_chart(chart).map_err(Some),
+    let drawn = match XyChart::from_chart(chart) {
+        Err(mermaid::NotDrawn::Table) => Err(None),
+        other => other.map_err(Some),
     };
     match &drawn {
         Ok(xy) => {

@@ -3,11 +3,9 @@
 //! are right-aligned and exact (`37,400,000`), as in the terminal's
 //! tables; units go in the header.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
-use super::super::text::ExactFormat;
+use super::super::text::{self, ExactFormat};
 use super::text::inline;
 use crate::spec::Chart;
 use crate::spec::grammar::{ChartSpec, FieldType};
@@ -54,58 +52,61 @@ fn nonblank(s: Option<&str>) -> Option<&str> {
 /// or `or` when there is neither.
 pub fn titled(label: Option<&str>, unit: Option<&str>, or: &str) -> String {
     match (nonblank(label), nonblank(unit)) {
-        (Some(l), Some(u)) => format!("{l} ({u})"),
-        (Some(l), None) => l.to_string(),
+        (Some(l), u) => text::titled(Some(l), u).unwrap_or_default(),
         (None, Some(u)) => format!("{or} ({u})"),
         (None, None) => or.to_string(),
     }
 }
 
+/// Rows of a chart's data table at most: a binned scatter has thousands.
+const MAX_DATA_ROWS: usize = 500;
+
 /// A chart's data: the labels in order of first appearance, then one
-/// column per series (a label a series lacks is an empty cell).
+/// column per series (a label a series lacks is an empty cell); past
+/// [`MAX_DATA_ROWS`] rows the rest are counted.
 pub fn chart_data(chart: &Chart, out: &mut String) {
-    let mut labels: Vec<&str> = Vec::new();
-    let mut seen = HashSet::new();
-    for s in &chart.series {
-        for p in &s.points {
-            if seen.insert(p.label.as_str()) {
-                labels.push(&p.label);
-            }
-        }
-    }
     let one = chart.series.len() == 1;
     let mut columns = vec![Column {
         header: titled(chart.x_label.as_deref(), None, "Label"),
         numeric: false,
     }];
-    let mut cells: Vec<HashMap<&str, String>> = Vec::new();
+    let mut formats = Vec::new();
     for s in &chart.series {
-        let fmt = ExactFormat::for_values(s.points.iter().map(|p| p.value));
         // One series: the y label names it best; several: their names.
         let name = match chart.y_label.as_deref() {
             Some(y) if one && !y.trim().is_empty() => y,
             _ => s.name.as_str(),
         };
+        let values = || s.points.iter().map(|p| p.value);
+        let years = text::are_years(Some(name), values());
+        formats.push(ExactFormat::for_values(values()).with_years(years));
         columns.push(Column {
             header: titled(Some(name), chart.unit.as_deref(), "Value"),
             numeric: true,
         });
-        cells.push(
-            s.points
-                .iter()
-                .map(|p| (p.label.as_str(), fmt.format(p.value)))
-                .collect(),
-        );
     }
-    let rows: Vec<Vec<String>> = labels
-        .iter()
-        .map(|l| {
+    let all = chart.table_rows();
+    let more = all.len().saturating_sub(MAX_DATA_ROWS);
+    let rows: Vec<Vec<String>> = all
+        .into_iter()
+        .take(MAX_DATA_ROWS)
+        .map(|(l, values)| {
             let mut r = vec![l.to_string()];
-            r.extend(cells.iter().map(|c| c.get(l).cloned().unwrap_or_default()));
+            r.extend(
+                values
+                    .iter()
+                    .zip(&formats)
+                    .map(|(v, f)| v.map(|v| f.format(v)).unwrap_or_default()),
+            );
             r
         })
         .collect();
     write(&columns, &rows, out);
+    if more > 0 {
+        out.push_str(&format!(
+            "\n_… and {more} more rows (a scatter's points)_\n"
+        ));
+    }
 }
 
 /// A grammar chart's data: one column per field, in the order the rows

@@ -1,18 +1,15 @@
 //! Charts of the plot grammar (`ui` events of kind `chart`, version 1):
 //! a validated [`ChartSpec`] drawn in the terminal. Marks on axes go
 //! through the layered plot (one canvas, axes and legend with the line
-//! chart); bars over categories and sectors are drawn as rows. The footer
-//! says what a terminal leaves out (`interaction`, marks it cannot place).
-
-mod rows;
-mod xy;
-
-pub(crate) use rows::{category_chart, shares_of};
-pub(crate) use xy::{build as xy_plot, groups};
+//! chart); a mark may lay the whole chart out its own way (bars over
+//! categories and sectors are drawn as rows): each mark's meaning is its
+//! file in `marks/`. The footer says what a terminal leaves out
+//! (`interaction`, marks it cannot place).
 
 use super::chart::{header, note};
+use super::marks::{self, WholeChart};
 use super::{RenderOptions, fit, plot};
-use crate::spec::grammar::{ChartSpec, FieldType, MarkKind};
+use crate::spec::grammar::ChartSpec;
 
 /// Draws a validated spec as lines (no newlines): the title, the chart,
 /// its legend and footer notes. Never wider than `opts.width`; never
@@ -28,13 +25,10 @@ pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) 
             opts.color,
         ));
     } else {
-        match layout(spec) {
-            Layout::Sectors => rows::sectors(spec, opts, &mut lines, &mut notes),
-            Layout::CategoryBars { on_x } => {
-                rows::category_bars(spec, on_x, opts, &mut lines, &mut notes)
-            }
-            Layout::Plot => {
-                let p = xy::build(spec, !opts.unicode);
+        match whole_chart(spec) {
+            Some(w) => w.terminal(spec, opts, &mut lines, &mut notes),
+            None => {
+                let p = marks::layered_plot(spec, !opts.unicode);
                 plot::render(&p, opts, &mut lines);
             }
         }
@@ -47,44 +41,17 @@ pub fn render_spec(title: Option<&str>, spec: &ChartSpec, opts: &RenderOptions) 
     lines.into_iter().map(|l| fit(l, w, opts)).collect()
 }
 
-/// How a spec is laid out, in every format that draws it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Layout {
-    /// Sectors: shares of a total.
-    Sectors,
-    /// Bars over categories, drawn as rows (`on_x`: the categories are
-    /// the bars' `x`).
-    CategoryBars { on_x: bool },
-    /// Every mark on one pair of axes.
-    Plot,
-}
-
-pub(crate) fn layout(spec: &ChartSpec) -> Layout {
-    let has = |k: MarkKind| spec.marks.iter().any(|m| m.kind == k);
-    if has(MarkKind::Sector) {
-        Layout::Sectors
-    } else if has(MarkKind::Bar) && spec.axis_type(true) == FieldType::String {
-        Layout::CategoryBars { on_x: true }
-    } else if has(MarkKind::Bar) && spec.axis_type(false) == FieldType::String {
-        Layout::CategoryBars { on_x: false }
-    } else {
-        Layout::Plot
-    }
+/// The layout a mark asks for the whole chart (the first that does), in
+/// the terminal and SVG; `None`: every mark on one pair of axes.
+pub(crate) fn whole_chart(spec: &ChartSpec) -> Option<&'static dyn WholeChart> {
+    spec.marks
+        .iter()
+        .find_map(|m| marks::of(m.kind).whole_chart(spec))
 }
 
 /// Whether a spec has nothing to draw: no rows, and only marks that need them.
 pub(crate) fn is_empty_spec(spec: &ChartSpec) -> bool {
-    spec.dataset.rows.is_empty()
-        && spec.marks.iter().all(|m| {
-            matches!(
-                m.kind,
-                MarkKind::Line
-                    | MarkKind::Area
-                    | MarkKind::Point
-                    | MarkKind::Bar
-                    | MarkKind::Sector
-            )
-        })
+    spec.dataset.rows.is_empty() && spec.marks.iter().all(|m| marks::of(m.kind).needs_rows())
 }
 
 /// What a static picture (`medium`: "in the terminal") leaves out of a

@@ -106,6 +106,9 @@ mod tests {
                         .map(|(i, &value)| Point {
                             label: i.to_string(),
                             value,
+                            x: None,
+                            x2: None,
+                            count: None,
                         })
                         .collect(),
                 })

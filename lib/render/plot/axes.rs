@@ -323,9 +323,13 @@ fn next_tick(d: Date, at: f64, unit: Unit, step: i64) -> Option<(f64, Date)> {
             let at = at + step as f64 * HOUR;
             return Some((at, to_date(at)?));
         }
-        Unit::Day => d.checked_add(jiff::Span::new().days(step)).ok()?,
-        Unit::Month => d.checked_add(jiff::Span::new().months(step)).ok()?,
-        Unit::Year => d.checked_add(jiff::Span::new().years(step)).ok()?,
+        Unit::Day => d.checked_add(jiff::Span::new().try_days(step).ok()?).ok()?,
+        Unit::Month => d
+            .checked_add(jiff::Span::new().try_months(step).ok()?)
+            .ok()?,
+        Unit::Year => d
+            .checked_add(jiff::Span::new().try_years(step).ok()?)
+            .ok()?,
     };
     Some((secs_of(next)?, next))
 }

@@ -65,6 +65,7 @@ impl<'a> Painter<'a> {
                     self.canvas.glyph(gx / self.dx, gy / self.dy, mark, style);
                 }
             }
+            Shape::Dots { points, counts } => self.dots(s, points, counts),
             Shape::Area { points, dotted } => self.area(s, points, *dotted),
             Shape::Bars {
                 bars,
@@ -117,6 +118,38 @@ impl<'a> Painter<'a> {
                 .into_iter()
                 .map(|(px, py)| (px / dx, py / dy, mark, style)),
         );
+    }
+
+    /// A dot per point. In ASCII, where a cell holds one character, the
+    /// cell's rows pick it from a ramp, more rows darker (on a log scale
+    /// up to the fullest cell).
+    fn dots(&mut self, series: usize, points: &[(f64, f64)], counts: &[u64]) {
+        let style = series_style(series);
+        let weight = |i: usize| counts.get(i).copied().unwrap_or(1).max(1);
+        if !self.ascii {
+            for &(px, py) in points {
+                let (gx, gy) = self.at(px, py);
+                self.canvas.dot(gx, gy, style, '.');
+            }
+            return;
+        }
+        const RAMP: [char; 6] = ['.', ':', '+', '*', '#', '@'];
+        let mut cells: std::collections::HashMap<(usize, usize), u64> =
+            std::collections::HashMap::new();
+        for (i, &(px, py)) in points.iter().enumerate() {
+            let n = cells.entry(self.at(px, py)).or_default();
+            *n = n.saturating_add(weight(i));
+        }
+        let most = cells.values().copied().max().unwrap_or(1).max(1) as f64;
+        for ((col, row), n) in cells {
+            let level = if most > 1.0 {
+                ((n as f64).ln() / most.ln() * (RAMP.len() - 1) as f64).round() as usize
+            } else {
+                0
+            };
+            self.canvas
+                .glyph(col, row, RAMP[level.min(RAMP.len() - 1)], style);
+        }
     }
 
     /// Every dot column between neighbouring points filled from the line

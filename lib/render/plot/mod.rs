@@ -62,6 +62,13 @@ pub enum Shape {
         markers: Markers,
     },
     Points(Vec<(f64, f64)>),
+    /// Many points, a dot each (a scatter): `counts`, when given, is how
+    /// many rows each stands for; where they crowd, the dots fill their
+    /// cells (in ASCII a cell's character darkens with its rows).
+    Dots {
+        points: Vec<(f64, f64)>,
+        counts: Vec<u64>,
+    },
     /// Filled from `y` to `y2` (`None`: the baseline), straight between
     /// points, in x order.
     Area {

@@ -20,20 +20,18 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::chart::dropped_points;
-use super::grammar::{
-    Layout, category_chart, interaction_note, is_empty_spec, layout, shares_of, xy_plot,
-};
-use super::line;
+use super::grammar::{interaction_note, is_empty_spec, whole_chart};
+use super::marks::{self, Body, Picture};
 use super::text::clean_line;
 use super::ui::{PlotCalls, ui_of_call};
-use super::{bar::Row, chart_from_event, ui_warning};
+use super::{chart_from_event, ui_warning};
 use crate::events::Event;
-use crate::spec::grammar::{ChartSpec, KIND_CHART, Limits, MarkKind, UiEnvelope};
-use crate::spec::{Chart, ChartType};
+use crate::spec::Chart;
+use crate::spec::grammar::{ChartSpec, KIND_CHART, Limits, UiEnvelope};
 use crate::term;
 use frame::{DrawFailed, Frame};
 
-/// A bar, line or table chart as an SVG document.
+/// A quick chart (bar, line, table, ...) as an SVG document.
 pub fn chart_svg(chart: &Chart) -> Result<String, DrawFailed> {
     let nonblank = |s: &Option<String>| s.clone().filter(|t| !t.trim().is_empty());
     let mut f = Frame {
@@ -42,68 +40,11 @@ pub fn chart_svg(chart: &Chart) -> Result<String, DrawFailed> {
         ..Frame::default()
     };
     f.notes.extend(dropped_points(chart));
-    let unit = chart
-        .unit
-        .as_deref()
-        .map(str::trim)
-        .filter(|u| !u.is_empty());
-    let value_title = chart
-        .y_label
-        .as_deref()
-        .map(str::trim)
-        .filter(|y| !y.is_empty());
-    let value_title = match (value_title, unit) {
-        (Some(y), Some(u)) => Some(format!("{y} ({u})")),
-        (Some(y), None) => Some(y.to_string()),
-        (None, Some(u)) => Some(format!("({u})")),
-        (None, None) => None,
-    };
     if chart.point_count() == 0 {
         return f.render(40, frame::no_data);
     }
-    match chart.chart_type {
-        ChartType::Line => match line::plot(chart, false) {
-            Some(p) => {
-                f.legend = p.legend.iter().map(|i| i.name.clone()).collect();
-                f.render(plot::HEIGHT, |a| plot::draw(&p, a))
-            }
-            None => f.render(40, frame::no_data),
-        },
-        ChartType::Bar => {
-            let rows: Vec<Row> = chart
-                .series
-                .iter()
-                .flat_map(|s| &s.points)
-                .map(|p| Row {
-                    label: p.label.clone(),
-                    value: p.value,
-                    series: None,
-                })
-                .collect();
-            let category = chart.x_label.as_deref().filter(|x| !x.trim().is_empty());
-            f.render(rows::bars_height(rows.len()), |a| {
-                rows::bars(&rows, (value_title.as_deref(), category), unit, a)
-            })
-        }
-        ChartType::Table => {
-            let rows: Vec<(String, f64)> = chart
-                .series
-                .iter()
-                .flat_map(|s| &s.points)
-                .map(|p| (p.label.clone(), p.value))
-                .collect();
-            let label = chart.x_label.clone().filter(|x| !x.trim().is_empty());
-            let label = label.unwrap_or_else(|| "Label".into());
-            let value = value_title.unwrap_or_else(|| "Value".into());
-            f.render(rows::table_height(rows.len()), |a| {
-                rows::table((&label, &value), &rows, a)
-            })
-        }
-    }
+    draw_body(f, marks::chart(chart.chart_type).picture(chart))
 }
-
-/// Parts of a whole: (category, positive amount) in order.
-type Shares = Vec<(String, f64)>;
 
 /// A validated grammar chart as an SVG document.
 pub fn spec_svg(title: Option<&str>, spec: &ChartSpec) -> Result<String, DrawFailed> {
@@ -115,58 +56,46 @@ pub fn spec_svg(title: Option<&str>, spec: &ChartSpec) -> Result<String, DrawFai
     if is_empty_spec(spec) {
         return f.render(40, frame::no_data);
     }
-    match layout(spec) {
-        Layout::Plot => {
-            let p = xy_plot(spec, false);
+    let picture = match whole_chart(spec) {
+        Some(w) => w.picture(spec),
+        None => Picture {
+            body: Body::Plot(marks::layered_plot(spec, false)),
+            legend: Vec::new(),
+            notes: Vec::new(),
+        },
+    };
+    f.notes.extend(picture.notes);
+    if !picture.legend.is_empty() {
+        f.legend = picture.legend;
+    }
+    draw_body(f, picture.body)
+}
+
+/// The frame around a chart's body, the body drawn by its layout.
+fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
+    match body {
+        Body::Plot(p) => {
             f.legend = p.legend.iter().map(|i| i.name.clone()).collect();
             f.render(plot::HEIGHT, |a| plot::draw(&p, a))
         }
-        Layout::CategoryBars { on_x } => {
-            let mut notes = Vec::new();
-            let (chart, rows, series) = category_chart(spec, on_x, &mut notes);
-            f.notes.extend(
-                notes
-                    .into_iter()
-                    .map(|n| n.replace("in the terminal", "in SVG")),
-            );
-            if series.len() > 1 {
-                f.legend = series;
-            }
-            let unit = chart.unit.clone();
-            let titles = (chart.y_label.as_deref(), chart.x_label.as_deref());
+        Body::Bars {
+            rows,
+            value_title,
+            category,
+            unit,
+        } => {
+            let titles = (value_title.as_deref(), category.as_deref());
             f.render(rows::bars_height(rows.len()), |a| {
                 rows::bars(&rows, titles, unit.as_deref(), a)
             })
         }
-        Layout::Sectors => {
-            let mut notes = Vec::new();
-            let sectors: Vec<(Shares, Option<String>)> = spec
-                .marks
-                .iter()
-                .filter(|m| m.kind == MarkKind::Sector)
-                .map(|m| {
-                    let unit = m
-                        .angle
-                        .as_deref()
-                        .and_then(|a| spec.field(a))
-                        .and_then(|a| a.unit.clone());
-                    (shares_of(spec, m, &mut notes), unit)
-                })
-                .filter(|(p, _)| !p.is_empty())
-                .collect();
-            f.notes.extend(notes);
-            // Several sector marks: the first is drawn, the rest noted.
-            if sectors.len() > 1 {
-                f.notes
-                    .push(format!("{} more sector marks not drawn", sectors.len() - 1));
-            }
-            match sectors.into_iter().next() {
-                Some((parts, unit)) => f.render(rows::shares_height(parts.len()), |a| {
-                    rows::shares(&parts, unit.as_deref(), a)
-                }),
-                None => f.render(40, frame::no_data),
-            }
-        }
+        Body::Shares { parts, unit } => f.render(rows::shares_height(parts.len()), |a| {
+            rows::shares(&parts, unit.as_deref(), a)
+        }),
+        Body::Table { header, rows } => f.render(rows::table_height(rows.len()), |a| {
+            rows::table((&header.0, &header.1), &rows, a)
+        }),
+        Body::NoData => f.render(40, frame::no_data),
     }
 }
 

@@ -13,6 +13,7 @@ use super::super::plot::{AxisSpec, Layer, Plot, Shape, fit_axis};
 use super::super::text::clean_line;
 use super::frame::{
     Area, Cartesian, DrawFailed, FONT, INK, MEDIUM, MUTED, SMALL, Ticked, colour, failed,
+    text_width,
 };
 
 /// Height of the plot body, in pixels.
@@ -36,6 +37,9 @@ impl Axis {
         let mut scale = fit_axis(spec, target, tight);
         // Categories read top down on y, the first at the top.
         scale.invert ^= is_y && scale.kind == ScaleKind::Category;
+        if !is_y && scale.kind == ScaleKind::Category {
+            thin_labels(&mut scale);
+        }
         let pad = match scale.kind {
             ScaleKind::Category => 0.5 / (scale.hi - scale.lo).max(1.0),
             _ => 0.0,
@@ -84,6 +88,29 @@ impl Axis {
             })
             .map(|t| clean_line(&t.label, false))
             .unwrap_or_default()
+    }
+}
+
+/// Pixels the x axis' labels have side by side, at the least.
+const X_LABEL_ROOM: i32 = 640;
+
+/// Category labels along x that fit side by side: the first and every
+/// stride-th after it, the stride leaving room for the widest.
+fn thin_labels(scale: &mut Scale) {
+    let widest = scale
+        .ticks
+        .iter()
+        .map(|t| text_width(&t.label, SMALL) + 8)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let slots = (X_LABEL_ROOM / widest).max(2) as usize;
+    let stride = scale.ticks.len().div_ceil(slots).max(1);
+    if stride > 1 {
+        scale.ticks = std::mem::take(&mut scale.ticks)
+            .into_iter()
+            .step_by(stride)
+            .collect();
     }
 }
 
@@ -142,6 +169,19 @@ fn draw_layer(chart: &mut Cartesian, layer: &Layer, x: &Axis, y: &Axis) -> Resul
                         .iter()
                         .map(|(a, b)| Circle::new((x.at(*a), y.at(*b)), 4, c.filled())),
                 )
+                .map_err(failed)?;
+            Ok(())
+        }
+        Shape::Dots { points, counts } => {
+            // Crowded places darker: each dot's opacity grows with its
+            // rows, on a log scale up to the fullest.
+            let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+            chart
+                .draw_series(points.iter().enumerate().map(|(i, (a, b))| {
+                    let n = counts.get(i).copied().unwrap_or(1).max(1) as f64;
+                    let shade = if most > 1.0 { n.ln() / most.ln() } else { 1.0 };
+                    Circle::new((x.at(*a), y.at(*b)), 2, c.mix(0.3 + 0.7 * shade).filled())
+                }))
                 .map_err(failed)?;
             Ok(())
         }

@@ -4,14 +4,13 @@
 //! first, so the table drawer never has to wrap and never exceeds the
 //! width.
 
-use std::collections::HashMap;
-
 use comfy_table::CellAlignment;
 
 use super::{Layout, draw, overhead, share};
 use crate::render::RenderOptions;
 use crate::render::text::{
-    ExactFormat, NumFormat, Style, additive, clean_line, clean_title, paint, width,
+    ExactFormat, NumFormat, Style, additive, are_years, clean_line, clean_title, paint, titled,
+    width,
 };
 use crate::render::wrap::truncate;
 use crate::spec::Chart;
@@ -83,10 +82,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
 /// `Value` or `Series N`), each with the unit.
 fn headers(chart: &Chart, ascii: bool) -> Vec<String> {
     let unit = clean_title(chart.unit.as_deref(), ascii);
-    let with_unit = |h: String| match &unit {
-        Some(u) => format!("{h} ({u})"),
-        None => h,
-    };
+    let with_unit = |h: String| titled(Some(&h), unit.as_deref()).unwrap_or(h);
     let label_head = clean_title(chart.x_label.as_deref(), ascii).unwrap_or_else(|| "Label".into());
     let y_label = clean_title(chart.y_label.as_deref(), ascii);
     let single = chart.series.len() == 1;
@@ -104,21 +100,14 @@ fn headers(chart: &Chart, ascii: bool) -> Vec<String> {
     heads
 }
 
-/// Rows: the union of labels in first-seen order, one column per series.
+/// Rows: one per label (per time a series repeats it), in first-seen
+/// order, one column per series.
 fn label_rows(chart: &Chart, ascii: bool) -> Vec<(String, Vec<Option<f64>>)> {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
-    let ns = chart.series.len();
-    for (si, s) in chart.series.iter().enumerate() {
-        for p in &s.points {
-            let r = *index.entry(p.label.as_str()).or_insert_with(|| {
-                rows.push((clean_line(&p.label, ascii), vec![None; ns]));
-                rows.len() - 1
-            });
-            rows[r].1[si] = Some(p.value);
-        }
-    }
-    rows
+    chart
+        .table_rows()
+        .into_iter()
+        .map(|(l, v)| (clean_line(l, ascii), v))
+        .collect()
 }
 
 /// The cells of `rows`: the label, then each series' value. A table is
@@ -134,11 +123,13 @@ fn format_cells(
         .iter()
         .map(|s| -> Box<dyn Fn(f64) -> String> {
             let values = s.points.iter().map(|p| p.value);
+            let title = chart.y_label.as_deref().filter(|_| chart.series.len() == 1);
+            let years = are_years(title.or(Some(&s.name)), values.clone());
             if compact {
-                let f = NumFormat::for_values(values);
+                let f = NumFormat::for_values(values).with_years(years);
                 Box::new(move |v| f.format(v))
             } else {
-                let f = ExactFormat::for_values(values);
+                let f = ExactFormat::for_values(values).with_years(years);
                 Box::new(move |v| f.format(v))
             }
         })

@@ -10,7 +10,7 @@ mod sanitize;
 mod style;
 mod width;
 
-pub use number::{ExactFormat, NumFormat, fixed, nice_step, with_unit};
+pub use number::{ExactFormat, NumFormat, are_years, fixed, nice_step, titled, with_unit};
 pub use sanitize::{ascii_fold, clean_line, clean_text, clean_text_cow, clean_title};
 pub use style::{Line, PALETTE, Style, paint};
 pub use width::{additive, char_width, strip_ansi, visible_width, width};

@@ -74,6 +74,8 @@ fn decimals_needed(v: f64) -> usize {
 #[derive(Debug, Clone, Copy)]
 pub struct NumFormat {
     decimals: usize,
+    /// Years: whole numbers without separators (`2007`, never `2,007`).
+    years: bool,
 }
 
 impl NumFormat {
@@ -84,13 +86,24 @@ impl NumFormat {
             .map(decimals_needed)
             .max()
             .unwrap_or(0);
-        NumFormat { decimals }
+        NumFormat {
+            decimals,
+            years: false,
+        }
+    }
+
+    /// The same, writing years as years when `years` ([`are_years`]).
+    pub fn with_years(self, years: bool) -> NumFormat {
+        NumFormat { years, ..self }
     }
 
     pub fn format(&self, v: f64) -> String {
         let a = v.abs();
         if !v.is_finite() {
             return "?".into();
+        }
+        if let Some(y) = year_text(self.years, v) {
+            return y;
         }
         if a >= 1e15 || (a > 0.0 && a < 1e-4) {
             return sci(v);
@@ -137,6 +150,7 @@ impl NumFormat {
 #[derive(Debug, Clone, Copy)]
 pub struct ExactFormat {
     decimals: usize,
+    years: bool,
 }
 
 /// The most decimals a table shows; digits beyond are float noise
@@ -157,18 +171,47 @@ impl ExactFormat {
             })
             .max()
             .unwrap_or(0);
-        ExactFormat { decimals }
+        ExactFormat {
+            decimals,
+            years: false,
+        }
+    }
+
+    /// The same, writing years as years when `years` ([`are_years`]).
+    pub fn with_years(self, years: bool) -> ExactFormat {
+        ExactFormat { years, ..self }
     }
 
     pub fn format(&self, v: f64) -> String {
         if !v.is_finite() {
             return "?".into();
         }
+        if let Some(y) = year_text(self.years, v) {
+            return y;
+        }
         if exact_is_sci(v) {
             return format!("{v:e}");
         }
         fixed(v, self.decimals)
     }
+}
+
+/// Whether values titled `title` are years: the title names a year and
+/// every value is a whole number from 1000 to 2999. Years are written
+/// without separators.
+pub fn are_years(title: Option<&str>, values: impl IntoIterator<Item = f64>) -> bool {
+    let named = title.is_some_and(|t| {
+        let t = t.to_ascii_lowercase();
+        t.contains("year") || matches!(t.trim(), "yr" | "fy")
+    });
+    named
+        && values
+            .into_iter()
+            .all(|v| v.fract() == 0.0 && (1000.0..3000.0).contains(&v))
+}
+
+fn year_text(years: bool, v: f64) -> Option<String> {
+    (years && v.fract() == 0.0 && v.abs() < 10_000.0).then(|| format!("{}", v as i64))
 }
 
 fn exact_is_sci(v: f64) -> bool {
@@ -192,6 +235,32 @@ pub fn with_unit(num: &str, unit: Option<&str>) -> String {
         Some(u) if matches!(u, "%" | "‰" | "°" | "x" | "×") => format!("{num}{u}"),
         Some(u) => format!("{num} {u}"),
     }
+}
+
+/// An axis or column title: the label with the unit in parentheses
+/// (`Time (s)`), the unit alone (`(s)`), or none; a label that names its
+/// unit already (`0-60 mph (s)`, `price [$]`) is not given it twice.
+pub fn titled(label: Option<&str>, unit: Option<&str>) -> Option<String> {
+    fn nonblank(s: Option<&str>) -> Option<&str> {
+        s.map(str::trim).filter(|s| !s.is_empty())
+    }
+    match (nonblank(label), nonblank(unit)) {
+        (Some(l), Some(u)) if names_unit(l, u) => Some(l.to_string()),
+        (Some(l), Some(u)) => Some(format!("{l} ({u})")),
+        (Some(l), None) => Some(l.to_string()),
+        (None, Some(u)) => Some(format!("({u})")),
+        (None, None) => None,
+    }
+}
+
+/// Whether a title ends by naming `unit`: `(unit)` or `[unit]`.
+fn names_unit(label: &str, unit: &str) -> bool {
+    [("(", ")"), ("[", "]")].iter().any(|(open, close)| {
+        label
+            .strip_suffix(close)
+            .and_then(|l| l.strip_suffix(unit))
+            .is_some_and(|l| l.trim_end().ends_with(open))
+    })
 }
 
 /// A 1, 2 or 5 times a power of ten near `raw`, for axis steps.

@@ -25,11 +25,12 @@ use serde_json::{Map, Value, json};
 
 use super::chart_from_event;
 use super::live_chart::{LiveCharts, is_live};
+use super::marks::{self, nonblank};
 use super::text::clean_line;
 use super::ui::{PlotCalls, ui_of_call};
 use crate::events::Event;
-use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope, Violations, parse_date};
-use crate::spec::{Chart, ChartType, SpecError};
+use crate::spec::grammar::{KIND_CHART, Limits, UiEnvelope, Violations};
+use crate::spec::{Chart, SpecError};
 use crate::term;
 
 pub use grammar::grammar_spec;
@@ -152,18 +153,36 @@ impl Exporter {
     }
 }
 
-/// A bar, line or table chart as a Vega-Lite spec.
+/// A quick chart (bar, line, table, ...) as a Vega-Lite spec: its kind's
+/// body (`marks/`) after the title.
 pub fn chart_spec(chart: &Chart) -> Value {
     let mut top = preamble(chart.title.as_deref(), chart.subtitle.as_deref(), None);
-    let body = match chart.chart_type {
-        ChartType::Bar => bar(chart),
-        ChartType::Line => line(chart),
-        ChartType::Table => table(chart),
-    };
-    if let Value::Object(body) = body {
+    if let Value::Object(mut body) = marks::chart(chart.chart_type).vega_lite(chart) {
+        carry_transforms(chart, &mut body);
         top.extend(body);
     }
     Value::Object(top)
+}
+
+/// The transforms viz-parse computed the points with: with the input
+/// rows they start from, those rows are the data and the transforms run
+/// in the browser (their output rows are the points the body reads);
+/// without them the points are the data and the transforms ride along in
+/// `usermeta`, saying how they were made.
+fn carry_transforms(chart: &Chart, body: &mut Map<String, Value>) {
+    let Some(transform) = &chart.transform else {
+        return;
+    };
+    match &chart.source {
+        Some(rows) => {
+            let rows: Vec<Value> = rows.iter().cloned().map(Value::Object).collect();
+            body.insert("data".into(), json!({ "values": rows }));
+            body.insert("transform".into(), Value::Array(transform.clone()));
+        }
+        None => {
+            body.insert("usermeta".into(), json!({ "transform": transform }));
+        }
+    }
 }
 
 /// `$schema`, the title (with its subtitle) and the description every
@@ -189,141 +208,6 @@ fn preamble(
         top.insert("description".into(), d.into());
     }
     top
-}
-
-fn nonblank(s: Option<&str>) -> Option<&str> {
-    s.map(str::trim).filter(|s| !s.is_empty())
-}
-
-/// An axis title: the label with the unit in parentheses (`Time (s)`),
-/// the unit alone, or none.
-fn titled(label: Option<&str>, unit: Option<&str>) -> Option<String> {
-    match (nonblank(label), nonblank(unit)) {
-        (Some(l), Some(u)) => Some(format!("{l} ({u})")),
-        (Some(l), None) => Some(l.to_string()),
-        (None, Some(u)) => Some(format!("({u})")),
-        (None, None) => None,
-    }
-}
-
-/// The value axis of a bar or line chart: `yLabel (unit)`, else the name
-/// of its one series.
-fn value_title(chart: &Chart) -> Option<String> {
-    titled(chart.y_label.as_deref(), chart.unit.as_deref()).or_else(|| {
-        match chart.series.as_slice() {
-            [one] => nonblank(Some(&one.name)).map(str::to_string),
-            _ => None,
-        }
-    })
-}
-
-/// Horizontal bars, one per point, in input order, as the terminal draws them.
-fn bar(chart: &Chart) -> Value {
-    let values: Vec<Value> = points(chart)
-        .map(|(_, label, value)| json!({"label": label, "value": value}))
-        .collect();
-    json!({
-        "width": 480,
-        "data": {"values": values},
-        "mark": {"type": "bar", "tooltip": true},
-        "encoding": {
-            "y": {"field": "label", "type": "nominal", "sort": null, "title": nonblank(chart.x_label.as_deref())},
-            "x": {"field": "value", "type": "quantitative", "title": value_title(chart)}
-        }
-    })
-}
-
-/// One line per series over the labels in order: a time axis when every
-/// label is an ISO 8601 date with at least a month (a bare `2024` stays a
-/// label, as a year column usually is one), else the labels as written.
-fn line(chart: &Chart) -> Value {
-    let dates = points(chart).all(|(_, l, _)| l.contains('-') && parse_date(l).is_some());
-    let values: Vec<Value> = points(chart)
-        .map(|(series, label, value)| {
-            let x = if dates {
-                Value::from(iso_utc(parse_date(label).unwrap_or_default()))
-            } else {
-                Value::from(label)
-            };
-            json!({"series": series, "label": x, "value": value})
-        })
-        .collect();
-    let mut x = json!({"field": "label", "title": nonblank(chart.x_label.as_deref())});
-    if dates {
-        x["type"] = "temporal".into();
-        x["scale"] = json!({"type": "utc"});
-    } else {
-        x["type"] = "ordinal".into();
-        x["sort"] = Value::Null;
-    }
-    let mut encoding = json!({
-        "x": x,
-        "y": {"field": "value", "type": "quantitative", "title": value_title(chart), "scale": {"zero": false}}
-    });
-    if chart.series.len() > 1 {
-        encoding["color"] =
-            json!({"field": "series", "type": "nominal", "sort": null, "title": null});
-    }
-    let few = chart
-        .series
-        .iter()
-        .map(|s| s.points.len())
-        .max()
-        .unwrap_or(0)
-        <= 40;
-    json!({
-        "width": 600,
-        "height": 300,
-        "data": {"values": values},
-        "mark": {"type": "line", "point": few, "tooltip": true},
-        "encoding": encoding
-    })
-}
-
-/// A table as two columns of text: labels left-aligned, values
-/// right-aligned, the header above each.
-fn table(chart: &Chart) -> Value {
-    let values: Vec<Value> = points(chart)
-        .enumerate()
-        .map(|(row, (_, label, value))| json!({"row": row, "label": label, "value": value}))
-        .collect();
-    let head = |t: Option<String>, or: &str| t.unwrap_or_else(|| or.to_string());
-    let column = |field: &str, title: String, align: &str, x: Value| {
-        json!({
-            "title": title,
-            "width": 200,
-            "mark": {"type": "text", "align": align, "baseline": "middle"},
-            "encoding": {
-                "y": {"field": "row", "type": "ordinal", "axis": null},
-                "x": {"value": x},
-                "text": {"field": field, "type": if field == "value" { "quantitative" } else { "nominal" }}
-            }
-        })
-    };
-    json!({
-        "data": {"values": values},
-        "config": {"view": {"stroke": null}},
-        "hconcat": [
-            column("label", head(nonblank(chart.x_label.as_deref()).map(str::to_string), "Label"), "left", 0.into()),
-            column("value", head(value_title(chart), "Value"), "right", "width".into())
-        ]
-    })
-}
-
-/// Every point as (series name, label, value), series after series.
-fn points(chart: &Chart) -> impl Iterator<Item = (&str, &str, f64)> {
-    chart.series.iter().flat_map(|s| {
-        s.points
-            .iter()
-            .map(move |p| (s.name.as_str(), p.label.as_str(), p.value))
-    })
-}
-
-/// Seconds since the epoch as RFC 3339 UTC, the form a browser's
-/// `Date.parse` reads the same in every time zone.
-fn iso_utc(secs: f64) -> String {
-    let ms = (secs * 1000.0).round() as i64;
-    crate::events::format_rfc3339(ms.div_euclid(1000), ms.rem_euclid(1000) as u32)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use super::data::parse_date;
 use super::rules::{Rule, Violations};
-use super::{ChartSpec, FieldType, Mark, MarkKind, Operand};
+use super::{ChartSpec, FieldType, Mark, Operand, Takes};
 
 const ANY: &[FieldType] = &[FieldType::Number, FieldType::Date, FieldType::String];
 const NUMBER: &[FieldType] = &[FieldType::Number];
@@ -34,22 +34,21 @@ pub(super) fn check(spec: &ChartSpec, out: &mut Violations) {
         x: None,
         y: None,
     };
-    let sectors = spec
-        .marks
-        .iter()
-        .filter(|m| m.kind == MarkKind::Sector)
-        .count();
-    if sectors > 0 && sectors < spec.marks.len() {
-        let i = spec
+    // A share of a whole has no axes: such marks are alone on a chart.
+    let share = |m: &&Mark| m.kind.takes() == Takes::Share;
+    let shares = spec.marks.iter().filter(share).count();
+    if shares > 0 && shares < spec.marks.len() {
+        let i = spec.marks.iter().position(|m| !share(&m)).unwrap_or(0);
+        let name = spec
             .marks
             .iter()
-            .position(|m| m.kind != MarkKind::Sector)
-            .unwrap_or(0);
+            .find(share)
+            .map_or("", |m| m.kind.as_str());
         c.out.push(
             Rule::ScaleConflict,
             format!("spec.marks[{i}]"),
-            "a sector mark shares the chart with marks on axes".into(),
-            "sector marks alone, or no sector mark",
+            format!("a {name} mark shares the chart with marks on axes"),
+            &format!("{name} marks alone, or no {name} mark"),
         );
         return;
     }
@@ -65,11 +64,12 @@ pub(super) fn check(spec: &ChartSpec, out: &mut Violations) {
 impl Checker<'_> {
     /// Pass 1: encodings that must name fields.
     fn fields_of(&mut self, m: &Mark, path: &str) {
-        match m.kind {
-            MarkKind::Line | MarkKind::Area | MarkKind::Point | MarkKind::Bar => {
-                self.xy_mark(m, path)
-            }
-            MarkKind::Rectangle => {
+        match m.kind.takes() {
+            Takes::Xy {
+                categories_on_y,
+                band,
+            } => self.xy_mark(m, path, categories_on_y, band),
+            Takes::Bounds => {
                 for (op, name, dir) in [
                     (&m.x_start, "xStart", Dir::X),
                     (&m.x_end, "xEnd", Dir::X),
@@ -86,7 +86,7 @@ impl Checker<'_> {
                     self.pair(a.is_some(), b.is_some(), path, an, bn);
                 }
             }
-            MarkKind::Rule => {
+            Takes::Reference => {
                 let given = [
                     m.x_value.is_some(),
                     m.y_value.is_some(),
@@ -97,7 +97,7 @@ impl Checker<'_> {
                     self.out.push(
                         Rule::EncodingMissing,
                         path.to_string(),
-                        "a rule needs exactly one position".into(),
+                        format!("a {} needs exactly one position", m.kind.as_str()),
                         "one of xValue, yValue (constants) or x, y (fields)",
                     );
                     return;
@@ -109,28 +109,28 @@ impl Checker<'_> {
                     self.scale(Dir::Y, t, &format!("{path}.y"));
                 }
             }
-            MarkKind::Sector => {
+            Takes::Share => {
                 self.required(m.angle.as_deref(), path, "angle", NUMBER);
                 self.required(m.category.as_deref(), path, "category", ANY);
             }
         }
     }
 
-    fn xy_mark(&mut self, m: &Mark, path: &str) {
+    fn xy_mark(&mut self, m: &Mark, path: &str, categories_on_y: bool, band: bool) {
         let kind = m.kind.as_str();
         let xt = self.required(m.x.as_deref(), path, "x", ANY);
         // Bars and points may put the categories on y (Swift Charts'
         // horizontal BarMark), when x is a position.
-        let y_types = match (m.kind, xt) {
-            (MarkKind::Bar | MarkKind::Point, Some(FieldType::Number | FieldType::Date)) => ANY,
+        let y_types = match xt {
+            Some(FieldType::Number | FieldType::Date) if categories_on_y => ANY,
             _ => NUMBER,
         };
-        let yt = if m.kind == MarkKind::Area && m.y.is_none() {
+        let yt = if band && m.y.is_none() {
             if m.y_start.is_none() || m.y_end.is_none() {
                 self.out.push(
                     Rule::EncodingMissing,
                     path.to_string(),
-                    "an area mark needs y, or yStart and yEnd".into(),
+                    format!("{} {kind} mark needs y, or yStart and yEnd", article(kind)),
                     "\"y\": a number field, or \"yStart\" and \"yEnd\" for a band",
                 );
             }
@@ -378,6 +378,15 @@ impl Checker<'_> {
                     .push(Rule::Domain, at, msg, "[low, high] with low != high");
             }
         }
+    }
+}
+
+/// `a` or `an` before a word.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }
 

@@ -118,7 +118,10 @@ impl FieldType {
     }
 }
 
-/// The mark allowlist, each a Swift Charts mark.
+/// The mark allowlist, each a Swift Charts mark. A mark is a variant here
+/// and its row in [`MARKS`] (its name and what its encodings are checked
+/// as); what it draws in each output format is its file in
+/// `render/marks/` (ARCHITECTURE.md, "Where a new thing goes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MarkKind {
@@ -131,27 +134,86 @@ pub enum MarkKind {
     Sector,
 }
 
-impl MarkKind {
-    pub const ALL: [MarkKind; 7] = [
+/// What a kind of mark takes, as the validator checks it (see [`Mark`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// `x` and `y` fields, an optional `series`. `categories_on_y`: `y`
+    /// may be a `string` field when `x` is a position (Swift Charts'
+    /// horizontal BarMark); `band`: `yStart` and `yEnd` may stand for `y`.
+    Xy { categories_on_y: bool, band: bool },
+    /// Optional pairs `xStart`/`xEnd`, `yStart`/`yEnd`, fields or constants.
+    Bounds,
+    /// Exactly one position: `xValue`, `yValue` (constants) or `x`, `y`.
+    Reference,
+    /// `angle` (a number field) and `category`: a share of a whole, alone
+    /// on its chart (no axes).
+    Share,
+}
+
+/// Every mark kind: its name and what its encodings are checked as.
+pub const MARKS: [(MarkKind, &str, Takes); 7] = [
+    (
         MarkKind::Line,
+        "line",
+        Takes::Xy {
+            categories_on_y: false,
+            band: false,
+        },
+    ),
+    (
         MarkKind::Area,
+        "area",
+        Takes::Xy {
+            categories_on_y: false,
+            band: true,
+        },
+    ),
+    (
         MarkKind::Point,
+        "point",
+        Takes::Xy {
+            categories_on_y: true,
+            band: false,
+        },
+    ),
+    (
         MarkKind::Bar,
-        MarkKind::Rectangle,
-        MarkKind::Rule,
-        MarkKind::Sector,
-    ];
+        "bar",
+        Takes::Xy {
+            categories_on_y: true,
+            band: false,
+        },
+    ),
+    (MarkKind::Rectangle, "rectangle", Takes::Bounds),
+    (MarkKind::Rule, "rule", Takes::Reference),
+    (MarkKind::Sector, "sector", Takes::Share),
+];
+
+impl MarkKind {
+    pub const ALL: [MarkKind; MARKS.len()] = {
+        let mut all = [MarkKind::Line; MARKS.len()];
+        let mut i = 0;
+        while i < MARKS.len() {
+            all[i] = MARKS[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static (MarkKind, &'static str, Takes) {
+        MARKS
+            .iter()
+            .find(|r| r.0 == self)
+            .expect("every kind has its row in MARKS")
+    }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            MarkKind::Line => "line",
-            MarkKind::Area => "area",
-            MarkKind::Point => "point",
-            MarkKind::Bar => "bar",
-            MarkKind::Rectangle => "rectangle",
-            MarkKind::Rule => "rule",
-            MarkKind::Sector => "sector",
-        }
+        self.row().1
+    }
+
+    /// What its encodings are checked as.
+    pub fn takes(self) -> Takes {
+        self.row().2
     }
 
     pub fn parse(s: &str) -> Option<MarkKind> {

@@ -243,3 +243,15 @@ fn operands_resolve_on_their_scale() {
         "1 line mark, 1 rule mark, 1 rectangle mark over 2 rows"
     );
 }
+
+#[test]
+fn every_mark_kind_has_one_row_named_as_it_is_written() {
+    let mut seen = std::collections::HashSet::new();
+    for (kind, name, takes) in MARKS {
+        assert_eq!(serde_json::to_value(kind).unwrap(), json!(name));
+        assert_eq!(MarkKind::parse(name), Some(kind));
+        assert_eq!(kind.takes(), takes);
+        assert!(seen.insert(kind), "{name} has two rows");
+    }
+    assert_eq!(MarkKind::ALL.len(), MARKS.len());
+}

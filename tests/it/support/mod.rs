@@ -574,3 +574,12 @@ pub fn example_files(dirs: &[&str]) -> Vec<PathBuf> {
     }
     files
 }
+
+/// Proptest cases to run: `PROPTEST_CASES` when set (a deeper run, as in
+/// `PROPTEST_CASES=2000 cargo test --test it NAME`), else the test's default.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

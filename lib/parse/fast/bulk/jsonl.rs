@@ -41,22 +41,41 @@ impl<R: BufRead> JsonlRows<R> {
 /// A worker's reader of JSON-line runs.
 pub(super) struct Jsonl {
     columns: HashMap<String, usize>,
-    object: PlainObject,
+    /// `None` until the first run, which brings the shape read for.
+    object: Option<PlainObject>,
 }
 
 impl ReadRun for Jsonl {
     fn read(&mut self, run: &mut Run, shape: &PlainShape) {
+        let o = self
+            .object
+            .get_or_insert_with(|| PlainObject::for_values(shape.values.iter().map(|&(c, _)| c)));
+        let columns = &self.columns;
         run.read_rows(|run, text| {
             let b = text.as_bytes();
             let mut pos = run.start;
             let mut plain = 0;
             while pos < b.len() {
-                let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
                 run.lines += 1;
+                // Most lines: one of the last line's shape, read straight
+                // from the run, which finds where the line ends too.
+                if let Some(n) = o.same_shape(&b[pos..])
+                    && matches!(b.get(pos + n), None | Some(b'\n'))
+                {
+                    let taken = take(o, &text[pos..pos + n], pos, shape, run);
+                    run.record(taken, pos, &mut plain);
+                    pos += n + 1;
+                    continue;
+                }
+                let end = memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i);
                 let t = trim(&text[pos..end]);
                 if !t.is_empty() {
                     let at = t.as_ptr() as usize - text.as_ptr() as usize;
-                    let taken = self.read_plain(t, at, shape, &mut run.values, &mut run.labels);
+                    let taken = if o.scan(t, &|k| columns.get(k).copied()) {
+                        take(o, t, at, shape, run)
+                    } else {
+                        Taken::Full
+                    };
                     run.record(taken, pos, &mut plain);
                 }
                 pos = end + 1;
@@ -65,34 +84,22 @@ impl ReadRun for Jsonl {
     }
 }
 
-impl Jsonl {
-    /// As `Line::read_plain` for a trimmed line `t` at `at` in its run.
-    fn read_plain(
-        &mut self,
-        t: &str,
-        at: usize,
-        shape: &PlainShape,
-        values: &mut Vec<f64>,
-        labels: &mut Vec<(u32, u32)>,
-    ) -> Taken {
-        let columns = &self.columns;
-        let o = &mut self.object;
-        if !o.read(t, &|k| columns.get(k).copied())
-            || shape.max_width.is_some_and(|w| o.width() > w)
-        {
-            return Taken::Full;
-        }
-        shape.take(
-            values,
-            labels,
-            |col, dec| o.number(col, dec),
-            |col| {
-                let (a, b) = o.span(col)?;
-                plain_text(&t[a..b])?;
-                Some((at + a, at + b))
-            },
-        )
+/// As `Line::read_plain` for a line `t` at `at` in its run, read by `o`.
+#[inline(always)]
+fn take(o: &PlainObject, t: &str, at: usize, shape: &PlainShape, run: &mut Run) -> Taken {
+    if shape.max_width.is_some_and(|w| o.width() > w) {
+        return Taken::Full;
     }
+    shape.take(
+        &mut run.values,
+        &mut run.labels,
+        |col, dec| o.number_in(t, col, dec),
+        |col| {
+            let (a, b) = o.span(col)?;
+            plain_text(&t[a..b])?;
+            Some((at + a, at + b))
+        },
+    )
 }
 
 impl<R: BufRead> Ahead for JsonlRows<R> {
@@ -101,7 +108,7 @@ impl<R: BufRead> Ahead for JsonlRows<R> {
     fn reader(&self) -> Jsonl {
         Jsonl {
             columns: self.lines.columns(),
-            object: PlainObject::default(),
+            object: None,
         }
     }
 

@@ -1,15 +1,14 @@
-//! Marks on a pair of axes, turned into a layered [`Plot`]: each line,
-//! area, point or bar mark becomes one layer per series, rectangles become
-//! bands and rules reference lines; the axes span all of them (bars and
-//! areas from zero), take the spec's domain, inversion, labels and units.
+//! The layered plot a spec's marks on shared axes become, for the
+//! terminal canvas and SVG alike: each mark adds its layers ([`Layers`],
+//! through its file's `GrammarMark::layers`), one per series, in axis
+//! values; the axes span all of them (bars and areas from zero) and take
+//! the spec's domain, inversion, labels and units.
 
 use std::collections::HashMap;
 
 use super::super::plot::{self, AxisSpec, Layer, Markers, Plot, Shape, legend};
 use super::super::text::Style;
-use crate::spec::grammar::{
-    ChartSpec, Column, FieldType, Mark, MarkKind, Operand, Resolved, SeriesBy,
-};
+use crate::spec::grammar::{ChartSpec, Column, FieldType, Mark, Operand, Resolved, SeriesBy};
 
 /// Rules or bands drawn from one field: one per row, up to this many.
 const MAX_REFERENCES: usize = 200;
@@ -104,15 +103,11 @@ impl Extent {
     }
 }
 
+/// A spec's marks on one pair of axes, as a layered plot.
 pub(crate) fn build(spec: &ChartSpec, ascii: bool) -> Plot {
-    let mut b = Builder::new(spec, ascii);
+    let mut b = Layers::new(spec, ascii);
     for m in &spec.marks {
-        match m.kind {
-            MarkKind::Line | MarkKind::Area | MarkKind::Point | MarkKind::Bar => b.xy_mark(m),
-            MarkKind::Rule => b.rule(m),
-            MarkKind::Rectangle => b.rectangle(m),
-            MarkKind::Sector => {}
-        }
+        super::of(m.kind).layers(&mut b, m);
     }
     b.finish()
 }
@@ -144,7 +139,7 @@ impl Categories {
 }
 
 /// The plot as it is put together, mark by mark.
-struct Builder<'a> {
+pub(crate) struct Layers<'a> {
     spec: &'a ChartSpec,
     ascii: bool,
     x_type: FieldType,
@@ -162,10 +157,10 @@ struct Builder<'a> {
     fills: usize,
 }
 
-impl<'a> Builder<'a> {
-    fn new(spec: &'a ChartSpec, ascii: bool) -> Builder<'a> {
+impl<'a> Layers<'a> {
+    fn new(spec: &'a ChartSpec, ascii: bool) -> Layers<'a> {
         let (x_type, y_type) = (spec.axis_type(true), spec.axis_type(false));
-        Builder {
+        Layers {
             spec,
             ascii,
             x_type,
@@ -182,13 +177,13 @@ impl<'a> Builder<'a> {
     }
 
     /// A field's positions on the x (or y) axis, categories by index.
-    fn field(&self, f: Option<&str>, x: bool) -> Vec<Option<f64>> {
+    pub(crate) fn field(&self, f: Option<&str>, x: bool) -> Vec<Option<f64>> {
         let cats = if x { &self.x_cats } else { &self.y_cats };
         positions(f.and_then(|f| self.spec.column(f)), &cats.index)
     }
 
-    /// An area's band edge: a field, or a constant on every row.
-    fn operand(&self, o: &Option<Operand>) -> Vec<Option<f64>> {
+    /// A band edge: a field, or a constant on every row.
+    pub(crate) fn operand(&self, o: &Option<Operand>) -> Vec<Option<f64>> {
         match o {
             Some(Operand::Text(f)) => self.field(Some(f), false),
             Some(Operand::Number(n)) => vec![Some(*n); self.spec.dataset.rows.len()],
@@ -196,53 +191,42 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// A line, area, point or bar mark: one layer per series.
-    fn xy_mark(&mut self, m: &Mark) {
+    /// A mark over `x` and `ys` (its `y`, or a band's upper edge): one
+    /// layer per series, each series' shape made by `shape` from its rows.
+    /// A `filled` mark (areas, bars) takes the next fill, every second
+    /// one dotted; the others get the series' marker in the legend.
+    pub(crate) fn xy(
+        &mut self,
+        m: &Mark,
+        ys: Vec<Option<f64>>,
+        filled: bool,
+        mut shape: impl FnMut(&mut Self, &XyRows) -> Shape,
+    ) {
         let xs = self.field(m.x.as_deref(), true);
-        let (ys, y2s) = if m.kind == MarkKind::Area && m.y.is_none() {
-            (self.operand(&m.y_end), Some(self.operand(&m.y_start)))
-        } else {
-            (self.field(m.y.as_deref(), false), None)
-        };
-        let filled = matches!(m.kind, MarkKind::Area | MarkKind::Bar);
         let dotted = filled && self.fills % 2 == 1;
         let ascii = self.ascii;
-        let pt = |i: usize| Some((xs.get(i).copied().flatten()?, ys.get(i).copied().flatten()?));
         for (name, idx) in groups(self.spec, m, self.spec.dataset.rows.len()) {
-            let glyph = |i: usize| match m.kind {
-                MarkKind::Area | MarkKind::Bar => plot::fill_glyph(i, dotted, ascii),
-                _ => plot::marker(i, ascii),
+            let glyph = |i: usize| {
+                if filled {
+                    plot::fill_glyph(i, dotted, ascii)
+                } else {
+                    plot::marker(i, ascii)
+                }
             };
             let before = self.series.names.len();
             let si = self.series.index(&name, glyph);
             self.series.data += self.series.names.len() - before;
-            let points: Vec<(f64, f64)> = idx.iter().filter_map(|&i| pt(i)).collect();
-            for p in &points {
+            let rows = XyRows {
+                idx,
+                xs: &xs,
+                ys: &ys,
+                dotted,
+            };
+            for p in rows.points() {
                 self.xe.add(p.0);
                 self.ye.add(p.1);
             }
-            let shape = match m.kind {
-                MarkKind::Line => Shape::Line {
-                    points: idx.iter().map(|&i| pt(i)).collect(),
-                    markers: Markers {
-                        positions: idx.len(),
-                        several: false,
-                    },
-                },
-                MarkKind::Point => Shape::Points(points),
-                MarkKind::Area => self.area(&idx, &pt, y2s.as_deref(), dotted),
-                _ => {
-                    self.ye.add(0.0);
-                    self.bar_xs.extend(points.iter().map(|b| b.0));
-                    Shape::Bars {
-                        bars: points,
-                        slot: 1.0,
-                        group: 0,
-                        groups: 1,
-                        dotted,
-                    }
-                }
-            };
+            let shape = shape(self, &rows);
             self.layers.push(Layer { series: si, shape });
         }
         if filled {
@@ -250,37 +234,24 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// An area's points with their lower edge: the band's other field, or
-    /// the baseline (then zero is on the axis).
-    fn area(
-        &mut self,
-        idx: &[usize],
-        pt: &dyn Fn(usize) -> Option<(f64, f64)>,
-        y2s: Option<&[Option<f64>]>,
-        dotted: bool,
-    ) -> Shape {
-        let pts: Vec<(f64, f64, Option<f64>)> = idx
-            .iter()
-            .filter_map(|&i| {
-                let (x, y) = pt(i)?;
-                match y2s {
-                    Some(lower) => Some((x, y, Some(lower.get(i).copied().flatten()?))),
-                    None => Some((x, y, None)),
-                }
-            })
-            .collect();
-        for p in &pts {
-            self.ye.add(p.2.unwrap_or(0.0));
-        }
-        Shape::Area {
-            points: pts,
-            dotted,
-        }
+    /// Values that must be on the y axis (a baseline, a band's lower edge).
+    pub(crate) fn add_y(&mut self, v: f64) {
+        self.ye.add(v);
+    }
+
+    /// Columns at these x positions share one slot width ([`finish_bars`]).
+    pub(crate) fn slot_columns(&mut self, xs: impl IntoIterator<Item = f64>) {
+        self.bar_xs.extend(xs);
     }
 
     /// An operand's values: a constant once, a field's (up to
     /// [`MAX_REFERENCES`]) per row.
-    fn values(&self, op: Option<&Operand>, field: Option<&str>, x: bool) -> Option<Vec<f64>> {
+    pub(crate) fn values(
+        &self,
+        op: Option<&Operand>,
+        field: Option<&str>,
+        x: bool,
+    ) -> Option<Vec<f64>> {
         let (ty, cats) = if x {
             (self.x_type, &self.x_cats)
         } else {
@@ -303,37 +274,14 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn rule(&mut self, m: &Mark) {
-        let label = m.label.clone();
-        for x in self
-            .values(m.x_value.as_ref(), m.x.as_deref(), true)
-            .unwrap_or_default()
-        {
-            self.xe.add(x);
-            let shape = Shape::Rule {
-                x: Some(x),
-                y: None,
-                label: label.clone(),
-            };
-            self.layers.push(Layer { series: 0, shape });
-        }
-        for y in self
-            .values(m.y_value.as_ref(), m.y.as_deref(), false)
-            .unwrap_or_default()
-        {
-            self.ye.add(y);
-            let shape = Shape::Rule {
-                x: None,
-                y: Some(y),
-                label: label.clone(),
-            };
-            self.layers.push(Layer { series: 0, shape });
-        }
-    }
-
     /// Bounds of a rectangle on one axis, per row when a bound is a field;
     /// `[None]` when the pair is missing (the band spans the plot).
-    fn bounds(&self, a: &Option<Operand>, b: &Option<Operand>, x: bool) -> Vec<Option<(f64, f64)>> {
+    pub(crate) fn bounds(
+        &self,
+        a: &Option<Operand>,
+        b: &Option<Operand>,
+        x: bool,
+    ) -> Vec<Option<(f64, f64)>> {
         let (Some(a), Some(b)) = (
             self.values(a.as_ref(), None, x),
             self.values(b.as_ref(), None, x),
@@ -346,31 +294,21 @@ impl<'a> Builder<'a> {
             .collect()
     }
 
-    fn rectangle(&mut self, m: &Mark) {
-        let xs = self.bounds(&m.x_start, &m.x_end, true);
-        let ys = self.bounds(&m.y_start, &m.y_end, false);
-        if let Some(l) = &m.label {
-            let shade = if self.ascii { '.' } else { '░' };
-            let i = self.series.index(l, |_| shade);
-            self.series.legend[i].style = Style::Dim;
-        }
-        for (i, bx) in xs.iter().enumerate() {
-            let by = ys.get(i).or(ys.first()).copied().flatten();
-            if let Some((a, b)) = *bx {
-                self.xe.add(a);
-                self.xe.add(b);
-            }
-            if let Some((a, b)) = by {
-                self.ye.add(a);
-                self.ye.add(b);
-            }
-            let shape = Shape::Band {
-                x: *bx,
-                y: by,
-                label: m.label.clone(),
-            };
-            self.layers.push(Layer { series: 0, shape });
-        }
+    /// A position that must be on the x axis.
+    pub(crate) fn add_x(&mut self, v: f64) {
+        self.xe.add(v);
+    }
+
+    /// A layer drawn in the colour of no series (a rule, a band).
+    pub(crate) fn push_plain(&mut self, shape: Shape) {
+        self.layers.push(Layer { series: 0, shape });
+    }
+
+    /// A legend item for a labelled band, in a dim shade.
+    pub(crate) fn legend_band(&mut self, label: &str) {
+        let shade = if self.ascii { '.' } else { '░' };
+        let i = self.series.index(label, |_| shade);
+        self.series.legend[i].style = Style::Dim;
     }
 
     fn finish(mut self) -> Plot {
@@ -446,13 +384,39 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Bars share a slot width (the closest two x positions) and sit side by
-/// side when several series have bars; the x axis makes room for the
-/// outer halves.
-fn finish_bars(layers: &mut [Layer], xs: &mut Vec<f64>, xe: &mut Extent) {
-    if xs.is_empty() {
-        return;
+/// The rows of one series of an x/y mark, read on the axes.
+pub(crate) struct XyRows<'r> {
+    /// Row indices, in order.
+    pub idx: Vec<usize>,
+    xs: &'r [Option<f64>],
+    ys: &'r [Option<f64>],
+    /// This mark's fill is the dotted one.
+    pub dotted: bool,
+}
+
+impl XyRows<'_> {
+    /// Row `i` as a point, if both its cells are.
+    pub fn at(&self, i: usize) -> Option<(f64, f64)> {
+        Some((
+            self.xs.get(i).copied().flatten()?,
+            self.ys.get(i).copied().flatten()?,
+        ))
     }
+
+    /// Row `i`'s x position, if its cell is one.
+    pub fn x_at(&self, i: usize) -> Option<f64> {
+        self.xs.get(i).copied().flatten()
+    }
+
+    /// The series' points, gaps left out.
+    pub fn points(&self) -> Vec<(f64, f64)> {
+        self.idx.iter().filter_map(|&i| self.at(i)).collect()
+    }
+}
+
+/// The slot of columns at `xs` (sorted and deduplicated here): the
+/// closest two positions, 1 for a single one.
+pub(crate) fn slot_width(xs: &mut Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs.dedup();
     let slot = xs
@@ -460,7 +424,17 @@ fn finish_bars(layers: &mut [Layer], xs: &mut Vec<f64>, xe: &mut Extent) {
         .map(|w| w[1] - w[0])
         .filter(|d| *d > 0.0)
         .fold(f64::INFINITY, f64::min);
-    let slot = if slot.is_finite() { slot } else { 1.0 };
+    if slot.is_finite() { slot } else { 1.0 }
+}
+
+/// Bars share a slot width (the closest two x positions) and sit side by
+/// side when several series have bars; the x axis makes room for the
+/// outer halves.
+fn finish_bars(layers: &mut [Layer], xs: &mut Vec<f64>, xe: &mut Extent) {
+    if xs.is_empty() {
+        return;
+    }
+    let slot = slot_width(xs);
     let groups = layers
         .iter()
         .filter(|l| matches!(l.shape, Shape::Bars { .. }))

@@ -46,16 +46,17 @@ impl DateOrder {
 /// `05/01/2024`, `5.1.2024`, `05-01-2024 10:00`: two numbers of at most
 /// two digits and a four-digit year, one separator throughout.
 #[derive(Debug, Clone, Copy)]
-struct NumericDate<'a> {
+pub(super) struct NumericDate<'a> {
     first: u32,
     second: u32,
-    year: u32,
+    pub(super) year: u32,
     sep: u8,
-    rest: &'a str,
+    /// What follows the date: a time of day, or nothing.
+    pub(super) rest: &'a str,
 }
 
 impl<'a> NumericDate<'a> {
-    fn of(s: &'a str) -> Option<NumericDate<'a>> {
+    pub(super) fn of(s: &'a str) -> Option<NumericDate<'a>> {
         let (date, rest) = match s.find(['T', ' ']) {
             Some(i) => (&s[..i], &s[i..]),
             None => (s, ""),
@@ -85,7 +86,7 @@ impl<'a> NumericDate<'a> {
     }
 
     /// Month and day in `order`, if that reading is a date at all.
-    fn month_day(&self, order: DateOrder) -> Option<(u32, u32)> {
+    pub(super) fn month_day(&self, order: DateOrder) -> Option<(u32, u32)> {
         let (m, d) = match order {
             DateOrder::Dmy => (self.second, self.first),
             DateOrder::Mdy => (self.first, self.second),

@@ -1,0 +1,503 @@
+//! The chart a person would make of a table nobody described, chosen from
+//! a sample of its rows: what each column is (measured in `columns.rs`:
+//! dates, years, identifiers, codes, coordinates, numbers, repeating
+//! categories, names, columns mostly empty), then which is the value, which the x, and
+//! whether rows are long (one series per value of a category) or must be
+//! aggregated. What was chosen is said once, with the flags that choose
+//! otherwise; when nothing sensible can be charted, the columns and their
+//! kinds are said with an example command, and no chart is made.
+//!
+//! The rules, in order:
+//! - identifiers (`id`, `*_id`, `zip`, `fips`, `*code`, codes with leading
+//!   zeros, integers all distinct and rising), years, small integer codes
+//!   (`month`, `cluster`), coordinates (`lat`, `lon`) and dates are never
+//!   the value: the value is the first other column of numbers;
+//! - a column of dates (or else of years, or of rising numbers) with five
+//!   values or more is x, drawn as a line; a label is a column present in
+//!   most rows;
+//! - beside such an x, a category (a text column whose values repeat, at
+//!   most 12 of them in the sample) naming one row per x makes long
+//!   format: one line per value; where x repeats otherwise, the rows at
+//!   each x (and category) are averaged; dates that come as events, not at
+//!   a steady pace, are grouped by year, month or day (what makes a few
+//!   dozen groups of the sample's span);
+//! - with no ordered x, a category is the label and its rows are averaged
+//!   (a bar per value), unless fewer than 50 rows are named one by one
+//!   before it; with no category, the first name column is the label, as
+//!   before; two amounts beside a category are a scatter coloured by it;
+//!   with no label at all, two columns of numbers are a scatter and one a
+//!   histogram;
+//! - a value named as a count (`count`, `people`, `deaths`, ...) is summed
+//!   where rows are grouped, any other averaged;
+//! - with no column of numbers, the rows of a category are counted, or
+//!   coordinates are drawn as places.
+
+use super::super::rows::{Loc, OwnedRow, cell};
+use super::super::{ParseError, ParseOptions};
+use super::columns::{Column, Kind, SMALL, named_count, numeric};
+use crate::parse::transform::{AggregateOp, TimeUnit};
+use crate::spec::ChartType;
+
+/// Categories a long table splits into series at most (in the sample).
+const MAX_AUTO_SERIES: usize = 12;
+/// Lines of averages by category at most.
+const MAX_AVERAGED_SERIES: usize = 6;
+/// Distinct values an ordered x needs: fewer are groups to compare.
+const MIN_ORDERED: usize = 5;
+
+/// Rows under which a column of names (before any category) labels a
+/// bar each rather than the category's averages.
+const FEW: usize = 50;
+
+/// What the automatic choice made.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Choice {
+    pub label: Option<usize>,
+    pub values: Vec<usize>,
+    pub series: Option<usize>,
+    pub aggregate: Option<AggregateOp>,
+    pub time_unit: Option<TimeUnit>,
+    pub chart: Option<ChartType>,
+    /// What was chosen and the flags that choose otherwise.
+    pub note: Option<String>,
+}
+
+/// Whether the whole choice is the sample's to make: no column, no
+/// transform and no chart kind that needs its own columns was asked for.
+pub(super) fn applies(opts: &ParseOptions, real_names: bool) -> bool {
+    real_names
+        && opts.label.is_none()
+        && opts.values.is_empty()
+        && opts.series.is_none()
+        && opts.transform.aggregate.is_none()
+        && opts.transform.time_unit.is_none()
+        && !matches!(
+            opts.chart,
+            Some(ChartType::Table | ChartType::Hist | ChartType::Point)
+        )
+}
+
+/// The first column that can be a value: numbers; else rising numbers,
+/// else small codes (a table may hold nothing else); never identifiers,
+/// years, coordinates or dates.
+pub(super) fn first_value(cols: &[Column], skip: &[Option<usize>]) -> Option<usize> {
+    [Kind::Number, Kind::Ordered, Kind::Code]
+        .iter()
+        .find_map(|&k| (0..cols.len()).find(|&i| cols[i].kind == k && !skip.contains(&Some(i))))
+}
+
+/// An ordered x other than `value`: dates, else years, else rising
+/// numbers, with values enough to follow (five, or one per row; in a
+/// small table any two).
+pub(super) fn ordered_x(cols: &[Column], value: Option<usize>) -> Option<usize> {
+    let pick = |k: Kind| {
+        (0..cols.len()).find(|&i| {
+            let c = &cols[i];
+            c.kind == k
+                && !c.sparse
+                && Some(i) != value
+                && (c.distinct >= MIN_ORDERED || c.distinct == c.present || c.present < SMALL)
+                && c.distinct >= 2
+        })
+    };
+    pick(Kind::Date)
+        .or_else(|| pick(Kind::Year))
+        .or_else(|| pick(Kind::Ordered))
+}
+
+/// The quoted name, for notes.
+fn q(list: &[String], i: usize) -> String {
+    format!("{:?}", list[i])
+}
+
+/// The aggregate a value's groups take: a sum of counts, else a mean.
+fn aggregate_for(list: &[String], value: usize) -> AggregateOp {
+    if named_count(&list[value]) {
+        AggregateOp::Sum
+    } else {
+        AggregateOp::Mean
+    }
+}
+
+/// The choice for a table nobody described; an error when nothing
+/// sensible can be charted.
+pub(super) fn choose(
+    list: &[String],
+    sample: &[(OwnedRow, Loc)],
+    cols: &[Column],
+    what: &str,
+) -> Result<Option<Choice>, ParseError> {
+    let category = (0..cols.len()).find(|&i| cols[i].kind == Kind::Category && !cols[i].sparse);
+    // An x that is rising numbers is no value while something else is.
+    let x0 = ordered_x(cols, None);
+    let value = first_value(cols, &[x0]).or_else(|| first_value(cols, &[]));
+    let Some(value) = value else {
+        if let Some(c) = category {
+            return Ok(Some(Choice {
+                label: Some(c),
+                aggregate: Some(AggregateOp::Count),
+                note: Some(format!(
+                    "no column holds amounts: counting the rows by {}, whose values repeat; -x \
+                     chooses another column, -y a value",
+                    q(list, c),
+                )),
+                ..Choice::default()
+            }));
+        }
+        return places(list, cols, "no column holds amounts")
+            .map(Some)
+            .ok_or_else(|| nothing_sensible(list, cols, what));
+    };
+    // Numbers alone, a few rows: the first column labels the others, as
+    // it always has (a few values read well as labels).
+    if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) {
+        return Ok(None);
+    }
+    let x = ordered_x(cols, Some(value));
+    if let Some(x) = x {
+        return Ok(Some(over_x(list, sample, cols, x, value)));
+    }
+    let skipped = skipped_note(list, cols, value, &[]);
+    // Two amounts and a category: a scatter of one over the other, a
+    // colour per category (Anscombe's quartet), not their means.
+    let amounts: Vec<usize> = (0..cols.len())
+        .filter(|&i| cols[i].kind == Kind::Number)
+        .collect();
+    if let (Some(c), [a, b]) = (category, amounts.as_slice())
+        && cols[c].distinct <= MAX_AUTO_SERIES
+    {
+        return Ok(Some(Choice {
+            label: Some(*a),
+            values: vec![*b],
+            series: Some(c),
+            chart: Some(ChartType::Point),
+            note: Some(format!(
+                "two columns of amounts and a category: a scatter of {} over {}, a colour per \
+                 {}{skipped}; -x, -y and -s choose other columns, --aggregate mean -x {} -y {} \
+                 compares their means",
+                q(list, *b),
+                q(list, *a),
+                list[c],
+                super::doubts::flag_word(list, c),
+                super::doubts::flag_word(list, *b)
+            )),
+            ..Choice::default()
+        }));
+    }
+    // A few rows named one by one: a bar each, by name.
+    let name = (0..cols.len()).find(|&i| cols[i].kind == Kind::Name && !cols[i].sparse);
+    let named_rows = name.is_some_and(|n| category.is_none_or(|c| n < c) && sample.len() < FEW);
+    if let (Some(c), false) = (category, named_rows) {
+        let op = aggregate_for(list, value);
+        return Ok(Some(Choice {
+            label: Some(c),
+            values: vec![value],
+            aggregate: Some(op),
+            chart: Some(ChartType::Bar),
+            note: Some(format!(
+                "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}; --aggregate \
+                 sum|mean|median|count|... computes another, -x and -y choose other columns",
+                op.name(),
+                list[value],
+                list[c],
+                q(list, c),
+                if op == AggregateOp::Sum {
+                    "summed"
+                } else {
+                    "averaged"
+                }
+            )),
+            ..Choice::default()
+        }));
+    }
+    if let Some(label) = name {
+        return Ok(Some(Choice {
+            label: Some(label),
+            values: vec![value],
+            note: (!skipped.is_empty()).then(|| {
+                format!(
+                    "charting {}{skipped}; -y chooses another value",
+                    q(list, value)
+                )
+            }),
+            ..Choice::default()
+        }));
+    }
+    Ok(Some(numbers_alone(list, cols, value, skipped)))
+}
+
+/// Numbers with nothing to label them: two of them are a scatter, one a
+/// histogram.
+fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String) -> Choice {
+    let other = (0..cols.len()).find(|&i| {
+        i != value
+            && matches!(
+                cols[i].kind,
+                Kind::Number | Kind::Ordered | Kind::Coordinate | Kind::Code
+            )
+    });
+    if let Some(choice) = places(list, cols, "nothing labels the rows") {
+        return choice;
+    }
+    match other {
+        Some(y) => {
+            let (x, y) = (value.min(y), value.max(y));
+            Choice {
+                label: Some(x),
+                values: vec![y],
+                chart: Some(ChartType::Point),
+                note: Some(format!(
+                    "nothing labels the rows: a scatter of {} over {}{skipped}; -x and -y choose \
+                     other columns, --chart hist -y COLUMN counts one",
+                    q(list, y),
+                    q(list, x)
+                )),
+                ..Choice::default()
+            }
+        }
+        None => Choice {
+            values: vec![value],
+            chart: Some(ChartType::Hist),
+            note: Some(format!(
+                "nothing labels the rows: a histogram of {}{skipped}; -x names a label column",
+                q(list, value)
+            )),
+            ..Choice::default()
+        },
+    }
+}
+
+/// Coordinates and nothing to count: the places, as a scatter of
+/// longitude over latitude.
+fn places(list: &[String], cols: &[Column], why: &str) -> Option<Choice> {
+    let coords: Vec<usize> = (0..cols.len())
+        .filter(|&i| cols[i].kind == Kind::Coordinate)
+        .collect();
+    if coords.len() < 2 {
+        return None;
+    }
+    let is =
+        |i: usize, names: &[&str]| names.contains(&list[i].trim().to_ascii_lowercase().as_str());
+    let x = coords
+        .iter()
+        .copied()
+        .find(|&i| is(i, &["lon", "lng", "long", "longitude", "cx"]))
+        .unwrap_or(coords[0]);
+    let y = coords.iter().copied().find(|&i| i != x)?;
+    Some(Choice {
+        label: Some(x),
+        values: vec![y],
+        chart: Some(ChartType::Point),
+        note: Some(format!(
+            "{why}: the places, {} over {}; -x and -y choose other columns",
+            q(list, y),
+            q(list, x)
+        )),
+        ..Choice::default()
+    })
+}
+
+/// The columns that look like numbers but were not taken as the value,
+/// said in the note (`; "id" is an identifier, ...`).
+fn skipped_note(list: &[String], cols: &[Column], value: usize, used: &[Option<usize>]) -> String {
+    let skipped: Vec<String> = (0..value)
+        .filter(|&i| {
+            matches!(
+                cols[i].kind,
+                Kind::Id | Kind::Year | Kind::Code | Kind::Coordinate
+            ) && !used.contains(&Some(i))
+        })
+        .map(|i| format!("{} is {}", q(list, i), cols[i].kind.describe()))
+        .collect();
+    if skipped.is_empty() {
+        String::new()
+    } else {
+        format!(" ({}, not a value)", skipped.join(", "))
+    }
+}
+
+/// Whether moments come at a steady pace (a series: daily, monthly)
+/// rather than as events: most gaps between neighbours within half to
+/// four times the median gap.
+fn steady(moments: &[f64]) -> bool {
+    let mut m = moments.to_vec();
+    m.sort_by(f64::total_cmp);
+    m.dedup();
+    let mut gaps: Vec<f64> = m.windows(2).map(|w| w[1] - w[0]).collect();
+    if gaps.len() < 3 {
+        return true;
+    }
+    gaps.sort_by(f64::total_cmp);
+    let g = gaps[gaps.len() / 2];
+    // Weekends and holidays leave gaps of up to four days in daily data.
+    let near = gaps
+        .iter()
+        .filter(|&&d| d >= g / 2.0 && d <= g * 4.0)
+        .count();
+    near * 10 >= gaps.len() * 8
+}
+
+/// The calendar unit that makes a few dozen groups of moments spanning
+/// this long: years, months or days.
+fn unit_for(moments: &[f64]) -> TimeUnit {
+    let lo = moments.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = moments.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let days = (hi - lo) / 86_400.0;
+    if days > 3.0 * 365.0 {
+        TimeUnit::Year
+    } else if days > 60.0 {
+        TimeUnit::Yearmonth
+    } else {
+        TimeUnit::Yearmonthdate
+    }
+}
+
+/// A value over an ordered x: one line, long format by a category, or
+/// aggregated where x repeats or comes as events.
+fn over_x(
+    list: &[String],
+    sample: &[(OwnedRow, Loc)],
+    cols: &[Column],
+    x: usize,
+    value: usize,
+) -> Choice {
+    let line = Choice {
+        label: Some(x),
+        values: vec![value],
+        chart: Some(ChartType::Line),
+        ..Choice::default()
+    };
+    let col = &cols[x];
+    let candidates: Vec<usize> = (0..cols.len())
+        .filter(|&i| {
+            cols[i].kind == Kind::Category
+                && !cols[i].sparse
+                && i != value
+                && (2..=MAX_AUTO_SERIES).contains(&cols[i].distinct)
+        })
+        .collect();
+    let repeats = col.distinct * 2 <= col.present;
+    let steady_x = col.kind != Kind::Date || steady(&col.moments);
+    // A steady x, a fifth of its values again or more, and a category
+    // naming one row per x: long format.
+    let long = (steady_x && col.distinct * 10 <= col.present * 8)
+        .then(|| {
+            candidates
+                .iter()
+                .copied()
+                .find(|&s| long_by(sample, cols, x, s))
+        })
+        .flatten();
+    let events = col.kind == Kind::Date && long.is_none() && (!steady_x || (repeats && col.timed));
+    // Averaged lines per category: a few of them.
+    let series = long.or_else(|| {
+        (repeats || events)
+            .then(|| {
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|&s| cols[s].distinct <= MAX_AVERAGED_SERIES)
+                    .min_by_key(|&s| cols[s].distinct)
+            })
+            .flatten()
+    });
+    let skipped = skipped_note(list, cols, value, &[Some(x), series]);
+    if !repeats && !events && long.is_none() {
+        return Choice {
+            note: (!skipped.is_empty())
+                .then(|| format!("charting {} over {}{skipped}", q(list, value), q(list, x))),
+            ..line
+        };
+    }
+    let op = aggregate_for(list, value);
+    let unit = events.then(|| unit_for(&col.moments));
+    if let Some(s) = long {
+        return Choice {
+            series: Some(s),
+            note: Some(format!(
+                "the rows are long: {} repeats beside {}, so each of its values is a line of {}{skipped}; \
+                 -s chooses another column, -x and -y others",
+                q(list, s),
+                q(list, x),
+                q(list, value)
+            )),
+            ..line
+        };
+    }
+    let by = series;
+    let per = by.map_or(String::new(), |s| format!(", one line per {}", list[s]));
+    let over = match unit {
+        Some(u) => format!("{}({})", u.name(), list[x]),
+        None => list[x].clone(),
+    };
+    let why = match unit {
+        Some(u) => {
+            let per = match u {
+                TimeUnit::Year => "year",
+                TimeUnit::Yearmonth => "month",
+                _ => "day",
+            };
+            format!(
+                "{} holds events, so they are grouped by {per} and",
+                q(list, x)
+            )
+        }
+        None => format!("{} repeats, so the rows at each x are", q(list, x)),
+    };
+    let verb = if op == AggregateOp::Sum {
+        "summed"
+    } else {
+        "averaged"
+    };
+    Choice {
+        series: by,
+        aggregate: Some(op),
+        time_unit: unit,
+        note: Some(format!(
+            "charting {}({}) over {over}{per}: {why} {verb}{skipped}; --aggregate \
+             sum|mean|median|count|... computes another, --time-unit groups otherwise, -s splits \
+             by another column",
+            op.name(),
+            list[value],
+        )),
+        ..line
+    }
+}
+
+/// Whether a category makes long format of the sample: each x once per
+/// value of the category, and most of those pairs there (a panel, not
+/// events that happen to differ).
+fn long_by(sample: &[(OwnedRow, Loc)], cols: &[Column], x: usize, s: usize) -> bool {
+    let pairs = cols[x].distinct * cols[s].distinct;
+    if cols[x].present > pairs || cols[x].present * 2 < pairs {
+        return false;
+    }
+    let mut seen = std::collections::HashSet::new();
+    sample.iter().all(|(r, _)| {
+        seen.insert((
+            cell(r, x).map(|c| c.into_owned()),
+            cell(r, s).map(|c| c.into_owned()),
+        ))
+    })
+}
+
+/// No value and no category to count: the columns and what they hold,
+/// and a command that charts something.
+fn nothing_sensible(list: &[String], cols: &[Column], what: &str) -> ParseError {
+    let described: Vec<String> = (0..cols.len())
+        .map(|i| format!("{} ({})", q(list, i), cols[i].kind.describe()))
+        .collect();
+    let example = (0..cols.len())
+        .find(|&i| !matches!(cols[i].kind, Kind::Sparse))
+        .map_or(String::new(), |i| {
+            format!(
+                "; to count its rows by a column anyway: viz-parse --aggregate count -x {} FILE",
+                super::doubts::flag_word(list, i)
+            )
+        });
+    ParseError::Data(format!(
+        "nothing to chart in {what}: no column holds amounts to draw, and none repeats to \
+         count (columns: {}){example}",
+        described.join(", ")
+    ))
+}

@@ -1,0 +1,271 @@
+//! A scatter of any size in bounded memory (`--chart point`): up to
+//! [`EXACT`] points are kept as they are; past that every point is
+//! counted in a cell of a grid over the points' extent, each cell written
+//! as one point at the mean of its points with their `count`, so a
+//! million points draw from at most [`MAX_CELLS`] and crowded places stay
+//! visible. The cells start [`GRID_W`] × [`GRID_H`] over the first
+//! points' extent; a point beyond the grid adds cells that way, and when
+//! the grid would pass [`MAX_CELLS`] its cells are made twice as wide (or
+//! high), neighbours merged. Series share the grid.
+
+use std::collections::HashMap;
+
+/// Points kept as they are, over all series.
+pub(crate) const EXACT: usize = 4_000;
+/// Cells across and down the grid over the first points.
+pub(crate) const GRID_W: usize = 320;
+pub(crate) const GRID_H: usize = 160;
+/// Cells a series' grid holds at most.
+pub(crate) const MAX_CELLS: usize = 4 * GRID_W * GRID_H;
+
+/// One cell: its points' count and the sums of their positions.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    n: u64,
+    sx: f64,
+    sy: f64,
+}
+
+/// The grid: its origin, its cells' size, how many across and down, and
+/// each series' cells (row by row).
+#[derive(Debug)]
+struct Grid {
+    x0: f64,
+    y0: f64,
+    cw: f64,
+    ch: f64,
+    nx: usize,
+    ny: usize,
+    cells: Vec<Vec<Cell>>,
+}
+
+/// A scatter's points as they come: (series, x, y, label).
+#[derive(Debug, Default)]
+pub(crate) struct Scatter {
+    names: Vec<String>,
+    at: HashMap<String, usize>,
+    exact: Vec<(usize, f64, f64, String)>,
+    grid: Option<Grid>,
+    /// Points seen, in all.
+    seen: u64,
+}
+
+/// A point as drawn: its label, x, y, and its rows when binned.
+pub(crate) type Placed = (String, f64, f64, Option<u64>);
+
+/// Series a scatter colours at most.
+pub(crate) const MAX_SERIES: usize = 12;
+
+impl Scatter {
+    /// The series' index, made at its first point; `None` past
+    /// [`MAX_SERIES`].
+    pub(crate) fn series(&mut self, name: &str) -> Option<usize> {
+        if let Some(&i) = self.at.get(name) {
+            return Some(i);
+        }
+        if self.names.len() >= MAX_SERIES {
+            return None;
+        }
+        self.at.insert(name.to_string(), self.names.len());
+        self.names.push(name.to_string());
+        if let Some(g) = &mut self.grid {
+            g.cells.push(vec![Cell::default(); g.nx * g.ny]);
+        }
+        Some(self.names.len() - 1)
+    }
+
+    /// A point of series `s` (non-finite positions are no point);
+    /// `label` is asked for only while points are kept as they are.
+    pub(crate) fn push(&mut self, s: usize, x: f64, y: f64, label: impl FnOnce() -> String) {
+        if !(x.is_finite() && y.is_finite()) {
+            return;
+        }
+        self.seen += 1;
+        match &mut self.grid {
+            None => {
+                self.exact.push((s, x, y, label()));
+                if self.exact.len() > EXACT {
+                    self.bin_onto_grid();
+                }
+            }
+            Some(g) => g.add(s, x, y),
+        }
+    }
+
+    /// Points seen, in all.
+    pub(crate) fn seen(&self) -> u64 {
+        self.seen
+    }
+
+    /// Whether points were binned onto the grid.
+    pub(crate) fn binned(&self) -> bool {
+        self.grid.is_some()
+    }
+
+    fn bin_onto_grid(&mut self) {
+        let extent = |f: fn(&(usize, f64, f64, String)) -> f64| {
+            let lo = self.exact.iter().map(f).fold(f64::INFINITY, f64::min);
+            let hi = self.exact.iter().map(f).fold(f64::NEG_INFINITY, f64::max);
+            (lo, hi)
+        };
+        let size = |(lo, hi): (f64, f64), n: usize| {
+            let span = hi - lo;
+            let span = if span > 0.0 { span } else { lo.abs().max(1.0) };
+            // A hair wider, so the largest point falls inside.
+            span * (1.0 + 1e-9) / n as f64
+        };
+        let (xs, ys) = (extent(|p| p.1), extent(|p| p.2));
+        let mut g = Grid {
+            x0: xs.0,
+            y0: ys.0,
+            cw: size(xs, GRID_W),
+            ch: size(ys, GRID_H),
+            nx: GRID_W,
+            ny: GRID_H,
+            cells: vec![vec![Cell::default(); GRID_W * GRID_H]; self.names.len()],
+        };
+        for (s, x, y, _) in std::mem::take(&mut self.exact) {
+            g.add(s, x, y);
+        }
+        self.grid = Some(g);
+    }
+
+    /// Each series with its points: (label, x, y, count when binned).
+    pub(crate) fn finish(self) -> Vec<(String, Vec<Placed>)> {
+        let mut out: Vec<(String, Vec<_>)> =
+            self.names.iter().map(|n| (n.clone(), Vec::new())).collect();
+        match self.grid {
+            None => {
+                for (s, x, y, label) in self.exact {
+                    out[s].1.push((label, x, y, None));
+                }
+            }
+            Some(g) => {
+                for (s, series) in g.cells.into_iter().enumerate() {
+                    for c in series.into_iter().filter(|c| c.n > 0) {
+                        let (x, y) = (c.sx / c.n as f64, c.sy / c.n as f64);
+                        out[s].1.push((short(x), x, y, Some(c.n)));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Six significant digits: a binned point's label.
+fn short(v: f64) -> String {
+    let s = format!("{v:.6e}");
+    s.parse::<f64>().map_or(s, |r| r.to_string())
+}
+
+impl Grid {
+    /// Counts a point, the grid grown until it holds it.
+    fn add(&mut self, s: usize, x: f64, y: f64) {
+        loop {
+            let (cx, cy) = ((x - self.x0) / self.cw, (y - self.y0) / self.ch);
+            if !(cx.is_finite() && cy.is_finite()) {
+                return;
+            }
+            if cx >= 0.0 && cy >= 0.0 && cx < self.nx as f64 && cy < self.ny as f64 {
+                let c = &mut self.cells[s][cy as usize * self.nx + cx as usize];
+                c.n += 1;
+                c.sx += x;
+                c.sy += y;
+                return;
+            }
+            self.grow(cx, cy);
+        }
+    }
+
+    /// Adds cells towards cell position (`cx`, `cy`), a quarter more than
+    /// it needs; past [`MAX_CELLS`] the cells merge in pairs along the
+    /// axis that grows (both when both do) instead.
+    fn grow(&mut self, cx: f64, cy: f64) {
+        let need = |c: f64, n: usize| -> (usize, usize) {
+            if c < 0.0 {
+                ((-c).ceil() as usize + n / 4, 0)
+            } else if c >= n as f64 {
+                (0, (c - n as f64).floor() as usize + 1 + n / 4)
+            } else {
+                (0, 0)
+            }
+        };
+        let (left, right) = need(cx, self.nx);
+        let (below, above) = need(cy, self.ny);
+        let (nx, ny) = (self.nx + left + right, self.ny + below + above);
+        if nx.saturating_mul(ny) <= MAX_CELLS {
+            self.relayout(nx, ny, left, below, (1, 1));
+        } else {
+            let merge = (
+                usize::from(left + right > 0) + 1,
+                usize::from(below + above > 0) + 1,
+            );
+            // Keep the origin on an even cell, so pairs merge whole.
+            self.relayout(
+                self.nx.div_ceil(merge.0),
+                self.ny.div_ceil(merge.1),
+                0,
+                0,
+                merge,
+            );
+            self.cw *= merge.0 as f64;
+            self.ch *= merge.1 as f64;
+        }
+    }
+
+    /// The cells laid out anew: `nx` × `ny`, the old ones shifted by
+    /// (`left`, `below`) cells and merged by `merge` along each axis.
+    fn relayout(&mut self, nx: usize, ny: usize, left: usize, below: usize, merge: (usize, usize)) {
+        for series in &mut self.cells {
+            let mut out = vec![Cell::default(); nx * ny];
+            for (i, c) in series.iter().enumerate().filter(|(_, c)| c.n > 0) {
+                let (col, row) = (i % self.nx, i / self.nx);
+                let (col, row) = ((col + left) / merge.0, (row + below) / merge.1);
+                let m = &mut out[row * nx + col];
+                m.n += c.n;
+                m.sx += c.sx;
+                m.sy += c.sy;
+            }
+            *series = out;
+        }
+        self.x0 -= self.cw * left as f64;
+        self.y0 -= self.ch * below as f64;
+        (self.nx, self.ny) = (nx, ny);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn few_points_stay_as_they_are_and_many_are_binned_losing_none() {
+        let mut s = Scatter::default();
+        let a = s.series("a").unwrap();
+        for i in 0..10 {
+            s.push(a, f64::from(i), f64::from(i * i), || i.to_string());
+        }
+        assert!(!s.binned());
+        let out = s.finish();
+        assert_eq!(out[0].1.len(), 10);
+        assert_eq!(out[0].1[3], ("3".to_string(), 3.0, 9.0, None));
+
+        let mut s = Scatter::default();
+        let a = s.series("a").unwrap();
+        for i in 0..100_000u32 {
+            let x = f64::from(i % 1000);
+            s.push(a, x, (x / 10.0).sin(), String::new);
+        }
+        // Points far outside the grid grow it, in every direction.
+        s.push(a, -1e6, 5.0, String::new);
+        s.push(a, 1e6, -5.0, String::new);
+        assert!(s.binned());
+        assert_eq!(s.seen(), 100_002);
+        let out = s.finish();
+        let pts = &out[0].1;
+        assert!(pts.len() <= MAX_CELLS);
+        assert_eq!(pts.iter().map(|p| p.3.unwrap()).sum::<u64>(), 100_002);
+        assert!(pts.iter().any(|p| p.1 == -1e6 && p.2 == 5.0));
+    }
+}

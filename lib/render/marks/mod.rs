@@ -1,0 +1,203 @@
+//! Chart marks, a file each: what one mark means in every output format.
+//! Two vocabularies share the folder: the marks of the plot grammar
+//! (`ui` charts: [`GrammarMark`], one per [`MarkKind`]) and the kinds of
+//! the quick `visualization` chart ([`ChartKind`], one per [`ChartType`]).
+//! A file may hold both (`line.rs`: the line chart and the line mark).
+//!
+//! What each format asks of a mark:
+//! - the terminal and SVG draw the same pictures: a grammar mark adds its
+//!   layers to the shared axes ([`Layers`]), or lays out the whole chart
+//!   its own way ([`WholeChart`]: sectors, bars over categories); a quick
+//!   chart draws itself in the terminal and says what SVG draws ([`Body`]);
+//! - Vega-Lite: a grammar mark writes its layers ([`VegaLayers`]), a
+//!   quick chart its spec body;
+//! - Markdown: what a mermaid `xychart` can make of it ([`Xy`], [`Mermaid`]).
+//!
+//! The formats' own code (`grammar/`, `chart.rs`, `svg/`, `vegalite/`,
+//! `gfm/`) reaches a mark only through [`of`] and [`chart`], the one place
+//! marks are registered. Adding a mark is a file here and a line there;
+//! a grammar mark also takes its name and its checks in
+//! `spec::grammar::MARKS`, a quick chart its `ChartType` (the spec layer
+//! sits below this one and validates without drawing).
+
+mod area;
+mod bar;
+mod hist;
+mod layers;
+mod line;
+mod point;
+mod rectangle;
+mod rule;
+mod sector;
+mod table;
+mod vega;
+
+use serde_json::Value;
+
+use super::RenderOptions;
+use super::bar::Row;
+use super::plot::Plot;
+use crate::spec::grammar::{ChartSpec, Mark, MarkKind};
+use crate::spec::{Chart, ChartType};
+
+pub(crate) use layers::{Layers, build as layered_plot, groups};
+pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
+
+/// The grammar mark of a kind: the one registry of them.
+pub(crate) fn of(kind: MarkKind) -> &'static dyn GrammarMark {
+    match kind {
+        MarkKind::Line => &line::Line,
+        MarkKind::Area => &area::Area,
+        MarkKind::Point => &point::Point,
+        MarkKind::Bar => &bar::Bar,
+        MarkKind::Rectangle => &rectangle::Rectangle,
+        MarkKind::Rule => &rule::Rule,
+        MarkKind::Sector => &sector::Sector,
+    }
+}
+
+/// The quick chart of a type: the one registry of them.
+pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
+    match kind {
+        ChartType::Bar => &bar::Bar,
+        ChartType::Line => &line::Line,
+        ChartType::Table => &table::Table,
+        ChartType::Point => &point::Point,
+        ChartType::Hist => &hist::Hist,
+    }
+}
+
+/// What a mark of the plot grammar means in each format.
+pub(crate) trait GrammarMark: Sync {
+    /// Draws nothing without rows (a rule or a band at constants does).
+    fn needs_rows(&self) -> bool {
+        true
+    }
+
+    /// Draws data: in Vega-Lite each such mark gets a legend entry when
+    /// several share a chart.
+    fn draws_data(&self) -> bool {
+        true
+    }
+
+    /// Sits on the x and y axes (a sector does not).
+    fn on_axes(&self) -> bool {
+        true
+    }
+
+    /// Drawn behind the other marks (a shaded band).
+    fn behind(&self) -> bool {
+        false
+    }
+
+    /// A layout of the whole chart this mark asks for when it is on it,
+    /// instead of every mark on shared axes.
+    fn whole_chart(&self, _spec: &ChartSpec) -> Option<&'static dyn WholeChart> {
+        None
+    }
+
+    /// Terminal and SVG: its layers on the shared axes.
+    fn layers(&self, b: &mut Layers, m: &Mark);
+
+    /// Vega-Lite: its layers, in drawing order.
+    fn vega_lite(&self, p: &mut VegaLayers, m: &Mark, out: &mut Vec<Value>);
+
+    /// Vega-Lite: a number x axis (`x`) or y axis must start at zero for
+    /// this mark: its length along it is its value.
+    fn vega_zero(&self, _spec: &ChartSpec, _m: &Mark, _x: bool) -> bool {
+        false
+    }
+
+    /// Mermaid: what an xychart can make of it.
+    fn mermaid(&self) -> Xy {
+        Xy::Refused
+    }
+}
+
+/// A grammar chart laid out by one mark's rule (shares of a whole, bars
+/// over categories as rows) in the terminal and SVG.
+pub(crate) trait WholeChart: Sync {
+    /// Draws the chart's body; what cannot be placed goes to `notes`.
+    fn terminal(
+        &self,
+        spec: &ChartSpec,
+        opts: &RenderOptions,
+        lines: &mut Vec<String>,
+        notes: &mut Vec<String>,
+    );
+
+    /// What SVG draws.
+    fn picture(&self, spec: &ChartSpec) -> Picture;
+}
+
+/// What a kind of quick chart (`visualization` events) means in each format.
+pub(crate) trait ChartKind: Sync {
+    /// Draws the chart's body in the terminal (it has points).
+    fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>);
+
+    /// What SVG draws.
+    fn picture(&self, chart: &Chart) -> Body;
+
+    /// The Vega-Lite spec's body: data, mark, encoding (the title is
+    /// the exporter's).
+    fn vega_lite(&self, chart: &Chart) -> Value;
+
+    /// What a mermaid xychart makes of it.
+    fn mermaid(&self, chart: &Chart) -> Mermaid;
+}
+
+/// What SVG draws of a chart, and what it says beside it.
+pub(crate) struct Picture {
+    pub body: Body,
+    /// Series names for the legend (none for one series).
+    pub legend: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// The body of an SVG chart, by layout.
+pub(crate) enum Body {
+    /// Marks on a pair of axes.
+    Plot(Plot),
+    /// Horizontal bars, one row each, with their values: the value
+    /// axis' title, the categories' title, the unit.
+    Bars {
+        rows: Vec<Row>,
+        value_title: Option<String>,
+        category: Option<String>,
+        unit: Option<String>,
+    },
+    /// Shares of a whole: (category, positive amount) in order.
+    Shares {
+        parts: Vec<(String, f64)>,
+        unit: Option<String>,
+    },
+    /// Two columns of text: the labels' and the values' headers.
+    Table {
+        header: (String, String),
+        rows: Vec<(String, f64)>,
+    },
+    /// Nothing to draw.
+    NoData,
+}
+
+/// What a mermaid xychart makes of a grammar mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Xy {
+    /// One plot per series over the x categories: bars or a line.
+    Plot { bar: bool },
+    /// A flat line at a constant on the value axis.
+    Rule,
+    /// Nothing it can draw faithfully.
+    Refused,
+}
+
+/// What a mermaid xychart makes of a quick chart.
+pub(crate) enum Mermaid {
+    /// Plots over these categories: horizontal bars (`bars`; one series'
+    /// values in its own order), else lines over the categories.
+    Xy { categories: Vec<String>, bars: bool },
+    /// Shown as its data: a table needs no reason.
+    Table,
+    /// Shown as its data, because mermaid has no such chart (its name).
+    Refused(&'static str),
+}

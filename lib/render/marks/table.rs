@@ -1,0 +1,69 @@
+//! The table: a quick chart drawn as its data, labels and values in two
+//! columns (comfy-table in the terminal, two columns of text in SVG and
+//! Vega-Lite, a GFM table in Markdown). It is no grammar mark.
+
+use serde_json::{Value, json};
+
+use super::super::RenderOptions;
+use super::super::table;
+use super::vega::{nonblank, points, titled, value_title};
+use super::{Body, ChartKind, Mermaid};
+use crate::spec::Chart;
+
+pub(super) struct Table;
+
+impl ChartKind for Table {
+    fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+        table::render(chart, opts, lines);
+    }
+
+    fn picture(&self, chart: &Chart) -> Body {
+        let rows: Vec<(String, f64)> = chart
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .map(|p| (p.label.clone(), p.value))
+            .collect();
+        let label = nonblank(chart.x_label.as_deref()).unwrap_or("Label");
+        let value = titled(chart.y_label.as_deref(), chart.unit.as_deref())
+            .unwrap_or_else(|| "Value".into());
+        Body::Table {
+            header: (label.to_string(), value),
+            rows,
+        }
+    }
+
+    /// Two columns of text: labels left-aligned, values right-aligned,
+    /// the header above each.
+    fn vega_lite(&self, chart: &Chart) -> Value {
+        let values: Vec<Value> = points(chart)
+            .enumerate()
+            .map(|(row, (_, label, value))| json!({"row": row, "label": label, "value": value}))
+            .collect();
+        let head = |t: Option<String>, or: &str| t.unwrap_or_else(|| or.to_string());
+        let column = |field: &str, title: String, align: &str, x: Value| {
+            json!({
+                "title": title,
+                "width": 200,
+                "mark": {"type": "text", "align": align, "baseline": "middle"},
+                "encoding": {
+                    "y": {"field": "row", "type": "ordinal", "axis": null},
+                    "x": {"value": x},
+                    "text": {"field": field, "type": if field == "value" { "quantitative" } else { "nominal" }}
+                }
+            })
+        };
+        json!({
+            "data": {"values": values},
+            "config": {"view": {"stroke": null}},
+            "hconcat": [
+                column("label", head(nonblank(chart.x_label.as_deref()).map(str::to_string), "Label"), "left", 0.into()),
+                column("value", head(value_title(chart), "Value"), "right", "width".into())
+            ]
+        })
+    }
+
+    fn mermaid(&self, _chart: &Chart) -> Mermaid {
+        Mermaid::Table
+    }
+}

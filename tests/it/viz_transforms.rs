@@ -1,0 +1,142 @@
+//! The transform flags' contract as a user meets it: a bad --filter or
+//! one naming no column is a usage error (exit 2) that names the columns;
+//! past --max-groups the input is refused naming the flag (exit 65); flags
+//! that do not go together are said; every output of a transformed chart
+//! (terminal, SVG, Markdown) names the aggregate; a large scatter is
+//! binned and drawn in every format, its Markdown data capped.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+use crate::support;
+
+fn parse(args: &[&str], stdin: &str) -> (i32, String, String) {
+    support::filter(cargo_bin_cmd!("viz-parse"), args, stdin)
+}
+
+fn render(args: &[&str], stdin: &str) -> String {
+    let (code, out, err) = support::filter(cargo_bin_cmd!("viz-render"), args, stdin);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+const PENGUINS: &str = "testdata/real/penguins.csv";
+
+#[test]
+fn a_filter_that_cannot_be_read_or_names_no_column_is_a_usage_error() {
+    let (code, _, err) = parse(&["--filter", "species", PENGUINS], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--filter \"species\": no comparison; write COLUMN=VALUE"),
+        "{err}"
+    );
+    let (code, _, err) = parse(&["--filter", "origin~(", PENGUINS], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the regex does not compile"), "{err}");
+    let (code, _, err) = parse(&["--filter", "spcies=Adelie", PENGUINS], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--filter \"spcies\": no such column; the columns are 1:\"species\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn flags_that_do_not_go_together_are_said() {
+    for (args, says) in [
+        (&["--bins", "5"][..], "--bins goes with --chart hist"),
+        (
+            &["--chart", "hist", "--aggregate", "mean"][..],
+            "--chart hist counts the rows in each bin",
+        ),
+        (
+            &["--chart", "point", "--time-unit", "year"][..],
+            "--chart point draws every row",
+        ),
+        (
+            &["--grammar", "--aggregate", "mean", "-y", "x"][..],
+            "cannot be used with",
+        ),
+    ] {
+        let mut all = args.to_vec();
+        all.push(PENGUINS);
+        let (code, _, err) = parse(&all, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn past_the_group_cap_the_input_is_refused_naming_the_flag() {
+    let args = [
+        "--aggregate",
+        "count",
+        "-x",
+        "bill_length_mm",
+        "--max-groups",
+        "50",
+        PENGUINS,
+    ];
+    let (code, out, err) = parse(&args, "");
+    assert_eq!((code, out.as_str()), (65, ""), "{err}");
+    assert!(
+        err.contains("more than 50 groups of \"bill_length_mm\"") && err.contains("--max-groups N"),
+        "{err}"
+    );
+    let mut args = args.to_vec();
+    args[5] = "500";
+    assert_eq!(parse(&args, "").0, 0);
+}
+
+#[test]
+fn every_output_names_the_aggregate() {
+    let (code, event, err) = parse(
+        &[
+            "--aggregate",
+            "mean",
+            "-x",
+            "species",
+            "-y",
+            "bill_length_mm",
+            PENGUINS,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    for format in ["terminal", "svg", "markdown", "vega-lite"] {
+        let out = render(&["--format", format, "--color", "never"], &event);
+        assert!(out.contains("mean(bill_length_mm)"), "{format}: {out}");
+    }
+}
+
+#[test]
+fn a_large_scatter_is_binned_and_drawn_in_every_format() {
+    let mut csv = String::from("x,y\n");
+    for i in 0..20_000u32 {
+        let x = f64::from(i % 1000) / 10.0;
+        csv.push_str(&format!(
+            "{x},{}\n",
+            (x / 7.0).sin() * 10.0 + f64::from(i % 13)
+        ));
+    }
+    let (code, event, err) = parse(&["--chart", "point", "-x", "x", "-y", "y"], &csv);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("20,000 points binned onto a grid"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(event.trim()).unwrap();
+    let pts = v["series"][0]["points"].as_array().unwrap();
+    let rows: u64 = pts.iter().map(|p| p["count"].as_u64().unwrap()).sum();
+    assert_eq!(rows, 20_000);
+    let text = render(&["--color", "never", "--width", "60"], &event);
+    assert!(text.lines().count() > 10, "{text}");
+    let ascii = render(&["--color", "never", "--ascii", "--width", "60"], &event);
+    assert!(
+        ascii.contains('@'),
+        "the crowded cells are the darkest: {ascii}"
+    );
+    let md = render(&["--format", "markdown"], &event);
+    assert!(md.contains("mermaid has no point mark"), "{md}");
+    assert!(md.contains("more rows (a scatter's points)"), "{md}");
+    let svg = render(&["--format", "svg"], &event);
+    assert!(svg.contains("<circle"), "{svg}");
+    let vl = render(&["--format", "vega-lite"], &event);
+    assert!(vl.contains("\"size\":{\"field\":\"count\""), "{vl}");
+}
