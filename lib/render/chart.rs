@@ -102,14 +102,26 @@ pub(super) fn invalid_chart(e: &Event, err: &SpecError) -> String {
 /// `type`). A bare spec is normalized as the render_visualization tool
 /// would (its `sort` and `maxPoints` honoured); an event is validated.
 pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
-    let mut value = Value::Object(e.0.clone());
-    // A hand-written `meta` may lack the counts; they have obvious defaults.
-    if let Some(Value::Object(meta)) = value.get_mut("meta") {
-        meta.entry("truncated").or_insert(Value::Bool(false));
-        meta.entry("originalPointCount").or_insert(Value::from(0));
-    }
+    // A hand-written `meta` may lack the counts; they have obvious
+    // defaults. Read in place otherwise: a binned scatter's thousands of
+    // points are not worth a copy.
+    let patched;
+    let map = match e.get("meta") {
+        Some(Value::Object(meta))
+            if !(meta.contains_key("truncated") && meta.contains_key("originalPointCount")) =>
+        {
+            let mut map = e.0.clone();
+            if let Some(Value::Object(meta)) = map.get_mut("meta") {
+                meta.entry("truncated").or_insert(Value::Bool(false));
+                meta.entry("originalPointCount").or_insert(Value::from(0));
+            }
+            patched = map;
+            &patched
+        }
+        _ => &e.0,
+    };
     if e.kind() == "visualization" {
-        let chart = Chart::from_value(&value)?;
+        let chart = Chart::from_map(map)?;
         chart.validate()?;
         return Ok(chart);
     }
@@ -118,7 +130,7 @@ pub fn chart_from_event(e: &Event) -> Result<Chart, SpecError> {
             "this spec has inputText but no series; pipe it through viz-parse first".into(),
         ));
     }
-    let chart = Chart::from_value(&value)?;
+    let chart = Chart::from_map(map)?;
     let opts = spec::options_from_args(&e.0).map_err(|e| SpecError::Invalid(e.to_string()))?;
     let nopts = opts.for_chart(chart.chart_type);
     let norm = spec::normalize(chart, &nopts)?;

@@ -178,6 +178,11 @@ pub struct Meta {
     /// renderer's footer can say so. Absent when nothing was dropped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reduction: Option<Reduction>,
+    /// Our extension (docs/events.md): a scatter binned onto a grid has
+    /// cells this wide and high (in x and value units), each point the
+    /// mean of a cell's rows: a renderer may fill the cell around it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell: Option<[f64; 2]>,
 }
 
 /// A normalized chart: what a `visualization` event carries.
@@ -285,8 +290,12 @@ impl Chart {
     /// Reads a chart from an event or a bare spec object. Unknown fields are
     /// ignored; structure errors name the field.
     pub fn from_value(v: &serde_json::Value) -> Result<Chart, SpecError> {
-        serde_json::from_value::<Chart>(v.clone())
-            .map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
+        Chart::deserialize(v).map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
+    }
+
+    /// [`Chart::from_value`] on an object, read in place.
+    pub fn from_map(m: &serde_json::Map<String, serde_json::Value>) -> Result<Chart, SpecError> {
+        Chart::deserialize(m).map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
     }
 
     /// Checks the invariants renderers rely on: finite values, and one
@@ -450,6 +459,7 @@ pub fn finish(
         original_point_count: original,
         fallback_mode: chart.meta.fallback_mode,
         reduction: if truncated { method } else { None },
+        cell: chart.meta.cell,
     };
     Ok(chart)
 }

@@ -118,6 +118,7 @@ fn chart() -> impl Strategy<Value = Chart> {
                             Reduction::Lttb,
                         ][r]
                     }),
+                    cell: None,
                 },
             },
         )

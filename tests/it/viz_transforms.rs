@@ -136,7 +136,85 @@ fn a_large_scatter_is_binned_and_drawn_in_every_format() {
     assert!(md.contains("mermaid has no point mark"), "{md}");
     assert!(md.contains("more rows (a scatter's points)"), "{md}");
     let svg = render(&["--format", "svg"], &event);
-    assert!(svg.contains("<circle"), "{svg}");
+    // Each cell a filled square, shaded by its rows.
+    assert!(svg.matches("<rect").count() > 100, "{svg}");
     let vl = render(&["--format", "vega-lite"], &event);
     assert!(vl.contains("\"size\":{\"field\":\"count\""), "{vl}");
+}
+
+/// A million points, nine in ten crowded into a small square near
+/// (10, 10), the rest spread evenly over 0..100 × 0..100.
+fn crowded_cloud(n: u32) -> String {
+    let mut csv = String::with_capacity(n as usize * 14);
+    csv.push_str("x,y\n");
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for i in 0..n {
+        let (x, y) = if i % 10 == 0 {
+            (next() * 100.0, next() * 100.0)
+        } else {
+            (10.0 + next() * 2.0, 10.0 + next() * 2.0)
+        };
+        csv.push_str(&format!("{x:.3},{y:.3}\n"));
+    }
+    csv
+}
+
+#[test]
+fn a_million_points_are_a_few_thousand_cells_and_crowded_places_stay_visible() {
+    let (code, event, err) = parse(
+        &["--chart", "point", "-x", "x", "-y", "y"],
+        &crowded_cloud(1_000_000),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1,000,000 points binned onto a grid"), "{err}");
+    // What viz-render reads stays small: a few thousand cells (the grid
+    // is about a terminal chart's dots), not tens of thousands.
+    assert!(event.len() < 400_000, "{} bytes", event.len());
+    let v: serde_json::Value = serde_json::from_str(event.trim()).unwrap();
+    let pts = v["series"][0]["points"].as_array().unwrap();
+    assert!(pts.len() <= 128 * 48, "{} cells", pts.len());
+    let cell = v["meta"]["cell"].as_array().expect("the cell size");
+    assert!(cell.iter().all(|c| c.as_f64().unwrap() > 0.0), "{cell:?}");
+    let at = |p: &serde_json::Value| {
+        (
+            p["x"].as_f64().unwrap(),
+            p["value"].as_f64().unwrap(),
+            p["count"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(pts.iter().map(|p| at(p).2).sum::<u64>(), 1_000_000);
+    // The crowd is a few cells holding its 900,000 rows, the fullest of
+    // all; the spread points still reach every corner.
+    let crowd: u64 = pts
+        .iter()
+        .map(at)
+        .filter(|&(x, y, _)| (9.0..13.0).contains(&x) && (9.0..13.0).contains(&y))
+        .map(|(_, _, n)| n)
+        .sum();
+    assert!(crowd >= 900_000, "{crowd}");
+    let fullest = pts.iter().map(at).max_by_key(|p| p.2).unwrap();
+    assert!((9.0..13.0).contains(&fullest.0), "{fullest:?}");
+    for (cx, cy) in [(5.0, 5.0), (95.0, 5.0), (5.0, 95.0), (95.0, 95.0)] {
+        assert!(
+            pts.iter()
+                .map(at)
+                .any(|(x, y, _)| (x - cx).abs() < 5.0 && (y - cy).abs() < 5.0),
+            "nothing near ({cx}, {cy})"
+        );
+    }
+    // Drawn: the crowd the few darkest characters in ASCII over a lighter
+    // spread, and the terminal's spread filled in (cells, not a lattice
+    // of dots).
+    let ascii = render(&["--color", "never", "--ascii", "--width", "80"], &event);
+    let (dark, light) = (ascii.matches('@').count(), ascii.matches('+').count());
+    assert!((1..=8).contains(&dark) && light > 500, "{ascii}");
+    let text = render(&["--color", "never", "--width", "160"], &event);
+    let full = text.matches('\u{28FF}').count();
+    assert!(full > 1_000, "{full} full braille cells: {text}");
 }

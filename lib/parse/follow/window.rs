@@ -230,6 +230,7 @@ impl Window {
                 original_point_count: usize::try_from(made).unwrap_or(usize::MAX),
                 fallback_mode: None,
                 reduction: truncated.then_some(Reduction::Last),
+                cell: None,
             },
             transform: None,
             source: None,

@@ -458,8 +458,8 @@ impl Builder {
     ) -> Result<(Chart, bool), ParseError> {
         let binned = sc.binned();
         let seen = sc.seen();
-        let series: Vec<Series> = sc
-            .finish()
+        let (series, cell) = sc.finish();
+        let series: Vec<Series> = series
             .into_iter()
             .map(|(name, pts)| Series {
                 name,
@@ -481,6 +481,7 @@ impl Builder {
         }
         let mut chart = chart_of(self.plan.chart.clone(), ChartType::Point, series);
         chart.x_type = self.plan.x_type;
+        chart.meta.cell = cell;
         if binned {
             let cells: usize = chart.series.iter().map(|s| s.points.len()).sum();
             warn.note(format!(

@@ -65,17 +65,32 @@ pub(crate) struct Histogram {
 #[derive(Debug)]
 struct Atoms {
     exp: i32,
+    /// `10^exp`, kept: a value's atom is asked a million times.
+    w: f64,
     lo: i64,
     counts: Vec<u32>,
 }
 
+/// `x.floor() as i64` without the call to libm's `floor` (the target
+/// has no rounding instruction): the same value for every `x`, NaN and
+/// the saturated ends included.
+#[inline]
+fn floor_i64(x: f64) -> i64 {
+    let t = x as i64;
+    if (t as f64) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
 impl Atoms {
     fn width(&self) -> f64 {
-        10f64.powi(self.exp)
+        self.w
     }
 
     fn index(&self, v: f64) -> i64 {
-        (v / self.width() + EDGE).floor() as i64
+        floor_i64(v / self.w + EDGE)
     }
 
     fn add(&mut self, v: f64) {
@@ -115,6 +130,7 @@ impl Atoms {
             *w = w.saturating_add(*c);
         }
         self.exp += 1;
+        self.w = 10f64.powi(self.exp);
         (self.lo, self.counts) = (lo, wide);
     }
 }
@@ -157,6 +173,7 @@ impl Histogram {
         let exp = (span / (MAX_ATOMS / 16) as f64).log10().ceil() as i32;
         let mut atoms = Atoms {
             exp,
+            w: 10f64.powi(exp),
             lo: 0,
             counts: Vec::new(),
         };
@@ -231,6 +248,33 @@ pub(crate) fn edge_decimals(step: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_i64_is_floor_as_i64() {
+        for x in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            2.999_999,
+            -2.000_001,
+            1e15 + 0.5,
+            -1e15 - 0.5,
+            9.3e18,
+            -9.3e18,
+            1e300,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+        ] {
+            assert_eq!(floor_i64(x), x.floor() as i64, "{x}");
+        }
+    }
 
     #[test]
     fn the_rule_is_vegas() {

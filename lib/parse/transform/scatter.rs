@@ -1,22 +1,32 @@
 //! A scatter of any size in bounded memory (`--chart point`): up to
 //! [`EXACT`] points are kept as they are; past that every point is
-//! counted in a cell of a grid over the points' extent, each cell written
-//! as one point at the mean of its points with their `count`, so a
-//! million points draw from at most [`MAX_CELLS`] and crowded places stay
-//! visible. The cells start [`GRID_W`] × [`GRID_H`] over the first
-//! points' extent; a point beyond the grid adds cells that way, and when
-//! the grid would pass [`MAX_CELLS`] its cells are made twice as wide (or
-//! high), neighbours merged. Series share the grid.
+//! counted in a cell of a grid over the points' extent, and the chart is
+//! that grid made as coarse as what is drawn: at most [`OUT_W`] ×
+//! [`OUT_H`] cells over all series (about the braille dots of a terminal
+//! chart 80 columns wide), each written as one point at the mean of its
+//! points with their `count`. So a million points are a few thousand
+//! small points in the event, crowded places stay visible (their cells
+//! counted, darker in ASCII and SVG, larger in Vega-Lite), and a lone
+//! point far out keeps a cell of its own. The counting grid starts
+//! [`GRID_W`] × [`GRID_H`] over the first points' extent; a point beyond
+//! it adds cells that way, and when the grid would pass [`MAX_CELLS`] its
+//! cells are made twice as wide (or high), neighbours merged. Series share
+//! the grid. At the end the cells the points occupy are merged in whole
+//! blocks (never a fraction of a cell, so no stripes of half-counted
+//! cells) down to the chart's size.
 
 use std::collections::HashMap;
 
 /// Points kept as they are, over all series.
 pub(crate) const EXACT: usize = 4_000;
-/// Cells across and down the grid over the first points.
-pub(crate) const GRID_W: usize = 320;
-pub(crate) const GRID_H: usize = 160;
-/// Cells a series' grid holds at most.
+/// Cells across and down the counting grid over the first points.
+pub(crate) const GRID_W: usize = 256;
+pub(crate) const GRID_H: usize = 96;
+/// Cells a series' counting grid holds at most.
 pub(crate) const MAX_CELLS: usize = 4 * GRID_W * GRID_H;
+/// Cells across and down the chart at most, over all its series.
+pub(crate) const OUT_W: usize = 128;
+pub(crate) const OUT_H: usize = 48;
 
 /// One cell: its points' count and the sums of their positions.
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,10 +58,16 @@ pub(crate) struct Scatter {
     grid: Option<Grid>,
     /// Points seen, in all.
     seen: u64,
+    /// The last point's series: rows of one series come in runs.
+    last: usize,
 }
 
 /// A point as drawn: its label, x, y, and its rows when binned.
 pub(crate) type Placed = (String, f64, f64, Option<u64>);
+
+/// Each series' name and points, and when binned the size of a drawn
+/// cell across and down.
+pub(crate) type Finished = (Vec<(String, Vec<Placed>)>, Option<[f64; 2]>);
 
 /// Series a scatter colours at most.
 pub(crate) const MAX_SERIES: usize = 12;
@@ -60,7 +76,11 @@ impl Scatter {
     /// The series' index, made at its first point; `None` past
     /// [`MAX_SERIES`].
     pub(crate) fn series(&mut self, name: &str) -> Option<usize> {
+        if self.names.get(self.last).is_some_and(|n| n == name) {
+            return Some(self.last);
+        }
         if let Some(&i) = self.at.get(name) {
+            self.last = i;
             return Some(i);
         }
         if self.names.len() >= MAX_SERIES {
@@ -71,7 +91,8 @@ impl Scatter {
         if let Some(g) = &mut self.grid {
             g.cells.push(vec![Cell::default(); g.nx * g.ny]);
         }
-        Some(self.names.len() - 1)
+        self.last = self.names.len() - 1;
+        Some(self.last)
     }
 
     /// A point of series `s` (non-finite positions are no point);
@@ -130,8 +151,9 @@ impl Scatter {
         self.grid = Some(g);
     }
 
-    /// Each series with its points: (label, x, y, count when binned).
-    pub(crate) fn finish(self) -> Vec<(String, Vec<Placed>)> {
+    /// Each series with its points: (label, x, y, count when binned);
+    /// and, when binned, the size of a drawn cell across and down.
+    pub(crate) fn finish(self) -> Finished {
         let mut out: Vec<(String, Vec<_>)> =
             self.names.iter().map(|n| (n.clone(), Vec::new())).collect();
         match self.grid {
@@ -139,27 +161,86 @@ impl Scatter {
                 for (s, x, y, label) in self.exact {
                     out[s].1.push((label, x, y, None));
                 }
+                (out, None)
             }
             Some(g) => {
-                for (s, series) in g.cells.into_iter().enumerate() {
-                    for c in series.into_iter().filter(|c| c.n > 0) {
-                        let (x, y) = (c.sx / c.n as f64, c.sy / c.n as f64);
-                        out[s].1.push((short(x), x, y, Some(c.n)));
-                    }
+                let (cells, size) = g.drawn(self.names.len());
+                for (s, cells) in cells.into_iter().enumerate() {
+                    out[s].1 = cells;
                 }
+                (out, size)
             }
         }
-        out
     }
 }
 
-/// Six significant digits: a binned point's label.
-fn short(v: f64) -> String {
-    let s = format!("{v:.6e}");
-    s.parse::<f64>().map_or(s, |r| r.to_string())
+/// `v` to the nearest multiple of a power of ten at most `size` / 100
+/// (a hundredth of a drawn cell): short in the event, and as exact as
+/// the chart can show.
+fn rounded(v: f64, size: f64) -> f64 {
+    let exp = (size / 100.0).log10().floor();
+    if !(exp.is_finite() && v.is_finite()) {
+        return v;
+    }
+    if exp >= 0.0 {
+        let step = 10f64.powi(exp as i32);
+        return (v / step).round() * step;
+    }
+    let digits = (-exp).min(17.0) as usize;
+    format!("{v:.digits$}").parse().unwrap_or(v)
 }
 
 impl Grid {
+    /// Each series' points as drawn: the cells the points occupy merged
+    /// in whole blocks until all series together hold at most
+    /// [`OUT_W`] × [`OUT_H`] cells, each at its points' mean (rounded to
+    /// a hundredth of its size) with their count, row by row.
+    fn drawn(&self, series: usize) -> (Vec<Vec<Placed>>, Option<[f64; 2]>) {
+        let used = |i: usize| self.cells.iter().any(|s| s[i].n > 0);
+        let (mut c0, mut c1, mut r0, mut r1) = (usize::MAX, 0, usize::MAX, 0);
+        for i in (0..self.nx * self.ny).filter(|&i| used(i)) {
+            let (c, r) = (i % self.nx, i / self.nx);
+            (c0, c1, r0, r1) = (c0.min(c), c1.max(c), r0.min(r), r1.max(r));
+        }
+        if c0 > c1 {
+            return (vec![Vec::new(); series], None);
+        }
+        // Several series share the chart: each gets a coarser grid.
+        let share = (series.max(1) as f64).sqrt();
+        let (ow, oh) = (
+            ((OUT_W as f64 / share) as usize).max(1),
+            ((OUT_H as f64 / share) as usize).max(1),
+        );
+        let (w, h) = (c1 - c0 + 1, r1 - r0 + 1);
+        let (fx, fy) = (w.div_ceil(ow), h.div_ceil(oh));
+        let (mw, mh) = (w.div_ceil(fx), h.div_ceil(fy));
+        let size = (self.cw * fx as f64, self.ch * fy as f64);
+        let cells = self
+            .cells
+            .iter()
+            .map(|cells| {
+                let mut merged = vec![Cell::default(); mw * mh];
+                for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.n > 0) {
+                    let (col, row) = ((i % self.nx - c0) / fx, (i / self.nx - r0) / fy);
+                    let m = &mut merged[row * mw + col];
+                    m.n += c.n;
+                    m.sx += c.sx;
+                    m.sy += c.sy;
+                }
+                merged
+                    .into_iter()
+                    .filter(|c| c.n > 0)
+                    .map(|c| {
+                        let x = rounded(c.sx / c.n as f64, size.0);
+                        let y = rounded(c.sy / c.n as f64, size.1);
+                        (x.to_string(), x, y, Some(c.n))
+                    })
+                    .collect()
+            })
+            .collect();
+        (cells, Some([size.0, size.1]))
+    }
+
     /// Counts a point, the grid grown until it holds it.
     fn add(&mut self, s: usize, x: f64, y: f64) {
         loop {
@@ -247,7 +328,8 @@ mod tests {
             s.push(a, f64::from(i), f64::from(i * i), || i.to_string());
         }
         assert!(!s.binned());
-        let out = s.finish();
+        let (out, cell) = s.finish();
+        assert_eq!(cell, None);
         assert_eq!(out[0].1.len(), 10);
         assert_eq!(out[0].1[3], ("3".to_string(), 3.0, 9.0, None));
 
@@ -262,9 +344,10 @@ mod tests {
         s.push(a, 1e6, -5.0, String::new);
         assert!(s.binned());
         assert_eq!(s.seen(), 100_002);
-        let out = s.finish();
+        let (out, cell) = s.finish();
+        assert!(cell.is_some());
         let pts = &out[0].1;
-        assert!(pts.len() <= MAX_CELLS);
+        assert!(pts.len() <= OUT_W * OUT_H);
         assert_eq!(pts.iter().map(|p| p.3.unwrap()).sum::<u64>(), 100_002);
         assert!(pts.iter().any(|p| p.1 == -1e6 && p.2 == 5.0));
     }

@@ -135,6 +135,7 @@ fn scatter(chart: &Chart, ascii: bool) -> Option<Plot> {
                 Shape::Dots {
                     points,
                     counts: pts.iter().map(|p| p.count.unwrap_or(1)).collect(),
+                    cell: chart.meta.cell.filter(|c| c.iter().all(|v| *v > 0.0)),
                 }
             } else {
                 Shape::Points(points)

@@ -65,7 +65,11 @@ impl<'a> Painter<'a> {
                     self.canvas.glyph(gx / self.dx, gy / self.dy, mark, style);
                 }
             }
-            Shape::Dots { points, counts } => self.dots(s, points, counts),
+            Shape::Dots {
+                points,
+                counts,
+                cell,
+            } => self.dots(s, points, counts, *cell),
             Shape::Area { points, dotted } => self.area(s, points, *dotted),
             Shape::Bars {
                 bars,
@@ -120,16 +124,42 @@ impl<'a> Painter<'a> {
         );
     }
 
-    /// A dot per point. In ASCII, where a cell holds one character, the
-    /// cell's rows pick it from a ramp, more rows darker (on a log scale
-    /// up to the fullest cell).
-    fn dots(&mut self, series: usize, points: &[(f64, f64)], counts: &[u64]) {
+    /// The dots a point covers: its own, or with `cell` (a binned
+    /// scatter's cell size) those of the cell around it, half-open so
+    /// that neighbouring cells tile.
+    fn covered(&self, px: f64, py: f64, cell: Option<[f64; 2]>) -> [std::ops::Range<usize>; 2] {
+        let Some([cw, ch]) = cell else {
+            let (gx, gy) = self.at(px, py);
+            return [gx..gx + 1, gy..gy + 1];
+        };
+        let (a, b) = (
+            self.at(px - cw / 2.0, py - ch / 2.0),
+            self.at(px + cw / 2.0, py + ch / 2.0),
+        );
+        let span = |u: usize, v: usize| u.min(v)..u.max(v).max(u.min(v) + 1);
+        [span(a.0, b.0), span(a.1, b.1)]
+    }
+
+    /// A dot per point (with `cell`, its cell's dots). In ASCII, where a
+    /// cell holds one character, the cell's rows pick it from a ramp,
+    /// more rows darker (on a log scale up to the fullest cell).
+    fn dots(
+        &mut self,
+        series: usize,
+        points: &[(f64, f64)],
+        counts: &[u64],
+        cell: Option<[f64; 2]>,
+    ) {
         let style = series_style(series);
         let weight = |i: usize| counts.get(i).copied().unwrap_or(1).max(1);
         if !self.ascii {
             for &(px, py) in points {
-                let (gx, gy) = self.at(px, py);
-                self.canvas.dot(gx, gy, style, '.');
+                let [xs, ys] = self.covered(px, py, cell);
+                for gx in xs {
+                    for gy in ys.clone() {
+                        self.canvas.dot(gx, gy, style, '.');
+                    }
+                }
             }
             return;
         }
@@ -137,8 +167,11 @@ impl<'a> Painter<'a> {
         let mut cells: std::collections::HashMap<(usize, usize), u64> =
             std::collections::HashMap::new();
         for (i, &(px, py)) in points.iter().enumerate() {
-            let n = cells.entry(self.at(px, py)).or_default();
-            *n = n.saturating_add(weight(i));
+            let [xs, ys] = self.covered(px, py, cell);
+            for at in xs.flat_map(|gx| ys.clone().map(move |gy| (gx, gy))) {
+                let n = cells.entry(at).or_default();
+                *n = n.saturating_add(weight(i));
+            }
         }
         let most = cells.values().copied().max().unwrap_or(1).max(1) as f64;
         for ((col, row), n) in cells {

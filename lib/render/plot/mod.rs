@@ -64,10 +64,14 @@ pub enum Shape {
     Points(Vec<(f64, f64)>),
     /// Many points, a dot each (a scatter): `counts`, when given, is how
     /// many rows each stands for; where they crowd, the dots fill their
-    /// cells (in ASCII a cell's character darkens with its rows).
+    /// cells (in ASCII a cell's character darkens with its rows). With
+    /// `cell` (a binned scatter's cell size in axis units) each point
+    /// fills the cell around it, so a dense region is drawn solid
+    /// whatever the width.
     Dots {
         points: Vec<(f64, f64)>,
         counts: Vec<u64>,
+        cell: Option<[f64; 2]>,
     },
     /// Filled from `y` to `y2` (`None`: the baseline), straight between
     /// points, in x order.

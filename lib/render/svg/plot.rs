@@ -172,16 +172,37 @@ fn draw_layer(chart: &mut Cartesian, layer: &Layer, x: &Axis, y: &Axis) -> Resul
                 .map_err(failed)?;
             Ok(())
         }
-        Shape::Dots { points, counts } => {
+        Shape::Dots {
+            points,
+            counts,
+            cell,
+        } => {
             // Crowded places darker: each dot's opacity grows with its
-            // rows, on a log scale up to the fullest.
+            // rows, on a log scale up to the fullest; a binned scatter's
+            // cells are filled squares, so dense regions are solid.
             let most = counts.iter().copied().max().unwrap_or(1).max(1) as f64;
+            let shade = |i: usize| {
+                let n = counts.get(i).copied().unwrap_or(1).max(1) as f64;
+                let shade = if most > 1.0 { n.ln() / most.ln() } else { 1.0 };
+                c.mix(0.3 + 0.7 * shade).filled()
+            };
+            if let Some([cw, ch]) = cell {
+                chart
+                    .draw_series(points.iter().enumerate().map(|(i, (a, b))| {
+                        let (x0, x1) = (x.at(a - cw / 2.0), x.at(a + cw / 2.0));
+                        let (y0, y1) = (y.at(b - ch / 2.0), y.at(b + ch / 2.0));
+                        Rectangle::new([(x0, y0), (x1, y1)], shade(i))
+                    }))
+                    .map_err(failed)?;
+                return Ok(());
+            }
             chart
-                .draw_series(points.iter().enumerate().map(|(i, (a, b))| {
-                    let n = counts.get(i).copied().unwrap_or(1).max(1) as f64;
-                    let shade = if most > 1.0 { n.ln() / most.ln() } else { 1.0 };
-                    Circle::new((x.at(*a), y.at(*b)), 2, c.mix(0.3 + 0.7 * shade).filled())
-                }))
+                .draw_series(
+                    points
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (a, b))| Circle::new((x.at(*a), y.at(*b)), 2, shade(i))),
+                )
                 .map_err(failed)?;
             Ok(())
         }
