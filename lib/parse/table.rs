@@ -363,50 +363,10 @@ fn choose_columns(
         None
     };
     if let Some(choice) = choice {
-        let plain_label = choice.note.is_none() && choice.values.len() == 1;
-        if plain_label
-            && opts.chart != Some(ChartType::Hist)
-            && let Some(l) = choice.label
-            && let Some(note) =
-                doubts::label_note(&list, &st, sample, l, choice.series, &choice.values)
-        {
-            warn.note(note);
-        }
-        if let Some(note) = choice.note {
-            warn.note(note);
-        }
-        return Ok(Columns {
-            list,
-            width,
-            label: choice.label,
-            values: choice.values,
-            series: choice.series,
-            aggregate: choice.aggregate,
-            chart: choice.chart,
-            time_unit: choice.time_unit,
-        });
+        return Ok(chosen_columns(choice, list, &st, sample, opts, warn));
     }
 
-    let series = opts
-        .series
-        .as_deref()
-        .map(|r| resolve(&list, r, "--series"))
-        .transpose()?;
-    let explicit_label = opts
-        .label
-        .as_deref()
-        .map(|r| resolve(&list, r, "--label"))
-        .transpose()?;
-    let mut values = opts
-        .values
-        .iter()
-        .map(|r| resolve(&list, r, "--value"))
-        .collect::<Result<Vec<_>, _>>()?;
-    if series.is_some() && values.len() > 1 {
-        return Err(ParseError::Usage(
-            "--series takes one --value column (the series come from the --series column)".into(),
-        ));
-    }
+    let (explicit_label, mut values, series) = flagged_columns(&list, opts)?;
     // Dates or years make the x a person reads first; a column mostly
     // empty labels nothing.
     let ordered = auto::ordered_x(&profile, values.first().copied())
@@ -427,19 +387,7 @@ fn choose_columns(
             .into_iter()
             .chain((0..width).filter(|i| Some(*i) != series && Some(*i) != label))
             .find(|&i| st[i].numeric())
-            .ok_or_else(|| {
-                let seen = if width == 0 {
-                    format!("{what} with no columns")
-                } else {
-                    format!(
-                        "{what} with {width} column{} ({}) but no column of numbers in the first {} rows",
-                        if width == 1 { "" } else { "s" },
-                        list.join(", "),
-                        sample.len()
-                    )
-                };
-                examples_error(seen)
-            })?;
+            .ok_or_else(|| no_amounts(&list, what, sample.len()))?;
         values.push(v);
     }
     // A histogram's bins need no labels: nothing to say about them.
@@ -460,6 +408,83 @@ fn choose_columns(
         chart: None,
         time_unit: None,
     })
+}
+
+/// The label, value and series columns the flags name.
+type Flagged = (Option<usize>, Vec<usize>, Option<usize>);
+
+/// The columns `-x`, `-y` and `-s` name: the label, the values, the
+/// series; a series beside several values is a usage error.
+fn flagged_columns(list: &[String], opts: &ParseOptions) -> Result<Flagged, ParseError> {
+    let series = opts
+        .series
+        .as_deref()
+        .map(|r| resolve(list, r, "--series"))
+        .transpose()?;
+    let label = opts
+        .label
+        .as_deref()
+        .map(|r| resolve(list, r, "--label"))
+        .transpose()?;
+    let values = opts
+        .values
+        .iter()
+        .map(|r| resolve(list, r, "--value"))
+        .collect::<Result<Vec<_>, _>>()?;
+    if series.is_some() && values.len() > 1 {
+        return Err(ParseError::Usage(
+            "--series takes one --value column (the series come from the --series column)".into(),
+        ));
+    }
+    Ok((label, values, series))
+}
+
+/// The columns the automatic choice made, its note said (and the label's
+/// doubt, for a plain chart of one value).
+fn chosen_columns(
+    choice: auto::Choice,
+    list: Vec<String>,
+    st: &[Stat],
+    sample: &[(OwnedRow, Loc)],
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Columns {
+    let plain_label = choice.note.is_none() && choice.values.len() == 1;
+    if plain_label
+        && opts.chart != Some(ChartType::Hist)
+        && let Some(l) = choice.label
+        && let Some(note) = doubts::label_note(&list, st, sample, l, choice.series, &choice.values)
+    {
+        warn.note(note);
+    }
+    if let Some(note) = choice.note {
+        warn.note(note);
+    }
+    Columns {
+        width: list.len(),
+        list,
+        label: choice.label,
+        values: choice.values,
+        series: choice.series,
+        aggregate: choice.aggregate,
+        chart: choice.chart,
+        time_unit: choice.time_unit,
+    }
+}
+
+/// No column of numbers in the sample of `rows` rows: the columns named.
+fn no_amounts(list: &[String], what: &str, rows: usize) -> ParseError {
+    let width = list.len();
+    let seen = if width == 0 {
+        format!("{what} with no columns")
+    } else {
+        format!(
+            "{what} with {width} column{} ({}) but no column of numbers in the first {rows} rows",
+            if width == 1 { "" } else { "s" },
+            list.join(", "),
+        )
+    };
+    examples_error(seen)
 }
 
 /// `--chart`, else a line for several series, row numbers or ordered

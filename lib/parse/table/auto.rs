@@ -132,21 +132,7 @@ pub(super) fn choose(
     let x0 = ordered_x(cols, None);
     let value = first_value(cols, &[x0]).or_else(|| first_value(cols, &[]));
     let Some(value) = value else {
-        if let Some(c) = category {
-            return Ok(Some(Choice {
-                label: Some(c),
-                aggregate: Some(AggregateOp::Count),
-                note: Some(format!(
-                    "no column holds amounts: counting the rows by {}, whose values repeat; -x \
-                     chooses another column, -y a value",
-                    q(list, c),
-                )),
-                ..Choice::default()
-            }));
-        }
-        return places(list, cols, "no column holds amounts")
-            .map(Some)
-            .ok_or_else(|| nothing_sensible(list, cols, what));
+        return no_amounts(list, cols, category, what).map(Some);
     };
     // Numbers alone, a few rows: the first column labels the others, as
     // it always has (a few values read well as labels).
@@ -166,23 +152,7 @@ pub(super) fn choose(
     if let (Some(c), [a, b]) = (category, amounts.as_slice())
         && cols[c].distinct <= MAX_AUTO_SERIES
     {
-        return Ok(Some(Choice {
-            label: Some(*a),
-            values: vec![*b],
-            series: Some(c),
-            chart: Some(ChartType::Point),
-            note: Some(format!(
-                "two columns of amounts and a category: a scatter of {} over {}, a colour per \
-                 {}{skipped}; -x, -y and -s choose other columns, --aggregate mean -x {} -y {} \
-                 compares their means",
-                q(list, *b),
-                q(list, *a),
-                list[c],
-                super::doubts::flag_word(list, c),
-                super::doubts::flag_word(list, *b)
-            )),
-            ..Choice::default()
-        }));
+        return Ok(Some(category_scatter(list, c, *a, *b, &skipped)));
     }
     // A few rows named one by one: a bar each, by name.
     let name = (0..cols.len()).find(|&i| cols[i].kind == Kind::Name && !cols[i].sparse);
@@ -224,6 +194,51 @@ pub(super) fn choose(
         }));
     }
     Ok(Some(numbers_alone(list, cols, value, skipped)))
+}
+
+/// No column of amounts: the rows counted by a category, else the places
+/// a table of coordinates holds, else an error naming the columns.
+fn no_amounts(
+    list: &[String],
+    cols: &[Column],
+    category: Option<usize>,
+    what: &str,
+) -> Result<Choice, ParseError> {
+    if let Some(c) = category {
+        return Ok(Choice {
+            label: Some(c),
+            aggregate: Some(AggregateOp::Count),
+            note: Some(format!(
+                "no column holds amounts: counting the rows by {}, whose values repeat; -x \
+                 chooses another column, -y a value",
+                q(list, c),
+            )),
+            ..Choice::default()
+        });
+    }
+    places(list, cols, "no column holds amounts").ok_or_else(|| nothing_sensible(list, cols, what))
+}
+
+/// Two amounts `a` and `b` beside category `c`: a scatter of `b` over
+/// `a`, a colour per category.
+fn category_scatter(list: &[String], c: usize, a: usize, b: usize, skipped: &str) -> Choice {
+    Choice {
+        label: Some(a),
+        values: vec![b],
+        series: Some(c),
+        chart: Some(ChartType::Point),
+        note: Some(format!(
+            "two columns of amounts and a category: a scatter of {} over {}, a colour per \
+             {}{skipped}; -x, -y and -s choose other columns, --aggregate mean -x {} -y {} \
+             compares their means",
+            q(list, b),
+            q(list, a),
+            list[c],
+            super::doubts::flag_word(list, c),
+            super::doubts::flag_word(list, b)
+        )),
+        ..Choice::default()
+    }
 }
 
 /// Numbers with nothing to label them: two of them are a scatter, one a
@@ -409,7 +424,6 @@ fn over_x(
             ..line
         };
     }
-    let op = aggregate_for(list, value);
     let unit = events.then(|| unit_for(&col.moments));
     if let Some(s) = long {
         return Choice {
@@ -424,7 +438,21 @@ fn over_x(
             ..line
         };
     }
-    let by = series;
+    aggregated_over_x(list, x, value, series, unit, &skipped, line)
+}
+
+/// The rows at each x (or each time unit of events) aggregated, a line
+/// per `series` value if any: the choice and its note.
+fn aggregated_over_x(
+    list: &[String],
+    x: usize,
+    value: usize,
+    by: Option<usize>,
+    unit: Option<TimeUnit>,
+    skipped: &str,
+    line: Choice,
+) -> Choice {
+    let op = aggregate_for(list, value);
     let per = by.map_or(String::new(), |s| format!(", one line per {}", list[s]));
     let over = match unit {
         Some(u) => format!("{}({})", u.name(), list[x]),

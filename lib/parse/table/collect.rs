@@ -183,11 +183,7 @@ impl Builder {
     }
 
     fn label_decimal(&self) -> super::super::number::Decimal {
-        self.plan
-            .label
-            .map_or(super::super::number::Decimal::Point, |l| {
-                self.plan.decimals[l]
-            })
+        label_decimal(&self.plan)
     }
 
     /// A whole row into the collection: its values read (what is no
@@ -205,11 +201,7 @@ impl Builder {
                 .map(|c| c.into_owned())
                 .unwrap_or_else(|| EMPTY_LABEL.to_string())
         });
-        let (dates, dec, x_type) = (
-            self.plan.dates.order,
-            self.label_decimal(),
-            self.plan.x_type,
-        );
+        let dates = self.plan.dates.order;
         let label_col = self.plan.label;
         let value_cols = self.plan.values.clone();
         let many = value_cols.len() > 1;
@@ -226,14 +218,7 @@ impl Builder {
                 super::super::rows::short(label)
             ));
         }
-        let read = |col: usize| {
-            let c = cell(row, col);
-            let v = c
-                .as_deref()
-                .and_then(|t| parse_number_as(t, self.plan.decimals[col]))
-                .map(|n| n.value);
-            (c, v)
-        };
+        let read = |col: usize| read_value(row, &self.plan, col);
         match &mut c.what {
             What::Rows => Ok(()),
             What::Groups { groups, unit, op } => {
@@ -273,57 +258,105 @@ impl Builder {
                 }
                 Ok(())
             }
-            What::Hist { hist, .. } => {
-                let Some(&col) = value_cols.first() else {
-                    return Ok(());
-                };
-                match read(col) {
-                    (_, Some(v)) => hist.push(v),
-                    (t, None) => {
-                        let what = value_problem(t.as_deref(), self.plan.decimals[col]);
-                        warn.skip(format!(
-                            "{loc}, {}: {what}; row skipped",
-                            super::column_ref(&names[col])
-                        ))?;
-                    }
-                }
-                Ok(())
-            }
+            What::Hist { hist, .. } => match value_cols.first() {
+                Some(&col) => hist_row(hist, &self.plan, row, col, loc, warn),
+                None => Ok(()),
+            },
             What::Scatter(sc) => {
-                let Some(x) = x_of(label, x_type, dates, dec) else {
-                    let col = label_col.map_or("x".into(), |l| names[l].clone());
-                    let short = super::super::rows::short(label);
-                    let what = if super::super::number::is_missing(label) || label == EMPTY_LABEL {
-                        format!("no value ({short:?})")
-                    } else {
-                        format!("{short:?} is not a number or a date")
-                    };
-                    return warn.skip(format!("{loc}, column {col:?}: {what}; row skipped"));
-                };
-                for &col in &value_cols {
-                    let (t, v) = read(col);
-                    let Some(v) = v else {
-                        let what = value_problem(t.as_deref(), self.plan.decimals[col]);
-                        warn.skip(format!(
-                            "{loc}, {}: {what}; point skipped",
-                            super::column_ref(&names[col])
-                        ))?;
-                        continue;
-                    };
-                    let name = series.as_deref().unwrap_or(&names[col]);
-                    let Some(s) = sc.series(name) else {
-                        return Err(ParseError::Data(format!(
-                            "{loc}: more than {} series: a scatter colours a few (a symbol, a \
-                             region)",
-                            transform::SCATTER_SERIES
-                        )));
-                    };
-                    sc.push(s, x, v, || label.to_string());
-                }
-                Ok(())
+                let plan = &self.plan;
+                scatter_row(sc, plan, row, label, loc, series.as_deref(), warn)
             }
         }
     }
+}
+
+/// A value's cell and its number, read with its column's decimal mark.
+fn read_value<'r>(
+    row: &'r dyn Cells,
+    plan: &super::Plan,
+    col: usize,
+) -> (Option<Cow<'r, str>>, Option<f64>) {
+    let c = cell(row, col);
+    let v = c
+        .as_deref()
+        .and_then(|t| parse_number_as(t, plan.decimals[col]))
+        .map(|n| n.value);
+    (c, v)
+}
+
+/// A whole row into a histogram: its value counted, or said and skipped.
+fn hist_row(
+    hist: &mut transform::Histogram,
+    plan: &super::Plan,
+    row: &dyn Cells,
+    col: usize,
+    loc: Loc,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    match read_value(row, plan, col) {
+        (_, Some(v)) => hist.push(v),
+        (t, None) => {
+            let what = value_problem(t.as_deref(), plan.decimals[col]);
+            warn.skip(format!(
+                "{loc}, {}: {what}; row skipped",
+                super::column_ref(&plan.names[col])
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+/// A whole row into a scatter: its x read from the label (a number or a
+/// date), a point per value column, what is no number said and skipped.
+fn scatter_row(
+    sc: &mut transform::Scatter,
+    plan: &super::Plan,
+    row: &dyn Cells,
+    label: &str,
+    loc: Loc,
+    series: Option<&str>,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let (names, label_col, dec) = (&plan.names, plan.label, label_decimal(plan));
+    let read = |col: usize| read_value(row, plan, col);
+    let (x_type, dates) = (plan.x_type, plan.dates.order);
+    let Some(x) = x_of(label, x_type, dates, dec) else {
+        let col = label_col.map_or("x".into(), |l| names[l].clone());
+        let short = super::super::rows::short(label);
+        let what = if super::super::number::is_missing(label) || label == EMPTY_LABEL {
+            format!("no value ({short:?})")
+        } else {
+            format!("{short:?} is not a number or a date")
+        };
+        return warn.skip(format!("{loc}, column {col:?}: {what}; row skipped"));
+    };
+    for &col in &plan.values {
+        let (t, v) = read(col);
+        let Some(v) = v else {
+            let what = value_problem(t.as_deref(), plan.decimals[col]);
+            warn.skip(format!(
+                "{loc}, {}: {what}; point skipped",
+                super::column_ref(&names[col])
+            ))?;
+            continue;
+        };
+        let name = series.unwrap_or(&names[col]);
+        let Some(s) = sc.series(name) else {
+            return Err(ParseError::Data(format!(
+                "{loc}: more than {} series: a scatter colours a few (a symbol, a \
+                     region)",
+                transform::SCATTER_SERIES
+            )));
+        };
+        sc.push(s, x, v, || label.to_string());
+    }
+    Ok(())
+}
+
+/// The label column's decimal mark (a point for row numbers).
+fn label_decimal(plan: &super::Plan) -> super::super::number::Decimal {
+    plan.label
+        .map_or(super::super::number::Decimal::Point, |l| plan.decimals[l])
 }
 
 /// The label column's name, for messages.
