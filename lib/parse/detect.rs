@@ -300,14 +300,33 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
         return Kind::Delimited(d);
     }
 
-    // One column of numbers is data too (a list of measurements).
-    if lines
-        .iter()
-        .all(|l| is_missing(l) || parse_number(l).is_some())
-    {
+    // One column of numbers is data too (a list of measurements), under a
+    // header naming it or not (`cut -d, -f3 data.csv | viz-parse --chart hist`).
+    if one_column_of_numbers(&lines) {
         return Kind::Delimited(b',');
     }
     Kind::Prose(describe(text))
+}
+
+/// Every line a number (or missing), but the first may be a header: a
+/// short name that is no number, above at least one number.
+fn one_column_of_numbers(lines: &[&str]) -> bool {
+    let numeric = |l: &&str| is_missing(l) || parse_number(l).is_some();
+    let body = match lines.split_first() {
+        Some((head, rest)) if !rest.is_empty() && !numeric(head) => {
+            let name = head.trim().trim_matches('"');
+            let named = !name.is_empty()
+                && name.chars().count() <= 30
+                && name.split_whitespace().count() <= 3
+                && !name.ends_with(['.', '!', '?', ':']);
+            if !named || !rest.iter().any(|l| parse_number(l).is_some()) {
+                return false;
+            }
+            rest
+        }
+        _ => lines,
+    };
+    body.iter().all(numeric)
 }
 
 /// Every cell short and at most three words: table cells, not sentences.
@@ -551,6 +570,19 @@ mod tests {
             Kind::Markdown
         );
         assert_eq!(classify("1\n2\n3\n", true, None), Kind::Delimited(b','));
+        // One column under its header, a missing value in it.
+        assert_eq!(
+            classify("dep_delay\n12\n\n-3\nNA\n", true, None),
+            Kind::Delimited(b',')
+        );
+        assert!(matches!(
+            classify("The results are in.\n12\n", true, None),
+            Kind::Prose(_)
+        ));
+        assert!(matches!(
+            classify("delay\nlate\n", true, None),
+            Kind::Prose(_)
+        ));
         assert!(matches!(
             classify("The M5 is fast.\n", true, None),
             Kind::Prose(_)

@@ -3,7 +3,8 @@
 //! past --max-groups the input is refused naming the flag (exit 65); flags
 //! that do not go together are said; every output of a transformed chart
 //! (terminal, SVG, Markdown) names the aggregate; a large scatter is
-//! binned and drawn in every format, its Markdown data capped.
+//! binned and drawn in every format, its Markdown data capped; one column
+//! of numbers under its header is read (a histogram of it).
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
@@ -217,4 +218,27 @@ fn a_million_points_are_a_few_thousand_cells_and_crowded_places_stay_visible() {
     let text = render(&["--color", "never", "--width", "160"], &event);
     let full = text.matches('\u{28FF}').count();
     assert!(full > 1_000, "{full} full braille cells: {text}");
+}
+
+#[test]
+fn one_column_of_numbers_under_its_header_is_a_histogram() {
+    // As `cut -d, -f3 flights.csv | viz-parse --chart hist` gives it: a
+    // header, numbers, a missing value (said, not lost silently).
+    let input = "dep_delay\n-3\n0\n2\nNA\n7\n12\n15\n31\n";
+    let (code, out, err) = parse(&["--chart", "hist"], input);
+    assert_eq!(code, 0, "{err}");
+    let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(chart["chartType"], "hist", "{out}");
+    assert_eq!(chart["xLabel"], "dep_delay", "{out}");
+    let counted: f64 = chart["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap())
+        .sum();
+    assert_eq!(counted, 7.0, "{out}");
+    assert!(err.contains("\"NA\""), "{err}");
+    // A sentence above a number is still prose, not a header.
+    let (code, _, err) = parse(&["--chart", "hist"], "The results are in.\n12\n");
+    assert_ne!(code, 0, "{err}");
 }
