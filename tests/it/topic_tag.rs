@@ -1,6 +1,10 @@
 //! topic-tag, run as the real binary over the recorded-looking streams in
 //! testdata/topic: chapter ordering, stamping, duplicates, --wrap/--split,
 //! --summary, --current, the TITLE form, bad lines and closed pipes.
+//!
+//! Past 700 lines: one program's end-to-end cases, independent tests
+//! sharing this file's runners; to be split by flag family (a module each
+//! under tests/it/) when next touched.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

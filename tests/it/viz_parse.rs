@@ -1,4 +1,8 @@
 //! viz-parse end to end: the real binary, real files and pipes.
+//!
+//! Past 700 lines: one program's end-to-end cases, independent tests
+//! sharing this file's runners; to be split by flag family (a module each
+//! under tests/it/) when next touched.
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};

@@ -1,4 +1,8 @@
 //! viz-render end to end: the real binary, real pipes, a clean environment.
+//!
+//! Past 700 lines: one program's end-to-end cases, independent tests
+//! sharing this file's runners; to be split by flag family (a module each
+//! under tests/it/) when next touched.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
