@@ -224,8 +224,13 @@ fn date_ticks(lo: f64, hi: f64, target: usize) -> Vec<Tick> {
         (Unit::Year, 50, 18262.0 * DAY),
     ];
     let span = hi - lo;
+    // Dates without a time of day (both ends at midnight, a day or more
+    // apart) are ticked by days at the finest: hours between them would
+    // mark times no value has.
+    let whole_days = lo.rem_euclid(DAY) == 0.0 && hi.rem_euclid(DAY) == 0.0 && span >= DAY;
     let (unit, step) = STEPS
         .iter()
+        .filter(|(unit, _, _)| !(whole_days && *unit == Unit::Hour))
         .find(|(_, _, secs)| span / secs <= target as f64)
         .map(|(u, s, _)| (*u, *s))
         .unwrap_or_else(|| {
@@ -244,6 +249,10 @@ fn date_ticks(lo: f64, hi: f64, target: usize) -> Vec<Tick> {
         }
         if at >= lo {
             let label = match unit {
+                // Midnight says which day it begins.
+                Unit::Hour if at.rem_euclid(DAY) == 0.0 => {
+                    format!("{} {}", MONTHS[date.month() as usize - 1], date.day())
+                }
                 Unit::Hour => format!("{:02}:00", (at.rem_euclid(DAY) / HOUR) as i64),
                 Unit::Day => format!("{} {}", MONTHS[date.month() as usize - 1], date.day()),
                 Unit::Month if prev_year != Some(date.year()) => {
@@ -435,6 +444,17 @@ mod tests {
         assert_eq!(
             labels("2026-03-01T06:00:00Z", "2026-03-01T18:00:00Z", 5),
             ["06:00", "09:00", "12:00", "15:00", "18:00"]
+        );
+        // Dates alone over a few days are ticked by day however many
+        // ticks would fit (they were 00:00 12:00 00:00 ...).
+        assert_eq!(
+            labels("2024-01-02", "2024-01-05", 8),
+            ["Jan 2", "Jan 3", "Jan 4", "Jan 5"]
+        );
+        // Times across midnight: the midnight tick names its day.
+        assert_eq!(
+            labels("2026-03-01T18:00:00Z", "2026-03-02T06:00:00Z", 5),
+            ["18:00", "21:00", "Mar 2", "03:00", "06:00"]
         );
         let far = Scale::date(-1e12, 1e12, 5, None);
         assert!(far.ticks.len() <= 61);
