@@ -193,8 +193,12 @@ impl Histogram {
         let (start, stop, step) = nice_bins(self.min, self.max, maxbins);
         let n = (((stop - start) / step).round() as usize).max(1);
         let mut counts = vec![0u64; n];
+        // `stop - step` can round below `start` (one bin over 2.8:
+        // start 2.8000000000000003, stop - step 2.8): clamp to the first
+        // bin then, never with bounds the wrong way round.
+        let top = (stop - step).max(start);
         let bin_of = |v: f64| {
-            let v = v.clamp(start, stop - step);
+            let v = v.clamp(start, top);
             ((1e-14 + (v - start) / step).floor().max(0.0) as usize).min(n - 1)
         };
         match &self.atoms {
@@ -286,6 +290,24 @@ mod tests {
         assert_eq!((a, s), (0.1, 0.1));
         assert!((b - 1.0).abs() < 1e-12);
         assert_eq!(nice_bins(5.0, 5.0, 10), (5.0, 5.5, 0.5));
+    }
+
+    #[test]
+    fn one_value_is_counted_whatever_its_rounding() {
+        // Found by the `json` fuzz target: a lone 2.8 gave a first bin
+        // starting at 2.8000000000000003 past `stop - step` = 2.8, and
+        // `clamp` panicked on bounds the wrong way round.
+        for tenths in 0..2_000 {
+            for v in [f64::from(tenths) / 10.0, -f64::from(tenths) / 10.0] {
+                let mut h = Histogram::default();
+                h.push(v);
+                h.push(v);
+                for maxbins in [1, 2, 10, 30] {
+                    let total: u64 = counts(&h, maxbins).iter().sum();
+                    assert_eq!(total, 2, "{v} in {maxbins} bins");
+                }
+            }
+        }
     }
 
     fn counts(h: &Histogram, maxbins: usize) -> Vec<u64> {
