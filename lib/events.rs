@@ -173,7 +173,8 @@ impl Event {
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
+/// What a JSON value is, as a message names it ("a string").
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

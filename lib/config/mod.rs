@@ -379,16 +379,20 @@ pub(crate) fn help_example(intro: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_documented_example_parses() {
-        let doc = include_str!("mod.rs");
-        let example: String = doc
-            .lines()
+    /// The first ```toml block of a module's `//!` doc.
+    fn toml_example(doc: &str) -> String {
+        doc.lines()
             .skip_while(|l| !l.contains("```toml"))
             .skip(1)
             .take_while(|l| !l.contains("```"))
             .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn the_documented_example_parses() {
+        let doc = include_str!("mod.rs");
+        let example = toml_example(doc);
         let c = parse(&example).unwrap();
         assert_eq!(c.provider, Some(ProviderKind::Openai));
         assert_eq!(c.color, Some(ColorChoice::Auto));
@@ -412,13 +416,7 @@ mod tests {
     #[test]
     fn roles_parse_and_their_faults_name_table_and_key() {
         let doc = include_str!("roles.rs");
-        let example: String = doc
-            .lines()
-            .skip_while(|l| !l.contains("```toml"))
-            .skip(1)
-            .take_while(|l| !l.contains("```"))
-            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start()))
-            .collect();
+        let example = toml_example(doc);
         let c = parse(&example).unwrap();
         let r = &c.roles["translator"];
         assert_eq!(

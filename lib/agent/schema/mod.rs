@@ -303,16 +303,7 @@ fn shorten(s: &str) -> String {
     format!("{}...", &s[..end])
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::events::kind_of;
 
 /// The JSON inside a ```json ... ``` fence, else the text trimmed.
 fn unfence(answer: &str) -> &str {
