@@ -56,6 +56,7 @@ mod shell_integration;
 mod toolbox_props;
 mod toolbox_race;
 mod topic_tag;
+mod topic_tag_edges;
 mod topic_tag_props;
 mod topics_e2e;
 mod viz_defects;
