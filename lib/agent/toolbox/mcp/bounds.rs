@@ -64,29 +64,28 @@ pub fn choose(spec: &ServerSpec, tools: Vec<rmcp::model::Tool>) -> (Vec<Chosen>,
             && !spec.exclude_tools.contains(&n)
     };
     let mut chosen = Vec::new();
-    let mut dropped: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut unresolved, mut too_large, mut cut) = (Vec::new(), Vec::new(), Vec::new());
+    let mut trimmed = Trimmed::default();
     for tool in tools.into_iter().filter(wanted) {
         let name = tool.name.to_string();
         let n: Normalised = schema::normalise(&Value::Object((*tool.input_schema).clone()));
         if n.too_large {
-            too_large.push(name);
+            trimmed.too_large.push(name);
             continue;
         }
         for k in n.dropped {
-            *dropped.entry(k).or_default() += 1;
+            *trimmed.dropped.entry(k).or_default() += 1;
         }
-        unresolved.extend(n.unresolved);
+        trimmed.unresolved.extend(n.unresolved);
         let text = tool.description.as_deref().filter(|d| !d.trim().is_empty());
         let description = text.map(|d| match schema::cut_text(d, MAX_DESCRIPTION) {
             Some(c) => {
-                cut.push(name.clone());
+                trimmed.cut.push(name.clone());
                 c
             }
             None => d.to_string(),
         });
-        if n.cut > 0 && !cut.contains(&name) {
-            cut.push(name.clone());
+        if n.cut > 0 && !trimmed.cut.contains(&name) {
+            trimmed.cut.push(name.clone());
         }
         chosen.push(Chosen {
             tool,
@@ -94,38 +93,57 @@ pub fn choose(spec: &ServerSpec, tools: Vec<rmcp::model::Tool>) -> (Vec<Chosen>,
             description,
         });
     }
-    if !too_large.is_empty() {
-        warnings.push(format!(
-            "MCP server {server}: not declared, their schemas being over {} KiB with references inlined: {}",
-            schema::MAX_BYTES / 1024,
-            listed(&too_large)
-        ));
-    }
-    if !dropped.is_empty() {
-        let kw: Vec<String> = dropped
-            .iter()
-            .map(|(k, n)| format!("{k} ({n} tool{})", if *n == 1 { "" } else { "s" }))
-            .collect();
-        warnings.push(format!(
-            "MCP server {server}: schema keywords the APIs do not take were dropped: {}",
-            kw.join(", ")
-        ));
-    }
-    if !unresolved.is_empty() {
-        unresolved.sort();
-        unresolved.dedup();
-        warnings.push(format!(
-            "MCP server {server}: references that cannot be followed were left open: {}",
-            listed(&unresolved)
-        ));
-    }
-    if !cut.is_empty() {
-        warnings.push(format!(
-            "MCP server {server}: descriptions over {MAX_DESCRIPTION} bytes were cut: {}",
-            listed(&cut)
-        ));
-    }
+    trimmed.warn(server, &mut warnings);
     (chosen, warnings)
+}
+
+/// What [`choose`] took out of a server's declarations, by kind: tools
+/// left out whole, keywords dropped (with how many tools had each),
+/// references left open, descriptions or schemas cut.
+#[derive(Default)]
+struct Trimmed {
+    too_large: Vec<String>,
+    dropped: BTreeMap<String, usize>,
+    unresolved: Vec<String>,
+    cut: Vec<String>,
+}
+
+impl Trimmed {
+    /// One warning per kind of change, naming the tools or keywords.
+    fn warn(mut self, server: &str, warnings: &mut Vec<String>) {
+        if !self.too_large.is_empty() {
+            warnings.push(format!(
+                "MCP server {server}: not declared, their schemas being over {} KiB with references inlined: {}",
+                schema::MAX_BYTES / 1024,
+                listed(&self.too_large)
+            ));
+        }
+        if !self.dropped.is_empty() {
+            let kw: Vec<String> = self
+                .dropped
+                .iter()
+                .map(|(k, n)| format!("{k} ({n} tool{})", if *n == 1 { "" } else { "s" }))
+                .collect();
+            warnings.push(format!(
+                "MCP server {server}: schema keywords the APIs do not take were dropped: {}",
+                kw.join(", ")
+            ));
+        }
+        if !self.unresolved.is_empty() {
+            self.unresolved.sort();
+            self.unresolved.dedup();
+            warnings.push(format!(
+                "MCP server {server}: references that cannot be followed were left open: {}",
+                listed(&self.unresolved)
+            ));
+        }
+        if !self.cut.is_empty() {
+            warnings.push(format!(
+                "MCP server {server}: descriptions over {MAX_DESCRIPTION} bytes were cut: {}",
+                listed(&self.cut)
+            ));
+        }
+    }
 }
 
 /// Of the declared names (in order), those kept within [`MAX_TOOLS`]
