@@ -213,13 +213,16 @@ fn a_padded_command_shows_its_first_line_on_a_40_row_screen() {
     .into_iter()
     .enumerate()
     {
-        // The question on the screen now: only what the 40 rows show.
-        let rows = t.wait_rows(&format!("question {}", n + 1), |r| {
-            t.screen().matches("Allow?").count() == n + 1
-                && r.iter()
-                    .rev()
-                    .find(|l| !l.is_empty())
-                    .is_some_and(|l| l.starts_with("Allow?"))
+        // The question on the screen now: only what the 40 rows show. The
+        // rows are read once the question is known to be there (read
+        // before, they could still show the last question answered).
+        let what = format!("question {}", n + 1);
+        t.wait_until(&what, |s| s.matches("Allow?").count() == n + 1);
+        let rows = t.wait_rows(&what, |r| {
+            r.iter()
+                .rev()
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| l.starts_with("Allow?"))
         });
         let screen = rows.join("\n");
         assert!(screen.contains(first), "question {}:\n{screen}", n + 1);
