@@ -223,6 +223,30 @@ fn long_tables_are_a_line_per_category() {
     assert_eq!(names, ["Fossil Fuels", "Nuclear Energy", "Renewables"]);
 }
 
+/// A file sorted by a category (weather.csv: Seattle's days, then New
+/// York's) shows one place in the first 200 rows: the choice reads on to
+/// where the place changes, so the rows are seen to be long, one line per
+/// place from its first day to its last (they were one line zigzagging between
+/// the two places' days).
+#[test]
+fn a_file_sorted_by_a_category_is_a_line_per_category() {
+    let (v, err) = chart(&[], "weather.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(v["xLabel"], "date");
+    let all = series(&v);
+    let names: Vec<&str> = all.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(names, ["Seattle", "New York"]);
+    for (_, pts) in &all {
+        assert_eq!(pts[0].0, "2012-01-01");
+        assert_eq!(pts[pts.len() - 1].0, "2012-09-06");
+    }
+    assert!(
+        err.contains("the rows are long: \"location\" repeats beside \"date\""),
+        "{err}"
+    );
+    assert!(!err.contains("x repeats"), "{err}");
+}
+
 #[test]
 fn years_are_x_and_repeated_rows_are_averaged_per_category() {
     let (v, err) = chart(&[], "gapminder.csv");
