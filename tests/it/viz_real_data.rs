@@ -247,6 +247,42 @@ fn a_file_sorted_by_a_category_is_a_line_per_category() {
     assert!(!err.contains("x repeats"), "{err}");
 }
 
+/// A row per place (its own code and name, coordinates that differ) is
+/// a map of the places, though the rows hold amounts too (it was the
+/// mean altitude by daylight-saving rule, `dst`).
+#[test]
+fn a_row_per_place_is_a_map_of_the_places() {
+    let (v, err) = chart(&[], "airports.csv");
+    assert_eq!(v["chartType"], "point");
+    assert_eq!(v["xLabel"], "lon");
+    assert_eq!(v["yLabel"], "lat");
+    assert_eq!(series(&v)[0].1.len(), 100);
+    assert!(err.contains("a row per place: the places"), "{err}");
+}
+
+/// Columns named x and y, neither rising (cells of a game's terrain, as
+/// platformer-terrain.json): a scatter of y over x, a colour per kind of
+/// cell (x was taken for codes and the chart was bars of mean(y) by name).
+#[test]
+fn columns_named_x_and_y_are_a_scatter() {
+    let mut text = String::from("x,y,lumosity,name\n");
+    for i in 0..60 {
+        let name = ["dirt", "rock", "grass"][i % 3];
+        text.push_str(&format!("{},{},{}.5,{name}\n", i / 6, 100 + i % 6, i % 7));
+    }
+    let (code, v, err) = chart_of_text(&text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(v["chartType"], "point");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("x"), Some("y"))
+    );
+    let names: Vec<String> = series(&v).into_iter().map(|s| s.0).collect();
+    assert_eq!(names, ["dirt", "rock", "grass"]);
+    assert!(err.contains("columns named x and y"), "{err}");
+}
+
 #[test]
 fn years_are_x_and_repeated_rows_are_averaged_per_category() {
     let (v, err) = chart(&[], "gapminder.csv");

@@ -30,7 +30,9 @@
 //! - a value named as a count (`count`, `people`, `deaths`, ...) is summed
 //!   where rows are grouped, any other averaged;
 //! - with no column of numbers, the rows of a category are counted, or
-//!   coordinates are drawn as places.
+//!   coordinates are drawn as places; a row per place (its own name or
+//!   identifier, coordinates that differ) is a map of the places;
+//! - with no ordered x, columns named `x` and `y` are a scatter.
 
 use super::super::rows::{Loc, OwnedRow, cell};
 use super::super::{ParseError, ParseOptions};
@@ -139,7 +141,15 @@ pub(super) fn choose(
     if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) {
         return Ok(None);
     }
+    if let Some(choice) = one_place_a_row(list, cols) {
+        return Ok(Some(choice));
+    }
     let x = ordered_x(cols, Some(value));
+    if x.is_none()
+        && let Some(choice) = named_x_y(list, cols, category)
+    {
+        return Ok(Some(choice));
+    }
     if let Some(x) = x {
         return Ok(Some(over_x(list, sample, cols, x, value)));
     }
@@ -280,6 +290,47 @@ fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String
             ..Choice::default()
         },
     }
+}
+
+/// A row per place (a name or identifier in nearly every row its own,
+/// and coordinates that differ from row to row: airports, zip codes, the
+/// places of events): a map of the places, whatever else the rows hold.
+fn one_place_a_row(list: &[String], cols: &[Column]) -> Option<Choice> {
+    let mostly_own =
+        |c: &Column| !c.sparse && c.present >= SMALL && c.distinct * 10 >= c.present * 9;
+    let named = cols
+        .iter()
+        .any(|c| matches!(c.kind, Kind::Name | Kind::Id) && mostly_own(c));
+    let spread = cols
+        .iter()
+        .filter(|c| c.kind == Kind::Coordinate && mostly_own(c))
+        .count()
+        >= 2;
+    (named && spread)
+        .then(|| places(list, cols, "a row per place"))
+        .flatten()
+}
+
+/// Columns named `x` and `y` with no ordered x (a grid's cells, points of
+/// a plane): a scatter of `y` over `x`, a colour per category if a few.
+fn named_x_y(list: &[String], cols: &[Column], category: Option<usize>) -> Option<Choice> {
+    let named = |n: &str| {
+        (0..cols.len()).find(|&i| list[i].trim().eq_ignore_ascii_case(n) && numeric(cols[i].kind))
+    };
+    let (x, y) = (named("x")?, named("y")?);
+    let series = category.filter(|&c| cols[c].distinct <= MAX_AUTO_SERIES);
+    let per = series.map_or(String::new(), |c| format!(", a colour per {}", list[c]));
+    Some(Choice {
+        label: Some(x),
+        values: vec![y],
+        series,
+        chart: Some(ChartType::Point),
+        note: Some(format!(
+            "columns named x and y: a scatter of \"y\" over \"x\"{per}; -x, -y and -s choose \
+             other columns"
+        )),
+        ..Choice::default()
+    })
 }
 
 /// Coordinates and nothing to count: the places, as a scatter of
