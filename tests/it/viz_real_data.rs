@@ -283,6 +283,53 @@ fn columns_named_x_and_y_are_a_scatter() {
     assert!(err.contains("columns named x and y"), "{err}");
 }
 
+/// A row per plane (`tailnum`, its own in each row) over the year it was
+/// built: the planes are counted per year (it was the mean of their
+/// seats, a number nobody asks of a fleet). Flights, whose times of day
+/// make them events, keep their delays although their `tailnum`s look
+/// their own in a sample.
+#[test]
+fn things_over_the_year_they_were_made_are_counted() {
+    let (v, err) = chart(&[], "planes.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("year"), Some("count"))
+    );
+    let total: f64 = series(&v)
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.1))
+        .sum();
+    // Planes with a year (a few have none).
+    let with_year = std::fs::read_to_string(real("planes.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(1).is_some_and(|y| y != "NA"))
+        .count();
+    assert_eq!(total, with_year as f64);
+    assert!(err.contains("a row per tailnum (each its own)"), "{err}");
+    let (v, _) = chart(&[], "flights.csv");
+    assert_eq!(v["yLabel"], "dep_delay");
+}
+
+/// Numbers named as a grouping (`group`: 1, 1, 1, 2, ...) beside names
+/// are groups to count, not amounts (vega-datasets' lookup_groups.csv
+/// was drawn as a bar per person whose height is its group number).
+#[test]
+fn a_grouping_number_is_counted_not_drawn() {
+    let text =
+        "group,person\n1,Alan\n1,George\n1,Fred\n2,Steve\n2,Nick\n2,Will\n3,Cole\n3,Rick\n3,Tom\n";
+    let (code, v, err) = chart_of_text(text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("group"), Some("count"))
+    );
+    assert_points(&series(&v)[0].1, &[("1", 3.0), ("2", 3.0), ("3", 3.0)]);
+}
+
 #[test]
 fn years_are_x_and_repeated_rows_are_averaged_per_category() {
     let (v, err) = chart(&[], "gapminder.csv");

@@ -88,6 +88,17 @@ pub(super) fn first_value(cols: &[Column], skip: &[Option<usize>]) -> Option<usi
         .find_map(|&k| (0..cols.len()).find(|&i| cols[i].kind == k && !skip.contains(&Some(i))))
 }
 
+/// A column of numbers named as a grouping (`group`, `class`, `cluster`,
+/// ...) whose values repeat: groups, never an amount.
+fn grouping_code(name: &str, c: &Column) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    let named = matches!(
+        n.as_str(),
+        "group" | "class" | "cluster" | "category" | "kind" | "type" | "level" | "grade" | "team"
+    );
+    matches!(c.kind, Kind::Code | Kind::Number) && named && c.distinct * 2 <= c.present
+}
+
 /// An ordered x other than `value`: dates, else years, else rising
 /// numbers, with values enough to follow (five, or one per row; in a
 /// small table any two).
@@ -136,6 +147,13 @@ pub(super) fn choose(
     let Some(value) = value else {
         return no_amounts(list, cols, category, what).map(Some);
     };
+    // Only codes that repeat (`group`: 1, 1, 2, ...): groups to count,
+    // not amounts to draw.
+    if grouping_code(&list[value], &cols[value])
+        && !(0..cols.len()).any(|i| i != value && cols[i].kind == Kind::Number)
+    {
+        return no_amounts(list, cols, Some(value), what).map(Some);
+    }
     // Numbers alone, a few rows: the first column labels the others, as
     // it always has (a few values read well as labels).
     if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) {
@@ -476,6 +494,15 @@ fn over_x(
         };
     }
     let unit = events.then(|| unit_for(&col.moments));
+    // Things with a date or year of their own (planes by the year they
+    // were built); moments with a time of day are events (flights), whose
+    // identifiers only look their own in a sample.
+    if long.is_none()
+        && !col.timed
+        && let Some(id) = own_identifier(cols)
+    {
+        return counted_over_x(list, x, id, series, unit, line);
+    }
     if let Some(s) = long {
         return Choice {
             series: Some(s),
@@ -490,6 +517,42 @@ fn over_x(
         };
     }
     aggregated_over_x(list, x, value, series, unit, &skipped, line)
+}
+
+/// An identifier of its own in every row (`tailnum`: a row per plane):
+/// the rows are things, counted where x repeats.
+fn own_identifier(cols: &[Column]) -> Option<usize> {
+    (0..cols.len()).find(|&i| {
+        let c = &cols[i];
+        c.kind == Kind::Id && !c.sparse && c.present >= SMALL && c.distinct == c.present
+    })
+}
+
+/// Things (a row each, `id` naming them) over a repeating x: counted at
+/// each x (or time unit), a line per `series` value if any.
+fn counted_over_x(
+    list: &[String],
+    x: usize,
+    id: usize,
+    by: Option<usize>,
+    unit: Option<TimeUnit>,
+    line: Choice,
+) -> Choice {
+    let per = by.map_or(String::new(), |s| format!(", one line per {}", list[s]));
+    let over = unit.map_or(list[x].clone(), |u| format!("{}({})", u.name(), list[x]));
+    Choice {
+        values: Vec::new(),
+        series: by,
+        aggregate: Some(AggregateOp::Count),
+        time_unit: unit,
+        note: Some(format!(
+            "charting count over {over}{per}: a row per {} (each its own), so the rows at each \
+             x are counted; --aggregate mean -y COLUMN averages a value instead, -s splits by \
+             another column",
+            list[id]
+        )),
+        ..line
+    }
 }
 
 /// The rows at each x (or each time unit of events) aggregated, a line

@@ -89,7 +89,7 @@ fn words(name: &str) -> Vec<String> {
 }
 
 /// Named as an identifier: `id`, `*_id`, `Candidate_ID`, `zip_code`,
-/// `fips`, `Sample Number`, `parent`; for numbers also a graph's `source`
+/// `fips`, `Sample Number`, `tailnum`, `parent`; for numbers also a graph's `source`
 /// and `target`.
 fn named_id(name: &str, numeric: bool) -> bool {
     let n = name.trim().to_ascii_lowercase();
@@ -104,6 +104,7 @@ fn named_id(name: &str, numeric: bool) -> bool {
         || (numeric && matches!(n.as_str(), "source" | "target"))
         || (n.ends_with("id") && n.len() > 2 && name.trim().ends_with("ID"))
         || (n.ends_with("code") && n.len() > 4)
+        || (n.ends_with("num") && n.len() > 3 && !n.ends_with("_num"))
 }
 
 /// A part of a date or a clock time written as a number: `month`,
