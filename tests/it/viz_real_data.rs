@@ -330,6 +330,41 @@ fn a_grouping_number_is_counted_not_drawn() {
     assert_points(&series(&v)[0].1, &[("1", 3.0), ("2", 3.0), ("3", 3.0)]);
 }
 
+/// A value that is each category's shares (income.json: each state's
+/// households split over income brackets, `pct` summing to 1 in every
+/// state) is compared by the category it splits: averaged by state it was
+/// the same bar for every state (1 / brackets).
+#[test]
+fn shares_of_each_category_are_compared_by_what_they_split() {
+    let mut text = String::from("name,region,pct,group\n");
+    let brackets = ["<10000", "10000 to 24999", "25000 to 99999", "100000+"];
+    for (s, state) in [
+        "Alabama", "Alaska", "Arizona", "Arkansas", "Colorado", "Delaware",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let pct = [0.1 + 0.01 * s as f64, 0.2, 0.45, 0.25 - 0.01 * s as f64];
+        for (b, p) in brackets.iter().zip(pct) {
+            text.push_str(&format!("{state},south,{p:.3},{b}\n"));
+        }
+    }
+    let (code, v, err) = chart_of_text(&text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("group"), Some("mean(pct)"))
+    );
+    let got = &series(&v)[0].1;
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(close(got[1].1, 0.2), "{got:?}");
+    assert!(err.contains("\"pct\" is each name's shares"), "{err}");
+    // Amounts that are no shares keep their category (penguins' species).
+    let (v, _) = chart(&[], "penguins.csv");
+    assert_eq!(v["xLabel"], "species");
+}
+
 #[test]
 fn years_are_x_and_repeated_rows_are_averaged_per_category() {
     let (v, err) = chart(&[], "gapminder.csv");

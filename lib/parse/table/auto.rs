@@ -36,6 +36,8 @@
 
 use super::super::rows::{Loc, OwnedRow, cell};
 use super::super::{ParseError, ParseOptions};
+
+mod shape;
 use super::columns::{Column, Kind, SMALL, named_count, numeric};
 use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::spec::ChartType;
@@ -187,14 +189,36 @@ pub(super) fn choose(
     let named_rows = name.is_some_and(|n| category.is_none_or(|c| n < c) && sample.len() < FEW);
     if let (Some(c), false) = (category, named_rows) {
         let op = aggregate_for(list, value);
+        // A value that is each category's shares: by the category it
+        // splits instead (income brackets, not states).
+        let split = shape::shares(sample, c, value)
+            .then(|| {
+                (0..cols.len()).find(|&o| {
+                    o != c
+                        && cols[o].kind == Kind::Category
+                        && !cols[o].sparse
+                        && shape::varies_within(sample, c, o)
+                })
+            })
+            .flatten();
+        let shares = split.map_or(String::new(), |_| {
+            format!(
+                "; {} is each {}'s shares (it sums alike in each), so it is compared by {} instead",
+                q(list, value),
+                list[c],
+                q(list, split.unwrap_or(c))
+            )
+        });
+        let c = split.unwrap_or(c);
         return Ok(Some(Choice {
             label: Some(c),
             values: vec![value],
             aggregate: Some(op),
             chart: Some(ChartType::Bar),
             note: Some(format!(
-                "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}; --aggregate \
-                 sum|mean|median|count|... computes another, -x and -y choose other columns",
+                "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}{shares}; \
+                 --aggregate sum|mean|median|count|... computes another, -x and -y choose other \
+                 columns",
                 op.name(),
                 list[value],
                 list[c],
