@@ -365,6 +365,34 @@ fn shares_of_each_category_are_compared_by_what_they_split() {
     assert_eq!(v["xLabel"], "species");
 }
 
+/// Two columns of years naming each row once (budgets.json: each budget
+/// year's forecasts of the years after, sorted by budget year): a line
+/// per budget over the years it forecast (it was the mean of every
+/// budget's forecasts at each budget year, one line).
+#[test]
+fn forecasts_by_year_are_a_line_per_forecast() {
+    let mut text = String::from("budgetYear,forecastYear,value\n");
+    for b in 1980..1990 {
+        for f in b..b + 5 {
+            text.push_str(&format!("{b},{f},{}\n", (f - b) * 10 + b % 7));
+        }
+    }
+    let (code, v, err) = chart_of_text(&text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("forecastYear"), Some("value"))
+    );
+    let all = series(&v);
+    assert_eq!(all.len(), 10);
+    assert_eq!(all[0].0, "1980");
+    assert_eq!(all[0].1.first().unwrap().0, "1980");
+    assert_eq!(all[0].1.last().unwrap().0, "1984");
+    assert!(err.contains("a line of \"value\" per budgetYear"), "{err}");
+}
+
 #[test]
 fn years_are_x_and_repeated_rows_are_averaged_per_category() {
     let (v, err) = chart(&[], "gapminder.csv");

@@ -32,15 +32,23 @@
 //! - with no column of numbers, the rows of a category are counted, or
 //!   coordinates are drawn as places; a row per place (its own name or
 //!   identifier, coordinates that differ) is a map of the places;
-//! - with no ordered x, columns named `x` and `y` are a scatter.
+//! - with no ordered x, columns named `x` and `y` are a scatter; two
+//!   columns of years naming each row once are a line per the one the rows
+//!   run by, over the other (`special.rs`);
+//! - things with an identifier of their own in each row over a date or
+//!   year of theirs are counted; numbers named as a grouping (`group`) are
+//!   counted by; a value that is each category's shares is compared by the
+//!   category it splits (`shape.rs`).
 
-use super::super::rows::{Loc, OwnedRow, cell};
+use super::super::rows::{Loc, OwnedRow};
 use super::super::{ParseError, ParseOptions};
 
 mod shape;
+mod special;
 use super::columns::{Column, Kind, SMALL, named_count, numeric};
 use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::spec::ChartType;
+use special::{named_x_y, one_place_a_row, years_by_years};
 
 /// Categories a long table splits into series at most (in the sample).
 const MAX_AUTO_SERIES: usize = 12;
@@ -165,6 +173,9 @@ pub(super) fn choose(
         return Ok(Some(choice));
     }
     let x = ordered_x(cols, Some(value));
+    if let Some(choice) = x.and_then(|x| years_by_years(list, sample, cols, x, value)) {
+        return Ok(Some(choice));
+    }
     if x.is_none()
         && let Some(choice) = named_x_y(list, cols, category)
     {
@@ -332,47 +343,6 @@ fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String
             ..Choice::default()
         },
     }
-}
-
-/// A row per place (a name or identifier in nearly every row its own,
-/// and coordinates that differ from row to row: airports, zip codes, the
-/// places of events): a map of the places, whatever else the rows hold.
-fn one_place_a_row(list: &[String], cols: &[Column]) -> Option<Choice> {
-    let mostly_own =
-        |c: &Column| !c.sparse && c.present >= SMALL && c.distinct * 10 >= c.present * 9;
-    let named = cols
-        .iter()
-        .any(|c| matches!(c.kind, Kind::Name | Kind::Id) && mostly_own(c));
-    let spread = cols
-        .iter()
-        .filter(|c| c.kind == Kind::Coordinate && mostly_own(c))
-        .count()
-        >= 2;
-    (named && spread)
-        .then(|| places(list, cols, "a row per place"))
-        .flatten()
-}
-
-/// Columns named `x` and `y` with no ordered x (a grid's cells, points of
-/// a plane): a scatter of `y` over `x`, a colour per category if a few.
-fn named_x_y(list: &[String], cols: &[Column], category: Option<usize>) -> Option<Choice> {
-    let named = |n: &str| {
-        (0..cols.len()).find(|&i| list[i].trim().eq_ignore_ascii_case(n) && numeric(cols[i].kind))
-    };
-    let (x, y) = (named("x")?, named("y")?);
-    let series = category.filter(|&c| cols[c].distinct <= MAX_AUTO_SERIES);
-    let per = series.map_or(String::new(), |c| format!(", a colour per {}", list[c]));
-    Some(Choice {
-        label: Some(x),
-        values: vec![y],
-        series,
-        chart: Some(ChartType::Point),
-        note: Some(format!(
-            "columns named x and y: a scatter of \"y\" over \"x\"{per}; -x, -y and -s choose \
-             other columns"
-        )),
-        ..Choice::default()
-    })
 }
 
 /// Coordinates and nothing to count: the places, as a scatter of
@@ -638,13 +608,7 @@ fn long_by(sample: &[(OwnedRow, Loc)], cols: &[Column], x: usize, s: usize) -> b
     if cols[x].present > pairs || cols[x].present * 2 < pairs {
         return false;
     }
-    let mut seen = std::collections::HashSet::new();
-    sample.iter().all(|(r, _)| {
-        seen.insert((
-            cell(r, x).map(|c| c.into_owned()),
-            cell(r, s).map(|c| c.into_owned()),
-        ))
-    })
+    shape::pairs_unique(sample, x, s)
 }
 
 /// No value and no category to count: the columns and what they hold,

@@ -58,3 +58,23 @@ pub(in super::super) fn varies_within(sample: &[(OwnedRow, Loc)], c: usize, othe
         }
     })
 }
+
+/// Whether each pair of values of `a` and `b` comes in one row at most.
+pub(in super::super) fn pairs_unique(sample: &[(OwnedRow, Loc)], a: usize, b: usize) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    sample.iter().all(|(r, _)| {
+        seen.insert((
+            cell(r, a).map(|c| c.into_owned()),
+            cell(r, b).map(|c| c.into_owned()),
+        ))
+    })
+}
+
+/// How often column `c` changes value from one row to the next: a file
+/// sorted by it changes it seldom.
+pub(in super::super) fn changes(sample: &[(OwnedRow, Loc)], c: usize) -> usize {
+    sample
+        .windows(2)
+        .filter(|w| cell(&w[0].0, c) != cell(&w[1].0, c))
+        .count()
+}
