@@ -313,6 +313,29 @@ fn things_over_the_year_they_were_made_are_counted() {
     assert_eq!(v["yLabel"], "dep_delay");
 }
 
+/// Events on dates that many rows share (a quarter or more), whose
+/// amounts are 0 in nearly every row (bird strikes and their costs): the
+/// strikes are counted by month (it was a line through every strike's
+/// cost, 0 nearly everywhere, going up and down at each shared date).
+#[test]
+fn events_with_amounts_nearly_always_zero_are_counted() {
+    let (v, err) = chart(&[], "birdstrikes.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("yearmonth(Flight Date)"), Some("count"))
+    );
+    let total: f64 = series(&v)
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.1))
+        .sum();
+    assert_eq!(total, 300.0);
+    assert!(
+        err.contains("\"Cost Other\" is 0 in nearly every row"),
+        "{err}"
+    );
+}
+
 /// Numbers named as a grouping (`group`: 1, 1, 1, 2, ...) beside names
 /// are groups to count, not amounts (vega-datasets' lookup_groups.csv
 /// was drawn as a bar per person whose height is its group number).

@@ -466,7 +466,12 @@ fn over_x(
                 .find(|&s| long_by(sample, cols, x, s))
         })
         .flatten();
-    let events = col.kind == Kind::Date && long.is_none() && (!steady_x || (repeats && col.timed));
+    // Dates that a quarter of the rows share, but fewer than half (those
+    // are averaged at each date: cars by model year), are things
+    // happening (birdstrikes: 115 days in 199 rows), not a daily series.
+    let shared = !repeats && col.present >= SMALL && col.distinct * 4 <= col.present * 3;
+    let events =
+        col.kind == Kind::Date && long.is_none() && (!steady_x || (repeats && col.timed) || shared);
     // Averaged lines per category: a few of them.
     let series = long.or_else(|| {
         (repeats || events)
@@ -495,7 +500,15 @@ fn over_x(
         && !col.timed
         && let Some(id) = own_identifier(cols)
     {
-        return counted_over_x(list, x, id, series, unit, line);
+        let why = format!("a row per {} (each its own)", list[id]);
+        return counted_over_x(list, x, &why, series, unit, line);
+    }
+    // Events whose amount is 0 in nearly every row: its mean says little,
+    // the number of events says what happened.
+    let v = &cols[value];
+    if events && v.zeros * 10 >= v.present * 9 {
+        let why = format!("{} is 0 in nearly every row", q(list, value));
+        return counted_over_x(list, x, &why, series, unit, line);
     }
     if let Some(s) = long {
         return Choice {
@@ -522,12 +535,13 @@ fn own_identifier(cols: &[Column]) -> Option<usize> {
     })
 }
 
-/// Things (a row each, `id` naming them) over a repeating x: counted at
-/// each x (or time unit), a line per `series` value if any.
+/// Rows over a repeating x counted at each x (or time unit), `why` said,
+/// a line per `series` value if any: things (a row each), or events whose
+/// amount is nearly always 0.
 fn counted_over_x(
     list: &[String],
     x: usize,
-    id: usize,
+    why: &str,
     by: Option<usize>,
     unit: Option<TimeUnit>,
     line: Choice,
@@ -540,10 +554,8 @@ fn counted_over_x(
         aggregate: Some(AggregateOp::Count),
         time_unit: unit,
         note: Some(format!(
-            "charting count over {over}{per}: a row per {} (each its own), so the rows at each \
-             x are counted; --aggregate mean -y COLUMN averages a value instead, -s splits by \
-             another column",
-            list[id]
+            "charting count over {over}{per}: {why}, so the rows at each x are counted; \
+             --aggregate mean -y COLUMN averages a value instead, -s splits by another column"
         )),
         ..line
     }

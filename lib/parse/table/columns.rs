@@ -77,6 +77,8 @@ pub(super) struct Column {
     /// For dates: their moments, in row order, and whether any has a time of day.
     pub moments: Vec<f64>,
     pub timed: bool,
+    /// Cells that are the number 0.
+    pub zeros: usize,
 }
 
 fn words(name: &str) -> Vec<String> {
@@ -184,6 +186,10 @@ fn measure(name: &str, sample: &[(OwnedRow, Loc)], i: usize) -> Column {
         present,
         moments: Vec::new(),
         timed: false,
+        zeros: cells
+            .iter()
+            .filter(|c| parse_number(c).is_some_and(|n| n.value == 0.0))
+            .count(),
     };
     if present > 0 {
         col.kind = kind_of(name, &cells, distinct);
