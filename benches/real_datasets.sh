@@ -89,7 +89,11 @@ SENSIBLE = {
     "income.json": ["bar|group|*|*"],
     "iowa-electricity.csv": ["line|year|net_generation|several"],
     "jobs.json": ["line|year|sum(count)|*", "line|year|*perc*|*"],
-    "la-riots.csv": ["bar|*|count|one", "line|*death_date*|count|*"],
+    # Re-judged (a22): the file is the place and date of each death (its
+    # vega-datasets description: "with associated geographic coordinates
+    # where each person died"); the Los Angeles Times, its source, drew it
+    # as a map, so the map of the places is as sensible as the counts.
+    "la-riots.csv": ["bar|*|count|one", "line|*death_date*|count|*", "point|longitude|latitude|one"],
     "londonBoroughs.json": ["refused"],
     "londonCentroids.json": ["point|cx|cy|one"],
     "londonTubeLines.json": ["refused"],

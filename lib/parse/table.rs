@@ -571,6 +571,13 @@ pub(crate) fn chart_from_rows(
     warn: &mut Warner,
 ) -> Result<Normalized, ParseError> {
     let (mut sample, names) = sample_with_names(rows, opts, warn)?;
+    // The automatic choice says itself what it can and cannot chart.
+    let automatic = auto::applies(opts, names.real);
+    let head = if automatic {
+        sample::look_past_constant(rows, &mut sample, warn)?
+    } else {
+        sample.len()
+    };
     let what = rows.what();
     // Rows of delimited text wider than its header: a delimiter inside an
     // unquoted value, so the cells are shifted; named and skipped.
@@ -581,13 +588,22 @@ pub(crate) fn chart_from_rows(
     if let Some(w) = header_width {
         (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
-    // The automatic choice says itself what it can and cannot chart.
-    let automatic = auto::applies(opts, names.real);
     if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) && !automatic
     {
         some_number(&sample, &names)?;
     }
-    let plan = plan(names, &sample, &what, rows.mark_hint(), opts, warn)?;
+    // Rows read past the sample (a file sorted by a column) are charted,
+    // and the layout is chosen from both of its stretches.
+    let decide = (sample.len() > head).then(|| sample::decision_rows(&sample, head));
+    let plan = plan(
+        names,
+        decide.as_deref().unwrap_or(&sample),
+        &what,
+        rows.mark_hint(),
+        opts,
+        warn,
+    )?;
+    drop(decide);
     let collect = transforms::collect_for(&plan, opts, &sample)?;
     let mut b = Builder::new(plan, collect);
     let mut wide = wide.into_iter().peekable();

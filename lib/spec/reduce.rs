@@ -16,6 +16,10 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use super::{Point, Reduction};
 
+mod xorder;
+use xorder::{XBuckets, XWatch};
+pub use xorder::{XNotes, XOf};
+
 /// How many input positions the bucketed reducers resolve exactly.
 pub const EXACT_WINDOW: usize = 4096;
 
@@ -138,6 +142,8 @@ enum State {
     Last(VecDeque<Indexed>),
     /// For even, minmax and lttb.
     Buckets(Buckets),
+    /// The same, by x value: rows out of x order (see `xorder`).
+    X(XBuckets),
 }
 
 /// Buckets of `width` positions: the working set of even, minmax and lttb.
@@ -161,6 +167,8 @@ pub struct Reducer {
     method: Reduction,
     seen: usize,
     state: State,
+    /// Set by [`Reducer::with_x`]: the labels' x and their order.
+    x: Option<XWatch>,
 }
 
 impl Reducer {
@@ -185,6 +193,7 @@ impl Reducer {
             method,
             seen: 0,
             state,
+            x: None,
         }
     }
 
@@ -224,7 +233,25 @@ impl Reducer {
                 }
             }
             State::Last(q) => push_last(q, limit, idx, value, label),
-            State::Buckets(b) => b.push(idx, value, label),
+            State::Buckets(b) => match &mut self.x {
+                None => b.push(idx, value, label),
+                Some(w) => {
+                    b.ends(idx, value, label);
+                    b.bucket(idx, value, label);
+                    if b.done.len() >= EXACT_WINDOW {
+                        if w.check(b) {
+                            self.state = State::X(w.switch(b));
+                        } else {
+                            b.halve();
+                        }
+                    }
+                }
+            },
+            State::X(xb) => {
+                if let Some(w) = &mut self.x {
+                    w.point(xb, idx, value, label);
+                }
+            }
         }
     }
 
@@ -267,8 +294,10 @@ impl Reducer {
         }
     }
 
-    /// The kept points in input order, and whether any were dropped.
-    pub fn finish(self) -> (Vec<Point>, bool) {
+    /// The kept points in input order (in x order after a step back in
+    /// x, see [`Reducer::with_x`]), and whether any were dropped.
+    pub fn finish(mut self) -> (Vec<Point>, bool) {
+        self.settle_x();
         let truncated = self.seen > self.limit;
         let limit = self.limit;
         let points = match self.state {
@@ -279,6 +308,7 @@ impl Reducer {
             }
             State::First(v) => strip(v),
             State::Last(q) => strip(q.into_iter().collect()),
+            State::X(xb) => Reducer::finish_x(xb, limit, self.method),
             State::Buckets(Buckets {
                 done,
                 open,

@@ -282,3 +282,121 @@ fn grammar_bars_over_repeated_categories_are_sums_everywhere() {
     let svg = pipe(&args, input, &["--format", "svg"]);
     assert!(svg.contains("sum(v)"), "{svg}");
 }
+
+/// `2000-01-01` plus `day` days, as ISO `YYYY-MM-DD`.
+fn iso_day(day: i64) -> String {
+    gemline::events::format_rfc3339((10_957 + day) * 86_400, 0)[..10].to_string()
+}
+
+/// A kept line of `n` days: the first and the last day, in date order.
+fn assert_ends_in_order(kept: &[&str], n: i64) {
+    assert!(kept.len() <= 100, "{}", kept.len());
+    assert_eq!(kept[0], iso_day(0));
+    assert_eq!(kept[kept.len() - 1], iso_day(n - 1));
+    assert!(kept.windows(2).all(|w| w[0] < w[1]), "{kept:?}");
+}
+
+/// A daily series of `n` days in a shuffled row order (a fixed
+/// permutation), each day's value distinct: the CSV and the values by day.
+fn shuffled_days(n: i64) -> (String, Vec<f64>) {
+    let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 20_011) as f64).collect();
+    let mut csv = String::from("date,v\n");
+    for k in 0..n {
+        let day = (k * 1447 + 11) % n;
+        csv.push_str(&format!("{},{}\n", iso_day(day), values[day as usize]));
+    }
+    (csv, values)
+}
+
+/// A line of `v` over `date`, at most 100 points, by min and max.
+const MINMAX_100: [&str; 10] = [
+    "--chart",
+    "line",
+    "-x",
+    "date",
+    "-y",
+    "v",
+    "--max-points",
+    "100",
+    "--downsample",
+    "minmax",
+];
+
+/// A line over dates out of order and past `--max-points` is reduced as
+/// the date-sorted series would be: it was reduced in file order (minmax
+/// buckets of file positions, each mixing dates years apart), then sorted,
+/// so the first and last dates and each range's extremes were lost.
+#[test]
+fn a_shuffled_series_is_downsampled_in_date_order() {
+    let n = 3000;
+    let (csv, values) = shuffled_days(n);
+    let (ev, err) = parse(&MINMAX_100, &csv);
+    let kept = labels(&ev[0]);
+    assert_ends_in_order(&kept, n);
+    // minmax: 49 equal ranges of the sorted days, each its min and max.
+    let ranges = 49;
+    let mut start = 0usize;
+    for r in 0..ranges {
+        let end = ((r + 1) * n as usize).div_ceil(ranges);
+        let days = start..end;
+        let by = |a: &usize, b: &usize| values[*a].total_cmp(&values[*b]);
+        let lo = days.clone().min_by(by).unwrap();
+        let hi = days.clone().max_by(by).unwrap();
+        for d in [lo, hi] {
+            assert!(
+                kept.contains(&iso_day(d as i64).as_str()),
+                "range {r}: day {d} ({}) missing",
+                values[d]
+            );
+        }
+        start = end;
+    }
+    assert!(err.contains("not in date order"), "{err}");
+    assert!(!err.contains("x repeats"), "{err}");
+}
+
+/// Past the exact window (4,096 rows) the rows are bucketed by date in
+/// bounded memory: still the first and last dates, the lowest and highest
+/// values, in date order.
+#[test]
+fn a_long_shuffled_series_keeps_its_ends_and_extremes() {
+    let n = 20_000;
+    let (csv, values) = shuffled_days(n);
+    let (ev, err) = parse(&MINMAX_100, &csv);
+    let kept = labels(&ev[0]);
+    assert_ends_in_order(&kept, n);
+    let by = |a: &&f64, b: &&f64| a.total_cmp(b);
+    let lo = values
+        .iter()
+        .position(|v| v == values.iter().min_by(by).unwrap());
+    let hi = values
+        .iter()
+        .position(|v| v == values.iter().max_by(by).unwrap());
+    for d in [lo.unwrap(), hi.unwrap()] {
+        assert!(
+            kept.contains(&iso_day(d as i64).as_str()),
+            "day {d} missing"
+        );
+    }
+    assert!(err.contains("not in date order"), "{err}");
+    assert!(!err.contains("x repeats"), "{err}");
+}
+
+/// Rows sorted by place (each place's days in turn, as weather.csv is):
+/// that x repeats is said although no kept point shows it (it was said
+/// only when two kept points shared a date).
+#[test]
+fn a_date_repeated_in_rows_not_kept_is_said() {
+    let mut csv = String::from("date,v\n");
+    for place in 0..2i64 {
+        for day in 0..6000 {
+            csv.push_str(&format!(
+                "{},{}\n",
+                iso_day(day),
+                (day * 37 + place * 11) % 101
+            ));
+        }
+    }
+    let (_, err) = parse(&MINMAX_100[..8], &csv);
+    assert!(err.contains("x repeats"), "{err}");
+}

@@ -200,6 +200,17 @@ fn a_wrapper_with_scalars_beside_its_array_charts_the_array_on_every_path() {
         err.contains(note) && err.contains("the columns are \"value\""),
         "{err}"
     );
+    // A grid of several rows and columns (volcano.json, 87 x 61) is a
+    // raster, refused with what can be drawn of it (it was a line
+    // zigzagging across the grid's rows).
+    let raster = r#"{"width": 3, "height": 2, "values": [103, 104, 109, 101, 100, 99]}"#;
+    let (code, out, err) = viz_parse(&[], raster);
+    assert_eq!((code, out.as_str()), (65, ""), "{err}");
+    assert!(
+        err.contains("a grid of 3 x 2 numbers at .values")
+            && err.contains("jq -c '.values[]' FILE | viz-parse --chart hist"),
+        "{err}"
+    );
     // Records beside scalars: charted, where both paths refused them.
     let records = r#"{"width": 2, "values": [{"k": "a", "v": 1}, {"k": "b", "v": 2}]}"#;
     let (code, out, err) = viz_parse(&[], records);

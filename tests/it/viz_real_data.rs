@@ -223,6 +223,199 @@ fn long_tables_are_a_line_per_category() {
     assert_eq!(names, ["Fossil Fuels", "Nuclear Energy", "Renewables"]);
 }
 
+/// A file sorted by a category (weather.csv: Seattle's days, then New
+/// York's) shows one place in the first 200 rows: the choice reads on to
+/// where the place changes, so the rows are seen to be long, one line per
+/// place from its first day to its last (they were one line zigzagging between
+/// the two places' days).
+#[test]
+fn a_file_sorted_by_a_category_is_a_line_per_category() {
+    let (v, err) = chart(&[], "weather.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(v["xLabel"], "date");
+    let all = series(&v);
+    let names: Vec<&str> = all.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(names, ["Seattle", "New York"]);
+    for (_, pts) in &all {
+        assert_eq!(pts[0].0, "2012-01-01");
+        assert_eq!(pts[pts.len() - 1].0, "2012-09-06");
+    }
+    assert!(
+        err.contains("the rows are long: \"location\" repeats beside \"date\""),
+        "{err}"
+    );
+    assert!(!err.contains("x repeats"), "{err}");
+}
+
+/// A row per place (its own code and name, coordinates that differ) is
+/// a map of the places, though the rows hold amounts too (it was the
+/// mean altitude by daylight-saving rule, `dst`).
+#[test]
+fn a_row_per_place_is_a_map_of_the_places() {
+    let (v, err) = chart(&[], "airports.csv");
+    assert_eq!(v["chartType"], "point");
+    assert_eq!(v["xLabel"], "lon");
+    assert_eq!(v["yLabel"], "lat");
+    assert_eq!(series(&v)[0].1.len(), 100);
+    assert!(err.contains("a row per place: the places"), "{err}");
+}
+
+/// Columns named x and y, neither rising (cells of a game's terrain, as
+/// platformer-terrain.json): a scatter of y over x, a colour per kind of
+/// cell (x was taken for codes and the chart was bars of mean(y) by name).
+#[test]
+fn columns_named_x_and_y_are_a_scatter() {
+    let mut text = String::from("x,y,lumosity,name\n");
+    for i in 0..60 {
+        let name = ["dirt", "rock", "grass"][i % 3];
+        text.push_str(&format!("{},{},{}.5,{name}\n", i / 6, 100 + i % 6, i % 7));
+    }
+    let (code, v, err) = chart_of_text(&text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(v["chartType"], "point");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("x"), Some("y"))
+    );
+    let names: Vec<String> = series(&v).into_iter().map(|s| s.0).collect();
+    assert_eq!(names, ["dirt", "rock", "grass"]);
+    assert!(err.contains("columns named x and y"), "{err}");
+}
+
+/// A row per plane (`tailnum`, its own in each row) over the year it was
+/// built: the planes are counted per year (it was the mean of their
+/// seats, a number nobody asks of a fleet). Flights, whose times of day
+/// make them events, keep their delays although their `tailnum`s look
+/// their own in a sample.
+#[test]
+fn things_over_the_year_they_were_made_are_counted() {
+    let (v, err) = chart(&[], "planes.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("year"), Some("count"))
+    );
+    let total: f64 = series(&v)
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.1))
+        .sum();
+    // Planes with a year (a few have none).
+    let with_year = std::fs::read_to_string(real("planes.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(1).is_some_and(|y| y != "NA"))
+        .count();
+    assert_eq!(total, with_year as f64);
+    assert!(err.contains("a row per tailnum (each its own)"), "{err}");
+    let (v, _) = chart(&[], "flights.csv");
+    assert_eq!(v["yLabel"], "dep_delay");
+}
+
+/// Events on dates that many rows share (a quarter or more), whose
+/// amounts are 0 in nearly every row (bird strikes and their costs): the
+/// strikes are counted by month (it was a line through every strike's
+/// cost, 0 nearly everywhere, going up and down at each shared date).
+#[test]
+fn events_with_amounts_nearly_always_zero_are_counted() {
+    let (v, err) = chart(&[], "birdstrikes.csv");
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("yearmonth(Flight Date)"), Some("count"))
+    );
+    let total: f64 = series(&v)
+        .iter()
+        .flat_map(|s| s.1.iter().map(|p| p.1))
+        .sum();
+    assert_eq!(total, 300.0);
+    assert!(
+        err.contains("\"Cost Other\" is 0 in nearly every row"),
+        "{err}"
+    );
+}
+
+/// Numbers named as a grouping (`group`: 1, 1, 1, 2, ...) beside names
+/// are groups to count, not amounts (vega-datasets' lookup_groups.csv
+/// was drawn as a bar per person whose height is its group number).
+#[test]
+fn a_grouping_number_is_counted_not_drawn() {
+    let text =
+        "group,person\n1,Alan\n1,George\n1,Fred\n2,Steve\n2,Nick\n2,Will\n3,Cole\n3,Rick\n3,Tom\n";
+    let (code, v, err) = chart_of_text(text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("group"), Some("count"))
+    );
+    assert_points(&series(&v)[0].1, &[("1", 3.0), ("2", 3.0), ("3", 3.0)]);
+}
+
+/// A value that is each category's shares (income.json: each state's
+/// households split over income brackets, `pct` summing to 1 in every
+/// state) is compared by the category it splits: averaged by state it was
+/// the same bar for every state (1 / brackets).
+#[test]
+fn shares_of_each_category_are_compared_by_what_they_split() {
+    let mut text = String::from("name,region,pct,group\n");
+    let brackets = ["<10000", "10000 to 24999", "25000 to 99999", "100000+"];
+    for (s, state) in [
+        "Alabama", "Alaska", "Arizona", "Arkansas", "Colorado", "Delaware",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let pct = [0.1 + 0.01 * s as f64, 0.2, 0.45, 0.25 - 0.01 * s as f64];
+        for (b, p) in brackets.iter().zip(pct) {
+            text.push_str(&format!("{state},south,{p:.3},{b}\n"));
+        }
+    }
+    let (code, v, err) = chart_of_text(&text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("group"), Some("mean(pct)"))
+    );
+    let got = &series(&v)[0].1;
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert!(close(got[1].1, 0.2), "{got:?}");
+    assert!(err.contains("\"pct\" is each name's shares"), "{err}");
+    // Amounts that are no shares keep their category (penguins' species).
+    let (v, _) = chart(&[], "penguins.csv");
+    assert_eq!(v["xLabel"], "species");
+}
+
+/// Two columns of years naming each row once (budgets.json: each budget
+/// year's forecasts of the years after, sorted by budget year): a line
+/// per budget over the years it forecast (it was the mean of every
+/// budget's forecasts at each budget year, one line).
+#[test]
+fn forecasts_by_year_are_a_line_per_forecast() {
+    let mut text = String::from("budgetYear,forecastYear,value\n");
+    for b in 1980..1990 {
+        for f in b..b + 5 {
+            text.push_str(&format!("{b},{f},{}\n", (f - b) * 10 + b % 7));
+        }
+    }
+    let (code, v, err) = chart_of_text(&text);
+    assert_eq!(code, 0, "{err}");
+    let v = v.unwrap();
+    assert_eq!(v["chartType"], "line");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("forecastYear"), Some("value"))
+    );
+    let all = series(&v);
+    assert_eq!(all.len(), 10);
+    assert_eq!(all[0].0, "1980");
+    assert_eq!(all[0].1.first().unwrap().0, "1980");
+    assert_eq!(all[0].1.last().unwrap().0, "1984");
+    assert!(err.contains("a line of \"value\" per budgetYear"), "{err}");
+}
+
 #[test]
 fn years_are_x_and_repeated_rows_are_averaged_per_category() {
     let (v, err) = chart(&[], "gapminder.csv");

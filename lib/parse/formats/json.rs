@@ -165,6 +165,9 @@ pub(crate) fn json_table(v: Value) -> Result<JsonTable, ParseError> {
                     let Value::Array(items) = inner else {
                         unreachable!("an array was found under {key:?}")
                     };
+                    if let Some(e) = raster(&map, &key, &items) {
+                        return Err(e);
+                    }
                     let beside = Beside {
                         path: jq_path("", &key),
                         keys: map.keys().cloned().collect(),
@@ -204,6 +207,28 @@ pub(crate) fn json_table(v: Value) -> Result<JsonTable, ParseError> {
             short(&other.to_string())
         ))),
     }
+}
+
+/// A wrapper whose array is `width` x `height` bare numbers beside those
+/// two keys (volcano.json: an elevation grid of 87 x 61) is a raster read
+/// row by row, not rows of data: drawn as a line it would zigzag across
+/// the grid's rows. Refused, naming the grid and what can be drawn of it
+/// (a grid one row or column wide is a line, and charted).
+fn raster(map: &Map<String, Value>, key: &str, items: &[Value]) -> Option<ParseError> {
+    let dim = |k: &str| map.get(k).and_then(Value::as_u64);
+    let (w, h) = (dim("width")?, dim("height")?);
+    if w < 2 || h < 2 {
+        return None;
+    }
+    let all_numbers = !items.is_empty() && items.iter().all(Value::is_number);
+    (all_numbers && w.checked_mul(h) == Some(items.len() as u64)).then(|| {
+        let path = jq_path("", key);
+        ParseError::Data(format!(
+            "a grid of {w} x {h} numbers at {path} (\"width\" and \"height\" beside it): a \
+             raster read row by row, not rows of data, and viz-parse draws no rasters; to count \
+             its values: jq -c '{path}[]' FILE | viz-parse --chart hist"
+        ))
+    })
 }
 
 /// The error for an object holding several arrays: which holds the

@@ -30,13 +30,25 @@
 //! - a value named as a count (`count`, `people`, `deaths`, ...) is summed
 //!   where rows are grouped, any other averaged;
 //! - with no column of numbers, the rows of a category are counted, or
-//!   coordinates are drawn as places.
+//!   coordinates are drawn as places; a row per place (its own name or
+//!   identifier, coordinates that differ) is a map of the places;
+//! - with no ordered x, columns named `x` and `y` are a scatter; two
+//!   columns of years naming each row once are a line per the one the rows
+//!   run by, over the other (`special.rs`);
+//! - things with an identifier of their own in each row over a date or
+//!   year of theirs are counted; numbers named as a grouping (`group`) are
+//!   counted by; a value that is each category's shares is compared by the
+//!   category it splits (`shape.rs`).
 
-use super::super::rows::{Loc, OwnedRow, cell};
+use super::super::rows::{Loc, OwnedRow};
 use super::super::{ParseError, ParseOptions};
+
+mod shape;
+mod special;
 use super::columns::{Column, Kind, SMALL, named_count, numeric};
 use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::spec::ChartType;
+use special::{named_x_y, one_place_a_row, years_by_years};
 
 /// Categories a long table splits into series at most (in the sample).
 const MAX_AUTO_SERIES: usize = 12;
@@ -84,6 +96,17 @@ pub(super) fn first_value(cols: &[Column], skip: &[Option<usize>]) -> Option<usi
     [Kind::Number, Kind::Ordered, Kind::Code]
         .iter()
         .find_map(|&k| (0..cols.len()).find(|&i| cols[i].kind == k && !skip.contains(&Some(i))))
+}
+
+/// A column of numbers named as a grouping (`group`, `class`, `cluster`,
+/// ...) whose values repeat: groups, never an amount.
+fn grouping_code(name: &str, c: &Column) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    let named = matches!(
+        n.as_str(),
+        "group" | "class" | "cluster" | "category" | "kind" | "type" | "level" | "grade" | "team"
+    );
+    matches!(c.kind, Kind::Code | Kind::Number) && named && c.distinct * 2 <= c.present
 }
 
 /// An ordered x other than `value`: dates, else years, else rising
@@ -134,12 +157,30 @@ pub(super) fn choose(
     let Some(value) = value else {
         return no_amounts(list, cols, category, what).map(Some);
     };
+    // Only codes that repeat (`group`: 1, 1, 2, ...): groups to count,
+    // not amounts to draw.
+    if grouping_code(&list[value], &cols[value])
+        && !(0..cols.len()).any(|i| i != value && cols[i].kind == Kind::Number)
+    {
+        return no_amounts(list, cols, Some(value), what).map(Some);
+    }
     // Numbers alone, a few rows: the first column labels the others, as
     // it always has (a few values read well as labels).
     if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) {
         return Ok(None);
     }
+    if let Some(choice) = one_place_a_row(list, cols) {
+        return Ok(Some(choice));
+    }
     let x = ordered_x(cols, Some(value));
+    if let Some(choice) = x.and_then(|x| years_by_years(list, sample, cols, x, value)) {
+        return Ok(Some(choice));
+    }
+    if x.is_none()
+        && let Some(choice) = named_x_y(list, cols, category)
+    {
+        return Ok(Some(choice));
+    }
     if let Some(x) = x {
         return Ok(Some(over_x(list, sample, cols, x, value)));
     }
@@ -159,14 +200,36 @@ pub(super) fn choose(
     let named_rows = name.is_some_and(|n| category.is_none_or(|c| n < c) && sample.len() < FEW);
     if let (Some(c), false) = (category, named_rows) {
         let op = aggregate_for(list, value);
+        // A value that is each category's shares: by the category it
+        // splits instead (income brackets, not states).
+        let split = shape::shares(sample, c, value)
+            .then(|| {
+                (0..cols.len()).find(|&o| {
+                    o != c
+                        && cols[o].kind == Kind::Category
+                        && !cols[o].sparse
+                        && shape::varies_within(sample, c, o)
+                })
+            })
+            .flatten();
+        let shares = split.map_or(String::new(), |_| {
+            format!(
+                "; {} is each {}'s shares (it sums alike in each), so it is compared by {} instead",
+                q(list, value),
+                list[c],
+                q(list, split.unwrap_or(c))
+            )
+        });
+        let c = split.unwrap_or(c);
         return Ok(Some(Choice {
             label: Some(c),
             values: vec![value],
             aggregate: Some(op),
             chart: Some(ChartType::Bar),
             note: Some(format!(
-                "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}; --aggregate \
-                 sum|mean|median|count|... computes another, -x and -y choose other columns",
+                "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}{shares}; \
+                 --aggregate sum|mean|median|count|... computes another, -x and -y choose other \
+                 columns",
                 op.name(),
                 list[value],
                 list[c],
@@ -403,7 +466,12 @@ fn over_x(
                 .find(|&s| long_by(sample, cols, x, s))
         })
         .flatten();
-    let events = col.kind == Kind::Date && long.is_none() && (!steady_x || (repeats && col.timed));
+    // Dates that a quarter of the rows share, but fewer than half (those
+    // are averaged at each date: cars by model year), are things
+    // happening (birdstrikes: 115 days in 199 rows), not a daily series.
+    let shared = !repeats && col.present >= SMALL && col.distinct * 4 <= col.present * 3;
+    let events =
+        col.kind == Kind::Date && long.is_none() && (!steady_x || (repeats && col.timed) || shared);
     // Averaged lines per category: a few of them.
     let series = long.or_else(|| {
         (repeats || events)
@@ -425,6 +493,23 @@ fn over_x(
         };
     }
     let unit = events.then(|| unit_for(&col.moments));
+    // Things with a date or year of their own (planes by the year they
+    // were built); moments with a time of day are events (flights), whose
+    // identifiers only look their own in a sample.
+    if long.is_none()
+        && !col.timed
+        && let Some(id) = own_identifier(cols)
+    {
+        let why = format!("a row per {} (each its own)", list[id]);
+        return counted_over_x(list, x, &why, series, unit, line);
+    }
+    // Events whose amount is 0 in nearly every row: its mean says little,
+    // the number of events says what happened.
+    let v = &cols[value];
+    if events && v.zeros * 10 >= v.present * 9 {
+        let why = format!("{} is 0 in nearly every row", q(list, value));
+        return counted_over_x(list, x, &why, series, unit, line);
+    }
     if let Some(s) = long {
         return Choice {
             series: Some(s),
@@ -439,6 +524,41 @@ fn over_x(
         };
     }
     aggregated_over_x(list, x, value, series, unit, &skipped, line)
+}
+
+/// An identifier of its own in every row (`tailnum`: a row per plane):
+/// the rows are things, counted where x repeats.
+fn own_identifier(cols: &[Column]) -> Option<usize> {
+    (0..cols.len()).find(|&i| {
+        let c = &cols[i];
+        c.kind == Kind::Id && !c.sparse && c.present >= SMALL && c.distinct == c.present
+    })
+}
+
+/// Rows over a repeating x counted at each x (or time unit), `why` said,
+/// a line per `series` value if any: things (a row each), or events whose
+/// amount is nearly always 0.
+fn counted_over_x(
+    list: &[String],
+    x: usize,
+    why: &str,
+    by: Option<usize>,
+    unit: Option<TimeUnit>,
+    line: Choice,
+) -> Choice {
+    let per = by.map_or(String::new(), |s| format!(", one line per {}", list[s]));
+    let over = unit.map_or(list[x].clone(), |u| format!("{}({})", u.name(), list[x]));
+    Choice {
+        values: Vec::new(),
+        series: by,
+        aggregate: Some(AggregateOp::Count),
+        time_unit: unit,
+        note: Some(format!(
+            "charting count over {over}{per}: {why}, so the rows at each x are counted; \
+             --aggregate mean -y COLUMN averages a value instead, -s splits by another column"
+        )),
+        ..line
+    }
 }
 
 /// The rows at each x (or each time unit of events) aggregated, a line
@@ -500,13 +620,7 @@ fn long_by(sample: &[(OwnedRow, Loc)], cols: &[Column], x: usize, s: usize) -> b
     if cols[x].present > pairs || cols[x].present * 2 < pairs {
         return false;
     }
-    let mut seen = std::collections::HashSet::new();
-    sample.iter().all(|(r, _)| {
-        seen.insert((
-            cell(r, x).map(|c| c.into_owned()),
-            cell(r, s).map(|c| c.into_owned()),
-        ))
-    })
+    shape::pairs_unique(sample, x, s)
 }
 
 /// No value and no category to count: the columns and what they hold,

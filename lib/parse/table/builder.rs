@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use crate::spec::reduce::Reducer;
+use crate::spec::reduce::{Reducer, XNotes};
 use crate::spec::{self, Chart, ChartType, Normalized, SpecError, XType};
 
 use super::super::ParseError;
@@ -239,7 +239,7 @@ impl Builder {
     }
 
     /// The chart of the reducers, as fed.
-    fn finish_reduced(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+    fn finish_reduced(mut self, warn: &mut Warner) -> Result<Normalized, ParseError> {
         warn.finish("rows");
         let total = self.rows;
         let skipped = self.skipped;
@@ -257,6 +257,14 @@ impl Builder {
             .plan
             .label
             .map_or(Decimal::Point, |l| self.plan.decimals[l]);
+        let mut seen = XNotes::default();
+        for (_, r) in &mut self.reducers {
+            let n = r.settle_x();
+            seen.unsorted = seen.unsorted.or(n.unsorted);
+            seen.repeat = seen.repeat.or(n.repeat);
+            seen.no_x += n.no_x;
+            seen.no_x_example = seen.no_x_example.or(n.no_x_example);
+        }
         match spec::finish(self.plan.chart, self.reducers, &self.plan.opts) {
             Ok(mut chart) => {
                 if let (Some(example), Some(order), Some(l)) = (
@@ -283,7 +291,7 @@ impl Builder {
                     ));
                 }
                 if let Some(x_type) = x_type {
-                    place(&mut chart, (x_type, order, dec), reversed, warn);
+                    place(&mut chart, (x_type, order, dec), reversed, seen, warn);
                 }
                 Ok(Normalized {
                     chart,
@@ -333,11 +341,24 @@ pub(super) fn value_problem(c: Option<&str>, dec: Decimal) -> String {
 }
 
 impl Plan {
+    /// A reducer for one series; over an x to scale it reads the labels'
+    /// x, so rows out of x order are reduced as the sorted series would be.
     pub(super) fn new_reducer(&self) -> Reducer {
-        Reducer::new(
+        let r = Reducer::new(
             self.opts.limit(),
             self.opts.method_for(self.chart.chart_type),
-        )
+        );
+        let (order, dec) = (
+            self.dates.order,
+            self.label.map_or(Decimal::Point, |l| self.decimals[l]),
+        );
+        match self.x_type {
+            Some(XType::Date) => r.with_x(Box::new(move |l| instant(l, order).map(|(t, _)| t))),
+            Some(XType::Number) => {
+                r.with_x(Box::new(move |l| parse_number_as(l, dec).map(|n| n.value)))
+            }
+            None => r,
+        }
     }
 }
 
@@ -349,10 +370,12 @@ fn place(
     chart: &mut Chart,
     (x_type, order, dec): (XType, Option<DateOrder>, Decimal),
     reversed: bool,
+    seen: XNotes,
     warn: &mut Warner,
 ) {
-    let (mut dropped, mut example) = (0, None);
-    let mut unsorted: Option<(String, String)> = None;
+    // What the reducers saw of rows they did not keep.
+    let (mut dropped, mut example) = (seen.no_x, seen.no_x_example);
+    let mut unsorted: Option<(String, String)> = seen.unsorted;
     for s in &mut chart.series {
         s.points.retain_mut(|p| {
             p.x = match x_type {
@@ -387,7 +410,8 @@ fn place(
         .series
         .iter()
         .find_map(|s| s.points.windows(2).find(|w| w[0].x == w[1].x))
-        .map(|w| w[0].label.clone());
+        .map(|w| w[0].label.clone())
+        .or(seen.repeat);
     if let (Some(label), ChartType::Line) = (&repeated, chart.chart_type) {
         warn.note(format!(
             "x repeats ({label:?} holds two points or more): a line through them goes up and \

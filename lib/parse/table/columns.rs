@@ -77,6 +77,8 @@ pub(super) struct Column {
     /// For dates: their moments, in row order, and whether any has a time of day.
     pub moments: Vec<f64>,
     pub timed: bool,
+    /// Cells that are the number 0.
+    pub zeros: usize,
 }
 
 fn words(name: &str) -> Vec<String> {
@@ -89,7 +91,7 @@ fn words(name: &str) -> Vec<String> {
 }
 
 /// Named as an identifier: `id`, `*_id`, `Candidate_ID`, `zip_code`,
-/// `fips`, `Sample Number`, `parent`; for numbers also a graph's `source`
+/// `fips`, `Sample Number`, `tailnum`, `parent`; for numbers also a graph's `source`
 /// and `target`.
 fn named_id(name: &str, numeric: bool) -> bool {
     let n = name.trim().to_ascii_lowercase();
@@ -104,6 +106,7 @@ fn named_id(name: &str, numeric: bool) -> bool {
         || (numeric && matches!(n.as_str(), "source" | "target"))
         || (n.ends_with("id") && n.len() > 2 && name.trim().ends_with("ID"))
         || (n.ends_with("code") && n.len() > 4)
+        || (n.ends_with("num") && n.len() > 3 && !n.ends_with("_num"))
 }
 
 /// A part of a date or a clock time written as a number: `month`,
@@ -183,6 +186,10 @@ fn measure(name: &str, sample: &[(OwnedRow, Loc)], i: usize) -> Column {
         present,
         moments: Vec::new(),
         timed: false,
+        zeros: cells
+            .iter()
+            .filter(|c| parse_number(c).is_some_and(|n| n.value == 0.0))
+            .count(),
     };
     if present > 0 {
         col.kind = kind_of(name, &cells, distinct);

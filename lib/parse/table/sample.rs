@@ -163,3 +163,81 @@ pub(super) fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> 
         )
     })
 }
+
+/// Rows read past the sample at most, looking for where a column that is
+/// one value throughout the sample changes (files sorted by place).
+const LOOK_AHEAD_ROWS: usize = 10_000;
+/// Bytes of cells read past the sample at most, the same look.
+const LOOK_AHEAD_BYTES: usize = 4 << 20;
+
+/// The text columns that hold one value in every row of `rows`, with it.
+fn constant_text(rows: &[(OwnedRow, Loc)]) -> Vec<(usize, String)> {
+    let Some((first, _)) = rows.first() else {
+        return Vec::new();
+    };
+    (0..first.len())
+        .filter_map(|i| {
+            let v = cell(first, i).filter(|c| is_text(Some(c.clone())))?;
+            let v = v.trim().to_string();
+            rows.iter()
+                .all(|(r, _)| cell(r, i).is_some_and(|c| c.trim() == v))
+                .then_some((i, v))
+        })
+        .collect()
+}
+
+/// Whether a row holds another text than the constant ones.
+fn changes(row: &OwnedRow, constant: &[(usize, String)]) -> bool {
+    constant
+        .iter()
+        .any(|(i, v)| cell(row, *i).is_some_and(|c| is_text(Some(c.clone())) && c.trim() != v))
+}
+
+/// A full sample whose text column holds one value throughout may be the
+/// first stretch of a file sorted by that column (weather.csv: 1,461 rows
+/// of Seattle, then New York): the rows on to where it changes, and a
+/// sample's worth after, are read too (at most [`LOOK_AHEAD_ROWS`] and
+/// [`LOOK_AHEAD_BYTES`], kept to be charted in order), so that the choice
+/// sees both stretches ([`decision_rows`]). The sample's length before.
+pub(crate) fn look_past_constant(
+    rows: &mut dyn Rows,
+    sample: &mut Vec<(OwnedRow, Loc)>,
+    warn: &mut Warner,
+) -> Result<usize, ParseError> {
+    let head = sample.len();
+    if head + 1 < SAMPLE_ROWS {
+        return Ok(head);
+    }
+    let constant = constant_text(sample);
+    if constant.is_empty() {
+        return Ok(head);
+    }
+    let (mut bytes, mut change) = (0, None);
+    while sample.len() < head + LOOK_AHEAD_ROWS && bytes < LOOK_AHEAD_BYTES {
+        if change.is_some_and(|c| sample.len() >= c + head) {
+            break;
+        }
+        let Some(loc) = rows.next_row(warn)? else {
+            break;
+        };
+        let row = owned(rows.current());
+        bytes += row.iter().flatten().map(|c| c.len() + 24).sum::<usize>();
+        if change.is_none() && changes(&row, &constant) {
+            change = Some(sample.len());
+        }
+        sample.push((row, loc));
+    }
+    Ok(head)
+}
+
+/// The rows a layout is chosen from: the first `head` rows, and where a
+/// column constant in them changes further on, as many from there.
+pub(crate) fn decision_rows(sample: &[(OwnedRow, Loc)], head: usize) -> Vec<(OwnedRow, Loc)> {
+    let head = head.min(sample.len());
+    let mut rows = sample[..head].to_vec();
+    let constant = constant_text(&rows);
+    if let Some(k) = (head..sample.len()).find(|&k| changes(&sample[k].0, &constant)) {
+        rows.extend_from_slice(&sample[k..(k + head).min(sample.len())]);
+    }
+    rows
+}
