@@ -221,6 +221,16 @@ fn a_million_points_are_a_few_thousand_cells_and_crowded_places_stay_visible() {
     assert!(full > 1_000, "{full} full braille cells: {text}");
 }
 
+/// The values a histogram's bins count, all together.
+fn counted(chart: &serde_json::Value) -> f64 {
+    chart["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap())
+        .sum()
+}
+
 #[test]
 fn one_column_of_numbers_under_its_header_is_a_histogram() {
     // As `cut -d, -f3 flights.csv | viz-parse --chart hist` gives it: a
@@ -231,13 +241,7 @@ fn one_column_of_numbers_under_its_header_is_a_histogram() {
     let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(chart["chartType"], "hist", "{out}");
     assert_eq!(chart["xLabel"], "dep_delay", "{out}");
-    let counted: f64 = chart["series"][0]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["value"].as_f64().unwrap())
-        .sum();
-    assert_eq!(counted, 7.0, "{out}");
+    assert_eq!(counted(&chart), 7.0, "{out}");
     assert!(err.contains("\"NA\""), "{err}");
     // A sentence above a number is still prose, not a header.
     let (code, _, err) = parse(&["--chart", "hist"], "The results are in.\n12\n");
@@ -266,8 +270,7 @@ fn a_headerless_file_of_one_number_a_line_is_a_histogram_of_every_line() {
     let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(chart["chartType"], "hist", "{out}");
     let points = chart["series"][0]["points"].as_array().unwrap();
-    let counted: f64 = points.iter().map(|p| p["value"].as_f64().unwrap()).sum();
-    assert_eq!(counted, 59_999.0, "{out}");
+    assert_eq!(counted(&chart), 59_999.0, "{out}");
     // 0.0 (the first line) is in the first bin, whose edges hold 0..5.
     assert_eq!(points[0]["x"], 0.0, "{out}");
     assert_eq!(points[0]["value"], 3_000.0, "{out}");
@@ -281,11 +284,5 @@ fn a_headerless_file_of_one_number_a_line_is_a_histogram_of_every_line() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("line 3") && err.contains("\"x\""), "{err}");
     let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
-    let counted: f64 = chart["series"][0]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["value"].as_f64().unwrap())
-        .sum();
-    assert_eq!(counted, 4.0, "{out}");
+    assert_eq!(counted(&chart), 4.0, "{out}");
 }
