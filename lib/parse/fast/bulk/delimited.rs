@@ -8,9 +8,10 @@ use std::io::Read;
 use memchr::memchr2;
 
 use super::super::super::ParseError;
+use super::super::super::plain::plain_number_bytes;
 use super::super::super::rows::{Loc, Warner};
 use super::super::mapped::Lines;
-use super::super::{CsvLane, Line, plain_number, plain_prefix, plain_text, split_line};
+use super::super::{CsvLane, Line, plain_prefix, plain_text, split_line};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
 impl<R: Read> CsvLane<R> {
@@ -73,7 +74,7 @@ impl Line<'_> {
         shape.take(
             values,
             labels,
-            |col, dec| plain_number(self.field(col)?, dec),
+            |col, dec| plain_number_bytes(self.field_bytes(col)?, dec),
             |col| {
                 plain_text(self.field(col)?)?;
                 Some(self.fields[col])
