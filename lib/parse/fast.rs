@@ -255,6 +255,7 @@ impl<R: Read> CsvLane<R> {
 /// its last field starts. Eight bytes at a time: `memchr2` costs some fifty
 /// instructions a call, two calls a row, and a byte loop ten a byte; this
 /// about two a byte.
+#[inline]
 fn split_line(
     b: &[u8],
     start: usize,
