@@ -309,24 +309,32 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
 }
 
 /// Every line a number (or missing), but the first may be a header: a
-/// short name that is no number, above at least one number.
+/// short name that is no number, above at least one number. A few short
+/// words among many numbers (a stray `oops` in a file of measurements)
+/// are still a column of numbers: the reader says and skips each, as it
+/// does past the lines looked at here.
 fn one_column_of_numbers(lines: &[&str]) -> bool {
     let numeric = |l: &&str| is_missing(l) || parse_number(l).is_some();
+    let short = |l: &str| {
+        let name = l.trim().trim_matches('"');
+        !name.is_empty()
+            && name.chars().count() <= 30
+            && name.split_whitespace().count() <= 3
+            && !name.ends_with(['.', '!', '?', ':'])
+    };
     let body = match lines.split_first() {
         Some((head, rest)) if !rest.is_empty() && !numeric(head) => {
-            let name = head.trim().trim_matches('"');
-            let named = !name.is_empty()
-                && name.chars().count() <= 30
-                && name.split_whitespace().count() <= 3
-                && !name.ends_with(['.', '!', '?', ':']);
-            if !named || !rest.iter().any(|l| parse_number(l).is_some()) {
+            if !short(head) || !rest.iter().any(|l| parse_number(l).is_some()) {
                 return false;
             }
             rest
         }
         _ => lines,
     };
-    body.iter().all(numeric)
+    let numbers = body.iter().filter(|l| parse_number(l).is_some()).count();
+    let others: Vec<&&str> = body.iter().filter(|l| !numeric(l)).collect();
+    let few = others.len() * 10 <= numbers || (others.len() == 1 && numbers >= 3);
+    few && others.iter().all(|l| short(l))
 }
 
 /// Every cell short and at most three words: table cells, not sentences.
@@ -583,6 +591,25 @@ mod tests {
             classify("delay\nlate\n", true, None),
             Kind::Prose(_)
         ));
+        // A stray word among numbers, headed or not; not among few.
+        assert_eq!(
+            classify("1.5\n2\nx\n4\n", true, None),
+            Kind::Delimited(b',')
+        );
+        assert_eq!(
+            classify("delay\n1\n2\nlate\n3\n", true, None),
+            Kind::Delimited(b',')
+        );
+        for prose in [
+            "hello\n3\nworld\n",
+            "1\n2\nx\ny\n4\n",
+            "1\n2\n3\nIt rained all day.\n",
+        ] {
+            assert!(
+                matches!(classify(prose, true, None), Kind::Prose(_)),
+                "{prose:?}"
+            );
+        }
         assert!(matches!(
             classify("The M5 is fast.\n", true, None),
             Kind::Prose(_)

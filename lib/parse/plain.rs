@@ -17,7 +17,13 @@ use super::number::Decimal;
 /// and both round correctly, so they agree wherever this one answers.
 #[inline]
 pub fn plain_number(s: &str, dec: Decimal) -> Option<f64> {
-    let b = s.as_bytes();
+    plain_number_bytes(s.as_bytes(), dec)
+}
+
+/// [`plain_number`] of a cell's bytes (a field of delimited text cut at
+/// its ASCII delimiters, with no look at where its characters start).
+#[inline]
+pub(crate) fn plain_number_bytes(b: &[u8], dec: Decimal) -> Option<f64> {
     // Nearly every cell: a short decimal, read in one pass (inlined into
     // the readers' loops; the rest is not).
     if let Some(d) = short_decimal(b)
@@ -69,7 +75,9 @@ pub(crate) struct Short {
 /// doubles, so one correctly rounded division gives the correctly rounded
 /// value, the one every correct parser (std, fast-float2, serde_json)
 /// gives. `None` for anything longer or otherwise shaped (a point with no
-/// digit after it), which the callers leave to those parsers.
+/// digit after it), which the callers leave to those parsers. (Inlined:
+/// the readers' loops call it for nearly every cell.)
+#[inline]
 pub(crate) fn short_decimal(b: &[u8]) -> Option<Short> {
     let neg = b.first() == Some(&b'-');
     let start = usize::from(neg);

@@ -237,6 +237,9 @@ pub(crate) struct PlainShape {
 pub(crate) enum Record<'a> {
     /// Its values (one per value column) and its label cell.
     Plain(&'a [f64], Option<&'a str>),
+    /// Plain records in a row, read without a label (the shape has
+    /// none): each one's values in turn.
+    Plains(&'a [f64]),
     /// Any other record, for the full path.
     Other(&'a dyn Cells, Loc),
     /// This many records in a row whose value is at or below the floor.

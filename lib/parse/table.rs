@@ -629,6 +629,10 @@ pub(crate) fn chart_from_rows(
                     b.push_values(values, label);
                     Ok(())
                 }
+                Record::Plains(values) => {
+                    b.push_values_run(values);
+                    Ok(())
+                }
                 Record::Dropped(n) => {
                     b.push_dropped(n);
                     Ok(())

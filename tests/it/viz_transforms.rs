@@ -4,7 +4,8 @@
 //! that do not go together are said; every output of a transformed chart
 //! (terminal, SVG, Markdown) names the aggregate; a large scatter is
 //! binned and drawn in every format, its Markdown data capped; one column
-//! of numbers under its header is read (a histogram of it).
+//! of numbers under its header, or without one, is read (a histogram of
+//! it).
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
@@ -220,6 +221,16 @@ fn a_million_points_are_a_few_thousand_cells_and_crowded_places_stay_visible() {
     assert!(full > 1_000, "{full} full braille cells: {text}");
 }
 
+/// The values a histogram's bins count, all together.
+fn counted(chart: &serde_json::Value) -> f64 {
+    chart["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].as_f64().unwrap())
+        .sum()
+}
+
 #[test]
 fn one_column_of_numbers_under_its_header_is_a_histogram() {
     // As `cut -d, -f3 flights.csv | viz-parse --chart hist` gives it: a
@@ -230,15 +241,48 @@ fn one_column_of_numbers_under_its_header_is_a_histogram() {
     let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(chart["chartType"], "hist", "{out}");
     assert_eq!(chart["xLabel"], "dep_delay", "{out}");
-    let counted: f64 = chart["series"][0]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["value"].as_f64().unwrap())
-        .sum();
-    assert_eq!(counted, 7.0, "{out}");
+    assert_eq!(counted(&chart), 7.0, "{out}");
     assert!(err.contains("\"NA\""), "{err}");
     // A sentence above a number is still prose, not a header.
     let (code, _, err) = parse(&["--chart", "hist"], "The results are in.\n12\n");
     assert_ne!(code, 0, "{err}");
+}
+
+#[test]
+fn a_headerless_file_of_one_number_a_line_is_a_histogram_of_every_line() {
+    // lowcharts' input (`lowcharts hist values.txt`): no header, one number
+    // a line, large enough to be read ahead on the workers through mapped
+    // windows. Every line is counted (the first is no header), and a
+    // stray word is said with its line and skipped.
+    let dir = support::temp_dir("headerless-hist");
+    let path = dir.join("values.txt");
+    let mut text = String::new();
+    for i in 0..60_000u32 {
+        if i == 41_234 {
+            text.push_str("oops\n");
+        } else {
+            text.push_str(&format!("{}.{}\n", i % 100, i % 7));
+        }
+    }
+    std::fs::write(&path, &text).unwrap();
+    let (code, out, err) = parse(&["--chart", "hist", path.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(chart["chartType"], "hist", "{out}");
+    let points = chart["series"][0]["points"].as_array().unwrap();
+    assert_eq!(counted(&chart), 59_999.0, "{out}");
+    // 0.0 (the first line) is in the first bin, whose edges hold 0..5.
+    assert_eq!(points[0]["x"], 0.0, "{out}");
+    assert_eq!(points[0]["value"], 3_000.0, "{out}");
+    assert!(
+        err.contains("line 41235") && err.contains("\"oops\""),
+        "{err}"
+    );
+    // A word among the first lines (the ones looked at to tell the
+    // format) is skipped the same way, not taken for prose.
+    let (code, out, err) = parse(&["--chart", "hist"], "1.5\n2\nx\n4\n2.5\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("line 3") && err.contains("\"x\""), "{err}");
+    let chart: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(counted(&chart), 4.0, "{out}");
 }

@@ -143,7 +143,11 @@ impl PlainShape {
             };
             labels.push(range);
         }
-        values.extend_from_slice(got);
+        // One value (most charts): a push, not a call to copy a slice.
+        match got {
+            [v] => values.push(*v),
+            _ => values.extend_from_slice(got),
+        }
         Taken::Plain
     }
 }
@@ -313,6 +317,16 @@ impl Run {
         warn: &mut Warner,
     ) -> Result<usize, ParseError> {
         let width = shape.values.len();
+        if shape.label.is_none() {
+            // All at once: one call for the run, not one a row.
+            if !rows.is_empty() {
+                push(
+                    Record::Plains(&self.values[rows.start * width..rows.end * width]),
+                    warn,
+                )?;
+            }
+            return Ok(rows.end);
+        }
         for i in rows.clone() {
             let label = shape.label.map(|_| {
                 let (a, b) = self.labels[i];

@@ -105,12 +105,12 @@ impl Builder {
     pub(super) fn push_values_collected(&mut self, values: &[f64], label: Option<&str>) {
         if let Some(Some(s)) = self.collect.as_mut().map(|c| c.source.as_mut()) {
             let (label_col, value_cols) = (self.plan.label, &self.plan.values);
-            s.push(|i| {
+            let value = |i: usize| Some(values[value_cols.iter().position(|&v| v == i)?]);
+            s.push_read(value, |i| {
                 if Some(i) == label_col {
                     label.map(Cow::Borrowed)
                 } else {
-                    let k = value_cols.iter().position(|&v| v == i)?;
-                    Some(Cow::Owned(values[k].to_string()))
+                    Some(Cow::Owned(value(i)?.to_string()))
                 }
             });
         }
@@ -132,6 +132,19 @@ impl Builder {
     /// Plain values and their label into the collection.
     fn collect_values(&mut self, values: &[f64], label: Option<&str>) {
         self.rows += 1;
+        // A histogram counts the first value alone: no label, so no row
+        // number written out for one (a third of its time, one a line,
+        // on a headerless column of numbers).
+        if let Some(Collect {
+            what: What::Hist { hist, .. },
+            ..
+        }) = &mut self.collect
+        {
+            if let Some(&v) = values.first() {
+                hist.push(v);
+            }
+            return;
+        }
         let owned;
         let label = match label {
             Some(l) => l,
@@ -160,12 +173,8 @@ impl Builder {
                 }
                 r.map_err(|o| overflow(o, Loc::Record(0), &names_of(names, self.plan.label)))
             }
-            What::Hist { hist, .. } => {
-                if let Some(&v) = values.first() {
-                    hist.push(v);
-                }
-                Ok(())
-            }
+            // Counted above.
+            What::Hist { .. } => Ok(()),
             What::Scatter(sc) => {
                 if let Some(x) = x_of(label, x_type, dates, dec) {
                     for (k, &col) in value_cols.iter().enumerate() {

@@ -13,6 +13,7 @@ use crate::spec::Reduction;
 use super::super::plain::plain_text;
 use super::super::rows::{Cells, MAX_VALUES, PlainShape};
 use super::Builder;
+use super::transforms::{Collect, What};
 
 impl Builder {
     /// What the fast lane takes from a row now, for readers that read it
@@ -41,10 +42,54 @@ impl Builder {
                 .iter()
                 .map(|&col| (col, self.plan.decimals[col]))
                 .collect(),
-            label: self.plan.label,
+            // A histogram counts values alone: its readers need no label.
+            label: self.plan.label.filter(|_| !self.is_hist()),
             max_width,
             floor: self.floor.clone(),
         })
+    }
+
+    /// Rows a reader ahead read without a label (the shape had none):
+    /// `values` holds each row's values in turn. Past the rows a chart
+    /// carries for its export, a histogram counts them in one loop.
+    pub(in super::super) fn push_values_run(&mut self, values: &[f64]) {
+        let width = self.plan.values.len().max(1);
+        let mut rows = values.chunks_exact(width);
+        while !self.counts_values_alone() {
+            let Some(row) = rows.next() else { return };
+            self.push_values(row, None);
+        }
+        if let Some(Collect {
+            what: What::Hist { hist, .. },
+            ..
+        }) = &mut self.collect
+        {
+            self.rows += rows.len();
+            hist.push_all(rows.map(|row| row[0]));
+        }
+    }
+
+    fn is_hist(&self) -> bool {
+        matches!(
+            &self.collect,
+            Some(Collect {
+                what: What::Hist { .. },
+                ..
+            })
+        )
+    }
+
+    /// A histogram that keeps no more input rows for its export: what a
+    /// row brings it is its first value, nothing else.
+    fn counts_values_alone(&self) -> bool {
+        matches!(
+            &self.collect,
+            Some(Collect {
+                what: What::Hist { .. },
+                source,
+                ..
+            }) if source.as_ref().is_none_or(|s| s.is_over())
+        )
     }
 
     /// True when the row was taken; false leaves it untouched for `push`.

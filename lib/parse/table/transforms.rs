@@ -205,7 +205,8 @@ fn source_columns(
             dates: plan.dates.order,
         });
     };
-    if let Some(l) = plan.label {
+    // A histogram reads its value alone: no label column.
+    if let Some(l) = plan.label.filter(|_| !matches!(what, What::Hist { .. })) {
         let unit = matches!(what, What::Groups { unit: Some(_), .. });
         let kind = match plan.x_type {
             _ if unit => CellKind::Date,

@@ -93,7 +93,23 @@ impl Atoms {
         floor_i64(v / self.w + EDGE)
     }
 
+    /// Counts `v`: nearly always in an atom there is already room for.
+    #[inline]
     fn add(&mut self, v: f64) {
+        // Wrapping: an atom below `lo` (or past the ends of i64) comes out
+        // far past the counts' length, and takes the way that grows them.
+        let i = self.index(v).wrapping_sub(self.lo) as u64;
+        match usize::try_from(i).ok().and_then(|i| self.counts.get_mut(i)) {
+            Some(c) => *c = c.saturating_add(1),
+            None => self.add_outside(v),
+        }
+    }
+
+    /// Counts `v` outside the atoms so far: room made for it (or the
+    /// atoms coarsened) first.
+    #[cold]
+    #[inline(never)]
+    fn add_outside(&mut self, v: f64) {
         let mut a = self.index(v);
         let hi = self.lo + self.counts.len() as i64;
         if a < self.lo || a >= hi {
@@ -146,7 +162,36 @@ pub(crate) struct Bin {
 
 impl Histogram {
     /// Counts a value (a non-finite one is no value).
+    #[inline]
     pub(crate) fn push(&mut self, v: f64) {
+        // Nearly every value of a long column: counted in an atom. (The
+        // value is finite and so is `min`: `<` is `f64::min` here.)
+        if let Some(a) = &mut self.atoms
+            && v.is_finite()
+        {
+            if v < self.min {
+                self.min = v;
+            }
+            if v > self.max {
+                self.max = v;
+            }
+            self.n += 1;
+            return a.add(v);
+        }
+        self.push_first(v);
+    }
+
+    /// Counts all of `values`.
+    pub(crate) fn push_all(&mut self, values: impl Iterator<Item = f64>) {
+        for v in values {
+            self.push(v);
+        }
+    }
+
+    /// [`Self::push`] before the values are counted in atoms (or of a
+    /// value that is no number).
+    #[inline(never)]
+    fn push_first(&mut self, v: f64) {
         if !v.is_finite() {
             return;
         }

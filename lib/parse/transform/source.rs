@@ -42,6 +42,17 @@ impl Source {
 
     /// A row, its cells given by `cell(column index)` (trimmed).
     pub(crate) fn push<'c>(&mut self, cell: impl Fn(usize) -> Option<std::borrow::Cow<'c, str>>) {
+        self.push_read(|_| None, cell);
+    }
+
+    /// [`Self::push`], given the numbers already read (`number(column
+    /// index)`, `None` for a column not read as a number): a number column's
+    /// value is taken as it is, not written out and read again.
+    pub(crate) fn push_read<'c>(
+        &mut self,
+        number: impl Fn(usize) -> Option<f64>,
+        cell: impl Fn(usize) -> Option<std::borrow::Cow<'c, str>>,
+    ) {
         if self.over {
             return;
         }
@@ -53,9 +64,20 @@ impl Source {
         let row = self
             .columns
             .iter()
-            .map(|c| (c.name.clone(), typed(c, cell(c.at).as_deref())))
+            .map(|c| {
+                let value = match (c.kind, number(c.at)) {
+                    (CellKind::Number, Some(v)) => Value::from(v),
+                    _ => typed(c, cell(c.at).as_deref()),
+                };
+                (c.name.clone(), value)
+            })
             .collect();
         self.rows.push(row);
+    }
+
+    /// Whether rows are no longer kept (there were too many).
+    pub(crate) fn is_over(&self) -> bool {
+        self.over
     }
 
     /// The rows, unless there were too many.

@@ -8,9 +8,11 @@ use std::io::Read;
 use memchr::memchr2;
 
 use super::super::super::ParseError;
+use super::super::super::number::Decimal;
+use super::super::super::plain::plain_number_bytes;
 use super::super::super::rows::{Loc, Warner};
 use super::super::mapped::Lines;
-use super::super::{CsvLane, Line, plain_number, plain_prefix, plain_text, split_line};
+use super::super::{CsvLane, Line, plain_prefix, plain_text, split_line};
 use super::{Ahead, PlainShape, Push, ReadRun, Record, Run, Taken, read_ahead};
 
 impl<R: Read> CsvLane<R> {
@@ -33,6 +35,13 @@ pub(super) struct Delimited {
 
 impl ReadRun for Delimited {
     fn read(&mut self, run: &mut Run, shape: &PlainShape) {
+        // One value column, no label, no floor (a histogram, a line of
+        // row numbers): what `PlainShape::take` does for it, without its
+        // loop over columns and its checks of what is not there.
+        let one = match (&*shape.values, shape.label, &shape.floor) {
+            (&[(col, dec)], None, None) => Some((col, dec)),
+            _ => None,
+        };
         run.read_rows(|run, text| {
             let b = text.as_bytes();
             let mut pos = run.start;
@@ -48,7 +57,10 @@ impl ReadRun for Delimited {
                         text,
                         fields: &self.fields,
                     };
-                    let taken = line.read_plain(shape, &mut run.values, &mut run.labels);
+                    let taken = match one {
+                        Some((col, dec)) => line.read_one(col, dec, shape, &mut run.values),
+                        None => line.read_plain(shape, &mut run.values, &mut run.labels),
+                    };
                     run.record(taken, pos, &mut plain);
                 }
                 pos = end + 1;
@@ -58,6 +70,31 @@ impl ReadRun for Delimited {
 }
 
 impl Line<'_> {
+    /// [`Self::read_plain`] of a shape of one value column, no label and
+    /// no floor: the number in column `col`, read with `dec`.
+    #[inline(always)]
+    fn read_one(
+        &self,
+        col: usize,
+        dec: Decimal,
+        shape: &PlainShape,
+        values: &mut Vec<f64>,
+    ) -> Taken {
+        if shape.max_width.is_some_and(|w| self.fields.len() > w) {
+            return Taken::Full;
+        }
+        match self
+            .field_bytes(col)
+            .and_then(|b| plain_number_bytes(b, dec))
+        {
+            Some(v) => {
+                values.push(v);
+                Taken::Plain
+            }
+            None => Taken::Full,
+        }
+    }
+
     /// Appends the row's values and label range when the fast lane takes
     /// it (what `Builder::push_plain` takes, in the same order: values,
     /// then the floor, then the label); else leaves both untouched.
@@ -73,7 +110,7 @@ impl Line<'_> {
         shape.take(
             values,
             labels,
-            |col, dec| plain_number(self.field(col)?, dec),
+            |col, dec| plain_number_bytes(self.field_bytes(col)?, dec),
             |col| {
                 plain_text(self.field(col)?)?;
                 Some(self.fields[col])
