@@ -43,7 +43,7 @@ pub fn run(args: Args, matches: &ArgMatches) -> anyhow::Result<u8> {
 /// thread that allocates an arena of its own, and memory freed in one is
 /// kept there: the runs of a large input are filled on the reading
 /// threads and handed back to this one, so each arena kept its own copy
-/// of the buffers in flight (about 0.5 MiB resident a thread on a 1M-row
+/// of the buffers in flight (0.2-0.5 MiB resident a thread on a 1M-row
 /// file). The reading threads allocate only when a run outgrows its
 /// buffers, so they hardly ever wait on the shared arena's lock.
 fn one_malloc_arena() {
