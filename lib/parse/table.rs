@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use crate::spec::{self, Chart, ChartType, NormalizeOptions, Normalized, XType};
 
 use super::number::{Decimal, MarkHint, decide_decimal, doubt_note, is_missing, parse_number};
-use super::rows::{Cells, Loc, Names, OwnedRow, Record, Rows, Warner, cell};
+use super::rows::{Cells, Loc, Names, OwnedRow, PlainShape, Record, Rows, Warner, cell};
 use super::transform::AggregateOp;
 use super::{ParseError, ParseOptions, examples_error};
 
@@ -622,27 +622,20 @@ pub(crate) fn chart_from_rows(
     }
     drop(sample);
     if let Some(shape) = b.plain_shape(header_width) {
-        rows.read_plain(
-            &shape,
-            &mut |record, warn| match record {
-                Record::Plain(values, label) => {
-                    b.push_values(values, label);
-                    Ok(())
-                }
-                Record::Plains(values) => {
-                    b.push_values_run(values);
-                    Ok(())
-                }
-                Record::Dropped(n) => {
-                    b.push_dropped(n);
-                    Ok(())
-                }
-                Record::Other(row, loc) => {
-                    full_row(&mut b, row, loc, header_width, delimiter, warn)
-                }
-            },
-            warn,
-        )?;
+        let ends = (header_width, delimiter);
+        // Which push takes a plain row is decided here, not for each row.
+        if b.collect.is_some() {
+            read_ahead(
+                rows,
+                &shape,
+                &mut b,
+                ends,
+                Builder::push_values_collected,
+                warn,
+            )?;
+        } else {
+            read_ahead(rows, &shape, &mut b, ends, Builder::push_kept_values, warn)?;
+        }
     }
     loop {
         // Plain rows that fit the header go to the fast lane; the others
@@ -655,6 +648,38 @@ pub(crate) fn chart_from_rows(
         full_row(&mut b, rows.current(), loc, header_width, delimiter, warn)?;
     }
     b.finish(warn)
+}
+
+/// The rows a reader reads ahead into `b`: plain ones by `push` (one
+/// copy of this loop for each push, so that a million rows do not each
+/// ask which it is), the others down the full path.
+fn read_ahead(
+    rows: &mut dyn Rows,
+    shape: &PlainShape,
+    b: &mut Builder,
+    (header_width, delimiter): (Option<usize>, u8),
+    push: impl Fn(&mut Builder, &[f64], Option<&str>),
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    rows.read_plain(
+        shape,
+        &mut |record, warn| match record {
+            Record::Plain(values, label) => {
+                push(b, values, label);
+                Ok(())
+            }
+            Record::Plains(values) => {
+                b.push_values_run(values);
+                Ok(())
+            }
+            Record::Dropped(n) => {
+                b.push_dropped(n);
+                Ok(())
+            }
+            Record::Other(row, loc) => full_row(b, row, loc, header_width, delimiter, warn),
+        },
+        warn,
+    )
 }
 
 /// A row the fast lane did not take: named and skipped when ragged, else

@@ -23,32 +23,35 @@ pub use xorder::{XNotes, XOf};
 /// How many input positions the bucketed reducers resolve exactly.
 pub const EXACT_WINDOW: usize = 4096;
 
+/// A point kept, with its place in the input: its label and value only
+/// (a [`Point`]'s x, x2 and count are not a reducer's), so the working
+/// set stays as small as it was before points had them.
 #[derive(Debug, Clone)]
 struct Indexed {
     idx: usize,
-    point: Point,
+    label: String,
+    value: f64,
 }
 
 impl Indexed {
     fn new(idx: usize, value: f64, label: &str) -> Indexed {
         Indexed {
             idx,
-            point: Point {
-                label: label.to_string(),
-                value,
-                x: None,
-                x2: None,
-                count: None,
-            },
+            label: label.to_string(),
+            value,
         }
     }
 
     /// Overwrites in place, reusing the label's allocation.
     fn set(&mut self, idx: usize, value: f64, label: &str) {
         self.idx = idx;
-        self.point.value = value;
-        self.point.label.clear();
-        self.point.label.push_str(label);
+        self.value = value;
+        self.label.clear();
+        self.label.push_str(label);
+    }
+
+    fn into_point(self) -> Point {
+        Point::new(self.label, self.value)
     }
 }
 
@@ -74,10 +77,9 @@ impl Ord for ByMagnitude {
         // Reversed so BinaryHeap (a max-heap) pops the weakest first.
         other
             .0
-            .point
             .value
             .abs()
-            .total_cmp(&self.0.point.value.abs())
+            .total_cmp(&self.0.value.abs())
             .then(self.0.idx.cmp(&other.0.idx))
     }
 }
@@ -104,18 +106,18 @@ impl Bucket {
 
     /// Looks at the value first: the label is copied only for a new extreme.
     fn add(&mut self, idx: usize, value: f64, label: &str) {
-        if value < self.min.point.value {
+        if value < self.min.value {
             self.min.set(idx, value, label);
-        } else if value > self.max.point.value {
+        } else if value > self.max.value {
             self.max.set(idx, value, label);
         }
     }
 
     fn merge(mut self, other: Bucket) -> Bucket {
-        if other.min.point.value < self.min.point.value {
+        if other.min.value < self.min.value {
             self.min = other.min;
         }
-        if other.max.point.value > self.max.point.value {
+        if other.max.value > self.max.value {
             self.max = other.max;
         }
         self
@@ -264,7 +266,7 @@ impl Reducer {
             State::Top(heap) => {
                 heap.len() >= self.limit
                     && heap.peek().is_some_and(|weakest| {
-                        value.abs().total_cmp(&weakest.0.point.value.abs()) != Ordering::Greater
+                        value.abs().total_cmp(&weakest.0.value.abs()) != Ordering::Greater
                     })
             }
             _ => false,
@@ -288,7 +290,7 @@ impl Reducer {
     pub fn floor(&self) -> Option<f64> {
         match &self.state {
             State::Top(heap) if heap.len() >= self.limit => {
-                heap.peek().map(|weakest| weakest.0.point.value.abs())
+                heap.peek().map(|weakest| weakest.0.value.abs())
             }
             _ => None,
         }
@@ -324,7 +326,10 @@ impl Reducer {
                 let n = self.seen;
                 if n <= limit {
                     // Width is still 1: every bucket is one point.
-                    return (buckets.into_iter().map(|b| b.head.point).collect(), false);
+                    return (
+                        buckets.into_iter().map(|b| b.head.into_point()).collect(),
+                        false,
+                    );
                 }
                 match self.method {
                     Reduction::Even => strip(even(&buckets, n, limit, &last)),
@@ -419,7 +424,7 @@ impl Buckets {
 }
 
 fn strip(v: Vec<Indexed>) -> Vec<Point> {
-    v.into_iter().map(|p| p.point).collect()
+    v.into_iter().map(Indexed::into_point).collect()
 }
 
 /// `limit` positions spread evenly over 0..n, each answered by the nearest
@@ -511,7 +516,7 @@ fn lttb(buckets: &[Bucket], limit: usize, first: &Indexed, last: &Indexed) -> Ve
         out.push(last.clone());
         return out;
     }
-    let xy = |p: &Indexed| (p.idx as f64, p.point.value);
+    let xy = |p: &Indexed| (p.idx as f64, p.value);
     let mut out = vec![first.clone()];
     let size = cands.len() as f64 / inner as f64;
     let mut prev = xy(first);

@@ -7,6 +7,15 @@ use std::path::{Path, PathBuf};
 
 use super::{coded, exit};
 
+/// Bytes of a pipe or a device read at a time: large reads, fewer calls
+/// (viz-parse's readers ask for as much, which then bypasses the buffer).
+const STREAM_BUFFER: usize = 256 * 1024;
+
+/// The same for a regular file. viz-parse reads a large one through
+/// mapped windows after its first reads, so a pipe's buffer was a quarter
+/// of a megabyte resident for those reads alone.
+const FILE_BUFFER: usize = 64 * 1024;
+
 /// One named input: a file, or stdin for `-`.
 pub struct Input {
     pub name: String,
@@ -46,9 +55,16 @@ pub fn open_input(path: &Path) -> anyhow::Result<Input> {
         .is_some_and(|m| m.is_file())
         .then(|| f.try_clone().ok())
         .flatten();
+    // A regular file is read mostly by the readers that map it (`file`):
+    // the buffer serves the first reads, a pipe's the whole input.
+    let buffer = if file.is_some() {
+        FILE_BUFFER
+    } else {
+        STREAM_BUFFER
+    };
     Ok(Input {
         name: path.display().to_string(),
-        reader: Box::new(BufReader::with_capacity(256 * 1024, f)),
+        reader: Box::new(BufReader::with_capacity(buffer, f)),
         file,
     })
 }
@@ -56,7 +72,7 @@ pub fn open_input(path: &Path) -> anyhow::Result<Input> {
 fn stdin_input() -> Input {
     Input {
         name: "<stdin>".into(),
-        reader: Box::new(BufReader::with_capacity(256 * 1024, io::stdin())),
+        reader: Box::new(BufReader::with_capacity(STREAM_BUFFER, io::stdin())),
         file: None,
     }
 }

@@ -177,7 +177,8 @@ impl<R: std::io::Read> super::Chunks<R> {
             let at = begin + self.read - self.raw.len() as u64;
             self.map = MappedFile::new(file, at);
             if self.map.is_some() {
-                self.raw.clear();
+                // Freed, not kept: the map reads the rest.
+                self.raw = Vec::new();
             }
         }
         Ok((first, self.eof))
@@ -193,7 +194,8 @@ impl<R: std::io::Read> super::Chunks<R> {
             return Ok(false);
         };
         if let Some(text) = map.next_window(self.size, lines)? {
-            run.text.clear();
+            // Freed, not kept (the first run's was a whole first read).
+            run.text = String::new();
             run.mapped = Some(text);
             return Ok(true);
         }

@@ -57,7 +57,11 @@ impl Builder {
         let mut rows = values.chunks_exact(width);
         while !self.counts_values_alone() {
             let Some(row) = rows.next() else { return };
-            self.push_values(row, None);
+            if self.collect.is_some() {
+                self.push_values_collected(row, None);
+            } else {
+                self.push_kept_values(row, None);
+            }
         }
         if let Some(Collect {
             what: What::Hist { hist, .. },
@@ -149,16 +153,9 @@ impl Builder {
         }
     }
 
-    /// A row the fast lane read ahead ([`Self::plain_shape`]): its values
-    /// and its plain label cell.
-    pub(in super::super) fn push_values(&mut self, values: &[f64], label: Option<&str>) {
-        if self.collect.is_some() {
-            return self.push_values_collected(values, label);
-        }
-        self.push_kept_values(values, label);
-    }
-
-    /// Values into the reducers, unless a top-N drops them at once.
+    /// A row the fast lane read ahead ([`Self::plain_shape`]), its values
+    /// and its plain label cell, into the reducers, unless a top-N drops
+    /// them at once (when transforms run: `push_values_collected`).
     pub(super) fn push_kept_values(&mut self, values: &[f64], label: Option<&str>) {
         if !self.dropped(values) {
             self.push_kept(values, label);

@@ -36,6 +36,15 @@ struct Cell {
     sy: f64,
 }
 
+impl Cell {
+    /// `other`'s points added to this cell's.
+    fn add(&mut self, other: Cell) {
+        self.n += other.n;
+        self.sx += other.sx;
+        self.sy += other.sy;
+    }
+}
+
 /// The grid: its origin, its cells' size, how many across and down, and
 /// each series' cells (row by row).
 #[derive(Debug)]
@@ -222,10 +231,7 @@ impl Grid {
                 let mut merged = vec![Cell::default(); mw * mh];
                 for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.n > 0) {
                     let (col, row) = ((i % self.nx - c0) / fx, (i / self.nx - r0) / fy);
-                    let m = &mut merged[row * mw + col];
-                    m.n += c.n;
-                    m.sx += c.sx;
-                    m.sy += c.sy;
+                    merged[row * mw + col].add(*c);
                 }
                 merged
                     .into_iter()
@@ -297,18 +303,43 @@ impl Grid {
 
     /// The cells laid out anew: `nx` × `ny`, the old ones shifted by
     /// (`left`, `below`) cells and merged by `merge` along each axis.
+    /// In place (the vector resized, which moves a large one's pages
+    /// rather than copying them): a copy held the old grid and the new
+    /// one at once, a third of a 1M-point scatter's peak memory.
     fn relayout(&mut self, nx: usize, ny: usize, left: usize, below: usize, merge: (usize, usize)) {
+        debug_assert!(merge == (1, 1) || (left, below) == (0, 0));
+        let old_nx = self.nx;
+        let to = |i: usize| {
+            let (col, row) = (
+                (i % old_nx + left) / merge.0,
+                (i / old_nx + below) / merge.1,
+            );
+            row * nx + col
+        };
         for series in &mut self.cells {
-            let mut out = vec![Cell::default(); nx * ny];
-            for (i, c) in series.iter().enumerate().filter(|(_, c)| c.n > 0) {
-                let (col, row) = (i % self.nx, i / self.nx);
-                let (col, row) = ((col + left) / merge.0, (row + below) / merge.1);
-                let m = &mut out[row * nx + col];
-                m.n += c.n;
-                m.sx += c.sx;
-                m.sy += c.sy;
+            let old = series.len();
+            if merge == (1, 1) {
+                // Growing: each cell moves up (`to(i)` >= i, rising with
+                // i), so from the last down none is overwritten unread.
+                series.resize(nx * ny, Cell::default());
+                for i in (0..old).rev() {
+                    let c = std::mem::take(&mut series[i]);
+                    if c.n > 0 {
+                        series[to(i)].add(c);
+                    }
+                }
+            } else {
+                // Merging: each cell moves down (`to(i)` <= i), into a
+                // cell already read, in the order a copy added them.
+                for i in 0..old {
+                    let c = std::mem::take(&mut series[i]);
+                    if c.n > 0 {
+                        series[to(i)].add(c);
+                    }
+                }
+                series.truncate(nx * ny);
+                series.shrink_to_fit();
             }
-            *series = out;
         }
         self.x0 -= self.cw * left as f64;
         self.y0 -= self.ch * below as f64;
@@ -350,5 +381,75 @@ mod tests {
         assert!(pts.len() <= OUT_W * OUT_H);
         assert_eq!(pts.iter().map(|p| p.3.unwrap()).sum::<u64>(), 100_002);
         assert!(pts.iter().any(|p| p.1 == -1e6 && p.2 == 5.0));
+    }
+
+    /// The copy `relayout` was: a new grid, each occupied cell added in.
+    fn copied(
+        g: &Grid,
+        nx: usize,
+        ny: usize,
+        shift: (usize, usize),
+        merge: (usize, usize),
+    ) -> Vec<Vec<Cell>> {
+        g.cells
+            .iter()
+            .map(|series| {
+                let mut out = vec![Cell::default(); nx * ny];
+                for (i, c) in series.iter().enumerate().filter(|(_, c)| c.n > 0) {
+                    let (col, row) = (i % g.nx + shift.0, i / g.nx + shift.1);
+                    out[row / merge.1 * nx + col / merge.0].add(*c);
+                }
+                out
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cells_relaid_in_place_are_those_a_copy_made() {
+        let (nx, ny) = (7, 5);
+        let cells = |k: u64| -> Vec<Cell> {
+            (0..nx * ny as u64)
+                .map(|i| {
+                    let n = (i * 7 + k) % 3;
+                    if n == 0 {
+                        return Cell::default();
+                    }
+                    Cell {
+                        n,
+                        sx: (i as f64 + 0.1) * n as f64,
+                        sy: -(i as f64) / 3.0 * n as f64,
+                    }
+                })
+                .collect()
+        };
+        let grid = || Grid {
+            x0: 0.0,
+            y0: 0.0,
+            cw: 1.0,
+            ch: 1.0,
+            nx: nx as usize,
+            ny: ny as usize,
+            cells: vec![cells(0), cells(1)],
+        };
+        let bits = |cells: &[Vec<Cell>]| -> Vec<(u64, u64, u64)> {
+            cells
+                .iter()
+                .flatten()
+                .map(|c| (c.n, c.sx.to_bits(), c.sy.to_bits()))
+                .collect()
+        };
+        for (size, shift, merge) in [
+            ((9, 8), (2, 3), (1, 1)),
+            ((7, 6), (0, 0), (1, 1)),
+            ((12, 5), (5, 0), (1, 1)),
+            ((4, 5), (0, 0), (2, 1)),
+            ((7, 3), (0, 0), (1, 2)),
+            ((4, 3), (0, 0), (2, 2)),
+        ] {
+            let mut g = grid();
+            let want = copied(&g, size.0, size.1, shift, merge);
+            g.relayout(size.0, size.1, shift.0, shift.1, merge);
+            assert_eq!(bits(&g.cells), bits(&want), "{size:?} {shift:?} {merge:?}");
+        }
     }
 }

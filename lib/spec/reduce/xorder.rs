@@ -109,7 +109,7 @@ impl XWatch {
         ps.dedup_by_key(|p| p.idx);
         let mut xb = XBuckets::new();
         for p in ps {
-            self.point(&mut xb, p.idx, p.point.value, &p.point.label);
+            self.point(&mut xb, p.idx, p.value, &p.label);
         }
         xb
     }
@@ -129,21 +129,21 @@ impl XWatch {
 
     /// Follows one more point in file order; true at the first step back.
     pub(super) fn steps_back(&mut self, p: &Indexed) -> bool {
-        let Some(x) = (self.x_of)(&p.point.label).filter(|x| x.is_finite()) else {
+        let Some(x) = (self.x_of)(&p.label).filter(|x| x.is_finite()) else {
             return false;
         };
         if let Some(last) = self.last {
             if x < last {
-                self.notes.unsorted = Some((self.last_label.clone(), p.point.label.clone()));
+                self.notes.unsorted = Some((self.last_label.clone(), p.label.clone()));
                 return true;
             }
             if x == last && self.notes.repeat.is_none() {
-                self.notes.repeat = Some(p.point.label.clone());
+                self.notes.repeat = Some(p.label.clone());
             }
         }
         self.last = Some(x);
         self.last_label.clear();
-        self.last_label.push_str(&p.point.label);
+        self.last_label.push_str(&p.label);
         false
     }
 }
@@ -152,14 +152,14 @@ impl XWatch {
 #[derive(Debug, Clone)]
 struct XBucket {
     /// Lowest x (of equals, the earliest row) and highest x (the latest).
-    lo: Indexed,
-    hi: Indexed,
-    min: Indexed,
-    max: Indexed,
+    lo: XPoint,
+    hi: XPoint,
+    min: XPoint,
+    max: XPoint,
 }
 
 impl XBucket {
-    fn new(p: Indexed) -> XBucket {
+    fn new(p: XPoint) -> XBucket {
         XBucket {
             lo: p.clone(),
             hi: p.clone(),
@@ -174,9 +174,9 @@ impl XBucket {
         } else if x >= x_of(&self.hi) {
             set(&mut self.hi, idx, x, value, label);
         }
-        if value < self.min.point.value {
+        if value < self.min.value {
             set(&mut self.min, idx, x, value, label);
-        } else if value > self.max.point.value {
+        } else if value > self.max.value {
             set(&mut self.max, idx, x, value, label);
         }
     }
@@ -188,30 +188,54 @@ impl XBucket {
         if x_of(&o.hi) >= x_of(&self.hi) {
             self.hi = o.hi;
         }
-        if o.min.point.value < self.min.point.value {
+        if o.min.value < self.min.value {
             self.min = o.min;
         }
-        if o.max.point.value > self.max.point.value {
+        if o.max.value > self.max.value {
             self.max = o.max;
         }
         self
     }
 }
 
-fn x_of(p: &Indexed) -> f64 {
-    p.point.x.unwrap_or(f64::NAN)
+/// A point kept in x buckets: a reducer's point with its x.
+#[derive(Debug, Clone)]
+struct XPoint {
+    idx: usize,
+    x: f64,
+    value: f64,
+    label: String,
 }
 
-fn set(p: &mut Indexed, idx: usize, x: f64, value: f64, label: &str) {
-    p.set(idx, value, label);
-    p.point.x = Some(x);
+impl XPoint {
+    fn new(idx: usize, x: f64, value: f64, label: &str) -> XPoint {
+        XPoint {
+            idx,
+            x,
+            value,
+            label: label.to_string(),
+        }
+    }
+}
+
+fn x_of(p: &XPoint) -> f64 {
+    p.x
+}
+
+/// Overwrites in place, reusing the label's allocation.
+fn set(p: &mut XPoint, idx: usize, x: f64, value: f64, label: &str) {
+    p.idx = idx;
+    p.x = x;
+    p.value = value;
+    p.label.clear();
+    p.label.push_str(label);
 }
 
 /// Points bucketed by x value: exact up to [`EXACT_WINDOW`] points, then on
 /// a grid of power-of-two widths.
 #[derive(Debug)]
 pub(super) struct XBuckets {
-    exact: Vec<Indexed>,
+    exact: Vec<XPoint>,
     /// Bucket width 2^shift, in x units.
     shift: i32,
     grid: HashMap<i64, XBucket>,
@@ -232,8 +256,7 @@ impl XBuckets {
     /// One point with its x.
     pub(super) fn push(&mut self, idx: usize, x: f64, value: f64, label: &str, notes: &mut XNotes) {
         if self.grid.is_empty() {
-            let mut p = Indexed::new(idx, value, label);
-            p.point.x = Some(x);
+            let p = XPoint::new(idx, x, value, label);
             self.exact.push(p);
             if self.exact.len() > EXACT_WINDOW {
                 self.onto_grid(notes);
@@ -249,8 +272,7 @@ impl XBuckets {
                 b.add(idx, x, value, label);
             }
             None => {
-                let mut p = Indexed::new(idx, value, label);
-                p.point.x = Some(x);
+                let p = XPoint::new(idx, x, value, label);
                 self.grid.insert(k, XBucket::new(p));
                 if self.grid.len() > EXACT_WINDOW {
                     self.coarsen();
@@ -295,7 +317,7 @@ impl XBuckets {
     }
 
     /// Notes an x that two of these points share.
-    fn repeat_in(exact: &[Indexed], notes: &mut XNotes) {
+    fn repeat_in(exact: &[XPoint], notes: &mut XNotes) {
         if notes.repeat.is_some() {
             return;
         }
@@ -304,7 +326,7 @@ impl XBuckets {
         if let Some(w) = xs.windows(2).find(|w| w[0].0 == w[1].0)
             && let Some(p) = exact.iter().find(|p| p.idx == w[1].1)
         {
-            notes.repeat = Some(p.point.label.clone());
+            notes.repeat = Some(p.label.clone());
         }
     }
 
@@ -334,8 +356,8 @@ impl XBuckets {
     }
 
     /// The points to reduce, in x order (of equals, file order).
-    fn candidates(mut self, method: Reduction) -> Vec<Indexed> {
-        let by_x = |a: &Indexed, b: &Indexed| x_of(a).total_cmp(&x_of(b)).then(a.idx.cmp(&b.idx));
+    fn candidates(mut self, method: Reduction) -> Vec<XPoint> {
+        let by_x = |a: &XPoint, b: &XPoint| x_of(a).total_cmp(&x_of(b)).then(a.idx.cmp(&b.idx));
         if self.grid.is_empty() {
             self.exact.sort_by(by_x);
             return self.exact;
@@ -405,7 +427,7 @@ impl Reducer {
     ) -> Vec<crate::spec::Point> {
         let mut r = Reducer::new(limit, method);
         for p in xb.candidates(method) {
-            r.push_value(p.point.value, &p.point.label);
+            r.push_value(p.value, &p.label);
         }
         r.finish().0
     }
