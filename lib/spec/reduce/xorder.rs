@@ -75,10 +75,14 @@ impl XWatch {
     pub(super) fn check(&mut self, b: &Buckets) -> bool {
         let mut step = false;
         for bucket in b.done.iter().chain(b.open.as_ref()) {
-            let mut ps = vec![&bucket.head];
-            ps.extend(bucket.extremes());
-            ps.sort_by_key(|p| p.idx);
-            for p in ps {
+            // Its head and extremes in file order, on the stack: this
+            // runs for every bucket at every halving.
+            let mut ps: [Option<&Indexed>; 3] = [Some(&bucket.head), None, None];
+            for (slot, p) in ps[1..].iter_mut().zip(bucket.extremes()) {
+                *slot = Some(p);
+            }
+            ps.sort_by_key(|p| p.map_or(usize::MAX, |p| p.idx));
+            for p in ps.into_iter().flatten() {
                 if p.idx >= self.next && !step {
                     self.next = p.idx + 1;
                     step = self.steps_back(p);
