@@ -178,9 +178,9 @@ impl XBucket {
         } else if x >= x_of(&self.hi) {
             set(&mut self.hi, idx, x, value, label);
         }
-        if value < self.min.value {
+        if value < self.min.p.value {
             set(&mut self.min, idx, x, value, label);
-        } else if value > self.max.value {
+        } else if value > self.max.p.value {
             set(&mut self.max, idx, x, value, label);
         }
     }
@@ -192,10 +192,10 @@ impl XBucket {
         if x_of(&o.hi) >= x_of(&self.hi) {
             self.hi = o.hi;
         }
-        if o.min.value < self.min.value {
+        if o.min.p.value < self.min.p.value {
             self.min = o.min;
         }
-        if o.max.value > self.max.value {
+        if o.max.p.value > self.max.p.value {
             self.max = o.max;
         }
         self
@@ -205,19 +205,15 @@ impl XBucket {
 /// A point kept in x buckets: a reducer's point with its x.
 #[derive(Debug, Clone)]
 struct XPoint {
-    idx: usize,
+    p: Indexed,
     x: f64,
-    value: f64,
-    label: String,
 }
 
 impl XPoint {
     fn new(idx: usize, x: f64, value: f64, label: &str) -> XPoint {
         XPoint {
-            idx,
+            p: Indexed::new(idx, value, label),
             x,
-            value,
-            label: label.to_string(),
         }
     }
 }
@@ -228,11 +224,8 @@ fn x_of(p: &XPoint) -> f64 {
 
 /// Overwrites in place, reusing the label's allocation.
 fn set(p: &mut XPoint, idx: usize, x: f64, value: f64, label: &str) {
-    p.idx = idx;
+    p.p.set(idx, value, label);
     p.x = x;
-    p.value = value;
-    p.label.clear();
-    p.label.push_str(label);
 }
 
 /// Points bucketed by x value: exact up to [`EXACT_WINDOW`] points, then on
@@ -325,12 +318,12 @@ impl XBuckets {
         if notes.repeat.is_some() {
             return;
         }
-        let mut xs: Vec<(f64, usize)> = exact.iter().map(|p| (x_of(p), p.idx)).collect();
+        let mut xs: Vec<(f64, usize)> = exact.iter().map(|p| (x_of(p), p.p.idx)).collect();
         xs.sort_by(|a, b| a.0.total_cmp(&b.0));
         if let Some(w) = xs.windows(2).find(|w| w[0].0 == w[1].0)
-            && let Some(p) = exact.iter().find(|p| p.idx == w[1].1)
+            && let Some(p) = exact.iter().find(|p| p.p.idx == w[1].1)
         {
-            notes.repeat = Some(p.label.clone());
+            notes.repeat = Some(p.p.label.clone());
         }
     }
 
@@ -361,7 +354,7 @@ impl XBuckets {
 
     /// The points to reduce, in x order (of equals, file order).
     fn candidates(mut self, method: Reduction) -> Vec<XPoint> {
-        let by_x = |a: &XPoint, b: &XPoint| x_of(a).total_cmp(&x_of(b)).then(a.idx.cmp(&b.idx));
+        let by_x = |a: &XPoint, b: &XPoint| x_of(a).total_cmp(&x_of(b)).then(a.p.idx.cmp(&b.p.idx));
         if self.grid.is_empty() {
             self.exact.sort_by(by_x);
             return self.exact;
@@ -381,7 +374,7 @@ impl XBuckets {
                 vec![b.lo, b.min, b.max, b.hi]
             };
             ps.sort_by(by_x);
-            ps.dedup_by_key(|p| p.idx);
+            ps.dedup_by_key(|p| p.p.idx);
             out.extend(ps);
         }
         out
@@ -431,7 +424,7 @@ impl Reducer {
     ) -> Vec<crate::spec::Point> {
         let mut r = Reducer::new(limit, method);
         for p in xb.candidates(method) {
-            r.push_value(p.value, &p.label);
+            r.push_value(p.p.value, &p.p.label);
         }
         r.finish().0
     }
