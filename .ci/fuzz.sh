@@ -3,9 +3,17 @@
 # from its committed seeds. Needs a nightly toolchain (libFuzzer's
 # sanitizer flags); without one it says so and skips, it does not fail.
 # Installs cargo-fuzz when missing (about a minute of building).
+#
+# The targets are built once, together (`cargo fuzz build` builds all of
+# them: the library and its dependencies compiled once with the address
+# sanitizer), then run FUZZ_JOBS at a time (default: one per core), each
+# for its full FUZZ_SECONDS. All nine binaries take about 4 GB on disk at
+# once (`df -h` is printed before and after); the fuzz build tree goes
+# when done.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 secs="${FUZZ_SECONDS:-60}"
+jobs="${FUZZ_JOBS:-$(nproc)}"
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then
     if ! rustup toolchain install nightly --profile minimal >/dev/null 2>&1; then
@@ -18,23 +26,39 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked --quiet
 fi
 
-# Every target links the whole library with the address sanitizer (a few
-# hundred MB each), so each is built, run and deleted in turn, and the
-# fuzz build tree goes when done: a CI disk once filled up building them all.
 bindir="target/x86_64-unknown-linux-gnu/release"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch" target' EXIT
 df -h . | tail -n 1 >&2
-for target in $(cargo +nightly fuzz list); do
-    mkdir -p "$scratch/$target"
+echo "fuzz: building every target" >&2
+cargo +nightly fuzz build -O
+df -h . | tail -n 1 >&2
+
+# One target: its corpus in scratch, the seeds read too; a crash or a
+# failed property leaves the input in fuzz/artifacts/TARGET/ (to reproduce
+# with `cargo fuzz run TARGET FILE`) and marks the target failed.
+fuzz_one() {
+    local target=$1
+    mkdir -p "$scratch/$target" "artifacts/$target"
     echo "fuzz: $target for ${secs}s" >&2
-    # A crash or failed property exits non-zero and fails CI; the input is
-    # left in fuzz/artifacts/$target/ to reproduce with `cargo fuzz run`.
-    if ! cargo +nightly fuzz run -O "$target" "$scratch/$target" "seeds/$target" -- \
-        -max_total_time="$secs" -print_final_stats=1 >"$scratch/$target.log" 2>&1; then
-        tail -n 60 "$scratch/$target.log" >&2
-        exit 1
+    if "$bindir/$target" -artifact_prefix="artifacts/$target/" -max_total_time="$secs" \
+        -print_final_stats=1 "$scratch/$target" "seeds/$target" >"$scratch/$target.log" 2>&1; then
+        grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units)' "$scratch/$target.log" |
+            sed "s/^/$target: /" >&2
+    else
+        touch "$scratch/$target.failed"
     fi
-    grep -E '^(#[0-9]+ *DONE|stat::number_of_executed_units)' "$scratch/$target.log" >&2
-    rm -f "$bindir/$target"
+}
+export -f fuzz_one
+export scratch secs bindir
+cargo +nightly fuzz list | xargs -P "$jobs" -I{} bash -c 'fuzz_one {}'
+
+failed=0
+for f in "$scratch"/*.failed; do
+    [[ -e $f ]] || continue
+    target=$(basename "$f" .failed)
+    echo "fuzz: $target FAILED:" >&2
+    tail -n 60 "$scratch/$target.log" >&2
+    failed=1
 done
+exit "$failed"

@@ -1,31 +1,33 @@
 //! gemline: the library behind `gem-ask`, `viz-parse`, `viz-render` and
-//! `topic-tag`. The binaries only parse flags and call in here, so every
-//! behaviour a user sees is testable as a function and shared between the
-//! programs (the terminal view of `gem-ask` is the `viz-render` code).
+//! `topic-tag`, as one module tree. The code lives in the workspace's
+//! crates (crates/NAME, ARCHITECTURE.md says which owns what); this crate
+//! only re-exports their modules under the names they always had, for the
+//! integration tests (tests/it), the benches and the fuzz targets.
 //!
-//! Layers, lowest first: `term` < `events` < `spec` < `session` < `live` <
-//! `topic` < `parse` < `render` < `provider` < `memory` < `agent` < `config` <
-//! `app`.
-//! A module imports only modules before it (tests/it/layers.rs checks every
-//! import, and that no two sibling modules import each other). `term` is
-//! what every program shares at its edges (exit codes, diagnostics,
-//! inputs, the terminal); `events` and `spec` are the event contract and
-//! the chart specs; the engines (`session` to `agent`) take plain resolved
-//! options (`memory` is the store of what the user and the model keep
-//! across sessions); `config` is the config file's schema; `app` holds each
-//! program's front (flags, the merge of flags, environment and config,
-//! `run`, exit codes). ARCHITECTURE.md says which module owns what.
+//! Layers, lowest first, each a crate that depends only on those before
+//! it (so the compiler keeps the order): gemline-core (`term` < `events` <
+//! `spec` < `session` < `live` < `topic`) < gemline-parse (`parse`) <
+//! gemline-render (`render`) < gemline-provider (`provider`) <
+//! gemline-config (`config`) < gemline-memory (`memory`) < gemline-agent
+//! (`agent`) < gemline-viz (`app`: viz-parse, viz-render, topic-tag) <
+//! gemline-ask (`app::gem_ask`).
 
-pub mod agent;
-pub mod app;
-pub mod config;
-pub mod events;
-pub mod live;
-pub mod memory;
-pub mod parse;
-pub mod provider;
-pub mod render;
-pub mod session;
-pub mod spec;
-pub mod term;
-pub mod topic;
+pub use gemline_agent::agent;
+pub use gemline_config::config;
+pub use gemline_core::{events, live, session, spec, term, topic};
+pub use gemline_memory::memory;
+pub use gemline_parse::parse;
+pub use gemline_provider::provider;
+pub use gemline_render::render;
+
+/// The programs' fronts: gemline-ask's `app` (gemline-viz's, with
+/// `gem_ask`), and `generate` with the list of programs and their files.
+pub mod app {
+    pub use gemline_ask::app::*;
+
+    /// `--generate`, the four programs and every generated file.
+    pub mod generate {
+        pub use gemline_ask::app::docs::{files, programs};
+        pub use gemline_viz::app::generate::*;
+    }
+}

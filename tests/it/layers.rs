@@ -1,13 +1,20 @@
-//! The house's order, checked: every import in lib/ runs down the layer
-//! order written in lib.rs's doc (the "Layers, lowest first:" line), no two
-//! sibling modules import each other (directly or round a longer circle),
-//! and no engine below `config` sees clap's parser types or the config
-//! file. Test code (`#[cfg(test)]` and below) may use any layer.
+//! The house's order where the compiler cannot see it. Between crates
+//! the compiler keeps the layers (a crate cannot import what it does not
+//! depend on; Cargo.toml says what each depends on). Inside a crate it
+//! keeps nothing, so this checks, on the source text of crates/*/src:
+//! the order of gemline-core's modules (written in its lib.rs doc, the
+//! "Layers, lowest first:" line: `term` < `events` < ... < `topic`), that
+//! no two sibling modules of any crate import each other (directly or
+//! round a longer circle), and that no engine crate (core, parse, render,
+//! provider, memory, agent) sees clap's parser types or the config file.
+//! Test code (`#[cfg(test)]` and below) may use any layer.
 //!
 //! The checker works on source text: `crate::`, `super::` and `self::`
 //! paths (brace groups expanded) resolved to the modules of the file tree;
 //! a name a parent re-exports from a child (`pub use child::Name`) counts
 //! as that child, so a circle through a parent's re-export is still seen.
+//! Every crate keeps its layer's folder under the layer's name
+//! (crates/parse/src/parse/), so the crates' trees read as one tree.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -22,7 +29,7 @@ struct File {
     code: String,
 }
 
-/// A path like `lib/agent/toolbox/setup.rs` as its module.
+/// A path inside a crate's `src/` (`agent/toolbox/setup.rs`) as its module.
 fn module_of(rel: &str) -> Module {
     let rel = rel.trim_end_matches(".rs");
     let mut parts: Vec<String> = rel.split('/').map(String::from).collect();
@@ -62,14 +69,18 @@ fn code_of(text: &str) -> String {
     out
 }
 
-fn read_tree(root: &Path) -> Vec<File> {
+/// The files of one crate's `src/` (its binaries' `src/bin/` left out),
+/// named `crates/NAME/src/REL`.
+fn read_tree(root: &Path, name: &str) -> Vec<File> {
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let p = entry.unwrap().path();
             if p.is_dir() {
-                stack.push(p);
+                if p != root.join("bin") {
+                    stack.push(p);
+                }
             } else if p.extension().is_some_and(|e| e == "rs") {
                 let rel = p
                     .strip_prefix(root)
@@ -78,7 +89,7 @@ fn read_tree(root: &Path) -> Vec<File> {
                     .replace('\\', "/");
                 let text = std::fs::read_to_string(&p).unwrap();
                 files.push(File {
-                    path: format!("lib/{rel}"),
+                    path: format!("crates/{name}/src/{rel}"),
                     module: module_of(&rel),
                     code: code_of(&text),
                 });
@@ -318,10 +329,11 @@ fn check(files: &[File], order: &[String]) -> Vec<String> {
     let mut witness: BTreeMap<(Module, String, String), String> = BTreeMap::new();
     for f in files {
         if let Some(top) = f.module.first()
+            && f.path.starts_with(CORE)
             && rank(top).is_none()
         {
             problems.push(format!(
-                "{}: module `{top}` is not in lib.rs's layer list",
+                "{}: module `{top}` is not in gemline-core's layer list",
                 f.path
             ));
         }
@@ -427,21 +439,22 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     found
 }
 
-/// Engines (every layer below `config`) take plain options: no clap parser
-/// types, no matches, no config file.
-fn engine_leaks(files: &[File], order: &[String]) -> Vec<String> {
-    let Some(config) = order.iter().position(|o| o == "config") else {
-        return vec!["lib.rs's layer list has no `config`".into()];
-    };
+/// The crates of the engines: they take plain options, resolved by the
+/// programs' fronts (crates/viz, crates/ask) from flags and the config
+/// file (crates/config).
+const ENGINES: [&str; 6] = ["core", "parse", "render", "provider", "memory", "agent"];
+
+/// gemline-core's files, whose modules keep an order among themselves.
+const CORE: &str = "crates/core/src/";
+
+/// Engines take plain options: no clap parser types, no matches, no
+/// config file.
+fn engine_leaks(files: &[File]) -> Vec<String> {
     let mut problems = Vec::new();
     for f in files {
-        let Some(top) = f.module.first() else {
-            continue;
-        };
-        if order
+        if !ENGINES
             .iter()
-            .position(|o| o == top)
-            .is_none_or(|r| r >= config)
+            .any(|e| f.path.starts_with(&format!("crates/{e}/src/")))
         {
             continue;
         }
@@ -462,10 +475,18 @@ fn engine_leaks(files: &[File], order: &[String]) -> Vec<String> {
     problems
 }
 
+/// Every crate's files, and gemline-core's layer order.
 fn lib_files() -> (Vec<File>, Vec<String>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("lib");
-    let order = layer_order(&std::fs::read_to_string(root.join("lib.rs")).unwrap());
-    (read_tree(&root), order)
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&crates).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        files.extend(read_tree(&dir.join("src"), &name));
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let core = std::fs::read_to_string(crates.join("core/src/lib.rs")).unwrap();
+    (files, layer_order(&core))
 }
 
 #[test]
@@ -483,53 +504,57 @@ fn imports_run_down_the_layers_and_close_no_circle() {
 
 #[test]
 fn engines_see_no_flags_and_no_config_file() {
-    let (files, order) = lib_files();
-    let problems = engine_leaks(&files, &order);
+    let (files, _) = lib_files();
+    let problems = engine_leaks(&files);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The checker itself: an upward import, a circle of siblings (also
-/// through a parent's re-export and a brace group), and a clap type in an
-/// engine are each found; the same tree without them is clean.
+/// The checker itself: an upward import inside gemline-core, a circle of
+/// siblings (also through a parent's re-export and a brace group), and a
+/// clap type in an engine crate are each found; the same tree without them
+/// is clean.
 #[test]
 fn the_checker_finds_what_it_is_for() {
-    let order: Vec<String> = ["term", "parse", "render", "config", "app"]
-        .map(String::from)
-        .to_vec();
-    let file = |path: &str, code: &str| File {
-        path: format!("lib/{path}"),
+    let order: Vec<String> = ["term", "events", "spec"].map(String::from).to_vec();
+    let file = |krate: &str, path: &str, code: &str| File {
+        path: format!("crates/{krate}/src/{path}"),
         module: module_of(path),
         code: code_of(code),
     };
     let clean = || {
         vec![
-            file("lib.rs", "pub mod term;\npub mod parse;\n"),
-            file("term/mod.rs", "pub fn diag() {}\n"),
+            file("core", "lib.rs", "pub mod term;\npub mod events;\n"),
+            file("core", "term/mod.rs", "pub fn diag() {}\n"),
+            file("core", "events/mod.rs", "use crate::term::diag;\n"),
             file(
+                "parse",
                 "parse/mod.rs",
                 "mod rows;\nmod table;\nmod fast;\npub use table::Plan;\nuse crate::term::diag;\n",
             ),
-            file("parse/rows.rs", "pub struct Row;\n"),
+            file("parse", "parse/rows.rs", "pub struct Row;\n"),
             file(
+                "parse",
                 "parse/table.rs",
                 "use super::rows::Row;\npub struct Plan;\n",
             ),
             file(
+                "parse",
                 "parse/fast.rs",
                 "use super::{rows::Row, Plan};\n// crate::render::x in a comment\nlet s = \"crate::app::y\";\n",
             ),
-            file("render/mod.rs", "use crate::parse::Plan;\n"),
+            file("render", "render/mod.rs", "use crate::parse::Plan;\n"),
             file(
+                "viz",
                 "app/mod.rs",
                 "use crate::render;\n#[derive(clap::Parser)]\nstruct Args;\n",
             ),
         ]
     };
     assert_eq!(check(&clean(), &order), Vec::<String>::new());
-    assert_eq!(engine_leaks(&clean(), &order), Vec::<String>::new());
+    assert_eq!(engine_leaks(&clean()), Vec::<String>::new());
 
     let mut up = clean();
-    up.push(file("parse/follow.rs", "use crate::render::Renderer;\n"));
+    up.push(file("core", "term/color.rs", "use crate::events::Event;\n"));
     let p = check(&up, &order);
     assert!(
         p.len() == 1 && p[0].contains("runs up the layer order"),
@@ -539,7 +564,11 @@ fn the_checker_finds_what_it_is_for() {
     // rows -> table through the parent's re-export of Plan, and fast ->
     // rows through a brace group: with table -> rows, a circle.
     let mut circle = clean();
-    circle[3] = file("parse/rows.rs", "use super::Plan;\npub struct Row;\n");
+    circle[4] = file(
+        "parse",
+        "parse/rows.rs",
+        "use super::Plan;\npub struct Row;\n",
+    );
     let p = check(&circle, &order);
     assert!(
         p.len() == 1 && p[0].contains("rows -> table -> rows"),
@@ -548,17 +577,19 @@ fn the_checker_finds_what_it_is_for() {
 
     let mut leak = clean();
     leak.push(file(
+        "render",
         "render/args.rs",
         "#[derive(clap::Parser)]\npub struct Flags { #[arg(long)] x: bool }\n",
     ));
-    let p = engine_leaks(&leak, &order);
+    let p = engine_leaks(&leak);
     assert_eq!(p.len(), 2, "{p:?}");
 
     // Test code may use any layer.
     let mut tests = clean();
     tests.push(file(
-        "parse/grammar.rs",
-        "fn f() {}\n#[cfg(test)]\nmod tests { use crate::app::x; }\n",
+        "core",
+        "term/grammar.rs",
+        "fn f() {}\n#[cfg(test)]\nmod tests { use crate::spec::x; }\n",
     ));
     assert_eq!(check(&tests, &order), Vec::<String>::new());
 }

@@ -174,7 +174,7 @@ impl Event {
 }
 
 /// What a JSON value is, as a message names it ("a string").
-pub(crate) fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -86,12 +86,6 @@ pub struct TurnReport {
     pub answer: Option<String>,
 }
 
-impl session::Record for crate::provider::Turn {
-    fn write_json(&self, out: &mut dyn io::Write) -> io::Result<()> {
-        self.write_content(out)
-    }
-}
-
 impl TurnReport {
     /// Whether the model sent a signal of this kind.
     pub fn signalled(&self, kind: &str) -> bool {

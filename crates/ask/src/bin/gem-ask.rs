@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use gemline::app::{self, gem_ask};
+use gemline_ask::app::{self, gem_ask};
 
 fn main() -> ExitCode {
     match app::parse_matches::<gem_ask::Args>() {

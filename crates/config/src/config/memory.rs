@@ -40,19 +40,3 @@ impl MemoryConfig {
         None
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use crate::config::{help_example, parse};
-
-    #[test]
-    fn the_help_example_parses() {
-        let c = parse(&help_example("The memory config, e.g.:")).unwrap();
-        assert!(c.memory.enabled);
-        assert_eq!(c.memory.budget, Some(1000));
-        assert_eq!(
-            c.memory.embedding_model.as_deref(),
-            Some("gemini-embedding-001")
-        );
-    }
-}

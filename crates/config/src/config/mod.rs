@@ -1,7 +1,7 @@
 //! `$XDG_CONFIG_HOME/gemline/config.toml` (through etcetera): gem-ask's
 //! defaults. The provider with its model and base URL, the colours and
 //! width of drawn output, the tools and their consent levels
-//! (`[tools]`, `agent::toolbox::config`) and MCP servers (`[mcp.NAME]`).
+//! (`[tools]`, [`tools`]) and MCP servers (`[mcp.NAME]`).
 //! This module owns the file: where it is, reading it, and saying exactly
 //! what is wrong with it. A file that does not parse, or holds a key gem-ask
 //! does not know, is an error naming the file, the line and the key; a
@@ -46,18 +46,21 @@
 //! embedding_model = "gemini-embedding-001"
 //! ```
 
+pub mod mcp;
 pub mod memory;
 pub mod roles;
+pub mod secrets;
+pub mod tools;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::agent::toolbox::config::{ToolsConfig, ToolsFile};
-use crate::agent::toolbox::mcp::ServerSpec;
 use crate::provider::ProviderKind;
 use crate::term::ColorChoice;
+use mcp::ServerSpec;
+use tools::{ToolsConfig, ToolsFile};
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -110,7 +113,7 @@ impl Config {
     /// args`): an MCP server's secret-named or secret-looking `env` entries
     /// and arguments that would be redacted.
     pub fn secrets_held(&self) -> Vec<String> {
-        use crate::agent::toolbox::secrets;
+        use crate::config::secrets;
         let mut held = Vec::new();
         for (name, spec) in &self.mcp {
             for (k, v) in &spec.env {
@@ -341,7 +344,7 @@ fn describe(text: &str, e: &toml::de::Error) -> Problem {
 /// server's `env` or `args`, any secret-named key): the error goes to a
 /// terminal, a CI log, a bug report.
 fn hide_secret_value(message: &str, key: Option<&str>) -> String {
-    use crate::agent::toolbox::secrets;
+    use crate::config::secrets;
     let (Some(a), Some(b)) = (message.find('"'), message.rfind('"')) else {
         return message.to_string();
     };
@@ -360,19 +363,6 @@ fn hide_secret_value(message: &str, key: Option<&str>) -> String {
     } else {
         message.to_string()
     }
-}
-
-/// The indented config example after the line ending in `intro` in
-/// gem-ask's help.
-#[cfg(test)]
-pub(crate) fn help_example(intro: &str) -> String {
-    crate::app::gem_ask::args::HELP_TAIL
-        .lines()
-        .skip_while(|l| !l.ends_with(intro))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .map(|l| format!("{l}\n"))
-        .collect()
 }
 
 #[cfg(test)]
@@ -437,15 +427,8 @@ mod tests {
     }
 
     #[test]
-    fn the_help_example_parses() {
-        let c = parse(&help_example("The provider settings, e.g.:")).unwrap();
-        assert_eq!(c.openai.model.as_deref(), Some("qwen2.5-coder:7b"));
-        assert_eq!((c.width, c.color), (Some(100), Some(ColorChoice::Never)));
-    }
-
-    #[test]
     fn the_readme_examples_parse() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../../../README.md");
         let examples: Vec<Config> = readme
             .split("```toml\n")
             .skip(1)

@@ -1,19 +1,18 @@
-//! The `[tools]` table of the config file (`crate::config` reads the
+//! The `[tools]` table of the config file (`super` reads the
 //! file): tool levels, tools allowed without asking, tools declared by
 //! default, the workspace's extra directories, the sandbox of the shell
 //! tool's commands, the secret-looking variables the tools' processes may
 //! keep (`pass_env`). `[mcp.NAME]` tables are
-//! `mcp::ServerSpec`s. Flags win over both.
+//! `ServerSpec`s (`super::mcp`). Flags win over both.
 //! (The whole file, with an example: `crate::config`.)
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::Level;
 use super::mcp::ServerSpec;
-use super::sandbox::SandboxMode;
 
 /// What the config file says of tools: its `[tools]` table and its
 /// `[mcp.NAME]` servers, in name order.
@@ -52,14 +51,53 @@ pub struct ToolsConfig {
     pub pass_env: Vec<String>,
 }
 
-#[cfg(test)]
-mod tests {
-    use crate::config::parse;
+/// How much the user is asked before a tool runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Runs without asking (charts, chapters, read-only file tools).
+    Auto,
+    /// y / n / a (always, for this conversation).
+    Standard,
+    /// y / n, every time.
+    Strict,
+}
 
-    #[test]
-    fn the_help_example_parses() {
-        let c = parse(&crate::config::help_example("The config, e.g.:")).unwrap();
-        assert_eq!(c.tools.enable, ["read_file", "search_files"]);
-        assert!(c.mcp["time"].trust);
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Auto => "auto",
+            Level::Standard => "standard",
+            Level::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `--sandbox`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxMode {
+    /// No sandbox.
+    Off,
+    /// The sandbox where the kernel supports it; said once otherwise.
+    #[default]
+    Auto,
+    /// Refuse to run a command the sandbox cannot hold.
+    Strict,
+}
+
+impl SandboxMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxMode::Off => "off",
+            SandboxMode::Auto => "auto",
+            SandboxMode::Strict => "strict",
+        }
     }
 }

@@ -296,7 +296,7 @@ mod tests {
     /// the same file read both ways.
     #[test]
     fn active_topic_agrees_with_gem_asks_session_reader() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/topic");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/topic");
         for (name, want) in [
             ("session.jsonl", Some("Charting")),
             ("session-no-topic.jsonl", None),

@@ -183,13 +183,13 @@ mod tests {
     #[test]
     fn the_recorded_answers_parse() {
         let g = super::super::gemini::embed::parse(include_bytes!(
-            "../../testdata/embeddings/gemini-batchEmbedContents.response.json"
+            "../../../../testdata/embeddings/gemini-batchEmbedContents.response.json"
         ))
         .unwrap();
         assert_eq!(g.len(), 1);
         assert_eq!(g[0][..2], [-0.013262188, 0.0021674777]);
         let o = super::super::openai::embed::parse(include_bytes!(
-            "../../testdata/embeddings/openai-embeddings.response.json"
+            "../../../../testdata/embeddings/openai-embeddings.response.json"
         ))
         .unwrap();
         assert_eq!((o.len(), o[0].len()), (1, 8));

@@ -220,8 +220,9 @@ mod tests {
 
     #[test]
     fn retry_info_from_the_recorded_429() {
-        let body =
-            include_str!("../../testdata/gemini/14-error-429-resource-exhausted.response.json");
+        let body = include_str!(
+            "../../../../testdata/gemini/14-error-429-resource-exhausted.response.json"
+        );
         let e = ApiError::from_body(429, body, None);
         assert_eq!(e.code, 429);
         assert_eq!(e.status, "RESOURCE_EXHAUSTED");

@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn the_recorded_models_list_is_read_with_its_limits() {
         let v: Value = serde_json::from_str(include_str!(
-            "../../testdata/gemini/24-models-list.response.json"
+            "../../../../testdata/gemini/24-models-list.response.json"
         ))
         .unwrap();
         let models: Vec<ModelInfo> = v["models"]

@@ -101,6 +101,14 @@ pub struct Turn {
     pub url_context: Option<Value>,
 }
 
+/// A turn is stored in the session as its `content` (the impl sits with
+/// the type: the session's trait is in gemline-core, below this crate).
+impl crate::session::Record for Turn {
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.write_content(out)
+    }
+}
+
 /// An object with nothing in it (`{}`), as some chunks carry.
 fn is_empty(v: &Value) -> bool {
     v.as_object().is_none_or(|o| o.is_empty())
@@ -305,11 +313,11 @@ mod tests {
     #[test]
     fn streamed_text_with_final_signature_becomes_the_fixture_26_history() {
         let (t, deltas) = turn_from_sse(include_str!(
-            "../../testdata/gemini/25-text-stream-after-tools-gemini-3.1-pro-preview.response.sse"
+            "../../../../testdata/gemini/25-text-stream-after-tools-gemini-3.1-pro-preview.response.sse"
         ));
         assert_eq!(deltas.len(), 3);
         let expected: Value = serde_json::from_str(include_str!(
-            "../../testdata/gemini/26-second-turn-history-gemini-3.1-pro-preview.request.json"
+            "../../../../testdata/gemini/26-second-turn-history-gemini-3.1-pro-preview.request.json"
         ))
         .unwrap();
         assert_eq!(t.content().unwrap(), expected["contents"][3]);
@@ -322,12 +330,12 @@ mod tests {
     #[test]
     fn one_call_per_event_is_the_fixture_09_history() {
         let (t, _) = turn_from_sse(include_str!(
-            "../../testdata/gemini/08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"
+            "../../../../testdata/gemini/08-parallel-functionCall-stream-gemini-3-flash-preview.response.sse"
         ));
         assert_eq!(t.calls.len(), 3);
         assert_eq!(t.calls[0].id.as_deref(), Some("3ae8iwca"));
         let expected: Value = serde_json::from_str(include_str!(
-            "../../testdata/gemini/09-parallel-functionResponse-stream-gemini-3-flash-preview.request.json"
+            "../../../../testdata/gemini/09-parallel-functionResponse-stream-gemini-3-flash-preview.request.json"
         ))
         .unwrap();
         assert_eq!(t.content().unwrap(), expected["contents"][1]);
@@ -363,7 +371,7 @@ mod tests {
     #[test]
     fn safety_finish_and_prompt_block_are_errors() {
         let v: Value = serde_json::from_str(include_str!(
-            "../../testdata/gemini/22-safety-finishReason-SAFETY.response.json"
+            "../../../../testdata/gemini/22-safety-finishReason-SAFETY.response.json"
         ))
         .unwrap();
         let e = Turn::default().push_chunk(&v).unwrap_err();
@@ -372,7 +380,7 @@ mod tests {
             "{e}"
         );
         let v: Value = serde_json::from_str(include_str!(
-            "../../testdata/gemini/23-safety-promptFeedback-blocked.response.json"
+            "../../../../testdata/gemini/23-safety-promptFeedback-blocked.response.json"
         ))
         .unwrap();
         let e = Turn::default().push_chunk(&v).unwrap_err();

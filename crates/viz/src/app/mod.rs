@@ -2,9 +2,9 @@
 //! environment and config into resolved options, `run`, and the mapping of
 //! errors to exit codes) lives here, one folder per program; the engines
 //! below take plain option structs and never see clap or the config file.
-//! [`generate`] lists the programs for their man pages and completions.
+//! [`generate`] is `--generate` (man pages and completions). gem-ask's
+//! front is in gemline-ask, whose `app` is this one with `gem_ask` added.
 
-pub mod gem_ask;
 pub mod generate;
 pub mod topic_tag;
 pub mod viz_parse;

@@ -1,8 +1,8 @@
-//! `topic-tag`: the thin binary over `gemline::app::topic_tag`.
+//! `topic-tag`: the thin binary over `gemline_viz::app::topic_tag`.
 
 use std::process::ExitCode;
 
-use gemline::app::{self, topic_tag};
+use gemline_viz::app::{self, topic_tag};
 
 fn main() -> ExitCode {
     match app::parse_args::<topic_tag::Args>() {

@@ -1,9 +1,9 @@
 //! viz-parse: data in, `visualization` events out. All logic lives in
-//! `gemline::parse`; see `viz-parse --help` or `man viz-parse`.
+//! `gemline_parse`; see `viz-parse --help` or `man viz-parse`.
 
 use std::process::ExitCode;
 
-use gemline::app::{self, viz_parse};
+use gemline_viz::app::{self, viz_parse};
 
 fn main() -> ExitCode {
     match app::parse_matches::<viz_parse::Args>() {

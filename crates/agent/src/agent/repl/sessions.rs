@@ -2,7 +2,7 @@
 //! change it: `/new` starts an empty one, `/save NAME` writes the
 //! conversation so far to `NAME.jsonl` and goes on under that name, `/load
 //! NAME` takes a saved one up; `/history` lists the turns. The files are
-//! the one-shot mode's (lib/session.rs), so `gem-ask --session NAME` and
+//! the one-shot mode's (`session`, in gemline-core), so `gem-ask --session NAME` and
 //! `/load NAME` continue the same conversation.
 
 use std::path::PathBuf;

@@ -18,7 +18,9 @@
 
 pub mod beneath;
 pub mod builtin;
-pub mod config;
+/// The `[tools]` table of the config file, as the agent takes it.
+pub use crate::config::tools as config;
+pub use crate::config::tools::Level;
 pub mod consent;
 pub mod listing;
 pub mod mcp;
@@ -47,34 +49,6 @@ pub use result::{Done, Failed, Ran, ResultExt, ToolResult};
 pub use setup::ToolSetup;
 pub use stop::Stop;
 pub use workspace::Workspace;
-
-/// How much the user is asked before a tool runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Runs without asking (charts, chapters, read-only file tools).
-    Auto,
-    /// y / n / a (always, for this conversation).
-    Standard,
-    /// y / n, every time.
-    Strict,
-}
-
-impl Level {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Auto => "auto",
-            Level::Standard => "standard",
-            Level::Strict => "strict",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Where a tool comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

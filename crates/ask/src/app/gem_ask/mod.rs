@@ -6,6 +6,8 @@
 //! [`crate::agent::Options`] to the agent engine.
 
 pub mod args;
+#[cfg(test)]
+mod help_examples;
 pub mod media;
 pub mod memory;
 pub mod prompting;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::*;
 
 fn examples() -> Vec<(String, Value)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/grammar");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/grammar");
     let mut out: Vec<(String, Value)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -29,7 +29,7 @@ fn examples() -> Vec<(String, Value)> {
 fn base() -> Value {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/testdata/grammar/two_points.jsonl"
+        "/../../testdata/grammar/two_points.jsonl"
     );
     let event: Value = serde_json::from_str(std::fs::read_to_string(path).unwrap().trim()).unwrap();
     event["spec"].clone()

@@ -292,7 +292,7 @@ mod tests {
     #[test]
     fn text_then_done_is_a_turn_and_no_end_is_a_cut() {
         let (t, deltas) = fold(include_str!(
-            "../../../testdata/openai/oa-01-gemini-openai-compat-stream.sse"
+            "../../../../../testdata/openai/oa-01-gemini-openai-compat-stream.sse"
         ));
         let t = t.unwrap();
         assert_eq!(deltas.len(), 3);

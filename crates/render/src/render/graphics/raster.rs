@@ -11,8 +11,8 @@ use std::sync::{Arc, OnceLock};
 use resvg::tiny_skia;
 use resvg::usvg::{self, fontdb};
 
-const SANS: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-subset.ttf");
-const SANS_BOLD: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold-subset.ttf");
+const SANS: &[u8] = include_bytes!("../../../../../assets/fonts/DejaVuSans-subset.ttf");
+const SANS_BOLD: &[u8] = include_bytes!("../../../../../assets/fonts/DejaVuSans-Bold-subset.ttf");
 
 /// Pixels, row by row, RGBA with 8 bits a channel (opaque: our SVGs have
 /// a white background).

@@ -28,28 +28,7 @@ use std::sync::Mutex;
 
 use super::Failed;
 
-/// `--sandbox`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum SandboxMode {
-    /// No sandbox.
-    Off,
-    /// The sandbox where the kernel supports it; said once otherwise.
-    #[default]
-    Auto,
-    /// Refuse to run a command the sandbox cannot hold.
-    Strict,
-}
-
-impl SandboxMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SandboxMode::Off => "off",
-            SandboxMode::Auto => "auto",
-            SandboxMode::Strict => "strict",
-        }
-    }
-}
+pub use crate::config::tools::SandboxMode;
 
 /// What the run asks of the sandbox (flags and config, merged).
 #[derive(Debug, Clone, Default, PartialEq)]

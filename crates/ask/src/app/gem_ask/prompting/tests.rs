@@ -198,6 +198,7 @@ fn context_files_come_global_first_then_outermost_to_nearest() {
 
 #[test]
 fn the_help_role_example_parses() {
-    let c = crate::config::parse(&crate::config::help_example("A role, e.g.:")).unwrap();
+    let c =
+        crate::config::parse(&super::super::help_examples::help_example("A role, e.g.:")).unwrap();
     assert_eq!(c.roles["reviewer"].defaults["lang"], "Python");
 }
