@@ -26,7 +26,7 @@ end
 
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l provider -d 'Who answers: Gemini\'s API, or any OpenAI-compatible server (Ollama, llama.cpp, vLLM, Gemini\'s /v1beta/openai/) [default: the config\'s provider, else gemini]' -r -f -a "gemini\t'Google\'s Gemini API (generativelanguage.googleapis.com)'
 openai\t'Any OpenAI-compatible /chat/completions server'"
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -s m -l model -d 'Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config\'s, else gemini-2.5-flash for gemini]' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -s m -l model -d 'Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config\'s, else gemini-3.5-flash for gemini]. A model the API no longer serves is exit 9, naming the replacement when the API does; --list-models lists those a key can use' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l base-url -d 'API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL or OPENAI_BASE_URL, else the config\'s, else https://generativelanguage.googleapis.com or https://api.openai.com/v1]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l output -d 'Output format' -r -f -a "auto\t'Text on a terminal, the event stream into a pipe or file'
 text\t'Drawn for a person'
@@ -75,7 +75,7 @@ always\t''
 never\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s a -l attach -d 'Attach a file to the prompt (repeatable): an image, PDF, audio, video or text file, its type read from its bytes; `-` attaches stdin; an https:// URL is passed for the API to fetch. Small files go inline, larger ones through the Files API (a progress bar on a terminal). A missing file is exit 66, one too large or of a type the model does not take exit 65' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l output-dir -d 'Where images and audio the model (or a tool) makes are written, as gem-ask-image-N.png, gem-ask-audio-N.wav (never overwriting) [default: the working directory]' -r -F
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l voice -d 'Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g. gemini-2.5-flash-preview-tts): the answer is written as a WAV file' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l voice -d 'Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g. gemini-3.1-flash-tts-preview): the answer is written as a WAV file' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l modalities -d 'What the model answers with (responseModalities), e.g. text,image for an image model [default: the model\'s own]' -r -f -a "text\t''
 image\t''
 audio\t''"

@@ -420,6 +420,9 @@ impl Agent {
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);
+        if let Some(v) = &turn.model_version {
+            self.stats.model_version = Some(v.clone());
+        }
         report.usage.add(turn.usage);
         report.context_tokens = turn.usage.prompt.saturating_add(turn.usage.candidates);
         match turn.finish_reason.as_deref() {

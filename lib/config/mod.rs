@@ -14,7 +14,7 @@
 //! width = 100                   # as --width
 //!
 //! [gemini]
-//! model = "gemini-2.5-flash"
+//! model = "gemini-3.5-flash"
 //!
 //! [openai]                      # any OpenAI-compatible server
 //! base_url = "http://localhost:11434/v1"

@@ -8,7 +8,7 @@
 //! ```toml
 //! [roles.translator]
 //! system = "Translate what you are given into $lang. Reply with the translation only."
-//! model = "gemini-2.5-pro"
+//! model = "gemini-3.1-pro-preview"
 //! temperature = 0.2
 //! tools = []
 //! defaults = { lang = "French" }

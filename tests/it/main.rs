@@ -28,6 +28,7 @@ mod gem_ask_media;
 mod gem_ask_memory;
 mod gem_ask_memory_secrets;
 mod gem_ask_memory_turns;
+mod gem_ask_models;
 mod gem_ask_oneshot;
 mod gem_ask_openai;
 mod gem_ask_plot;

@@ -66,7 +66,7 @@ fn sse_turn(parts: Value, rid: &str) -> String {
         "data: {}\r\n\r\n",
         json!({"candidates":[{"content":{"parts":parts,"role":"model"},"finishReason":"STOP","index":0}],
                "usageMetadata":{"promptTokenCount":120,"candidatesTokenCount":30,"totalTokenCount":150},
-               "modelVersion":"gemini-2.5-flash","responseId":rid})
+               "modelVersion":gemline::provider::DEFAULT_MODEL,"responseId":rid})
     )
 }
 

@@ -124,7 +124,7 @@ mod tests {
     fn status(state: State) -> Status {
         Status {
             mode: Mode::Chat,
-            model: "gemini-2.5-flash".into(),
+            model: "gemini-3.5-flash".into(),
             chapter: Some("BMW\x1b[2J acceleration".into()),
             memory: Vec::new(),
             state,
@@ -136,7 +136,7 @@ mod tests {
         let s = status(State::Waiting).line(100, false, true);
         assert_eq!(
             s,
-            "chat │ gemini-2.5-flash │ BMW^[[2J acceleration │ waiting for you"
+            "chat │ gemini-3.5-flash │ BMW^[[2J acceleration │ waiting for you"
         );
         let s = status(State::Continuing { n: 2, max: 5 }).line(200, false, false);
         assert!(s.contains(" | continuing on its own (2/5;"), "{s}");

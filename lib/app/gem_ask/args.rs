@@ -48,7 +48,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ProviderKind::Gemini, hide_default_value = true)]
     pub provider: ProviderKind,
 
-    /// Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config's, else gemini-2.5-flash for gemini].
+    /// Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config's, else gemini-3.5-flash for gemini]. A model the API no longer serves is exit 9, naming the replacement when the API does; --list-models lists those a key can use.
     #[arg(short, long, default_value = crate::provider::DEFAULT_MODEL, hide_default_value = true)]
     pub model: String,
 
@@ -439,17 +439,18 @@ pub const HELP_TAIL: &str = concat!(
     "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file, an invalid --schema, an unknown --role, a template variable without a value)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
-    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
+    "  4    API error: a non-retryable status (400, 401, 403, a 404 not about the model), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
+    "  9    the model is not served (retired, or no model of that name): the message names it, the replacement when the API names one, and --list-models\n",
     "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take; --schema: the answer did not match the schema, also after one retry (the problems and the answer on stderr)\n",
     "  66   a --replay or --record file, an attachment, a --system-file or a --schema @FILE cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
-     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, max_tool_rounds, session_error, setup_error, \
+     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, model_not_found, max_tool_rounds, session_error, setup_error, \
      interrupted, schema_mismatch, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
@@ -476,7 +477,7 @@ pub const HELP_TAIL: &str = concat!(
     "  color = \"never\"                           # as --color\n",
     "  width = 100                                # as --width\n",
     "  [gemini]\n",
-    "  model = \"gemini-2.5-pro\"\n",
+    "  model = \"gemini-3.1-pro-preview\"\n",
     "  [openai]\n",
     "  base_url = \"http://localhost:11434/v1\"\n",
     "  model = \"qwen2.5-coder:7b\"\n\n",
@@ -552,7 +553,7 @@ pub const HELP_TAIL: &str = concat!(
     "  [roles.reviewer]\n",
     "  system = \"You review $lang code: bugs first, then style.\"\n",
     "  prompt = \"Review this: $input\"\n",
-    "  model = \"gemini-2.5-pro\"\n",
+    "  model = \"gemini-3.1-pro-preview\"\n",
     "  temperature = 0.2\n",
     "  tools = [\"read_file\"]\n",
     "  defaults = { lang = \"Python\" }\n\n",
@@ -628,7 +629,7 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
     "  gem-ask -a invoice.pdf \"what is the total?\"\n",
-    "  gem-ask -m gemini-2.5-flash-preview-tts --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
+    "  gem-ask -m gemini-3.1-flash-tts-preview --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
     "  gem-ask --print-config\n",
     "  gem-ask --schema-multi 'model, zero_to_sixty float: seconds' \"fastest 5 BMWs\" | viz-parse --chart bar | viz-render\n",
     "  gem-ask --role reviewer -p lang=Rust < src/main.rs\n",
