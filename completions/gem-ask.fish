@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gem_ask_global_optspecs
-    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts no-tools tools= exclude-tools= allow-tool= yes tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
+    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
 end
 
 function __fish_gem_ask_needs_command
@@ -32,6 +32,11 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l output -d 'Output forma
 text\t'Drawn for a person'
 jsonl\t'JSON lines (docs/events.md)'"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l session -d 'Continue this session [default: GEMINI_SESSION_ID]' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l thinking -d 'How much the model thinks before it answers: thinkingLevel on Gemini 3 and later, the nearest thinkingBudget on Gemini 2.5, reasoning_effort on an OpenAI-compatible server; what a model cannot take (off on a model that always thinks) is said once and the nearest it takes is sent [default: the role\'s, else the config\'s thinking, else the model\'s own]' -r -f -a "off\t''
+minimal\t''
+low\t''
+medium\t''
+high\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tools -d 'Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l exclude-tools -d 'Do not declare these tools' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l allow-tool -d 'Run this tool without asking for consent (repeatable)' -r

@@ -68,6 +68,7 @@ impl Prepared {
             history: std::mem::take(&mut session.history.contents),
             opts: TurnOptions {
                 thoughts: args.thoughts,
+                thinking: args.thinking,
                 debug: args.debug,
                 command_help: args.command_help,
                 max_rounds: args.max_tool_rounds,
@@ -92,6 +93,7 @@ impl Prepared {
                 h.set_session(&session.id);
                 super::turn::TurnMemory::new(h, args.verbose)
             }),
+            thinking_noted: None,
         }
     }
 }

@@ -33,6 +33,9 @@ line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fe
 pub struct TurnOptions {
     /// Ask for and show thought summaries.
     pub thoughts: bool,
+    /// `--thinking`: put into each request for the client's model
+    /// (`provider::thinking`).
+    pub thinking: Option<crate::provider::Thinking>,
     /// Describe each request on stderr.
     pub debug: bool,
     /// `-c`: the command prompt, no tool guidance.
@@ -132,6 +135,8 @@ pub struct Agent {
     pub media_dir: std::path::PathBuf,
     /// `--memory`: the store and what the current turn carries of it.
     pub memory: Option<TurnMemory>,
+    /// The model whose `--thinking` note was said: once a model.
+    pub(crate) thinking_noted: Option<String>,
 }
 
 /// What a run's turns know of its memory (`--memory`; found by
@@ -392,6 +397,7 @@ impl Agent {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
         let mut body = self.request_body(contents);
+        self.think(&mut body, client);
         let schema = self.opts.schema.clone();
         let wired = self.attach.wire(&mut body, client)?;
         for w in &wired.warnings {
@@ -454,6 +460,23 @@ impl Agent {
                 .push(Box::new(session::ContentRecord::new(turn)));
         }
         Ok((!calls.is_empty()).then_some(calls))
+    }
+
+    /// Puts `--thinking` into a request for the client's model; what the
+    /// model cannot take is said on stderr, once a model.
+    fn think(&mut self, body: &mut Value, client: &Client) {
+        let Some(t) = self.opts.thinking else {
+            return;
+        };
+        let model = client.model();
+        let kind = client.provider().kind();
+        let note = crate::provider::thinking::apply(body, t, model, kind);
+        if let Some(n) = note
+            && self.thinking_noted.as_deref() != Some(model)
+        {
+            crate::term::diag(format!("gem-ask: {n}"));
+            self.thinking_noted = Some(model.to_string());
+        }
     }
 
     /// The calls of a round past `--max-tool-rounds` when the turn ends

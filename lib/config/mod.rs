@@ -12,6 +12,7 @@
 //! provider = "openai"           # or "gemini", the default
 //! color = "auto"                # as --color: auto, always, never
 //! width = 100                   # as --width
+//! thinking = "low"              # as --thinking: off, minimal, low, medium, high
 //!
 //! [gemini]
 //! model = "gemini-3.5-flash"
@@ -69,6 +70,8 @@ pub struct Config {
     pub color: Option<ColorChoice>,
     /// As `--width`.
     pub width: Option<u16>,
+    /// As `--thinking`.
+    pub thinking: Option<crate::provider::Thinking>,
     /// `[gemini]`: its model and base URL.
     #[serde(default)]
     pub gemini: ProviderConfig,

@@ -33,12 +33,14 @@ pub mod request;
 pub mod retry;
 pub mod spool;
 pub mod sse;
+pub mod thinking;
 pub mod transport;
 pub mod turn;
 
 pub use client::{Client, Observer};
 pub use error::{ApiError, GenError, ModelGone};
 pub use retry::RetryPolicy;
+pub use thinking::Thinking;
 pub use turn::{Delta, FunctionCall, Part, Turn, Usage};
 
 pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com";

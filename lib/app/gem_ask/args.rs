@@ -92,6 +92,10 @@ pub struct Args {
     #[arg(long)]
     pub thoughts: bool,
 
+    /// How much the model thinks before it answers: thinkingLevel on Gemini 3 and later, the nearest thinkingBudget on Gemini 2.5, reasoning_effort on an OpenAI-compatible server; what a model cannot take (off on a model that always thinks) is said once and the nearest it takes is sent [default: the role's, else the config's thinking, else the model's own].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub thinking: Option<crate::provider::Thinking>,
+
     /// Declare no tools.
     #[arg(long, conflicts_with_all = ["tools", "exclude_tools"])]
     pub no_tools: bool,
@@ -354,6 +358,7 @@ impl Args {
             no_stdin: self.no_stdin,
             command_help: self.command_help,
             thoughts: self.thoughts,
+            thinking: self.thinking,
             no_tools: self.no_tools,
             tools: self.tools,
             exclude_tools: self.exclude_tools,

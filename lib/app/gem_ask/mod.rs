@@ -59,6 +59,8 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         out.flush()?;
         return Ok(exit::OK);
     }
+    // A role's thinking came first; the config's is the default.
+    args.thinking = args.thinking.or(config.thinking);
     // GEMINI_MODEL="" is "not set", not a model called "".
     if args.model.trim().is_empty() {
         args.model = crate::provider::DEFAULT_MODEL.to_string();

@@ -301,6 +301,9 @@ fn apply_role(
         args.model = m.clone();
         p.model_from_role = true;
     }
+    if let Some(t) = r.thinking.filter(|_| args.thinking.is_none()) {
+        args.thinking = Some(t);
+    }
     if let Some(t) = r.temperature.filter(|_| args.temperature.is_none()) {
         args.temperature = Some(t);
         p.temperature_from_role = true;
