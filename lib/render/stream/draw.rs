@@ -88,7 +88,7 @@ impl Renderer {
         let w = self.opts.width.max(1);
         let ascii = !self.opts.unicode;
         if let Some(s) = topic_text(e, "summary") {
-            for l in capped_wrap(&clean_line(s, ascii), w, 3, false) {
+            for l in capped_wrap(&clean_line(s, ascii), w, 3, ascii) {
                 lines.push(paint(&l, Style::Dim, self.opts.color));
             }
         }
