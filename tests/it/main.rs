@@ -45,6 +45,7 @@ mod gem_ask_stops;
 mod gem_ask_task;
 mod gem_ask_tools;
 mod gem_ask_web;
+mod gemini_cli_stream;
 mod layers;
 mod live;
 mod markdown_defects;

@@ -346,18 +346,25 @@ fn summary_counts(summary: &Value) -> Vec<(String, u64, u64, u64)> {
         .collect()
 }
 
-/// `(title, events, tool_calls, errors)` from `viz-render --chapters --ascii`.
+/// `(title, events, tool_calls, errors)` from `viz-render --chapters --ascii`:
+/// each chapter's rule, its summary's line when it has one, its counts.
 fn chapters_counts(drawn: &str) -> Vec<(String, u64, u64, u64)> {
-    let lines: Vec<&str> = drawn.lines().collect();
-    lines
-        .chunks(2)
-        .map(|pair| {
-            let head = pair[0].trim_start_matches("-- ");
+    let mut chapters: Vec<Vec<&str>> = Vec::new();
+    for line in drawn.lines() {
+        match chapters.last_mut() {
+            Some(c) if !line.starts_with("-- ") => c.push(line),
+            _ => chapters.push(vec![line]),
+        }
+    }
+    chapters
+        .iter()
+        .map(|lines| {
+            let head = lines[0].trim_start_matches("-- ");
             let title = match head.split_once(" . ") {
                 Some((_, rest)) => rest.trim_end_matches('-').trim_end().to_string(),
                 None => "-".to_string(),
             };
-            let n: Vec<u64> = pair[1]
+            let n: Vec<u64> = lines[lines.len() - 1]
                 .split(',')
                 .map(|p| p.split_whitespace().next().unwrap().parse().unwrap())
                 .collect();

@@ -19,10 +19,13 @@ Split a JSON-lines event stream (gem-ask, or gemini-cli with
 With TITLE, print one `topic` event (with a timestamp) and exit.
 
 On a stream (stdin, or the files given with --input):
-  * a `tool_use` of `create_new_topic` becomes a `topic` event titled by
-    its `parameters.title` (whitespace runs made one space, as gem-ask
-    does): the call is replaced, and its `tool_result` (same `tool_id`)
-    dropped, since the chapter header says it all;
+  * a `tool_use` of `create_new_topic` (gem-ask) or `update_topic`
+    (gemini-cli 0.61) becomes a `topic` event titled by its
+    `parameters.title` (whitespace runs made one space, as gem-ask does),
+    with the call's `summary` and `strategic_intent` when it has them: the
+    call is replaced, and its `tool_result` (same `tool_id`) dropped,
+    since the chapter header says it all. An `update_topic` call without
+    a title only restates its intent: it stays an ordinary call;
   * within a run of calls (consecutive `tool_use` and `topic` events with
     no other event between them; blank and bad lines do not end a run)
     the topics are moved ahead of the calls, in their own order; the

@@ -63,11 +63,16 @@ argument when its successful result comes, or at the end of input.
 Chapters: --chapters prints each chapter header with its counts: events \
 (not the `topic` itself, `init`, or topic-tag's closing `topic_summary`), \
 tool calls (`tool_use`) and errors (`error` events that are not warnings, \
-failed tool results and runs, invalid charts). On gem-ask's own stream each \
-create_new_topic call comes as a `tool_use`, the `topic` it opens and its \
-`tool_result`: the header says what they say, so they are neither counted \
-nor shown by --show-tools (a call without a title opens no chapter and \
-stays an ordinary call).
+failed tool results and runs, invalid charts), and under the header the \
+first line of the chapter's summary. A titled call of create_new_topic \
+(gem-ask) or update_topic (gemini-cli) is the chapter it opens, in every \
+format, also on a stream topic-tag has not seen (gem-ask's own stream \
+follows the call with the `topic` it opens, which then opens nothing \
+more): the header says what the call and its `tool_result` say, so they \
+are neither counted nor shown by --show-tools (a call without a title \
+opens no chapter and stays an ordinary call). The terminal draws the \
+summary under the header (three lines at most) and the strategic intent \
+(one line); Markdown writes both under the heading.
 
 Numbers in bar charts and on axes: below 1,000 with the decimals the most precise value of the chart \
 needs (2.9, 3.0); 1,000 up to a million whole with separators (1,234); from a \
@@ -86,7 +91,9 @@ Indentation is kept and a wrapped line continues under its text (under the \
 text of a list item: `-`, `*`, `+`, `1.`); code, that is lines indented by 4 \
 columns or more and lines inside ``` or ~~~ fences, passes as written, \
 neither wrapped nor cut. A user message (gemini-cli echoes the prompt) is \
-one dim `> prompt` line. Control characters never reach the terminal: ESC shows as ^[, other C0 \
+one dim `> prompt` line. Text a model writes after tool calls is a new \
+paragraph, set off from its text before them (whether the calls are shown \
+or not), in every format. Control characters never reach the terminal: ESC shows as ^[, other C0 \
 controls in caret form, C1 controls and bidi overrides as <U+009B>; tabs and \
 newlines in message text are kept. In ASCII mode non-ASCII text is folded \
 (é to e, an em dash to --) or shown as `?`, so no byte above 0x7F is \
@@ -287,7 +294,7 @@ pub struct VizRenderArgs {
     #[arg(long, conflicts_with_all = ["chapters", "format"])]
     pub json: bool,
 
-    /// One dim line for each tool call and tool result (create_new_topic calls
+    /// One dim line for each tool call and tool result (titled topic calls
     /// excepted: their chapter header says it). A failed tool result is
     /// shown either way, as `warning: TOOL failed: REASON` (the first line of
     /// its message, wrapped at the width).
@@ -317,7 +324,8 @@ pub struct VizRenderArgs {
           value_parser = clap::value_parser!(u32).range(1..=60))]
     pub fps: u32,
 
-    /// Notes on stderr: ignored event types, session, token stats.
+    /// Notes on stderr: ignored event types, session, token stats (with the
+    /// cached share and, from gemini-cli, each model's tokens).
     #[arg(short, long)]
     pub verbose: bool,
 
