@@ -10,9 +10,10 @@ use regex::Regex;
 
 use super::peek::{Peek, Shape, stamp_for, write_stamped};
 use super::summary::{Summary, Tally};
-use crate::events::now_rfc3339;
+use crate::events::foreign::{Translated, Translator};
 pub use crate::events::topic::{CREATE_NEW_TOPIC, normalize_title};
 use crate::events::topic::{TopicArgs, TopicCalls};
+use crate::events::{Event, now_rfc3339};
 use crate::term;
 
 /// Only this many bad-line warnings are printed one by one; a file of
@@ -82,6 +83,8 @@ pub struct Tagger<W: Write> {
     /// Read time for made events, refreshed per chunk of input: the lines
     /// of one chunk arrived together.
     now: Option<String>,
+    /// Another agent's stream (Codex, Claude Code), written as our events.
+    foreign: Translator,
 }
 
 impl<W: Write> Tagger<W> {
@@ -101,6 +104,7 @@ impl<W: Write> Tagger<W> {
             line_no: 0,
             warnings: 0,
             now: None,
+            foreign: Translator::new(),
         }
     }
 
@@ -131,6 +135,7 @@ impl<W: Write> Tagger<W> {
         self.end_input()?;
         self.input_name = name.to_string();
         self.line_no = 0;
+        self.foreign.reset();
         Ok(())
     }
 
@@ -230,6 +235,7 @@ impl<W: Write> Tagger<W> {
             return Ok(());
         }
         match Peek::parse(t) {
+            Ok(p) if self.foreign.wants(p.kind()) => self.foreign_line(t, p),
             Ok(p) => self.event(t, p),
             Err(e) => {
                 let reason = if e.classify() == serde_json::error::Category::Data {
@@ -500,6 +506,32 @@ impl<W: Write> Tagger<W> {
         }
         self.scratch.push(b'}');
         self.write_scratch()
+    }
+
+    /// A line of another agent's stream: its events in our words, each
+    /// handled as if it had been read (a plan step opens its chapter).
+    fn foreign_line(&mut self, line: &str, p: Peek) -> anyhow::Result<()> {
+        let Ok(Some(e)) = Event::from_line(line, self.line_no) else {
+            return self.event(line, p);
+        };
+        match self.foreign.translate(&e) {
+            Translated::Native => self.event(line, p),
+            Translated::Events(events, problem) => {
+                if let Some(why) = problem {
+                    self.bad_field(&why, line)?;
+                }
+                for e in events {
+                    let text = e.to_line();
+                    let p = Peek::parse(&text)?;
+                    self.event(&text, p)?;
+                }
+                Ok(())
+            }
+            Translated::Malformed(why) => {
+                self.warn(&why, line, "; passed on as it came")?;
+                self.event(line, p)
+            }
+        }
     }
 
     fn bad_line(&mut self, reason: &str, line: &str) -> anyhow::Result<()> {

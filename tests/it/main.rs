@@ -13,6 +13,8 @@ mod support;
 mod docs_current;
 mod fast_lane_props;
 mod follow_props;
+mod foreign_props;
+mod foreign_streams;
 mod fuzz_regressions;
 mod gem_ask_attach;
 mod gem_ask_attach_data;
