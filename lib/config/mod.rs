@@ -121,6 +121,26 @@ impl Config {
             if secrets::redact_args(&spec.args) != spec.args {
                 held.push(format!("mcp.{name} args"));
             }
+            for (k, v) in &spec.headers {
+                // A value that names its secret (`Bearer $TOKEN`) holds none.
+                if !v.contains('$')
+                    && (secrets::is_secret_name(k)
+                        || secrets::looks_secret(v)
+                        || header_holds_secret(k))
+                {
+                    held.push(format!("mcp.{name} headers {k}"));
+                }
+            }
+            let url = spec.url.as_deref().or(spec.http_url.as_deref());
+            let credentials = |u: reqwest::Url| {
+                !u.username().is_empty() || u.password().is_some() || u.query().is_some()
+            };
+            if url
+                .and_then(|u| reqwest::Url::parse(u).ok())
+                .is_some_and(credentials)
+            {
+                held.push(format!("mcp.{name} url"));
+            }
         }
         held
     }
@@ -131,6 +151,13 @@ impl Config {
             ProviderKind::Openai => &self.openai,
         }
     }
+}
+
+/// Headers that carry credentials whatever their value looks like.
+fn header_holds_secret(name: &str) -> bool {
+    ["authorization", "proxy-authorization", "cookie"]
+        .iter()
+        .any(|h| name.eq_ignore_ascii_case(h))
 }
 
 fn color<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ColorChoice>, D::Error> {
@@ -261,13 +288,11 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
     let mut c: Config = toml::from_str(text).map_err(|e| describe(text, &e))?;
     for (name, spec) in &mut c.mcp {
         spec.name = name.clone();
-        if spec.command.trim().is_empty() {
-            return Err(Problem::InTable {
-                table: format!("mcp.{name}"),
-                key: "command",
-                why: "must name the server's program".into(),
-            });
-        }
+        spec.check().map_err(|(key, why)| Problem::InTable {
+            table: format!("mcp.{name}"),
+            key,
+            why,
+        })?;
     }
     for (table, p) in [("gemini", &c.gemini), ("openai", &c.openai)] {
         let in_table = |key, why| Problem::InTable {
