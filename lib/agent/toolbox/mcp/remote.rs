@@ -227,7 +227,7 @@ pub enum Fault {
          (configure that URL if it is the server)"
     )]
     CrossHost(String),
-    #[error("cannot connect ({0}); is the server running?")]
+    #[error("cannot connect: {0} (is the server running?)")]
     Down(String),
     #[error(
         "it sent a message over the {} MiB an MCP message may have",

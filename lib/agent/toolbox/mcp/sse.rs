@@ -180,6 +180,8 @@ struct Parser {
     size: usize,
     /// The current event is past `max`: skipped to its end.
     over: bool,
+    /// Bytes of the current line other than line breaks.
+    visible: usize,
     max: usize,
 }
 
@@ -191,6 +193,7 @@ impl Parser {
             data: String::new(),
             size: 0,
             over: false,
+            visible: 0,
             max,
         }
     }
@@ -199,6 +202,7 @@ impl Parser {
     /// large is counted in `watch`.
     fn feed(&mut self, bytes: &[u8], out: &mut Vec<Event>, watch: &Watch) {
         for part in bytes.split_inclusive(|b| *b == b'\n') {
+            self.visible += part.iter().filter(|b| !matches!(b, b'\r' | b'\n')).count();
             self.size += part.len();
             if self.size > self.max && !self.over {
                 self.over = true;
@@ -206,35 +210,42 @@ impl Parser {
                 self.line.clear();
                 self.data.clear();
             }
-            let ends = part.ends_with(b"\n");
             if !self.over {
                 self.line.extend_from_slice(part);
             }
-            if ends {
+            if part.ends_with(b"\n") {
+                let blank = self.visible == 0;
+                self.visible = 0;
                 let line = std::mem::take(&mut self.line);
-                self.line_done(&line, out);
+                if blank {
+                    self.dispatch(out);
+                } else if !self.over {
+                    self.field(&line);
+                }
             }
         }
     }
 
-    fn line_done(&mut self, line: &[u8], out: &mut Vec<Event>) {
+    /// A blank line: the event ends (one too large is dropped).
+    fn dispatch(&mut self, out: &mut Vec<Event>) {
+        if !self.over && !self.data.is_empty() {
+            self.data.pop();
+            out.push(Event {
+                kind: std::mem::take(&mut self.kind),
+                data: std::mem::take(&mut self.data),
+            });
+        }
+        self.kind.clear();
+        self.data.clear();
+        self.size = 0;
+        self.over = false;
+    }
+
+    /// A line of the event: `field: value` (a comment starts with `:`).
+    fn field(&mut self, line: &[u8]) {
         let line = String::from_utf8_lossy(line);
         let line = line.trim_end_matches(['\n', '\r']);
-        if line.is_empty() {
-            if !self.over && !self.data.is_empty() {
-                self.data.pop();
-                out.push(Event {
-                    kind: std::mem::take(&mut self.kind),
-                    data: std::mem::take(&mut self.data),
-                });
-            }
-            self.kind.clear();
-            self.data.clear();
-            self.size = 0;
-            self.over = false;
-            return;
-        }
-        if self.over || line.starts_with(':') {
+        if line.starts_with(':') {
             return;
         }
         let (field, value) = line.split_once(':').unwrap_or((line, ""));
