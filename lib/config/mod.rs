@@ -37,6 +37,12 @@
 //! trust = true
 //! exclude_tools = ["convert_time"]  # or include_tools = [...]
 //!
+//! [mcp.docs]                    # over HTTP (`agent::toolbox::mcp::spec`)
+//! url = "https://mcp.example.com/mcp"
+//! headers = { Authorization = "Bearer $DOCS_TOKEN" }
+//! connect_timeout = 10
+//! call_timeout = 60
+//!
 //! [roles.sql]                   # gem-ask --role sql (roles.rs)
 //! system = "Answer with one SQL query for $dialect."
 //! defaults = { dialect = "PostgreSQL" }
@@ -427,6 +433,17 @@ mod tests {
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
         assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
         assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
+        assert_eq!(
+            c.mcp["docs"].url.as_deref(),
+            Some("https://mcp.example.com/mcp")
+        );
+        // A header written out is a secret the file holds; one naming a
+        // variable is not.
+        assert!(c.secrets_held().is_empty(), "{:?}", c.secrets_held());
+        let held = parse("[mcp.d]\nurl = \"https://h/mcp?key=k\"\nheaders = { Authorization = \"Bearer abc\" }\n")
+            .unwrap()
+            .secrets_held();
+        assert_eq!(held, ["mcp.d headers Authorization", "mcp.d url"]);
         assert_eq!(c.roles["sql"].defaults["dialect"], "PostgreSQL");
         assert!(c.memory.enabled);
         let e = parse("[memory]\nembedding_base_url = \"x\"\n")
@@ -482,6 +499,12 @@ mod tests {
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
         assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
         assert_eq!(examples[0].mcp["time"].include_tools, None);
+        let docs = &examples[0].mcp["docs"];
+        assert_eq!(docs.headers["Authorization"], "Bearer $DOCS_TOKEN");
+        assert_eq!(
+            (docs.connect_timeout, docs.call_timeout),
+            (Some(10.0), Some(60.0))
+        );
         let reviewer = &examples[1].roles["reviewer"];
         assert_eq!(reviewer.defaults["lang"], "Python");
         assert_eq!(reviewer.prompt.as_deref(), Some("Review this:\n\n$input"));
@@ -520,6 +543,13 @@ mod tests {
         assert!(e.contains("invalid type: integer `7`"), "{e}");
         let e = parse("[mcp.x]\nargs = []\n").unwrap_err().to_string();
         assert!(e.contains("command"), "{e}");
+        let e = parse("[mcp.x]\nurl = \"file:///srv/mcp\"\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            ": [mcp.x]: key url: must be an http:// or https:// URL with a host"
+        );
         assert!(parse("tools = [").is_err());
     }
 
