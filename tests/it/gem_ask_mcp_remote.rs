@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::support::tools::{
-    EVERYTHING, Scene, answer_reply, call, calls_reply, finish, mcp_server, responses,
+    EVERYTHING, Scene, answer_reply, call, calls_reply, finish, mcp_server, responses, succeeded,
 };
 use crate::support::{FakeGemini, of_type};
 
@@ -27,6 +27,11 @@ struct Everything {
 impl Everything {
     /// `mode`: `streamableHttp` (at /mcp) or `sse` (at /sse).
     fn start(mode: &str) -> Option<Everything> {
+        Everything::start_with(mode, &[])
+    }
+
+    /// As [`Everything::start`], with `env` in its environment.
+    fn start_with(mode: &str, env: &[(&str, &str)]) -> Option<Everything> {
         let bin = mcp_server(EVERYTHING)?;
         // The server takes its port from PORT: a free one is found by
         // binding :0; should another process take it meanwhile, the server
@@ -36,6 +41,7 @@ impl Everything {
             let mut child = Command::new(&bin)
                 .arg(mode)
                 .env("PORT", port.to_string())
+                .envs(env.iter().copied())
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
@@ -150,17 +156,22 @@ fn http(status: &str, headers: &str, body: &str) -> String {
 
 #[test]
 fn tools_are_listed_and_called_over_streamable_http() {
-    let Some(every) = Everything::start("streamableHttp") else {
+    // The server knows the header's value (as a server that echoes its
+    // request would): what it says of it is redacted before the model.
+    const VALUE: &str = "tok-9f8e7d6c5b4a";
+    let Some(every) = Everything::start_with("streamableHttp", &[("LEAKED", VALUE)]) else {
         return;
     };
     let scene = Scene::new("mcp-http");
     scene.config(&format!(
-        "[mcp.every]\nhttpUrl = \"http://127.0.0.1:{}/mcp\"\n",
+        "[mcp.every]\nhttpUrl = \"http://127.0.0.1:{}/mcp\"\n\
+         headers = {{ Authorization = \"Bearer ${{MCP_HEADER_VALUE}}\" }}\n",
         every.port
     ));
     let listed = finish(
         scene
             .gem_ask(&FakeGemini::start("mcp-http-list", vec![]), None)
+            .env("MCP_HEADER_VALUE", VALUE)
             .arg("--list-tools")
             .spawn()
             .unwrap(),
@@ -176,11 +187,19 @@ fn tools_are_listed_and_called_over_streamable_http() {
             calls_reply(&[
                 call("every__echo", json!({"message": "over HTTP"})),
                 call("every__get-sum", json!({"a": 2, "b": 3})),
+                call("every__get-env", json!({})),
             ]),
             answer_reply(),
         ],
     );
-    let ev = scene.run(&server, &["--yes", "sum?"]);
+    let ev = succeeded(&finish(
+        scene
+            .gem_ask(&server, None)
+            .env("MCP_HEADER_VALUE", VALUE)
+            .args(["--yes", "sum?"])
+            .spawn()
+            .unwrap(),
+    ));
     let r = of_type(&ev, "tool_result");
     assert!(r.iter().all(|r| r["status"] == "success"), "{r:?}");
     let fr = responses(&server.bodies()[1]);
@@ -190,6 +209,9 @@ fn tools_are_listed_and_called_over_streamable_http() {
         "{}",
         fr[1]
     );
+    let env = fr[2]["response"]["output"].as_str().unwrap();
+    assert!(env.contains("\"LEAKED\": \"[REDACTED]\""), "{env}");
+    assert!(!server.bodies()[1].to_string().contains(VALUE));
     assert!(of_type(&ev, "error").is_empty());
 }
 

@@ -44,7 +44,11 @@ pub(super) async fn connect(
     fallback: bool,
     timeout: Duration,
 ) -> Result<Connected, StartError> {
-    let headers = headers(spec, |n| std::env::var(n).ok()).map_err(StartError::Remote)?;
+    let (headers, secrets) =
+        headers(spec, |n| std::env::var(n).ok()).map_err(StartError::Remote)?;
+    // A server that echoes a header back (a debug tool, an error page)
+    // must not hand it to the model: its values are redacted from output.
+    crate::agent::toolbox::secrets::also_known(secrets);
     let client = client(timeout)
         .map_err(|e| StartError::Remote(format!("cannot set up its HTTP client: {e}")))?;
     let work = async {
@@ -104,18 +108,30 @@ async fn sse_connect(
 }
 
 /// The entry's headers, each `$NAME` or `${NAME}` in a value replaced by
-/// that variable of `env` (`$$` is a `$`). An error names the header and
-/// the variable, never a value.
+/// that variable of `env` (`$$` is a `$`), and the secrets among them:
+/// the variables' values, and the value and its words of a header that
+/// carries credentials. An error names the header and the variable,
+/// never a value.
 pub(super) fn headers(
     spec: &ServerSpec,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<Headers, String> {
+) -> Result<(Headers, Vec<String>), String> {
     let mut out = Headers::new();
+    let mut secrets = Vec::new();
     for (k, v) in &spec.headers {
         let name = HeaderName::from_bytes(k.as_bytes())
             .map_err(|_| format!("header {k:?} is not an HTTP header name"))?;
-        let value =
+        let (value, vars) =
             expand(v, &env).map_err(|var| format!("header {k} names ${var}, which is not set"))?;
+        let credential = matches!(
+            name.as_str(),
+            "authorization" | "proxy-authorization" | "cookie"
+        ) || crate::agent::toolbox::secrets::is_secret_name(k);
+        if credential || !vars.is_empty() {
+            secrets.extend(value.split_whitespace().map(str::to_string));
+            secrets.push(value.clone());
+        }
+        secrets.extend(vars);
         let mut value = HeaderValue::from_str(&value).map_err(|_| {
             format!(
                 "header {k}: its value is not valid in HTTP (a line break or a control character?)"
@@ -124,11 +140,16 @@ pub(super) fn headers(
         value.set_sensitive(true);
         out.insert(name, value);
     }
-    Ok(out)
+    Ok((out, secrets))
 }
 
-/// `value` with its variables replaced; the name of one unset (or empty).
-fn expand(value: &str, env: &impl Fn(&str) -> Option<String>) -> Result<String, String> {
+/// `value` with its variables replaced, and their values; the name of
+/// one unset (or empty).
+fn expand(
+    value: &str,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<(String, Vec<String>), String> {
+    let mut vars = Vec::new();
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
     while let Some(i) = rest.find('$') {
@@ -158,13 +179,16 @@ fn expand(value: &str, env: &impl Fn(&str) -> Option<String>) -> Result<String, 
             continue;
         }
         match env(name).filter(|v| !v.is_empty()) {
-            Some(v) => out.push_str(&v),
+            Some(v) => {
+                out.push_str(&v);
+                vars.push(v);
+            }
             None => return Err(name.to_string()),
         }
         rest = after;
     }
     out.push_str(rest);
-    Ok(out)
+    Ok((out, vars))
 }
 
 /// The HTTP client: TLS by rustls (ring, webpki's roots), `timeout` to
@@ -365,7 +389,8 @@ mod tests {
             "EMPTY" => Some(String::new()),
             _ => None,
         };
-        let e = |v: &str| expand(v, &env);
+        let e = |v: &str| expand(v, &env).map(|(v, _)| v);
+        assert_eq!(expand("a $TOKEN", &env).unwrap().1, ["s3cr3t"]);
         assert_eq!(e("Bearer $TOKEN").unwrap(), "Bearer s3cr3t");
         assert_eq!(e("Bearer ${TOKEN}x").unwrap(), "Bearer s3cr3tx");
         assert_eq!(e("cost $5 and $$HOME $").unwrap(), "cost $5 and $HOME $");
@@ -379,7 +404,10 @@ mod tests {
         assert_eq!(err, "header X-Other names $NOPE, which is not set");
         let mut spec = spec;
         spec.headers.remove("X-Other");
-        let h = headers(&spec, env).unwrap();
+        spec.headers
+            .insert("Accept-Language".into(), "en-GB-oxendict".into());
+        let (h, secrets) = headers(&spec, env).unwrap();
+        assert_eq!(secrets, ["Bearer", "s3cr3t", "Bearer s3cr3t", "s3cr3t"]);
         let v = &h[&HeaderName::from_static("authorization")];
         assert!(v.is_sensitive());
         assert!(!format!("{v:?}").contains("s3cr3t"));
