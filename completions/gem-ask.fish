@@ -42,7 +42,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l exclude-tools -d 'Do no
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l allow-tool -d 'Run this tool without asking for consent (repeatable)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\'; or reach one over HTTP: \'URL\' or \'NAME=URL\' (Streamable HTTP, else HTTP+SSE) (repeatable)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l sandbox -d 'Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run commands without it [default: the config\'s tools.sandbox, else auto]' -r -f -a "off\t'No sandbox'
 auto\t'The sandbox where the kernel supports it; said once otherwise'
 strict\t'Refuse to run a command the sandbox cannot hold'"

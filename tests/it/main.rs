@@ -26,6 +26,7 @@ mod gem_ask_long_stream;
 mod gem_ask_markdown_tty;
 mod gem_ask_mcp;
 mod gem_ask_mcp_bounds;
+mod gem_ask_mcp_remote;
 mod gem_ask_media;
 mod gem_ask_memory;
 mod gem_ask_memory_secrets;

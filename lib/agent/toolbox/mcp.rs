@@ -1,5 +1,6 @@
-//! MCP servers over stdio, through the official SDK (`rmcp`): each server
-//! is a child process; its tools become [`Tool`]s named `SERVER__TOOL`
+//! MCP servers through the official SDK (`rmcp`): each server is a
+//! child process spoken to over stdio, or a server over HTTP ([`remote`]:
+//! Streamable HTTP, falling back to HTTP+SSE, [`sse`]); its tools become [`Tool`]s named `SERVER__TOOL`
 //! (made valid for Gemini) and declared with their JSON Schema as
 //! `parametersJsonSchema`, within bounds ([`bounds`]: the tools the
 //! config chooses, schemas normalised by [`schema`], long descriptions
@@ -17,7 +18,6 @@
 //! mid-session is reported once, when a call finds it gone; its tools then
 //! answer the model that the server is not running.
 
-use std::collections::BTreeMap;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,106 +30,17 @@ pub mod answer;
 pub mod bounds;
 mod call;
 pub mod pipe;
+mod remote;
 pub mod schema;
+pub mod spec;
+mod sse;
 
 pub use answer::{MAX_TEXT, from_result};
+pub use spec::{BadCommandLine, Reach, ServerSpec, shown_url};
 
 use super::process::PreExec;
 use super::sandbox::{Prepared, Sandbox};
 use super::{Failed, Level, Ran, Source, Tool};
-
-/// How to start one server (`[mcp.NAME]` or `--mcp`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ServerSpec {
-    #[serde(skip)]
-    pub name: String,
-    pub command: String,
-    #[serde(default)]
-    pub args: Vec<String>,
-    #[serde(default)]
-    pub env: BTreeMap<String, String>,
-    /// Its tools run without consent.
-    #[serde(default)]
-    pub trust: bool,
-    /// Declare only these of its tools (the server's names).
-    #[serde(default)]
-    pub include_tools: Option<Vec<String>>,
-    /// Never declare these of its tools.
-    #[serde(default)]
-    pub exclude_tools: Vec<String>,
-}
-
-impl ServerSpec {
-    /// `--mcp 'CMD ARGS'` (shell quoting), optionally `NAME=CMD ARGS`;
-    /// without a name, the server is named after its program: the
-    /// command's file name, or for a launcher (`npx`, `uvx`, `node`, ...)
-    /// the package or script it starts.
-    pub fn from_command_line(line: &str) -> Result<ServerSpec, BadCommandLine> {
-        let (name, rest) = match line.split_once('=') {
-            Some((n, r))
-                if !n.is_empty()
-                    && n.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c)) =>
-            {
-                (Some(n.to_string()), r)
-            }
-            _ => (None, line),
-        };
-        let words = shlex::split(rest)
-            .filter(|w| !w.is_empty())
-            .ok_or_else(|| BadCommandLine {
-                line: line.to_string(),
-            })?;
-        let command = words[0].clone();
-        let name = name.unwrap_or_else(|| default_name(&words));
-        Ok(ServerSpec {
-            name,
-            command,
-            args: words[1..].to_vec(),
-            env: BTreeMap::new(),
-            trust: false,
-            include_tools: None,
-            exclude_tools: Vec::new(),
-        })
-    }
-}
-
-/// An `--mcp` line that is no command (empty, or its quoting unclosed).
-#[derive(Debug, thiserror::Error)]
-#[error("--mcp {line:?}: give a command and its arguments, e.g. --mcp 'mcp-server-time'")]
-pub struct BadCommandLine {
-    pub line: String,
-}
-
-/// What a server started by `words` is called when no name is given.
-fn default_name(words: &[String]) -> String {
-    const LAUNCHERS: &[&str] = &[
-        "npx", "uvx", "pipx", "bunx", "node", "python", "python3", "deno", "bun", "uv",
-    ];
-    let file = |w: &str| {
-        std::path::Path::new(w)
-            .file_name()
-            .map_or_else(|| w.to_string(), |f| f.to_string_lossy().into_owned())
-    };
-    let program = file(&words[0]);
-    if !LAUNCHERS.contains(&program.as_str()) {
-        return program;
-    }
-    // The first argument that is not an option (nor uv's `run`): a
-    // package (`@scope/name@1.2` -> `name`) or a script (`dist/x.js` -> `x`).
-    let target = words[1..]
-        .iter()
-        .find(|w| !w.starts_with('-') && *w != "run")
-        .map(|w| {
-            let w = w.rsplit('/').next().unwrap_or(w);
-            let w = w.split('@').find(|p| !p.is_empty()).unwrap_or(w);
-            std::path::Path::new(w)
-                .file_stem()
-                .map_or_else(|| w.to_string(), |s| s.to_string_lossy().into_owned())
-        });
-    target.unwrap_or(program)
-}
 
 type Client = RunningService<RoleClient, ()>;
 
@@ -149,6 +60,8 @@ struct Server {
     state: State,
     /// Its messages too large to be read.
     watch: Option<Arc<pipe::Watch>>,
+    /// Its `call_timeout`, if it has one.
+    call_timeout: Option<Duration>,
 }
 
 struct Inner {
@@ -247,9 +160,10 @@ impl Hub {
     }
 }
 
-/// Starts one server (in the sandbox when there is one) as the
-/// next of `inner`'s servers: its tools, its status line, its failure or
-/// the warnings about its declarations go into `started`.
+/// Starts one server (a program in the sandbox when there is one, or a
+/// connection to a server over HTTP) as the next of `inner`'s servers:
+/// its tools, its status line, its failure or the warnings about its
+/// declarations go into `started`.
 fn start_one(
     inner: &Arc<Inner>,
     spec: &ServerSpec,
@@ -259,64 +173,90 @@ fn start_one(
     started: &mut Started,
 ) -> Server {
     let idx = inner.servers.lock().expect("not poisoned").len();
-    let jail = match sandbox.map(Sandbox::prepare).transpose() {
+    let jail = match sandbox
+        .filter(|_| spec.reach() == Reach::Stdio)
+        .map(Sandbox::prepare)
+        .transpose()
+    {
         Ok(j) => j,
         Err(f) => {
             let msg = format!(
                 "MCP server {} ({}) was not started: {}",
-                spec.name, spec.command, f.message
+                spec.name,
+                spec.shown(),
+                f.message
             );
-            started
-                .servers
-                .push((spec.name.clone(), format!("failed: {}", f.message)));
-            started.failures.push(msg.clone());
-            return Server {
-                name: spec.name.clone(),
-                state: State::Failed(msg),
-                watch: None,
-            };
+            return failed(spec, msg, &f.message, started);
         }
     };
     if let Some(n) = jail.as_ref().and_then(|j| j.notice.as_ref()) {
         crate::term::diag(format!("gem-ask: warning: {n}"));
     }
-    let mut watch = None;
-    let state = match inner
-        .rt
-        .block_on(connect(spec, timeout, show_stderr, jail.as_ref()))
-    {
-        Ok((client, tools, w)) => {
-            watch = Some(w);
-            let offered = tools.len();
-            let (chosen, warnings) = bounds::choose(spec, tools);
+    let connected = match spec.reach() {
+        Reach::Stdio => inner
+            .rt
+            .block_on(connect(spec, timeout, show_stderr, jail.as_ref())),
+        Reach::Http { url, fallback } => inner.rt.block_on(remote::connect(
+            spec,
+            url,
+            fallback,
+            spec.connect_within(timeout),
+        )),
+    };
+    match connected {
+        Ok(c) => {
+            let offered = c.tools.len();
+            let (chosen, warnings) = bounds::choose(spec, c.tools);
             let status = match chosen.len() {
-                n if n == offered => format!("running, {n} tools"),
-                n => format!("running, {n} of its {offered} tools"),
+                n if n == offered => format!("running{}, {n} tools", c.how),
+                n => format!("running{}, {n} of its {offered} tools", c.how),
             };
             started.servers.push((spec.name.clone(), status));
             started.warnings.extend(warnings);
             for t in chosen {
                 started.tools.push(mcp_tool(inner, idx, spec, t));
             }
-            State::Running(client)
+            Server {
+                name: spec.name.clone(),
+                state: State::Running(c.client),
+                watch: Some(c.watch),
+                call_timeout: spec.call_timeout.map(Duration::from_secs_f64),
+            }
         }
         Err(why) => {
             let msg = format!(
                 "MCP server {} ({}) failed to start: {why}; its tools are not available",
-                spec.name, spec.command
+                spec.name,
+                spec.shown()
             );
-            started
-                .servers
-                .push((spec.name.clone(), format!("failed: {why}")));
-            started.failures.push(msg.clone());
-            State::Failed(msg)
+            failed(spec, msg, &why.to_string(), started)
         }
-    };
+    }
+}
+
+/// A server that did not start (`msg`, for its error event; `why`, for
+/// its status line).
+fn failed(spec: &ServerSpec, msg: String, why: &str, started: &mut Started) -> Server {
+    started
+        .servers
+        .push((spec.name.clone(), format!("failed: {why}")));
+    started.failures.push(msg.clone());
     Server {
         name: spec.name.clone(),
-        state,
-        watch,
+        state: State::Failed(msg),
+        watch: None,
+        call_timeout: None,
     }
+}
+
+/// A server that answered: its client, its tools, the watch of its
+/// messages too large, and how it is reached (" over Streamable HTTP"; ""
+/// for stdio) for its status line.
+struct Connected {
+    client: Client,
+    tools: Vec<rmcp::model::Tool>,
+    watch: Arc<pipe::Watch>,
+    how: &'static str,
 }
 
 impl Drop for Inner {
@@ -348,6 +288,9 @@ enum StartError {
     ListTools(String),
     #[error("no answer within {} s", .0.as_secs_f64())]
     Timeout(Duration),
+    /// A server over HTTP: what went wrong, said for people ([`remote`]).
+    #[error("{0}")]
+    Remote(String),
 }
 
 async fn connect(
@@ -355,7 +298,7 @@ async fn connect(
     timeout: Duration,
     show_stderr: bool,
     jail: Option<&Prepared>,
-) -> Result<(Client, Vec<rmcp::model::Tool>, Arc<pipe::Watch>), StartError> {
+) -> Result<Connected, StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
     // No key of the user's reaches a server unless its config gives it.
     super::secrets::scrub_tokio(&mut cmd);
@@ -392,7 +335,12 @@ async fn connect(
             .list_all_tools()
             .await
             .map_err(|e| StartError::ListTools(e.to_string()))?;
-        Ok((client, tools, watch))
+        Ok(Connected {
+            client,
+            tools,
+            watch,
+            how: "",
+        })
     };
     tokio::time::timeout(timeout, work)
         .await
@@ -553,29 +501,5 @@ mod tests {
             s.text
         );
         assert_eq!(arguments(&json!({})), "  (no arguments)");
-    }
-
-    #[test]
-    fn command_lines_name_their_server() {
-        let s =
-            ServerSpec::from_command_line("time=mcp-server-time --local-timezone 'Europe/Paris'")
-                .unwrap();
-        assert_eq!(s.name, "time");
-        assert_eq!(s.args, ["--local-timezone", "Europe/Paris"]);
-        let named = |line: &str| ServerSpec::from_command_line(line).unwrap().name;
-        assert_eq!(named("/opt/bin/mcp-server-time"), "mcp-server-time");
-        assert_eq!(
-            named("npx -y @modelcontextprotocol/server-everything@2026.8.31"),
-            "server-everything"
-        );
-        assert_eq!(
-            named("uvx mcp-server-time --local-timezone UTC"),
-            "mcp-server-time"
-        );
-        assert_eq!(named("python3 -m mcp_server_time"), "mcp_server_time");
-        assert_eq!(named("node build/weather.js"), "weather");
-        assert_eq!(named("npx"), "npx");
-        assert!(ServerSpec::from_command_line("  ").is_err());
-        assert!(ServerSpec::from_command_line("'unclosed").is_err());
     }
 }

@@ -124,7 +124,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub include_dir: Vec<PathBuf>,
 
-    /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS' (repeatable).
+    /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS'; or reach one over HTTP: 'URL' or
+    /// 'NAME=URL' (Streamable HTTP, else HTTP+SSE) (repeatable).
     #[arg(long, value_name = "COMMAND")]
     pub mcp: Vec<String>,
 
@@ -520,7 +521,12 @@ pub const HELP_TAIL: &str = concat!(
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
     "  trust = true                               # its tools run without asking\n",
-    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n\n",
+    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n",
+    "  [mcp.docs]                                 # an MCP server over HTTP\n",
+    "  url = \"https://mcp.example.com/mcp\"        # Streamable HTTP, else HTTP+SSE; http_url: no fallback\n",
+    "  headers = { Authorization = \"Bearer $DOCS_TOKEN\" }   # $NAME from the environment\n",
+    "  connect_timeout = 10                       # seconds [default: --tool-timeout]\n",
+    "  call_timeout = 60                          # seconds, when less than --tool-timeout\n\n",
     "Sandbox (Linux, Landlock): with --sandbox auto (the default) shell commands, and MCP servers with \
      --sandbox-mcp, may write only in the working directory, the --include-dir directories and a private \
      TMPDIR; may read everything else except the home directory's secret places (~/.ssh, ~/.gnupg, ~/.aws, \
@@ -534,6 +540,12 @@ pub const HELP_TAIL: &str = concat!(
      other keywords dropped with a warning), descriptions cut at 2 KiB, and at most 128 tools go in a \
      request (a warning names those left out; choose with include_tools or exclude_tools). An answer over \
      16 MiB is a too_large error.\n\n",
+    "An MCP server over HTTP (url, http_url; gemini-cli's httpUrl, includeTools and excludeTools are read \
+     too) gets its headers with every request, their $NAME or ${NAME} from the environment; their values are \
+     never shown (--print-config names them only). Redirects are followed on the same origin only; one to \
+     another host is refused. A server that is down, answers with a web page, redirects elsewhere, asks for \
+     OAuth (not supported: give a token in headers) or does not answer within connect_timeout is reported \
+     once, naming it, and the run goes on without it.\n\n",
     "Task mode (-t TASK): the model works on the task on its own, in rounds (iterations): a short plan, tool \
      calls, a look at the results. A round is one turn of at most --max-tool-rounds rounds of tool calls; \
      one that reaches it ends there (the further calls are not run) and the task goes on, so --max-iterations \
