@@ -20,6 +20,7 @@ fn testdata(path: &str) -> String {
 fn run(program: &str, args: &[&str], stdin: &str) -> (String, String) {
     let mut cmd = match program {
         "topic-tag" => cargo_bin_cmd!("topic-tag"),
+        "viz-parse" => cargo_bin_cmd!("viz-parse"),
         _ => cargo_bin_cmd!("viz-render"),
     };
     let out = cmd
@@ -104,7 +105,8 @@ fn topic_tag_makes_each_update_topic_call_a_chapter() {
 
 /// `topic-tag | viz-render --chapters`, as the issue ran it, and
 /// viz-render on the raw stream: the same chapters with the summary's
-/// first line, and the counts topic-tag's summary has.
+/// first line, and the counts topic-tag's summary has. viz-parse (the
+/// README's pipes start with it) passes the stream on as it came.
 #[test]
 fn chapters_are_drawn_from_the_stream_raw_or_tagged() {
     let want = "\
@@ -120,6 +122,7 @@ fn chapters_are_drawn_from_the_stream_raw_or_tagged() {
     let args = ["--chapters", "--ascii", "--width", "62"];
     assert_eq!(quiet("viz-render", &args, &tagged()), want);
     assert_eq!(quiet("viz-render", &args, &testdata(STREAM)), want);
+    assert_eq!(quiet("viz-parse", &[], &testdata(STREAM)), testdata(STREAM));
 }
 
 #[test]

@@ -270,6 +270,54 @@ fn an_oddly_spaced_title_is_one_chapter_through_topic_tag() {
     std::fs::remove_dir_all(&home).ok();
 }
 
+#[test]
+fn gem_asks_chapter_takes_a_summary_and_intent_as_gemini_cli_does() {
+    // The model's text, then its call of create_new_topic with gemini-cli's
+    // update_topic arguments; after the call, its answer.
+    let args = json!({"title":"Charting BMW data","summary":"The figures are in. Now one bar chart of them.",
+                      "strategic_intent":"Draw the chart."});
+    let server = FakeGemini::start(
+        "e2e-topic-summary",
+        vec![
+            Reply::sse(&sse_turn(
+                json!([{"text":"I have the figures."}, call("create_new_topic", args)]),
+                "t1",
+            )),
+            Reply::sse(&sse_turn(
+                json!([{"text":"The M5 CS is the quickest."}]),
+                "t2",
+            )),
+        ],
+    );
+    let home = temp_dir("e2e-topic-summary");
+    let out = run(gem_ask(&server, &home).args(["--no-history", "go"]), b"");
+    let mut topic = events(&out)
+        .into_iter()
+        .find(|e| e["type"] == "topic")
+        .unwrap();
+    topic.as_object_mut().unwrap().remove("timestamp");
+    assert_eq!(
+        topic,
+        json!({"type":"topic","title":"Charting BMW data","summary":"The figures are in. Now one bar chart of them.",
+               "strategic_intent":"Draw the chart."})
+    );
+    // The same chapter, once, from gem-ask's stream as it is or tagged;
+    // the answer after the call is a paragraph of its own.
+    let want = "I have the figures.\n\n## 1. Charting BMW data\n\n\
+                _The figures are in. Now one bar chart of them._\n\n\
+                **Intent:** Draw the chart.\n\n\
+                The M5 CS is the quickest.\n";
+    let tagged = run(&mut cargo_bin_cmd!("topic-tag"), out.as_bytes());
+    for stream in [&out, &tagged] {
+        let md = run(
+            cargo_bin_cmd!("viz-render").args(["--format", "markdown"]),
+            stream.as_bytes(),
+        );
+        assert!(md.ends_with(want), "{md}");
+    }
+    std::fs::remove_dir_all(&home).ok();
+}
+
 /// A shell with the freshly built programs first on PATH.
 fn sh(script: &str) -> String {
     let dir = cargo_bin!("topic-tag").parent().unwrap().to_path_buf();

@@ -30,7 +30,7 @@ impl Renderer {
             let title = e.str_field("title").unwrap_or("").to_string();
             let mut lines = vec![chapter_rule(self.topics, &title, &self.opts)];
             // The summary's first words, as the counts are indented.
-            if let Some(s) = super::draw::topic_text(e, "summary") {
+            if let Some(s) = topic_text(e, "summary") {
                 let ascii = !self.opts.unicode;
                 let l = truncate(
                     &format!("   {}", clean_line(s, ascii)),
@@ -96,6 +96,12 @@ impl Renderer {
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
+}
+
+/// A `topic` event's `summary` or `strategic_intent`, trimmed, when it
+/// says something.
+pub(super) fn topic_text<'e>(e: &'e Event, key: &str) -> Option<&'e str> {
+    e.str_field(key).map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).

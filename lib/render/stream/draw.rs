@@ -12,7 +12,7 @@ use super::super::wrap::{ellipsis, truncate, wrap};
 use super::super::{
     RENDER_VISUALIZATION, capped_wrap, chart_from_event, live_chart, render_chart, ui,
 };
-use super::chapters::chapter_rule;
+use super::chapters::{chapter_rule, topic_text};
 use super::{Renderer, failed_call_warning, run_error};
 use crate::events::Event;
 use crate::spec::grammar::UiEnvelope;
@@ -322,12 +322,6 @@ impl Renderer {
             }
         }
     }
-}
-
-/// A `topic` event's `summary` or `strategic_intent`, trimmed, when it
-/// says something.
-pub(super) fn topic_text<'e>(e: &'e Event, key: &str) -> Option<&'e str> {
-    e.str_field(key).map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// A `result`'s `stats` in one line: the token counts (the cached share

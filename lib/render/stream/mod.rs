@@ -191,17 +191,19 @@ impl Renderer {
         // A titled topic call (a raw gemini-cli or gem-ask stream) is the
         // chapter it opens; gem-ask's own `topic` event for it then names
         // the open chapter again and opens nothing.
-        let made;
-        let e = match TopicArgs::of_event(e) {
+        match TopicArgs::of_event(e) {
             Some(args) => {
                 if let Some(id) = e.str_field("tool_id") {
                     self.topic_calls.call(id);
                 }
-                made = args.to_event();
-                &made
+                self.event_as_drawn(&args.to_event(), out)
             }
-            None => e,
-        };
+            None => self.event_as_drawn(e, out),
+        }
+    }
+
+    /// [`Renderer::event`] once a topic call is the topic it opens.
+    fn event_as_drawn(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         if super::live_chart::is_live(e) {
             // An update of a chart that is still changing: only the last
             // one is drawn, at the end.
@@ -242,24 +244,8 @@ impl Renderer {
             self.wrapper.flush(&mut held);
             self.emit_text(out, &held)?;
         }
-        if e.kind() == "tool_result"
-            && e.str_field("tool_id")
-                .is_some_and(|id| self.topic_calls.take_result(id))
-        {
-            // A topic call's result: the chapter header said all it says,
-            // so it is neither drawn nor counted, as topic-tag drops it.
-            // It still ends a line of text, as any tool line does.
-            if !self.opts.chapters_only {
-                self.end_line(out)?;
-            }
+        if self.said_by_the_chapter(e, out)? {
             return out.flush();
-        }
-        if e.kind() == "topic" {
-            // Chapters are forward-only markers: a topic naming the open
-            // chapter again opens nothing (topic-tag drops it too).
-            if !self.topic_calls.open(e.str_field("title").unwrap_or("")) {
-                return out.flush();
-            }
         }
         if self.opts.chapters_only {
             self.count(e, out)?;
@@ -267,6 +253,27 @@ impl Renderer {
             self.draw(e, out)?;
         }
         out.flush()
+    }
+
+    /// Whether the open chapter already says all this event says: a topic
+    /// call's result (neither drawn nor counted, as topic-tag drops it; it
+    /// still ends a line of text, as any tool line does), or a topic naming
+    /// the open chapter again (chapters are forward-only markers: it opens
+    /// nothing, and topic-tag drops it too). Else the topic opens.
+    fn said_by_the_chapter(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<bool> {
+        match e.kind() {
+            "tool_result"
+                if e.str_field("tool_id")
+                    .is_some_and(|id| self.topic_calls.take_result(id)) =>
+            {
+                if !self.opts.chapters_only {
+                    self.end_line(out)?;
+                }
+                Ok(true)
+            }
+            "topic" => Ok(!self.topic_calls.open(e.str_field("title").unwrap_or(""))),
+            _ => Ok(false),
+        }
     }
 
     /// Ends the picture: closes an open line of text, prints the last
