@@ -119,7 +119,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -s i -l interactive -d 'In
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l memory -d 'Keep a long-term memory across sessions: the model gets the remember, recall, forget and relate tools (writes ask for consent), and each turn carries the memories that best match the message (within --memory-budget) [default: the config\'s memory.enabled]'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l no-memory -d 'Memory off for this run, whatever the config says'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stderr which memories each turn used'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stderr which memories each turn used, and each turn\'s input tokens with the share the API served from its cache'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'

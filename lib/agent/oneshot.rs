@@ -70,6 +70,7 @@ impl Prepared {
                 thoughts: args.thoughts,
                 thinking: args.thinking,
                 debug: args.debug,
+                verbose: args.verbose,
                 command_help: args.command_help,
                 max_rounds: args.max_tool_rounds,
                 base_url: self.base_url,

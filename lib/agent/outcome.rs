@@ -193,6 +193,7 @@ pub fn result_event(stats: &Stats, elapsed: Duration, error: Option<&(&str, Stri
             "input_tokens": u.prompt,
             "output_tokens": u.candidates,
             "thought_tokens": u.thoughts,
+            "cached_input_tokens": u.cached,
             "total_tokens": u.total,
             "duration_ms": elapsed.as_millis() as u64,
             "tool_calls": stats.tool_calls,

@@ -25,6 +25,11 @@ use crate::session;
 const BASE_PROMPT: &str = "You are gem-ask, an assistant answering in a command-line terminal. \
 Be concise and exact; use plain text or light Markdown.\n";
 
+/// The first line of the text part that carries a turn's context
+/// ([`Agent::turn_context`]): readers of a session skip such a part as
+/// not the user's words.
+pub const TURN_CONTEXT: &str = "[Context for this turn from gem-ask, not written by the user]\n";
+
 const COMMAND_PROMPT: &str = "You turn requests into shell commands. Reply with exactly one command \
 line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fences.";
 
@@ -38,6 +43,8 @@ pub struct TurnOptions {
     pub thinking: Option<crate::provider::Thinking>,
     /// Describe each request on stderr.
     pub debug: bool,
+    /// `--verbose`: each turn's share of cached input said on stderr.
+    pub verbose: bool,
     /// `-c`: the command prompt, no tool guidance.
     pub command_help: bool,
     pub max_rounds: u32,
@@ -242,17 +249,39 @@ impl Agent {
             s.push_str(&schema.instruction());
         }
         s.push_str(&self.opts.system_user);
-        if let Some(block) = self.memory.as_ref().and_then(|m| m.block.as_deref()) {
-            s.push('\n');
-            s.push_str(block);
+        s
+    }
+
+    /// What this turn tells the model besides the user's words: the
+    /// memories recalled for it (once: a turn the model takes on its own
+    /// has them in the turn before) and the active chapter. It opens the
+    /// user's turn, after the history, so that the system instruction,
+    /// the tools and every earlier turn (the request's prefix, which the
+    /// API caches) stay byte for byte the same all session.
+    fn turn_context(&mut self) -> Option<String> {
+        let mut s = String::new();
+        if let Some(block) = self.memory.as_mut().and_then(|m| m.block.take()) {
+            s.push_str(&block);
         }
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
-            s.push('\n');
+            if !s.is_empty() {
+                s.push('\n');
+            }
             s.push_str(&crate::topic::active_topic_footer(t));
         }
-        s
+        (!s.is_empty()).then(|| format!("{TURN_CONTEXT}{s}"))
+    }
+
+    /// The user's turn as sent: its [`Agent::turn_context`] first.
+    pub(super) fn with_turn_context(&mut self, mut user: Value) -> Value {
+        if let Some(text) = self.turn_context()
+            && let Some(parts) = user.get_mut("parts").and_then(Value::as_array_mut)
+        {
+            parts.insert(0, json!({ "text": text }));
+        }
+        user
     }
 
     /// Replaces the history with a session's (`/load`, `/new`), its token
@@ -290,6 +319,7 @@ impl Agent {
         self.compact(client, &mut report)?;
         self.recall(client, &user, &mut report)?;
         let user = self.attach.take_into(user, client)?;
+        let user = self.with_turn_context(user);
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.
         let kept = self.history.len();
@@ -317,6 +347,15 @@ impl Agent {
             report.context_tokens,
         )));
         report.records = records;
+        if self.opts.verbose {
+            let u = report.usage;
+            crate::term::diag(format!(
+                "gem-ask: input {} tokens, {} of them cached ({}%)",
+                u.prompt,
+                u.cached,
+                u.cached_percent().unwrap_or(0)
+            ));
+        }
         Ok(report)
     }
 

@@ -217,3 +217,38 @@ fn an_unknown_thinking_level_is_a_usage_error_listing_the_levels() {
         assert!(stderr.contains(level), "{stderr}");
     }
 }
+
+#[test]
+fn print_config_says_the_thinking_level_and_where_it_came_from() {
+    let server = FakeGemini::start("think-print", vec![]);
+    let home = temp_dir("think-print");
+    std::fs::create_dir_all(home.join("gemline")).unwrap();
+    std::fs::write(
+        home.join("gemline/config.toml"),
+        "thinking = \"high\"\n[roles.quick]\nthinking = \"minimal\"\n",
+    )
+    .unwrap();
+    let listing = |args: &[&str]| {
+        let out = gem_ask(&server, &home)
+            .arg("--print-config")
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("thinking = "))
+            .unwrap_or("");
+        line.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(listing(&[]), "thinking = \"high\" # config");
+    assert_eq!(
+        listing(&["--role", "quick"]),
+        "thinking = \"minimal\" # role"
+    );
+    assert_eq!(
+        listing(&["--thinking", "off"]),
+        "thinking = \"off\" # --thinking"
+    );
+    assert!(server.requests().is_empty());
+}

@@ -315,7 +315,12 @@ fn a_session_continues_through_the_provider() {
         roles,
         ["system", "user", "assistant", "tool", "assistant", "user"]
     );
-    assert_eq!(third["messages"][5]["content"], "second");
+    // The active chapter opens the user's turn, before its words.
+    let last = third["messages"][5]["content"].as_str().unwrap();
+    assert!(
+        last.contains("[Active Topic: Disk usage by directory]") && last.ends_with("\n\nsecond"),
+        "{last}"
+    );
     assert_eq!(
         third["messages"][2]["tool_calls"][0]["extra_content"]["google"]["thought_signature"],
         "CiQBjz1rX4zq0sJmR3kq3mBB2dTzP0C0ALe8zG9JqvA1ddYPpUIKYQGPPWtfuJQk"

@@ -141,7 +141,14 @@ fn user_texts(body: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .filter(|c| c["role"] == "user")
-        .filter_map(|c| c["parts"][0]["text"].as_str())
+        // The user's words: not gem-ask's context for the turn before them.
+        .filter_map(|c| {
+            c["parts"].as_array()?.iter().find_map(|p| {
+                p["text"]
+                    .as_str()
+                    .filter(|t| !t.starts_with(gemline::agent::turn::TURN_CONTEXT))
+            })
+        })
         .map(str::to_string)
         .collect()
 }

@@ -137,17 +137,12 @@ fn gem_ask_chapter_through_topic_tag_viz_render_and_the_session() {
         ],
         "{first}"
     );
-    // The next request of the turn ends its system instruction with the
-    // footer; the first had none.
+    // The system instruction stays the same through the turn (the cached
+    // prefix): the new chapter is in the call's answer, not in it.
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 2);
     assert!(!system_text(&bodies[0]).contains("[Active Topic:"));
-    assert!(
-        system_text(&bodies[1])
-            .ends_with(&format!("[Active Topic: Charting BMW data]\n{FOOTER_TAIL}")),
-        "{}",
-        system_text(&bodies[1])
-    );
+    assert_eq!(system_text(&bodies[1]), system_text(&bodies[0]));
 
     // topic-tag: the call becomes the chapter, gem-ask's own topic event
     // and the call's result go (one header, not two), the rest is stamped.
@@ -190,20 +185,26 @@ fn gem_ask_chapter_through_topic_tag_viz_render_and_the_session() {
     };
     assert_eq!(current(), "[Active Topic: Charting BMW data]\n");
 
-    // The next run of the session starts with the topic in its footer, and
-    // its new chapter is what --current then reports.
+    // The next run of the session opens its user turn with the topic's
+    // footer, and its new chapter is what --current then reports.
     let second = run(
         gem_ask(&server, &home).args(["--session", &id, "sum it up"]),
         b"",
     );
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 4);
+    let context = crate::support::ask::turn_context(&bodies[2]);
     assert!(
-        system_text(&bodies[2])
-            .ends_with(&format!("[Active Topic: Charting BMW data]\n{FOOTER_TAIL}"))
+        context.ends_with(&format!("[Active Topic: Charting BMW data]\n{FOOTER_TAIL}")),
+        "{context}"
     );
-    assert!(
-        system_text(&bodies[3]).ends_with(&format!("[Active Topic: Summarizing]\n{FOOTER_TAIL}"))
+    // Within the run, the prefix stays: the same system instruction, and
+    // the request after the new chapter extends the one before.
+    assert_eq!(system_text(&bodies[3]), system_text(&bodies[0]));
+    let before = bodies[2]["contents"].as_array().unwrap();
+    assert_eq!(
+        bodies[3]["contents"].as_array().unwrap()[..before.len()],
+        before[..]
     );
     assert_eq!(current(), "[Active Topic: Summarizing]\n");
     // The same id through GEMINI_SESSION_ID, as a shell would pass it on.

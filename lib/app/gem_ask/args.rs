@@ -304,7 +304,7 @@ pub struct Args {
     #[command(flatten)]
     pub mem: super::memory::MemoryFlags,
 
-    /// Say on stderr which memories each turn used.
+    /// Say on stderr which memories each turn used, and each turn's input tokens with the share the API served from its cache.
     #[arg(long)]
     pub verbose: bool,
 

@@ -52,6 +52,16 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             source: Source::Flag("--role"),
         };
     }
+    // A flag's or a role's thinking came first; the config's is the default.
+    let thinking_from = match (args.thinking, config.thinking) {
+        (Some(_), _) if prompting.thinking_from_role => "role",
+        (Some(_), _) => "--thinking",
+        (None, Some(_)) => "config",
+        (None, None) => "",
+    };
+    args.thinking = args.thinking.or(config.thinking);
+    let mut prompting = prompting;
+    prompting.thinking_row = args.thinking.map(|t| (t.name(), thinking_from));
     if args.print_config {
         let mut out = io::stdout().lock();
         out.write_all(settings.render().as_bytes())?;
@@ -59,8 +69,6 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         out.flush()?;
         return Ok(exit::OK);
     }
-    // A role's thinking came first; the config's is the default.
-    args.thinking = args.thinking.or(config.thinking);
     // GEMINI_MODEL="" is "not set", not a model called "".
     if args.model.trim().is_empty() {
         args.model = crate::provider::DEFAULT_MODEL.to_string();
