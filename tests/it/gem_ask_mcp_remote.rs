@@ -85,16 +85,23 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// A small HTTP server on 127.0.0.1 that gives every request the same
-/// raw answer (none at all: it holds the connection and says nothing),
-/// and keeps each request's head.
+/// A small HTTP server on 127.0.0.1 that answers each request (its head
+/// and body) with raw bytes (none at all: it holds the connection and
+/// says nothing), and keeps each request's head.
 struct Tiny {
     port: u16,
     heads: Arc<Mutex<Vec<String>>>,
 }
 
+type Answer = Arc<dyn Fn(&str, &str) -> String + Send + Sync>;
+
 impl Tiny {
+    /// The same answer to every request.
     fn start(answer: String) -> Tiny {
+        Tiny::answering(Arc::new(move |_, _| answer.clone()))
+    }
+
+    fn answering(answer: Answer) -> Tiny {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let heads = Arc::new(Mutex::new(Vec::new()));
@@ -118,7 +125,7 @@ impl Tiny {
     }
 }
 
-fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &str) {
+fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &Answer) {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
@@ -127,9 +134,21 @@ fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &str) {
             _ => return,
         }
     }
-    seen.lock()
-        .unwrap()
-        .push(String::from_utf8_lossy(&head).into_owned());
+    let head = String::from_utf8_lossy(&head).into_owned();
+    seen.lock().unwrap().push(head.clone());
+    let length = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|n| n.trim().parse().unwrap_or(0))
+        })
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    if conn.read_exact(&mut body).is_err() {
+        return;
+    }
+    let answer = answer(&head, &String::from_utf8_lossy(&body));
     if answer.is_empty() {
         // Never answers: holds the connection until gem-ask drops it.
         let _ = conn.read_to_end(&mut Vec::new());
@@ -413,6 +432,77 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
     let r = of_type(&ev, "tool_result");
     assert_eq!(r[0]["status"], "success", "{r:?}");
     assert_eq!(of_type(&ev, "result")[0]["status"], "success");
+}
+
+/// A Streamable HTTP server written here, enough for a handshake and a
+/// tool (`big`) whose every answer is past the 16 MiB an MCP message may
+/// have.
+fn oversized_server() -> Tiny {
+    Tiny::answering(Arc::new(|head, body| {
+        let json = |body: &str| {
+            http(
+                "200 OK",
+                "Content-Type: application/json\r\nMcp-Session-Id: s1\r\n",
+                body,
+            )
+        };
+        if !head.starts_with("POST") {
+            return http("405 Method Not Allowed", "", "");
+        }
+        let msg: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+        let id = &msg["id"];
+        match msg["method"].as_str().unwrap_or_default() {
+            "initialize" => json(
+                &json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": msg["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "oversized", "version": "1"}}})
+                .to_string(),
+            ),
+            "tools/list" => json(
+                &json!({"jsonrpc": "2.0", "id": id, "result": {
+                "tools": [{"name": "big", "inputSchema": {"type": "object"}}]}})
+                .to_string(),
+            ),
+            "tools/call" => json(
+                &json!({"jsonrpc": "2.0", "id": id, "result": {
+                "content": [{"type": "text", "text": "y".repeat(17 << 20)}]}})
+                .to_string(),
+            ),
+            _ if id.is_null() => http("202 Accepted", "", ""),
+            _ => json(
+                &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}})
+                    .to_string(),
+            ),
+        }
+    }))
+}
+
+#[test]
+fn an_answer_past_the_message_limit_is_too_large_and_the_server_stays() {
+    let big = oversized_server();
+    let scene = Scene::new("mcp-http-big");
+    let server = FakeGemini::start(
+        "mcp-http-big",
+        vec![
+            calls_reply(&[call("big__big", json!({}))]),
+            calls_reply(&[call("big__big", json!({}))]),
+            answer_reply(),
+        ],
+    );
+    let url = format!("big={}", big.url("/mcp"));
+    let ev = scene.run(
+        &server,
+        &["--yes", "--tool-timeout", "60", "--mcp", &url, "big"],
+    );
+    let r = of_type(&ev, "tool_result");
+    assert_eq!(r.len(), 2, "{r:?}");
+    for r in r {
+        assert_eq!(r["error"]["type"], "too_large", "{r}");
+        let m = r["error"]["message"].as_str().unwrap();
+        assert!(m.contains("over the 16 MiB an MCP message may have"), "{m}");
+    }
+    assert!(of_type(&ev, "error").is_empty());
 }
 
 #[test]

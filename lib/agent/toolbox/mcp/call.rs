@@ -82,8 +82,10 @@ pub(super) fn run(
             format!("{remote} (MCP server {server}): {}", e.message),
         )),
         Err(e) => {
-            let why =
-                format!("MCP server {server} stopped ({e}); its tools are no longer available");
+            let why = format!(
+                "MCP server {server} stopped ({}); its tools are no longer available",
+                remote::said(&e)
+            );
             let mut servers = inner.servers.lock().expect("not poisoned");
             if matches!(servers[idx].state, State::Running(_)) {
                 servers[idx].state = State::Dead {

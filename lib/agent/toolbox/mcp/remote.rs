@@ -303,6 +303,15 @@ fn list_fault(e: &ServiceError) -> Fault {
     }
 }
 
+/// Why a call's connection failed, said for people (rmcp's own words
+/// name its types).
+pub(super) fn said(e: &ServiceError) -> String {
+    match e {
+        ServiceError::TransportSend(t) => fault_of(&*t.error).to_string(),
+        other => other.to_string(),
+    }
+}
+
 /// Whether a call failed for an answer over the message limit.
 pub(super) fn too_large(e: &ServiceError) -> bool {
     matches!(e, ServiceError::TransportSend(t) if fault_of(&*t.error) == Fault::TooLarge)
