@@ -87,7 +87,7 @@ fn free_port() -> u16 {
 
 /// A small HTTP server on 127.0.0.1 that answers each request (its head
 /// and body) with raw bytes (none at all: it holds the connection and
-/// says nothing), and keeps each request's head.
+/// says nothing), and keeps each request (its head and body).
 struct Tiny {
     port: u16,
     heads: Arc<Mutex<Vec<String>>>,
@@ -135,7 +135,6 @@ fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &Answer) {
         }
     }
     let head = String::from_utf8_lossy(&head).into_owned();
-    seen.lock().unwrap().push(head.clone());
     let length = head
         .lines()
         .find_map(|l| {
@@ -148,7 +147,9 @@ fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &Answer) {
     if conn.read_exact(&mut body).is_err() {
         return;
     }
-    let answer = answer(&head, &String::from_utf8_lossy(&body));
+    let body = String::from_utf8_lossy(&body);
+    seen.lock().unwrap().push(format!("{head}{body}"));
+    let answer = answer(&head, &body);
     if answer.is_empty() {
         // Never answers: holds the connection until gem-ask drops it.
         let _ = conn.read_to_end(&mut Vec::new());
@@ -299,8 +300,13 @@ fn headers_take_environment_variables_and_are_never_shown() {
     assert!(said.contains("MCP server tiny"), "{said}");
     assert!(!said.contains("5ecret"), "{said}");
     assert!(!server.bodies()[0].to_string().contains("5ecret"));
-    let printed = run(&["--print-config"]);
+    let printed = run(&[
+        "--print-config",
+        "--mcp",
+        "q=http://127.0.0.1:9/mcp?key=5ecret-q",
+    ]);
     let text = String::from_utf8_lossy(&printed.stdout);
+    assert!(text.contains("\"q=http://127.0.0.1:9/mcp?…\""), "{text}");
     assert!(
         text.contains("headers = { Authorization = \"[REDACTED]\", X-Team = \"[REDACTED]\" }"),
         "{text}"
@@ -434,53 +440,48 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
     assert_eq!(of_type(&ev, "result")[0]["status"], "success");
 }
 
-/// A Streamable HTTP server written here, enough for a handshake and a
-/// tool (`big`) whose every answer is past the 16 MiB an MCP message may
-/// have.
-fn oversized_server() -> Tiny {
+/// A Streamable HTTP server written here, enough for a handshake and two
+/// tools: `big`, whose every answer is past the 16 MiB an MCP message may
+/// have, and `slow`, which never answers.
+fn fake_server() -> Tiny {
     Tiny::answering(Arc::new(|head, body| {
-        let json = |body: &str| {
-            http(
-                "200 OK",
-                "Content-Type: application/json\r\nMcp-Session-Id: s1\r\n",
-                body,
-            )
-        };
         if !head.starts_with("POST") {
             return http("405 Method Not Allowed", "", "");
         }
         let msg: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
         let id = &msg["id"];
-        match msg["method"].as_str().unwrap_or_default() {
-            "initialize" => json(
-                &json!({"jsonrpc": "2.0", "id": id, "result": {
+        let result = match msg["method"].as_str().unwrap_or_default() {
+            "initialize" => json!({
                 "protocolVersion": msg["params"]["protocolVersion"],
                 "capabilities": {"tools": {}},
-                "serverInfo": {"name": "oversized", "version": "1"}}})
-                .to_string(),
-            ),
-            "tools/list" => json(
-                &json!({"jsonrpc": "2.0", "id": id, "result": {
-                "tools": [{"name": "big", "inputSchema": {"type": "object"}}]}})
-                .to_string(),
-            ),
-            "tools/call" => json(
-                &json!({"jsonrpc": "2.0", "id": id, "result": {
-                "content": [{"type": "text", "text": "y".repeat(17 << 20)}]}})
-                .to_string(),
-            ),
-            _ if id.is_null() => http("202 Accepted", "", ""),
-            _ => json(
-                &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}})
-                    .to_string(),
-            ),
-        }
+                "serverInfo": {"name": "fake", "version": "1"}}),
+            "tools/list" => json!({"tools": [
+                {"name": "big", "inputSchema": {"type": "object"}},
+                {"name": "slow", "inputSchema": {"type": "object"}}]}),
+            "tools/call" if msg["params"]["name"] == "slow" => return String::new(),
+            "tools/call" => json!({"content": [{"type": "text", "text": "y".repeat(17 << 20)}]}),
+            _ if id.is_null() => return http("202 Accepted", "", ""),
+            _ => {
+                let e =
+                    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}});
+                return mcp_json(&e);
+            }
+        };
+        mcp_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))
     }))
+}
+
+fn mcp_json(message: &serde_json::Value) -> String {
+    http(
+        "200 OK",
+        "Content-Type: application/json\r\nMcp-Session-Id: s1\r\n",
+        &message.to_string(),
+    )
 }
 
 #[test]
 fn an_answer_past_the_message_limit_is_too_large_and_the_server_stays() {
-    let big = oversized_server();
+    let big = fake_server();
     let scene = Scene::new("mcp-http-big");
     let server = FakeGemini::start(
         "mcp-http-big",
@@ -503,6 +504,40 @@ fn an_answer_past_the_message_limit_is_too_large_and_the_server_stays() {
         assert!(m.contains("over the 16 MiB an MCP message may have"), "{m}");
     }
     assert!(of_type(&ev, "error").is_empty());
+}
+
+#[test]
+fn a_stopped_call_is_cancelled_on_the_server() {
+    let fake = fake_server();
+    let scene = Scene::new("mcp-http-cancel");
+    scene.config(&format!(
+        "[mcp.fake]\nurl = \"{}\"\ncall_timeout = 1\n",
+        fake.url("/mcp")
+    ));
+    let server = FakeGemini::start(
+        "mcp-http-cancel",
+        vec![
+            calls_reply(&[call("fake__slow", json!({}))]),
+            answer_reply(),
+        ],
+    );
+    let ev = scene.run(&server, &["--yes", "--tool-timeout", "60", "slow"]);
+    assert_eq!(of_type(&ev, "tool_result")[0]["error"]["type"], "timeout");
+    let seen = fake.heads();
+    let call = seen
+        .iter()
+        .find(|r| r.contains("\"tools/call\""))
+        .expect("the call was sent");
+    let body: serde_json::Value =
+        serde_json::from_str(&call[call.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+    let cancel = seen
+        .iter()
+        .find(|r| r.contains("\"notifications/cancelled\""))
+        .unwrap_or_else(|| panic!("no notifications/cancelled in {seen:#?}"));
+    assert!(
+        cancel.contains(&format!("\"requestId\":{}", body["id"])),
+        "{cancel}"
+    );
 }
 
 #[test]
