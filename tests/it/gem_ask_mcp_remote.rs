@@ -334,51 +334,74 @@ fn headers_take_environment_variables_and_are_never_shown() {
     assert_eq!(tiny.heads().len(), before);
 }
 
+/// Servers that go wrong, each its own way, and the config naming them.
+struct BadServers {
+    config: String,
+    /// Where `moved` redirects to.
+    elsewhere: Tiny,
+    silent: Tiny,
+    _others: Vec<Tiny>,
+}
+
+impl BadServers {
+    fn start() -> BadServers {
+        let down = free_port();
+        let html = Tiny::start(http(
+            "200 OK",
+            "Content-Type: text/html\r\n",
+            "<!doctype html><title>Sign in</title>",
+        ));
+        let elsewhere = Tiny::start(http("500 Internal Server Error", "", ""));
+        // localhost is another origin than 127.0.0.1, though the same machine.
+        let redirect = Tiny::start(http(
+            "307 Temporary Redirect",
+            &format!("Location: http://localhost:{}/mcp\r\n", elsewhere.port),
+            "",
+        ));
+        let oauth = Tiny::start(http(
+            "401 Unauthorized",
+            "WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\"\r\n",
+            "",
+        ));
+        let silent = Tiny::start(String::new());
+        // A JSON answer past the 16 MiB an MCP message may have.
+        let huge = Tiny::start(http(
+            "200 OK",
+            "Content-Type: application/json\r\n",
+            &format!("{{\"x\":\"{}\"}}", "y".repeat(17 << 20)),
+        ));
+        let config = format!(
+            "[mcp.down]\nurl = \"http://127.0.0.1:{down}/mcp\"\n\
+             [mcp.html]\nurl = \"{}\"\n\
+             [mcp.moved]\nurl = \"{}\"\nheaders = {{ Authorization = \"Bearer moved-5ecret\" }}\n\
+             [mcp.oauth]\nurl = \"{}\"\n\
+             [mcp.silent]\nurl = \"{}\"\nconnect_timeout = 1\n\
+             [mcp.huge]\nurl = \"{}\"\n",
+            html.url("/mcp"),
+            redirect.url("/mcp"),
+            oauth.url("/mcp"),
+            silent.url("/mcp"),
+            huge.url("/mcp"),
+        );
+        BadServers {
+            config,
+            elsewhere,
+            silent,
+            _others: vec![html, redirect, oauth, huge],
+        }
+    }
+}
+
 #[test]
 fn bad_servers_are_each_said_and_the_run_goes_on() {
     let Some(every) = Everything::start("streamableHttp") else {
         return;
     };
-    let down = free_port();
-    let html = Tiny::start(http(
-        "200 OK",
-        "Content-Type: text/html\r\n",
-        "<!doctype html><title>Sign in</title>",
-    ));
-    let elsewhere = Tiny::start(http("500 Internal Server Error", "", ""));
-    // localhost is another origin than 127.0.0.1, though the same machine.
-    let redirect = Tiny::start(http(
-        "307 Temporary Redirect",
-        &format!("Location: http://localhost:{}/mcp\r\n", elsewhere.port),
-        "",
-    ));
-    let oauth = Tiny::start(http(
-        "401 Unauthorized",
-        "WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\"\r\n",
-        "",
-    ));
-    let silent = Tiny::start(String::new());
-    // A JSON answer past the 16 MiB an MCP message may have.
-    let huge = Tiny::start(http(
-        "200 OK",
-        "Content-Type: application/json\r\n",
-        &format!("{{\"x\":\"{}\"}}", "y".repeat(17 << 20)),
-    ));
+    let bad = BadServers::start();
     let scene = Scene::new("mcp-bad");
     scene.config(&format!(
-        "[mcp.down]\nurl = \"http://127.0.0.1:{down}/mcp\"\n\
-         [mcp.html]\nurl = \"{}\"\n\
-         [mcp.moved]\nurl = \"{}\"\nheaders = {{ Authorization = \"Bearer moved-5ecret\" }}\n\
-         [mcp.oauth]\nurl = \"{}\"\n\
-         [mcp.silent]\nurl = \"{}\"\nconnect_timeout = 1\n\
-         [mcp.huge]\nurl = \"{}\"\n\
-         [mcp.every]\nurl = \"http://127.0.0.1:{}/mcp\"\n",
-        html.url("/mcp"),
-        redirect.url("/mcp"),
-        oauth.url("/mcp"),
-        silent.url("/mcp"),
-        huge.url("/mcp"),
-        every.port
+        "{}[mcp.every]\nurl = \"http://127.0.0.1:{}/mcp\"\n",
+        bad.config, every.port
     ));
     let server = FakeGemini::start(
         "mcp-bad",
@@ -408,11 +431,14 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
     assert!(
         said("moved").contains(&format!(
             "it redirects to another host (http://localhost:{}); refused",
-            elsewhere.port
+            bad.elsewhere.port
         )),
         "{errors:#?}"
     );
-    assert!(elsewhere.heads().is_empty(), "the redirect was followed");
+    assert!(
+        bad.elsewhere.heads().is_empty(),
+        "the redirect was followed"
+    );
     let o = said("oauth");
     assert!(
         o.contains(
@@ -425,7 +451,7 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
         "{o}"
     );
     assert!(said("silent").contains("failed to start: no answer within 1 s"));
-    assert!(!silent.heads().is_empty());
+    assert!(!bad.silent.heads().is_empty());
     assert!(
         said("huge").contains("it sent a message over the 16 MiB an MCP message may have"),
         "{errors:#?}"
