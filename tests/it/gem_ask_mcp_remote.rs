@@ -439,6 +439,7 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
         bad.elsewhere.heads().is_empty(),
         "the redirect was followed"
     );
+    assert!(!errors.iter().any(|e| e.contains("5ecret")), "{errors:#?}");
     let o = said("oauth");
     assert!(
         o.contains(
