@@ -85,16 +85,23 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// A small HTTP server on 127.0.0.1 that gives every request the same
-/// raw answer (none at all: it holds the connection and says nothing),
-/// and keeps each request's head.
+/// A small HTTP server on 127.0.0.1 that answers each request (its head
+/// and body) with raw bytes (none at all: it holds the connection and
+/// says nothing), and keeps each request (its head and body).
 struct Tiny {
     port: u16,
     heads: Arc<Mutex<Vec<String>>>,
 }
 
+type Answer = Arc<dyn Fn(&str, &str) -> String + Send + Sync>;
+
 impl Tiny {
+    /// The same answer to every request.
     fn start(answer: String) -> Tiny {
+        Tiny::answering(Arc::new(move |_, _| answer.clone()))
+    }
+
+    fn answering(answer: Answer) -> Tiny {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let heads = Arc::new(Mutex::new(Vec::new()));
@@ -118,7 +125,7 @@ impl Tiny {
     }
 }
 
-fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &str) {
+fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &Answer) {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
@@ -127,9 +134,22 @@ fn serve(mut conn: TcpStream, seen: &Mutex<Vec<String>>, answer: &str) {
             _ => return,
         }
     }
-    seen.lock()
-        .unwrap()
-        .push(String::from_utf8_lossy(&head).into_owned());
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let length = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|n| n.trim().parse().unwrap_or(0))
+        })
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    if conn.read_exact(&mut body).is_err() {
+        return;
+    }
+    let body = String::from_utf8_lossy(&body);
+    seen.lock().unwrap().push(format!("{head}{body}"));
+    let answer = answer(&head, &body);
     if answer.is_empty() {
         // Never answers: holds the connection until gem-ask drops it.
         let _ = conn.read_to_end(&mut Vec::new());
@@ -280,8 +300,13 @@ fn headers_take_environment_variables_and_are_never_shown() {
     assert!(said.contains("MCP server tiny"), "{said}");
     assert!(!said.contains("5ecret"), "{said}");
     assert!(!server.bodies()[0].to_string().contains("5ecret"));
-    let printed = run(&["--print-config"]);
+    let printed = run(&[
+        "--print-config",
+        "--mcp",
+        "q=http://127.0.0.1:9/mcp?key=5ecret-q",
+    ]);
     let text = String::from_utf8_lossy(&printed.stdout);
+    assert!(text.contains("\"q=http://127.0.0.1:9/mcp?…\""), "{text}");
     assert!(
         text.contains("headers = { Authorization = \"[REDACTED]\", X-Team = \"[REDACTED]\" }"),
         "{text}"
@@ -309,51 +334,74 @@ fn headers_take_environment_variables_and_are_never_shown() {
     assert_eq!(tiny.heads().len(), before);
 }
 
+/// Servers that go wrong, each its own way, and the config naming them.
+struct BadServers {
+    config: String,
+    /// Where `moved` redirects to.
+    elsewhere: Tiny,
+    silent: Tiny,
+    _others: Vec<Tiny>,
+}
+
+impl BadServers {
+    fn start() -> BadServers {
+        let down = free_port();
+        let html = Tiny::start(http(
+            "200 OK",
+            "Content-Type: text/html\r\n",
+            "<!doctype html><title>Sign in</title>",
+        ));
+        let elsewhere = Tiny::start(http("500 Internal Server Error", "", ""));
+        // localhost is another origin than 127.0.0.1, though the same machine.
+        let redirect = Tiny::start(http(
+            "307 Temporary Redirect",
+            &format!("Location: http://localhost:{}/mcp\r\n", elsewhere.port),
+            "",
+        ));
+        let oauth = Tiny::start(http(
+            "401 Unauthorized",
+            "WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\"\r\n",
+            "",
+        ));
+        let silent = Tiny::start(String::new());
+        // A JSON answer past the 16 MiB an MCP message may have.
+        let huge = Tiny::start(http(
+            "200 OK",
+            "Content-Type: application/json\r\n",
+            &format!("{{\"x\":\"{}\"}}", "y".repeat(17 << 20)),
+        ));
+        let config = format!(
+            "[mcp.down]\nurl = \"http://127.0.0.1:{down}/mcp\"\n\
+             [mcp.html]\nurl = \"{}\"\n\
+             [mcp.moved]\nurl = \"{}\"\nheaders = {{ Authorization = \"Bearer moved-5ecret\" }}\n\
+             [mcp.oauth]\nurl = \"{}\"\n\
+             [mcp.silent]\nurl = \"{}\"\nconnect_timeout = 1\n\
+             [mcp.huge]\nurl = \"{}\"\n",
+            html.url("/mcp"),
+            redirect.url("/mcp"),
+            oauth.url("/mcp"),
+            silent.url("/mcp"),
+            huge.url("/mcp"),
+        );
+        BadServers {
+            config,
+            elsewhere,
+            silent,
+            _others: vec![html, redirect, oauth, huge],
+        }
+    }
+}
+
 #[test]
 fn bad_servers_are_each_said_and_the_run_goes_on() {
     let Some(every) = Everything::start("streamableHttp") else {
         return;
     };
-    let down = free_port();
-    let html = Tiny::start(http(
-        "200 OK",
-        "Content-Type: text/html\r\n",
-        "<!doctype html><title>Sign in</title>",
-    ));
-    let elsewhere = Tiny::start(http("500 Internal Server Error", "", ""));
-    // localhost is another origin than 127.0.0.1, though the same machine.
-    let redirect = Tiny::start(http(
-        "307 Temporary Redirect",
-        &format!("Location: http://localhost:{}/mcp\r\n", elsewhere.port),
-        "",
-    ));
-    let oauth = Tiny::start(http(
-        "401 Unauthorized",
-        "WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\"\r\n",
-        "",
-    ));
-    let silent = Tiny::start(String::new());
-    // A JSON answer past the 16 MiB an MCP message may have.
-    let huge = Tiny::start(http(
-        "200 OK",
-        "Content-Type: application/json\r\n",
-        &format!("{{\"x\":\"{}\"}}", "y".repeat(17 << 20)),
-    ));
+    let bad = BadServers::start();
     let scene = Scene::new("mcp-bad");
     scene.config(&format!(
-        "[mcp.down]\nurl = \"http://127.0.0.1:{down}/mcp\"\n\
-         [mcp.html]\nurl = \"{}\"\n\
-         [mcp.moved]\nurl = \"{}\"\nheaders = {{ Authorization = \"Bearer moved-5ecret\" }}\n\
-         [mcp.oauth]\nurl = \"{}\"\n\
-         [mcp.silent]\nurl = \"{}\"\nconnect_timeout = 1\n\
-         [mcp.huge]\nurl = \"{}\"\n\
-         [mcp.every]\nurl = \"http://127.0.0.1:{}/mcp\"\n",
-        html.url("/mcp"),
-        redirect.url("/mcp"),
-        oauth.url("/mcp"),
-        silent.url("/mcp"),
-        huge.url("/mcp"),
-        every.port
+        "{}[mcp.every]\nurl = \"http://127.0.0.1:{}/mcp\"\n",
+        bad.config, every.port
     ));
     let server = FakeGemini::start(
         "mcp-bad",
@@ -383,11 +431,15 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
     assert!(
         said("moved").contains(&format!(
             "it redirects to another host (http://localhost:{}); refused",
-            elsewhere.port
+            bad.elsewhere.port
         )),
         "{errors:#?}"
     );
-    assert!(elsewhere.heads().is_empty(), "the redirect was followed");
+    assert!(
+        bad.elsewhere.heads().is_empty(),
+        "the redirect was followed"
+    );
+    assert!(!errors.iter().any(|e| e.contains("5ecret")), "{errors:#?}");
     let o = said("oauth");
     assert!(
         o.contains(
@@ -400,7 +452,7 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
         "{o}"
     );
     assert!(said("silent").contains("failed to start: no answer within 1 s"));
-    assert!(!silent.heads().is_empty());
+    assert!(!bad.silent.heads().is_empty());
     assert!(
         said("huge").contains("it sent a message over the 16 MiB an MCP message may have"),
         "{errors:#?}"
@@ -413,6 +465,106 @@ fn bad_servers_are_each_said_and_the_run_goes_on() {
     let r = of_type(&ev, "tool_result");
     assert_eq!(r[0]["status"], "success", "{r:?}");
     assert_eq!(of_type(&ev, "result")[0]["status"], "success");
+}
+
+/// A Streamable HTTP server written here, enough for a handshake and two
+/// tools: `big`, whose every answer is past the 16 MiB an MCP message may
+/// have, and `slow`, which never answers.
+fn fake_server() -> Tiny {
+    Tiny::answering(Arc::new(|head, body| {
+        if !head.starts_with("POST") {
+            return http("405 Method Not Allowed", "", "");
+        }
+        let msg: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+        let id = &msg["id"];
+        let result = match msg["method"].as_str().unwrap_or_default() {
+            "initialize" => json!({
+                "protocolVersion": msg["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "fake", "version": "1"}}),
+            "tools/list" => json!({"tools": [
+                {"name": "big", "inputSchema": {"type": "object"}},
+                {"name": "slow", "inputSchema": {"type": "object"}}]}),
+            "tools/call" if msg["params"]["name"] == "slow" => return String::new(),
+            "tools/call" => json!({"content": [{"type": "text", "text": "y".repeat(17 << 20)}]}),
+            _ if id.is_null() => return http("202 Accepted", "", ""),
+            _ => {
+                let e =
+                    json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no"}});
+                return mcp_json(&e);
+            }
+        };
+        mcp_json(&json!({"jsonrpc": "2.0", "id": id, "result": result}))
+    }))
+}
+
+fn mcp_json(message: &serde_json::Value) -> String {
+    http(
+        "200 OK",
+        "Content-Type: application/json\r\nMcp-Session-Id: s1\r\n",
+        &message.to_string(),
+    )
+}
+
+#[test]
+fn an_answer_past_the_message_limit_is_too_large_and_the_server_stays() {
+    let big = fake_server();
+    let scene = Scene::new("mcp-http-big");
+    let server = FakeGemini::start(
+        "mcp-http-big",
+        vec![
+            calls_reply(&[call("big__big", json!({}))]),
+            calls_reply(&[call("big__big", json!({}))]),
+            answer_reply(),
+        ],
+    );
+    let url = format!("big={}", big.url("/mcp"));
+    let ev = scene.run(
+        &server,
+        &["--yes", "--tool-timeout", "60", "--mcp", &url, "big"],
+    );
+    let r = of_type(&ev, "tool_result");
+    assert_eq!(r.len(), 2, "{r:?}");
+    for r in r {
+        assert_eq!(r["error"]["type"], "too_large", "{r}");
+        let m = r["error"]["message"].as_str().unwrap();
+        assert!(m.contains("over the 16 MiB an MCP message may have"), "{m}");
+    }
+    assert!(of_type(&ev, "error").is_empty());
+}
+
+#[test]
+fn a_stopped_call_is_cancelled_on_the_server() {
+    let fake = fake_server();
+    let scene = Scene::new("mcp-http-cancel");
+    scene.config(&format!(
+        "[mcp.fake]\nurl = \"{}\"\ncall_timeout = 1\n",
+        fake.url("/mcp")
+    ));
+    let server = FakeGemini::start(
+        "mcp-http-cancel",
+        vec![
+            calls_reply(&[call("fake__slow", json!({}))]),
+            answer_reply(),
+        ],
+    );
+    let ev = scene.run(&server, &["--yes", "--tool-timeout", "60", "slow"]);
+    assert_eq!(of_type(&ev, "tool_result")[0]["error"]["type"], "timeout");
+    let seen = fake.heads();
+    let call = seen
+        .iter()
+        .find(|r| r.contains("\"tools/call\""))
+        .expect("the call was sent");
+    let body: serde_json::Value =
+        serde_json::from_str(&call[call.find("\r\n\r\n").unwrap() + 4..]).unwrap();
+    let cancel = seen
+        .iter()
+        .find(|r| r.contains("\"notifications/cancelled\""))
+        .unwrap_or_else(|| panic!("no notifications/cancelled in {seen:#?}"));
+    assert!(
+        cancel.contains(&format!("\"requestId\":{}", body["id"])),
+        "{cancel}"
+    );
 }
 
 #[test]

@@ -29,6 +29,7 @@ use serde_json::{Map, Value};
 pub mod answer;
 pub mod bounds;
 mod call;
+mod fault;
 pub mod pipe;
 mod remote;
 pub mod schema;

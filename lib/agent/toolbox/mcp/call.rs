@@ -16,7 +16,7 @@ use rmcp::model::{
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient};
 use serde_json::Value;
 
-use super::{Inner, State, from_result, pipe, remote};
+use super::{Inner, State, fault, from_result, pipe};
 use crate::agent::toolbox::{Ctx, Failed, Stop, ToolResult};
 
 /// Runs `remote` on the server at `idx` of `inner` (called `server`):
@@ -61,7 +61,7 @@ pub(super) fn run(
         None => Ctx { ..*ctx },
     };
     let answer = match inner.rt.block_on(wait_for(&peer, params, &watch, &own)) {
-        Waited::Answered(Err(e)) if remote::too_large(&e) => return Err(too_large(remote, server)),
+        Waited::Answered(Err(e)) if fault::too_large(&e) => return Err(too_large(remote, server)),
         Waited::Answered(a) => a,
         Waited::Stopped(Stop::Timeout) if limited.is_some() => {
             let f = cancelled(&own, remote, Stop::Timeout);
@@ -82,8 +82,10 @@ pub(super) fn run(
             format!("{remote} (MCP server {server}): {}", e.message),
         )),
         Err(e) => {
-            let why =
-                format!("MCP server {server} stopped ({e}); its tools are no longer available");
+            let why = format!(
+                "MCP server {server} stopped ({}); its tools are no longer available",
+                fault::said(&e)
+            );
             let mut servers = inner.servers.lock().expect("not poisoned");
             if matches!(servers[idx].state, State::Running(_)) {
                 servers[idx].state = State::Dead {

@@ -15,8 +15,8 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::sync::{mpsc, oneshot};
 
+use super::fault::{Fault, Headers, of_reqwest};
 use super::pipe::{self, Watch};
-use super::remote::{Fault, Headers, of_reqwest};
 
 /// A connection to a server over HTTP+SSE.
 pub struct Legacy {

@@ -182,7 +182,7 @@ fn reach_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
         ),
     ));
     if !args.mcp.is_empty() {
-        let lines: Vec<String> = args.mcp.iter().map(|c| redact_words(c)).collect();
+        let lines: Vec<String> = args.mcp.iter().map(|c| shown_mcp_line(c)).collect();
         out.push(line("mcp", strings(&lines), "--mcp"));
     }
 }
@@ -269,6 +269,15 @@ fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
             }
         }
         out.push(line("trust", spec.trust, ""));
+    }
+}
+
+/// An `--mcp` line as it may be shown: a URL without its query or user
+/// (which may carry a key), a command line redacted.
+fn shown_mcp_line(line: &str) -> String {
+    match crate::agent::toolbox::mcp::ServerSpec::from_command_line(line) {
+        Ok(spec) if spec.reach() != Reach::Stdio => format!("{}={}", spec.name, spec.shown()),
+        _ => redact_words(line),
     }
 }
 
