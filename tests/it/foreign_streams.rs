@@ -85,6 +85,19 @@ fn codex_plan_steps_are_chapters_in_the_terminal_at_a_width() {
     for line in out.lines() {
         assert!(line.width() <= 50, "too wide: {line:?}");
     }
+    // `--live` reads the stream on a thread of its own, the same way.
+    let live = render_ok(
+        &["--live", "--color", "never", "--width", "50"],
+        "codex_plan.jsonl",
+    );
+    in_order(
+        &live,
+        &[
+            "1 · Read the sales figures",
+            "2 · Chart the monthly totals",
+            "3 · Write the summary",
+        ],
+    );
 }
 
 #[test]

@@ -268,3 +268,76 @@ pub(crate) fn count_of(o: &Map<String, Value>, key: &str) -> Option<u64> {
 pub(crate) fn event(kind: &str, fields: Value) -> Event {
     Event::typed(kind, fields)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(line: &str) -> Event {
+        Event::from_line(line, 1).unwrap().unwrap()
+    }
+
+    fn kinds(t: Translated) -> Vec<String> {
+        match t {
+            Translated::Events(events, _) => events.iter().map(|e| e.kind().to_string()).collect(),
+            other => panic!("not translated: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn error_and_result_are_ours_until_the_stream_says_whose_it_is() {
+        let mut t = Translator::new();
+        let error = ev(r#"{"type":"error","message":"x"}"#);
+        assert_eq!(t.translate(&error), Translated::Native);
+        kinds(t.translate(&ev(r#"{"type":"thread.started","thread_id":"t"}"#)));
+        assert_eq!(t.agent(), Some(Agent::Codex));
+        let Translated::Events(e, None) = t.translate(&error) else {
+            panic!()
+        };
+        assert_eq!(e[0].str_field("severity"), Some("warning"));
+        let result = ev(r#"{"type":"result","status":"success"}"#);
+        assert_eq!(t.translate(&result), Translated::Native);
+        t.reset();
+        assert_eq!(t.translate(&error), Translated::Native);
+        kinds(t.translate(&ev(
+            r#"{"type":"system","subtype":"init","session_id":"s"}"#,
+        )));
+        assert_eq!(kinds(t.translate(&result)), ["result"]);
+    }
+
+    #[test]
+    fn a_call_complete_without_its_start_still_has_both_halves() {
+        let mut t = Translator::new();
+        let done = r#"{"type":"item.completed","item":{"id":"i","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"}}"#;
+        assert_eq!(kinds(t.translate(&ev(done))), ["tool_use", "tool_result"]);
+        let started = done
+            .replace("completed\"}}", "in_progress\"}}")
+            .replace("item.completed", "item.started");
+        assert_eq!(kinds(t.translate(&ev(&started))), ["tool_use"]);
+        assert_eq!(kinds(t.translate(&ev(done))), ["tool_result"]);
+    }
+
+    #[test]
+    fn mcp_tools_are_named_as_their_servers_name_them() {
+        let mut t = Translator::new();
+        let line = r#"{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"u","name":"mcp__chart_2__render_visualization","input":{}},{"type":"tool_use","id":"v","name":"mcp__odd","input":{}}]}}"#;
+        let Translated::Events(e, None) = t.translate(&ev(line)) else {
+            panic!()
+        };
+        assert_eq!(e[0].str_field("tool_name"), Some("render_visualization"));
+        assert_eq!(e[0].str_field("server"), Some("chart_2"));
+        assert_eq!(e[1].str_field("tool_name"), Some("mcp__odd"));
+        assert_eq!(e[1].get("server"), None);
+    }
+
+    #[test]
+    fn ids_are_bounded() {
+        let mut ids = Ids::default();
+        for i in 0..=MAX_OPEN {
+            ids.add(&i.to_string());
+        }
+        assert!(!ids.contains("0"));
+        assert!(ids.take(&MAX_OPEN.to_string()));
+        assert!(!ids.take(&MAX_OPEN.to_string()));
+    }
+}
