@@ -198,14 +198,17 @@ pub fn problem(text: &str, line: usize, reason: String) -> LineError {
     }
 }
 
-/// The agent whose alone a `type` is.
+/// The agent whose alone a `type` is ([`codex::TYPES`],
+/// [`claude::TYPES`]). A `match`, not a search of the lists: every line
+/// of every stream is asked.
 fn agent_of_type(kind: &str) -> Option<Agent> {
-    if codex::TYPES.contains(&kind) {
-        Some(Agent::Codex)
-    } else if claude::TYPES.contains(&kind) {
-        Some(Agent::Claude)
-    } else {
-        None
+    match kind {
+        "thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "item.started"
+        | "item.updated" | "item.completed" | "item.plan.delta" | "request_user_input" => {
+            Some(Agent::Codex)
+        }
+        "system" | "assistant" | "user" | "stream_event" => Some(Agent::Claude),
+        _ => None,
     }
 }
 
@@ -214,7 +217,11 @@ fn agent_of_type(kind: &str) -> Option<Agent> {
 /// line of another agent's stream: viz-parse's detection of an event
 /// stream asks this of a line that is none of ours.
 pub fn is_foreign_line(kind: &str, has_session_id: bool) -> bool {
-    codex::TYPES.contains(&kind) || (claude::TYPES.contains(&kind) && has_session_id)
+    match agent_of_type(kind) {
+        Some(Agent::Codex) => true,
+        Some(Agent::Claude) => has_session_id,
+        None => false,
+    }
 }
 
 /// What a translation of one line gives: its events and a warning about a
@@ -328,6 +335,19 @@ mod tests {
         assert_eq!(e[0].str_field("server"), Some("chart_2"));
         assert_eq!(e[1].str_field("tool_name"), Some("mcp__odd"));
         assert_eq!(e[1].get("server"), None);
+    }
+
+    #[test]
+    fn each_formats_types_are_its_own() {
+        for k in codex::TYPES {
+            assert_eq!(agent_of_type(k), Some(Agent::Codex), "{k}");
+        }
+        for k in claude::TYPES {
+            assert_eq!(agent_of_type(k), Some(Agent::Claude), "{k}");
+        }
+        for k in ["error", "result", "message", "init", ""] {
+            assert_eq!(agent_of_type(k), None, "{k}");
+        }
     }
 
     #[test]
