@@ -232,8 +232,16 @@ impl<R: BufRead> EventReader<R> {
             if self.line == 1 && self.buf.starts_with('\u{feff}') {
                 self.buf.drain(..'\u{feff}'.len_utf8());
             }
-            self.foreign
-                .read_line(&self.buf, self.line, &mut self.pending);
+            // Our own lines (nearly all) go straight out; another
+            // agent's are translated into the queue.
+            match Event::from_line(&self.buf, self.line) {
+                Ok(Some(e)) if !self.foreign.wants(e.kind()) => return Ok(Some(Ok(e))),
+                Ok(Some(e)) => self
+                    .foreign
+                    .push(e, &self.buf, self.line, &mut self.pending),
+                Ok(None) => continue,
+                Err(e) => return Ok(Some(Err(e))),
+            }
         }
     }
 }

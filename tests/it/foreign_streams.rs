@@ -44,6 +44,7 @@ fn in_order(text: &str, parts: &[&str]) {
 /// The types of our contract a translated stream may hold.
 const OURS: &[&str] = &[
     "init",
+    "retry",
     "message",
     "thought",
     "tool_use",
@@ -85,6 +86,19 @@ fn codex_plan_steps_are_chapters_in_the_terminal_at_a_width() {
     for line in out.lines() {
         assert!(line.width() <= 50, "too wide: {line:?}");
     }
+    // `--live` reads the stream on a thread of its own, the same way.
+    let live = render_ok(
+        &["--live", "--color", "never", "--width", "50"],
+        "codex_plan.jsonl",
+    );
+    in_order(
+        &live,
+        &[
+            "1 · Read the sales figures",
+            "2 · Chart the monthly totals",
+            "3 · Write the summary",
+        ],
+    );
 }
 
 #[test]
@@ -242,6 +256,27 @@ fn results_carry_usage_cost_and_the_failure() {
     assert_eq!(r["status"], "error");
     assert_eq!(r["error"]["type"], "error_max_turns");
     assert_eq!(r["error"]["message"], "Reached maximum number of turns (1)");
+
+    let ev = events(&render_ok(&["--format", "json"], "claude_refused.jsonl"));
+    assert!(
+        of_type(&ev, "message").is_empty(),
+        "the notice is no answer: {ev:?}"
+    );
+    let r = of_type(&ev, "result")[0];
+    assert_eq!(r["status"], "error");
+    assert_eq!(r["error"]["type"], "api_error");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Prompt is too long")
+    );
+
+    let ev = events(&render_ok(&["--format", "json"], "claude_retry.jsonl"));
+    let retry = of_type(&ev, "retry")[0];
+    assert_eq!(retry["attempt"], 1, "{retry}");
+    assert_eq!(retry["delay_ms"], 617, "{retry}");
+    assert_eq!(retry["reason"], "overloaded (HTTP 529)", "{retry}");
 
     let ev = events(&render_ok(&["--format", "json"], "codex_plan.jsonl"));
     let r = of_type(&ev, "result")[0];

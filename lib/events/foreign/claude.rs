@@ -59,14 +59,31 @@ impl State {
         }
     }
 
+    /// `init`, and `api_retry` as our `retry`; the other `system` lines
+    /// are the session's bookkeeping.
     fn system(&mut self, o: &Obj) -> Vec<Event> {
-        if str_of(o, "subtype") != Some("init") {
-            return Vec::new();
+        match str_of(o, "subtype") {
+            Some("init") => vec![event(
+                "init",
+                json!({"session_id": str_of(o, "session_id"), "model": str_of(o, "model")}),
+            )],
+            Some("api_retry") => {
+                let delay = o
+                    .get("retry_delay_ms")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0);
+                let why = str_of(o, "error").unwrap_or("the request failed");
+                let reason = match count_of(o, "error_status") {
+                    Some(status) => format!("{why} (HTTP {status})"),
+                    None => why.to_string(),
+                };
+                vec![event(
+                    "retry",
+                    json!({"attempt": count_of(o, "attempt"), "delay_ms": delay.max(0.0).round() as u64, "reason": reason}),
+                )]
+            }
+            _ => Vec::new(),
         }
-        vec![event(
-            "init",
-            json!({"session_id": str_of(o, "session_id"), "model": str_of(o, "model")}),
-        )]
     }
 
     /// An `assistant` message: each content block's event; a block
@@ -76,6 +93,12 @@ impl State {
         let Some(Value::Array(blocks)) = message.get("content") else {
             return Err("field `message.content` must be an array of content blocks".into());
         };
+        // A message Claude Code made to say a request failed (`error` set):
+        // its text is that notice, not the model's answer, and the
+        // `result` that ends the run carries the failure.
+        if o.get("error").is_some_and(|e| !e.is_null()) {
+            return Ok((Vec::new(), None));
+        }
         let streamed = str_of(message, "id").is_some_and(|id| self.streamed.contains(id));
         let mut events = Vec::new();
         let mut problem = None;
@@ -86,9 +109,6 @@ impl State {
                     problem.get_or_insert(format!("a Claude Code `assistant` line: `message.content[{i}]`: {why}; that block left out"));
                 }
             }
-        }
-        if let Some(err) = str_of(o, "error") {
-            events.push(event("error", json!({"severity": "error", "message": format!("the model's answer failed: {err}")})));
         }
         Ok((events, problem))
     }
@@ -331,7 +351,13 @@ impl State {
                 .filter(|m| !m.is_empty())
                 .or_else(|| str_of(o, "result").map(str::to_string))
                 .unwrap_or_else(|| subtype.replace('_', " "));
-            json!({"type": subtype, "message": message})
+            // A failed request ends the run as a "success" of the loop.
+            let kind = match subtype {
+                "success" if o.get("api_error_status").is_some_and(Value::is_number) => "api_error",
+                "success" => "error",
+                other => other,
+            };
+            json!({"type": kind, "message": message})
         });
         let status = if failed { "error" } else { "success" };
         Ok(event(

@@ -198,14 +198,17 @@ pub fn problem(text: &str, line: usize, reason: String) -> LineError {
     }
 }
 
-/// The agent whose alone a `type` is.
+/// The agent whose alone a `type` is ([`codex::TYPES`],
+/// [`claude::TYPES`]). A `match`, not a search of the lists: every line
+/// of every stream is asked.
 fn agent_of_type(kind: &str) -> Option<Agent> {
-    if codex::TYPES.contains(&kind) {
-        Some(Agent::Codex)
-    } else if claude::TYPES.contains(&kind) {
-        Some(Agent::Claude)
-    } else {
-        None
+    match kind {
+        "thread.started" | "turn.started" | "turn.completed" | "turn.failed" | "item.started"
+        | "item.updated" | "item.completed" | "item.plan.delta" | "request_user_input" => {
+            Some(Agent::Codex)
+        }
+        "system" | "assistant" | "user" | "stream_event" => Some(Agent::Claude),
+        _ => None,
     }
 }
 
@@ -214,7 +217,11 @@ fn agent_of_type(kind: &str) -> Option<Agent> {
 /// line of another agent's stream: viz-parse's detection of an event
 /// stream asks this of a line that is none of ours.
 pub fn is_foreign_line(kind: &str, has_session_id: bool) -> bool {
-    codex::TYPES.contains(&kind) || (claude::TYPES.contains(&kind) && has_session_id)
+    match agent_of_type(kind) {
+        Some(Agent::Codex) => true,
+        Some(Agent::Claude) => has_session_id,
+        None => false,
+    }
 }
 
 /// What a translation of one line gives: its events and a warning about a
@@ -267,4 +274,90 @@ pub(crate) fn count_of(o: &Map<String, Value>, key: &str) -> Option<u64> {
 /// An event of `kind` with these fields (nulls left out).
 pub(crate) fn event(kind: &str, fields: Value) -> Event {
     Event::typed(kind, fields)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(line: &str) -> Event {
+        Event::from_line(line, 1).unwrap().unwrap()
+    }
+
+    fn kinds(t: Translated) -> Vec<String> {
+        match t {
+            Translated::Events(events, _) => events.iter().map(|e| e.kind().to_string()).collect(),
+            other => panic!("not translated: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn error_and_result_are_ours_until_the_stream_says_whose_it_is() {
+        let mut t = Translator::new();
+        let error = ev(r#"{"type":"error","message":"x"}"#);
+        assert_eq!(t.translate(&error), Translated::Native);
+        kinds(t.translate(&ev(r#"{"type":"thread.started","thread_id":"t"}"#)));
+        assert_eq!(t.agent(), Some(Agent::Codex));
+        let Translated::Events(e, None) = t.translate(&error) else {
+            panic!()
+        };
+        assert_eq!(e[0].str_field("severity"), Some("warning"));
+        let result = ev(r#"{"type":"result","status":"success"}"#);
+        assert_eq!(t.translate(&result), Translated::Native);
+        t.reset();
+        assert_eq!(t.translate(&error), Translated::Native);
+        kinds(t.translate(&ev(
+            r#"{"type":"system","subtype":"init","session_id":"s"}"#,
+        )));
+        assert_eq!(kinds(t.translate(&result)), ["result"]);
+    }
+
+    #[test]
+    fn a_call_complete_without_its_start_still_has_both_halves() {
+        let mut t = Translator::new();
+        let done = r#"{"type":"item.completed","item":{"id":"i","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"}}"#;
+        assert_eq!(kinds(t.translate(&ev(done))), ["tool_use", "tool_result"]);
+        let started = done
+            .replace("completed\"}}", "in_progress\"}}")
+            .replace("item.completed", "item.started");
+        assert_eq!(kinds(t.translate(&ev(&started))), ["tool_use"]);
+        assert_eq!(kinds(t.translate(&ev(done))), ["tool_result"]);
+    }
+
+    #[test]
+    fn mcp_tools_are_named_as_their_servers_name_them() {
+        let mut t = Translator::new();
+        let line = r#"{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"u","name":"mcp__chart_2__render_visualization","input":{}},{"type":"tool_use","id":"v","name":"mcp__odd","input":{}}]}}"#;
+        let Translated::Events(e, None) = t.translate(&ev(line)) else {
+            panic!()
+        };
+        assert_eq!(e[0].str_field("tool_name"), Some("render_visualization"));
+        assert_eq!(e[0].str_field("server"), Some("chart_2"));
+        assert_eq!(e[1].str_field("tool_name"), Some("mcp__odd"));
+        assert_eq!(e[1].get("server"), None);
+    }
+
+    #[test]
+    fn each_formats_types_are_its_own() {
+        for k in codex::TYPES {
+            assert_eq!(agent_of_type(k), Some(Agent::Codex), "{k}");
+        }
+        for k in claude::TYPES {
+            assert_eq!(agent_of_type(k), Some(Agent::Claude), "{k}");
+        }
+        for k in ["error", "result", "message", "init", ""] {
+            assert_eq!(agent_of_type(k), None, "{k}");
+        }
+    }
+
+    #[test]
+    fn ids_are_bounded() {
+        let mut ids = Ids::default();
+        for i in 0..=MAX_OPEN {
+            ids.add(&i.to_string());
+        }
+        assert!(!ids.contains("0"));
+        assert!(ids.take(&MAX_OPEN.to_string()));
+        assert!(!ids.take(&MAX_OPEN.to_string()));
+    }
 }

@@ -9,7 +9,8 @@ Every request body is logged to LOG_DIR.
 usage: fake_server.py PORT SCRIPT.json LOG_DIR
 An item is {"type": "text"|"reasoning", "text"}, {"type": "call", "id",
 "name", "args"}, {"type": "raw", "item"} (a Responses output item as
-given) or {"type": "fail", "text"} (the response fails).
+given), {"type": "fail", "text"} (the response fails) or, first in a
+Messages turn, {"type": "http", "status", "text"} (an error answer).
 """
 import json, os, sys, itertools
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -104,6 +105,12 @@ class H(BaseHTTPRequestHandler):
                 return
         else:
             items = self.turn("messages")
+        if items and items[0]["type"] == "http":
+            body = json.dumps({"type": "error", "error": {"type": items[0].get("error", "overloaded_error"),
+                               "message": items[0]["text"]}}).encode()
+            self.send_response(items[0]["status"]); self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body))); self.end_headers(); self.wfile.write(body)
+            return
         self.start_sse()
         mid = f"msg_{next(seq)}"
         sse(self, "message_start", {"type": "message_start", "message": {"id": mid, "type": "message", "role": "assistant",
