@@ -43,6 +43,10 @@ On a stream (stdin, or the files given with --input):
     and fields are kept, field order and values byte for byte (the stamp
     is added as the last field).
 
+Streams of OpenAI Codex (`codex exec --json`) and Claude Code (`claude -p
+--output-format stream-json --verbose`) are written as these events, each
+plan step that gets under way a `topic` (docs/events.md).
+
 With --wrap the input is plain text (a build log): every line becomes a
 `message` event (role `assistant`, the time it was read as `timestamp`),
 lines matching --split open a new chapter instead, and lines matching
@@ -70,6 +74,7 @@ Examples:
   make 2>&1 | topic-tag --wrap --split '^==> ' --error '(?i)\\b(error|failed)\\b' --summary=table > build.jsonl
   gemini -p 'plan and fix the bug' --output-format stream-json | viz-parse | topic-tag | viz-render
   topic-tag --input run.jsonl --summary | tail -1 | jq .chapters
+  claude -p 'fix the bug' --output-format stream-json --verbose | topic-tag --summary=table
   topic-tag --current --session 2b9f0c1e"
 )]
 pub struct Args {

@@ -22,7 +22,11 @@ marked as errors. It reads the output of gem-ask and viz-parse, and of \
 `gemini -p ... --output-format stream-json` through viz-parse: viz-parse \
 turns the stream's render_visualization calls into `visualization` events \
 (viz-render draws only those, and when a stream has such calls but no chart \
-at all, says so in a note on stderr at the end).
+at all, says so in a note on stderr at the end). It reads OpenAI Codex's \
+`codex exec --json` and Claude Code's `claude -p --output-format stream-json \
+--verbose` streams the same way: their answers, calls, errors and usage, \
+and each plan step (Codex's to-do list, Claude Code's TodoWrite or tasks) \
+as a chapter as it gets under way.
 
 Drawing: bar charts use eighth-block bars (`#` in ASCII) with the value and \
 its unit right-aligned, diverging from a zero axis when values are negative. \
@@ -216,6 +220,7 @@ Examples:
   viz-parse data.csv | viz-render
   gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-parse | viz-render
   gem-ask 'plot the last 5 years' | viz-render --show-tools
+  codex exec --json 'fix the failing test' | viz-render --format github
   viz-render --ascii --width 60 events.jsonl
   make 2>&1 | topic-tag --wrap --split '^==> ' | viz-render --format github
   ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
