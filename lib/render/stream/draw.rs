@@ -325,7 +325,7 @@ impl Renderer {
 }
 
 /// A `result`'s `stats` in one line: the token counts (the cached share
-/// of the input when given: gemini-cli's `cached`), tool calls, duration,
+/// of the input when given), tool calls, duration,
 /// and gemini-cli's per-model breakdown (`models`: each model's `input_tokens`,
 /// `output_tokens`, `cached`) when there is one.
 fn stats_text(stats: &Value) -> String {
@@ -372,9 +372,14 @@ fn stats_text(stats: &Value) -> String {
     line
 }
 
-/// ` (N cached)` when these counts have cached input tokens.
+/// ` (N cached)` when these counts have cached input tokens: gemini-cli's
+/// `cached`, or `cached_input_tokens` as gem-ask and the Codex and Claude
+/// Code translations write it.
 fn cached_note(counts: &Value) -> String {
-    match counts.get("cached").and_then(Value::as_u64) {
+    let cached = ["cached_input_tokens", "cached"]
+        .iter()
+        .find_map(|k| counts.get(*k).and_then(Value::as_u64));
+    match cached {
         Some(n) if n > 0 => format!(" ({n} cached)"),
         _ => String::new(),
     }
@@ -395,6 +400,12 @@ mod tests {
             "26563 input tokens (16640 cached), 229 output tokens, 26792 total tokens, 3 tool calls, \
              0.1 s; by model: gemini-3.5-flash-lite 1240 in, 24 out; gemini-3.8-flash 25323 in \
              (16640 cached), 205 out"
+        );
+        let ours =
+            serde_json::json!({"input_tokens":80,"output_tokens":40,"cached_input_tokens":64});
+        assert_eq!(
+            stats_text(&ours),
+            "80 input tokens (64 cached), 40 output tokens"
         );
         let plain = serde_json::json!({"input_tokens":80,"output_tokens":40,"cached":0});
         assert_eq!(stats_text(&plain), "80 input tokens, 40 output tokens");
