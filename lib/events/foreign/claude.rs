@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 use serde_json::{Map, Value, json};
 
 use super::plan::Chapters;
-use super::{Ids, Lines, MAX_OPEN, count_of, event, object_of, str_of, string_of};
+use super::{Ids, Lines, MAX_OPEN, block_text, count_of, event, object_of, str_of, string_of};
 use crate::events::Event;
 
 /// The types only Claude Code writes (`result` is ours too).
@@ -393,20 +393,7 @@ fn push_bounded<T>(list: &mut VecDeque<T>, item: T) {
 fn result_event(id: &str, content: Option<&Value>, failed: bool) -> Event {
     let text = match content {
         Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .map(|b| {
-                match (
-                    b.get("type").and_then(Value::as_str),
-                    b.get("text").and_then(Value::as_str),
-                ) {
-                    (_, Some(t)) => t.to_string(),
-                    (Some(kind), None) => format!("[{kind}]"),
-                    (None, None) => "[content]".into(),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
+        Some(Value::Array(blocks)) => blocks.iter().map(block_text).collect::<Vec<_>>().join("\n"),
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     };

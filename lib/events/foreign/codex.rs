@@ -13,7 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use super::plan::Chapters;
-use super::{Ids, Lines, count_of, event, object_of, str_of, string_of};
+use super::{Ids, Lines, block_text, count_of, event, object_of, str_of, string_of};
 use crate::events::Event;
 
 /// The types only Codex writes (`error` is ours too).
@@ -296,16 +296,7 @@ fn mcp_output(result: Option<&Value>) -> String {
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .map(|b| {
-            match (
-                b.get("type").and_then(Value::as_str),
-                b.get("text").and_then(Value::as_str),
-            ) {
-                (_, Some(t)) => t.to_string(),
-                (Some(kind), None) => format!("[{kind}]"),
-                (None, None) => "[content]".into(),
-            }
-        })
+        .map(block_text)
         .collect();
     if blocks.is_empty() {
         r.get("structured_content")

@@ -267,6 +267,19 @@ pub(crate) fn string_of<'a>(
 }
 
 /// A token count, when the field is a non-negative integer.
+/// A content block (MCP's or Anthropic's) as text: its `text`, else its
+/// kind in brackets (`[image]`), so a result says what it held.
+pub(crate) fn block_text(b: &Value) -> String {
+    match (
+        b.get("type").and_then(Value::as_str),
+        b.get("text").and_then(Value::as_str),
+    ) {
+        (_, Some(t)) => t.to_string(),
+        (Some(kind), None) => format!("[{kind}]"),
+        (None, None) => "[content]".into(),
+    }
+}
+
 pub(crate) fn count_of(o: &Map<String, Value>, key: &str) -> Option<u64> {
     o.get(key).and_then(Value::as_u64)
 }
