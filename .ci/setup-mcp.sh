@@ -2,7 +2,8 @@
 # Installs the MCP servers the gem-ask MCP tests run against, under target/mcp:
 #   target/mcp/venv/bin/mcp-server-time          (PyPI: mcp-server-time)
 #   target/mcp/node/node_modules/.bin/mcp-server-everything
-#                                                (npm, pinned by tests/mcp/package-lock.json)
+#                                                (npm, pinned by tests/mcp/package-lock.json;
+#                                                 the HTTP tests start it as streamableHttp and sse)
 # Idempotent: an existing install is kept. Needs python3 (with venv) and npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."

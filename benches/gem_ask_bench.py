@@ -31,11 +31,11 @@ import json, os, shutil, socket, statistics, subprocess, sys, time
 
 CHUNKS = [
     {"candidates": [{"content": {"parts": [{"text": "The M5 CS is "}], "role": "model"}, "index": 0}],
-     "modelVersion": "gemini-2.5-flash"},
+     "modelVersion": "gemini-3.5-flash"},
     {"candidates": [{"content": {"parts": [{"text": "the quickest."}], "role": "model"},
                      "finishReason": "STOP", "index": 0}],
      "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 6, "totalTokenCount": 16},
-     "modelVersion": "gemini-2.5-flash"},
+     "modelVersion": "gemini-3.5-flash"},
 ]
 WHOLE = {"candidates": [{"content": {"parts": [{"text": "The M5 CS is the quickest."}], "role": "model"},
                          "finishReason": "STOP", "index": 0}],
@@ -134,6 +134,8 @@ def main():
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 21
     gap = float(os.environ.get("GAP", "0.05"))
     srv, base = start_server(0, False)
+    # aichat is asked for a model its own list names; the fake server
+    # answers any model the same.
     with open(os.path.join(aichat_cfg, "config.yaml"), "w") as f:
         f.write("model: gemini:gemini-2.5-flash\nstream: true\nsave: false\nhighlight: false\n"
                 "clients:\n- type: gemini\n  api_base: %s/v1beta\n  api_key: bench-key\n" % base)
@@ -208,7 +210,7 @@ def main():
     # The floor: the same path through curl, which only copies bytes. What
     # gem-ask adds is the difference (the rest is the kernel waking threads).
     curl = ["curl", "-sN", "-X", "POST", "-H", "content-type: application/json", "-d", "{}",
-            base + "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"]
+            base + "/v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse"]
     if shutil.which("curl"):
         print(f"  curl data: line    {latencies(curl, lambda l: l.startswith(b'data: '))}")
     srv.kill()

@@ -26,7 +26,7 @@ if [ ! -s "$DATA" ]; then
     srand(4);
     split("read_file run_shell_command glob search_file_content web_fetch render_visualization", tools, " ");
     split("Researching the data|Planning the chart|Implementing the fix|Running the tests|Writing the report", titles, "|");
-    printf "{\"type\":\"init\",\"timestamp\":\"2026-03-13T09:16:25.000Z\",\"session_id\":\"9b360317\",\"model\":\"gemini-2.5-flash\"}\n";
+    printf "{\"type\":\"init\",\"timestamp\":\"2026-03-13T09:16:25.000Z\",\"session_id\":\"9b360317\",\"model\":\"gemini-3.5-flash\"}\n";
     t = 0; id = 0; chapter = 0;
     for (i = 1; i < n - 1; ) {
       ts = sprintf("2026-03-13T%02d:%02d:%02d.%03dZ", 9 + int(t / 3600000) % 14, int(t / 60000) % 60, int(t / 1000) % 60, t % 1000);

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gem_ask_global_optspecs
-    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts no-tools tools= exclude-tools= allow-tool= yes tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
+    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
 end
 
 function __fish_gem_ask_needs_command
@@ -26,18 +26,23 @@ end
 
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l provider -d 'Who answers: Gemini\'s API, or any OpenAI-compatible server (Ollama, llama.cpp, vLLM, Gemini\'s /v1beta/openai/) [default: the config\'s provider, else gemini]' -r -f -a "gemini\t'Google\'s Gemini API (generativelanguage.googleapis.com)'
 openai\t'Any OpenAI-compatible /chat/completions server'"
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -s m -l model -d 'Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config\'s, else gemini-2.5-flash for gemini]' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -s m -l model -d 'Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config\'s, else gemini-3.5-flash for gemini]. A model the API no longer serves is exit 9, naming the replacement when the API does; --list-models lists those a key can use' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l base-url -d 'API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL or OPENAI_BASE_URL, else the config\'s, else https://generativelanguage.googleapis.com or https://api.openai.com/v1]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l output -d 'Output format' -r -f -a "auto\t'Text on a terminal, the event stream into a pipe or file'
 text\t'Drawn for a person'
 jsonl\t'JSON lines (docs/events.md)'"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l session -d 'Continue this session [default: GEMINI_SESSION_ID]' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l thinking -d 'How much the model thinks before it answers: thinkingLevel on Gemini 3 and later, the nearest thinkingBudget on Gemini 2.5, reasoning_effort on an OpenAI-compatible server; what a model cannot take (off on a model that always thinks) is said once and the nearest it takes is sent [default: the role\'s, else the config\'s thinking, else the model\'s own]' -r -f -a "off\t''
+minimal\t''
+low\t''
+medium\t''
+high\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tools -d 'Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l exclude-tools -d 'Do not declare these tools' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l allow-tool -d 'Run this tool without asking for consent (repeatable)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\' (repeatable)' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\'; or reach one over HTTP: \'URL\' or \'NAME=URL\' (Streamable HTTP, else HTTP+SSE) (repeatable)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l sandbox -d 'Run shell commands in a sandbox (Landlock, Linux): writes only in the working directory, the --include-dir directories and a private TMPDIR; no reading of ~/.ssh, ~/.gnupg, ~/.aws and the like; no TCP unless --allow-network. auto: where the kernel supports it, said once where it does not; strict: refuse to run commands without it [default: the config\'s tools.sandbox, else auto]' -r -f -a "off\t'No sandbox'
 auto\t'The sandbox where the kernel supports it; said once otherwise'
 strict\t'Refuse to run a command the sandbox cannot hold'"
@@ -75,7 +80,7 @@ always\t''
 never\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s a -l attach -d 'Attach a file to the prompt (repeatable): an image, PDF, audio, video or text file, its type read from its bytes; `-` attaches stdin; an https:// URL is passed for the API to fetch. Small files go inline, larger ones through the Files API (a progress bar on a terminal). A missing file is exit 66, one too large or of a type the model does not take exit 65' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l output-dir -d 'Where images and audio the model (or a tool) makes are written, as gem-ask-image-N.png, gem-ask-audio-N.wav (never overwriting) [default: the working directory]' -r -F
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l voice -d 'Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g. gemini-2.5-flash-preview-tts): the answer is written as a WAV file' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l voice -d 'Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g. gemini-3.1-flash-tts-preview): the answer is written as a WAV file' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l modalities -d 'What the model answers with (responseModalities), e.g. text,image for an image model [default: the model\'s own]' -r -f -a "text\t''
 image\t''
 audio\t''"
@@ -114,7 +119,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -s i -l interactive -d 'In
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l memory -d 'Keep a long-term memory across sessions: the model gets the remember, recall, forget and relate tools (writes ask for consent), and each turn carries the memories that best match the message (within --memory-budget) [default: the config\'s memory.enabled]'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l no-memory -d 'Memory off for this run, whatever the config says'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stderr which memories each turn used'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stderr which memories each turn used, and each turn\'s input tokens with the share the API served from its cache'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'

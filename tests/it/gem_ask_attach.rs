@@ -258,7 +258,7 @@ fn a_large_file_goes_up_resumably_is_polled_until_active_and_sent_by_uri() {
             "POST /upload/v1beta/files?upload_id=AB8VUR4mmsg&upload_protocol=resumable HTTP/1.1",
             "GET /v1beta/files/k7x2m9q4w1ab HTTP/1.1",
             "GET /v1beta/files/k7x2m9q4w1ab HTTP/1.1",
-            "POST /v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse HTTP/1.1",
+            "POST /v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse HTTP/1.1",
         ]
     );
     let start = &reqs[0];

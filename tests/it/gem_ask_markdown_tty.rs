@@ -33,7 +33,7 @@ fn gem_ask(extra: &str) -> String {
     let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/markdown/primes.replay");
     let home = support::temp_dir(&format!("md-tty{}", extra.len()));
     format!(
-        "cd {home} && env -u NO_COLOR -u COLUMNS XDG_STATE_HOME={home} XDG_CONFIG_HOME={home} {bin} --replay {replay} --thoughts {extra} '{PROMPT}' 2>/dev/null",
+        "cd {home} && env -u NO_COLOR -u COLUMNS XDG_STATE_HOME={home} XDG_CONFIG_HOME={home} {bin} --replay {replay} -m gemini-2.5-flash --thoughts {extra} '{PROMPT}' 2>/dev/null",
         home = home.display(),
         bin = bin.display(),
         replay = replay.display(),

@@ -19,13 +19,6 @@ use crate::support::{FakeGemini, Reply, fixture, of_type};
 const SECRET: &str = "tok-4f9a-deploy-secret-77";
 const VAR: &str = "DEPLOY_TOKEN";
 
-fn system_text(body: &Value) -> String {
-    body["systemInstruction"]["parts"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 #[test]
 fn the_model_cannot_remember_a_known_secret() {
     let scene = Scene::new("memory-secret-tool");
@@ -111,10 +104,10 @@ fn a_memory_saved_before_its_secret_was_known_never_reaches_the_model() {
         .args(["--memory", "what is the deploy token"]);
     let ev = succeeded(&finish(cmd.spawn().unwrap()));
     assert_eq!(of_type(&ev, "memory")[0]["keys"], json!(["deploy"]));
-    let system = system_text(&server.bodies()[0]);
+    let context = crate::support::ask::turn_context(&server.bodies()[0]);
     assert!(
-        system.contains("The deploy token is [REDACTED]"),
-        "{system}"
+        context.contains("The deploy token is [REDACTED]"),
+        "{context}"
     );
     for body in server.bodies() {
         assert!(!body.to_string().contains(SECRET), "{body}");
@@ -154,11 +147,11 @@ fn count_tokens_counts_the_memories_a_turn_carries() {
         req.request_line
     );
     let inner = &req.json()["generateContentRequest"];
-    let system = system_text(inner);
+    let context = crate::support::ask::turn_context(inner);
     assert!(
-        system.contains("Memories saved in earlier sessions")
-            && system.contains("The deploy host is build seven"),
-        "{system}"
+        context.contains("Memories saved in earlier sessions")
+            && context.contains("The deploy host is build seven"),
+        "{context}"
     );
     // The count alone on stdout, no event stream.
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -1,5 +1,5 @@
 //! Memory in gem-ask's turns (`--memory`): the memories that best match
-//! a message ride in its request's system prompt and a `memory` event
+//! a message ride in its request's user turn (after the history) and a `memory` event
 //! says which (`--verbose` on stderr too); past `--memory-budget` the
 //! model condenses them first; the memory tools are declared only with
 //! memory on, and the model's writes ask for consent like other writing
@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use crate::gem_ask_memory::{corpus_file, ok};
-use crate::support::ask::text_reply;
+use crate::support::ask::{text_reply, turn_context};
 use crate::support::embed::{Api, FakeEmbedder};
 use crate::support::tools::{
     DEFAULT_TOOLS, MEMORY_TOOLS, Pty, Scene, answer_reply, call, calls_reply, declared, finish,
@@ -17,7 +17,7 @@ use crate::support::tools::{
 use crate::support::{FakeGemini, of_type};
 
 /// A scene whose store holds the ranking corpus, embedded by `e`.
-fn scene_with_corpus(name: &str, e: &FakeEmbedder) -> Scene {
+pub(crate) fn scene_with_corpus(name: &str, e: &FakeEmbedder) -> Scene {
     let scene = Scene::new(name);
     e.configure(&scene.home, "fake-embed", false);
     let file = corpus_file(&scene.home);
@@ -67,16 +67,19 @@ fn a_turn_carries_the_best_memories_and_says_which() {
     let kinds: Vec<&str> = ev.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(kinds[..3], ["init", "message", "memory"]);
 
-    let system = system_text(&server.bodies()[0]);
+    // In the user's turn, after the history: the system instruction stays
+    // the same from turn to turn (the cached prefix).
+    assert!(!system_text(&server.bodies()[0]).contains("Memories saved"));
+    let context = turn_context(&server.bodies()[0]);
     assert!(
-        system.contains("Memories saved in earlier sessions"),
-        "{system}"
+        context.contains("Memories saved in earlier sessions"),
+        "{context}"
     );
     assert!(
-        system.contains(
+        context.contains(
             "- deploy-host [infra] (2026-03-01): The deploy host is build seven in the north rack\n"
         ),
-        "{system}"
+        "{context}"
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -98,6 +101,7 @@ fn without_memory_nothing_is_recalled_or_declared() {
     let ev = scene.run(&server, &["which rack holds the deploy host"]);
     assert!(of_type(&ev, "memory").is_empty());
     assert!(!system_text(&server.bodies()[0]).contains("Memories saved"));
+    assert_eq!(turn_context(&server.bodies()[0]), "");
     assert_eq!(declared(&server.bodies()[0]), DEFAULT_TOOLS);
     assert_eq!(e.requests().len(), asked, "no query was embedded");
     // The config turns it on for every run; --no-memory off again.
@@ -144,12 +148,12 @@ fn memories_past_the_budget_are_condensed_by_the_model() {
     );
     assert!(ask.contains("- deploy-host [infra]"), "{ask}");
     assert!(bodies[0].get("tools").is_none());
-    let system = system_text(&bodies[1]);
+    let context = turn_context(&bodies[1]);
     assert!(
-        system.contains("(summarized to fit)\n[deploy-host] build seven, north rack."),
-        "{system}"
+        context.contains("(summarized to fit)\n[deploy-host] build seven, north rack."),
+        "{context}"
     );
-    assert!(!system.contains("- vpn [infra]"), "{system}");
+    assert!(!context.contains("- vpn [infra]"), "{context}");
     let recalled = of_type(&ev, "memory");
     assert_eq!(recalled[0]["summarized"], true);
     // The summary's tokens count in the run's stats.
@@ -370,8 +374,8 @@ fn memory_commands_at_the_repl_and_the_status_line() {
     t.line("where is the deploy host?");
     t.wait_for("Build seven.");
     t.wait_for("memory: deploy-host, rack │ waiting for you");
-    let system = system_text(&server.bodies()[0]);
-    assert!(system.contains("- deploy-host [infra]"), "{system}");
+    let context = turn_context(&server.bodies()[0]);
+    assert!(context.contains("- deploy-host [infra]"), "{context}");
     t.line("/quit");
     assert_eq!(t.wait_exit(), 0);
 

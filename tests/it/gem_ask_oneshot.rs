@@ -26,11 +26,12 @@ fn plain_streamed_text() {
     assert_eq!(
         ev,
         vec![
-            json!({"type":"init","session_id":"ID","model":"gemini-2.5-flash"}),
+            json!({"type":"init","session_id":"ID","model":"gemini-3.5-flash"}),
             json!({"type":"message","role":"user","content":"What is the capital of France?"}),
             json!({"type":"message","role":"assistant","content":"Paris","delta":true}),
-            json!({"type":"result","status":"success","stats":{"input_tokens":11,"output_tokens":1,
-                   "thought_tokens":33,"total_tokens":45,"tool_calls":0,"requests":1,
+            // The recording's own model answered (its modelVersion).
+            json!({"type":"result","status":"success","model_version":"gemini-2.5-flash","stats":{"input_tokens":11,"output_tokens":1,
+                   "thought_tokens":33,"cached_input_tokens":0,"total_tokens":45,"tool_calls":0,"requests":1,
                    "tools":{"render_visualization":{"calls":0,"failed":0,"fallbacks":0},"plot":{"calls":0,"failed":0,"fallbacks":0}}}}),
         ]
     );
@@ -38,7 +39,7 @@ fn plain_streamed_text() {
     assert_eq!(reqs.len(), 1);
     assert_eq!(
         reqs[0].request_line,
-        "POST /v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse HTTP/1.1"
+        "POST /v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse HTTP/1.1"
     );
     let body = reqs[0].json();
     assert_eq!(
@@ -425,7 +426,7 @@ fn empty_model_variable_means_the_default() {
     assert!(
         server.requests()[0]
             .request_line
-            .contains("/models/gemini-2.5-flash:")
+            .contains("/models/gemini-3.5-flash:")
     );
 }
 

@@ -255,7 +255,7 @@ fn a_cut_stream_is_an_error_after_text_and_retried_before() {
 #[test]
 fn error_bodies_rate_limits_and_the_plain_json_answer() {
     let home = temp_dir("openai-errors");
-    // Ollama's error is a string.
+    // Ollama's error is a string; a model it does not have is exit 9.
     let server = FakeGemini::start_uncaptured(vec![Reply::json(
         404,
         r#"{"error":"model \"qwen2.5-coder:7b\" not found, try pulling it first"}"#,
@@ -263,12 +263,16 @@ fn error_bodies_rate_limits_and_the_plain_json_answer() {
     let out = gem_ask(&server, &home)
         .arg("x")
         .assert()
-        .code(4)
+        .code(9)
         .get_output()
         .clone();
-    assert_eq!(
-        result(&events(&out.stdout))["error"]["message"],
-        "HTTP 404: model \"qwen2.5-coder:7b\" not found, try pulling it first"
+    let ev = events(&out.stdout);
+    let error = &result(&ev)["error"];
+    assert_eq!(error["type"], "model_not_found");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("HTTP 404: model \"qwen2.5-coder:7b\" not found, try pulling it first"),
+        "{message}"
     );
     // A 429 is retried as with Gemini, then the answer comes as one JSON
     // object (a server that ignores "stream": true).
@@ -311,7 +315,12 @@ fn a_session_continues_through_the_provider() {
         roles,
         ["system", "user", "assistant", "tool", "assistant", "user"]
     );
-    assert_eq!(third["messages"][5]["content"], "second");
+    // The active chapter opens the user's turn, before its words.
+    let last = third["messages"][5]["content"].as_str().unwrap();
+    assert!(
+        last.contains("[Active Topic: Disk usage by directory]") && last.ends_with("\n\nsecond"),
+        "{last}"
+    );
     assert_eq!(
         third["messages"][2]["tool_calls"][0]["extra_content"]["google"]["thought_signature"],
         "CiQBjz1rX4zq0sJmR3kq3mBB2dTzP0C0ALe8zG9JqvA1ddYPpUIKYQGPPWtfuJQk"
@@ -520,5 +529,32 @@ fn a_recorded_run_replays_without_the_server() {
     assert!(
         !String::from_utf8_lossy(&replayed.stdout).contains("differs from the recording"),
         "the replayed requests match the recorded ones"
+    );
+}
+
+#[test]
+fn thinking_is_reasoning_effort_and_off_is_none() {
+    let replies = (0..2)
+        .map(|_| Reply::sse(&fixture("oa-01-gemini-openai-compat-stream.sse")))
+        .collect();
+    let server = FakeGemini::start_uncaptured(replies);
+    let home = temp_dir("openai-thinking");
+    gem_ask(&server, &home)
+        .args(["--thinking", "medium", "hi"])
+        .succeeds();
+    gem_ask(&server, &home)
+        .args(["--thinking", "off", "hi"])
+        .succeeds();
+    let efforts: Vec<Value> = server
+        .bodies()
+        .iter()
+        .map(|b| b["reasoning_effort"].clone())
+        .collect();
+    assert_eq!(efforts, ["medium", "none"]);
+    assert!(
+        server
+            .bodies()
+            .iter()
+            .all(|b| b.get("generationConfig").is_none())
     );
 }

@@ -141,7 +141,14 @@ fn user_texts(body: &Value) -> Vec<String> {
         .unwrap()
         .iter()
         .filter(|c| c["role"] == "user")
-        .filter_map(|c| c["parts"][0]["text"].as_str())
+        // The user's words: not gem-ask's context for the turn before them.
+        .filter_map(|c| {
+            c["parts"].as_array()?.iter().find_map(|p| {
+                p["text"]
+                    .as_str()
+                    .filter(|t| !t.starts_with(gemline::agent::turn::TURN_CONTEXT))
+            })
+        })
         .map(str::to_string)
         .collect()
 }
@@ -170,7 +177,7 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
     // The chapter's header, and the status line: mode, model, chapter, state.
     assert!(screen.contains("BMW acceleration"), "{screen}");
     assert!(
-        screen.contains("chat │ gemini-2.5-flash │ BMW acceleration │ waiting for you"),
+        screen.contains("chat │ gemini-3.5-flash │ BMW acceleration │ waiting for you"),
         "{screen}"
     );
     t.line("Why?");
@@ -541,7 +548,7 @@ fn a_task_plans_first_then_works_with_the_users_guidance() {
     assert!(screen.contains("2. Write the report."), "{screen}");
     assert!(screen.contains("type go, or what to change"), "{screen}");
     assert!(
-        screen.contains("chat+task │ gemini-2.5-flash │ waiting for you"),
+        screen.contains("chat+task │ gemini-3.5-flash │ waiting for you"),
         "{screen}"
     );
     assert_eq!(server.requests().len(), 1);
@@ -550,7 +557,7 @@ fn a_task_plans_first_then_works_with_the_users_guidance() {
     let screen = wait_prompt(t, 2);
     assert!(screen.contains("The report is written."), "{screen}");
     assert!(
-        screen.contains("chat │ gemini-2.5-flash │ waiting for you"),
+        screen.contains("chat │ gemini-3.5-flash │ waiting for you"),
         "{screen}"
     );
     let bodies = server.bodies();

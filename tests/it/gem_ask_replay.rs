@@ -32,7 +32,10 @@ fn record_then_replay_without_network_or_key() {
     let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(
         first["request"]["path"],
-        "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+        format!(
+            "/v1beta/models/{}:streamGenerateContent?alt=sse",
+            gemline::provider::DEFAULT_MODEL
+        )
     );
     assert_eq!(first["response"]["status"], 200);
     assert_eq!(
@@ -75,7 +78,8 @@ fn the_readme_demo_replays_both_turns() {
 }
 
 /// Rebuilds testdata/demo/bmw.replay, the README's demo session: a scripted
-/// session in the recorded gemini-2.5-flash wire format. The answers below
+/// session in the wire format of the recorded streams, answered by the
+/// default model. The answers below
 /// are written by hand (not captured from the live API) in the shapes of the
 /// recorded fixtures (a streamed call with its thought signature and no id,
 /// then text in pieces); gem-ask's `--record` against the fake server turns
@@ -91,7 +95,7 @@ fn regenerate_demo_replay() {
                    "finishReason":"STOP","index":0,"finishMessage":"Model generated function call(s)."}],
                    "usageMetadata":{"promptTokenCount":prompt_tokens,"candidatesTokenCount":96,"totalTokenCount":prompt_tokens + 96 + 412,
                    "promptTokensDetails":[{"modality":"TEXT","tokenCount":prompt_tokens}],"thoughtsTokenCount":412},
-                   "modelVersion":"gemini-2.5-flash","responseId":rid})
+                   "modelVersion":gemline::provider::DEFAULT_MODEL,"responseId":rid})
         )
     };
     let text = |pieces: &[&str], rid: &str, prompt_tokens: u64| {
@@ -107,7 +111,7 @@ fn regenerate_demo_replay() {
                 "data: {}\r\n\r\n",
                 json!({"candidates":[cand],"usageMetadata":{"promptTokenCount":prompt_tokens,"candidatesTokenCount":done,
                        "totalTokenCount":prompt_tokens + done,"promptTokensDetails":[{"modality":"TEXT","tokenCount":prompt_tokens}]},
-                       "modelVersion":"gemini-2.5-flash","responseId":rid})
+                       "modelVersion":gemline::provider::DEFAULT_MODEL,"responseId":rid})
             ));
         }
         out
@@ -242,7 +246,7 @@ fn replay_warns_when_the_request_differs_from_the_recording() {
         ]),
         vec![
             "replay: request differs from the recording (other contents; model foo, recorded \
-             gemini-2.5-flash; tools none, recorded render_visualization, create_new_topic, plot, \
+             gemini-3.5-flash; tools none, recorded render_visualization, create_new_topic, plot, \
              signal, web_search, web_fetch); answering with the recorded one"
                 .to_string();
             2

@@ -148,26 +148,30 @@ fn bad_request_is_not_retried() {
 
 #[test]
 fn unauthorized_forbidden_and_not_found_are_not_retried() {
-    for (name, status, file) in [
+    for (name, status, file, code) in [
         (
             "no-retry-401",
             401,
             "10-error-401-vertex-apikey.response.json",
+            4,
         ),
         (
             "no-retry-403",
             403,
             "19-error-403-no-credentials.response.json",
+            4,
         ),
+        // A model the API does not serve has its own exit code.
         (
             "no-retry-404",
             404,
             "16-error-404-model-not-found.response.json",
+            9,
         ),
     ] {
         let server = FakeGemini::start(name, vec![Reply::json(status, &fixture(file))]);
         let home = temp_dir(name);
-        gem_ask(&server, &home).arg("hi").assert().code(4);
+        gem_ask(&server, &home).arg("hi").assert().code(code);
         assert_eq!(server.requests().len(), 1, "{name}");
     }
 }

@@ -350,16 +350,16 @@ fn count_tokens_counts_the_body_a_turn_would_send() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         v,
-        json!({"total_tokens": 1187, "model": "gemini-2.5-flash", "history_contents": 0,
+        json!({"total_tokens": 1187, "model": "gemini-3.5-flash", "history_contents": 0,
                "by_modality": {"TEXT": 1187}})
     );
     let req = &server.requests()[0];
     assert_eq!(
         req.request_line,
-        "POST /v1beta/models/gemini-2.5-flash:countTokens HTTP/1.1"
+        "POST /v1beta/models/gemini-3.5-flash:countTokens HTTP/1.1"
     );
     let inner = &req.json()["generateContentRequest"];
-    assert_eq!(inner["model"], "models/gemini-2.5-flash");
+    assert_eq!(inner["model"], "models/gemini-3.5-flash");
     assert_eq!(
         inner["contents"][0]["parts"],
         json!([{"text": "model,secs\nM5,2.9\n"}, {"text": "chart these"}])

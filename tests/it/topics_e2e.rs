@@ -66,7 +66,7 @@ fn sse_turn(parts: Value, rid: &str) -> String {
         "data: {}\r\n\r\n",
         json!({"candidates":[{"content":{"parts":parts,"role":"model"},"finishReason":"STOP","index":0}],
                "usageMetadata":{"promptTokenCount":120,"candidatesTokenCount":30,"totalTokenCount":150},
-               "modelVersion":"gemini-2.5-flash","responseId":rid})
+               "modelVersion":gemline::provider::DEFAULT_MODEL,"responseId":rid})
     )
 }
 
@@ -137,17 +137,12 @@ fn gem_ask_chapter_through_topic_tag_viz_render_and_the_session() {
         ],
         "{first}"
     );
-    // The next request of the turn ends its system instruction with the
-    // footer; the first had none.
+    // The system instruction stays the same through the turn (the cached
+    // prefix): the new chapter is in the call's answer, not in it.
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 2);
     assert!(!system_text(&bodies[0]).contains("[Active Topic:"));
-    assert!(
-        system_text(&bodies[1])
-            .ends_with(&format!("[Active Topic: Charting BMW data]\n{FOOTER_TAIL}")),
-        "{}",
-        system_text(&bodies[1])
-    );
+    assert_eq!(system_text(&bodies[1]), system_text(&bodies[0]));
 
     // topic-tag: the call becomes the chapter, gem-ask's own topic event
     // and the call's result go (one header, not two), the rest is stamped.
@@ -190,20 +185,26 @@ fn gem_ask_chapter_through_topic_tag_viz_render_and_the_session() {
     };
     assert_eq!(current(), "[Active Topic: Charting BMW data]\n");
 
-    // The next run of the session starts with the topic in its footer, and
-    // its new chapter is what --current then reports.
+    // The next run of the session opens its user turn with the topic's
+    // footer, and its new chapter is what --current then reports.
     let second = run(
         gem_ask(&server, &home).args(["--session", &id, "sum it up"]),
         b"",
     );
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 4);
+    let context = crate::support::ask::turn_context(&bodies[2]);
     assert!(
-        system_text(&bodies[2])
-            .ends_with(&format!("[Active Topic: Charting BMW data]\n{FOOTER_TAIL}"))
+        context.ends_with(&format!("[Active Topic: Charting BMW data]\n{FOOTER_TAIL}")),
+        "{context}"
     );
-    assert!(
-        system_text(&bodies[3]).ends_with(&format!("[Active Topic: Summarizing]\n{FOOTER_TAIL}"))
+    // Within the run, the prefix stays: the same system instruction, and
+    // the request after the new chapter extends the one before.
+    assert_eq!(system_text(&bodies[3]), system_text(&bodies[0]));
+    let before = bodies[2]["contents"].as_array().unwrap();
+    assert_eq!(
+        bodies[3]["contents"].as_array().unwrap()[..before.len()],
+        before[..]
     );
     assert_eq!(current(), "[Active Topic: Summarizing]\n");
     // The same id through GEMINI_SESSION_ID, as a shell would pass it on.
@@ -267,6 +268,54 @@ fn an_oddly_spaced_title_is_one_chapter_through_topic_tag() {
         ],
         "{tagged}"
     );
+    std::fs::remove_dir_all(&home).ok();
+}
+
+#[test]
+fn gem_asks_chapter_takes_a_summary_and_intent_as_gemini_cli_does() {
+    // The model's text, then its call of create_new_topic with gemini-cli's
+    // update_topic arguments; after the call, its answer.
+    let args = json!({"title":"Charting BMW data","summary":"The figures are in. Now one bar chart of them.",
+                      "strategic_intent":"Draw the chart."});
+    let server = FakeGemini::start(
+        "e2e-topic-summary",
+        vec![
+            Reply::sse(&sse_turn(
+                json!([{"text":"I have the figures."}, call("create_new_topic", args)]),
+                "t1",
+            )),
+            Reply::sse(&sse_turn(
+                json!([{"text":"The M5 CS is the quickest."}]),
+                "t2",
+            )),
+        ],
+    );
+    let home = temp_dir("e2e-topic-summary");
+    let out = run(gem_ask(&server, &home).args(["--no-history", "go"]), b"");
+    let mut topic = events(&out)
+        .into_iter()
+        .find(|e| e["type"] == "topic")
+        .unwrap();
+    topic.as_object_mut().unwrap().remove("timestamp");
+    assert_eq!(
+        topic,
+        json!({"type":"topic","title":"Charting BMW data","summary":"The figures are in. Now one bar chart of them.",
+               "strategic_intent":"Draw the chart."})
+    );
+    // The same chapter, once, from gem-ask's stream as it is or tagged;
+    // the answer after the call is a paragraph of its own.
+    let want = "I have the figures.\n\n## 1. Charting BMW data\n\n\
+                _The figures are in. Now one bar chart of them._\n\n\
+                **Intent:** Draw the chart.\n\n\
+                The M5 CS is the quickest.\n";
+    let tagged = run(&mut cargo_bin_cmd!("topic-tag"), out.as_bytes());
+    for stream in [&out, &tagged] {
+        let md = run(
+            cargo_bin_cmd!("viz-render").args(["--format", "markdown"]),
+            stream.as_bytes(),
+        );
+        assert!(md.ends_with(want), "{md}");
+    }
     std::fs::remove_dir_all(&home).ok();
 }
 
@@ -346,18 +395,25 @@ fn summary_counts(summary: &Value) -> Vec<(String, u64, u64, u64)> {
         .collect()
 }
 
-/// `(title, events, tool_calls, errors)` from `viz-render --chapters --ascii`.
+/// `(title, events, tool_calls, errors)` from `viz-render --chapters --ascii`:
+/// each chapter's rule, its summary's line when it has one, its counts.
 fn chapters_counts(drawn: &str) -> Vec<(String, u64, u64, u64)> {
-    let lines: Vec<&str> = drawn.lines().collect();
-    lines
-        .chunks(2)
-        .map(|pair| {
-            let head = pair[0].trim_start_matches("-- ");
+    let mut chapters: Vec<Vec<&str>> = Vec::new();
+    for line in drawn.lines() {
+        match chapters.last_mut() {
+            Some(c) if !line.starts_with("-- ") => c.push(line),
+            _ => chapters.push(vec![line]),
+        }
+    }
+    chapters
+        .iter()
+        .map(|lines| {
+            let head = lines[0].trim_start_matches("-- ");
             let title = match head.split_once(" . ") {
                 Some((_, rest)) => rest.trim_end_matches('-').trim_end().to_string(),
                 None => "-".to_string(),
             };
-            let n: Vec<u64> = pair[1]
+            let n: Vec<u64> = lines[lines.len() - 1]
                 .split(',')
                 .map(|p| p.split_whitespace().next().unwrap().parse().unwrap())
                 .collect();

@@ -195,6 +195,7 @@ fn gemini_cli_stream_json_renders() {
         out,
         "> Which are the three fastest BMW models from 0 to 60 mph? …\n\
          I'll look up current 0-60 times for BMW's fastest models.\n\
+         \n\
          The three quickest are:\n\
          \n\
          1. *M5 CS*: 2.9 s\n\
@@ -202,6 +203,7 @@ fn gemini_cli_stream_json_renders() {
          3. *M3 Competition xDrive*: 3.4 s\n\
          warning: read_file failed: File not found:\n\
          /home/user/notes/bmw.md\n\
+         \n\
          All three use twin-turbo V8 engines with all-wheel drive.\n"
     );
     let tools = ok(
@@ -278,6 +280,7 @@ fn chapters_mode_prints_headers_with_counts_only() {
     assert_eq!(
         out,
         "── 1 · Researching BMW data ──────────────────────\n   \
+         Find 0-60 times for current models\n   \
          5 events · 2 tool calls · 1 error\n\
          ── 2 · Charting ──────────────────────────────────\n   \
          4 events · 0 tool calls · 0 errors\n"
@@ -295,6 +298,7 @@ fn chapters_mode_does_not_count_a_topic_summary() {
     assert_eq!(
         ok(&["--width", "50", "--chapters"], &stream),
         "── 1 · Researching BMW data ──────────────────────\n   \
+         Find 0-60 times for current models\n   \
          5 events · 2 tool calls · 1 error\n\
          ── 2 · Charting ──────────────────────────────────\n   \
          4 events · 0 tool calls · 0 errors\n"
@@ -617,7 +621,8 @@ fn a_failed_tool_call_is_always_a_warning_with_its_reason() {
                    line, table, found \"pie\"\n\
                    warning: a tool call failed: boom\n";
     let o = render(&["--width", "40", "--ascii"], &[], stream);
-    assert_eq!(o.stdout, format!("Let me chart it.\n{warning}Sorry.\n"));
+    // The text after the calls is a paragraph of its own.
+    assert_eq!(o.stdout, format!("Let me chart it.\n{warning}\nSorry.\n"));
     assert_eq!(o.stderr, "");
     let o = render(&["--width", "40", "--ascii", "--show-tools"], &[], stream);
     assert_eq!(
@@ -629,6 +634,7 @@ fn a_failed_tool_call_is_always_a_warning_with_its_reason() {
              {}\
              <- error: boom\n\
              {}\
+             \n\
              Sorry.\n",
             warning.lines().take(3).collect::<Vec<_>>().join("\n") + "\n",
             warning.lines().nth(3).unwrap().to_string() + "\n"

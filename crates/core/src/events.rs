@@ -6,8 +6,10 @@
 //! tolerant by contract: a bad line is a [`LineError`] the caller reports
 //! and skips, never a reason to stop the stream.
 
+pub mod foreign;
 pub mod topic;
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 
 use serde_json::{Map, Value, json};
@@ -187,10 +189,14 @@ pub fn kind_of(v: &Value) -> &'static str {
 
 /// Reads events line by line, handing bad lines to the caller instead of
 /// failing, so one malformed line never costs the good ones around it.
+/// Another agent's stream (Codex, Claude Code) is read as our events
+/// ([`foreign`]).
 pub struct EventReader<R> {
     input: R,
     line: usize,
     buf: String,
+    foreign: foreign::Translator,
+    pending: VecDeque<Result<Event, LineError>>,
 }
 
 impl<R: BufRead> EventReader<R> {
@@ -199,6 +205,8 @@ impl<R: BufRead> EventReader<R> {
             input,
             line: 0,
             buf: String::new(),
+            foreign: foreign::Translator::new(),
+            pending: VecDeque::new(),
         }
     }
 
@@ -211,6 +219,9 @@ impl<R: BufRead> EventReader<R> {
     /// one bad line to report and skip.
     pub fn next_event(&mut self) -> io::Result<Option<Result<Event, LineError>>> {
         loop {
+            if let Some(next) = self.pending.pop_front() {
+                return Ok(Some(next));
+            }
             self.buf.clear();
             if read_line_lossy(&mut self.input, &mut self.buf)? == 0 {
                 return Ok(None);
@@ -221,8 +232,13 @@ impl<R: BufRead> EventReader<R> {
             if self.line == 1 && self.buf.starts_with('\u{feff}') {
                 self.buf.drain(..'\u{feff}'.len_utf8());
             }
+            // Our own lines (nearly all) go straight out; another
+            // agent's are translated into the queue.
             match Event::from_line(&self.buf, self.line) {
-                Ok(Some(e)) => return Ok(Some(Ok(e))),
+                Ok(Some(e)) if !self.foreign.wants(e.kind()) => return Ok(Some(Ok(e))),
+                Ok(Some(e)) => self
+                    .foreign
+                    .push(e, &self.buf, self.line, &mut self.pending),
                 Ok(None) => continue,
                 Err(e) => return Ok(Some(Err(e))),
             }

@@ -215,3 +215,18 @@ pub fn run(cmd: &mut std::process::Command) -> (i32, String, String) {
         String::from_utf8(out.stderr).unwrap(),
     )
 }
+
+/// What gem-ask put before the user's words in a request's last user turn
+/// (the memories recalled, the active chapter), or "" when nothing.
+pub fn turn_context(body: &Value) -> String {
+    body["contents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .rev()
+        .find(|c| c["role"] == "user" && c["parts"][0].get("text").is_some())
+        .and_then(|c| c["parts"][0]["text"].as_str())
+        .filter(|t| t.starts_with(gemline::agent::turn::TURN_CONTEXT))
+        .unwrap_or_default()
+        .to_string()
+}

@@ -154,12 +154,13 @@ fn counted_request(args: &Options) -> anyhow::Result<(Client, Value, Wired, usiz
         // one uploaded) before the text.
         agent.attach.add(attachments);
         let user = user_content(&context, &prompt);
-        // The memories the turn would carry (`--memory`) are in its
-        // system prompt: found as the turn finds them.
+        // The memories the turn would carry (`--memory`) open its user
+        // turn: found as the turn finds them.
         agent
             .recall(&client, &user, &mut TurnReport::default())
             .map_err(fail)?;
-        contents.push(agent.attach.take_into(user, &client).map_err(gen_failed)?);
+        let user = agent.attach.take_into(user, &client).map_err(gen_failed)?;
+        contents.push(agent.with_turn_context(user));
     }
     let mut body = agent.request_body(&contents);
     let wired = agent.attach.wire(&mut body, &client).map_err(gen_failed)?;

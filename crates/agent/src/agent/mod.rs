@@ -55,6 +55,8 @@ pub mod exit {
     pub const TASK_TIMEOUT: u8 = 7;
     /// Task mode stopped for the user (need_input, `--auto-continue off`).
     pub const TASK_NEEDS_INPUT: u8 = 8;
+    /// The server does not serve the model (retired, or a wrong name).
+    pub const MODEL_GONE: u8 = 9;
     pub const INTERRUPTED: u8 = 130;
     pub const TERMINATED: u8 = 143;
 }

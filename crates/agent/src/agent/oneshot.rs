@@ -68,7 +68,9 @@ impl Prepared {
             history: std::mem::take(&mut session.history.contents),
             opts: TurnOptions {
                 thoughts: args.thoughts,
+                thinking: args.thinking,
                 debug: args.debug,
+                verbose: args.verbose,
                 command_help: args.command_help,
                 max_rounds: args.max_tool_rounds,
                 base_url: self.base_url,
@@ -92,6 +94,7 @@ impl Prepared {
                 h.set_session(&session.id);
                 super::turn::TurnMemory::new(h, args.verbose)
             }),
+            thinking_noted: None,
         }
     }
 }

@@ -46,6 +46,8 @@ pub struct Options {
     pub no_stdin: bool,
     pub command_help: bool,
     pub thoughts: bool,
+    /// `--thinking`, a role's or the config's.
+    pub thinking: Option<crate::provider::Thinking>,
     pub no_tools: bool,
     pub tools: Vec<String>,
     pub exclude_tools: Vec<String>,

@@ -56,6 +56,10 @@ pub struct Stats {
     pub tools: tool_stats::ToolStats,
     /// Task mode: the turns taken (`result.stats.iterations`).
     pub iterations: Option<u64>,
+    /// The model that answered the last request (its `modelVersion`),
+    /// which may not be the one asked for: an alias, or a retired model
+    /// the API routes to another.
+    pub model_version: Option<String>,
 }
 
 /// An ended run's exit code and, for a failure, its `error.type` and
@@ -91,6 +95,7 @@ pub fn verdict(failure: Failure) -> Result<Verdict, io::Error> {
             let code = match e {
                 GenError::Blocked(_) => exit::BLOCKED,
                 GenError::Attachment(_) => exit::NO_INPUT,
+                GenError::ModelGone(_) => exit::MODEL_GONE,
                 _ => exit::API,
             };
             v(code, e.kind(), e.to_string())
@@ -188,6 +193,7 @@ pub fn result_event(stats: &Stats, elapsed: Duration, error: Option<&(&str, Stri
             "input_tokens": u.prompt,
             "output_tokens": u.candidates,
             "thought_tokens": u.thoughts,
+            "cached_input_tokens": u.cached,
             "total_tokens": u.total,
             "duration_ms": elapsed.as_millis() as u64,
             "tool_calls": stats.tool_calls,
@@ -196,6 +202,9 @@ pub fn result_event(stats: &Stats, elapsed: Duration, error: Option<&(&str, Stri
     });
     if let Some(n) = stats.iterations {
         stats_json["iterations"] = n.into();
+    }
+    if let Some(m) = &stats.model_version {
+        map.insert("model_version".into(), m.as_str().into());
     }
     map.insert("stats".into(), stats_json);
     map.insert("timestamp".into(), now_rfc3339().into());

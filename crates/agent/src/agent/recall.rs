@@ -1,7 +1,8 @@
 //! Memories in each turn's prompt (`--memory`). Before a user turn's first
 //! request, the memories that best match the message are found (keywords
 //! and meaning fused, [`crate::memory::search`]); those that fit in
-//! `--memory-budget` go into the system prompt as they are, and when they
+//! `--memory-budget` open the user's turn as they are (after the history:
+//! the system prompt stays the same, see `Agent::turn_context`), and when they
 //! do not all fit the model first condenses them (one extra request,
 //! counted in the stats). The stream says which were used (a `memory`
 //! event, action `recalled`), `--verbose` says it on stderr, and the

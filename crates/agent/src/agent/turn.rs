@@ -25,6 +25,11 @@ use crate::session;
 const BASE_PROMPT: &str = "You are gem-ask, an assistant answering in a command-line terminal. \
 Be concise and exact; use plain text or light Markdown.\n";
 
+/// The first line of the text part that carries a turn's context
+/// ([`Agent::turn_context`]): readers of a session skip such a part as
+/// not the user's words.
+pub const TURN_CONTEXT: &str = "[Context for this turn from gem-ask, not written by the user]\n";
+
 const COMMAND_PROMPT: &str = "You turn requests into shell commands. Reply with exactly one command \
 line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fences.";
 
@@ -33,8 +38,13 @@ line for a POSIX shell on Linux and nothing else: no explanation, no Markdown fe
 pub struct TurnOptions {
     /// Ask for and show thought summaries.
     pub thoughts: bool,
+    /// `--thinking`: put into each request for the client's model
+    /// (`provider::thinking`).
+    pub thinking: Option<crate::provider::Thinking>,
     /// Describe each request on stderr.
     pub debug: bool,
+    /// `--verbose`: each turn's share of cached input said on stderr.
+    pub verbose: bool,
     /// `-c`: the command prompt, no tool guidance.
     pub command_help: bool,
     pub max_rounds: u32,
@@ -126,6 +136,8 @@ pub struct Agent {
     pub media_dir: std::path::PathBuf,
     /// `--memory`: the store and what the current turn carries of it.
     pub memory: Option<TurnMemory>,
+    /// The model whose `--thinking` note was said: once a model.
+    pub(crate) thinking_noted: Option<String>,
 }
 
 /// What a run's turns know of its memory (`--memory`; found by
@@ -231,17 +243,39 @@ impl Agent {
             s.push_str(&schema.instruction());
         }
         s.push_str(&self.opts.system_user);
-        if let Some(block) = self.memory.as_ref().and_then(|m| m.block.as_deref()) {
-            s.push('\n');
-            s.push_str(block);
+        s
+    }
+
+    /// What this turn tells the model besides the user's words: the
+    /// memories recalled for it (once: a turn the model takes on its own
+    /// has them in the turn before) and the active chapter. It opens the
+    /// user's turn, after the history, so that the system instruction,
+    /// the tools and every earlier turn (the request's prefix, which the
+    /// API caches) stay byte for byte the same all session.
+    fn turn_context(&mut self) -> Option<String> {
+        let mut s = String::new();
+        if let Some(block) = self.memory.as_mut().and_then(|m| m.block.take()) {
+            s.push_str(&block);
         }
         if self.toolbox.declared().contains(&CREATE_NEW_TOPIC)
             && let Some(t) = &self.topic
         {
-            s.push('\n');
+            if !s.is_empty() {
+                s.push('\n');
+            }
             s.push_str(&crate::topic::active_topic_footer(t));
         }
-        s
+        (!s.is_empty()).then(|| format!("{TURN_CONTEXT}{s}"))
+    }
+
+    /// The user's turn as sent: its [`Agent::turn_context`] first.
+    pub(super) fn with_turn_context(&mut self, mut user: Value) -> Value {
+        if let Some(text) = self.turn_context()
+            && let Some(parts) = user.get_mut("parts").and_then(Value::as_array_mut)
+        {
+            parts.insert(0, json!({ "text": text }));
+        }
+        user
     }
 
     /// Replaces the history with a session's (`/load`, `/new`), its token
@@ -279,6 +313,7 @@ impl Agent {
         self.compact(client, &mut report)?;
         self.recall(client, &user, &mut report)?;
         let user = self.attach.take_into(user, client)?;
+        let user = self.with_turn_context(user);
         // Moved out, not copied (a long answer in it would be copied
         // whole); cut back to `kept` if the turn fails.
         let kept = self.history.len();
@@ -306,6 +341,15 @@ impl Agent {
             report.context_tokens,
         )));
         report.records = records;
+        if self.opts.verbose {
+            let u = report.usage;
+            crate::term::diag(format!(
+                "gem-ask: input {} tokens, {} of them cached ({}%)",
+                u.prompt,
+                u.cached,
+                u.cached_percent().unwrap_or(0)
+            ));
+        }
         Ok(report)
     }
 
@@ -386,6 +430,7 @@ impl Agent {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
         let mut body = self.request_body(contents);
+        self.think(&mut body, client);
         let schema = self.opts.schema.clone();
         let wired = self.attach.wire(&mut body, client)?;
         for w in &wired.warnings {
@@ -414,6 +459,9 @@ impl Agent {
         self.stats.requests = self.stats.requests.saturating_add(1);
         report.requests += 1;
         self.stats.usage.add(turn.usage);
+        if let Some(v) = &turn.model_version {
+            self.stats.model_version = Some(v.clone());
+        }
         report.usage.add(turn.usage);
         report.context_tokens = turn.usage.prompt.saturating_add(turn.usage.candidates);
         match turn.finish_reason.as_deref() {
@@ -445,6 +493,23 @@ impl Agent {
                 .push(Box::new(session::ContentRecord::new(turn)));
         }
         Ok((!calls.is_empty()).then_some(calls))
+    }
+
+    /// Puts `--thinking` into a request for the client's model; what the
+    /// model cannot take is said on stderr, once a model.
+    fn think(&mut self, body: &mut Value, client: &Client) {
+        let Some(t) = self.opts.thinking else {
+            return;
+        };
+        let model = client.model();
+        let kind = client.provider().kind();
+        let note = crate::provider::thinking::apply(body, t, model, kind);
+        if let Some(n) = note
+            && self.thinking_noted.as_deref() != Some(model)
+        {
+            crate::term::diag(format!("gem-ask: {n}"));
+            self.thinking_noted = Some(model.to_string());
+        }
     }
 
     /// The calls of a round past `--max-tool-rounds` when the turn ends

@@ -12,9 +12,10 @@
 //! provider = "openai"           # or "gemini", the default
 //! color = "auto"                # as --color: auto, always, never
 //! width = 100                   # as --width
+//! thinking = "low"              # as --thinking: off, minimal, low, medium, high
 //!
 //! [gemini]
-//! model = "gemini-2.5-flash"
+//! model = "gemini-3.5-flash"
 //!
 //! [openai]                      # any OpenAI-compatible server
 //! base_url = "http://localhost:11434/v1"
@@ -36,6 +37,12 @@
 //! env = { TZ = "UTC" }
 //! trust = true
 //! exclude_tools = ["convert_time"]  # or include_tools = [...]
+//!
+//! [mcp.docs]                    # over HTTP (`agent::toolbox::mcp::spec`)
+//! url = "https://mcp.example.com/mcp"
+//! headers = { Authorization = "Bearer $DOCS_TOKEN" }
+//! connect_timeout = 10
+//! call_timeout = 60
 //!
 //! [roles.sql]                   # gem-ask --role sql (roles.rs)
 //! system = "Answer with one SQL query for $dialect."
@@ -72,6 +79,8 @@ pub struct Config {
     pub color: Option<ColorChoice>,
     /// As `--width`.
     pub width: Option<u16>,
+    /// As `--thinking`.
+    pub thinking: Option<crate::provider::Thinking>,
     /// `[gemini]`: its model and base URL.
     #[serde(default)]
     pub gemini: ProviderConfig,
@@ -124,6 +133,26 @@ impl Config {
             if secrets::redact_args(&spec.args) != spec.args {
                 held.push(format!("mcp.{name} args"));
             }
+            for (k, v) in &spec.headers {
+                // A value that names its secret (`Bearer $TOKEN`) holds none.
+                if !v.contains('$')
+                    && (secrets::is_secret_name(k)
+                        || secrets::looks_secret(v)
+                        || header_holds_secret(k))
+                {
+                    held.push(format!("mcp.{name} headers {k}"));
+                }
+            }
+            let url = spec.url.as_deref().or(spec.http_url.as_deref());
+            let credentials = |u: url::Url| {
+                !u.username().is_empty() || u.password().is_some() || u.query().is_some()
+            };
+            if url
+                .and_then(|u| url::Url::parse(u).ok())
+                .is_some_and(credentials)
+            {
+                held.push(format!("mcp.{name} url"));
+            }
         }
         held
     }
@@ -134,6 +163,13 @@ impl Config {
             ProviderKind::Openai => &self.openai,
         }
     }
+}
+
+/// Headers that carry credentials whatever their value looks like.
+fn header_holds_secret(name: &str) -> bool {
+    ["authorization", "proxy-authorization", "cookie"]
+        .iter()
+        .any(|h| name.eq_ignore_ascii_case(h))
 }
 
 fn color<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ColorChoice>, D::Error> {
@@ -264,13 +300,11 @@ pub fn parse(text: &str) -> Result<Config, Problem> {
     let mut c: Config = toml::from_str(text).map_err(|e| describe(text, &e))?;
     for (name, spec) in &mut c.mcp {
         spec.name = name.clone();
-        if spec.command.trim().is_empty() {
-            return Err(Problem::InTable {
-                table: format!("mcp.{name}"),
-                key: "command",
-                why: "must name the server's program".into(),
-            });
-        }
+        spec.check().map_err(|(key, why)| Problem::InTable {
+            table: format!("mcp.{name}"),
+            key,
+            why,
+        })?;
     }
     for (table, p) in [("gemini", &c.gemini), ("openai", &c.openai)] {
         let in_table = |key, why| Problem::InTable {
@@ -392,6 +426,17 @@ mod tests {
         assert_eq!(c.mcp["time"].env["TZ"], "UTC");
         assert_eq!(c.tools.pass_env, ["GITHUB_TOKEN"]);
         assert_eq!(c.mcp["time"].exclude_tools, ["convert_time"]);
+        assert_eq!(
+            c.mcp["docs"].url.as_deref(),
+            Some("https://mcp.example.com/mcp")
+        );
+        // A header written out is a secret the file holds; one naming a
+        // variable is not.
+        assert!(c.secrets_held().is_empty(), "{:?}", c.secrets_held());
+        let held = parse("[mcp.d]\nurl = \"https://h/mcp?key=k\"\nheaders = { Authorization = \"Bearer abc\" }\n")
+            .unwrap()
+            .secrets_held();
+        assert_eq!(held, ["mcp.d headers Authorization", "mcp.d url"]);
         assert_eq!(c.roles["sql"].defaults["dialect"], "PostgreSQL");
         assert!(c.memory.enabled);
         let e = parse("[memory]\nembedding_base_url = \"x\"\n")
@@ -440,6 +485,12 @@ mod tests {
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
         assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
         assert_eq!(examples[0].mcp["time"].include_tools, None);
+        let docs = &examples[0].mcp["docs"];
+        assert_eq!(docs.headers["Authorization"], "Bearer $DOCS_TOKEN");
+        assert_eq!(
+            (docs.connect_timeout, docs.call_timeout),
+            (Some(10.0), Some(60.0))
+        );
         let reviewer = &examples[1].roles["reviewer"];
         assert_eq!(reviewer.defaults["lang"], "Python");
         assert_eq!(reviewer.prompt.as_deref(), Some("Review this:\n\n$input"));
@@ -478,6 +529,13 @@ mod tests {
         assert!(e.contains("invalid type: integer `7`"), "{e}");
         let e = parse("[mcp.x]\nargs = []\n").unwrap_err().to_string();
         assert!(e.contains("command"), "{e}");
+        let e = parse("[mcp.x]\nurl = \"file:///srv/mcp\"\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            ": [mcp.x]: key url: must be an http:// or https:// URL with a host"
+        );
         assert!(parse("tools = [").is_err());
     }
 

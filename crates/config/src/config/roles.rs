@@ -8,8 +8,9 @@
 //! ```toml
 //! [roles.translator]
 //! system = "Translate what you are given into $lang. Reply with the translation only."
-//! model = "gemini-2.5-pro"
+//! model = "gemini-3.1-pro-preview"
 //! temperature = 0.2
+//! thinking = "high"
 //! tools = []
 //! defaults = { lang = "French" }
 //! ```
@@ -29,6 +30,8 @@ pub struct RoleConfig {
     pub model: Option<String>,
     /// As `--temperature`: 0 to 2.
     pub temperature: Option<f64>,
+    /// As `--thinking`.
+    pub thinking: Option<crate::provider::Thinking>,
     /// As `--tools`: the tools declared (an empty list declares none).
     pub tools: Option<Vec<String>>,
     /// Values of the templates' variables when `-p` gives none.

@@ -1,27 +1,101 @@
-//! The chapter vocabulary every filter shares: the `create_new_topic` tool
-//! name, how titles compare ([`normalize_title`]) and [`TopicCalls`], the
-//! little state that hides a topic call's `tool_result` and a topic
-//! repeating the open chapter. It lives with the events, not in
-//! `crate::topic`, so `viz-render` can use it without linking the session
-//! store that topic-tag's `--current` reads.
+//! The chapter vocabulary every filter shares: the tools whose calls open
+//! chapters (gem-ask's `create_new_topic`, gemini-cli's `update_topic`)
+//! and what such a call says ([`TopicArgs`]), how titles compare
+//! ([`normalize_title`]) and [`TopicCalls`], the little state that hides a
+//! topic call's `tool_result` and a topic repeating the open chapter. It
+//! lives with the events, not in `crate::topic`, so `viz-render` can use
+//! it without linking the session store that topic-tag's `--current`
+//! reads.
 
 use std::collections::VecDeque;
 
-/// The tool whose calls open chapters.
+use serde_json::{Value, json};
+
+use super::Event;
+
+/// gem-ask's tool whose calls open chapters (gemini-cli's older name).
 pub const CREATE_NEW_TOPIC: &str = "create_new_topic";
 
-/// Results of `create_new_topic` calls still to drop. A call whose result
+/// gemini-cli's topic tool (0.61 and later): `title` and `summary` when a
+/// chapter starts, `strategic_intent` always. A call without a title only
+/// restates the intent within the open chapter.
+pub const UPDATE_TOPIC: &str = "update_topic";
+
+/// Whether calls of this tool open chapters.
+pub fn is_topic_tool(name: &str) -> bool {
+    name == CREATE_NEW_TOPIC || name == UPDATE_TOPIC
+}
+
+/// What a topic tool call says: the chapter's title (as
+/// [`normalize_title`] leaves it), and the optional `summary` and
+/// `strategic_intent`, trimmed (`None` when absent, blank or not a
+/// string).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TopicArgs {
+    pub title: String,
+    pub summary: Option<String>,
+    pub strategic_intent: Option<String>,
+}
+
+impl TopicArgs {
+    /// The chapter a call of `tool_name` with these `parameters` opens:
+    /// `None` when the tool is not a topic tool or the call has no title
+    /// (a non-empty string once normalized).
+    pub fn of_call(tool_name: &str, parameters: Option<&Value>) -> Option<TopicArgs> {
+        if !is_topic_tool(tool_name) {
+            return None;
+        }
+        let text = |key: &str| {
+            parameters
+                .and_then(|p| p.get(key))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        let title = normalize_title(&text("title")?);
+        Some(TopicArgs {
+            title,
+            summary: text("summary"),
+            strategic_intent: text("strategic_intent"),
+        })
+    }
+
+    /// The chapter a `tool_use` event opens, when it is a titled call of a
+    /// topic tool.
+    pub fn of_event(e: &Event) -> Option<TopicArgs> {
+        if e.kind() != "tool_use" {
+            return None;
+        }
+        TopicArgs::of_call(e.str_field("tool_name")?, e.get("parameters"))
+    }
+
+    /// The `topic` event for this chapter (`summary` and
+    /// `strategic_intent` only when present).
+    pub fn to_event(&self) -> Event {
+        Event::typed(
+            "topic",
+            json!({
+                "title": self.title,
+                "summary": self.summary,
+                "strategic_intent": self.strategic_intent,
+            }),
+        )
+    }
+}
+
+/// Results of topic calls still to drop. A call whose result
 /// never comes must not make memory grow, so the oldest ids go.
 pub const MAX_PENDING_RESULTS: usize = 256;
 
-/// A chapter title as gem-ask makes it from a `create_new_topic` call:
+/// A chapter title as gem-ask makes it from a topic call:
 /// runs of whitespace (line breaks included) become one space, the ends
 /// are trimmed. Two titles that normalize alike are the same chapter.
 pub fn normalize_title(title: &str) -> String {
     title.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Tracks the `create_new_topic` calls of a stream (their results carry
+/// Tracks the topic calls of a stream (their results carry
 /// nothing the `topic` event does not) and the open chapter (a topic
 /// naming it again opens nothing). Bounded: at most
 /// [`MAX_PENDING_RESULTS`] ids are remembered.
@@ -36,7 +110,7 @@ impl TopicCalls {
         TopicCalls::default()
     }
 
-    /// A `create_new_topic` call with this `tool_id`: its result is to be
+    /// A topic call with this `tool_id`: its result is to be
     /// dropped when it comes.
     pub fn call(&mut self, tool_id: &str) {
         if self.pending.len() == MAX_PENDING_RESULTS {
@@ -77,6 +151,34 @@ impl TopicCalls {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn titled_calls_of_either_tool_are_chapters() {
+        let p =
+            json!({"title": " Ranking\n cars ", "summary": "  Sorting.  ", "strategic_intent": 3});
+        let t = TopicArgs::of_call(UPDATE_TOPIC, Some(&p)).unwrap();
+        assert_eq!(t.title, "Ranking cars");
+        assert_eq!(t.summary.as_deref(), Some("Sorting."));
+        assert_eq!(t.strategic_intent, None);
+        assert_eq!(
+            t.to_event().to_line(),
+            r#"{"type":"topic","title":"Ranking cars","summary":"Sorting."}"#
+        );
+        let c = TopicArgs::of_call(CREATE_NEW_TOPIC, Some(&json!({"title": "A"}))).unwrap();
+        assert_eq!(c.to_event().to_line(), r#"{"type":"topic","title":"A"}"#);
+        // An intent alone opens nothing; other tools never do.
+        let intent = json!({"strategic_intent": "Keep going."});
+        assert_eq!(TopicArgs::of_call(UPDATE_TOPIC, Some(&intent)), None);
+        assert_eq!(
+            TopicArgs::of_call(UPDATE_TOPIC, Some(&json!({"title": " \n"}))),
+            None
+        );
+        assert_eq!(
+            TopicArgs::of_call("read_file", Some(&json!({"title": "A"}))),
+            None
+        );
+        assert_eq!(TopicArgs::of_call(UPDATE_TOPIC, None), None);
+    }
 
     #[test]
     fn titles_normalize_like_gem_ask() {

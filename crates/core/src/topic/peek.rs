@@ -11,6 +11,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use crate::events::topic::{TopicArgs, is_topic_tool};
+
 /// What [`write_stamped`] needs to know about a line to stamp it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
@@ -55,17 +57,15 @@ impl<'a> Peek<'a> {
         self.kind.as_deref().unwrap_or("")
     }
 
-    /// `parameters.title` of a tool call, when it is a string.
-    pub fn parameter_title(&self) -> Option<String> {
-        #[derive(Deserialize)]
-        struct Params<'b> {
-            #[serde(borrow, default)]
-            title: MaybeStr<'b>,
-        }
-        let raw = self.parameters?;
-        serde_json::from_str::<Params>(raw.get())
-            .ok()
-            .and_then(|p| p.title.0.map(Cow::into_owned))
+    /// The chapter a `tool_use` line opens: a titled call of a topic
+    /// tool ([`TopicArgs::of_call`]). Its `parameters` are read whole only
+    /// for a topic tool's call.
+    pub fn topic_args(&self) -> Option<TopicArgs> {
+        let name = self.tool_name.as_deref().filter(|n| is_topic_tool(n))?;
+        let params = self
+            .parameters
+            .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok());
+        TopicArgs::of_call(name, params.as_ref())
     }
 }
 
@@ -269,7 +269,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.kind(), "tool_use");
         assert_eq!(p.tool_id.as_deref(), Some("a\"b"));
-        assert_eq!(p.parameter_title().as_deref(), Some("Plan"));
+        assert_eq!(p.topic_args().unwrap().title, "Plan");
         assert_eq!(p.fields, 5);
         assert!(!p.has_topic);
     }

@@ -10,9 +10,10 @@ use regex::Regex;
 
 use super::peek::{Peek, Shape, stamp_for, write_stamped};
 use super::summary::{Summary, Tally};
-use crate::events::now_rfc3339;
-use crate::events::topic::TopicCalls;
+use crate::events::foreign::{Translated, Translator};
 pub use crate::events::topic::{CREATE_NEW_TOPIC, normalize_title};
+use crate::events::topic::{TopicArgs, TopicCalls};
+use crate::events::{Event, now_rfc3339};
 use crate::term;
 
 /// Only this many bad-line warnings are printed one by one; a file of
@@ -41,13 +42,19 @@ pub struct Options {
     pub flush_each: bool,
 }
 
+/// Where a held topic comes from.
+enum Origin {
+    /// A `topic` event: its line is passed on, stamped.
+    Line(String, Shape),
+    /// A topic call: a fresh `topic` event is made of what it says.
+    Call(TopicArgs),
+}
+
 /// One event held in the current run of calls.
 enum Held {
     Topic {
         title: String,
-        /// The original `topic` event line, or `None` when the topic comes
-        /// from a `create_new_topic` call and a fresh event is made.
-        line: Option<(String, Shape)>,
+        origin: Origin,
         timestamp: Option<String>,
     },
     Call {
@@ -76,6 +83,8 @@ pub struct Tagger<W: Write> {
     /// Read time for made events, refreshed per chunk of input: the lines
     /// of one chunk arrived together.
     now: Option<String>,
+    /// Another agent's stream (Codex, Claude Code), written as our events.
+    foreign: Translator,
 }
 
 impl<W: Write> Tagger<W> {
@@ -95,6 +104,7 @@ impl<W: Write> Tagger<W> {
             line_no: 0,
             warnings: 0,
             now: None,
+            foreign: Translator::new(),
         }
     }
 
@@ -125,6 +135,7 @@ impl<W: Write> Tagger<W> {
         self.end_input()?;
         self.input_name = name.to_string();
         self.line_no = 0;
+        self.foreign.reset();
         Ok(())
     }
 
@@ -224,6 +235,7 @@ impl<W: Write> Tagger<W> {
             return Ok(());
         }
         match Peek::parse(t) {
+            Ok(p) if self.foreign.wants(p.kind()) => self.foreign_line(t, p),
             Ok(p) => self.event(t, p),
             Err(e) => {
                 let reason = if e.classify() == serde_json::error::Category::Data {
@@ -280,35 +292,31 @@ impl<W: Write> Tagger<W> {
         }
     }
 
-    /// A tool call, held in the run: a `create_new_topic` call as the
-    /// topic it opens.
+    /// A tool call, held in the run: a titled topic call
+    /// (`create_new_topic`, `update_topic`) as the topic it opens.
     #[inline]
     fn tool_use(&mut self, line: &str, p: &Peek) -> anyhow::Result<()> {
         let timestamp = || p.timestamp.as_deref().map(str::to_string);
-        if p.tool_name.as_deref() == Some(CREATE_NEW_TOPIC) {
-            // Titled as gem-ask titles the chapter it opens for the
-            // same call, so its own `topic` event is a duplicate.
-            match p
-                .parameter_title()
-                .map(|t| normalize_title(&t))
-                .filter(|t| !t.is_empty())
-            {
-                Some(title) => {
-                    if let Some(id) = &p.tool_id {
-                        self.calls.call(id);
-                    }
-                    self.hold(Held::Topic {
-                        title,
-                        line: None,
-                        timestamp: timestamp(),
-                    })?;
-                    return Ok(());
-                }
-                None => self.bad_field(
-                    "a create_new_topic call without a title: field `parameters.title` must be a non-empty string; passed on as a plain call",
-                    line,
-                )?,
+        // Titled as gem-ask titles the chapter it opens for the same call,
+        // so its own `topic` event is a duplicate.
+        if let Some(args) = p.topic_args() {
+            if let Some(id) = &p.tool_id {
+                self.calls.call(id);
             }
+            self.hold(Held::Topic {
+                title: args.title.clone(),
+                origin: Origin::Call(args),
+                timestamp: timestamp(),
+            })?;
+            return Ok(());
+        }
+        // An `update_topic` call without a title restates the intent
+        // within the open chapter: an ordinary call.
+        if p.tool_name.as_deref() == Some(CREATE_NEW_TOPIC) {
+            self.bad_field(
+                "a create_new_topic call without a title: field `parameters.title` must be a non-empty string; passed on as a plain call",
+                line,
+            )?;
         }
         self.hold(Held::Call {
             line: line.to_string(),
@@ -326,7 +334,7 @@ impl<W: Write> Tagger<W> {
             Some(title) => {
                 self.hold(Held::Topic {
                     title: title.to_string(),
-                    line: Some((line.to_string(), p.shape())),
+                    origin: Origin::Line(line.to_string(), p.shape()),
                     timestamp: p.timestamp.as_deref().map(str::to_string),
                 })?;
                 Ok(())
@@ -364,11 +372,11 @@ impl<W: Write> Tagger<W> {
         for t in topics {
             if let Held::Topic {
                 title,
-                line,
+                origin,
                 timestamp,
             } = t
             {
-                self.open_topic(&title, line.as_ref(), timestamp.as_deref())?;
+                self.open_topic(&title, Some(&origin), timestamp.as_deref())?;
             }
         }
         for c in calls {
@@ -385,11 +393,12 @@ impl<W: Write> Tagger<W> {
     }
 
     /// A topic becomes the active chapter, unless it already is (titles
-    /// compared as [`normalize_title`] leaves them).
+    /// compared as [`normalize_title`] leaves them). `origin` is `None` for
+    /// a `--split` line: a topic of the title alone is made.
     fn open_topic(
         &mut self,
         title: &str,
-        original: Option<&(String, Shape)>,
+        origin: Option<&Origin>,
         timestamp: Option<&str>,
     ) -> io::Result<()> {
         if !self.calls.open(title) {
@@ -401,21 +410,31 @@ impl<W: Write> Tagger<W> {
             s.open(title, timestamp);
         }
         self.scratch.clear();
-        match original {
-            Some((line, shape)) => write_stamped(&mut self.scratch, line, *shape, &self.stamp),
-            None => {
-                self.scratch
-                    .extend_from_slice(br#"{"type":"topic","title":"#);
-                serde_json::to_writer(&mut self.scratch, title)?;
-                if let Some(ts) = timestamp {
-                    self.scratch.extend_from_slice(br#","timestamp":"#);
-                    serde_json::to_writer(&mut self.scratch, ts)?;
+        if let Some(Origin::Line(line, shape)) = origin {
+            write_stamped(&mut self.scratch, line, *shape, &self.stamp);
+            return self.write_scratch();
+        }
+        self.scratch
+            .extend_from_slice(br#"{"type":"topic","title":"#);
+        serde_json::to_writer(&mut self.scratch, title)?;
+        if let Some(Origin::Call(args)) = origin {
+            for (key, value) in [
+                ("summary", &args.summary),
+                ("strategic_intent", &args.strategic_intent),
+            ] {
+                if let Some(v) = value {
+                    write!(self.scratch, ",\"{key}\":")?;
+                    serde_json::to_writer(&mut self.scratch, v)?;
                 }
-                self.scratch.push(b',');
-                self.scratch.extend_from_slice(&self.stamp);
-                self.scratch.push(b'}');
             }
         }
+        if let Some(ts) = timestamp {
+            self.scratch.extend_from_slice(br#","timestamp":"#);
+            serde_json::to_writer(&mut self.scratch, ts)?;
+        }
+        self.scratch.push(b',');
+        self.scratch.extend_from_slice(&self.stamp);
+        self.scratch.push(b'}');
         self.write_scratch()
     }
 
@@ -487,6 +506,32 @@ impl<W: Write> Tagger<W> {
         }
         self.scratch.push(b'}');
         self.write_scratch()
+    }
+
+    /// A line of another agent's stream: its events in our words, each
+    /// handled as if it had been read (a plan step opens its chapter).
+    fn foreign_line(&mut self, line: &str, p: Peek) -> anyhow::Result<()> {
+        let Ok(Some(e)) = Event::from_line(line, self.line_no) else {
+            return self.event(line, p);
+        };
+        match self.foreign.translate(&e) {
+            Translated::Native => self.event(line, p),
+            Translated::Events(events, problem) => {
+                if let Some(why) = problem {
+                    self.bad_field(&why, line)?;
+                }
+                for e in events {
+                    let text = e.to_line();
+                    let p = Peek::parse(&text)?;
+                    self.event(&text, p)?;
+                }
+                Ok(())
+            }
+            Translated::Malformed(why) => {
+                self.warn(&why, line, "; passed on as it came")?;
+                self.event(line, p)
+            }
+        }
     }
 
     fn bad_line(&mut self, reason: &str, line: &str) -> anyhow::Result<()> {

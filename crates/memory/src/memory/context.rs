@@ -46,7 +46,7 @@ pub fn fit(memories: &[&Memory], budget: u64) -> usize {
     n
 }
 
-/// The system prompt's block for these memories.
+/// The block for these memories, at the head of the user's turn.
 pub fn block(memories: &[&Memory]) -> String {
     let mut s = String::from(HEADER);
     for m in memories {

@@ -10,6 +10,7 @@ use std::io::BufRead;
 use super::Format;
 use super::formats::is_alignment_row;
 use super::number::{Decimal, is_missing, parse_number, parse_number_as};
+use crate::events::foreign::is_foreign_line;
 
 const PEEK_BYTES: usize = 64 * 1024;
 /// How much of a long line is read: of one starting with `{`, to see
@@ -63,16 +64,21 @@ pub(crate) enum Kind {
 }
 
 pub(crate) fn is_event_line(line: &str) -> bool {
-    /// The one key looked at; the rest is checked as JSON but not kept.
+    /// The keys looked at; the rest is checked as JSON but not kept.
     #[derive(serde::Deserialize)]
     struct Probe<'a> {
         #[serde(rename = "type", borrow, default)]
         kind: Option<std::borrow::Cow<'a, str>>,
+        #[serde(default)]
+        session_id: Option<serde::de::IgnoredAny>,
     }
     let t = line.trim();
     t.starts_with('{')
-        && serde_json::from_str::<Probe>(t)
-            .is_ok_and(|p| p.kind.is_some_and(|k| EVENT_TYPES.contains(&&*k)))
+        && serde_json::from_str::<Probe>(t).is_ok_and(|p| {
+            p.kind.is_some_and(|k| {
+                EVENT_TYPES.contains(&&*k) || is_foreign_line(&k, p.session_id.is_some())
+            })
+        })
 }
 
 /// [`BufRead::read_until`] a newline, but at most `cap` bytes of the line

@@ -11,6 +11,7 @@ use std::io::{BufRead, Write};
 
 use serde_json::Value;
 
+use crate::events::foreign::{Translated, Translator, problem as problem_of};
 use crate::events::{Event, EventWriter};
 
 use super::rows::Warner;
@@ -92,7 +93,8 @@ impl Records {
 }
 
 /// Copies a stream, converting render_visualization calls and runs of
-/// records.
+/// records. Another agent's stream (Codex, Claude Code) is written as our
+/// events ([`crate::events::foreign`]), its calls converted alike.
 pub(crate) fn pass(
     input: &mut dyn BufRead,
     opts: &ParseOptions,
@@ -102,6 +104,7 @@ pub(crate) fn pass(
     let mut buf = Vec::new();
     let mut line = 0usize;
     let mut records = Records::default();
+    let mut foreign = Translator::new();
     loop {
         buf.clear();
         if input.read_until(b'\n', &mut buf)? == 0 {
@@ -117,41 +120,89 @@ pub(crate) fn pass(
                 continue;
             }
         };
-        if event.kind() == "record" {
-            if records.raw.is_empty() {
-                records.first_line = line;
+        let at = |raw| Line { number: line, raw };
+        match foreign.translate(&event) {
+            Translated::Native => {
+                one_event(event, at(Some(text.trim())), &mut records, opts, out, warn)?
             }
-            let r = event.get("record").unwrap_or(&Value::Null);
-            serde_json::to_writer(&mut records.lines, r).map_err(std::io::Error::from)?;
-            records.lines.push(b'\n');
-            records.raw.push(text.trim().to_string());
-            continue;
-        }
-        records.end(opts, out, warn)?;
-        match convert(&event) {
-            Some(Ok((viz, dropped))) => {
-                if let Some((series, label)) = dropped.first() {
-                    warn.note(format!(
-                        "line {line}: render_visualization: {} point(s) dropped for a value that is not a finite number (first: series {series:?}, label {label:?})",
-                        dropped.len()
-                    ));
+            Translated::Events(events, problem) => {
+                if let Some(why) = problem {
+                    warn.note(problem_of(&text, line, why).to_string());
                 }
-                EventWriter::new(&mut *out)
-                    .write(&viz)
-                    .map_err(ParseError::Write)?
+                for e in events {
+                    one_event(e, at(None), &mut records, opts, out, warn)?;
+                }
             }
-            Some(Err(why)) => {
-                warn.skip(format!(
-                    "line {line}: render_visualization call not charted ({why}); passed on as it came"
-                ))?;
-                write_raw(out, text.trim())?;
+            Translated::Malformed(why) => {
+                let why = format!("{why}; passed on as it came");
+                warn.skip(problem_of(&text, line, why).to_string())?;
+                one_event(event, at(Some(text.trim())), &mut records, opts, out, warn)?;
             }
-            None => write_raw(out, text.trim())?,
         }
     }
     records.end(opts, out, warn)?;
     warn.finish("lines");
     Ok(())
+}
+
+/// Where an event came from: its line's number, and the line itself when
+/// the event is written back as it came (a translated one is written
+/// anew).
+struct Line<'a> {
+    number: usize,
+    raw: Option<&'a str>,
+}
+
+/// One event of the stream: into the run of records, converted to a
+/// chart, or written on.
+fn one_event(
+    event: Event,
+    at: Line,
+    records: &mut Records,
+    opts: &ParseOptions,
+    out: &mut dyn Write,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let line = at.number;
+    let as_it_came = |out: &mut dyn Write, e: &Event| match at.raw {
+        Some(raw) => write_raw(out, raw),
+        None => EventWriter::new(&mut *out)
+            .write(e)
+            .map_err(ParseError::Write),
+    };
+    if event.kind() == "record" {
+        if records.raw.is_empty() {
+            records.first_line = line;
+        }
+        let r = event.get("record").unwrap_or(&Value::Null);
+        serde_json::to_writer(&mut records.lines, r).map_err(std::io::Error::from)?;
+        records.lines.push(b'\n');
+        records
+            .raw
+            .push(at.raw.map_or_else(|| event.to_line(), str::to_string));
+        return Ok(());
+    }
+    records.end(opts, out, warn)?;
+    match convert(&event) {
+        Some(Ok((viz, dropped))) => {
+            if let Some((series, label)) = dropped.first() {
+                warn.note(format!(
+                    "line {line}: render_visualization: {} point(s) dropped for a value that is not a finite number (first: series {series:?}, label {label:?})",
+                    dropped.len()
+                ));
+            }
+            EventWriter::new(&mut *out)
+                .write(&viz)
+                .map_err(ParseError::Write)
+        }
+        Some(Err(why)) => {
+            warn.skip(format!(
+                "line {line}: render_visualization call not charted ({why}); passed on as it came"
+            ))?;
+            as_it_came(out, &event)
+        }
+        None => as_it_came(out, &event),
+    }
 }
 
 fn write_raw(out: &mut dyn Write, line: &str) -> Result<(), ParseError> {

@@ -216,7 +216,11 @@ impl Client {
                 }
                 Wire::ErrorBody(b) => {
                     let e = self.provider.error(status, &b, retry_after.as_deref());
-                    return (Err(GenError::Api(e)), shown);
+                    let e = match super::error::ModelGone::from_api(&e, &self.model) {
+                        Some(gone) => GenError::ModelGone(gone),
+                        None => GenError::Api(e),
+                    };
+                    return (Err(e), shown);
                 }
                 Wire::Data(d) => {
                     let deltas = match fold.push(&d) {

@@ -41,6 +41,10 @@ pub enum GenError {
     /// written (it went away or changed: exit 66).
     #[error("{0}")]
     Attachment(String),
+    /// The server does not serve the model asked for: it was retired, or
+    /// never existed under that name (exit 9).
+    #[error("{0}")]
+    ModelGone(ModelGone),
     /// Writing our own output failed (a closed pipe ends quietly upstream).
     #[error(transparent)]
     Output(#[from] std::io::Error),
@@ -72,6 +76,7 @@ impl GenError {
             GenError::Replay(_) => "replay_error",
             GenError::Upload(_) => "upload_error",
             GenError::Attachment(_) => "attachment_error",
+            GenError::ModelGone(_) => "model_not_found",
             GenError::Output(_) => "output_error",
         }
     }
@@ -173,6 +178,78 @@ impl ApiError {
     }
 }
 
+/// A model the server does not serve: the name asked for, the API's own
+/// error, and the replacement when the error names one (Google's retired
+/// models answer "... Consider switching to different model, for example
+/// gemini-X").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelGone {
+    pub model: String,
+    pub api: ApiError,
+    pub replacement: Option<String>,
+}
+
+impl std::fmt::Display for ModelGone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the model \"{}\" is not served: it was retired or never had that name ({})",
+            self.model, self.api
+        )?;
+        if let Some(r) = &self.replacement {
+            write!(f, "; the API names {r} as its replacement: -m {r}")?;
+        }
+        write!(
+            f,
+            "; gem-ask --list-models lists the models this key can use, and -m or the config's \
+             model chooses one"
+        )
+    }
+}
+
+impl ModelGone {
+    /// Whether `e`, the answer to a request for `model`, says the model
+    /// is not served: a 404 that speaks of a model (a wrong base URL's 404
+    /// does not), or a refusal that calls it retired.
+    pub fn from_api(e: &ApiError, model: &str) -> Option<ModelGone> {
+        let model = model.trim_start_matches("models/");
+        let lower = e.message.to_lowercase();
+        let names_it = !model.is_empty() && lower.contains(&model.to_lowercase());
+        let not_found = e.code == 404 && (names_it || lower.contains("model"));
+        let retired = matches!(e.code, 400 | 404 | 410)
+            && names_it
+            && ["deprecated", "retired", "shut down", "no longer"]
+                .iter()
+                .any(|w| lower.contains(w));
+        (not_found || retired).then(|| ModelGone {
+            model: model.to_string(),
+            api: e.clone(),
+            replacement: replacement_in(&e.message, model),
+        })
+    }
+}
+
+/// The first word of `message` shaped like a model name (letters first,
+/// a hyphen and a digit in it: `gemini-3.5-flash`, `models/gemma-4-31b-it`)
+/// that is not `model` itself.
+fn replacement_in(message: &str, model: &str) -> Option<String> {
+    message
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\'' | '`'))
+        .map(|w| {
+            w.trim_end_matches(['.', ':', '!', '?'])
+                .trim_start_matches("models/")
+        })
+        .find(|w| {
+            w.starts_with(|c: char| c.is_ascii_lowercase())
+                && w.contains('-')
+                && w.contains(|c: char| c.is_ascii_digit())
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+                && !w.eq_ignore_ascii_case(model)
+        })
+        .map(str::to_string)
+}
+
 /// "... Please retry in 44.097740004s." — quota errors say it in words
 /// when the RetryInfo detail is missing.
 fn retry_in_message(message: &str) -> Option<Duration> {
@@ -261,6 +338,26 @@ mod tests {
             Some(Duration::from_millis(250))
         );
         assert_eq!(retry_in_message("retry in a bit"), None);
+    }
+
+    #[test]
+    fn a_retired_model_names_its_replacement() {
+        let body = r#"{"error":{"code":404,"message":"Gemini 1.0 Pro Vision has been deprecated on July 12, 2024. Consider switching to different model, for example gemini-1.5-flash.","status":"NOT_FOUND"}}"#;
+        let e = ApiError::from_body(404, body, None);
+        let g = ModelGone::from_api(&e, "gemini-pro-vision").unwrap();
+        assert_eq!(g.replacement.as_deref(), Some("gemini-1.5-flash"));
+        let body = r#"{"error":{"code":404,"message":"models/gemini-2.5-flash is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.","status":"NOT_FOUND"}}"#;
+        let e = ApiError::from_body(404, body, None);
+        let g = ModelGone::from_api(&e, "models/gemini-2.5-flash").unwrap();
+        assert_eq!(
+            (g.model.as_str(), g.replacement),
+            ("gemini-2.5-flash", None)
+        );
+        // A wrong base URL's 404 is not about a model.
+        let e = ApiError::from_body(404, "<html>Not Found</html>", None);
+        assert_eq!(ModelGone::from_api(&e, "gemini-3.5-flash"), None);
+        let e = ApiError::from_body(400, r#"{"error":{"code":400,"message":"bad thing"}}"#, None);
+        assert_eq!(ModelGone::from_api(&e, "gemini-3.5-flash"), None);
     }
 
     #[test]

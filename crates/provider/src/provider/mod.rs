@@ -33,16 +33,22 @@ pub mod request;
 pub mod retry;
 pub mod spool;
 pub mod sse;
+pub mod thinking;
 pub mod transport;
 pub mod turn;
 
 pub use client::{Client, Observer};
-pub use error::{ApiError, GenError};
+pub use error::{ApiError, GenError, ModelGone};
 pub use retry::RetryPolicy;
+pub use thinking::Thinking;
 pub use turn::{Delta, FunctionCall, Part, Turn, Usage};
 
 pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com";
-pub const DEFAULT_MODEL: &str = "gemini-2.5-flash";
+/// Gemini 3.5 Flash: generally available since May 2026 with no shutdown
+/// date announced, the base Flash model of gemini-cli 0.61. A pinned
+/// name, not the moving `gemini-flash-latest` alias, so a run's model
+/// (and the thinking levels it takes) changes only with gem-ask.
+pub const DEFAULT_MODEL: &str = "gemini-3.5-flash";
 
 use std::sync::Arc;
 

@@ -28,6 +28,10 @@ pub struct Usage {
     pub candidates: u64,
     pub thoughts: u64,
     pub total: u64,
+    /// Of `prompt`, the tokens served from the API's cache
+    /// (`cachedContentTokenCount`; an OpenAI-compatible server's
+    /// `prompt_tokens_details.cached_tokens`).
+    pub cached: u64,
 }
 
 impl Usage {
@@ -38,6 +42,13 @@ impl Usage {
         self.candidates = self.candidates.saturating_add(other.candidates);
         self.thoughts = self.thoughts.saturating_add(other.thoughts);
         self.total = self.total.saturating_add(other.total);
+        self.cached = self.cached.saturating_add(other.cached);
+    }
+
+    /// The share of the input tokens served from the cache, in percent
+    /// (rounded down); `None` before any input was counted.
+    pub fn cached_percent(&self) -> Option<u64> {
+        (self.prompt > 0).then(|| self.cached.min(self.prompt) * 100 / self.prompt)
     }
 }
 
@@ -137,6 +148,7 @@ impl Turn {
                 candidates: n("candidatesTokenCount"),
                 thoughts: n("thoughtsTokenCount"),
                 total: n("totalTokenCount"),
+                cached: n("cachedContentTokenCount"),
             };
         }
         if let Some(v) = chunk.get("modelVersion").and_then(Value::as_str) {

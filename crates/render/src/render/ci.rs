@@ -62,15 +62,16 @@ impl CiLog {
         &self.renderer
     }
 
-    /// Draws one event: a chapter opens a section first; on GitHub an
+    /// Draws one event: a chapter (a `topic`, a titled topic call) opens a
+    /// section first; on GitHub an
     /// `error` event is an annotation (still counted with `--chapters`).
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         let chapters_only = self.renderer.options().chapters_only;
-        if !chapters_only && self.renderer.opens_chapter(e) {
+        if !chapters_only && let Some(title) = self.renderer.opens_chapter(e) {
             self.renderer.end_text(&mut self.drawn)?;
             self.pass_lines(out, false)?;
             self.close_section(out)?;
-            self.open_section(e.str_field("title").unwrap_or(""), out)?;
+            self.open_section(&title, out)?;
         }
         let annotate = self.platform == Platform::GitHub && e.kind() == "error";
         if annotate {

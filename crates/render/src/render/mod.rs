@@ -23,7 +23,8 @@
 //! - user messages (gemini-cli echoes the prompt) are one dim `> text` line;
 //! - in ASCII mode non-ASCII text is folded (`é` → `e`, `—` → `--`) or `?`.
 //!
-//! Layout: `chart.rs` draws one chart, `stream/` renders an event stream,
+//! Layout: `chart.rs` draws one chart, `stream/` renders an event stream
+//! (`paragraphs.rs`: where its text and a report's breaks into paragraphs),
 //! `run.rs` is the `viz-render` engine (its front is `app::viz_render`), `ci.rs` its CI logs, `gfm/` its
 //! Markdown output, `svg/` its SVG output, `graphics/` pictures in the terminal and PNG,
 //! `live_chart/` keeps live charts, `live/` redraws them in place (`--live`),
@@ -44,6 +45,7 @@ mod live_chart;
 pub mod markdown;
 mod marks;
 pub mod memory;
+mod paragraphs;
 pub mod plot;
 mod run;
 mod screen;

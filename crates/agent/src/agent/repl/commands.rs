@@ -260,8 +260,8 @@ mod tests {
             Line::Command(Command::Save("bmw-1".into()))
         );
         assert_eq!(
-            parse("/model  gemini-2.5-pro"),
-            Line::Command(Command::Model("gemini-2.5-pro".into()))
+            parse("/model  gemini-3.1-pro-preview"),
+            Line::Command(Command::Model("gemini-3.1-pro-preview".into()))
         );
         assert_eq!(parse("/interrupt"), Line::Command(Command::Interrupt));
         assert_eq!(parse("//etc is"), Line::Prompt("/etc is".into()));

@@ -245,6 +245,9 @@ impl Repl {
                 .as_ref()
                 .map(|m| m.used.clone())
                 .unwrap_or_default(),
+            cached: Some(self.agent.stats.usage)
+                .filter(|u| u.cached > 0)
+                .and_then(|u| u.cached_percent()),
             state,
         };
         self.term.status(&s);

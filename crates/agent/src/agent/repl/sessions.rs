@@ -216,6 +216,8 @@ pub fn turns(contents: &[Value]) -> Vec<TurnSummary> {
             .flatten()
             .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
             .filter_map(|p| p.get("text").and_then(Value::as_str))
+            // gem-ask's own context for the turn (memories, the chapter).
+            .filter(|t| !t.starts_with(crate::agent::turn::TURN_CONTEXT))
             .collect();
         let calls = parts
             .into_iter()

@@ -1,5 +1,6 @@
 //! The REPL's status line: mode, model, active chapter, the memories the
-//! last turn used (`--memory`) and whether the model is working on its
+//! last turn used (`--memory`), the share of the session's input tokens
+//! the API served from its cache (once there is one) and whether the model is working on its
 //! own or waiting for the user, each state in its
 //! own colour. It is drawn on the terminal (never into stdout's stream),
 //! one line before each prompt and before each turn the model takes on its
@@ -71,6 +72,9 @@ pub struct Status {
     pub chapter: Option<String>,
     /// The memories the last turn carried (`--memory`).
     pub memory: Vec<String>,
+    /// The session's input tokens served from the cache, in percent
+    /// (`None` until some were).
+    pub cached: Option<u64>,
     pub state: State,
 }
 
@@ -94,6 +98,10 @@ impl Status {
                 &format!("memory: {}", self.memory.join(", ")),
                 ascii,
             ));
+        }
+        if let Some(p) = self.cached {
+            middle.push_str(sep);
+            middle.push_str(&format!("cached {p}%"));
         }
         let room = cols.saturating_sub(fixed);
         let mut line = Line::new();
@@ -124,9 +132,10 @@ mod tests {
     fn status(state: State) -> Status {
         Status {
             mode: Mode::Chat,
-            model: "gemini-2.5-flash".into(),
+            model: "gemini-3.5-flash".into(),
             chapter: Some("BMW\x1b[2J acceleration".into()),
             memory: Vec::new(),
+            cached: None,
             state,
         }
     }
@@ -136,7 +145,7 @@ mod tests {
         let s = status(State::Waiting).line(100, false, true);
         assert_eq!(
             s,
-            "chat │ gemini-2.5-flash │ BMW^[[2J acceleration │ waiting for you"
+            "chat │ gemini-3.5-flash │ BMW^[[2J acceleration │ waiting for you"
         );
         let s = status(State::Continuing { n: 2, max: 5 }).line(200, false, false);
         assert!(s.contains(" | continuing on its own (2/5;"), "{s}");
@@ -145,6 +154,11 @@ mod tests {
         assert!(
             with.line(200, false, true)
                 .ends_with("acceleration │ memory: deploy-host, db-port │ waiting for you")
+        );
+        with.cached = Some(87);
+        assert!(
+            with.line(200, false, true)
+                .ends_with("db-port │ cached 87% │ waiting for you")
         );
     }
 

@@ -1,5 +1,6 @@
-//! MCP servers over stdio, through the official SDK (`rmcp`): each server
-//! is a child process; its tools become [`Tool`]s named `SERVER__TOOL`
+//! MCP servers through the official SDK (`rmcp`): each server is a
+//! child process spoken to over stdio, or a server over HTTP ([`remote`]:
+//! Streamable HTTP, falling back to HTTP+SSE, [`sse`]); its tools become [`Tool`]s named `SERVER__TOOL`
 //! (made valid for Gemini) and declared with their JSON Schema as
 //! `parametersJsonSchema`, within bounds ([`bounds`]: the tools the
 //! config chooses, schemas normalised by [`schema`], long descriptions
@@ -28,12 +29,16 @@ use serde_json::{Map, Value};
 pub mod answer;
 pub mod bounds;
 mod call;
+mod fault;
 pub mod pipe;
+mod remote;
 pub mod schema;
+mod sse;
 
 /// How to start a server (`[mcp.NAME]`, `--mcp`): part of the config
-/// file's schema, so it lives with it.
-pub use crate::config::mcp::{BadCommandLine, ServerSpec};
+/// file's schema, so it lives with it (gemline-config).
+pub use crate::config::mcp as spec;
+pub use crate::config::mcp::{BadCommandLine, Reach, ServerSpec, shown_url};
 pub use answer::{MAX_TEXT, from_result};
 
 use super::process::PreExec;
@@ -58,6 +63,8 @@ struct Server {
     state: State,
     /// Its messages too large to be read.
     watch: Option<Arc<pipe::Watch>>,
+    /// Its `call_timeout`, if it has one.
+    call_timeout: Option<Duration>,
 }
 
 struct Inner {
@@ -156,9 +163,10 @@ impl Hub {
     }
 }
 
-/// Starts one server (in the sandbox when there is one) as the
-/// next of `inner`'s servers: its tools, its status line, its failure or
-/// the warnings about its declarations go into `started`.
+/// Starts one server (a program in the sandbox when there is one, or a
+/// connection to a server over HTTP) as the next of `inner`'s servers:
+/// its tools, its status line, its failure or the warnings about its
+/// declarations go into `started`.
 fn start_one(
     inner: &Arc<Inner>,
     spec: &ServerSpec,
@@ -168,64 +176,90 @@ fn start_one(
     started: &mut Started,
 ) -> Server {
     let idx = inner.servers.lock().expect("not poisoned").len();
-    let jail = match sandbox.map(Sandbox::prepare).transpose() {
+    let jail = match sandbox
+        .filter(|_| spec.reach() == Reach::Stdio)
+        .map(Sandbox::prepare)
+        .transpose()
+    {
         Ok(j) => j,
         Err(f) => {
             let msg = format!(
                 "MCP server {} ({}) was not started: {}",
-                spec.name, spec.command, f.message
+                spec.name,
+                spec.shown(),
+                f.message
             );
-            started
-                .servers
-                .push((spec.name.clone(), format!("failed: {}", f.message)));
-            started.failures.push(msg.clone());
-            return Server {
-                name: spec.name.clone(),
-                state: State::Failed(msg),
-                watch: None,
-            };
+            return failed(spec, msg, &f.message, started);
         }
     };
     if let Some(n) = jail.as_ref().and_then(|j| j.notice.as_ref()) {
         crate::term::diag(format!("gem-ask: warning: {n}"));
     }
-    let mut watch = None;
-    let state = match inner
-        .rt
-        .block_on(connect(spec, timeout, show_stderr, jail.as_ref()))
-    {
-        Ok((client, tools, w)) => {
-            watch = Some(w);
-            let offered = tools.len();
-            let (chosen, warnings) = bounds::choose(spec, tools);
+    let connected = match spec.reach() {
+        Reach::Stdio => inner
+            .rt
+            .block_on(connect(spec, timeout, show_stderr, jail.as_ref())),
+        Reach::Http { url, fallback } => inner.rt.block_on(remote::connect(
+            spec,
+            url,
+            fallback,
+            spec.connect_within(timeout),
+        )),
+    };
+    match connected {
+        Ok(c) => {
+            let offered = c.tools.len();
+            let (chosen, warnings) = bounds::choose(spec, c.tools);
             let status = match chosen.len() {
-                n if n == offered => format!("running, {n} tools"),
-                n => format!("running, {n} of its {offered} tools"),
+                n if n == offered => format!("running{}, {n} tools", c.how),
+                n => format!("running{}, {n} of its {offered} tools", c.how),
             };
             started.servers.push((spec.name.clone(), status));
             started.warnings.extend(warnings);
             for t in chosen {
                 started.tools.push(mcp_tool(inner, idx, spec, t));
             }
-            State::Running(client)
+            Server {
+                name: spec.name.clone(),
+                state: State::Running(c.client),
+                watch: Some(c.watch),
+                call_timeout: spec.call_timeout.map(Duration::from_secs_f64),
+            }
         }
         Err(why) => {
             let msg = format!(
                 "MCP server {} ({}) failed to start: {why}; its tools are not available",
-                spec.name, spec.command
+                spec.name,
+                spec.shown()
             );
-            started
-                .servers
-                .push((spec.name.clone(), format!("failed: {why}")));
-            started.failures.push(msg.clone());
-            State::Failed(msg)
+            failed(spec, msg, &why.to_string(), started)
         }
-    };
+    }
+}
+
+/// A server that did not start (`msg`, for its error event; `why`, for
+/// its status line).
+fn failed(spec: &ServerSpec, msg: String, why: &str, started: &mut Started) -> Server {
+    started
+        .servers
+        .push((spec.name.clone(), format!("failed: {why}")));
+    started.failures.push(msg.clone());
     Server {
         name: spec.name.clone(),
-        state,
-        watch,
+        state: State::Failed(msg),
+        watch: None,
+        call_timeout: None,
     }
+}
+
+/// A server that answered: its client, its tools, the watch of its
+/// messages too large, and how it is reached (" over Streamable HTTP"; ""
+/// for stdio) for its status line.
+struct Connected {
+    client: Client,
+    tools: Vec<rmcp::model::Tool>,
+    watch: Arc<pipe::Watch>,
+    how: &'static str,
 }
 
 impl Drop for Inner {
@@ -257,6 +291,9 @@ enum StartError {
     ListTools(String),
     #[error("no answer within {} s", .0.as_secs_f64())]
     Timeout(Duration),
+    /// A server over HTTP: what went wrong, said for people ([`remote`]).
+    #[error("{0}")]
+    Remote(String),
 }
 
 async fn connect(
@@ -264,7 +301,7 @@ async fn connect(
     timeout: Duration,
     show_stderr: bool,
     jail: Option<&Prepared>,
-) -> Result<(Client, Vec<rmcp::model::Tool>, Arc<pipe::Watch>), StartError> {
+) -> Result<Connected, StartError> {
     let mut cmd = tokio::process::Command::new(&spec.command);
     // No key of the user's reaches a server unless its config gives it.
     super::secrets::scrub_tokio(&mut cmd);
@@ -301,7 +338,12 @@ async fn connect(
             .list_all_tools()
             .await
             .map_err(|e| StartError::ListTools(e.to_string()))?;
-        Ok((client, tools, watch))
+        Ok(Connected {
+            client,
+            tools,
+            watch,
+            how: "",
+        })
     };
     tokio::time::timeout(timeout, work)
         .await
@@ -462,29 +504,5 @@ mod tests {
             s.text
         );
         assert_eq!(arguments(&json!({})), "  (no arguments)");
-    }
-
-    #[test]
-    fn command_lines_name_their_server() {
-        let s =
-            ServerSpec::from_command_line("time=mcp-server-time --local-timezone 'Europe/Paris'")
-                .unwrap();
-        assert_eq!(s.name, "time");
-        assert_eq!(s.args, ["--local-timezone", "Europe/Paris"]);
-        let named = |line: &str| ServerSpec::from_command_line(line).unwrap().name;
-        assert_eq!(named("/opt/bin/mcp-server-time"), "mcp-server-time");
-        assert_eq!(
-            named("npx -y @modelcontextprotocol/server-everything@2026.8.31"),
-            "server-everything"
-        );
-        assert_eq!(
-            named("uvx mcp-server-time --local-timezone UTC"),
-            "mcp-server-time"
-        );
-        assert_eq!(named("python3 -m mcp_server_time"), "mcp_server_time");
-        assert_eq!(named("node build/weather.js"), "weather");
-        assert_eq!(named("npx"), "npx");
-        assert!(ServerSpec::from_command_line("  ").is_err());
-        assert!(ServerSpec::from_command_line("'unclosed").is_err());
     }
 }

@@ -48,7 +48,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ProviderKind::Gemini, hide_default_value = true)]
     pub provider: ProviderKind,
 
-    /// Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config's, else gemini-2.5-flash for gemini].
+    /// Model name [default: GEMINI_MODEL or OPENAI_MODEL, else the config's, else gemini-3.5-flash for gemini]. A model the API no longer serves is exit 9, naming the replacement when the API does; --list-models lists those a key can use.
     #[arg(short, long, default_value = crate::provider::DEFAULT_MODEL, hide_default_value = true)]
     pub model: String,
 
@@ -92,6 +92,10 @@ pub struct Args {
     #[arg(long)]
     pub thoughts: bool,
 
+    /// How much the model thinks before it answers: thinkingLevel on Gemini 3 and later, the nearest thinkingBudget on Gemini 2.5, reasoning_effort on an OpenAI-compatible server; what a model cannot take (off on a model that always thinks) is said once and the nearest it takes is sent [default: the role's, else the config's thinking, else the model's own].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub thinking: Option<crate::provider::Thinking>,
+
     /// Declare no tools.
     #[arg(long, conflicts_with_all = ["tools", "exclude_tools"])]
     pub no_tools: bool,
@@ -120,7 +124,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub include_dir: Vec<PathBuf>,
 
-    /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS' (repeatable).
+    /// Start this MCP server over stdio: 'CMD ARGS' or 'NAME=CMD ARGS'; or reach one over HTTP: 'URL' or
+    /// 'NAME=URL' (Streamable HTTP, else HTTP+SSE) (repeatable).
     #[arg(long, value_name = "COMMAND")]
     pub mcp: Vec<String>,
 
@@ -299,7 +304,7 @@ pub struct Args {
     #[command(flatten)]
     pub mem: super::memory::MemoryFlags,
 
-    /// Say on stderr which memories each turn used.
+    /// Say on stderr which memories each turn used, and each turn's input tokens with the share the API served from its cache.
     #[arg(long)]
     pub verbose: bool,
 
@@ -354,6 +359,7 @@ impl Args {
             no_stdin: self.no_stdin,
             command_help: self.command_help,
             thoughts: self.thoughts,
+            thinking: self.thinking,
             no_tools: self.no_tools,
             tools: self.tools,
             exclude_tools: self.exclude_tools,
@@ -439,17 +445,18 @@ pub const HELP_TAIL: &str = concat!(
     "  1    other failure (in a chat turn the model kept calling tools past --max-tool-rounds, a session file could not be written, ...)\n",
     "  2    usage error (bad flags, no prompt, an unknown tool name, a malformed config file, an invalid --schema, an unknown --role, a template variable without a value)\n",
     "  3    no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or use --replay); an OpenAI-compatible server needs none\n",
-    "  4    API error: a non-retryable status (400, 401, 403, 404), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
+    "  4    API error: a non-retryable status (400, 401, 403, a 404 not about the model), retries exhausted, connection failed, the stream ended early, an upload to the Files API failed, or a --replay file ran out\n",
     "  5    blocked by the safety filters (promptFeedback.blockReason, or finishReason SAFETY and the like)\n",
     "  6    task mode: --max-iterations iterations without task_complete (however many tool calls they made)\n",
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
+    "  9    the model is not served (retired, or no model of that name): the message names it, the replacement when the API names one, and --list-models\n",
     "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take; --schema: the answer did not match the schema, also after one retry (the problems and the answer on stderr)\n",
     "  66   a --replay or --record file, an attachment, a --system-file or a --schema @FILE cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
     "  143  terminated by SIGTERM\n\n",
     "The event stream always ends with one `result` event; its error.type is one of missing_api_key, api_error, \
-     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, max_tool_rounds, session_error, setup_error, \
+     connection_error, stream_interrupted, replay_error, upload_error, attachment_error, blocked, model_not_found, max_tool_rounds, session_error, setup_error, \
      interrupted, schema_mismatch, and in task mode max_iterations, task_timeout, needs_input. A usage error (exit 2) is reported on stderr before any stream starts. With --output text \
      a failure is drawn as an error line instead of being repeated on stderr. A closed stdout (`| head`) ends \
      the run quietly with 0.\n\n",
@@ -476,7 +483,7 @@ pub const HELP_TAIL: &str = concat!(
     "  color = \"never\"                           # as --color\n",
     "  width = 100                                # as --width\n",
     "  [gemini]\n",
-    "  model = \"gemini-2.5-pro\"\n",
+    "  model = \"gemini-3.1-pro-preview\"\n",
     "  [openai]\n",
     "  base_url = \"http://localhost:11434/v1\"\n",
     "  model = \"qwen2.5-coder:7b\"\n\n",
@@ -514,7 +521,12 @@ pub const HELP_TAIL: &str = concat!(
     "  args = [\"--local-timezone\", \"UTC\"]\n",
     "  env = { TZ = \"UTC\" }\n",
     "  trust = true                               # its tools run without asking\n",
-    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n\n",
+    "  exclude_tools = [\"convert_time\"]           # or include_tools = [...]: only those\n",
+    "  [mcp.docs]                                 # an MCP server over HTTP\n",
+    "  url = \"https://mcp.example.com/mcp\"        # Streamable HTTP, else HTTP+SSE; http_url: no fallback\n",
+    "  headers = { Authorization = \"Bearer $DOCS_TOKEN\" }   # $NAME from the environment\n",
+    "  connect_timeout = 10                       # seconds [default: --tool-timeout]\n",
+    "  call_timeout = 60                          # seconds, when less than --tool-timeout\n\n",
     "Sandbox (Linux, Landlock): with --sandbox auto (the default) shell commands, and MCP servers with \
      --sandbox-mcp, may write only in the working directory, the --include-dir directories and a private \
      TMPDIR; may read everything else except the home directory's secret places (~/.ssh, ~/.gnupg, ~/.aws, \
@@ -528,6 +540,12 @@ pub const HELP_TAIL: &str = concat!(
      other keywords dropped with a warning), descriptions cut at 2 KiB, and at most 128 tools go in a \
      request (a warning names those left out; choose with include_tools or exclude_tools). An answer over \
      16 MiB is a too_large error.\n\n",
+    "An MCP server over HTTP (url, http_url; gemini-cli's httpUrl, includeTools and excludeTools are read \
+     too) gets its headers with every request, their $NAME or ${NAME} from the environment; their values are \
+     never shown (--print-config names them only). Redirects are followed on the same origin only; one to \
+     another host is refused. A server that is down, answers with a web page, redirects elsewhere, asks for \
+     OAuth (not supported: give a token in headers) or does not answer within connect_timeout is reported \
+     once, naming it, and the run goes on without it.\n\n",
     "Task mode (-t TASK): the model works on the task on its own, in rounds (iterations): a short plan, tool \
      calls, a look at the results. A round is one turn of at most --max-tool-rounds rounds of tool calls; \
      one that reaches it ends there (the further calls are not run) and the task goes on, so --max-iterations \
@@ -552,7 +570,7 @@ pub const HELP_TAIL: &str = concat!(
     "  [roles.reviewer]\n",
     "  system = \"You review $lang code: bugs first, then style.\"\n",
     "  prompt = \"Review this: $input\"\n",
-    "  model = \"gemini-2.5-pro\"\n",
+    "  model = \"gemini-3.1-pro-preview\"\n",
     "  temperature = 0.2\n",
     "  tools = [\"read_file\"]\n",
     "  defaults = { lang = \"Python\" }\n\n",
@@ -628,7 +646,7 @@ pub const HELP_TAIL: &str = concat!(
     "  gem-ask -t \"make the tests in tests/ pass\" --tools read_file,search_files,write_file --max-iterations 20\n",
     "  OPENAI_BASE_URL=http://localhost:11434/v1 gem-ask --provider openai -m qwen2.5-coder:7b \"hello\"\n",
     "  gem-ask -a invoice.pdf \"what is the total?\"\n",
-    "  gem-ask -m gemini-2.5-flash-preview-tts --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
+    "  gem-ask -m gemini-3.1-flash-tts-preview --voice Kore \"Say cheerfully: have a wonderful day!\"\n",
     "  gem-ask --print-config\n",
     "  gem-ask --schema-multi 'model, zero_to_sixty float: seconds' \"fastest 5 BMWs\" | viz-parse --chart bar | viz-render\n",
     "  gem-ask --role reviewer -p lang=Rust < src/main.rs\n",

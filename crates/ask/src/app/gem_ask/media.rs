@@ -22,7 +22,7 @@ pub struct MediaArgs {
     pub output_dir: Option<PathBuf>,
 
     /// Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g.
-    /// gemini-2.5-flash-preview-tts): the answer is written as a WAV file.
+    /// gemini-3.1-flash-tts-preview): the answer is written as a WAV file.
     #[arg(long, value_name = "NAME")]
     pub voice: Option<String>,
 

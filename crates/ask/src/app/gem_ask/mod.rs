@@ -54,6 +54,16 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             source: Source::Flag("--role"),
         };
     }
+    // A flag's or a role's thinking came first; the config's is the default.
+    let thinking_from = match (args.thinking, config.thinking) {
+        (Some(_), _) if prompting.thinking_from_role => "role",
+        (Some(_), _) => "--thinking",
+        (None, Some(_)) => "config",
+        (None, None) => "",
+    };
+    args.thinking = args.thinking.or(config.thinking);
+    let mut prompting = prompting;
+    prompting.thinking_row = args.thinking.map(|t| (t.name(), thinking_from));
     if args.print_config {
         let mut out = io::stdout().lock();
         out.write_all(settings.render().as_bytes())?;

@@ -190,6 +190,9 @@ pub struct Prompting {
     /// The role's model and temperature, when they were used.
     pub model_from_role: bool,
     pub temperature_from_role: bool,
+    pub thinking_from_role: bool,
+    /// `--print-config`'s thinking row: the level and where it came from.
+    pub thinking_row: Option<(&'static str, &'static str)>,
     pub tools_from_role: bool,
     pub schema: Option<Schema>,
     /// Every role the config has.
@@ -300,6 +303,10 @@ fn apply_role(
     if let Some(m) = r.model.as_ref().filter(|_| !args.given.has("model")) {
         args.model = m.clone();
         p.model_from_role = true;
+    }
+    if let Some(t) = r.thinking.filter(|_| args.thinking.is_none()) {
+        args.thinking = Some(t);
+        p.thinking_from_role = true;
     }
     if let Some(t) = r.temperature.filter(|_| args.temperature.is_none()) {
         args.temperature = Some(t);
@@ -483,6 +490,9 @@ impl Prompting {
                 toml::Value::Float(t).to_string(),
                 src.into(),
             ));
+        }
+        if let Some((level, src)) = self.thinking_row {
+            rows.push(("thinking".into(), s(level), src.into()));
         }
         if !self.system_sources.is_empty() {
             rows.push((

@@ -17,7 +17,8 @@
 //!   UPPERCASE types are JSON Schema's lowercase ones. Gemini's own tools
 //!   (`googleSearch`, `urlContext`) have no equivalent and are not sent.
 //! - `generationConfig.responseJsonSchema` becomes `response_format`
-//!   `{"type": "json_schema", ...}`; `temperature` is the same word.
+//!   `{"type": "json_schema", ...}`; `temperature` is the same word;
+//!   `thinkingConfig`'s level (`--thinking`) is `reasoning_effort`.
 //!
 //! Calls recorded without an id (Gemini 2.5 gives none) get `call_N` ids,
 //! matched in order by the responses that follow, as the API requires.
@@ -67,6 +68,12 @@ pub fn body(request: &Value, model: &str) -> Value {
     }
     if let Some(t) = config.and_then(|c| c.get("temperature")) {
         body.insert("temperature".into(), t.clone());
+    }
+    if let Some(e) = config
+        .and_then(|c| c.get("thinkingConfig"))
+        .and_then(crate::provider::thinking::reasoning_effort)
+    {
+        body.insert("reasoning_effort".into(), e.into());
     }
     Value::Object(body)
 }

@@ -235,6 +235,11 @@ fn usage(u: &Value) -> Usage {
         candidates: n("completion_tokens").saturating_sub(thoughts),
         thoughts,
         total: n("total_tokens"),
+        cached: u
+            .get("prompt_tokens_details")
+            .and_then(|d| d.get("cached_tokens"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
     }
 }
 
@@ -266,7 +271,8 @@ mod tests {
             "\"extra_content\":{\"google\":{\"thought_signature\":\"SIG\"}}}]}}]}\n\n",
             "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\": 2}\"}}]},",
             "\"finish_reason\":\"tool_calls\"}]}\n\n",
-            "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7,\"total_tokens\":12}}\n\n",
+            "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":7,\"total_tokens\":12,",
+            "\"prompt_tokens_details\":{\"cached_tokens\":4}}}\n\n",
             "data: [DONE]\n\n"
         );
         let (t, deltas) = fold(raw);
@@ -285,7 +291,7 @@ mod tests {
             t.content().unwrap()["parts"][0],
             json!({"functionCall": {"id": "a", "name": "f", "args": {"q": 1}}, "thoughtSignature": "SIG"})
         );
-        assert_eq!(t.usage.total, 12);
+        assert_eq!((t.usage.total, t.usage.cached), (12, 4));
         assert_eq!(t.finish_reason.as_deref(), Some("STOP"));
     }
 

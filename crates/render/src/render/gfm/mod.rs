@@ -7,7 +7,10 @@
 //! - assistant `message` text passes through as the Markdown it is,
 //!   streamed; a code fence it leaves open is closed before the next block,
 //!   so a cut answer cannot swallow the rest of the report;
-//! - chapters (`topic`) are `##` headings, numbered as in the terminal;
+//! - chapters (`topic`, and titled topic calls) are `##` headings,
+//!   numbered as in the terminal, with their summary and intent under;
+//! - text before and after tool calls are separate paragraphs
+//!   (`render::paragraphs`);
 //! - bar and line charts are mermaid `xychart-beta` blocks ([`mermaid`]),
 //!   followed by the downsampling note and a collapsed `<details>` with the
 //!   chart's data as a GFM table ([`table`]); a table chart is a GFM table;
@@ -34,12 +37,13 @@ use std::io::{self, Write};
 
 use super::chart::{dropped_points, invalid_chart};
 use super::grammar::interaction_note;
-use super::stream::{failed_call_warning, is_titled_topic_call, run_error};
+use super::paragraphs::Paragraphs;
+use super::stream::{failed_call_warning, run_error};
 use super::text::{clean_line, clean_text};
 use super::ui::{self, PlotCalls, ui_of_call};
 use super::{RenderOptions, chart_from_event};
 use crate::events::Event;
-use crate::events::topic::TopicCalls;
+use crate::events::topic::{TopicArgs, TopicCalls};
 use crate::spec::Chart;
 use crate::spec::grammar::{KIND_CHART, UiEnvelope};
 use crate::term;
@@ -72,6 +76,9 @@ pub struct Report {
     wrote_any: bool,
     topics: usize,
     topic_calls: TopicCalls,
+    paragraphs: Paragraphs,
+    /// The event being written is text after a tool call.
+    after_call: bool,
     plot_calls: PlotCalls,
     pending_calls: VecDeque<(String, String)>,
     invalid_charts: usize,
@@ -87,6 +94,8 @@ impl Report {
             wrote_any: false,
             topics: 0,
             topic_calls: TopicCalls::new(),
+            paragraphs: Paragraphs::default(),
+            after_call: false,
             plot_calls: PlotCalls::default(),
             pending_calls: VecDeque::new(),
             invalid_charts: 0,
@@ -101,6 +110,7 @@ impl Report {
 
     /// Writes one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        self.after_call = self.paragraphs.see(e);
         if e.kind() != "record"
             && let Some(t) = self.held.records()
         {
@@ -210,8 +220,9 @@ impl Report {
         self.prose(e, "message", content, out)
     }
 
-    /// Streamed text: deltas of one kind join; anything else starts a new
-    /// paragraph; a complete (non-delta) piece ends its own.
+    /// Streamed text: deltas of one kind join; anything else, and text
+    /// after a tool call ([`super::paragraphs`]), starts a new paragraph;
+    /// a complete (non-delta) piece ends its own.
     fn prose(
         &mut self,
         e: &Event,
@@ -220,7 +231,7 @@ impl Report {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let delta = e.bool_field("delta") == Some(true);
-        if self.prose.as_ref().is_none_or(|p| p.kind != kind) || !delta {
+        if self.prose.as_ref().is_none_or(|p| p.kind != kind) || !delta || self.after_call {
             self.block(out, "")?;
             self.prose = Some(Prose {
                 kind,
@@ -266,6 +277,12 @@ impl Report {
         if let Some(sum) = e.str_field("summary").filter(|s| !s.trim().is_empty()) {
             s.push_str(&format!("\n_{}_\n", inline(sum.trim())));
         }
+        if let Some(i) = e
+            .str_field("strategic_intent")
+            .filter(|s| !s.trim().is_empty())
+        {
+            s.push_str(&format!("\n**Intent:** {}\n", inline(i.trim())));
+        }
         self.block(out, &s)
     }
 
@@ -287,14 +304,15 @@ impl Report {
     }
 
     /// Tool calls: a failed one is a warning; with `--show-tools` each call
-    /// and result is one line. `create_new_topic` calls are the chapters.
+    /// and result is one line. Titled topic calls (`create_new_topic`,
+    /// `update_topic`) are the chapters they open, their results dropped.
     fn tool(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         let id = e.str_field("tool_id").unwrap_or("");
         if e.kind() == "tool_use" {
             let name = e.str_field("tool_name").unwrap_or("");
-            if is_titled_topic_call(e) {
+            if let Some(args) = TopicArgs::of_event(e) {
                 self.topic_calls.call(id);
-                return Ok(());
+                return self.topic(&args.to_event(), out);
             }
             if self.pending_calls.len() == MAX_PENDING_CALLS {
                 self.pending_calls.pop_front();

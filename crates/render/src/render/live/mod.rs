@@ -25,7 +25,8 @@ use super::live_chart::{LiveCharts, frame, id_of, is_live};
 use super::screen::{HIDE_CURSOR, SHOW_CURSOR, Screen};
 use super::text::clean_line;
 use super::{RenderOptions, Renderer, chart_from_event};
-use crate::events::Event;
+use crate::events::foreign::Translator;
+use crate::events::{Event, LineError};
 use crate::live::{self, Feed, Shared, signals};
 use crate::spec::Chart;
 use crate::term;
@@ -75,12 +76,16 @@ struct Incoming {
     notes: Vec<String>,
     name: Arc<str>,
     line: usize,
+    /// Another agent's stream read as ours.
+    foreign: Translator,
+    read: VecDeque<Result<Event, LineError>>,
 }
 
 impl Feed for Incoming {
     fn start(&mut self, name: &str) {
         self.name = name.into();
         self.line = 0;
+        self.foreign.reset();
     }
 
     fn line(&mut self, text: &str, cut: bool, _at: Instant) {
@@ -93,19 +98,23 @@ impl Feed for Incoming {
             self.queue.push_back(Item::Bad(msg));
             return;
         }
-        match Event::from_line(text, self.line) {
-            Ok(None) => {}
-            Ok(Some(e)) if self.in_place && is_live(&e) => {
-                self.notes.extend(self.live.put(e));
-                self.live_changed = true;
+        let mut read = std::mem::take(&mut self.read);
+        self.foreign.read_line(text, self.line, &mut read);
+        for item in read.drain(..) {
+            match item {
+                Ok(e) if self.in_place && is_live(&e) => {
+                    self.notes.extend(self.live.put(e));
+                    self.live_changed = true;
+                }
+                Ok(e) => self
+                    .queue
+                    .push_back(Item::Event(e, Arc::clone(&self.name), self.line)),
+                Err(bad) => self
+                    .queue
+                    .push_back(Item::Bad(format!("{}: {bad}", self.name))),
             }
-            Ok(Some(e)) => self
-                .queue
-                .push_back(Item::Event(e, Arc::clone(&self.name), self.line)),
-            Err(bad) => self
-                .queue
-                .push_back(Item::Bad(format!("{}: {bad}", self.name))),
         }
+        self.read = read;
     }
 
     fn ready(&self) -> bool {
@@ -162,6 +171,8 @@ pub fn run(
         notes: Vec::new(),
         name: "<stdin>".into(),
         line: 0,
+        foreign: Translator::new(),
+        read: VecDeque::new(),
     });
     let on_signal = Arc::clone(&shared);
     signals::watch(in_place, move |sig| {

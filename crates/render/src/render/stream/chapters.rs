@@ -1,5 +1,6 @@
 //! `--chapters`: each chapter's counts (events, tool calls, errors)
-//! under its rule, and the chapter rule every chapter header draws.
+//! under its rule and the first line of its summary, and the chapter rule
+//! every chapter header draws.
 
 use std::io::{self, Write};
 
@@ -27,8 +28,18 @@ impl Renderer {
             self.close_chapter(out)?;
             self.topics += 1;
             let title = e.str_field("title").unwrap_or("").to_string();
-            let rule = chapter_rule(self.topics, &title, &self.opts);
-            self.lines(out, &[rule])?;
+            let mut lines = vec![chapter_rule(self.topics, &title, &self.opts)];
+            // The summary's first words, as the counts are indented.
+            if let Some(s) = topic_text(e, "summary") {
+                let ascii = !self.opts.unicode;
+                let l = truncate(
+                    &format!("   {}", clean_line(s, ascii)),
+                    self.opts.width.max(1),
+                    ascii,
+                );
+                lines.push(paint(&l, Style::Dim, self.opts.color));
+            }
+            self.lines(out, &lines)?;
             self.chapter = Chapter {
                 title: Some(title),
                 ..Chapter::default()
@@ -85,6 +96,12 @@ impl Renderer {
         let style = if c.errors > 0 { Style::Red } else { Style::Dim };
         self.lines(out, &[paint(&line, style, self.opts.color)])
     }
+}
+
+/// A `topic` event's `summary` or `strategic_intent`, trimmed, when it
+/// says something.
+pub(super) fn topic_text<'e>(e: &'e Event, key: &str) -> Option<&'e str> {
+    e.str_field(key).map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// `── 2 · Charting ──────` across the width (ASCII `-- 2 . Charting ---`).

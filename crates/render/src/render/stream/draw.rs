@@ -12,7 +12,7 @@ use super::super::wrap::{ellipsis, truncate, wrap};
 use super::super::{
     RENDER_VISUALIZATION, capped_wrap, chart_from_event, live_chart, render_chart, ui,
 };
-use super::chapters::chapter_rule;
+use super::chapters::{chapter_rule, topic_text};
 use super::{Renderer, failed_call_warning, run_error};
 use crate::events::Event;
 use crate::spec::grammar::UiEnvelope;
@@ -78,18 +78,23 @@ impl Renderer {
         self.lines(out, &lines)
     }
 
-    /// A chapter header: the numbered rule, and the summary (dim, three
-    /// lines at most) under it.
+    /// A chapter header: the numbered rule, and under it (dim) the
+    /// summary in three lines at most and the strategic intent in one.
     fn topic(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         self.topics += 1;
         let title = e.str_field("title").unwrap_or("");
         self.start_block(out)?;
         let mut lines = vec![chapter_rule(self.topics, title, &self.opts)];
-        if let Some(s) = e.str_field("summary").filter(|s| !s.trim().is_empty()) {
-            let w = self.opts.width.max(1);
-            for l in capped_wrap(&clean_line(s.trim(), !self.opts.unicode), w, 3, false) {
+        let w = self.opts.width.max(1);
+        let ascii = !self.opts.unicode;
+        if let Some(s) = topic_text(e, "summary") {
+            for l in capped_wrap(&clean_line(s, ascii), w, 3, ascii) {
                 lines.push(paint(&l, Style::Dim, self.opts.color));
             }
+        }
+        if let Some(s) = topic_text(e, "strategic_intent") {
+            let l = truncate(&clean_line(&format!("intent: {s}"), ascii), w, ascii);
+            lines.push(paint(&l, Style::Dim, self.opts.color));
         }
         self.lines(out, &lines)?;
         self.gap_pending = true;
@@ -319,11 +324,15 @@ impl Renderer {
     }
 }
 
+/// A `result`'s `stats` in one line: the token counts (the cached share
+/// of the input when given), tool calls, duration,
+/// and gemini-cli's per-model breakdown (`models`: each model's `input_tokens`,
+/// `output_tokens`, `cached`) when there is one.
 fn stats_text(stats: &Value) -> String {
     let get = |k: &str| stats.get(k).and_then(Value::as_u64);
     let mut parts = Vec::new();
     if let Some(n) = get("input_tokens") {
-        parts.push(format!("{n} input tokens"));
+        parts.push(format!("{n} input tokens{}", cached_note(stats)));
     }
     if let Some(n) = get("output_tokens") {
         parts.push(format!("{n} output tokens"));
@@ -337,9 +346,69 @@ fn stats_text(stats: &Value) -> String {
     if let Some(n) = get("duration_ms") {
         parts.push(format!("{:.1} s", n as f64 / 1000.0));
     }
-    if parts.is_empty() {
-        clean_line(&stats.to_string(), true)
-    } else {
-        parts.join(", ")
+    let models: Vec<String> = stats
+        .get("models")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, m)| {
+            let n = |k: &str| m.get(k).and_then(Value::as_u64).unwrap_or(0);
+            format!(
+                "{} {} in{}, {} out",
+                clean_line(name, true),
+                n("input_tokens"),
+                cached_note(m),
+                n("output_tokens")
+            )
+        })
+        .collect();
+    if parts.is_empty() && models.is_empty() {
+        return clean_line(&stats.to_string(), true);
+    }
+    let mut line = parts.join(", ");
+    if !models.is_empty() {
+        line.push_str(&format!("; by model: {}", models.join("; ")));
+    }
+    line
+}
+
+/// ` (N cached)` when these counts have cached input tokens: gemini-cli's
+/// `cached`, or `cached_input_tokens` as gem-ask and the Codex and Claude
+/// Code translations write it.
+fn cached_note(counts: &Value) -> String {
+    let cached = ["cached_input_tokens", "cached"]
+        .iter()
+        .find_map(|k| counts.get(*k).and_then(Value::as_u64));
+    match cached {
+        Some(n) if n > 0 => format!(" ({n} cached)"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_name_the_cached_share_and_each_model() {
+        let stats = serde_json::json!({"total_tokens":26792,"input_tokens":26563,"output_tokens":229,
+            "cached":16640,"input":9923,"duration_ms":98,"tool_calls":3,
+            "models":{"gemini-3.5-flash-lite":{"total_tokens":1264,"input_tokens":1240,"output_tokens":24,"cached":0,"input":1240},
+                      "gemini-3.8-flash":{"total_tokens":25528,"input_tokens":25323,"output_tokens":205,"cached":16640,"input":8683}}});
+        assert_eq!(
+            stats_text(&stats),
+            "26563 input tokens (16640 cached), 229 output tokens, 26792 total tokens, 3 tool calls, \
+             0.1 s; by model: gemini-3.5-flash-lite 1240 in, 24 out; gemini-3.8-flash 25323 in \
+             (16640 cached), 205 out"
+        );
+        let ours =
+            serde_json::json!({"input_tokens":80,"output_tokens":40,"cached_input_tokens":64});
+        assert_eq!(
+            stats_text(&ours),
+            "80 input tokens (64 cached), 40 output tokens"
+        );
+        let plain = serde_json::json!({"input_tokens":80,"output_tokens":40,"cached":0});
+        assert_eq!(stats_text(&plain), "80 input tokens, 40 output tokens");
+        assert_eq!(stats_text(&serde_json::json!({"x":1})), r#"{"x":1}"#);
     }
 }

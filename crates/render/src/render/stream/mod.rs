@@ -20,7 +20,7 @@ use super::text::{self, Style, clean_line, clean_text, paint};
 use super::wrap::truncate;
 use super::{RENDER_VISUALIZATION, RenderOptions, ui};
 use crate::events::Event;
-use crate::events::topic::{CREATE_NEW_TOPIC, TopicCalls, normalize_title};
+use crate::events::topic::{TopicArgs, TopicCalls};
 use crate::term;
 use chapters::Chapter;
 pub use chapters::chapter_rule;
@@ -53,10 +53,14 @@ pub struct Renderer {
     chapter: Chapter,
     invalid_charts: usize,
     noted_types: BTreeSet<String>,
-    /// `create_new_topic` calls whose results are not shown or counted
-    /// (the `topic` event between them is the chapter), and the open
-    /// chapter, to skip a topic that repeats it (as topic-tag does).
+    /// Topic calls whose results are not shown or counted (the call is
+    /// drawn as the chapter it opens), and the open chapter, to skip a
+    /// topic that repeats it (as topic-tag does).
     topic_calls: TopicCalls,
+    /// Whether the text an event brings joins the open paragraph.
+    paragraphs: super::paragraphs::Paragraphs,
+    /// The event being drawn is text after a tool call: a new paragraph.
+    after_call: bool,
     /// `render_visualization` calls seen, and `visualization` events (or
     /// bare specs): calls without any chart mean a raw gemini-cli stream.
     chart_calls: usize,
@@ -98,6 +102,8 @@ impl Renderer {
             invalid_charts: 0,
             noted_types: BTreeSet::new(),
             topic_calls: TopicCalls::new(),
+            paragraphs: Default::default(),
+            after_call: false,
             chart_calls: 0,
             charts_seen: 0,
             pending_calls: VecDeque::new(),
@@ -157,13 +163,16 @@ impl Renderer {
         }
     }
 
-    /// Whether this event opens a chapter (a `topic` not naming the open
-    /// chapter again): CI formats start a collapsible section before it.
-    pub fn opens_chapter(&self, e: &Event) -> bool {
-        e.kind() == "topic"
-            && self
-                .topic_calls
-                .would_open(e.str_field("title").unwrap_or(""))
+    /// The title of the chapter this event opens (a `topic`, or a titled
+    /// topic call, not naming the open chapter again): CI formats start a
+    /// collapsible section before it.
+    pub fn opens_chapter(&self, e: &Event) -> Option<String> {
+        let title = match TopicArgs::of_event(e) {
+            Some(args) => args.title,
+            None if e.kind() == "topic" => e.str_field("title").unwrap_or("").to_string(),
+            None => return None,
+        };
+        self.topic_calls.would_open(&title).then_some(title)
     }
 
     /// Chapters opened so far.
@@ -178,6 +187,23 @@ impl Renderer {
 
     /// Draws one event and flushes.
     pub fn event(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
+        self.after_call = self.paragraphs.see(e);
+        // A titled topic call (a raw gemini-cli or gem-ask stream) is the
+        // chapter it opens; gem-ask's own `topic` event for it then names
+        // the open chapter again and opens nothing.
+        match TopicArgs::of_event(e) {
+            Some(args) => {
+                if let Some(id) = e.str_field("tool_id") {
+                    self.topic_calls.call(id);
+                }
+                self.event_as_drawn(&args.to_event(), out)
+            }
+            None => self.event_as_drawn(e, out),
+        }
+    }
+
+    /// [`Renderer::event`] once a topic call is the topic it opens.
+    fn event_as_drawn(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<()> {
         if super::live_chart::is_live(e) {
             // An update of a chart that is still changing: only the last
             // one is drawn, at the end.
@@ -218,19 +244,8 @@ impl Renderer {
             self.wrapper.flush(&mut held);
             self.emit_text(out, &held)?;
         }
-        if self.is_topic_call(e) {
-            // It still ends a line of text, as any tool line does.
-            if !self.opts.chapters_only {
-                self.end_line(out)?;
-            }
+        if self.said_by_the_chapter(e, out)? {
             return out.flush();
-        }
-        if e.kind() == "topic" {
-            // Chapters are forward-only markers: a topic naming the open
-            // chapter again opens nothing (topic-tag drops it too).
-            if !self.topic_calls.open(e.str_field("title").unwrap_or("")) {
-                return out.flush();
-            }
         }
         if self.opts.chapters_only {
             self.count(e, out)?;
@@ -240,24 +255,24 @@ impl Renderer {
         out.flush()
     }
 
-    /// A `create_new_topic` call of a raw gem-ask stream (`tool_use`, then
-    /// the `topic` it opens, then its `tool_result`), or that result: the
-    /// chapter header says all they say, so they are neither drawn nor
-    /// counted, as topic-tag drops them. A call without a title opens no
-    /// chapter; it and its error stay an ordinary call and result.
-    fn is_topic_call(&mut self, e: &Event) -> bool {
+    /// Whether the open chapter already says all this event says: a topic
+    /// call's result (neither drawn nor counted, as topic-tag drops it; it
+    /// still ends a line of text, as any tool line does), or a topic naming
+    /// the open chapter again (chapters are forward-only markers: it opens
+    /// nothing, and topic-tag drops it too). Else the topic opens.
+    fn said_by_the_chapter(&mut self, e: &Event, out: &mut dyn Write) -> io::Result<bool> {
         match e.kind() {
-            "tool_use" if e.str_field("tool_name") == Some(CREATE_NEW_TOPIC) => {
-                let titled = is_titled_topic_call(e);
-                if titled && let Some(id) = e.str_field("tool_id") {
-                    self.topic_calls.call(id);
+            "tool_result"
+                if e.str_field("tool_id")
+                    .is_some_and(|id| self.topic_calls.take_result(id)) =>
+            {
+                if !self.opts.chapters_only {
+                    self.end_line(out)?;
                 }
-                titled
+                Ok(true)
             }
-            "tool_result" => e
-                .str_field("tool_id")
-                .is_some_and(|id| self.topic_calls.take_result(id)),
-            _ => false,
+            "topic" => Ok(!self.topic_calls.open(e.str_field("title").unwrap_or(""))),
+            _ => Ok(false),
         }
     }
 
@@ -454,7 +469,8 @@ impl Renderer {
     }
 
     /// Streamed prose: deltas of one kind join, anything else starts a
-    /// new line; a complete (non-delta) piece ends its line.
+    /// new line, and text after a tool call a new paragraph
+    /// ([`super::paragraphs`]); a complete (non-delta) piece ends its line.
     fn text(
         &mut self,
         e: &Event,
@@ -464,7 +480,12 @@ impl Renderer {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let delta = e.bool_field("delta") == Some(true);
-        if self.in_text != Some(kind) || !delta {
+        if self.after_call {
+            // Set off from the text before the call, as paragraphs are.
+            self.end_line(out)?;
+            self.gap_pending = true;
+        }
+        if self.in_text != Some(kind) || !delta || self.after_call {
             self.start_item(out)?;
         }
         self.text_style = style;
@@ -526,17 +547,6 @@ fn ends_a_line(s: &str) -> bool {
             _ => return false,
         }
     }
-}
-
-/// A `create_new_topic` call with a title: it opens a chapter, so the
-/// chapter header stands for it and its result.
-pub(super) fn is_titled_topic_call(e: &Event) -> bool {
-    e.kind() == "tool_use"
-        && e.str_field("tool_name") == Some(CREATE_NEW_TOPIC)
-        && e.get("parameters")
-            .and_then(|p| p.get("title"))
-            .and_then(Value::as_str)
-            .is_some_and(|t| !normalize_title(t).is_empty())
 }
 
 /// The warning for a failed tool call: `NAME failed: REASON`, the reason

@@ -19,10 +19,13 @@ Split a JSON-lines event stream (gem-ask, or gemini-cli with
 With TITLE, print one `topic` event (with a timestamp) and exit.
 
 On a stream (stdin, or the files given with --input):
-  * a `tool_use` of `create_new_topic` becomes a `topic` event titled by
-    its `parameters.title` (whitespace runs made one space, as gem-ask
-    does): the call is replaced, and its `tool_result` (same `tool_id`)
-    dropped, since the chapter header says it all;
+  * a `tool_use` of `create_new_topic` (gem-ask) or `update_topic`
+    (gemini-cli 0.61) becomes a `topic` event titled by its
+    `parameters.title` (whitespace runs made one space, as gem-ask does),
+    with the call's `summary` and `strategic_intent` when it has them: the
+    call is replaced, and its `tool_result` (same `tool_id`) dropped,
+    since the chapter header says it all. An `update_topic` call without
+    a title only restates its intent: it stays an ordinary call;
   * within a run of calls (consecutive `tool_use` and `topic` events with
     no other event between them; blank and bad lines do not end a run)
     the topics are moved ahead of the calls, in their own order; the
@@ -39,6 +42,10 @@ On a stream (stdin, or the files given with --input):
   * everything else passes through untouched and in order: unknown types
     and fields are kept, field order and values byte for byte (the stamp
     is added as the last field).
+
+Streams of OpenAI Codex (`codex exec --json`) and Claude Code (`claude -p
+--output-format stream-json --verbose`) are written as these events, each
+plan step that gets under way a `topic` (docs/events.md).
 
 With --wrap the input is plain text (a build log): every line becomes a
 `message` event (role `assistant`, the time it was read as `timestamp`),
@@ -67,6 +74,7 @@ Examples:
   make 2>&1 | topic-tag --wrap --split '^==> ' --error '(?i)\\b(error|failed)\\b' --summary=table > build.jsonl
   gemini -p 'plan and fix the bug' --output-format stream-json | viz-parse | topic-tag | viz-render
   topic-tag --input run.jsonl --summary | tail -1 | jq .chapters
+  claude -p 'fix the bug' --output-format stream-json --verbose | topic-tag --summary=table
   topic-tag --current --session 2b9f0c1e"
 )]
 pub struct Args {

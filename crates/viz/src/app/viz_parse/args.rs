@@ -107,7 +107,8 @@ Parquet and Arrow IPC files and streams (as DuckDB, Polars, Spark and pandas wri
 batch of rows at a time, their columns typed (numbers, dates as ISO 8601, text), and input compressed \
 with gzip is read through; other binary files (images, zip, PDF) are refused in one line. A stream of \
 events passes through untouched, except that render_visualization tool calls become visualization \
-events.\n\n\
+events; a Codex (`codex exec --json`) or Claude Code (`stream-json`) stream is written as those \
+events, its render_visualization calls (an MCP tool of that name) charted alike.\n\n\
 With no -x, -y, -s, --aggregate or --time-unit, the chart is the one a person would make of the \
 table, said once on stderr with the flags that choose otherwise: identifiers (id, *_id, zip, fips, \
 codes with leading zeros), years, small codes (month, cluster) and coordinates are never the value, \

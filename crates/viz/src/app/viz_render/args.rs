@@ -22,7 +22,11 @@ marked as errors. It reads the output of gem-ask and viz-parse, and of \
 `gemini -p ... --output-format stream-json` through viz-parse: viz-parse \
 turns the stream's render_visualization calls into `visualization` events \
 (viz-render draws only those, and when a stream has such calls but no chart \
-at all, says so in a note on stderr at the end).
+at all, says so in a note on stderr at the end). It reads OpenAI Codex's \
+`codex exec --json` and Claude Code's `claude -p --output-format stream-json \
+--verbose` streams the same way: their answers, calls, errors and usage, \
+and each plan step (Codex's to-do list, Claude Code's TodoWrite or tasks) \
+as a chapter as it gets under way.
 
 Drawing: bar charts use eighth-block bars (`#` in ASCII) with the value and \
 its unit right-aligned, diverging from a zero axis when values are negative. \
@@ -63,11 +67,16 @@ argument when its successful result comes, or at the end of input.
 Chapters: --chapters prints each chapter header with its counts: events \
 (not the `topic` itself, `init`, or topic-tag's closing `topic_summary`), \
 tool calls (`tool_use`) and errors (`error` events that are not warnings, \
-failed tool results and runs, invalid charts). On gem-ask's own stream each \
-create_new_topic call comes as a `tool_use`, the `topic` it opens and its \
-`tool_result`: the header says what they say, so they are neither counted \
-nor shown by --show-tools (a call without a title opens no chapter and \
-stays an ordinary call).
+failed tool results and runs, invalid charts), and under the header the \
+first line of the chapter's summary. A titled call of create_new_topic \
+(gem-ask) or update_topic (gemini-cli) is the chapter it opens, in every \
+format, also on a stream topic-tag has not seen (gem-ask's own stream \
+follows the call with the `topic` it opens, which then opens nothing \
+more): the header says what the call and its `tool_result` say, so they \
+are neither counted nor shown by --show-tools (a call without a title \
+opens no chapter and stays an ordinary call). The terminal draws the \
+summary under the header (three lines at most) and the strategic intent \
+(one line); Markdown writes both under the heading.
 
 Numbers in bar charts and on axes: below 1,000 with the decimals the most precise value of the chart \
 needs (2.9, 3.0); 1,000 up to a million whole with separators (1,234); from a \
@@ -86,7 +95,9 @@ Indentation is kept and a wrapped line continues under its text (under the \
 text of a list item: `-`, `*`, `+`, `1.`); code, that is lines indented by 4 \
 columns or more and lines inside ``` or ~~~ fences, passes as written, \
 neither wrapped nor cut. A user message (gemini-cli echoes the prompt) is \
-one dim `> prompt` line. Control characters never reach the terminal: ESC shows as ^[, other C0 \
+one dim `> prompt` line. Text a model writes after tool calls is a new \
+paragraph, set off from its text before them (whether the calls are shown \
+or not), in every format. Control characters never reach the terminal: ESC shows as ^[, other C0 \
 controls in caret form, C1 controls and bidi overrides as <U+009B>; tabs and \
 newlines in message text are kept. In ASCII mode non-ASCII text is folded \
 (é to e, an em dash to --) or shown as `?`, so no byte above 0x7F is \
@@ -209,6 +220,7 @@ Examples:
   viz-parse data.csv | viz-render
   gemini -p 'Compare the 0-60 times of the fastest BMWs' --output-format stream-json | viz-parse | viz-render
   gem-ask 'plot the last 5 years' | viz-render --show-tools
+  codex exec --json 'fix the failing test' | viz-render --format github
   viz-render --ascii --width 60 events.jsonl
   make 2>&1 | topic-tag --wrap --split '^==> ' | viz-render --format github
   ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
@@ -287,7 +299,7 @@ pub struct VizRenderArgs {
     #[arg(long, conflicts_with_all = ["chapters", "format"])]
     pub json: bool,
 
-    /// One dim line for each tool call and tool result (create_new_topic calls
+    /// One dim line for each tool call and tool result (titled topic calls
     /// excepted: their chapter header says it). A failed tool result is
     /// shown either way, as `warning: TOOL failed: REASON` (the first line of
     /// its message, wrapped at the width).
@@ -317,7 +329,8 @@ pub struct VizRenderArgs {
           value_parser = clap::value_parser!(u32).range(1..=60))]
     pub fps: u32,
 
-    /// Notes on stderr: ignored event types, session, token stats.
+    /// Notes on stderr: ignored event types, session, token stats (with the
+    /// cached share and, from gemini-cli, each model's tokens).
     #[arg(short, long)]
     pub verbose: bool,
 

@@ -1,12 +1,14 @@
 //! `create_new_topic`: the model opens a chapter of the work. The call
 //! sets the active topic (kept in the session and repeated at the foot of
-//! the system prompt), emits a `topic` event the viewers draw as a header,
-//! and answers with a one-line confirmation.
+//! the system prompt), emits a `topic` event the viewers draw as a header
+//! (with the call's optional `summary` and `strategic_intent`, the
+//! arguments of gemini-cli's `update_topic`, under it), and answers with a
+//! one-line confirmation.
 
 use serde_json::{Value, json};
 
 use crate::agent::toolbox::{Done, Failed, Level, Ran, Source, Tool};
-use crate::events::Event;
+use crate::events::topic::TopicArgs;
 pub use crate::topic::CREATE_NEW_TOPIC;
 
 /// The system prompt's paragraph.
@@ -31,7 +33,9 @@ fn declaration() -> Value {
         "parameters": {
             "type": "OBJECT",
             "properties": {
-                "title": {"type": "STRING", "description": "Short title of the new phase, e.g. Researching BMW data."}
+                "title": {"type": "STRING", "description": "Short title of the new phase, e.g. Researching BMW data."},
+                "summary": {"type": "STRING", "description": "Optional: a few sentences on what the previous phase did and what this one will do."},
+                "strategic_intent": {"type": "STRING", "description": "Optional: one sentence on what you will do next."}
             },
             "required": ["title"]
         }
@@ -39,20 +43,38 @@ fn declaration() -> Value {
 }
 
 fn run(args: &Value) -> Ran {
-    let title = args
-        .get("title")
-        .and_then(Value::as_str)
-        .map(crate::topic::normalize_title)
-        .unwrap_or_default();
-    if title.is_empty() {
+    let Some(topic) = TopicArgs::of_call(CREATE_NEW_TOPIC, Some(args)) else {
         return Ran::failed(Failed::new(
             "invalid_arguments",
             "create_new_topic: title is required, e.g. {\"title\":\"Researching BMW data\"}",
         ));
-    }
+    };
     Ran {
-        events: vec![Event::topic(&title, None)],
-        result: Ok(Done::text(crate::topic::topic_changed_output(&title))),
-        new_topic: Some(title),
+        events: vec![topic.to_event()],
+        result: Ok(Done::text(crate::topic::topic_changed_output(&topic.title))),
+        new_topic: Some(topic.title),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_topic_event_carries_the_optional_summary_and_intent() {
+        let ran = run(
+            &json!({"title": " Charting\n data", "summary": "Two charts. ", "strategic_intent": ""}),
+        );
+        assert_eq!(ran.new_topic.as_deref(), Some("Charting data"));
+        assert_eq!(
+            ran.events[0].to_line(),
+            r#"{"type":"topic","title":"Charting data","summary":"Two charts."}"#
+        );
+        let bare = run(&json!({"title": "Charting"}));
+        assert_eq!(
+            bare.events[0].to_line(),
+            r#"{"type":"topic","title":"Charting"}"#
+        );
+        assert!(run(&json!({"summary": "no title"})).result.is_err());
     }
 }

@@ -16,7 +16,7 @@ use rmcp::model::{
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient};
 use serde_json::Value;
 
-use super::{Inner, State, from_result, pipe};
+use super::{Inner, State, fault, from_result, pipe};
 use crate::agent::toolbox::{Ctx, Failed, Stop, ToolResult};
 
 /// Runs `remote` on the server at `idx` of `inner` (called `server`):
@@ -29,11 +29,11 @@ pub(super) fn run(
     args: &Value,
     ctx: &Ctx<'_>,
 ) -> ToolResult {
-    let (peer, watch) = {
+    let (peer, watch, limit) = {
         let servers = inner.servers.lock().expect("not poisoned");
         let watch = servers[idx].watch.clone().unwrap_or_default();
         match &servers[idx].state {
-            State::Running(c) => (c.peer().clone(), watch),
+            State::Running(c) => (c.peer().clone(), watch, servers[idx].call_timeout),
             State::Failed(why) | State::Dead { why, .. } => {
                 return Err(Failed::new("server_unavailable", why.clone()));
             }
@@ -50,19 +50,30 @@ pub(super) fn run(
             ));
         }
     }
-    let answer = match inner.rt.block_on(wait_for(&peer, params, &watch, ctx)) {
+    // The server's own `call_timeout`, where it is the nearer deadline.
+    let limited = limit.filter(|l| *l < ctx.timeout);
+    let own = match limited {
+        Some(l) => Ctx {
+            timeout: l,
+            deadline: ctx.deadline.min(std::time::Instant::now() + l),
+            ..*ctx
+        },
+        None => Ctx { ..*ctx },
+    };
+    let answer = match inner.rt.block_on(wait_for(&peer, params, &watch, &own)) {
+        Waited::Answered(Err(e)) if fault::too_large(&e) => return Err(too_large(remote, server)),
         Waited::Answered(a) => a,
-        Waited::Stopped(why) => return Err(cancelled(ctx, remote, why)),
-        Waited::TooLarge => {
-            return Err(Failed::new(
-                "too_large",
-                format!(
-                    "{remote} (MCP server {server}) answered with a message over the {} MiB an \
-                     MCP message may have; it was dropped (ask for less: a smaller range, a page)",
-                    pipe::MAX_MESSAGE / (1024 * 1024)
-                ),
-            ));
+        Waited::Stopped(Stop::Timeout) if limited.is_some() => {
+            let f = cancelled(&own, remote, Stop::Timeout);
+            return Err(Failed {
+                message: f
+                    .message
+                    .replace("(--tool-timeout)", &format!("(mcp.{server} call_timeout)")),
+                ..f
+            });
         }
+        Waited::Stopped(why) => return Err(cancelled(ctx, remote, why)),
+        Waited::TooLarge => return Err(too_large(remote, server)),
     };
     match answer {
         Ok(result) => from_result(&serde_json::to_value(&result).unwrap_or_default()),
@@ -71,8 +82,10 @@ pub(super) fn run(
             format!("{remote} (MCP server {server}): {}", e.message),
         )),
         Err(e) => {
-            let why =
-                format!("MCP server {server} stopped ({e}); its tools are no longer available");
+            let why = format!(
+                "MCP server {server} stopped ({}); its tools are no longer available",
+                fault::said(&e)
+            );
             let mut servers = inner.servers.lock().expect("not poisoned");
             if matches!(servers[idx].state, State::Running(_)) {
                 servers[idx].state = State::Dead {
@@ -83,6 +96,18 @@ pub(super) fn run(
             Err(Failed::new("server_unavailable", why))
         }
     }
+}
+
+/// The answer of a call whose answer was past the MCP message limit.
+fn too_large(remote: &str, server: &str) -> Failed {
+    Failed::new(
+        "too_large",
+        format!(
+            "{remote} (MCP server {server}) answered with a message over the {} MiB an MCP \
+             message may have; it was dropped (ask for less: a smaller range, a page)",
+            pipe::MAX_MESSAGE / (1024 * 1024)
+        ),
+    )
 }
 
 /// How often a waiting call asks whether it must stop.

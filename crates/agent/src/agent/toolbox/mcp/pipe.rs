@@ -55,7 +55,7 @@ impl Watch {
         }
     }
 
-    fn flag(&self) {
+    pub(super) fn flag(&self) {
         self.oversized.fetch_add(1, Ordering::SeqCst);
         self.notify.notify_waiters();
     }

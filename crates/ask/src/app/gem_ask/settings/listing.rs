@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use super::super::args::Args;
 use super::{Settings, Source};
 use crate::agent::toolbox::config::ToolsConfig;
+use crate::agent::toolbox::mcp::{Reach, shown_url};
 use crate::agent::toolbox::sandbox::SandboxMode;
 use crate::agent::toolbox::secrets;
 use crate::config::Config;
@@ -181,7 +182,7 @@ fn reach_lines(args: &Args, t: &ToolsConfig, out: &mut Vec<Line>) {
         ),
     ));
     if !args.mcp.is_empty() {
-        let lines: Vec<String> = args.mcp.iter().map(|c| redact_words(c)).collect();
+        let lines: Vec<String> = args.mcp.iter().map(|c| shown_mcp_line(c)).collect();
         out.push(line("mcp", strings(&lines), "--mcp"));
     }
 }
@@ -232,23 +233,51 @@ fn level_lines(t: &ToolsConfig, out: &mut Vec<Line>) {
 fn mcp_tables(cfg: &Config, out: &mut Vec<Line>) {
     for (name, spec) in &cfg.mcp {
         out.push(header(&format!("mcp.{}", toml_key(name)), "config"));
-        let command = secrets::redact_args(std::slice::from_ref(&spec.command));
-        out.push(line("command", command[0].as_str(), ""));
-        out.push(line("args", strings(&secrets::redact_args(&spec.args)), ""));
-        if !spec.env.is_empty() {
-            // Server environments carry tokens: names only.
-            let env: Vec<String> = spec
-                .env
+        match spec.reach() {
+            Reach::Stdio => {
+                let command = secrets::redact_args(std::slice::from_ref(&spec.command));
+                out.push(line("command", command[0].as_str(), ""));
+                out.push(line("args", strings(&secrets::redact_args(&spec.args)), ""));
+            }
+            // Its query and user may carry a key: shown as `?…`, left out.
+            Reach::Http { url, fallback } => {
+                let key = if fallback { "url" } else { "http_url" };
+                out.push(line(key, shown_url(url), ""));
+            }
+        }
+        // Server environments and headers carry tokens: names only.
+        for (key, table) in [("env", &spec.env), ("headers", &spec.headers)] {
+            if table.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = table
                 .keys()
-                .map(|k| format!("{} = \"[REDACTED]\"", toml_key(k)))
+                .map(|k| format!("{} = \"{}\"", toml_key(k), secrets::REDACTED))
                 .collect();
             out.push(Line {
-                key: "env".into(),
-                value: format!("{{ {} }}", env.join(", ")),
+                key: key.into(),
+                value: format!("{{ {} }}", names.join(", ")),
                 source: String::new(),
             });
         }
+        for (key, t) in [
+            ("connect_timeout", spec.connect_timeout),
+            ("call_timeout", spec.call_timeout),
+        ] {
+            if let Some(t) = t {
+                out.push(line(key, t, ""));
+            }
+        }
         out.push(line("trust", spec.trust, ""));
+    }
+}
+
+/// An `--mcp` line as it may be shown: a URL without its query or user
+/// (which may carry a key), a command line redacted.
+fn shown_mcp_line(line: &str) -> String {
+    match crate::agent::toolbox::mcp::ServerSpec::from_command_line(line) {
+        Ok(spec) if spec.reach() != Reach::Stdio => format!("{}={}", spec.name, spec.shown()),
+        _ => redact_words(line),
     }
 }
 
