@@ -72,7 +72,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l system-file -d 'As --sy
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l role -d 'Use the config\'s [roles.NAME]: its system prompt and prompt template, model, temperature and tools (flags win)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s p -l param -d 'Fill $KEY in the templates: a role\'s system and prompt, and, once -p is given, --system and the prompt itself ($$ is a $) (repeatable)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l temperature -d 'Sampling temperature, 0 to 2 [default: the role\'s, else the model\'s own]' -r
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-consecutive-turns -d 'With -i: most turns the model takes on its own in a row before it waits for you' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-consecutive-turns -d 'With -i: most turns in a row the model takes on its own' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l markdown -d 'Draw assistant text as Markdown (headings, lists, code with syntax highlighting, tables fitted to the width, the HTML models write: <br>, <b>, <i>, <code>, <sub>, <sup>, <kbd>, <details>; other HTML as written) as it streams, and shown thoughts as dim Markdown; off: the text as it comes, word-wrapped. Each block is parsed whole: on a terminal the block being written is drawn at once and redrawn in place as it grows; in a pipe or a file each block is written once, complete. With colour off, marks are written out (*strong*, _emphasis_, `code`) and headings underlined. Code is highlighted up to 16 KiB of it per answer (some 400 lines); code past that is drawn in the plain code style, so an answer that is mostly code still draws at once' -r -f -a "on\t''
 off\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l hyperlinks -d 'Links as OSC 8 hyperlinks (auto: when colour is on and the terminal is known to support them: iTerm2, WezTerm, kitty, foot, VTE, Windows Terminal, VS Code, Ghostty)' -r -f -a "auto\t''
@@ -110,13 +110,13 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l sandbox-mcp -d 'Run the
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l list-tools -d 'Print every tool with its source, consent level and whether it is declared, then exit'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l debug -d 'Describe each request on stderr (the key is shown as [REDACTED])'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l ascii -d 'Text output only: draw with ASCII characters only'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l unicode -d 'Text output only: draw with Unicode even when the locale or TERM says otherwise'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l unicode -d 'Draw with Unicode'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l show-tools -d 'Text output only: one line per tool call and tool result'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l no-context-files -d 'Read no GEMLINE.md context files (they are read from the config directory, and from the working directory and its parents up to the repository root or home)'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l list-models -d 'Print the models the provider offers (Gemini\'s models list, an OpenAI-compatible /models), with their context sizes where given, then exit. Into a pipe: one JSON object a line'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l count-tokens -d 'Print how many tokens the request would take (countTokens: the session\'s history, stdin, the prompt, the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -s i -l interactive -d 'Interactive session: a prompt with line editing and input history, the conversation carried across turns, answers and charts drawn inline, slash commands (/help lists them). Stdin, when piped, is context for the first question'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -s i -l interactive -d 'Ask at a prompt, one conversation across turns'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l chart-tables -d 'Draw a Markdown table of numbers as a bar chart too'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l memory -d 'Keep a long-term memory across sessions: the model gets the remember, recall, forget and relate tools (writes ask for consent), and each turn carries the memories that best match the message (within --memory-budget) [default: the config\'s memory.enabled]'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l no-memory -d 'Memory off for this run, whatever the config says'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stderr which memories each turn used, and each turn\'s input tokens with the share the API served from its cache'

@@ -34,7 +34,7 @@ fish\t''
 powershell\t''"
 complete -c viz-render -l ascii -d 'Draw with ASCII only'
 complete -c viz-render -l unicode -d 'Draw with Unicode whatever the locale says'
-complete -c viz-render -l chart-tables -d 'A Markdown table in an answer whose other columns hold numbers is also drawn as a bar chart under it'
+complete -c viz-render -l chart-tables -d 'Draw a Markdown table of numbers as a bar chart too'
 complete -c viz-render -l json -d 'Same as --format json'
 complete -c viz-render -l show-tools -d 'One dim line for each tool call and tool result (titled topic calls excepted: their chapter header says it). A failed tool result is shown either way, as `warning: TOOL failed: REASON` (the first line of its message, wrapped at the width)'
 complete -c viz-render -l show-thoughts -d 'Model thoughts (`thought` events, gem-ask --thoughts) as dim text'

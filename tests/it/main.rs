@@ -50,6 +50,7 @@ mod gem_ask_task;
 mod gem_ask_tools;
 mod gem_ask_web;
 mod gemini_cli_stream;
+mod help_short;
 mod layers;
 mod live;
 mod markdown_defects;

@@ -124,7 +124,10 @@ fn read_words(words: &[String]) -> Result<Words, String> {
 impl Words {
     fn filter(&self) -> Result<Filter, String> {
         let now = now_ms();
-        let when = |v: &Option<String>| v.as_deref().map(|t| parse_when(t, now)).transpose();
+        let when = |v: &Option<String>| {
+            let when = v.as_deref().map(|t| parse_when(t, now)).transpose();
+            when.map_err(|e| e.to_string())
+        };
         Ok(Filter {
             tags: self.tags.clone(),
             since: when(&self.since)?,

@@ -150,7 +150,7 @@ pub fn tokens(text: &str) -> u64 {
 /// A time a filter starts or ends at: an RFC 3339 time, a date
 /// (`2026-03-01`, UTC midnight), or an age before `now` (`90m`, `12h`,
 /// `7d`, `2w`). The error says what is accepted.
-pub fn parse_when(s: &str, now: i64) -> Result<i64, String> {
+pub fn parse_when(s: &str, now: i64) -> Result<i64, BadWhen> {
     let t = s.trim();
     if let Some(ms) = transfer::parse_time(t) {
         return Ok(ms);
@@ -170,11 +170,15 @@ pub fn parse_when(s: &str, now: i64) -> Result<i64, String> {
     };
     match t[..t.len().saturating_sub(1)].parse::<i64>() {
         Ok(n) if step > 0 && n >= 0 => Ok(now - n.saturating_mul(step)),
-        _ => Err(format!(
-            "{s:?}: a time (2026-03-01T10:00:00Z), a date (2026-03-01) or an age (90m, 12h, 7d, 2w)"
-        )),
+        _ => Err(BadWhen(s.to_string())),
     }
 }
+
+/// A `since`/`until` that is neither a time, a date nor an age: the text
+/// as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: a time (2026-03-01T10:00:00Z), a date (2026-03-01) or an age (90m, 12h, 7d, 2w)")]
+pub struct BadWhen(pub String);
 
 #[cfg(test)]
 mod tests {
@@ -187,7 +191,12 @@ mod tests {
         assert_eq!(parse_when("2026-03-01T00:00:01.5Z", 0), Ok(now + 1500));
         assert_eq!(parse_when("7d", now), Ok(now - 7 * 86_400_000));
         assert_eq!(parse_when("90m", now), Ok(now - 90 * 60_000));
-        assert!(parse_when("yesterday", now).unwrap_err().contains("an age"));
+        assert!(
+            parse_when("yesterday", now)
+                .unwrap_err()
+                .to_string()
+                .contains("an age")
+        );
         assert!(parse_when("-3d", now).is_err());
         assert_eq!(rfc3339(now + 1500), "2026-03-01T00:00:01.500Z");
     }

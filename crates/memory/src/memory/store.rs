@@ -549,11 +549,7 @@ fn free_key(c: &Connection, content: &str) -> rusqlite::Result<String> {
         match base.rfind('-') {
             Some(i) => base.truncate(i),
             None => {
-                let cut = (0..=48)
-                    .rev()
-                    .find(|&i| base.is_char_boundary(i))
-                    .unwrap_or(0);
-                base.truncate(cut);
+                base.truncate(base.floor_char_boundary(48));
             }
         }
     }

@@ -222,7 +222,7 @@ impl Store {
                 let item = match parse_line(&line) {
                     Ok(item) => item,
                     Err(why) => {
-                        report.skipped.push((n, why));
+                        report.skipped.push((n, why.to_string()));
                         continue;
                     }
                 };
@@ -257,27 +257,33 @@ impl Store {
 }
 
 /// A line as an item, or why it is not one (naming the field).
-fn parse_line(line: &str) -> Result<Item, String> {
-    let item: Item = serde_json::from_str(line).map_err(|e| {
-        let what = e.to_string();
-        format!("not a memory: {what} (a JSON object with at least \"content\")")
-    })?;
+fn parse_line(line: &str) -> Result<Item, NotAnItem> {
+    let item: Item = serde_json::from_str(line).map_err(NotAnItem::Json)?;
     if item.kind != "memory_item" {
-        return Err(format!(
-            "type {:?}: only memory_item lines are imported",
-            item.kind
-        ));
+        return Err(NotAnItem::Kind(item.kind));
     }
     for (field, t) in [("created", &item.created), ("updated", &item.updated)] {
         if let Some(t) = t
             && parse_time(t).is_none()
         {
-            return Err(format!(
-                "{field} {t:?}: an RFC 3339 time, e.g. 2026-03-01T10:00:00Z"
-            ));
+            return Err(NotAnItem::Time {
+                field,
+                time: t.clone(),
+            });
         }
     }
     Ok(item)
+}
+
+/// Why an imported line is skipped, naming the field.
+#[derive(Debug, thiserror::Error)]
+enum NotAnItem {
+    #[error("not a memory: {0} (a JSON object with at least \"content\")")]
+    Json(serde_json::Error),
+    #[error("type {0:?}: only memory_item lines are imported")]
+    Kind(String),
+    #[error("{field} {time:?}: an RFC 3339 time, e.g. 2026-03-01T10:00:00Z")]
+    Time { field: &'static str, time: String },
 }
 
 /// Writes one item; whether it was new, and its key. Nothing is written

@@ -386,3 +386,15 @@ mod tests {
         );
     }
 }
+
+/// Why an embeddings answer is not the shape its wire format has (the
+/// embedder says "the answer is not the expected shape: " before it).
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerShape {
+    /// Not the JSON of an answer.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// An OpenAI-compatible item whose `index` is past the list or taken.
+    #[error("data[{at}].index {index} is out of place")]
+    OutOfPlace { at: usize, index: usize },
+}

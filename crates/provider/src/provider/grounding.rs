@@ -29,11 +29,7 @@ impl Source {
             if s.len() <= MAX {
                 return s.to_string();
             }
-            let mut end = MAX;
-            while !s.is_char_boundary(end) {
-                end -= 1;
-            }
-            format!("{}...", &s[..end])
+            format!("{}...", &s[..s.floor_char_boundary(MAX)])
         };
         let spans: Vec<String> = self.spans.iter().take(3).map(|s| cut(s)).collect();
         (!spans.is_empty()).then(|| spans.join(" ... "))

@@ -38,7 +38,7 @@ pub mod transport;
 pub mod turn;
 
 pub use client::{Client, Observer};
-pub use error::{ApiError, GenError, ModelGone};
+pub use error::{AnswerShape, ApiError, GenError, ModelGone};
 pub use retry::RetryPolicy;
 pub use thinking::Thinking;
 pub use turn::{Delta, FunctionCall, Part, Turn, Usage};

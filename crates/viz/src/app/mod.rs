@@ -54,12 +54,14 @@ pub fn parse_matches<T: clap::Parser>() -> Result<(T, clap::ArgMatches), ExitCod
             exit::OK
         })
     };
-    let mut cmd = generate::command::<T>();
+    // `-h` one line a flag; the man page and completions keep each flag's
+    // whole text.
+    let mut cmd = generate::short::short_help(generate::command::<T>());
     let matches = cmd
         .try_get_matches_from_mut(std::env::args_os())
         .map_err(report)?;
     if let Some(req) = generate::request(&matches, &mut cmd).map_err(report)? {
-        return Err(print_generated(req, cmd));
+        return Err(print_generated(req, generate::command::<T>()));
     }
     let args = T::from_arg_matches(&matches).map_err(|e| report(e.format(&mut cmd)))?;
     Ok((args, matches))

@@ -296,11 +296,7 @@ fn shorten(s: &str) -> String {
     if s.len() <= MAX {
         return s.to_string();
     }
-    let mut end = MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}...", &s[..end])
+    format!("{}...", &s[..s.floor_char_boundary(MAX)])
 }
 
 use crate::events::kind_of;

@@ -246,10 +246,7 @@ impl Registry {
         (2..)
             .map(|i| {
                 let suffix = format!("_{i}");
-                let mut keep = name.len().min(64 - suffix.len());
-                while !name.is_char_boundary(keep) {
-                    keep -= 1;
-                }
+                let keep = name.floor_char_boundary(64 - suffix.len());
                 format!("{}{suffix}", &name[..keep])
             })
             .find(|n| !taken(n))

@@ -18,7 +18,7 @@ pub struct MediaArgs {
 
     /// Where images and audio the model (or a tool) makes are written, as gem-ask-image-N.png,
     /// gem-ask-audio-N.wav (never overwriting) [default: the working directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub output_dir: Option<PathBuf>,
 
     /// Ask for speech in this prebuilt voice (Kore, Puck, Charon, ...; a TTS model, e.g.
@@ -33,7 +33,7 @@ pub struct MediaArgs {
 
     /// Text output only: draw images inline on a terminal that shows them (kitty, iTerm2, sixel;
     /// auto detects which), else one line with the path; never into a pipe.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Graphics::Auto)]
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Graphics::Auto, help_heading = "Output")]
     pub graphics: Graphics,
 }
 

@@ -433,10 +433,7 @@ fn context_text(path: &Path, bytes: &[u8]) -> String {
     if text.len() <= MAX_CONTEXT_FILE {
         return text.into_owned();
     }
-    let mut end = MAX_CONTEXT_FILE;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(MAX_CONTEXT_FILE);
     crate::term::diag(format!(
         "gem-ask: warning: context file {} is {} KiB; only its first {} KiB are sent",
         path.display(),

@@ -18,7 +18,9 @@ use std::collections::VecDeque;
 use serde_json::{Map, Value, json};
 
 use super::plan::Chapters;
-use super::{Ids, Lines, MAX_OPEN, block_text, count_of, event, object_of, str_of, string_of};
+use super::{
+    Ids, Lines, MAX_OPEN, Shape, block_text, count_of, event, object_of, str_of, string_of,
+};
 use crate::events::Event;
 
 /// The types only Claude Code writes (`result` is ours too).
@@ -88,7 +90,7 @@ impl State {
 
     /// An `assistant` message: each content block's event; a block
     /// without its shape is left out and named.
-    fn assistant(&mut self, o: &Obj) -> Result<(Vec<Event>, Option<String>), String> {
+    fn assistant(&mut self, o: &Obj) -> Result<(Vec<Event>, Option<String>), Shape> {
         let message = object_of(o, "message", "message")?;
         let Some(Value::Array(blocks)) = message.get("content") else {
             return Err("field `message.content` must be an array of content blocks".into());
@@ -113,7 +115,7 @@ impl State {
         Ok((events, problem))
     }
 
-    fn block(&mut self, b: &Value, streamed: bool, events: &mut Vec<Event>) -> Result<(), String> {
+    fn block(&mut self, b: &Value, streamed: bool, events: &mut Vec<Event>) -> Result<(), Shape> {
         let Value::Object(b) = b else {
             return Err("a content block must be an object".into());
         };
@@ -201,7 +203,7 @@ impl State {
 
     /// A `user` message: its tool results (a plan call's dropped unless it
     /// failed), or its text as the user's message.
-    fn user(&mut self, o: &Obj) -> Result<(Vec<Event>, Option<String>), String> {
+    fn user(&mut self, o: &Obj) -> Result<(Vec<Event>, Option<String>), Shape> {
         let message = object_of(o, "message", "message")?;
         let blocks = match message.get("content") {
             Some(Value::String(text)) => {
@@ -270,7 +272,7 @@ impl State {
 
     /// A `stream_event` (`--include-partial-messages`): text and thinking
     /// deltas as streamed pieces.
-    fn partial(&mut self, o: &Obj) -> Result<Vec<Event>, String> {
+    fn partial(&mut self, o: &Obj) -> Result<Vec<Event>, Shape> {
         let e = object_of(o, "event", "event")?;
         let delta = match str_of(e, "type") {
             Some("message_start") => {
@@ -303,7 +305,7 @@ impl State {
     }
 
     /// The run's `result`: its status, usage, cost and turns.
-    fn result(&mut self, o: &Obj) -> Result<Event, String> {
+    fn result(&mut self, o: &Obj) -> Result<Event, Shape> {
         let subtype = match o.get("subtype") {
             Some(Value::String(s)) => s.as_str(),
             None => "success",

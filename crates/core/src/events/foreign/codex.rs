@@ -13,7 +13,7 @@
 use serde_json::{Map, Value, json};
 
 use super::plan::Chapters;
-use super::{Ids, Lines, block_text, count_of, event, object_of, str_of, string_of};
+use super::{Ids, Lines, Shape, block_text, count_of, event, object_of, str_of, string_of};
 use crate::events::Event;
 
 /// The types only Codex writes (`error` is ours too).
@@ -157,7 +157,7 @@ impl State {
 
     /// A call item: its `tool_use` when it begins (or when it comes
     /// complete without having begun), its `tool_result` when complete.
-    fn call(&mut self, kind: &str, done: bool, item: &Obj) -> Result<Vec<Event>, String> {
+    fn call(&mut self, kind: &str, done: bool, item: &Obj) -> Result<Vec<Event>, Shape> {
         let id = string_of(item, "id", "item.id")?;
         let (name, parameters) = call_of(kind, item)?;
         let mut events = Vec::new();
@@ -182,7 +182,7 @@ impl State {
 }
 
 /// A call item's tool name and parameters.
-fn call_of(kind: &str, item: &Obj) -> Result<(String, Value), String> {
+fn call_of(kind: &str, item: &Obj) -> Result<(String, Value), Shape> {
     Ok(match kind {
         "command_execution" => {
             let command = string_of(item, "command", "item.command")?;

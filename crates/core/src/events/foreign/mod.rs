@@ -227,7 +227,32 @@ pub fn is_foreign_line(kind: &str, has_session_id: bool) -> bool {
 /// What a translation of one line gives: its events and a warning about a
 /// part left out; `None` when the line is one the agent writes but this
 /// reader passes on as it came (a kind of item it does not know).
-pub(crate) type Lines = Result<Option<(Vec<Event>, Option<String>)>, String>;
+pub(crate) type Lines = Result<Option<(Vec<Event>, Option<String>)>, Shape>;
+
+/// Why a line of another agent's does not have the shape its kind needs;
+/// its text is the reason of the line's warning.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Shape {
+    /// A field of another JSON type than the one it must have.
+    #[error("field `{path}` must be {want}, found {found}")]
+    Wrong {
+        path: String,
+        want: &'static str,
+        found: &'static str,
+    },
+    /// A field that must be there is missing.
+    #[error("field `{path}` ({want}) is missing")]
+    Missing { path: String, want: &'static str },
+    /// A field or block that is not what it must be (the sentence says).
+    #[error("{0}")]
+    Not(&'static str),
+}
+
+impl From<&'static str> for Shape {
+    fn from(why: &'static str) -> Shape {
+        Shape::Not(why)
+    }
+}
 
 /// A string field of an object.
 pub(crate) fn str_of<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
@@ -239,14 +264,18 @@ pub(crate) fn object_of<'a>(
     o: &'a Map<String, Value>,
     key: &str,
     path: &str,
-) -> Result<&'a Map<String, Value>, String> {
+) -> Result<&'a Map<String, Value>, Shape> {
     match o.get(key) {
         Some(Value::Object(m)) => Ok(m),
-        Some(other) => Err(format!(
-            "field `{path}` must be an object, found {}",
-            super::kind_of(other)
-        )),
-        None => Err(format!("field `{path}` (an object) is missing")),
+        Some(other) => Err(Shape::Wrong {
+            path: path.into(),
+            want: "an object",
+            found: super::kind_of(other),
+        }),
+        None => Err(Shape::Missing {
+            path: path.into(),
+            want: "an object",
+        }),
     }
 }
 
@@ -255,14 +284,18 @@ pub(crate) fn string_of<'a>(
     o: &'a Map<String, Value>,
     key: &str,
     path: &str,
-) -> Result<&'a str, String> {
+) -> Result<&'a str, Shape> {
     match o.get(key) {
         Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(format!(
-            "field `{path}` must be a string, found {}",
-            super::kind_of(other)
-        )),
-        None => Err(format!("field `{path}` (a string) is missing")),
+        Some(other) => Err(Shape::Wrong {
+            path: path.into(),
+            want: "a string",
+            found: super::kind_of(other),
+        }),
+        None => Err(Shape::Missing {
+            path: path.into(),
+            want: "a string",
+        }),
     }
 }
 

@@ -40,7 +40,7 @@ pub fn body(model: &str, texts: &[(Option<&str>, String)], document: bool) -> Va
 }
 
 /// The vectors of an answer, in order.
-pub fn parse(body: &[u8]) -> Result<Vec<Vec<f32>>, String> {
+pub fn parse(body: &[u8]) -> Result<Vec<Vec<f32>>, crate::provider::AnswerShape> {
     #[derive(serde::Deserialize)]
     struct Answer {
         embeddings: Vec<Embedding>,
@@ -49,6 +49,6 @@ pub fn parse(body: &[u8]) -> Result<Vec<Vec<f32>>, String> {
     struct Embedding {
         values: Vec<f32>,
     }
-    let a: Answer = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let a: Answer = serde_json::from_slice(body)?;
     Ok(a.embeddings.into_iter().map(|e| e.values).collect())
 }

@@ -7,6 +7,7 @@
 //! programs, their man pages and their completions all see one definition.
 
 pub mod roff;
+pub mod short;
 
 use std::io::{self, Write};
 

@@ -90,6 +90,8 @@ pub struct Args {
     #[arg(short, long)]
     pub wrap: bool,
 
+    /// With --wrap: a line matching REGEX opens a chapter.
+    ///
     /// With --wrap: a line matching REGEX opens a chapter instead of becoming a message. The title
     /// is the first capture group when the regex has one, else the line without the matched text
     /// (whitespace runs made one space). A match that leaves nothing titles the chapter with the
@@ -104,6 +106,8 @@ pub struct Args {
     #[arg(short, long, value_name = "REGEX", requires = "wrap")]
     pub error: Option<String>,
 
+    /// At the end, emit one `topic_summary` event.
+    ///
     /// At the end, emit one `topic_summary` event listing the chapters with their counts of
     /// events, tool calls and errors and their duration; `table` also prints it on stderr.
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
@@ -115,10 +119,14 @@ pub struct Args {
     #[arg(long)]
     pub strict: bool,
 
+    /// How long a held run of calls waits for more, in ms.
+    ///
     /// How long a held run of calls waits for more calls when the input goes quiet, in ms.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub hold_ms: u64,
 
+    /// Print the active topic of a gem-ask session and exit.
+    ///
     /// Print the active topic of a gem-ask session as an `[Active Topic: ...]` line and exit;
     /// nothing is printed when the session has no topic yet.
     #[arg(long, conflicts_with_all = ["input", "wrap", "summary"])]

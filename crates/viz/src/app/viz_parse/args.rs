@@ -91,6 +91,14 @@ Examples:
   ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
   vmstat 1 | viz-parse --follow -y us -y sy -y wa --unit % --title CPU | viz-render --live";
 
+/// The headings of `--help`, by concern.
+const INPUT: &str = "Input";
+const CHART: &str = "The chart";
+const TRANSFORMS: &str = "Transforms";
+const POINTS: &str = "Points kept";
+const GRAMMAR: &str = "Layered charts (--grammar)";
+const LIVE: &str = "Live charts (--follow)";
+
 /// Turn tables of numbers into chart events.
 #[derive(Debug, Clone, Parser)]
 #[command(
@@ -174,117 +182,117 @@ pub struct VizParseArgs {
     pub inputs: Vec<PathBuf>,
 
     /// Chart kind [default: line for dates, years and ordered numbers, else bar]
-    #[arg(long, value_enum)]
+    #[arg(help_heading = CHART, long, value_enum)]
     pub chart: Option<ChartArg>,
 
     /// Input format, instead of detecting it.
-    #[arg(long, value_enum)]
+    #[arg(help_heading = INPUT, long, value_enum)]
     pub format: Option<Format>,
 
     /// The label column (name or 1-based number).
-    #[arg(short = 'x', long = "label", value_name = "COLUMN")]
+    #[arg(help_heading = CHART, short = 'x', long = "label", value_name = "COLUMN")]
     pub label: Option<String>,
 
     /// A value column (name or 1-based number); repeat for several series (line only).
-    #[arg(short = 'y', long = "value", value_name = "COLUMN")]
+    #[arg(help_heading = CHART, short = 'y', long = "value", value_name = "COLUMN")]
     pub values: Vec<String>,
 
     /// Long format: one series per distinct value of this column.
-    #[arg(short = 's', long = "series", value_name = "COLUMN")]
+    #[arg(help_heading = CHART, short = 's', long = "series", value_name = "COLUMN")]
     pub series: Option<String>,
 
     /// Rows grouped by the label (-x) and the series (-s), one value per
     /// group of the -y column (count needs none); the axis says which
     /// (`mean(delay)`). Memory follows the groups, not the rows.
-    #[arg(long, value_enum, value_name = "OP")]
+    #[arg(help_heading = TRANSFORMS, long, value_enum, value_name = "OP")]
     pub aggregate: Option<AggregateOp>,
 
     /// Group a date label (-x) by a unit of time, as Vega-Lite's timeUnit
     /// (UTC): year, yearmonth and yearmonthdate keep the calendar;
     /// quarter, month, week, day, hours and minutes fold it (all
     /// Januaries, all Mondays). Each group is the --aggregate (mean when none).
-    #[arg(long, value_enum, value_name = "UNIT")]
+    #[arg(help_heading = TRANSFORMS, long, value_enum, value_name = "UNIT")]
     pub time_unit: Option<TimeUnit>,
 
     /// Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >=
     /// (numbers compare as numbers, dates as dates, else text) or
     /// COLUMN~REGEX; repeat to AND several.
-    #[arg(long, value_name = "EXPR")]
+    #[arg(help_heading = TRANSFORMS, long, value_name = "EXPR")]
     pub filter: Vec<String>,
 
     /// With --chart hist: at most N bins, their edges on a step of 1, 2
     /// or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
+    #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
     pub bins: Option<u16>,
 
     /// Groups --aggregate and --time-unit keep at most, before the input
     /// is refused [default: 10000].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_groups: Option<u32>,
 
     /// Chart title.
-    #[arg(long)]
+    #[arg(help_heading = CHART, long)]
     pub title: Option<String>,
 
     /// Chart subtitle.
-    #[arg(long)]
+    #[arg(help_heading = CHART, long)]
     pub subtitle: Option<String>,
 
     /// X axis title [default: the label column's name].
-    #[arg(long)]
+    #[arg(help_heading = CHART, long)]
     pub x_label: Option<String>,
 
     /// Y axis title [default: the value column's name].
-    #[arg(long)]
+    #[arg(help_heading = CHART, long)]
     pub y_label: Option<String>,
 
     /// Unit of the values, e.g. s or % [default: the unit the numbers are written with].
-    #[arg(long)]
+    #[arg(help_heading = CHART, long)]
     pub unit: Option<String>,
 
     /// Order of bar and table points (a line keeps input order).
-    #[arg(long, value_enum)]
+    #[arg(help_heading = CHART, long, value_enum)]
     pub sort: Option<SortArg>,
 
     /// Points kept per series, 2 to 200 [default: 30; more is capped].
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = POINTS, long, value_name = "N")]
     pub max_points: Option<usize>,
 
     /// Which points a bar or table keeps when there are too many.
-    #[arg(long, value_enum)]
+    #[arg(help_heading = POINTS, long, value_enum)]
     pub keep: Option<KeepArg>,
 
     /// How a line is thinned when there are too many points [default: even].
-    #[arg(long, value_enum)]
+    #[arg(help_heading = POINTS, long, value_enum)]
     pub downsample: Option<DownsampleArg>,
 
     /// Field delimiter of CSV input, instead of sniffing it.
-    #[arg(short = 'd', long, value_name = "CHAR")]
+    #[arg(help_heading = INPUT, short = 'd', long, value_name = "CHAR")]
     pub delimiter: Option<char>,
 
     /// The decimal mark of the numbers, `.` or `,`, instead of deciding it per column
     /// [default: what the column's numbers show (1.234,56 is a decimal comma); when none
     /// does, commas before three digits group thousands (1,200); a point before three
     /// digits (1.234) is `,`'s grouping in `;`-separated files, else `.`].
-    #[arg(long, value_name = "MARK", value_parser = [".", ","])]
+    #[arg(help_heading = INPUT, long, value_name = "MARK", value_parser = [".", ","])]
     pub decimal: Option<String>,
 
     /// How dates with the day and month as numbers (05/01/2024) are read
     /// [default: as the column's dates show (13/01/2024 is day-first); when
     /// every one could be either, day-first, with a note when it changes the line].
-    #[arg(long, value_enum, value_name = "ORDER")]
+    #[arg(help_heading = INPUT, long, value_enum, value_name = "ORDER")]
     pub dates: Option<DateOrder>,
 
     /// The first row is a header.
-    #[arg(long, conflicts_with = "no_header")]
+    #[arg(help_heading = INPUT, long, conflicts_with = "no_header")]
     pub header: bool,
 
     /// The first row is data.
-    #[arg(long)]
+    #[arg(help_heading = INPUT, long)]
     pub no_header: bool,
 
     /// Treat skipped rows and malformed event lines as errors (exit 65).
-    #[arg(long)]
+    #[arg(help_heading = INPUT, long)]
     pub strict: bool,
 
     /// Threads that read the rows of a large CSV, TSV or JSON-lines input
@@ -293,7 +301,7 @@ pub struct VizParseArgs {
     /// whatever the number. A large CSV, TSV or JSON-lines file named on
     /// the command line is read through memory maps, which assumes, as
     /// ripgrep does, that no other program truncates it while it is read.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=8))]
+    #[arg(help_heading = INPUT, long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=8))]
     pub threads: Option<u16>,
 
     /// Write a layered `ui` chart (the plot grammar) instead of a
@@ -301,21 +309,21 @@ pub struct VizParseArgs {
     /// (several -y share the axes), -s one series per value of a column.
     /// Columns are typed date (ISO 8601), number or string; a unit in a
     /// header, `pace (s/km)`, is the field's unit. At most 5,000 rows.
-    #[arg(long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
+    #[arg(help_heading = GRAMMAR, long, conflicts_with_all = ["chart", "sort", "max_points", "keep", "downsample", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
     pub grammar: bool,
 
     /// With --grammar: how the -y column just before is drawn
     /// [default: line over numbers or dates, bar over categories].
-    #[arg(long, value_enum, value_name = "MARK", requires = "grammar")]
+    #[arg(help_heading = GRAMMAR, long, value_enum, value_name = "MARK", requires = "grammar")]
     pub mark: Vec<MarkArg>,
 
     /// With --grammar: a reference line, AXIS=VALUE[:LABEL]: `x=5:5K`,
     /// `y=150:threshold`, `x=2026-03-01:race`.
-    #[arg(long, value_name = "AXIS=VALUE[:LABEL]", requires = "grammar")]
+    #[arg(help_heading = GRAMMAR, long, value_name = "AXIS=VALUE[:LABEL]", requires = "grammar")]
     pub rule: Vec<String>,
 
     /// With --grammar: a shaded band, AXIS=FROM..TO[:LABEL]: `x=2..3:lap 3`.
-    #[arg(long, value_name = "AXIS=FROM..TO[:LABEL]", requires = "grammar")]
+    #[arg(help_heading = GRAMMAR, long, value_name = "AXIS=FROM..TO[:LABEL]", requires = "grammar")]
     pub band: Vec<String>,
 
     /// Read an endless input line by line and write a live chart: a
@@ -325,45 +333,45 @@ pub struct VizParseArgs {
     /// per line, named by a header line of words), CSV/TSV rows (header
     /// from the first line, or --columns), `key=value` tokens, `label:
     /// value` lines or JSON objects; -y NAME keeps only some series.
-    #[arg(long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
+    #[arg(help_heading = LIVE, long, conflicts_with_all = ["grammar", "chart", "sort", "max_points", "keep", "downsample", "label", "series", "aggregate", "time_unit", "filter", "bins", "max_groups"])]
     pub follow: bool,
 
     /// With --follow: pull numbers out of free-form lines; each capture
     /// group is a series named by the group's name
     /// (`time=(?P<ms>[0-9.]+)`); lines it does not match are skipped.
-    #[arg(long, value_name = "REGEX", requires = "follow")]
+    #[arg(help_heading = LIVE, long, value_name = "REGEX", requires = "follow")]
     pub extract: Option<String>,
 
     /// With --follow: the least time between two updates (250ms, 1s).
-    #[arg(long, value_name = "DURATION", default_value = "250ms", requires = "follow",
+    #[arg(help_heading = LIVE, long, value_name = "DURATION", default_value = "250ms", requires = "follow",
           value_parser = crate::live::parse_duration)]
     pub interval: std::time::Duration,
 
     /// With --follow: points kept per series, the last N
     /// [default: what fits the width: COLUMNS, or the terminal on stderr].
-    #[arg(long, value_name = "N", requires = "follow",
+    #[arg(help_heading = LIVE, long, value_name = "N", requires = "follow",
           value_parser = clap::value_parser!(u32).range(2..=crate::parse::follow::MAX_WINDOW as i64))]
     pub window: Option<u32>,
 
     /// With --follow: plot the per-second change of a growing counter
     /// (between the times its lines were read; a counter that goes down
     /// was reset), in UNIT/s.
-    #[arg(long, requires = "follow")]
+    #[arg(help_heading = LIVE, long, requires = "follow")]
     pub rate: bool,
 
     /// With --follow: what x is: `sample` (the row number) or `time` (the
     /// wall clock, HH:MM:SS; the points of a second are averaged).
-    #[arg(long = "x", value_enum, value_name = "AXIS", default_value_t = XAxis::Sample, requires = "follow")]
+    #[arg(help_heading = LIVE, long = "x", value_enum, value_name = "AXIS", default_value_t = XAxis::Sample, requires = "follow")]
     pub x_axis: XAxis,
 
     /// With --follow: names of the columns, comma-separated, for rows
     /// without a header line.
-    #[arg(long, value_name = "NAMES", value_delimiter = ',', requires = "follow")]
+    #[arg(help_heading = LIVE, long, value_name = "NAMES", value_delimiter = ',', requires = "follow")]
     pub columns: Vec<String>,
 
     /// With --follow: the live chart's id [default: the input's file name
     /// without extension; `stdin`].
-    #[arg(long, value_name = "ID", requires = "follow")]
+    #[arg(help_heading = LIVE, long, value_name = "ID", requires = "follow")]
     pub id: Option<String>,
 }
 

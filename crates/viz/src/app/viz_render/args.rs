@@ -230,6 +230,13 @@ Examples:
   topic-tag --wrap --split '^==> ' < build.log | viz-render --chapters
   echo '{\"chartType\":\"bar\",\"series\":[{\"name\":\"s\",\"points\":[{\"label\":\"a\",\"value\":1}]}]}' | viz-render";
 
+/// The headings of `--help`, by concern.
+const FORMAT: &str = "Output format";
+const TERMINAL: &str = "Terminal";
+const SHOWN: &str = "What is drawn";
+const INPUT: &str = "Input";
+const LIVE: &str = "Live charts (--live)";
+
 /// Draw chart events, streamed text and chapter headers in the terminal.
 #[derive(Debug, Clone, Parser)]
 #[command(
@@ -245,26 +252,26 @@ pub struct VizRenderArgs {
     pub files: Vec<PathBuf>,
 
     /// Width in columns (default: COLUMNS, the terminal, or 80).
-    #[arg(long, value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(help_heading = TERMINAL, long, value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..))]
     pub width: Option<u16>,
 
     /// Cap on a line chart's plot rows.
-    #[arg(long, value_name = "ROWS", default_value_t = 15, value_parser = clap::value_parser!(u16).range(2..))]
+    #[arg(help_heading = TERMINAL, long, value_name = "ROWS", default_value_t = 15, value_parser = clap::value_parser!(u16).range(2..))]
     pub height: u16,
 
     /// Draw with ASCII only.
-    #[arg(long, conflicts_with = "unicode")]
+    #[arg(help_heading = TERMINAL, long, conflicts_with = "unicode")]
     pub ascii: bool,
 
     /// Draw with Unicode whatever the locale says.
-    #[arg(long)]
+    #[arg(help_heading = TERMINAL, long)]
     pub unicode: bool,
 
     /// Colour and bold/dim.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    #[arg(help_heading = TERMINAL, long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = TERMINAL)]
     pub text: MarkdownArgs,
 
     /// What to write: `terminal` draws; `github` and `gitlab` draw for a CI
@@ -278,12 +285,12 @@ pub struct VizRenderArgs {
     /// tables); `json` re-emits the events, charts with meta.fallbackMode
     /// set (as --json); `vega-lite` writes one Vega-Lite v5 spec per chart,
     /// one compact JSON document per line.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
+    #[arg(help_heading = FORMAT, long, value_enum, value_name = "FORMAT", default_value_t = Format::Auto)]
     pub format: Format,
 
     /// With --format svg or png: write each chart to its own file in DIR
     /// (created if missing), `NN-title.svg` or `.png`, and its path on stdout.
-    #[arg(long, value_name = "DIR")]
+    #[arg(help_heading = FORMAT, long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
 
     /// Draw charts as pictures on a terminal that shows images: `auto`
@@ -292,56 +299,56 @@ pub struct VizRenderArgs {
     /// environment (none under tmux or screen); `kitty`, `iterm`, `sixel`
     /// choose; `off` draws text. Never into a pipe, a file or a CI log,
     /// nor with --live: there charts stay text.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Graphics::Auto)]
+    #[arg(help_heading = TERMINAL, long, value_enum, value_name = "WHEN", default_value_t = Graphics::Auto)]
     pub graphics: Graphics,
 
     /// Same as --format json.
-    #[arg(long, conflicts_with_all = ["chapters", "format"])]
+    #[arg(help_heading = FORMAT, long, conflicts_with_all = ["chapters", "format"])]
     pub json: bool,
 
     /// One dim line for each tool call and tool result (titled topic calls
     /// excepted: their chapter header says it). A failed tool result is
     /// shown either way, as `warning: TOOL failed: REASON` (the first line of
     /// its message, wrapped at the width).
-    #[arg(long)]
+    #[arg(help_heading = SHOWN, long)]
     pub show_tools: bool,
 
     /// Model thoughts (`thought` events, gem-ask --thoughts) as dim text.
-    #[arg(long)]
+    #[arg(help_heading = SHOWN, long)]
     pub show_thoughts: bool,
 
     /// Only chapter headers, each with its counts of events, tool calls and errors.
-    #[arg(long)]
+    #[arg(help_heading = SHOWN, long)]
     pub chapters: bool,
 
     /// A line that is not an event, or an invalid chart, is an error (exit 65).
-    #[arg(long)]
+    #[arg(help_heading = INPUT, long)]
     pub strict: bool,
 
     /// Draw live charts (`"live": true` events, viz-parse --follow) in
     /// place on a terminal, redrawn as updates come; elsewhere each is
     /// drawn once, at the end of input or at Ctrl-C.
-    #[arg(long, conflicts_with_all = ["json", "chapters"])]
+    #[arg(help_heading = LIVE, long, conflicts_with_all = ["json", "chapters"])]
     pub live: bool,
 
     /// With --live: redraws per second at most.
-    #[arg(long, value_name = "N", default_value_t = 10, requires = "live",
+    #[arg(help_heading = LIVE, long, value_name = "N", default_value_t = 10, requires = "live",
           value_parser = clap::value_parser!(u32).range(1..=60))]
     pub fps: u32,
 
     /// Notes on stderr: ignored event types, session, token stats (with the
     /// cached share and, from gemini-cli, each model's tokens).
-    #[arg(short, long)]
+    #[arg(help_heading = SHOWN, short, long)]
     pub verbose: bool,
 
     /// Largest `ui` chart spec drawn, in bytes of compact JSON; a larger
     /// one shows its fallbackText (rule payload-size).
-    #[arg(long, value_name = "BYTES", default_value_t = grammar::DEFAULT_MAX_BYTES)]
+    #[arg(help_heading = INPUT, long, value_name = "BYTES", default_value_t = grammar::DEFAULT_MAX_BYTES)]
     pub max_spec_bytes: usize,
 
     /// Most `dataset.rows` of a `ui` chart spec drawn; more shows its
     /// fallbackText (rule row-count).
-    #[arg(long, value_name = "ROWS", default_value_t = grammar::DEFAULT_MAX_ROWS)]
+    #[arg(help_heading = INPUT, long, value_name = "ROWS", default_value_t = grammar::DEFAULT_MAX_ROWS)]
     pub max_rows: usize,
 }
 
@@ -377,6 +384,8 @@ pub struct MarkdownArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub hyperlinks: ColorChoice,
 
+    /// Draw a Markdown table of numbers as a bar chart too.
+    ///
     /// A Markdown table in an answer whose other columns hold numbers is
     /// also drawn as a bar chart under it.
     #[arg(long)]

@@ -56,11 +56,7 @@ fn capped(mut text: String) -> String {
         return text;
     }
     let total = text.len();
-    let cut = (0..=MAX_TEXT)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    text.truncate(cut);
+    text.truncate(text.floor_char_boundary(MAX_TEXT));
     secrets::cut_tail(&mut text);
     text.push_str(&format!(
         "\n[the tool's answer was {total} bytes; the first {} KiB are shown]",

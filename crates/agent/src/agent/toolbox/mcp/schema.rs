@@ -106,10 +106,7 @@ pub fn cut_text(text: &str, max: usize) -> Option<String> {
     if text.len() <= max {
         return None;
     }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(max);
     Some(format!(
         "{} [cut: {} more bytes]",
         &text[..end],
