@@ -14,6 +14,7 @@
 pub mod attach;
 mod compact;
 pub mod discover;
+pub mod environ;
 pub mod history;
 pub mod keys;
 pub mod media;

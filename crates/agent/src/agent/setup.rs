@@ -41,9 +41,9 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
     match mode {
         OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
         OutputMode::Text => {
-            let env = crate::term::TermEnv::from_process();
+            let env = &super::environ::get().term;
             let mut opts = crate::render::RenderOptions::resolve(
-                &env,
+                env,
                 args.width.map(usize::from),
                 args.ascii,
                 args.unicode,
@@ -53,7 +53,7 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
             opts.show_thoughts = args.thoughts;
             opts.graphics = args.media.graphics.resolve(
                 env.stdout_is_tty,
-                |k| std::env::var(k).ok(),
+                |k| super::environ::get().var(k),
                 crate::render::graphics::cell_size(libc::STDOUT_FILENO),
             );
             args.text.apply(&mut opts);
@@ -252,9 +252,7 @@ impl SessionChoice {
 /// The session named by --session, GEMINI_SESSION_ID or --continue, or a
 /// new one; its history is loaded, its unreadable lines reported.
 pub fn resolve_session(args: &Options) -> anyhow::Result<SessionChoice> {
-    let env_id = std::env::var("GEMINI_SESSION_ID")
-        .ok()
-        .filter(|s| !s.trim().is_empty());
+    let env_id = super::environ::get().session_id.clone();
     // Flags beat the environment: --new-chat and --continue ignore
     // GEMINI_SESSION_ID.
     let named = if args.new_chat || args.continue_last {
@@ -364,7 +362,11 @@ pub fn make_memory(args: &Options) -> Option<Arc<crate::memory::Handle>> {
 }
 
 pub fn base_url(args: &Options) -> String {
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let env = |k: &str| {
+        super::environ::get()
+            .var(k)
+            .filter(|v| !v.trim().is_empty())
+    };
     args.base_url
         .clone()
         .or_else(|| env("GEMINI_BASE_URL"))
@@ -386,13 +388,9 @@ fn plain_http_to_another_host(base: &str) -> bool {
 }
 
 fn retry_policy(args: &Options) -> RetryPolicy {
-    let base_ms = std::env::var("GEMLINE_RETRY_BASE_MS")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(1000);
     RetryPolicy {
         retries: args.retries,
-        base: Duration::from_millis(base_ms),
+        base: super::environ::get().retry_base,
         max_wait: Duration::from_secs(args.max_wait),
         ..RetryPolicy::default()
     }

@@ -24,6 +24,11 @@ use crate::term::coded;
 /// Runs gem-ask; the value is the exit code.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
+    // The one reading of the environment the engine sees.
+    crate::agent::environ::install(crate::agent::environ::Environ::new(
+        std::env::vars_os(),
+        crate::term::TermEnv::from_process(),
+    ));
     match args.command.take() {
         Some(memory::Sub::Memory(m)) => match m.action {
             Some(action) => return run_memory(&args, action),
