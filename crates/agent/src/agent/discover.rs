@@ -39,8 +39,8 @@ fn as_text(args: &Options) -> bool {
 
 /// `--list-models`.
 pub fn list_models(args: &Options) -> anyhow::Result<u8> {
-    setup::check_base_url(args)?;
-    let client = setup::make_client(args).map_err(fail)?;
+    setup::check_base_url(&args.connection)?;
+    let client = setup::make_client(args.provider, &args.model, &args.connection).map_err(fail)?;
     let list =
         models::list(client.transport(), args.provider).map_err(|e| fail(Failure::Gen(e)))?;
     let mut out = io::stdout().lock();
@@ -130,7 +130,7 @@ fn counted_request(args: &Options) -> anyhow::Result<(Client, Value, Wired, usiz
     };
     let attachments = setup::open_attachments(args, binary)?;
     let prompt = args.prompt.join(" ");
-    let mut session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(&args.conversation)?;
     if let Some(m) = &session.load_error {
         return Err(fail(Failure::Session(m.clone())));
     }
@@ -147,7 +147,7 @@ fn counted_request(args: &Options) -> anyhow::Result<(Client, Value, Wired, usiz
             "nothing to count: give a prompt, pipe text on stdin, attach a file or name a session",
         ));
     }
-    let client = setup::make_client(args).map_err(fail)?;
+    let client = setup::make_client(args.provider, &args.model, &args.connection).map_err(fail)?;
     let gen_failed = |e| fail(Failure::Gen(e));
     if asked {
         // Built as the turn builds it: the attachments' parts (a large

@@ -91,7 +91,7 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
 fn list_tools(args: &Options) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut setup = args.tool_setup();
-    setup.memory = setup::make_memory(args);
+    setup.memory = setup::make_memory(args.memory.as_ref(), &args.connection);
     let (toolbox, _) = setup
         .build()
         .map_err(|e| coded(exit::USAGE, e.to_string()))?;

@@ -28,13 +28,13 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(args: &Options) -> anyhow::Result<Prepared> {
-        let memory = setup::make_memory(args);
+        let memory = setup::make_memory(args.memory.as_ref(), &args.connection);
         let mut tools = args.tool_setup();
         tools.memory = memory.clone();
         let (toolbox, tool_failures) = tools
             .build()
             .map_err(|e| coded(exit::USAGE, e.to_string()))?;
-        let base_url = setup::check_base_url(args)?;
+        let base_url = setup::check_base_url(&args.connection)?;
         Ok(Prepared {
             toolbox,
             tool_failures,
@@ -88,7 +88,7 @@ impl Prepared {
             on_signal: signal::terminal_progress(),
             deadline: None,
             rounds_end_turn: false,
-            attach: setup::attachments(args),
+            attach: setup::attachments(args.provider, &args.conversation),
             media_dir: args.media.dir().to_path_buf(),
             memory: self.memory.map(|h| {
                 h.set_session(&session.id);
@@ -139,7 +139,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     if args.command_help {
         prompt = format!("Provide the Linux command for: {prompt}");
     }
-    let mut session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(&args.conversation)?;
     let error_drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &mut session)?;
@@ -155,7 +155,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     } else if let Some(m) = &session.load_error {
         Err(Failure::Session(m.clone()))
     } else {
-        setup::make_client(args)
+        setup::make_client(args.provider, &args.model, &args.connection)
     };
     let outcome = client.and_then(|client| {
         let user = user_content(&context, &prompt);

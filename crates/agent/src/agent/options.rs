@@ -30,19 +30,46 @@ pub enum OutputMode {
     Records,
 }
 
-/// One run's resolved options; each field is the flag of the same name
-/// (see `gem-ask --help`) after the merge.
+/// Where a run's requests go and how they are waited for: `--base-url`,
+/// `--retries`, `--max-wait`, `--connect-timeout`, `--read-timeout`,
+/// `--record`, `--replay`, and the first wait between retries
+/// (`GEMLINE_RETRY_BASE_MS`, 1 s).
+#[derive(Debug, Clone)]
+pub struct Connection {
+    pub base_url: Option<String>,
+    pub retries: u32,
+    pub max_wait: u64,
+    pub connect_timeout: u64,
+    pub read_timeout: u64,
+    pub record: Option<PathBuf>,
+    pub replay: Option<PathBuf>,
+    pub retry_base: Duration,
+}
+
+/// The conversation a run belongs to: `--session`, `--continue`,
+/// `--new-chat`, `--no-history`, and `GEMINI_SESSION_ID` (the session when
+/// no flag names one).
+#[derive(Debug, Clone, Default)]
+pub struct Conversation {
+    pub session: Option<String>,
+    pub continue_last: bool,
+    pub new_chat: bool,
+    pub no_history: bool,
+    /// `GEMINI_SESSION_ID`, not blank.
+    pub session_from_env: Option<String>,
+}
+
+/// One run's resolved options, by concern where one is grouped
+/// ([`Connection`], [`Conversation`]); each other field is the flag of
+/// the same name (see `gem-ask --help`) after the merge.
 #[derive(Debug, Clone)]
 pub struct Options {
     pub prompt: Vec<String>,
     pub provider: ProviderKind,
     pub model: String,
-    pub base_url: Option<String>,
+    pub connection: Connection,
     pub output: OutputMode,
-    pub session: Option<String>,
-    pub continue_last: bool,
-    pub new_chat: bool,
-    pub no_history: bool,
+    pub conversation: Conversation,
     pub no_stdin: bool,
     pub command_help: bool,
     pub thoughts: bool,
@@ -73,12 +100,6 @@ pub struct Options {
     /// `--progress-reporting on`.
     pub progress_reporting: bool,
     pub max_history_tokens: u64,
-    pub retries: u32,
-    pub max_wait: u64,
-    pub connect_timeout: u64,
-    pub read_timeout: u64,
-    pub record: Option<PathBuf>,
-    pub replay: Option<PathBuf>,
     pub debug: bool,
     pub color: ColorChoice,
     pub width: Option<u16>,

@@ -243,7 +243,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
     let attachments = setup::open_attachments(args, binary)?;
-    let mut session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(&args.conversation)?;
     let drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut task = Task::new(text, Limits::from_args(args), started);
@@ -256,7 +256,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     } else if let Some(m) = &session.load_error {
         Err(Failure::Session(m.clone()))
     } else {
-        setup::make_client(args)
+        setup::make_client(args.provider, &args.model, &args.connection)
     };
     let outcome =
         client.and_then(|client| work(&mut task, &mut agent, &client, &session, args, &context));

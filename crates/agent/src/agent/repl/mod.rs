@@ -70,7 +70,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
         String::new()
     };
     let attachments = setup::open_attachments(args, binary)?;
-    let mut choice = setup::resolve_session(args)?;
+    let mut choice = setup::resolve_session(&args.conversation)?;
     if let Some(m) = &choice.load_error {
         return Err(coded(exit::FAILURE, m.clone()));
     }
@@ -86,12 +86,12 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     if task.is_some() {
         agent.stats.iterations = Some(0);
     }
-    let history = match args.no_history {
+    let history = match args.conversation.no_history {
         true => None,
         false => editor::history_path().ok(),
     };
     let mut repl = Repl {
-        current: sessions::Current::from_choice(&choice, args.no_history),
+        current: sessions::Current::from_choice(&choice, args.conversation.no_history),
         args: args.clone(),
         agent,
         client: None,
@@ -316,7 +316,7 @@ impl Repl {
         let context = self.context.take();
         let client = match self.client.take() {
             Some(c) => Ok(c),
-            None => setup::make_client(&self.args),
+            None => setup::make_client(self.args.provider, &self.args.model, &self.args.connection),
         };
         let outcome = match client {
             Ok(c) => {

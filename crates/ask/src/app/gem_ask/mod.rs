@@ -82,6 +82,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     }
     let memory = memory_options(&args, &config, false);
     let mut options = args.into_options(config.tools_file());
+    from_environment(&mut options);
     options.config_dir = settings
         .config_path
         .as_ref()
@@ -92,14 +93,24 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     crate::agent::run(options)
 }
 
+/// What the environment (read once, at the start) says of the options'
+/// concerns: the session (`GEMINI_SESSION_ID`) and the first wait between
+/// retries (`GEMLINE_RETRY_BASE_MS`).
+fn from_environment(options: &mut crate::agent::Options) {
+    let env = crate::agent::environ::get();
+    options.conversation.session_from_env = env.session_id.clone();
+    options.connection.retry_base = env.retry_base;
+}
+
 /// `gem-ask memory ...`: the config read for the embedding model, the
 /// store used whatever `--memory` says.
 fn run_memory(args: &Args, action: memory::Action) -> anyhow::Result<u8> {
     let cfg = crate::config::load().map_err(|e| coded(exit::USAGE, e.to_string()))?;
     let opts = memory_options(args, &cfg, true).expect("always on");
     let mut options = args.clone().into_options(cfg.tools_file());
-    options.memory = Some(opts);
-    let handle = crate::agent::setup::make_memory(&options).expect("memory is on");
+    from_environment(&mut options);
+    let handle =
+        crate::agent::setup::make_memory(Some(&opts), &options.connection).expect("memory is on");
     memory::run(action, &handle)
 }
 
