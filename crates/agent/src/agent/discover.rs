@@ -34,7 +34,7 @@ fn fail(f: Failure) -> anyhow::Error {
 }
 
 fn as_text(args: &Options) -> bool {
-    setup::output_mode(args) == OutputMode::Text
+    setup::output_mode(&args.output, args.command_help, args.schema.is_some()) == OutputMode::Text
 }
 
 /// `--list-models`.

@@ -39,7 +39,7 @@ impl Prepared {
             toolbox,
             tool_failures,
             base_url,
-            mode: setup::output_mode(args),
+            mode: setup::output_mode(&args.output, args.command_help, args.schema.is_some()),
             memory,
         })
     }
@@ -61,13 +61,18 @@ impl Prepared {
     pub fn agent(self, args: &Options, session: &mut SessionChoice) -> Agent {
         let ledger = Ledger::from_history(&session.history);
         Agent {
-            sink: setup::make_sink(args, self.mode),
+            sink: setup::make_sink(
+                &args.output,
+                args.media.graphics,
+                args.command_help,
+                self.mode,
+            ),
             toolbox: self.toolbox,
             stats: Stats::default(),
             topic: session.history.topic.clone(),
             history: std::mem::take(&mut session.history.contents),
             opts: TurnOptions {
-                thoughts: args.thoughts,
+                thoughts: args.output.thoughts,
                 thinking: args.thinking,
                 debug: args.debug,
                 verbose: args.verbose,

@@ -59,8 +59,23 @@ pub struct Conversation {
     pub session_from_env: Option<String>,
 }
 
+/// Who stdout is for and how the terminal view draws: `--output`,
+/// `--color`, `--width`, `--ascii`, `--unicode`, `--show-tools`,
+/// `--thoughts`, and the Markdown flags.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub mode: OutputMode,
+    pub color: ColorChoice,
+    pub width: Option<u16>,
+    pub ascii: bool,
+    pub unicode: bool,
+    pub show_tools: bool,
+    pub thoughts: bool,
+    pub text: crate::render::MarkdownOptions,
+}
+
 /// One run's resolved options, by concern where one is grouped
-/// ([`Connection`], [`Conversation`]); each other field is the flag of
+/// ([`Connection`], [`Conversation`], [`Output`]); each other field is the flag of
 /// the same name (see `gem-ask --help`) after the merge.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -68,11 +83,10 @@ pub struct Options {
     pub provider: ProviderKind,
     pub model: String,
     pub connection: Connection,
-    pub output: OutputMode,
+    pub output: Output,
     pub conversation: Conversation,
     pub no_stdin: bool,
     pub command_help: bool,
-    pub thoughts: bool,
     /// `--thinking`, a role's or the config's.
     pub thinking: Option<crate::provider::Thinking>,
     pub no_tools: bool,
@@ -101,14 +115,8 @@ pub struct Options {
     pub progress_reporting: bool,
     pub max_history_tokens: u64,
     pub debug: bool,
-    pub color: ColorChoice,
-    pub width: Option<u16>,
-    pub ascii: bool,
-    pub unicode: bool,
-    pub show_tools: bool,
     pub interactive: bool,
     pub max_consecutive_turns: u32,
-    pub text: crate::render::MarkdownOptions,
     /// Files in, images and speech out (`-a`, `--output-dir`, `--voice`,
     /// `--modalities`, `--graphics`).
     pub media: crate::agent::media::MediaOptions,
@@ -166,9 +174,9 @@ impl Options {
                 .collect(),
             file: self.tools_file.clone(),
             look: crate::agent::toolbox::consent::Look::resolve(
-                self.color,
-                self.ascii,
-                self.unicode,
+                self.output.color,
+                self.output.ascii,
+                self.output.unicode,
             ),
             no_gemini_tools: (self.provider != ProviderKind::Gemini).then(|| {
                 format!(

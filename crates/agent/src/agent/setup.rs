@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::attach;
 use super::keys::api_key;
-use super::options::{Connection, Conversation};
+use super::options::{Connection, Conversation, Output};
 use super::outcome::Failure;
 use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 use super::{Options, OutputMode, exit, signals};
@@ -22,25 +22,32 @@ use crate::provider::{Client, ProviderKind, RetryPolicy};
 use crate::session;
 use crate::term::{self, Chunk, coded};
 
-/// The output mode `auto` resolves to for this run.
-pub fn output_mode(args: &Options) -> OutputMode {
-    match args.output {
+/// The output mode `auto` resolves to for this run (`-c` is
+/// `command_help`, an answer as data `records`).
+pub fn output_mode(o: &Output, command_help: bool, records: bool) -> OutputMode {
+    match o.mode {
         // -c exists to print a command alone, for a person or for
         // `$(gem-ask -c ...)`; the events only when asked for.
-        OutputMode::Auto if args.command_help => OutputMode::Text,
+        OutputMode::Auto if command_help => OutputMode::Text,
         OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
         // An answer as data is the data alone: `| jq`, `| viz-parse`.
-        OutputMode::Auto if args.schema.is_some() => OutputMode::Records,
+        OutputMode::Auto if records => OutputMode::Records,
         OutputMode::Auto => OutputMode::Jsonl,
         m => m,
     }
 }
 
-/// The sink for stdout in `mode` (see [`output_mode`]).
-pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
+/// The sink for stdout in `mode` (see [`output_mode`]); `graphics` is
+/// `--graphics`.
+pub fn make_sink(
+    args: &Output,
+    graphics: crate::render::graphics::Graphics,
+    command_help: bool,
+    mode: OutputMode,
+) -> Box<dyn EventSink> {
     let out = BufWriter::new(io::stdout().lock());
     match mode {
-        OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
+        OutputMode::Text if command_help => Box::new(CommandSink::new(out)),
         OutputMode::Text => {
             let env = &super::environ::get().term;
             let mut opts = crate::render::RenderOptions::resolve(
@@ -52,7 +59,7 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
             );
             opts.show_tools = args.show_tools;
             opts.show_thoughts = args.thoughts;
-            opts.graphics = args.media.graphics.resolve(
+            opts.graphics = graphics.resolve(
                 env.stdout_is_tty,
                 |k| super::environ::get().var(k),
                 crate::render::graphics::cell_size(libc::STDOUT_FILENO),

@@ -53,10 +53,10 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     }
     let prepared = Prepared::new(args)?;
     let term = Term::open(
-        args.color,
-        args.width.map(usize::from),
-        args.ascii,
-        args.unicode,
+        args.output.color,
+        args.output.width.map(usize::from),
+        args.output.ascii,
+        args.output.unicode,
     );
     // With a terminal to type on, piped stdin is context for the first
     // question; without one, stdin is where the questions come from.
