@@ -68,7 +68,7 @@ pub mod exit {
 /// ([`signals::install`]).
 pub fn run(args: Options) -> anyhow::Result<u8> {
     let started = Instant::now();
-    if args.list_tools {
+    if args.tools.list {
         return list_tools(&args);
     }
     if args.list_models {

@@ -77,7 +77,7 @@ impl Prepared {
                 debug: args.debug,
                 verbose: args.verbose,
                 command_help: args.command_help,
-                max_rounds: args.max_tool_rounds,
+                max_rounds: args.tools.max_rounds,
                 base_url: self.base_url,
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,

@@ -74,8 +74,37 @@ pub struct Output {
     pub text: crate::render::MarkdownOptions,
 }
 
+/// The tools a run declares and how they run: `--no-tools`, `--tools`,
+/// `--exclude-tools`, `--allow-tool`, `--yes`, `--tool-timeout`,
+/// `--include-dir`, `--mcp`, the sandbox flags, `--list-tools`,
+/// `--max-tool-rounds`, and the config's `[tools]` and `[mcp.*]` tables.
+#[derive(Debug, Clone, Default)]
+pub struct Tools {
+    pub no_tools: bool,
+    /// `--tools`: only these.
+    pub only: Vec<String>,
+    pub exclude: Vec<String>,
+    pub allow: Vec<String>,
+    pub yes: bool,
+    pub timeout: Option<f64>,
+    pub include_dir: Vec<PathBuf>,
+    pub mcp: Vec<String>,
+    /// `--sandbox`; the config's when `None`.
+    pub sandbox: Option<SandboxMode>,
+    pub allow_network: bool,
+    pub sandbox_mcp: bool,
+    /// gem-ask's config directory (from the front): no sandboxed command
+    /// reads it.
+    pub config_dir: Option<PathBuf>,
+    pub list: bool,
+    pub max_rounds: u32,
+    /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
+    /// front).
+    pub file: ToolsFile,
+}
+
 /// One run's resolved options, by concern where one is grouped
-/// ([`Connection`], [`Conversation`], [`Output`]); each other field is the flag of
+/// ([`Connection`], [`Conversation`], [`Output`], [`Tools`]); each other field is the flag of
 /// the same name (see `gem-ask --help`) after the merge.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -89,23 +118,7 @@ pub struct Options {
     pub command_help: bool,
     /// `--thinking`, a role's or the config's.
     pub thinking: Option<crate::provider::Thinking>,
-    pub no_tools: bool,
-    pub tools: Vec<String>,
-    pub exclude_tools: Vec<String>,
-    pub allow_tool: Vec<String>,
-    pub yes: bool,
-    pub tool_timeout: Option<f64>,
-    pub include_dir: Vec<PathBuf>,
-    pub mcp: Vec<String>,
-    /// `--sandbox`; the config's when `None`.
-    pub sandbox: Option<SandboxMode>,
-    pub allow_network: bool,
-    pub sandbox_mcp: bool,
-    /// gem-ask's config directory (from the front): no sandboxed command
-    /// reads it.
-    pub config_dir: Option<PathBuf>,
-    pub list_tools: bool,
-    pub max_tool_rounds: u32,
+    pub tools: Tools,
     pub task: Option<String>,
     pub max_iterations: u32,
     pub task_timeout: Option<f64>,
@@ -120,9 +133,6 @@ pub struct Options {
     /// Files in, images and speech out (`-a`, `--output-dir`, `--voice`,
     /// `--modalities`, `--graphics`).
     pub media: crate::agent::media::MediaOptions,
-    /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
-    /// front).
-    pub tools_file: ToolsFile,
     /// What the user's system prompt adds to gem-ask's (`--system`,
     /// `--system-file`, a role's, the context files), resolved by the front.
     pub system: String,
@@ -144,25 +154,26 @@ impl Options {
     pub fn tool_setup(&self) -> ToolSetup {
         ToolSetup {
             // An answer as data declares only the tools asked for by name.
-            no_tools: self.no_tools
+            no_tools: self.tools.no_tools
                 || self.command_help
-                || (self.schema.is_some() && self.tools.is_empty()),
-            only: self.tools.clone(),
-            exclude: self.exclude_tools.clone(),
-            allow: self.allow_tool.clone(),
-            yes: self.yes,
-            timeout: self.tool_timeout.map(Duration::from_secs_f64),
-            include_dirs: self.include_dir.clone(),
-            mcp: self.mcp.clone(),
+                || (self.schema.is_some() && self.tools.only.is_empty()),
+            only: self.tools.only.clone(),
+            exclude: self.tools.exclude.clone(),
+            allow: self.tools.allow.clone(),
+            yes: self.tools.yes,
+            timeout: self.tools.timeout.map(Duration::from_secs_f64),
+            include_dirs: self.tools.include_dir.clone(),
+            mcp: self.tools.mcp.clone(),
             agent: self.task.is_some(),
             task: self.task.is_some(),
             no_progress: !self.progress_reporting,
             debug: self.debug,
             workdir: None,
-            sandbox: self.sandbox,
-            allow_network: self.allow_network,
-            sandbox_mcp: self.sandbox_mcp,
+            sandbox: self.tools.sandbox,
+            allow_network: self.tools.allow_network,
+            sandbox_mcp: self.tools.sandbox_mcp,
             private: self
+                .tools
                 .config_dir
                 .iter()
                 .cloned()
@@ -172,7 +183,7 @@ impl Options {
                         .and_then(|d| Some(d.parent()?.to_path_buf())),
                 )
                 .collect(),
-            file: self.tools_file.clone(),
+            file: self.tools.file.clone(),
             look: crate::agent::toolbox::consent::Look::resolve(
                 self.output.color,
                 self.output.ascii,

@@ -53,7 +53,7 @@ impl Limits {
     pub fn from_args(args: &Options) -> Limits {
         Limits {
             max_iterations: args.max_iterations.max(1),
-            max_tool_rounds: args.max_tool_rounds,
+            max_tool_rounds: args.tools.max_rounds,
             timeout: args.task_timeout.map(Duration::from_secs_f64),
             auto_continue: args.auto_continue,
         }

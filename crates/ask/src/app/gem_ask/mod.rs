@@ -83,7 +83,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let memory = memory_options(&args, &config, false);
     let mut options = args.into_options(config.tools_file());
     from_environment(&mut options);
-    options.config_dir = settings
+    options.tools.config_dir = settings
         .config_path
         .as_ref()
         .and_then(|p| Some(p.parent()?.to_path_buf()));
