@@ -50,7 +50,11 @@ impl Prepared {
     pub fn start(self, args: &Options, session: &mut SessionChoice) -> anyhow::Result<Agent> {
         let failures = self.tool_failures.clone();
         let mut agent = self.agent(args, session);
-        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+        agent.emit(stamp(Event::init(
+            &session.id,
+            &args.ask.model,
+            &now_rfc3339(),
+        )))?;
         for f in failures {
             agent.emit(stamp(Event::error("error", &f)))?;
         }
@@ -73,7 +77,7 @@ impl Prepared {
             history: std::mem::take(&mut session.history.contents),
             opts: TurnOptions {
                 thoughts: args.output.thoughts,
-                thinking: args.thinking,
+                thinking: args.ask.thinking,
                 debug: args.debug,
                 verbose: args.verbose,
                 command_help: args.command_help,
@@ -83,8 +87,8 @@ impl Prepared {
                 max_history_tokens: args.max_history_tokens,
                 one_turn: false,
                 generation: args.media.generation(),
-                system_user: args.system.clone(),
-                temperature: args.temperature,
+                system_user: args.ask.system.clone(),
+                temperature: args.ask.temperature,
                 schema: args.schema.clone(),
                 schema_retry: false,
             },
@@ -93,7 +97,7 @@ impl Prepared {
             on_signal: signal::terminal_progress(),
             deadline: None,
             rounds_end_turn: false,
-            attach: setup::attachments(args.provider, &args.conversation),
+            attach: setup::attachments(args.ask.provider, &args.conversation),
             media_dir: args.media.dir().to_path_buf(),
             memory: self.memory.map(|h| {
                 h.set_session(&session.id);
@@ -160,7 +164,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     } else if let Some(m) = &session.load_error {
         Err(Failure::Session(m.clone()))
     } else {
-        setup::make_client(args.provider, &args.model, &args.connection)
+        setup::make_client(args.ask.provider, &args.ask.model, &args.connection)
     };
     let outcome = client.and_then(|client| {
         let user = user_content(&context, &prompt);
@@ -168,7 +172,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
             Some(schema) => super::schema_turn::turn(&mut agent, &client, user, schema)?,
             None => agent.turn(&client, user)?,
         };
-        session.save(&args.model, &report.records)
+        session.save(&args.ask.model, &report.records)
     });
     outcome::finish(
         Closing {

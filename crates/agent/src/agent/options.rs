@@ -1,9 +1,9 @@
 //! What one gem-ask run is asked to do, resolved: the flags merged with the
 //! environment and the config file by the program's front
-//! (`app::gem_ask`), as plain values. The agent reads nothing else: no
-//! flag parser, no config file, no environment variable that a flag or the
-//! config could override. [`Options::tool_setup`] hands the toolbox the
-//! part that concerns it.
+//! (`app::gem_ask`), as plain values grouped by concern. The agent reads
+//! nothing else: no flag parser, no config file, no environment variable
+//! (the front's one reading of the environment is `agent::environ`).
+//! [`Options::tool_setup`] hands the toolbox the part that concerns it.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -103,21 +103,32 @@ pub struct Tools {
     pub file: ToolsFile,
 }
 
-/// One run's resolved options, by concern where one is grouped
-/// ([`Connection`], [`Conversation`], [`Output`], [`Tools`]); each other field is the flag of
-/// the same name (see `gem-ask --help`) after the merge.
+/// What a run asks, and of whom: `--provider`, `--model`, `--thinking`,
+/// `--temperature` (a role's or the config's when no flag says), and what
+/// the user's system prompt adds to gem-ask's (`--system`,
+/// `--system-file`, a role's, the context files), resolved by the front.
+#[derive(Debug, Clone)]
+pub struct Ask {
+    pub provider: ProviderKind,
+    pub model: String,
+    pub thinking: Option<crate::provider::Thinking>,
+    pub temperature: Option<f64>,
+    pub system: String,
+}
+
+/// One run's resolved options, by concern where one is grouped ([`Ask`],
+/// [`Connection`], [`Conversation`], [`Output`], [`Tools`]); each other
+/// field is the flag of the same name (see `gem-ask --help`) after the
+/// merge.
 #[derive(Debug, Clone)]
 pub struct Options {
     pub prompt: Vec<String>,
-    pub provider: ProviderKind,
-    pub model: String,
+    pub ask: Ask,
     pub connection: Connection,
     pub output: Output,
     pub conversation: Conversation,
     pub no_stdin: bool,
     pub command_help: bool,
-    /// `--thinking`, a role's or the config's.
-    pub thinking: Option<crate::provider::Thinking>,
     pub tools: Tools,
     pub task: Option<String>,
     pub max_iterations: u32,
@@ -133,11 +144,6 @@ pub struct Options {
     /// Files in, images and speech out (`-a`, `--output-dir`, `--voice`,
     /// `--modalities`, `--graphics`).
     pub media: crate::agent::media::MediaOptions,
-    /// What the user's system prompt adds to gem-ask's (`--system`,
-    /// `--system-file`, a role's, the context files), resolved by the front.
-    pub system: String,
-    /// `--temperature` or a role's.
-    pub temperature: Option<f64>,
     /// `--schema` / `--schema-multi`, parsed.
     pub schema: Option<std::sync::Arc<crate::agent::schema::Schema>>,
     pub list_models: bool,
@@ -189,10 +195,10 @@ impl Options {
                 self.output.ascii,
                 self.output.unicode,
             ),
-            no_gemini_tools: (self.provider != ProviderKind::Gemini).then(|| {
+            no_gemini_tools: (self.ask.provider != ProviderKind::Gemini).then(|| {
                 format!(
                     "they use Gemini's own googleSearch and urlContext tools, which --provider {} does not have",
-                    self.provider.name()
+                    self.ask.provider.name()
                 )
             }),
             memory: None,

@@ -193,7 +193,7 @@ fn spool_stdin(
                 "stdin",
                 tmp.path(),
                 attach::Origin::Temp(tmp.clone()),
-                args.provider,
+                args.ask.provider,
             )
             .map(Some)
             .map_err(|e| coded(e.exit_code(), e.to_string()))
@@ -218,7 +218,7 @@ pub fn open_attachments(
     args: &Options,
     stdin: Option<attach::Attachment>,
 ) -> anyhow::Result<Vec<attach::Attachment>> {
-    attach::send::open(&args.media.attach, args.provider, stdin)
+    attach::send::open(&args.media.attach, args.ask.provider, stdin)
         .map_err(|e| coded(e.exit_code(), e.to_string()))
 }
 

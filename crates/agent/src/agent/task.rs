@@ -256,7 +256,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     } else if let Some(m) = &session.load_error {
         Err(Failure::Session(m.clone()))
     } else {
-        setup::make_client(args.provider, &args.model, &args.connection)
+        setup::make_client(args.ask.provider, &args.ask.model, &args.connection)
     };
     let outcome =
         client.and_then(|client| work(&mut task, &mut agent, &client, &session, args, &context));
@@ -293,7 +293,7 @@ fn work(
         let round = task.round(agent, client, &texts);
         agent.stats.iterations = Some(task.iterations.into());
         let (report, next) = round?;
-        session.save(&args.model, &report.records)?;
+        session.save(&args.ask.model, &report.records)?;
         if let Some(f) = task.stop(&next) {
             return Err(f);
         }

@@ -237,7 +237,7 @@ impl Repl {
     fn show(&mut self, state: State) {
         let s = Status {
             mode: self.mode(),
-            model: self.args.model.clone(),
+            model: self.args.ask.model.clone(),
             chapter: self.agent.topic.clone(),
             memory: self
                 .agent
@@ -316,7 +316,11 @@ impl Repl {
         let context = self.context.take();
         let client = match self.client.take() {
             Some(c) => Ok(c),
-            None => setup::make_client(self.args.provider, &self.args.model, &self.args.connection),
+            None => setup::make_client(
+                self.args.ask.provider,
+                &self.args.ask.model,
+                &self.args.connection,
+            ),
         };
         let outcome = match client {
             Ok(c) => {
@@ -328,7 +332,9 @@ impl Repl {
         };
         let (turn, error) = match outcome {
             Ok((report, next)) => {
-                let saved = self.current.save_turn(&self.args.model, &report.records);
+                let saved = self
+                    .current
+                    .save_turn(&self.args.ask.model, &report.records);
                 (
                     Turn::Done(report, next),
                     saved.err().map(|e| ("session_error", e.to_string())),
@@ -410,7 +416,7 @@ impl Repl {
 
     /// Writes `init` again: the session or the model changed.
     fn announce(&mut self) -> anyhow::Result<()> {
-        let e = Event::init(&self.current.id, &self.args.model, &now_rfc3339());
+        let e = Event::init(&self.current.id, &self.args.ask.model, &now_rfc3339());
         self.agent.emit(stamp(e))?;
         self.result_due = true;
         Ok(())

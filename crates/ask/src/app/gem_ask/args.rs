@@ -348,8 +348,14 @@ impl Args {
     pub fn into_options(self, tools_file: ToolsFile) -> Options {
         Options {
             prompt: self.prompt,
-            provider: self.provider,
-            model: self.model,
+            ask: crate::agent::options::Ask {
+                provider: self.provider,
+                model: self.model,
+                thinking: self.thinking,
+                temperature: self.temperature,
+                // Resolved by the front (`super::prompting`).
+                system: String::new(),
+            },
             connection: crate::agent::options::Connection {
                 base_url: self.base_url,
                 retries: self.retries,
@@ -380,7 +386,6 @@ impl Args {
             },
             no_stdin: self.no_stdin,
             command_help: self.command_help,
-            thinking: self.thinking,
             tools: crate::agent::options::Tools {
                 no_tools: self.no_tools,
                 only: self.tools,
@@ -408,9 +413,6 @@ impl Args {
             interactive: self.interactive,
             max_consecutive_turns: self.max_consecutive_turns,
             media: self.media.options(),
-            // Resolved by the front (`super::prompting`).
-            system: String::new(),
-            temperature: self.temperature,
             schema: None,
             list_models: self.list_models,
             count_tokens: self.count_tokens,

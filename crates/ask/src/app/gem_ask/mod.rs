@@ -87,7 +87,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         .config_path
         .as_ref()
         .and_then(|p| Some(p.parent()?.to_path_buf()));
-    options.system = prompting.system;
+    options.ask.system = prompting.system;
     options.schema = prompting.schema.map(std::sync::Arc::new);
     options.memory = memory;
     crate::agent::run(options)
