@@ -18,7 +18,7 @@ pub(super) fn page(text: &str, tty: &File, cols: usize, rows: usize) {
     if let Some(p) = crate::agent::environ::get()
         .pager
         .as_deref()
-        .and_then(|p| shlex::split(p))
+        .and_then(shlex::split)
         .filter(|w| !w.is_empty())
     {
         pagers.push(p);
