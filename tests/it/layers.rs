@@ -6,7 +6,8 @@
 //! "Layers, lowest first:" line: `term` < `events` < ... < `topic`), that
 //! no two sibling modules of any crate import each other (directly or
 //! round a longer circle), and that no engine crate (core, parse, render,
-//! provider, memory, agent) sees clap's parser types or the config file.
+//! provider, memory, agent) sees clap's parser types or the config file,
+//! and that gem-ask's engine (crates/agent) reads no environment variable.
 //! Test code (`#[cfg(test)]` and below) may use any layer.
 //!
 //! The checker works on source text: `crate::`, `super::` and `self::`
@@ -475,6 +476,28 @@ fn engine_leaks(files: &[File]) -> Vec<String> {
     problems
 }
 
+/// The one file of the agent that reads the process's environment: where
+/// a spawned child's environment is built (`secrets::hidden_here`, the
+/// variables the child would inherit and must not get).
+const AGENT_ENV_READERS: [&str; 1] = ["crates/agent/src/agent/toolbox/secrets.rs"];
+
+/// gem-ask's engine reads no environment variable: its front reads them
+/// once (`agent::environ`). `env::var` covers `var`, `var_os`, `vars` and
+/// `vars_os`; `from_process` is the terminal's variables read.
+fn agent_env_reads(files: &[File]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| f.path.starts_with("crates/agent/src/"))
+        .filter(|f| !AGENT_ENV_READERS.contains(&f.path.as_str()))
+        .flat_map(|f| {
+            ["env::var", "from_process"]
+                .into_iter()
+                .filter(|n| f.code.contains(n))
+                .map(|n| format!("{}: the engine reads the environment (`{n}`)", f.path))
+        })
+        .collect()
+}
+
 /// Every crate's files, and gemline-core's layer order.
 fn lib_files() -> (Vec<File>, Vec<String>) {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
@@ -507,6 +530,32 @@ fn engines_see_no_flags_and_no_config_file() {
     let (files, _) = lib_files();
     let problems = engine_leaks(&files);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_agent_reads_no_environment_variable() {
+    let (files, _) = lib_files();
+    let problems = agent_env_reads(&files);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The check can fail: a read in an agent file is found, the same read
+    // in the front or in the one exception is not.
+    let file = |path: &str, code: &str| File {
+        path: path.to_string(),
+        module: Vec::new(),
+        code: code.to_string(),
+    };
+    let read = "let k = std::env::var(\"K\");\nlet t = TermEnv::from_process();\n";
+    let found = agent_env_reads(&[
+        file("crates/agent/src/agent/setup.rs", read),
+        file("crates/ask/src/app/gem_ask/mod.rs", read),
+        file(AGENT_ENV_READERS[0], read),
+    ]);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .all(|p| p.starts_with("crates/agent/src/agent/setup.rs"))
+    );
 }
 
 /// The checker itself: an upward import inside gemline-core, a circle of

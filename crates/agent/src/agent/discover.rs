@@ -34,15 +34,16 @@ fn fail(f: Failure) -> anyhow::Error {
 }
 
 fn as_text(args: &Options) -> bool {
-    setup::output_mode(args) == OutputMode::Text
+    setup::output_mode(&args.output, args.command_help, args.schema.is_some()) == OutputMode::Text
 }
 
 /// `--list-models`.
 pub fn list_models(args: &Options) -> anyhow::Result<u8> {
-    setup::check_base_url(args)?;
-    let client = setup::make_client(args).map_err(fail)?;
+    setup::check_base_url(&args.connection)?;
+    let client =
+        setup::make_client(args.ask.provider, &args.ask.model, &args.connection).map_err(fail)?;
     let list =
-        models::list(client.transport(), args.provider).map_err(|e| fail(Failure::Gen(e)))?;
+        models::list(client.transport(), args.ask.provider).map_err(|e| fail(Failure::Gen(e)))?;
     let mut out = io::stdout().lock();
     if as_text(args) {
         out.write_all(models_table(&list).as_bytes())?;
@@ -103,12 +104,12 @@ impl EventSink for Discard {
 
 /// `--count-tokens`.
 pub fn count_tokens(args: &Options) -> anyhow::Result<u8> {
-    if args.provider != ProviderKind::Gemini {
+    if args.ask.provider != ProviderKind::Gemini {
         return Err(coded(
             exit::USAGE,
             format!(
                 "--count-tokens needs --provider gemini: --provider {} has no countTokens",
-                args.provider.name()
+                args.ask.provider.name()
             ),
         ));
     }
@@ -130,7 +131,7 @@ fn counted_request(args: &Options) -> anyhow::Result<(Client, Value, Wired, usiz
     };
     let attachments = setup::open_attachments(args, binary)?;
     let prompt = args.prompt.join(" ");
-    let mut session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(&args.conversation)?;
     if let Some(m) = &session.load_error {
         return Err(fail(Failure::Session(m.clone())));
     }
@@ -147,7 +148,8 @@ fn counted_request(args: &Options) -> anyhow::Result<(Client, Value, Wired, usiz
             "nothing to count: give a prompt, pipe text on stdin, attach a file or name a session",
         ));
     }
-    let client = setup::make_client(args).map_err(fail)?;
+    let client =
+        setup::make_client(args.ask.provider, &args.ask.model, &args.connection).map_err(fail)?;
     let gen_failed = |e| fail(Failure::Gen(e));
     if asked {
         // Built as the turn builds it: the attachments' parts (a large
@@ -185,7 +187,7 @@ fn print_count(args: &Options, count: &models::TokenCount, history: usize) -> io
     } else {
         let mut v = json!({
             "total_tokens": count.total,
-            "model": args.model,
+            "model": args.ask.model,
             "history_contents": history,
         });
         if let Some(c) = count.cached {

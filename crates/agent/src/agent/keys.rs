@@ -10,7 +10,7 @@ pub fn api_key(kind: ProviderKind) -> Option<String> {
     kind.wiring()
         .key_vars
         .iter()
-        .filter_map(|k| std::env::var(k).ok())
+        .filter_map(|k| crate::agent::environ::get().var(k))
         .map(|v| v.trim().to_string())
         .find(|v| !v.is_empty())
 }
@@ -22,7 +22,7 @@ pub fn known_keys() -> Vec<String> {
     [ProviderKind::Gemini, ProviderKind::Openai]
         .iter()
         .flat_map(|k| k.wiring().key_vars)
-        .filter_map(|k| std::env::var(k).ok())
+        .filter_map(|k| crate::agent::environ::get().var(k))
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
         .collect()

@@ -14,6 +14,7 @@
 pub mod attach;
 mod compact;
 pub mod discover;
+pub mod environ;
 pub mod history;
 pub mod keys;
 pub mod media;
@@ -67,7 +68,7 @@ pub mod exit {
 /// ([`signals::install`]).
 pub fn run(args: Options) -> anyhow::Result<u8> {
     let started = Instant::now();
-    if args.list_tools {
+    if args.tools.list {
         return list_tools(&args);
     }
     if args.list_models {
@@ -90,7 +91,7 @@ pub fn run(args: Options) -> anyhow::Result<u8> {
 fn list_tools(args: &Options) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut setup = args.tool_setup();
-    setup.memory = setup::make_memory(args);
+    setup.memory = setup::make_memory(args.memory.as_ref(), &args.connection);
     let (toolbox, _) = setup
         .build()
         .map_err(|e| coded(exit::USAGE, e.to_string()))?;

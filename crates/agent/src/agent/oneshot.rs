@@ -28,18 +28,18 @@ pub struct Prepared {
 
 impl Prepared {
     pub fn new(args: &Options) -> anyhow::Result<Prepared> {
-        let memory = setup::make_memory(args);
+        let memory = setup::make_memory(args.memory.as_ref(), &args.connection);
         let mut tools = args.tool_setup();
         tools.memory = memory.clone();
         let (toolbox, tool_failures) = tools
             .build()
             .map_err(|e| coded(exit::USAGE, e.to_string()))?;
-        let base_url = setup::check_base_url(args)?;
+        let base_url = setup::check_base_url(&args.connection)?;
         Ok(Prepared {
             toolbox,
             tool_failures,
             base_url,
-            mode: setup::output_mode(args),
+            mode: setup::output_mode(&args.output, args.command_help, args.schema.is_some()),
             memory,
         })
     }
@@ -50,7 +50,11 @@ impl Prepared {
     pub fn start(self, args: &Options, session: &mut SessionChoice) -> anyhow::Result<Agent> {
         let failures = self.tool_failures.clone();
         let mut agent = self.agent(args, session);
-        agent.emit(stamp(Event::init(&session.id, &args.model, &now_rfc3339())))?;
+        agent.emit(stamp(Event::init(
+            &session.id,
+            &args.ask.model,
+            &now_rfc3339(),
+        )))?;
         for f in failures {
             agent.emit(stamp(Event::error("error", &f)))?;
         }
@@ -61,25 +65,30 @@ impl Prepared {
     pub fn agent(self, args: &Options, session: &mut SessionChoice) -> Agent {
         let ledger = Ledger::from_history(&session.history);
         Agent {
-            sink: setup::make_sink(args, self.mode),
+            sink: setup::make_sink(
+                &args.output,
+                args.media.graphics,
+                args.command_help,
+                self.mode,
+            ),
             toolbox: self.toolbox,
             stats: Stats::default(),
             topic: session.history.topic.clone(),
             history: std::mem::take(&mut session.history.contents),
             opts: TurnOptions {
-                thoughts: args.thoughts,
-                thinking: args.thinking,
+                thoughts: args.output.thoughts,
+                thinking: args.ask.thinking,
                 debug: args.debug,
                 verbose: args.verbose,
                 command_help: args.command_help,
-                max_rounds: args.max_tool_rounds,
+                max_rounds: args.tools.max_rounds,
                 base_url: self.base_url,
                 system_extra: String::new(),
                 max_history_tokens: args.max_history_tokens,
                 one_turn: false,
                 generation: args.media.generation(),
-                system_user: args.system.clone(),
-                temperature: args.temperature,
+                system_user: args.ask.system.clone(),
+                temperature: args.ask.temperature,
                 schema: args.schema.clone(),
                 schema_retry: false,
             },
@@ -88,7 +97,7 @@ impl Prepared {
             on_signal: signal::terminal_progress(),
             deadline: None,
             rounds_end_turn: false,
-            attach: setup::attachments(args),
+            attach: setup::attachments(args.ask.provider, &args.conversation),
             media_dir: args.media.dir().to_path_buf(),
             memory: self.memory.map(|h| {
                 h.set_session(&session.id);
@@ -139,7 +148,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     if args.command_help {
         prompt = format!("Provide the Linux command for: {prompt}");
     }
-    let mut session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(&args.conversation)?;
     let error_drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut agent = prepared.start(args, &mut session)?;
@@ -155,7 +164,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     } else if let Some(m) = &session.load_error {
         Err(Failure::Session(m.clone()))
     } else {
-        setup::make_client(args)
+        setup::make_client(args.ask.provider, &args.ask.model, &args.connection)
     };
     let outcome = client.and_then(|client| {
         let user = user_content(&context, &prompt);
@@ -163,7 +172,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
             Some(schema) => super::schema_turn::turn(&mut agent, &client, user, schema)?,
             None => agent.turn(&client, user)?,
         };
-        session.save(&args.model, &report.records)
+        session.save(&args.ask.model, &report.records)
     });
     outcome::finish(
         Closing {

@@ -1,9 +1,9 @@
 //! What one gem-ask run is asked to do, resolved: the flags merged with the
 //! environment and the config file by the program's front
-//! (`app::gem_ask`), as plain values. The agent reads nothing else: no
-//! flag parser, no config file, no environment variable that a flag or the
-//! config could override. [`Options::tool_setup`] hands the toolbox the
-//! part that concerns it.
+//! (`app::gem_ask`), as plain values grouped by concern. The agent reads
+//! nothing else: no flag parser, no config file, no environment variable
+//! (the front's one reading of the environment is `agent::environ`).
+//! [`Options::tool_setup`] hands the toolbox the part that concerns it.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,30 +30,63 @@ pub enum OutputMode {
     Records,
 }
 
-/// One run's resolved options; each field is the flag of the same name
-/// (see `gem-ask --help`) after the merge.
+/// Where a run's requests go and how they are waited for: `--base-url`,
+/// `--retries`, `--max-wait`, `--connect-timeout`, `--read-timeout`,
+/// `--record`, `--replay`, and the first wait between retries
+/// (`GEMLINE_RETRY_BASE_MS`, 1 s).
 #[derive(Debug, Clone)]
-pub struct Options {
-    pub prompt: Vec<String>,
-    pub provider: ProviderKind,
-    pub model: String,
+pub struct Connection {
     pub base_url: Option<String>,
-    pub output: OutputMode,
+    pub retries: u32,
+    pub max_wait: u64,
+    pub connect_timeout: u64,
+    pub read_timeout: u64,
+    pub record: Option<PathBuf>,
+    pub replay: Option<PathBuf>,
+    pub retry_base: Duration,
+}
+
+/// The conversation a run belongs to: `--session`, `--continue`,
+/// `--new-chat`, `--no-history`, and `GEMINI_SESSION_ID` (the session when
+/// no flag names one).
+#[derive(Debug, Clone, Default)]
+pub struct Conversation {
     pub session: Option<String>,
     pub continue_last: bool,
     pub new_chat: bool,
     pub no_history: bool,
-    pub no_stdin: bool,
-    pub command_help: bool,
+    /// `GEMINI_SESSION_ID`, not blank.
+    pub session_from_env: Option<String>,
+}
+
+/// Who stdout is for and how the terminal view draws: `--output`,
+/// `--color`, `--width`, `--ascii`, `--unicode`, `--show-tools`,
+/// `--thoughts`, and the Markdown flags.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub mode: OutputMode,
+    pub color: ColorChoice,
+    pub width: Option<u16>,
+    pub ascii: bool,
+    pub unicode: bool,
+    pub show_tools: bool,
     pub thoughts: bool,
-    /// `--thinking`, a role's or the config's.
-    pub thinking: Option<crate::provider::Thinking>,
+    pub text: crate::render::MarkdownOptions,
+}
+
+/// The tools a run declares and how they run: `--no-tools`, `--tools`,
+/// `--exclude-tools`, `--allow-tool`, `--yes`, `--tool-timeout`,
+/// `--include-dir`, `--mcp`, the sandbox flags, `--list-tools`,
+/// `--max-tool-rounds`, and the config's `[tools]` and `[mcp.*]` tables.
+#[derive(Debug, Clone, Default)]
+pub struct Tools {
     pub no_tools: bool,
-    pub tools: Vec<String>,
-    pub exclude_tools: Vec<String>,
-    pub allow_tool: Vec<String>,
+    /// `--tools`: only these.
+    pub only: Vec<String>,
+    pub exclude: Vec<String>,
+    pub allow: Vec<String>,
     pub yes: bool,
-    pub tool_timeout: Option<f64>,
+    pub timeout: Option<f64>,
     pub include_dir: Vec<PathBuf>,
     pub mcp: Vec<String>,
     /// `--sandbox`; the config's when `None`.
@@ -63,8 +96,40 @@ pub struct Options {
     /// gem-ask's config directory (from the front): no sandboxed command
     /// reads it.
     pub config_dir: Option<PathBuf>,
-    pub list_tools: bool,
-    pub max_tool_rounds: u32,
+    pub list: bool,
+    pub max_rounds: u32,
+    /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
+    /// front).
+    pub file: ToolsFile,
+}
+
+/// What a run asks, and of whom: `--provider`, `--model`, `--thinking`,
+/// `--temperature` (a role's or the config's when no flag says), and what
+/// the user's system prompt adds to gem-ask's (`--system`,
+/// `--system-file`, a role's, the context files), resolved by the front.
+#[derive(Debug, Clone)]
+pub struct Ask {
+    pub provider: ProviderKind,
+    pub model: String,
+    pub thinking: Option<crate::provider::Thinking>,
+    pub temperature: Option<f64>,
+    pub system: String,
+}
+
+/// One run's resolved options, by concern where one is grouped ([`Ask`],
+/// [`Connection`], [`Conversation`], [`Output`], [`Tools`]); each other
+/// field is the flag of the same name (see `gem-ask --help`) after the
+/// merge.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub prompt: Vec<String>,
+    pub ask: Ask,
+    pub connection: Connection,
+    pub output: Output,
+    pub conversation: Conversation,
+    pub no_stdin: bool,
+    pub command_help: bool,
+    pub tools: Tools,
     pub task: Option<String>,
     pub max_iterations: u32,
     pub task_timeout: Option<f64>,
@@ -73,32 +138,12 @@ pub struct Options {
     /// `--progress-reporting on`.
     pub progress_reporting: bool,
     pub max_history_tokens: u64,
-    pub retries: u32,
-    pub max_wait: u64,
-    pub connect_timeout: u64,
-    pub read_timeout: u64,
-    pub record: Option<PathBuf>,
-    pub replay: Option<PathBuf>,
     pub debug: bool,
-    pub color: ColorChoice,
-    pub width: Option<u16>,
-    pub ascii: bool,
-    pub unicode: bool,
-    pub show_tools: bool,
     pub interactive: bool,
     pub max_consecutive_turns: u32,
-    pub text: crate::render::MarkdownOptions,
     /// Files in, images and speech out (`-a`, `--output-dir`, `--voice`,
     /// `--modalities`, `--graphics`).
     pub media: crate::agent::media::MediaOptions,
-    /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
-    /// front).
-    pub tools_file: ToolsFile,
-    /// What the user's system prompt adds to gem-ask's (`--system`,
-    /// `--system-file`, a role's, the context files), resolved by the front.
-    pub system: String,
-    /// `--temperature` or a role's.
-    pub temperature: Option<f64>,
     /// `--schema` / `--schema-multi`, parsed.
     pub schema: Option<std::sync::Arc<crate::agent::schema::Schema>>,
     pub list_models: bool,
@@ -115,25 +160,26 @@ impl Options {
     pub fn tool_setup(&self) -> ToolSetup {
         ToolSetup {
             // An answer as data declares only the tools asked for by name.
-            no_tools: self.no_tools
+            no_tools: self.tools.no_tools
                 || self.command_help
-                || (self.schema.is_some() && self.tools.is_empty()),
-            only: self.tools.clone(),
-            exclude: self.exclude_tools.clone(),
-            allow: self.allow_tool.clone(),
-            yes: self.yes,
-            timeout: self.tool_timeout.map(Duration::from_secs_f64),
-            include_dirs: self.include_dir.clone(),
-            mcp: self.mcp.clone(),
+                || (self.schema.is_some() && self.tools.only.is_empty()),
+            only: self.tools.only.clone(),
+            exclude: self.tools.exclude.clone(),
+            allow: self.tools.allow.clone(),
+            yes: self.tools.yes,
+            timeout: self.tools.timeout.map(Duration::from_secs_f64),
+            include_dirs: self.tools.include_dir.clone(),
+            mcp: self.tools.mcp.clone(),
             agent: self.task.is_some(),
             task: self.task.is_some(),
             no_progress: !self.progress_reporting,
             debug: self.debug,
             workdir: None,
-            sandbox: self.sandbox,
-            allow_network: self.allow_network,
-            sandbox_mcp: self.sandbox_mcp,
+            sandbox: self.tools.sandbox,
+            allow_network: self.tools.allow_network,
+            sandbox_mcp: self.tools.sandbox_mcp,
             private: self
+                .tools
                 .config_dir
                 .iter()
                 .cloned()
@@ -143,16 +189,16 @@ impl Options {
                         .and_then(|d| Some(d.parent()?.to_path_buf())),
                 )
                 .collect(),
-            file: self.tools_file.clone(),
+            file: self.tools.file.clone(),
             look: crate::agent::toolbox::consent::Look::resolve(
-                self.color,
-                self.ascii,
-                self.unicode,
+                self.output.color,
+                self.output.ascii,
+                self.output.unicode,
             ),
-            no_gemini_tools: (self.provider != ProviderKind::Gemini).then(|| {
+            no_gemini_tools: (self.ask.provider != ProviderKind::Gemini).then(|| {
                 format!(
                     "they use Gemini's own googleSearch and urlContext tools, which --provider {} does not have",
-                    self.provider.name()
+                    self.ask.provider.name()
                 )
             }),
             memory: None,

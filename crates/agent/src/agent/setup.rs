@@ -11,39 +11,47 @@ use std::time::Duration;
 
 use super::attach;
 use super::keys::api_key;
+use super::options::{Connection, Conversation, Output};
 use super::outcome::Failure;
 use super::sink::{CommandSink, EventSink, JsonlSink, RenderSink};
 use super::{Options, OutputMode, exit, signals};
 use crate::provider::transport::{
     BaseUrl, Http, Recording, Replay, Timeouts, Transport, display_url,
 };
-use crate::provider::{Client, RetryPolicy};
+use crate::provider::{Client, ProviderKind, RetryPolicy};
 use crate::session;
 use crate::term::{self, Chunk, coded};
 
-/// The output mode `auto` resolves to for this run.
-pub fn output_mode(args: &Options) -> OutputMode {
-    match args.output {
+/// The output mode `auto` resolves to for this run (`-c` is
+/// `command_help`, an answer as data `records`).
+pub fn output_mode(o: &Output, command_help: bool, records: bool) -> OutputMode {
+    match o.mode {
         // -c exists to print a command alone, for a person or for
         // `$(gem-ask -c ...)`; the events only when asked for.
-        OutputMode::Auto if args.command_help => OutputMode::Text,
+        OutputMode::Auto if command_help => OutputMode::Text,
         OutputMode::Auto if io::stdout().is_terminal() => OutputMode::Text,
         // An answer as data is the data alone: `| jq`, `| viz-parse`.
-        OutputMode::Auto if args.schema.is_some() => OutputMode::Records,
+        OutputMode::Auto if records => OutputMode::Records,
         OutputMode::Auto => OutputMode::Jsonl,
         m => m,
     }
 }
 
-/// The sink for stdout in `mode` (see [`output_mode`]).
-pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
+/// The sink for stdout in `mode` (see [`output_mode`]); `graphics` is
+/// `--graphics`.
+pub fn make_sink(
+    args: &Output,
+    graphics: crate::render::graphics::Graphics,
+    command_help: bool,
+    mode: OutputMode,
+) -> Box<dyn EventSink> {
     let out = BufWriter::new(io::stdout().lock());
     match mode {
-        OutputMode::Text if args.command_help => Box::new(CommandSink::new(out)),
+        OutputMode::Text if command_help => Box::new(CommandSink::new(out)),
         OutputMode::Text => {
-            let env = crate::term::TermEnv::from_process();
+            let env = &super::environ::get().term;
             let mut opts = crate::render::RenderOptions::resolve(
-                &env,
+                env,
                 args.width.map(usize::from),
                 args.ascii,
                 args.unicode,
@@ -51,9 +59,9 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
             );
             opts.show_tools = args.show_tools;
             opts.show_thoughts = args.thoughts;
-            opts.graphics = args.media.graphics.resolve(
+            opts.graphics = graphics.resolve(
                 env.stdout_is_tty,
-                |k| std::env::var(k).ok(),
+                |k| super::environ::get().var(k),
                 crate::render::graphics::cell_size(libc::STDOUT_FILENO),
             );
             args.text.apply(&mut opts);
@@ -66,23 +74,22 @@ pub fn make_sink(args: &Options, mode: OutputMode) -> Box<dyn EventSink> {
 
 /// A malformed --base-url is a usage error, said before any stream starts
 /// like the others; a replayed run never uses it.
-pub fn check_base_url(args: &Options) -> anyhow::Result<String> {
-    let base = base_url(args);
-    if args.replay.is_none() {
+pub fn check_base_url(c: &Connection) -> anyhow::Result<String> {
+    let base = base_url(c);
+    if c.replay.is_none() {
         BaseUrl::parse(&base).map_err(|e| coded(exit::USAGE, e.to_string()))?;
     }
     Ok(base)
 }
 
 /// The client for this run, or why there is none.
-pub fn make_client(args: &Options) -> Result<Client, Failure> {
-    let transport = make_transport(args)?;
-    let provider = args.provider.provider();
+pub fn make_client(kind: ProviderKind, model: &str, c: &Connection) -> Result<Client, Failure> {
+    let transport = make_transport(kind, c)?;
     Ok(Client::with_provider(
-        provider,
+        kind.provider(),
         transport,
-        &args.model,
-        retry_policy(args),
+        model,
+        retry_policy(c),
     ))
 }
 
@@ -169,7 +176,7 @@ fn spool_stdin(
     bytes: &[u8],
     rest: &mut dyn Iterator<Item = io::Result<Vec<u8>>>,
 ) -> anyhow::Result<Option<attach::Attachment>> {
-    let store = stdin_store(args);
+    let store = stdin_store(&args.conversation);
     match attach::store::spool(store.as_deref(), bytes, rest, attach::MAX_UPLOAD) {
         Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(None),
         Err(e) => Err(anyhow::anyhow!("cannot keep stdin: {e}")),
@@ -186,7 +193,7 @@ fn spool_stdin(
                 "stdin",
                 tmp.path(),
                 attach::Origin::Temp(tmp.clone()),
-                args.provider,
+                args.ask.provider,
             )
             .map(Some)
             .map_err(|e| coded(e.exit_code(), e.to_string()))
@@ -197,8 +204,8 @@ fn spool_stdin(
 /// Where spooled stdin goes: the attachment store when the session is
 /// kept (it is renamed to its hash there when sent), else a temporary
 /// file of the system's.
-fn stdin_store(args: &Options) -> Option<PathBuf> {
-    if args.no_history {
+fn stdin_store(c: &Conversation) -> Option<PathBuf> {
+    if c.no_history {
         return None;
     }
     let dir = session::sessions_dir().ok()?;
@@ -211,20 +218,20 @@ pub fn open_attachments(
     args: &Options,
     stdin: Option<attach::Attachment>,
 ) -> anyhow::Result<Vec<attach::Attachment>> {
-    attach::send::open(&args.media.attach, args.provider, stdin)
+    attach::send::open(&args.media.attach, args.ask.provider, stdin)
         .map_err(|e| coded(e.exit_code(), e.to_string()))
 }
 
 /// The run's attachment state: its store unless `--no-history`.
-pub fn attachments(args: &Options) -> attach::Attachments {
-    let store = if args.no_history {
+pub fn attachments(kind: ProviderKind, c: &Conversation) -> attach::Attachments {
+    let store = if c.no_history {
         None
     } else {
         session::sessions_dir()
             .ok()
             .map(|d| attach::store::Store::open(&d))
     };
-    attach::Attachments::new(args.provider, store)
+    attach::Attachments::new(kind, store)
 }
 
 /// The session this run belongs to.
@@ -251,10 +258,8 @@ impl SessionChoice {
 
 /// The session named by --session, GEMINI_SESSION_ID or --continue, or a
 /// new one; its history is loaded, its unreadable lines reported.
-pub fn resolve_session(args: &Options) -> anyhow::Result<SessionChoice> {
-    let env_id = std::env::var("GEMINI_SESSION_ID")
-        .ok()
-        .filter(|s| !s.trim().is_empty());
+pub fn resolve_session(args: &Conversation) -> anyhow::Result<SessionChoice> {
+    let env_id = args.session_from_env.clone();
     // Flags beat the environment: --new-chat and --continue ignore
     // GEMINI_SESSION_ID.
     let named = if args.new_chat || args.continue_last {
@@ -335,8 +340,11 @@ fn report_load(id: &str, h: &session::History) {
 /// The run's memory when it is on: the store (opened on first use) and
 /// the embedding model, its requests made with the run's timeouts and
 /// fewer retries than a chat request (a turn waits for them).
-pub fn make_memory(args: &Options) -> Option<Arc<crate::memory::Handle>> {
-    let opts = args.memory.clone()?;
+pub fn make_memory(
+    memory: Option<&crate::memory::MemoryOptions>,
+    args: &Connection,
+) -> Option<Arc<crate::memory::Handle>> {
+    let opts = memory?.clone();
     let embedder = opts.embedding.as_ref().map(|e| {
         let auth = api_key(e.provider).map(|k| e.provider.provider().auth_header(&k));
         let http = Http::with_auth(
@@ -363,12 +371,11 @@ pub fn make_memory(args: &Options) -> Option<Arc<crate::memory::Handle>> {
     ))
 }
 
-pub fn base_url(args: &Options) -> String {
-    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
-    args.base_url
+/// The server's base URL: the front's (`--base-url`, the provider's
+/// variables, the config), else Gemini's.
+pub fn base_url(c: &Connection) -> String {
+    c.base_url
         .clone()
-        .or_else(|| env("GEMINI_BASE_URL"))
-        .or_else(|| env("GOOGLE_GEMINI_BASE_URL"))
         .unwrap_or_else(|| crate::provider::DEFAULT_BASE_URL.to_string())
 }
 
@@ -385,26 +392,22 @@ fn plain_http_to_another_host(base: &str) -> bool {
     !matches!(host, "localhost" | "127.0.0.1" | "::1")
 }
 
-fn retry_policy(args: &Options) -> RetryPolicy {
-    let base_ms = std::env::var("GEMLINE_RETRY_BASE_MS")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(1000);
+fn retry_policy(args: &Connection) -> RetryPolicy {
     RetryPolicy {
         retries: args.retries,
-        base: Duration::from_millis(base_ms),
+        base: args.retry_base,
         max_wait: Duration::from_secs(args.max_wait),
         ..RetryPolicy::default()
     }
 }
 
-fn make_transport(args: &Options) -> Result<Arc<dyn Transport>, Failure> {
+fn make_transport(kind: ProviderKind, args: &Connection) -> Result<Arc<dyn Transport>, Failure> {
     let setup = |e: anyhow::Error| Failure::Setup(exit::NO_INPUT, e.to_string());
     if let Some(path) = &args.replay {
         return Ok(Arc::new(Replay::open(path).map_err(setup)?));
     }
-    let key = api_key(args.provider);
-    if key.is_none() && args.provider.wiring().key_required {
+    let key = api_key(kind);
+    if key.is_none() && kind.wiring().key_required {
         return Err(Failure::NoKey);
     }
     let base = base_url(args);
@@ -414,7 +417,7 @@ fn make_transport(args: &Options) -> Result<Arc<dyn Transport>, Failure> {
             display_url(&base)
         ));
     }
-    let auth = key.map(|k| args.provider.provider().auth_header(&k));
+    let auth = key.map(|k| kind.provider().auth_header(&k));
     let http = Http::with_auth(
         &base,
         auth,

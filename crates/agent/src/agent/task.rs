@@ -53,7 +53,7 @@ impl Limits {
     pub fn from_args(args: &Options) -> Limits {
         Limits {
             max_iterations: args.max_iterations.max(1),
-            max_tool_rounds: args.max_tool_rounds,
+            max_tool_rounds: args.tools.max_rounds,
             timeout: args.task_timeout.map(Duration::from_secs_f64),
             auto_continue: args.auto_continue,
         }
@@ -243,7 +243,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     let interrupted_early = context.is_none();
     let context = context.unwrap_or_default();
     let attachments = setup::open_attachments(args, binary)?;
-    let mut session = setup::resolve_session(args)?;
+    let mut session = setup::resolve_session(&args.conversation)?;
     let drawn = error_drawn(args, prepared.mode);
     let base_url = prepared.base_url.clone();
     let mut task = Task::new(text, Limits::from_args(args), started);
@@ -256,7 +256,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     } else if let Some(m) = &session.load_error {
         Err(Failure::Session(m.clone()))
     } else {
-        setup::make_client(args)
+        setup::make_client(args.ask.provider, &args.ask.model, &args.connection)
     };
     let outcome =
         client.and_then(|client| work(&mut task, &mut agent, &client, &session, args, &context));
@@ -293,7 +293,7 @@ fn work(
         let round = task.round(agent, client, &texts);
         agent.stats.iterations = Some(task.iterations.into());
         let (report, next) = round?;
-        session.save(&args.model, &report.records)?;
+        session.save(&args.ask.model, &report.records)?;
         if let Some(f) = task.stop(&next) {
             return Err(f);
         }

@@ -148,7 +148,7 @@ impl super::Repl {
             Command::Clear => self.editor.clear_screen()?,
             Command::Save(name) => match self.current.save_as(
                 &name,
-                &self.args.model,
+                &self.args.ask.model,
                 &self.agent.history,
                 self.agent.topic.as_deref(),
             ) {
@@ -180,11 +180,11 @@ impl super::Repl {
                 Err(e) => self.term.warn(&e.to_string()),
             },
             Command::Model(name) => {
-                self.args.model = name;
+                self.args.ask.model = name;
                 // The client carries the model: the next question makes a new one.
                 self.client = None;
                 self.announce()?;
-                let m = self.args.model.clone();
+                let m = self.args.ask.model.clone();
                 self.term
                     .note(&format!("model: {m} from the next question on"));
             }

@@ -53,10 +53,10 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     }
     let prepared = Prepared::new(args)?;
     let term = Term::open(
-        args.color,
-        args.width.map(usize::from),
-        args.ascii,
-        args.unicode,
+        args.output.color,
+        args.output.width.map(usize::from),
+        args.output.ascii,
+        args.output.unicode,
     );
     // With a terminal to type on, piped stdin is context for the first
     // question; without one, stdin is where the questions come from.
@@ -70,7 +70,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
         String::new()
     };
     let attachments = setup::open_attachments(args, binary)?;
-    let mut choice = setup::resolve_session(args)?;
+    let mut choice = setup::resolve_session(&args.conversation)?;
     if let Some(m) = &choice.load_error {
         return Err(coded(exit::FAILURE, m.clone()));
     }
@@ -86,12 +86,12 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     if task.is_some() {
         agent.stats.iterations = Some(0);
     }
-    let history = match args.no_history {
+    let history = match args.conversation.no_history {
         true => None,
         false => editor::history_path().ok(),
     };
     let mut repl = Repl {
-        current: sessions::Current::from_choice(&choice, args.no_history),
+        current: sessions::Current::from_choice(&choice, args.conversation.no_history),
         args: args.clone(),
         agent,
         client: None,
@@ -237,7 +237,7 @@ impl Repl {
     fn show(&mut self, state: State) {
         let s = Status {
             mode: self.mode(),
-            model: self.args.model.clone(),
+            model: self.args.ask.model.clone(),
             chapter: self.agent.topic.clone(),
             memory: self
                 .agent
@@ -316,7 +316,11 @@ impl Repl {
         let context = self.context.take();
         let client = match self.client.take() {
             Some(c) => Ok(c),
-            None => setup::make_client(&self.args),
+            None => setup::make_client(
+                self.args.ask.provider,
+                &self.args.ask.model,
+                &self.args.connection,
+            ),
         };
         let outcome = match client {
             Ok(c) => {
@@ -328,7 +332,9 @@ impl Repl {
         };
         let (turn, error) = match outcome {
             Ok((report, next)) => {
-                let saved = self.current.save_turn(&self.args.model, &report.records);
+                let saved = self
+                    .current
+                    .save_turn(&self.args.ask.model, &report.records);
                 (
                     Turn::Done(report, next),
                     saved.err().map(|e| ("session_error", e.to_string())),
@@ -410,7 +416,7 @@ impl Repl {
 
     /// Writes `init` again: the session or the model changed.
     fn announce(&mut self) -> anyhow::Result<()> {
-        let e = Event::init(&self.current.id, &self.args.model, &now_rfc3339());
+        let e = Event::init(&self.current.id, &self.args.ask.model, &now_rfc3339());
         self.agent.emit(stamp(e))?;
         self.result_due = true;
         Ok(())

@@ -14,7 +14,7 @@ use std::os::fd::AsRawFd;
 
 use super::status::Status;
 use crate::render::text::{Style, clean_text, paint};
-use crate::term::{ColorChoice, TermEnv};
+use crate::term::ColorChoice;
 
 pub struct Term {
     tty: Option<File>,
@@ -33,7 +33,7 @@ impl Term {
             .write(true)
             .open("/dev/tty")
             .ok();
-        let mut env = TermEnv::from_process();
+        let mut env = crate::agent::environ::get().term.clone();
         env.stdout_is_tty = tty.is_some();
         Term {
             color: env.color(color),
@@ -63,8 +63,9 @@ impl Term {
             .as_ref()
             .and_then(terminal_size::terminal_size_of)
             .map(|(w, _)| w.0 as usize);
-        let mut env = TermEnv::from_process();
-        env.terminal_width = now.or(env.terminal_width);
+        let mut env = crate::agent::environ::get().term.clone();
+        env.terminal_width =
+            now.or_else(|| terminal_size::terminal_size().map(|(w, _)| w.0 as usize));
         env.width(self.width).max(1)
     }
 

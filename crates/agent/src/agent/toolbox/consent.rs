@@ -73,8 +73,7 @@ impl Decision {
     }
 }
 
-/// The environment variable that replaces /dev/tty (tests use a pty).
-pub const TTY_ENV: &str = "GEMLINE_TTY";
+pub use crate::agent::environ::TTY_ENV;
 
 /// The session's consent state.
 #[derive(Debug, Clone, Default)]
@@ -95,9 +94,9 @@ pub struct Consent {
 impl Consent {
     /// Asks on `GEMLINE_TTY`, else /dev/tty.
     pub fn new(yes: bool, allow: impl IntoIterator<Item = String>) -> Consent {
-        let tty = std::env::var_os(TTY_ENV)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
+        let tty = crate::agent::environ::get()
+            .tty
+            .clone()
             .unwrap_or_else(|| PathBuf::from("/dev/tty"));
         Consent {
             yes,

@@ -24,6 +24,11 @@ use crate::term::coded;
 /// Runs gem-ask; the value is the exit code.
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
+    // The one reading of the environment the engine sees.
+    crate::agent::environ::install(crate::agent::environ::Environ::new(
+        std::env::vars_os(),
+        crate::term::TermEnv::from_process(),
+    ));
     match args.command.take() {
         Some(memory::Sub::Memory(m)) => match m.action {
             Some(action) => return run_memory(&args, action),
@@ -77,14 +82,24 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     }
     let memory = memory_options(&args, &config, false);
     let mut options = args.into_options(config.tools_file());
-    options.config_dir = settings
+    from_environment(&mut options);
+    options.tools.config_dir = settings
         .config_path
         .as_ref()
         .and_then(|p| Some(p.parent()?.to_path_buf()));
-    options.system = prompting.system;
+    options.ask.system = prompting.system;
     options.schema = prompting.schema.map(std::sync::Arc::new);
     options.memory = memory;
     crate::agent::run(options)
+}
+
+/// What the environment (read once, at the start) says of the options'
+/// concerns: the session (`GEMINI_SESSION_ID`) and the first wait between
+/// retries (`GEMLINE_RETRY_BASE_MS`).
+fn from_environment(options: &mut crate::agent::Options) {
+    let env = crate::agent::environ::get();
+    options.conversation.session_from_env = env.session_id.clone();
+    options.connection.retry_base = env.retry_base;
 }
 
 /// `gem-ask memory ...`: the config read for the embedding model, the
@@ -93,8 +108,9 @@ fn run_memory(args: &Args, action: memory::Action) -> anyhow::Result<u8> {
     let cfg = crate::config::load().map_err(|e| coded(exit::USAGE, e.to_string()))?;
     let opts = memory_options(args, &cfg, true).expect("always on");
     let mut options = args.clone().into_options(cfg.tools_file());
-    options.memory = Some(opts);
-    let handle = crate::agent::setup::make_memory(&options).expect("memory is on");
+    from_environment(&mut options);
+    let handle =
+        crate::agent::setup::make_memory(Some(&opts), &options.connection).expect("memory is on");
     memory::run(action, &handle)
 }
 

@@ -36,7 +36,7 @@ impl Look {
     /// `--color`, `--ascii`/`--unicode`, NO_COLOR, TERM and the locale, as
     /// for the answer, judged for the terminal.
     pub fn resolve(color: crate::term::ColorChoice, ascii: bool, unicode: bool) -> Look {
-        let mut env = crate::term::TermEnv::from_process();
+        let mut env = crate::agent::environ::get().term.clone();
         env.stdout_is_tty = true;
         Look {
             color: env.color(color),

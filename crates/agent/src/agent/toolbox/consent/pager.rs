@@ -15,9 +15,10 @@ use crate::render::text::visible_width;
 /// on the terminal `tty`, `cols` wide and `rows` high.
 pub(super) fn page(text: &str, tty: &File, cols: usize, rows: usize) {
     let mut pagers: Vec<Vec<String>> = Vec::new();
-    if let Some(p) = std::env::var("PAGER")
-        .ok()
-        .and_then(|p| shlex::split(&p))
+    if let Some(p) = crate::agent::environ::get()
+        .pager
+        .as_deref()
+        .and_then(shlex::split)
         .filter(|w| !w.is_empty())
     {
         pagers.push(p);

@@ -39,7 +39,7 @@ pub(super) async fn connect(
     timeout: Duration,
 ) -> Result<Connected, StartError> {
     let (headers, secrets) =
-        headers(spec, |n| std::env::var(n).ok()).map_err(StartError::Remote)?;
+        headers(spec, |n| crate::agent::environ::get().var(n)).map_err(StartError::Remote)?;
     // A server that echoes a header back (a debug tool, an error page)
     // must not hand it to the model: its values are redacted from output.
     crate::agent::toolbox::secrets::also_known(secrets);

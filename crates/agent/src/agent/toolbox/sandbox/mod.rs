@@ -188,7 +188,7 @@ impl Sandbox {
     /// The places no command may read: the home directory's secret places
     /// and the front's, those that exist, canonical.
     fn secrets(&self) -> Vec<PathBuf> {
-        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let home = crate::agent::environ::get().home.clone();
         let mut all: Vec<PathBuf> = home
             .iter()
             .flat_map(|h| SECRET_PLACES.iter().map(move |p| h.join(p)))
