@@ -140,8 +140,18 @@ fn typeahead_is_discarded(name: &str, args: &[&str], after: impl Fn(&Run)) {
     let t = &run.tmux;
     run.wait_stream("Shall I go on?");
     t.line("y");
-    // The terminal echoes what it queued: the y is typed ahead for sure.
-    t.wait_until("the y echoed", |s| s.lines().any(|l| l.trim() == "y"));
+    // The terminal echoes what it queued, the Enter too (the cursor is on
+    // a row below the y's): the whole line is typed ahead for sure. The y
+    // alone is not enough: under load the Enter could reach the terminal
+    // after the question, and a terminal in line mode has no line to read
+    // (or discard) before its Enter.
+    t.wait_until("the y and its Enter echoed", |_| {
+        let cursor: usize = t.var("cursor_y").parse().unwrap_or(0);
+        t.rows()
+            .iter()
+            .position(|l| l.trim() == "y")
+            .is_some_and(|row| cursor > row)
+    });
     gate.open();
     let screen = t.wait_for("Allow?");
     assert!(
