@@ -38,14 +38,16 @@ case_() {
         -e "s#$scratch#<scratch>#g" -e "s#$repo#<repo>#g" "$dir.out" "$dir.err"
 }
 
+# viz-parse into viz-render; each writes its own stderr file, since two
+# writers of one file (one truncating, one appending) overwrite each other.
 pipe_() {
     local name=$1 file=$2
     shift 2
     mkdir -p "$(dirname "$out/$name")"
     (cd "$scratch" && timeout 20 "$bin/viz-parse" "$@" "$OLDPWD/$file" 2>"$out/$name.err" |
-        "$bin/viz-render" --width 72 --color never >"$out/$name.out" 2>>"$out/$name.err")
+        "$bin/viz-render" --width 72 --color never >"$out/$name.out" 2>"$out/$name.render.err")
     echo "${PIPESTATUS[*]}" >"$out/$name.code"
-    sed -i -e "s#$repo#<repo>#g" "$out/$name.out" "$out/$name.err"
+    sed -i -e "s#$repo#<repo>#g" "$out/$name.out" "$out/$name.err" "$out/$name.render.err"
 }
 
 while IFS= read -r f; do

@@ -25,6 +25,7 @@ mod stream;
 mod table;
 mod tool;
 pub mod transform;
+mod vocab;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Seek, Write};
@@ -44,25 +45,8 @@ pub use dates::DateOrder;
 use detect::Kind;
 use rows::Warner;
 use table::chart_from_rows;
-
-/// An input format, for `--format` and [`ParseOptions::format`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Comma-separated (or `;`/`|`, sniffed; see --delimiter).
-    Csv,
-    /// Tab-separated.
-    Tsv,
-    /// One JSON document: object map, array of records or pairs.
-    Json,
-    /// JSON lines: one record per line.
-    Jsonl,
-    /// A GFM Markdown table.
-    Markdown,
-    /// The render_visualization argument object.
-    Args,
-    /// A stream of events (JSON lines, each with a `type`).
-    Events,
-}
+pub use vocab::{Format, INPUT_EXAMPLES, ParseError};
+pub(crate) use vocab::{STREAM_EXAMPLE, examples_error};
 
 /// What the caller asks of the parser. `Default` is "detect everything".
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -118,57 +102,6 @@ impl ParseOptions {
             ChartType::Point | ChartType::Hist => None,
         }
     }
-}
-
-/// Why an input gave no chart.
-#[derive(Debug, thiserror::Error)]
-pub enum ParseError {
-    /// The input is not data we can chart (exit 65).
-    #[error("{0}")]
-    Data(String),
-    /// The options do not fit the input, e.g. no such column (exit 2).
-    #[error("{0}")]
-    Usage(String),
-    /// Reading the input failed (exit 1).
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// Writing the output failed; a closed pipe ends the program quietly.
-    #[error("{0}")]
-    Write(io::Error),
-}
-
-impl ParseError {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            ParseError::Data(_) => term::exit::DATA,
-            ParseError::Usage(_) => term::exit::USAGE,
-            ParseError::Io(_) | ParseError::Write(_) => term::exit::FAILURE,
-        }
-    }
-}
-
-/// One short example of each accepted input, shown whenever input is refused.
-pub const INPUT_EXAMPLES: &str = r#"Accepted input, for example:
-  CSV or TSV       model,secs          (delimiter , ; tab or |; header optional)
-                   M5 CS,2.9
-  JSON object      {"M5 CS": 2.9, "M8 Competition": 3.0}
-  JSON records     [{"model": "M5 CS", "secs": 2.9}]   (or one object per line)
-  JSON pairs       [["M5 CS", 2.9], ["M8 Competition", 3.0]]
-  Markdown table   | model | secs |
-                   |-------|------|
-                   | M5 CS | 2.9  |
-  label: value     M5 CS: 2.9s
-  tool arguments   {"chartType": "bar", "series": [{"name": "0-60", "points": [{"label": "M5 CS", "value": 2.9}]}]}"#;
-
-/// The input only the `viz-parse` program takes (an `inputText` cannot be
-/// a stream): appended to [`INPUT_EXAMPLES`] in the program's errors.
-const STREAM_EXAMPLE: &str = r#"  event stream     {"type": "message", "role": "assistant", "content": "Hi"}   (JSON lines:
-                   passed through; render_visualization tool_use events become charts)"#;
-
-pub(crate) fn examples_error(seen: String) -> ParseError {
-    ParseError::Data(format!(
-        "cannot read this as chart data: saw {seen}.\n\n{INPUT_EXAMPLES}"
-    ))
 }
 
 /// What one input turned out to be.
