@@ -1,10 +1,15 @@
 //! The event-line reader behind viz-parse, viz-render and topic-tag: an
 //! event that passes through viz-parse comes out byte-identical (the line
 //! as it came, trimmed), in order; the event reader never fails on data.
+//! Another agent's stream (Codex, Claude Code) is translated into our
+//! events on its way through (docs/events.md, "Other agents' streams"), so
+//! the lines pass through unchanged only in an input holding none of its
+//! lines; the reader must still never fail on one.
 #![no_main]
 
 use std::io::BufRead;
 
+use gemline::events::foreign::is_foreign_line;
 use gemline::events::{Event, EventReader};
 use gemline::parse::{Format, ParseOptions, process_with};
 use libfuzzer_sys::fuzz_target;
@@ -17,6 +22,14 @@ fuzz_target!(|data: &[u8]| {
             let again = Event::from_line(&e.to_line(), 1).unwrap().unwrap();
             assert_eq!(again, e);
         }
+    }
+
+    let lines = || data.split(|&b| b == b'\n').map(String::from_utf8_lossy);
+    let foreign = lines().any(
+        |text| matches!(Event::from_line(&text, 1), Ok(Some(e)) if is_foreign_line(e.kind(), true)),
+    );
+    if foreign {
+        return;
     }
 
     let opts = ParseOptions {

@@ -3,8 +3,7 @@
 #![no_main]
 
 use gemline::parse::number::{
-    Decimal, MarkHint, decide_decimal, decimal_evidence, doubt_note, parse_number,
-    parse_number_as,
+    Decimal, MarkHint, decide_decimal, decimal_evidence, doubt_note, parse_number, parse_number_as,
 };
 use libfuzzer_sys::fuzz_target;
 
