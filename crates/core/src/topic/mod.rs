@@ -15,6 +15,7 @@
 //! topic-tag above 500k events/s (a flush per event is a write syscall per
 //! event and costs several times that).
 
+mod lines;
 pub mod peek;
 pub mod summary;
 pub mod tagger;

@@ -8,6 +8,7 @@
 pub mod args;
 #[cfg(test)]
 mod help_examples;
+mod help_tail;
 pub mod media;
 pub mod memory;
 pub mod prompting;
