@@ -229,9 +229,18 @@ fn notify<'a, F: Feed>(
     g
 }
 
+/// Why a `--interval` value was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("{0:?} is not a duration: write 250ms, 1s or 0.5s")]
+    NotADuration(String),
+    #[error("{0:?}: give a duration above 0 and at most 1 hour")]
+    OutOfRange(String),
+}
+
 /// `250ms`, `1s`, `0.5s`, `2m`, `1h` or plain milliseconds (`250`), for
 /// `--interval`.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
+pub fn parse_duration(s: &str) -> Result<Duration, DurationError> {
     let t = s.trim();
     let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 1e-3)
@@ -247,10 +256,10 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| format!("{s:?} is not a duration: write 250ms, 1s or 0.5s"))?;
+        .map_err(|_| DurationError::NotADuration(s.to_string()))?;
     let secs = v * scale;
     if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
-        return Err(format!("{s:?}: give a duration above 0 and at most 1 hour"));
+        return Err(DurationError::OutOfRange(s.to_string()));
     }
     Ok(Duration::from_secs_f64(secs))
 }

@@ -27,17 +27,31 @@ pub(super) fn model_in(c: &Connection, name: &str) -> rusqlite::Result<Option<(i
         .optional()
 }
 
+/// Why a vector cannot be stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(super) enum BadVector {
+    #[error("model {0}: a vector of finite numbers")]
+    NotFinite(String),
+    #[error("model {model} made a vector of {made} dimensions; its stored vectors have {stored}")]
+    Dimension {
+        model: String,
+        made: usize,
+        stored: usize,
+    },
+}
+
 /// Why a vector of `model` cannot be stored (a wrong dimension, a value
 /// that is not a finite number), or `Ok`.
-pub(super) fn check_vector(tx: &Connection, model: &str, v: &[f32]) -> Result<(), String> {
+pub(super) fn check_vector(tx: &Connection, model: &str, v: &[f32]) -> Result<(), BadVector> {
     if v.is_empty() || v.iter().any(|x| !x.is_finite()) {
-        return Err(format!("model {model}: a vector of finite numbers"));
+        return Err(BadVector::NotFinite(model.to_string()));
     }
     match model_in(tx, model) {
-        Ok(Some((_, d))) if d != v.len() => Err(format!(
-            "model {model} made a vector of {} dimensions; its stored vectors have {d}",
-            v.len()
-        )),
+        Ok(Some((_, d))) if d != v.len() => Err(BadVector::Dimension {
+            model: model.to_string(),
+            made: v.len(),
+            stored: d,
+        }),
         _ => Ok(()),
     }
 }

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::event::{self, By};
 use super::handle::{Handle, WRITE_WAIT};
-use super::{Filter, MemoryError, NewMemory, now_ms, parse_when};
+use super::{BadWhen, Filter, MemoryError, NewMemory, now_ms, parse_when};
 use crate::events::Event;
 
 /// One memory command.
@@ -79,6 +79,27 @@ pub const USAGE: &[(&str, &str)] = &[
 /// The default number of memories `search` and `list` show.
 pub const DEFAULT_LIMIT: usize = 10;
 
+/// Why a `/memory` line was refused: its message is the usage to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The usage of the command (after `/memory `).
+    #[error("usage: /memory {0}")]
+    Usage(String),
+    #[error("{0} needs a value")]
+    NeedsValue(String),
+    #[error("{name} {value:?}: a whole number")]
+    NotANumber { name: String, value: String },
+    #[error("unknown option {0}")]
+    UnknownOption(String),
+    #[error(transparent)]
+    When(#[from] BadWhen),
+    /// The verb, cleaned for the terminal.
+    #[error(
+        "unknown memory command {0:?}: add, search, list, show, forget, relate, unrelate, graph, path, export, import, reindex"
+    )]
+    UnknownCommand(String),
+}
+
 /// Options and words of a command line.
 #[derive(Default)]
 struct Words {
@@ -92,18 +113,20 @@ struct Words {
     rest: Vec<String>,
 }
 
-fn read_words(words: &[String]) -> Result<Words, String> {
+fn read_words(words: &[String]) -> Result<Words, CommandError> {
     let mut w = Words::default();
     let mut it = words.iter();
     while let Some(word) = it.next() {
         let mut value = |name: &str| {
             it.next()
                 .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
+                .ok_or_else(|| CommandError::NeedsValue(name.to_string()))
         };
         let number = |name: &str, v: String| {
-            v.parse::<usize>()
-                .map_err(|_| format!("{name} {v:?}: a whole number"))
+            v.parse::<usize>().map_err(|_| CommandError::NotANumber {
+                name: name.to_string(),
+                value: v,
+            })
         };
         match word.as_str() {
             "--key" | "-k" => w.key = Some(value("--key")?),
@@ -114,7 +137,7 @@ fn read_words(words: &[String]) -> Result<Words, String> {
             "--depth" => w.depth = Some(number("--depth", value("--depth")?)?),
             "--mermaid" => w.mermaid = true,
             "--" => w.rest.extend(it.by_ref().cloned()),
-            o if o.starts_with("--") => return Err(format!("unknown option {o}")),
+            o if o.starts_with("--") => return Err(CommandError::UnknownOption(o.to_string())),
             _ => w.rest.push(word.clone()),
         }
     }
@@ -122,12 +145,9 @@ fn read_words(words: &[String]) -> Result<Words, String> {
 }
 
 impl Words {
-    fn filter(&self) -> Result<Filter, String> {
+    fn filter(&self) -> Result<Filter, CommandError> {
         let now = now_ms();
-        let when = |v: &Option<String>| {
-            let when = v.as_deref().map(|t| parse_when(t, now)).transpose();
-            when.map_err(|e| e.to_string())
-        };
+        let when = |v: &Option<String>| v.as_deref().map(|t| parse_when(t, now)).transpose();
         Ok(Filter {
             tags: self.tags.clone(),
             since: when(&self.since)?,
@@ -136,9 +156,9 @@ impl Words {
     }
 
     /// Exactly `n` words (then `optional` more at most).
-    fn args(&self, n: usize, optional: usize, usage: &str) -> Result<&[String], String> {
+    fn args(&self, n: usize, optional: usize, usage: &str) -> Result<&[String], CommandError> {
         if self.rest.len() < n || self.rest.len() > n + optional {
-            return Err(format!("usage: /memory {usage}"));
+            return Err(CommandError::Usage(usage.to_string()));
         }
         Ok(&self.rest)
     }
@@ -146,9 +166,9 @@ impl Words {
 
 /// Reads a `/memory` line's words (after `/memory`); the error is the
 /// usage to show.
-pub fn parse(words: &[String]) -> Result<Command, String> {
+pub fn parse(words: &[String]) -> Result<Command, CommandError> {
     let Some((verb, rest)) = words.split_first() else {
-        return Err("usage: /memory add|search|list|show|forget|relate|unrelate|graph|path|export|import|reindex (/help memory)".into());
+        return Err(CommandError::Usage("add|search|list|show|forget|relate|unrelate|graph|path|export|import|reindex (/help memory)".into()));
     };
     let w = read_words(rest)?;
     let usage = |v: &str| {
@@ -161,7 +181,7 @@ pub fn parse(words: &[String]) -> Result<Command, String> {
     Ok(match verb.as_str() {
         "add" => {
             if w.rest.is_empty() {
-                return Err(format!("usage: /memory {u}"));
+                return Err(CommandError::Usage(u));
             }
             Command::Add(NewMemory {
                 key: w.key.clone(),
@@ -214,9 +234,8 @@ pub fn parse(words: &[String]) -> Result<Command, String> {
             Command::Reindex
         }
         other => {
-            return Err(format!(
-                "unknown memory command {:?}: add, search, list, show, forget, relate, unrelate, graph, path, export, import, reindex",
-                crate::term::sanitize_line(other)
+            return Err(CommandError::UnknownCommand(
+                crate::term::sanitize_line(other),
             ));
         }
     })
@@ -399,26 +418,17 @@ mod tests {
             parse(&words("search -n 3 deploy host")),
             Ok(Command::Search { limit: 3, .. })
         ));
-        assert_eq!(parse(&words("show")), Err("usage: /memory show KEY".into()));
-        assert_eq!(
-            parse(&words("path a")),
-            Err("usage: /memory path FROM TO".into())
-        );
+        let said = |w: &str| parse(&words(w)).unwrap_err().to_string();
+        assert_eq!(said("show"), "usage: /memory show KEY");
+        assert_eq!(said("path a"), "usage: /memory path FROM TO");
+        assert!(said("list --since yesterday").contains("an age"));
+        assert!(said("frob").starts_with("unknown memory command"));
+        assert!(said("search --frob x").contains("unknown option --frob"));
         assert!(
-            parse(&words("list --since yesterday"))
+            parse(&[])
                 .unwrap_err()
-                .contains("an age")
+                .to_string()
+                .starts_with("usage: /memory add|")
         );
-        assert!(
-            parse(&words("frob"))
-                .unwrap_err()
-                .starts_with("unknown memory command")
-        );
-        assert!(
-            parse(&words("search --frob x"))
-                .unwrap_err()
-                .contains("unknown option --frob")
-        );
-        assert!(parse(&[]).unwrap_err().starts_with("usage: /memory add|"));
     }
 }

@@ -33,7 +33,7 @@ impl Repl {
         let cmd = match command::parse(&words) {
             Ok(c) => c,
             Err(usage) => {
-                self.term.warn(&usage);
+                self.term.warn(&usage.to_string());
                 return Ok(());
             }
         };

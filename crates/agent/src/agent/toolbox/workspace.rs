@@ -18,6 +18,18 @@ use super::Failed;
 use super::beneath::{self, Dir};
 use super::sandbox::{Sandbox, SandboxSetup};
 
+/// Why [`Workspace::resolve`] refused a path.
+#[derive(Debug, thiserror::Error)]
+pub enum PathRefused {
+    #[error("the path is empty")]
+    Empty,
+    #[error("{path}: {error}")]
+    Unreadable { path: String, error: std::io::Error },
+    /// `roots` as [`Workspace::describe`] gives them.
+    #[error("{path} is outside the directories the tools may use ({roots}); it was refused")]
+    Outside { path: String, roots: String },
+}
+
 /// The confinement roots, canonical, each held open.
 #[derive(Debug, Clone, Default)]
 pub struct Workspace {
@@ -86,7 +98,7 @@ impl Workspace {
     fn locate(&self, path: &str) -> Result<(&Dir, PathBuf, PathBuf), Failed> {
         let real = self
             .resolve(path)
-            .map_err(|m| Failed::new("path_refused", m))?;
+            .map_err(|m| Failed::new("path_refused", m.to_string()))?;
         self.roots
             .iter()
             .zip(&self.dirs)
@@ -137,19 +149,22 @@ impl Workspace {
     }
 
     /// `path` made absolute and canonical, if it lies inside a root.
-    pub fn resolve(&self, path: &str) -> Result<PathBuf, String> {
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, PathRefused> {
         if path.trim().is_empty() {
-            return Err("the path is empty".into());
+            return Err(PathRefused::Empty);
         }
         let joined = self.cwd.join(path);
-        let real = canonical_or_nearest(&joined).map_err(|e| format!("{path}: {e}"))?;
+        let real = canonical_or_nearest(&joined).map_err(|error| PathRefused::Unreadable {
+            path: path.to_string(),
+            error,
+        })?;
         if self.roots.iter().any(|r| real.starts_with(r)) {
             Ok(real)
         } else {
-            Err(format!(
-                "{path} is outside the directories the tools may use ({}); it was refused",
-                self.describe()
-            ))
+            Err(PathRefused::Outside {
+                path: path.to_string(),
+                roots: self.describe(),
+            })
         }
     }
 
@@ -236,7 +251,7 @@ mod tests {
             "/etc/passwd",
             "../outside/new-file",
         ] {
-            let e = ws.resolve(bad).unwrap_err();
+            let e = ws.resolve(bad).unwrap_err().to_string();
             assert!(e.contains("outside") || e.contains(".."), "{bad}: {e}");
         }
     }

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use super::args::{io_failed, required, str_arg};
 use super::search::{self, MAX_MATCHES};
 use super::{paging, place};
+use crate::agent::toolbox::workspace::PathRefused;
 use crate::agent::toolbox::{
     Ctx, Done, Failed, Level, MEDIA_KEY, Ran, Source, Stop, Tool, ToolResult, Workspace,
     media_for_model,
@@ -58,7 +59,7 @@ pub fn tools() -> Vec<Tool> {
             let at = c
                 .workspace
                 .resolve(path)
-                .map_or_else(|e| e, |p| p.display().to_string());
+                .map_or_else(|e| e.to_string(), |p| p.display().to_string());
             format!("write {bytes} bytes to {at}")
         }),
     ]
@@ -221,8 +222,8 @@ pub(super) fn inside(
     }
 }
 
-fn refused(message: String) -> Failed {
-    Failed::new("path_refused", message)
+fn refused(why: PathRefused) -> Failed {
+    Failed::new("path_refused", why.to_string())
 }
 
 fn read_file(args: &Value, ctx: &Ctx<'_>) -> ToolResult {

@@ -37,7 +37,7 @@ pub fn tool() -> Tool {
             let at = c
                 .workspace
                 .resolve(dir)
-                .map_or_else(|e| e, |p| p.display().to_string());
+                .map_or_else(|e| e.to_string(), |p| p.display().to_string());
             format!("sh -c {}\nin {at}", quote(command))
         })
 }

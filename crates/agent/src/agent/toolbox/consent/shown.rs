@@ -278,8 +278,40 @@ fn head_of(line: &str, marks: Marks, limit: usize) -> (String, usize) {
     (text, kept.iter().map(|(_, len)| len).sum())
 }
 
+/// A mark [`restore`] cannot read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadMark {
+    #[error("bad mark {0:?}")]
+    Bad(String),
+    #[error("unknown mark {0:?}")]
+    Unknown(String),
+    #[error("bad mark in {0:?}")]
+    BadIn(String),
+    #[error("unclosed mark in {0:?}")]
+    Unclosed(String),
+}
+
+/// How [`check`]'s property failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Broken {
+    #[error(transparent)]
+    Mark(#[from] BadMark),
+    #[error("{what:?} shown as {shown:?}")]
+    Changed { what: String, shown: String },
+    #[error("{shown:?} is no prefix of {what:?}")]
+    NoPrefix { shown: String, what: String },
+    #[error("cut {cut:?}, but {counted:?} were left out")]
+    Miscounted { cut: Cut, counted: Cut },
+    #[error("{c:?} shown raw in {shown:?}")]
+    Raw { c: char, shown: String },
+    #[error("{rows} rows for a room of {room}")]
+    TooTall { rows: usize, room: usize },
+    #[error("{what:?} in full is {full:?}")]
+    Full { what: String, full: String },
+}
+
 /// What a mark stands for.
-fn unmark(m: &str) -> Result<String, String> {
+fn unmark(m: &str) -> Result<String, BadMark> {
     let named = match m {
         "CR" => Some('\r'),
         "TAB" => Some('\t'),
@@ -296,21 +328,21 @@ fn unmark(m: &str) -> Result<String, String> {
             .ok()
             .and_then(char::from_u32)
             .map(String::from)
-            .ok_or_else(|| format!("bad mark {m:?}"));
+            .ok_or_else(|| BadMark::Bad(m.to_string()));
     }
     if let Some(n) = m.strip_suffix(" spaces") {
         return n
             .parse::<usize>()
             .map(|n| " ".repeat(n))
-            .map_err(|_| format!("bad mark {m:?}"));
+            .map_err(|_| BadMark::Bad(m.to_string()));
     }
-    Err(format!("unknown mark {m:?}"))
+    Err(BadMark::Unknown(m.to_string()))
 }
 
 /// The text `shown` stands for: marks read back, a blank-lines line as
 /// its empty lines. An error names a mark that is none of the documented
 /// ones (or is where it cannot be).
-pub fn restore(shown: &str, marks: Marks) -> Result<String, String> {
+pub fn restore(shown: &str, marks: Marks) -> Result<String, BadMark> {
     let mut lines = Vec::new();
     for line in shown.split('\n') {
         if let Some(n) = line
@@ -319,7 +351,7 @@ pub fn restore(shown: &str, marks: Marks) -> Result<String, String> {
             .and_then(|m| m.strip_suffix(" blank lines"))
             .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
         {
-            let n: usize = n.parse().map_err(|_| format!("bad mark in {line:?}"))?;
+            let n: usize = n.parse().map_err(|_| BadMark::BadIn(line.to_string()))?;
             lines.extend(std::iter::repeat_n(String::new(), n));
             continue;
         }
@@ -330,7 +362,7 @@ pub fn restore(shown: &str, marks: Marks) -> Result<String, String> {
             let after = &rest[i + marks.open.len()..];
             let end = after
                 .find(marks.close)
-                .ok_or_else(|| format!("unclosed mark in {line:?}"))?;
+                .ok_or_else(|| BadMark::Unclosed(line.to_string()))?;
             out.push_str(&unmark(&after[..end])?);
             rest = &after[end + marks.close.len()..];
         }
@@ -344,22 +376,30 @@ pub fn restore(shown: &str, marks: Marks) -> Result<String, String> {
 /// to exactly its first bytes with the cut counting the rest; no
 /// character the terminal would hide or act on is shown raw; and the
 /// text takes no more rows than given (a cut note aside).
-pub fn check(what: &str, marks: Marks, room: Room) -> Result<(), String> {
+pub fn check(what: &str, marks: Marks, room: Room) -> Result<(), Broken> {
     let shown = compact(what, marks, room);
     let back = restore(&shown.text, marks)?;
     match shown.cut {
-        None if back != what => return Err(format!("{what:?} shown as {:?}", shown.text)),
+        None if back != what => {
+            return Err(Broken::Changed {
+                what: what.to_string(),
+                shown: shown.text,
+            });
+        }
         None => {}
         Some(cut) => {
             let rest = what
                 .strip_prefix(back.as_str())
-                .ok_or_else(|| format!("{:?} is no prefix of {what:?}", shown.text))?;
+                .ok_or_else(|| Broken::NoPrefix {
+                    shown: shown.text.clone(),
+                    what: what.to_string(),
+                })?;
             let counted = Cut {
                 lines: rest.matches('\n').count(),
                 bytes: rest.len(),
             };
             if counted != cut {
-                return Err(format!("cut {cut:?}, but {counted:?} were left out"));
+                return Err(Broken::Miscounted { cut, counted });
             }
         }
     }
@@ -368,7 +408,10 @@ pub fn check(what: &str, marks: Marks, room: Room) -> Result<(), String> {
         .chars()
         .find(|&c| c != '\n' && (hidden(c) || (marks.ascii && !c.is_ascii())))
     {
-        return Err(format!("{c:?} shown raw in {:?}", shown.text));
+        return Err(Broken::Raw {
+            c,
+            shown: shown.text.clone(),
+        });
     }
     let rows: usize = shown
         .text
@@ -376,11 +419,17 @@ pub fn check(what: &str, marks: Marks, room: Room) -> Result<(), String> {
         .map(|l| rows_of(width(l), room.cols))
         .sum();
     if rows > room.rows.max(1) {
-        return Err(format!("{rows} rows for a room of {}", room.rows));
+        return Err(Broken::TooTall {
+            rows,
+            room: room.rows,
+        });
     }
     let full = full(what, marks);
     if restore(&full, marks)? != what {
-        return Err(format!("{what:?} in full is {full:?}"));
+        return Err(Broken::Full {
+            what: what.to_string(),
+            full,
+        });
     }
     Ok(())
 }
