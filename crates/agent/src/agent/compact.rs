@@ -91,6 +91,8 @@ impl Agent {
         text: &str,
         report: &mut TurnReport,
     ) -> Result<Result<(String, Usage), String>, Failure> {
+        // The inner String error is kept: it is a message already redacted
+        // of the key (`redact_key`), only shown, never matched on.
         let contents = [request::user_text(&[text])];
         let body = request::build(&RequestSpec {
             contents: &contents,

@@ -389,7 +389,7 @@ fn read_text(text: &str, opts: &ParseOptions, warn: &mut Warner) -> Result<Norma
         }
     };
     if let Some(converted) = stream::convert(&event) {
-        let (viz, dropped) = converted.map_err(ParseError::Data)?;
+        let (viz, dropped) = converted.map_err(|e| ParseError::Data(e.to_string()))?;
         let mut n = chart_of_event(viz)?;
         n.non_finite = dropped;
         return Ok(n);

@@ -15,7 +15,7 @@ use crate::events::foreign::{Translated, Translator, problem as problem_of};
 use crate::events::{Event, EventWriter};
 
 use super::rows::Warner;
-use super::tool::chart_from_tool_args;
+use super::tool::{ToolArgsError, chart_from_tool_args};
 use super::{ParseError, ParseOptions};
 
 pub(crate) const TOOL_NAME: &str = "render_visualization";
@@ -24,10 +24,16 @@ pub(crate) const TOOL_NAME: &str = "render_visualization";
 /// each point dropped for a value that is not a finite number.
 pub(crate) type Converted = (Event, Vec<(String, String)>);
 
+/// Why a `render_visualization` call makes no chart: its field and
+/// problem, without the examples [`ToolArgsError`]'s own `Display` adds.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {}", .0.field, .0.problem)]
+pub(crate) struct NotCharted(pub ToolArgsError);
+
 /// The `visualization` event for one `tool_use` event (with the points
 /// dropped for values that are not finite numbers), or why not. The
 /// tool_use's timestamp is kept.
-pub(crate) fn convert(e: &Event) -> Option<Result<Converted, String>> {
+pub(crate) fn convert(e: &Event) -> Option<Result<Converted, NotCharted>> {
     if e.kind() != "tool_use" || e.str_field("tool_name") != Some(TOOL_NAME) {
         return None;
     }
@@ -45,7 +51,7 @@ pub(crate) fn convert(e: &Event) -> Option<Result<Converted, String>> {
             }
             Ok((v, n.non_finite))
         }
-        Err(err) => Err(format!("{}: {}", err.field, err.problem)),
+        Err(err) => Err(NotCharted(err)),
     })
 }
 

@@ -94,7 +94,7 @@ impl Helper for SlashHelper {}
 /// [`Editor::read`]).
 pub struct Editor {
     to: mpsc::Sender<Request>,
-    from: mpsc::Receiver<Result<Input, String>>,
+    from: mpsc::Receiver<rustyline::Result<Input>>,
 }
 
 enum Request {
@@ -127,7 +127,7 @@ impl Editor {
                         Request::Read(prompt) => ed.read(&prompt),
                         Request::Clear => ed.rl.clear_screen().map(|()| Input::End),
                     };
-                    if answers.send(answer.map_err(|e| e.to_string())).is_err() {
+                    if answers.send(answer).is_err() {
                         break;
                     }
                 }

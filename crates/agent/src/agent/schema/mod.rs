@@ -29,6 +29,16 @@ pub const RECORD: &str = "record";
 /// The most validation errors told, to the model and to the user.
 const MAX_ERRORS: usize = 20;
 
+/// Why a JSON value is no usable schema: where it breaks the meta-schema.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotASchema {
+    /// The kind of JSON value it is instead.
+    #[error("a JSON Schema is an object; this is {0}")]
+    NotAnObject(&'static str),
+    #[error("not a valid JSON Schema at {at}: {why}")]
+    Invalid { at: String, why: String },
+}
+
 /// A parsed `--schema` or `--schema-multi`.
 #[derive(Clone)]
 pub struct Schema {
@@ -178,17 +188,14 @@ impl Schema {
                 )
             })?
         };
-        Schema::from_json(record, multi).map_err(|problem| err(file, problem, None))
+        Schema::from_json(record, multi).map_err(|problem| err(file, problem.to_string(), None))
     }
 
     /// A schema given as JSON; the error says where it breaks its
     /// meta-schema.
-    pub fn from_json(record: Value, multi: bool) -> Result<Schema, String> {
+    pub fn from_json(record: Value, multi: bool) -> Result<Schema, NotASchema> {
         if !record.is_object() {
-            return Err(format!(
-                "a JSON Schema is an object; this is {}",
-                kind_of(&record)
-            ));
+            return Err(NotASchema::NotAnObject(kind_of(&record)));
         }
         let sent = if multi {
             json!({"type": "object",
@@ -202,7 +209,10 @@ impl Schema {
             .map_err(|e| {
                 let at = e.instance_path().as_str();
                 let at = if at.is_empty() { "/" } else { at };
-                format!("not a valid JSON Schema at {at}: {e}")
+                NotASchema::Invalid {
+                    at: at.to_string(),
+                    why: e.to_string(),
+                }
             })?;
         Ok(Schema {
             record,

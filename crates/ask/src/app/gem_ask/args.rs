@@ -449,6 +449,7 @@ pub fn is_variable_name(s: &str) -> bool {
         && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
 }
 
+// String errors: clap's value parsers print the message as it is.
 fn parse_param(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((k, v)) if is_variable_name(k) => Ok((k.to_string(), v.to_string())),
@@ -456,6 +457,7 @@ fn parse_param(s: &str) -> Result<(String, String), String> {
     }
 }
 
+// String error: clap prints it as the message.
 fn parse_temperature(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if (0.0..=2.0).contains(&v) => Ok(v),
@@ -463,6 +465,7 @@ fn parse_temperature(s: &str) -> Result<f64, String> {
     }
 }
 
+// String error: clap prints it as the message.
 fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),

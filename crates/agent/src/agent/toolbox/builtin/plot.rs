@@ -120,6 +120,8 @@ const GUIDANCE: &str = "For layered charts (two measures over one axis, bands, r
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plotted {
     pub events: Vec<Event>,
+    // String errors kept: both sides are text for the model (its summary or
+    // its problems), not an error the program handles.
     pub answer: Result<String, String>,
 }
 

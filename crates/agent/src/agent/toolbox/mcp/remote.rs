@@ -39,7 +39,8 @@ pub(super) async fn connect(
     timeout: Duration,
 ) -> Result<Connected, StartError> {
     let (headers, secrets) =
-        headers(spec, |n| crate::agent::environ::get().var(n)).map_err(StartError::Remote)?;
+        headers(spec, |n| crate::agent::environ::get().var(n))
+            .map_err(|e| StartError::Remote(e.to_string()))?;
     // A server that echoes a header back (a debug tool, an error page)
     // must not hand it to the model: its values are redacted from output.
     crate::agent::toolbox::secrets::also_known(secrets);
@@ -101,6 +102,21 @@ async fn sse_connect(
     })
 }
 
+/// Why an entry's headers cannot be sent; never a value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(super) enum HeaderError {
+    #[error("header {0:?} is not an HTTP header name")]
+    BadName(String),
+    #[error("header {header} names ${var}, which is not set")]
+    Unset { header: String, var: String },
+    #[error("header {0}: its value is not valid in HTTP (a line break or a control character?)")]
+    BadValue(String),
+}
+
+/// A variable a header names that is unset (or empty): its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unset(String);
+
 /// The entry's headers, each `$NAME` or `${NAME}` in a value replaced by
 /// that variable of `env` (`$$` is a `$`), and the secrets among them:
 /// the variables' values, and the value and its words of a header that
@@ -109,14 +125,16 @@ async fn sse_connect(
 pub(super) fn headers(
     spec: &ServerSpec,
     env: impl Fn(&str) -> Option<String>,
-) -> Result<(Headers, Vec<String>), String> {
+) -> Result<(Headers, Vec<String>), HeaderError> {
     let mut out = Headers::new();
     let mut secrets = Vec::new();
     for (k, v) in &spec.headers {
         let name = HeaderName::from_bytes(k.as_bytes())
-            .map_err(|_| format!("header {k:?} is not an HTTP header name"))?;
-        let (value, vars) =
-            expand(v, &env).map_err(|var| format!("header {k} names ${var}, which is not set"))?;
+            .map_err(|_| HeaderError::BadName(k.clone()))?;
+        let (value, vars) = expand(v, &env).map_err(|Unset(var)| HeaderError::Unset {
+            header: k.clone(),
+            var,
+        })?;
         let credential = matches!(
             name.as_str(),
             "authorization" | "proxy-authorization" | "cookie"
@@ -126,11 +144,8 @@ pub(super) fn headers(
             secrets.push(value.clone());
         }
         secrets.extend(vars);
-        let mut value = HeaderValue::from_str(&value).map_err(|_| {
-            format!(
-                "header {k}: its value is not valid in HTTP (a line break or a control character?)"
-            )
-        })?;
+        let mut value =
+            HeaderValue::from_str(&value).map_err(|_| HeaderError::BadValue(k.clone()))?;
         value.set_sensitive(true);
         out.insert(name, value);
     }
@@ -142,7 +157,7 @@ pub(super) fn headers(
 fn expand(
     value: &str,
     env: &impl Fn(&str) -> Option<String>,
-) -> Result<(String, Vec<String>), String> {
+) -> Result<(String, Vec<String>), Unset> {
     let mut vars = Vec::new();
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
@@ -177,7 +192,7 @@ fn expand(
                 out.push_str(&v);
                 vars.push(v);
             }
-            None => return Err(name.to_string()),
+            None => return Err(Unset(name.to_string())),
         }
         rest = after;
     }
@@ -235,13 +250,13 @@ mod tests {
         assert_eq!(e("Bearer $TOKEN").unwrap(), "Bearer s3cr3t");
         assert_eq!(e("Bearer ${TOKEN}x").unwrap(), "Bearer s3cr3tx");
         assert_eq!(e("cost $5 and $$HOME $").unwrap(), "cost $5 and $HOME $");
-        assert_eq!(e("$MISSING").unwrap_err(), "MISSING");
-        assert_eq!(e("${EMPTY}").unwrap_err(), "EMPTY");
+        assert_eq!(e("$MISSING").unwrap_err(), Unset("MISSING".into()));
+        assert_eq!(e("${EMPTY}").unwrap_err(), Unset("EMPTY".into()));
         let spec: ServerSpec = toml::from_str(
             "url = \"http://h/\"\nheaders = { Authorization = \"Bearer $TOKEN\", X-Other = \"${NOPE}\" }\n",
         )
         .unwrap();
-        let err = headers(&spec, env).unwrap_err();
+        let err = headers(&spec, env).unwrap_err().to_string();
         assert_eq!(err, "header X-Other names $NOPE, which is not set");
         let mut spec = spec;
         spec.headers.remove("X-Other");

@@ -293,7 +293,7 @@ impl Sandbox {
             secrets: secrets.to_vec(),
             allow_network: self.setup.allow_network,
         })
-        .map_err(unavailable)
+        .map_err(|e| unavailable(e.to_string()))
     }
 
     #[cfg(not(target_os = "linux"))]

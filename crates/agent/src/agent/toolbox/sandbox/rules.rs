@@ -99,21 +99,27 @@ fn rule(path: &Path, access: BitFlags<AccessFs>) -> Option<PathBeneath<PathFd>> 
     Some(PathBeneath::new(fd, access).set_compatibility(CompatLevel::BestEffort))
 }
 
+/// Why no ruleset could be made.
+#[derive(Debug, thiserror::Error)]
+pub enum NoRuleset {
+    #[error(transparent)]
+    Landlock(#[from] landlock::RulesetError),
+    #[error("the kernel has no Landlock")]
+    Missing,
+}
+
 /// The ruleset for `spec`, created, as a descriptor.
-pub fn ruleset(spec: &Spec) -> Result<OwnedFd, String> {
-    let fail = |e: landlock::RulesetError| e.to_string();
+pub fn ruleset(spec: &Spec) -> Result<OwnedFd, NoRuleset> {
     let read = AccessFs::from_read(ABI_USED);
     let all = AccessFs::from_all(ABI_USED);
     let mut rs = Ruleset::default()
         .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(all)
-        .map_err(fail)?;
+        .handle_access(all)?;
     if !spec.allow_network {
         rs = rs
-            .handle_access(AccessNet::from_all(ABI_USED))
-            .map_err(fail)?;
+            .handle_access(AccessNet::from_all(ABI_USED))?;
     }
-    rs = rs.scope(Scope::from_all(ABI_USED)).map_err(fail)?;
+    rs = rs.scope(Scope::from_all(ABI_USED))?;
     let (whole, listed) = readable(&spec.secrets);
     let mut rules: Vec<PathBeneath<PathFd>> = Vec::new();
     rules.extend(whole.iter().filter_map(|p| rule(p, read)));
@@ -130,11 +136,9 @@ pub fn ruleset(spec: &Spec) -> Result<OwnedFd, String> {
             .filter_map(|d| rule(Path::new(d), AccessFs::ReadFile.into())),
     );
     rules.extend(spec.writable.iter().filter_map(|p| rule(p, all)));
-    let created = rs.create().map_err(fail)?;
-    let created = created
-        .add_rules(rules.into_iter().map(Ok::<_, landlock::RulesetError>))
-        .map_err(fail)?;
-    Option::<OwnedFd>::from(created).ok_or_else(|| "the kernel has no Landlock".to_string())
+    let created = rs.create()?;
+    let created = created.add_rules(rules.into_iter().map(Ok::<_, landlock::RulesetError>))?;
+    Option::<OwnedFd>::from(created).ok_or(NoRuleset::Missing)
 }
 
 /// `landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`.
