@@ -19,7 +19,7 @@ use super::turn::TurnReport;
 use super::{Options, OutputMode, exit, setup};
 use crate::events::Event;
 use crate::provider::models::{self, ModelInfo};
-use crate::provider::{Client, GenError, ProviderKind};
+use crate::provider::{Client, GenError};
 use crate::term::coded;
 
 /// A failure as the error `app::main_with` prints, with its exit code.
@@ -104,7 +104,7 @@ impl EventSink for Discard {
 
 /// `--count-tokens`.
 pub fn count_tokens(args: &Options) -> anyhow::Result<u8> {
-    if args.ask.provider != ProviderKind::Gemini {
+    if !args.ask.provider.wire().supports().count_tokens {
         return Err(coded(
             exit::USAGE,
             format!(

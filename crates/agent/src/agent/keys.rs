@@ -19,7 +19,7 @@ pub fn api_key(kind: ProviderKind) -> Option<String> {
 /// this run talks to: a child process or a tool's output must not carry
 /// any of them.
 pub fn known_keys() -> Vec<String> {
-    [ProviderKind::Gemini, ProviderKind::Openai]
+    ProviderKind::ALL
         .iter()
         .flat_map(|k| k.wiring().key_vars)
         .filter_map(|k| crate::agent::environ::get().var(k))

@@ -195,7 +195,7 @@ impl Options {
                 self.output.ascii,
                 self.output.unicode,
             ),
-            no_gemini_tools: (self.ask.provider != ProviderKind::Gemini).then(|| {
+            no_gemini_tools: (!self.ask.provider.wire().supports().builtin_tools).then(|| {
                 format!(
                     "they use Gemini's own googleSearch and urlContext tools, which --provider {} does not have",
                     self.ask.provider.name()

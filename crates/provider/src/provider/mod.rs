@@ -91,6 +91,17 @@ impl ProviderKind {
         }
     }
 
+    /// Every provider, as registered.
+    pub const ALL: &[ProviderKind] = &[ProviderKind::Gemini, ProviderKind::Openai];
+
+    /// The wire format, borrowed (for what it says about itself).
+    pub fn wire(self) -> &'static dyn Provider {
+        match self {
+            ProviderKind::Gemini => &gemini::Gemini,
+            ProviderKind::Openai => &openai::OpenAi,
+        }
+    }
+
     /// The wire format.
     pub fn provider(self) -> Arc<dyn Provider> {
         match self {
@@ -115,9 +126,43 @@ pub struct Wiring {
     pub default_model: Option<&'static str>,
 }
 
+/// How a provider's wire carries attachments.
+#[derive(Debug)]
+pub struct AttachmentWire {
+    /// The media types it takes.
+    pub types: &'static [&'static str],
+    /// Its name in a message (`Gemini`, `the openai provider`).
+    pub who: &'static str,
+    /// A file too large for inline goes through a Files API and is then
+    /// referred to by its URI (`fileData`); without, everything is inline.
+    pub files_api: bool,
+    /// Inline data may stay inside a function response (else it is moved
+    /// beside it).
+    pub inline_in_function_response: bool,
+    /// The URLs it takes are image URLs only.
+    pub url_images_only: bool,
+    /// A text attachment is sent as a text part.
+    pub text_as_text: bool,
+}
+
+/// What a provider's models support beyond generating.
+#[derive(Debug)]
+pub struct Supports {
+    /// `countTokens` (`--count-tokens`).
+    pub count_tokens: bool,
+    /// Gemini's own `googleSearch` and `urlContext` tools.
+    pub builtin_tools: bool,
+}
+
 /// One provider's wire format.
 pub trait Provider: Send + Sync {
     fn kind(&self) -> ProviderKind;
+
+    /// How attachments go on the wire.
+    fn attachments(&self) -> &'static AttachmentWire;
+
+    /// What its models support.
+    fn supports(&self) -> &'static Supports;
 
     /// The request path under the base URL, query included.
     fn path(&self, model: &str) -> String;

@@ -44,42 +44,11 @@ pub const INLINE_BUDGET: u64 = 19_000_000;
 /// The largest file the Files API takes.
 pub const MAX_UPLOAD: u64 = 2 << 30;
 
-/// Types Gemini reads (its documentation's names).
-const GEMINI_TYPES: &[&str] = &[
-    "image/png",
-    "image/jpeg",
-    "image/webp",
-    "image/heic",
-    "image/heif",
-    "application/pdf",
-    "text/plain",
-    "audio/wav",
-    "audio/mp3",
-    "audio/aiff",
-    "audio/aac",
-    "audio/ogg",
-    "audio/flac",
-    "video/mp4",
-    "video/mov",
-    "video/webm",
-    "video/3gpp",
-];
 
-/// What an OpenAI-compatible chat-completions server can be sent: images
-/// as `image_url` data URLs, text as text.
-const OPENAI_TYPES: &[&str] = &[
-    "image/png",
-    "image/jpeg",
-    "image/webp",
-    "image/gif",
-    "text/plain",
-];
 
+/// The media types `provider` takes.
 pub fn accepted(provider: ProviderKind) -> &'static [&'static str] {
-    match provider {
-        ProviderKind::Gemini => GEMINI_TYPES,
-        ProviderKind::Openai => OPENAI_TYPES,
-    }
+    provider.wire().attachments().types
 }
 
 /// What the user named.
@@ -173,10 +142,7 @@ impl AttachError {
 pub use crate::render::graphics::human_bytes as human;
 
 fn provider_name(p: ProviderKind) -> &'static str {
-    match p {
-        ProviderKind::Gemini => "Gemini",
-        ProviderKind::Openai => "the openai provider",
-    }
+    p.wire().attachments().who
 }
 
 /// Checks one file (or spooled stdin) and makes its attachment; the
@@ -289,7 +255,8 @@ pub fn open_url(url: &str, provider: ProviderKind) -> Result<Attachment, AttachE
         });
     }
     let mime = url_mime(url);
-    if provider == ProviderKind::Openai && !mime.is_some_and(|m| m.starts_with("image/")) {
+    let images_only = provider.wire().attachments().url_images_only;
+    if images_only && !mime.is_some_and(|m| m.starts_with("image/")) {
         return Err(AttachError::Unsupported {
             name: url.to_string(),
             mime: mime.unwrap_or("a URL of unknown type").into(),
@@ -310,18 +277,20 @@ pub fn open_url(url: &str, provider: ProviderKind) -> Result<Attachment, AttachE
 /// A file too large to send at all: past the Files API's limit, or (the
 /// openai provider, which sends inline only) past the inline budget.
 fn too_large(name: &str, size: u64, provider: ProviderKind) -> Result<(), AttachError> {
-    let limit = match provider {
-        ProviderKind::Gemini if size > MAX_UPLOAD => {
-            format!(
-                "the {} bytes (2 GiB) the Files API takes",
-                grouped(MAX_UPLOAD)
-            )
-        }
-        ProviderKind::Openai if encoded_len(size) > INLINE_BUDGET => format!(
-            "the openai provider sends: it sends attachments inline only, {} of base64 in a request",
+    let wire = provider.wire().attachments();
+    let limit = if wire.files_api && size > MAX_UPLOAD {
+        format!(
+            "the {} bytes (2 GiB) the Files API takes",
+            grouped(MAX_UPLOAD)
+        )
+    } else if !wire.files_api && encoded_len(size) > INLINE_BUDGET {
+        format!(
+            "{} sends: it sends attachments inline only, {} of base64 in a request",
+            wire.who,
             human(INLINE_BUDGET)
-        ),
-        _ => return Ok(()),
+        )
+    } else {
+        return Ok(());
     };
     Err(AttachError::TooLarge {
         name: name.to_string(),
@@ -349,13 +318,15 @@ pub fn route(list: &mut [Attachment], provider: ProviderKind) -> Result<(), Atta
             continue;
         }
         too_large(&a.name, a.size, provider)?;
-        if provider == ProviderKind::Openai {
+        let wire = provider.wire().attachments();
+        if !wire.files_api {
             return Err(AttachError::TooLarge {
                 name: a.name.clone(),
                 size: format!("{} bytes", grouped(a.size)),
                 limit: format!(
-                    "what is left of the {} of base64 the openai provider sends inline in one request",
-                    human(INLINE_BUDGET)
+                    "what is left of the {} of base64 {} sends inline in one request",
+                    human(INLINE_BUDGET),
+                    wire.who
                 ),
             });
         }

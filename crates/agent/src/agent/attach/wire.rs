@@ -25,7 +25,7 @@ use super::store::hash_file;
 use super::{Attachments, INLINE_BUDGET, human};
 use crate::provider::blob::{Blobs, Source, encoded_len};
 use crate::provider::files::{self, Upload};
-use crate::provider::{Client, GenError, ProviderKind};
+use crate::provider::{Client, GenError};
 
 /// Seconds before its expiry a file URI is no longer used.
 const EXPIRY_MARGIN: i64 = 600;
@@ -81,7 +81,7 @@ impl Attachments {
                     // Only inline data goes in a function response.
                     if r.get("inlineData").is_some()
                         && !old_model
-                        && self.provider == ProviderKind::Gemini
+                        && self.provider.wire().attachments().inline_in_function_response
                     {
                         resolved.push(json!({"inlineData": r["inlineData"]}));
                     } else {
@@ -131,7 +131,8 @@ impl Attachments {
             Value::Object(out)
         };
         let uri = m.get("fileUri").and_then(Value::as_str);
-        if let Some(uri) = uri.filter(|_| self.provider == ProviderKind::Gemini)
+        let wire = self.provider.wire().attachments();
+        if let Some(uri) = uri.filter(|_| wire.files_api)
             && !expired(m.get("expires").and_then(Value::as_str))
         {
             return Ok(with("fileData", json!({"mimeType": mime, "fileUri": uri})));
@@ -145,7 +146,7 @@ impl Attachments {
                 json!({"text": format!("[The attachment {name} ({mime}) is no longer available.]")}),
             );
         };
-        if self.provider == ProviderKind::Openai
+        if wire.text_as_text
             && let Some(p) = openai_text(name, mime, &source, w)?
         {
             return Ok(p);
@@ -157,7 +158,7 @@ impl Attachments {
                     "{name}: too large to send inline"
                 )));
             };
-            if self.provider != ProviderKind::Gemini {
+            if !wire.files_api {
                 return Err(GenError::Attachment(format!(
                     "{name}: too large to send inline"
                 )));

@@ -6,7 +6,7 @@ pub mod embed;
 
 use serde_json::Value;
 
-use super::{Provider, ProviderKind, StreamFold, Wiring, parse_chunk};
+use super::{AttachmentWire, Provider, ProviderKind, StreamFold, Supports, Wiring, parse_chunk};
 use crate::provider::{ApiError, Delta, GenError, Turn};
 
 pub const WIRING: Wiring = Wiring {
@@ -20,9 +20,52 @@ pub const WIRING: Wiring = Wiring {
 
 pub struct Gemini;
 
+/// Types Gemini reads (its documentation's names).
+const TYPES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/heic",
+    "image/heif",
+    "application/pdf",
+    "text/plain",
+    "audio/wav",
+    "audio/mp3",
+    "audio/aiff",
+    "audio/aac",
+    "audio/ogg",
+    "audio/flac",
+    "video/mp4",
+    "video/mov",
+    "video/webm",
+    "video/3gpp",
+];
+
+const ATTACHMENTS: AttachmentWire = AttachmentWire {
+    types: TYPES,
+    who: "Gemini",
+    files_api: true,
+    inline_in_function_response: true,
+    url_images_only: false,
+    text_as_text: false,
+};
+
+const SUPPORTS: Supports = Supports {
+    count_tokens: true,
+    builtin_tools: true,
+};
+
 impl Provider for Gemini {
     fn kind(&self) -> ProviderKind {
         ProviderKind::Gemini
+    }
+
+    fn attachments(&self) -> &'static AttachmentWire {
+        &ATTACHMENTS
+    }
+
+    fn supports(&self) -> &'static Supports {
+        &SUPPORTS
     }
 
     fn path(&self, model: &str) -> String {

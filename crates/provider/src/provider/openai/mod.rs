@@ -14,7 +14,7 @@ pub mod stream;
 
 use serde_json::Value;
 
-use super::{Provider, ProviderKind, StreamFold, Wiring};
+use super::{AttachmentWire, Provider, ProviderKind, StreamFold, Supports, Wiring};
 use crate::provider::ApiError;
 
 pub const WIRING: Wiring = Wiring {
@@ -28,9 +28,41 @@ pub const WIRING: Wiring = Wiring {
 
 pub struct OpenAi;
 
+/// What an OpenAI-compatible chat-completions server can be sent: images
+/// as `image_url` data URLs, text as text.
+const TYPES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/gif",
+    "text/plain",
+];
+
+const ATTACHMENTS: AttachmentWire = AttachmentWire {
+    types: TYPES,
+    who: "the openai provider",
+    files_api: false,
+    inline_in_function_response: false,
+    url_images_only: true,
+    text_as_text: true,
+};
+
+const SUPPORTS: Supports = Supports {
+    count_tokens: false,
+    builtin_tools: false,
+};
+
 impl Provider for OpenAi {
     fn kind(&self) -> ProviderKind {
         ProviderKind::Openai
+    }
+
+    fn attachments(&self) -> &'static AttachmentWire {
+        &ATTACHMENTS
+    }
+
+    fn supports(&self) -> &'static Supports {
+        &SUPPORTS
     }
 
     fn path(&self, _model: &str) -> String {
