@@ -5,4 +5,3 @@ pub mod memory;
 
 pub(crate) use gemline_core::{events, term};
 pub(crate) use gemline_provider::provider;
-pub(crate) use gemline_render::render;

@@ -245,8 +245,9 @@ pub fn parse(words: &[String]) -> Result<Command, CommandError> {
 pub enum Out {
     /// An event: a write (`memory`) or something asked for.
     Event(Event),
-    /// A line of text (the mermaid graph), for a person.
-    Text(String),
+    /// A graph (a `memory_graph` event's JSON) asked for as a mermaid
+    /// flowchart: the caller draws it (`render::memory::mermaid_block`).
+    Mermaid(serde_json::Value),
     /// Something the user should be told (a note, a skipped line).
     Note(String),
 }
@@ -303,8 +304,7 @@ pub fn run(
         } => {
             let g = h.graph(around.as_deref(), *depth)?;
             if *mermaid {
-                let chart = crate::render::memory::flowchart(&g.to_json());
-                out(Out::Text(format!("```mermaid\n{chart}```")));
+                out(Out::Mermaid(g.to_json()));
             } else {
                 out(Out::Event(event::graph(&g)));
             }

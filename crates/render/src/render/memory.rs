@@ -210,6 +210,11 @@ pub fn lines(e: &Event, width: usize, unicode: bool, color: bool) -> Vec<String>
     }
 }
 
+/// A `memory_graph` as a fenced mermaid block, for `--mermaid`.
+pub fn mermaid_block(graph: &Value) -> String {
+    format!("```mermaid\n{}```", flowchart(graph))
+}
+
 /// A `memory_graph` as a mermaid flowchart (`flowchart LR`): nodes `n1`,
 /// `n2`, ... labelled with their keys, relation kinds on the arrows.
 /// Labels are quoted, with quotes and markup as mermaid entity codes, so

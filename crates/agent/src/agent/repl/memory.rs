@@ -44,7 +44,7 @@ impl Repl {
         for o in outs {
             match o {
                 Out::Note(n) => self.term.note(&n),
-                Out::Text(t) => self.term.say(&t),
+                Out::Mermaid(g) => self.term.say(&crate::render::memory::mermaid_block(&g)),
                 Out::Event(e) => {
                     let lines = crate::render::memory::lines(&e, cols, unicode, false);
                     if e.kind() == "memory" {

@@ -226,7 +226,7 @@ pub fn run(action: Action, handle: &Handle) -> anyhow::Result<u8> {
     let mut lines: Vec<String> = Vec::new();
     let done = command::run(handle, &cmd, &mut raw, &mut |o| match o {
         Out::Event(e) => lines.push(e.to_line()),
-        Out::Text(t) => lines.push(t),
+        Out::Mermaid(g) => lines.push(crate::render::memory::mermaid_block(&g)),
         Out::Note(n) => diag(format!("gem-ask: note: {n}")),
     });
     for l in lines {
