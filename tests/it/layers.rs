@@ -8,7 +8,9 @@
 //! round a longer circle), and that no engine crate (core, parse, render,
 //! provider, memory, agent) sees clap's parser types or the config file,
 //! and that gem-ask's engine (crates/agent) reads no environment variable.
-//! Test code (`#[cfg(test)]` and below) may use any layer.
+//! Test code (the item under a column-0 `#[cfg(test)]`: a test module,
+//! inline or in its own file) may use any layer; the code after it is
+//! checked like the rest.
 //!
 //! The checker works on source text: `crate::`, `super::` and `self::`
 //! paths (brace groups expanded) resolved to the modules of the file tree;
@@ -44,30 +46,65 @@ fn module_of(rel: &str) -> Module {
 /// out so that a path in a doc line or a message is not an import.
 fn code_of(text: &str) -> String {
     let mut out = String::new();
-    for line in text.lines() {
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
         if line.starts_with("#[cfg(test)]") {
-            break;
+            skip_item(&mut lines);
+            continue;
         }
         let t = line.trim_start();
         if t.starts_with("//") {
             continue;
         }
-        // Strings: drop their contents (a `"` inside a char literal or an
-        // escaped quote is rare enough in paths' company to ignore).
-        let mut in_str = false;
-        let mut prev = ' ';
-        for c in line.chars() {
-            if c == '"' && prev != '\\' && prev != '\'' {
-                in_str = !in_str;
-                out.push('"');
-            } else if !in_str {
-                out.push(c);
-            }
-            prev = c;
-        }
+        out.push_str(&without_strings(line));
         out.push('\n');
     }
     out
+}
+
+/// A line with its strings' contents dropped (a `"` inside a char literal
+/// or an escaped quote is rare enough in paths' company to ignore).
+fn without_strings(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_str = false;
+    let mut prev = ' ';
+    for c in line.chars() {
+        if c == '"' && prev != '\\' && prev != '\'' {
+            in_str = !in_str;
+            out.push('"');
+        } else if !in_str {
+            out.push(c);
+        }
+        prev = c;
+    }
+    out
+}
+
+/// Skips the item under a `#[cfg(test)]`: its further attributes, then
+/// up to its `;` (`mod tests;`) or the brace that closes its block.
+fn skip_item<'a>(lines: &mut impl Iterator<Item = &'a str>) {
+    let mut depth = 0usize;
+    let mut opened = false;
+    for line in lines.by_ref() {
+        let code = without_strings(line.split("//").next().unwrap_or(""));
+        let code = code.replace("'{'", "").replace("'}'", "");
+        if !opened && code.trim_start().starts_with("#[") {
+            continue;
+        }
+        for c in code.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if (opened && depth == 0) || (!opened && code.trim_end().ends_with(';')) {
+            return;
+        }
+    }
 }
 
 /// The files of one crate's `src/` (its binaries' `src/bin/` left out),
@@ -640,7 +677,26 @@ fn the_checker_finds_what_it_is_for() {
         "term/grammar.rs",
         "fn f() {}\n#[cfg(test)]\nmod tests { use crate::spec::x; }\n",
     ));
+    tests.push(file(
+        "core",
+        "term/style.rs",
+        "#[cfg(test)]\n#[path = \"t.rs\"]\nmod tests;\n#[cfg(test)]\nmod more {\n    fn f() {\n        let _ = '}';\n    }\n    use crate::spec::y;\n}\n",
+    ));
     assert_eq!(check(&tests, &order), Vec::<String>::new());
+
+    // The code after a test module is read: an import up the order there
+    // is seen.
+    let mut after = clean();
+    after.push(file(
+        "core",
+        "term/width.rs",
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n}\nuse crate::events::Event;\n",
+    ));
+    let p = check(&after, &order);
+    assert!(
+        p.len() == 1 && p[0].contains("runs up the layer order"),
+        "{p:?}"
+    );
 }
 
 #[test]
