@@ -48,8 +48,36 @@ pub use listing::{ServerInfo, ToolInfo, ToolList, format_tool_list};
 pub use result::{Done, Failed, Ran, ResultExt, ToolResult};
 pub use setup::ToolSetup;
 pub use stop::Stop;
-pub use tool::{Ctx, Dispatched, MEDIA_KEY, Registry, Source, Tool, ToolCall, media_for_model};
+pub use tool::{Dispatched, MEDIA_KEY, Registry, Source, Tool, ToolCall, media_for_model};
 pub use workspace::Workspace;
+
+/// What a tool gets besides its arguments.
+pub struct Ctx<'a> {
+    pub workspace: &'a Workspace,
+    /// The tool stops (and says so) when it passes this.
+    pub deadline: Instant,
+    pub timeout: Duration,
+    /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
+    pub tool_id: &'a str,
+    /// `--task-timeout`'s instant, which stops a tool too ([`stop`]).
+    pub task_deadline: Option<Instant>,
+    /// The model, for the tools that ask it themselves (the web tools).
+    pub model: Option<&'a model::ModelAccess>,
+    /// The run's memory, when it is on.
+    pub memory: Option<&'a crate::memory::Handle>,
+}
+
+impl Registry {
+    /// gem-ask's own tools ([`builtin::tools`]), `signal` with its
+    /// `progress` kind or without.
+    pub fn builtin(progress_reporting: bool) -> Registry {
+        let mut r = Registry::default();
+        for t in builtin::tools(progress_reporting) {
+            r.add(t);
+        }
+        r
+    }
+}
 
 /// The declared tools of a run with everything needed to call them.
 pub struct Toolbox {

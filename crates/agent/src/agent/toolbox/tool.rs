@@ -1,18 +1,17 @@
 //! The toolbox's vocabulary: a [`Tool`] (its declaration, where it
 //! comes from, its consent level, its paragraph of the system prompt and
 //! how it runs), the [`Registry`] of every known tool, what a tool gets
-//! besides its arguments ([`Ctx`]), a call as the model made it
+//! besides its arguments ([`Ctx`], kept in the entrance), a call as the model made it
 //! ([`ToolCall`]) and what a dispatch hands back ([`Dispatched`]). The
 //! module's entrance (`toolbox/mod.rs`) re-exports them and keeps the
 //! [`Toolbox`](super::Toolbox) that runs a call.
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{Failed, Level, Ran, Workspace, builtin, model};
+use super::{Ctx, Failed, Level, Ran, Workspace};
 
 /// Where a tool comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,22 +30,6 @@ impl fmt::Display for Source {
             Source::Mcp { server, .. } => write!(f, "mcp:{server}"),
         }
     }
-}
-
-/// What a tool gets besides its arguments.
-pub struct Ctx<'a> {
-    pub workspace: &'a Workspace,
-    /// The tool stops (and says so) when it passes this.
-    pub deadline: Instant,
-    pub timeout: Duration,
-    /// The call's `tool_id` (a `plot` chart's `ui` event is named after it).
-    pub tool_id: &'a str,
-    /// `--task-timeout`'s instant, which stops a tool too ([`stop`]).
-    pub task_deadline: Option<Instant>,
-    /// The model, for the tools that ask it themselves (the web tools).
-    pub model: Option<&'a model::ModelAccess>,
-    /// The run's memory, when it is on.
-    pub memory: Option<&'a crate::memory::Handle>,
 }
 
 /// The member of a tool's `functionResponse.response` that carries its
@@ -181,16 +164,6 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// gem-ask's own tools ([`builtin::tools`]), `signal` with its
-    /// `progress` kind or without.
-    pub fn builtin(progress_reporting: bool) -> Registry {
-        let mut r = Registry::default();
-        for t in builtin::tools(progress_reporting) {
-            r.add(t);
-        }
-        r
-    }
-
     /// Registers a tool. A name already taken is made unique with a
     /// numbered suffix (MCP servers may repeat each other's names).
     pub fn add(&mut self, mut tool: Tool) {
