@@ -17,7 +17,8 @@ pub fn options(a: u8, b: u8) -> RenderOptions {
         show_tools: b & 4 != 0,
         show_thoughts: b & 8 != 0,
         markdown: b & 16 != 0,
-        chart_tables: b & 32 != 0,
+        chart_tables: (b & 32 != 0)
+            .then_some(gemline::parse::markdown_table_chart as gemline::render::TableChart),
         ..RenderOptions::default()
     }
 }

@@ -234,9 +234,9 @@ pub fn parse(words: &[String]) -> Result<Command, CommandError> {
             Command::Reindex
         }
         other => {
-            return Err(CommandError::UnknownCommand(
-                crate::term::sanitize_line(other),
-            ));
+            return Err(CommandError::UnknownCommand(crate::term::sanitize_line(
+                other,
+            )));
         }
     })
 }

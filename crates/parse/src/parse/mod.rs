@@ -364,6 +364,21 @@ fn apply_overrides(obj: &mut Map<String, Value>, opts: &ParseOptions) {
 ///
 /// What viz-parse would say on stderr about the reading (ambiguities
 /// resolved, rows skipped) is in [`Normalized::notes`].
+/// A Markdown table (its text) as a bar chart, or `None` when it holds no
+/// numbers: the reader `--chart-tables` hands the renderer
+/// (`render::TableChart`).
+pub fn markdown_table_chart(text: &str) -> Option<crate::spec::Chart> {
+    let opts = ParseOptions {
+        format: Some(Format::Markdown),
+        chart: Some(crate::spec::ChartType::Bar),
+        ..Default::default()
+    };
+    match parse_text(text, &opts) {
+        Ok(n) if n.chart.series.iter().any(|s| !s.points.is_empty()) => Some(n.chart),
+        _ => None,
+    }
+}
+
 pub fn parse_text(text: &str, opts: &ParseOptions) -> Result<Normalized, ParseError> {
     let mut notes = Vec::new();
     let mut sink = |m: String| notes.push(m);

@@ -91,7 +91,7 @@ pub const DEFAULT_HEIGHT: usize = 15;
 
 /// How to draw. Build it with [`RenderOptions::resolve`] from flags and
 /// the environment, or by hand (tests, `gem-ask`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct RenderOptions {
     /// Columns; no line is wider. Below 20 charts are still drawn but
     /// get cramped.
@@ -117,8 +117,9 @@ pub struct RenderOptions {
     pub markdown: bool,
     /// Links as OSC 8 hyperlinks (with colour on).
     pub hyperlinks: bool,
-    /// A Markdown table with numbers is also drawn as a bar chart.
-    pub chart_tables: bool,
+    /// A Markdown table with numbers is also drawn as a bar chart, read
+    /// by this (viz-parse's Markdown table reader, given by the front).
+    pub chart_tables: Option<TableChart>,
     /// Charts and images as pictures, with this protocol (`--graphics`;
     /// set only for a terminal that draws them).
     pub graphics: Option<graphics::Target>,
@@ -142,7 +143,7 @@ impl Default for RenderOptions {
             limits: Limits::default(),
             markdown: false,
             hyperlinks: false,
-            chart_tables: false,
+            chart_tables: None,
             graphics: None,
             in_place: false,
         }
@@ -174,17 +175,22 @@ impl RenderOptions {
     }
 }
 
+/// A Markdown table (its text) as a bar chart, or none when it holds no
+/// numbers: what `--chart-tables` draws under a table. The front hands it
+/// in (`parse::markdown_table_chart`), so drawing needs no reader.
+pub type TableChart = fn(&str) -> Option<crate::spec::Chart>;
+
 /// How assistant text is drawn (`--markdown`, `--hyperlinks`,
 /// `--chart-tables`, resolved): shared by viz-render and gem-ask's
 /// terminal view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct MarkdownOptions {
     /// Assistant text drawn as Markdown.
     pub markdown: bool,
     /// Links as OSC 8 hyperlinks where colour is on.
     pub hyperlinks: bool,
     /// A Markdown table with numbers is also drawn as a bar chart.
-    pub chart_tables: bool,
+    pub chart_tables: Option<TableChart>,
 }
 
 impl MarkdownOptions {

@@ -44,8 +44,6 @@ pub const INLINE_BUDGET: u64 = 19_000_000;
 /// The largest file the Files API takes.
 pub const MAX_UPLOAD: u64 = 2 << 30;
 
-
-
 /// The media types `provider` takes.
 pub fn accepted(provider: ProviderKind) -> &'static [&'static str] {
     provider.wire().attachments().types

@@ -81,7 +81,11 @@ impl Attachments {
                     // Only inline data goes in a function response.
                     if r.get("inlineData").is_some()
                         && !old_model
-                        && self.provider.wire().attachments().inline_in_function_response
+                        && self
+                            .provider
+                            .wire()
+                            .attachments()
+                            .inline_in_function_response
                     {
                         resolved.push(json!({"inlineData": r["inlineData"]}));
                     } else {

@@ -10,10 +10,10 @@
 use comfy_table::CellAlignment;
 use pulldown_cmark::Alignment;
 
-use crate::render::RenderOptions;
 use crate::render::table::{self, Layout, overhead, share};
 use crate::render::text::{Style, paint, width};
 use crate::render::wrap::truncate;
+use crate::render::{RenderOptions, TableChart};
 
 /// A table read: alignments, header cells, body rows (plain text).
 pub struct Grid {
@@ -69,9 +69,9 @@ pub fn draw(grid: &Grid, w: usize, unicode: bool, color: bool) -> Vec<String> {
 }
 
 /// `--chart-tables`: a table whose other columns hold numbers, also as
-/// a bar chart (a blank row, then the chart), read by viz-parse's own
-/// Markdown table reader; nothing when it holds no numbers.
-pub fn chart(grid: &Grid, opts: &RenderOptions) -> Vec<String> {
+/// a bar chart (a blank row, then the chart), read by `read` (viz-parse's
+/// own Markdown table reader); nothing when it holds no numbers.
+pub fn chart(grid: &Grid, read: TableChart, opts: &RenderOptions) -> Vec<String> {
     let row = |cells: &[String]| {
         let cells: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
         format!("| {} |", cells.join(" | "))
@@ -83,18 +83,13 @@ pub fn chart(grid: &Grid, opts: &RenderOptions) -> Vec<String> {
         text.push('\n');
         text.push_str(&row(r));
     }
-    let popts = crate::parse::ParseOptions {
-        format: Some(crate::parse::Format::Markdown),
-        chart: Some(crate::spec::ChartType::Bar),
-        ..Default::default()
-    };
-    match crate::parse::parse_text(&text, &popts) {
-        Ok(n) if n.chart.series.iter().any(|s| !s.points.is_empty()) => {
+    match read(&text) {
+        Some(chart) => {
             let mut lines = vec![String::new()];
-            lines.extend(crate::render::render_chart(&n.chart, opts));
+            lines.extend(crate::render::render_chart(&chart, opts));
             lines
         }
-        _ => Vec::new(),
+        None => Vec::new(),
     }
 }
 

@@ -92,7 +92,7 @@ fn hyperlinks_are_osc8_with_colour() {
 #[test]
 fn chart_tables_adds_a_bar_chart() {
     let mut o = opts(60, true, false);
-    o.chart_tables = true;
+    o.chart_tables = Some(gemline_parse::parse::markdown_table_chart);
     let out = draw(
         "| Model | 0-60 (s) |\n|---|---|\n| M5 | 2.9 |\n| M8 | 3.0 |\n",
         &o,

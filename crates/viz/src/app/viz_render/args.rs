@@ -402,7 +402,9 @@ impl MarkdownArgs {
                 ColorChoice::Never => false,
                 ColorChoice::Auto => crate::term::hyperlinks_known(|k| std::env::var(k).ok()),
             },
-            chart_tables: self.chart_tables,
+            chart_tables: self
+                .chart_tables
+                .then_some(crate::parse::markdown_table_chart as crate::render::TableChart),
         }
     }
 

@@ -38,9 +38,8 @@ pub(super) async fn connect(
     fallback: bool,
     timeout: Duration,
 ) -> Result<Connected, StartError> {
-    let (headers, secrets) =
-        headers(spec, |n| crate::agent::environ::get().var(n))
-            .map_err(|e| StartError::Remote(e.to_string()))?;
+    let (headers, secrets) = headers(spec, |n| crate::agent::environ::get().var(n))
+        .map_err(|e| StartError::Remote(e.to_string()))?;
     // A server that echoes a header back (a debug tool, an error page)
     // must not hand it to the model: its values are redacted from output.
     crate::agent::toolbox::secrets::also_known(secrets);
@@ -129,8 +128,8 @@ pub(super) fn headers(
     let mut out = Headers::new();
     let mut secrets = Vec::new();
     for (k, v) in &spec.headers {
-        let name = HeaderName::from_bytes(k.as_bytes())
-            .map_err(|_| HeaderError::BadName(k.clone()))?;
+        let name =
+            HeaderName::from_bytes(k.as_bytes()).map_err(|_| HeaderError::BadName(k.clone()))?;
         let (value, vars) = expand(v, &env).map_err(|Unset(var)| HeaderError::Unset {
             header: k.clone(),
             var,

@@ -116,8 +116,7 @@ pub fn ruleset(spec: &Spec) -> Result<OwnedFd, NoRuleset> {
         .set_compatibility(CompatLevel::BestEffort)
         .handle_access(all)?;
     if !spec.allow_network {
-        rs = rs
-            .handle_access(AccessNet::from_all(ABI_USED))?;
+        rs = rs.handle_access(AccessNet::from_all(ABI_USED))?;
     }
     rs = rs.scope(Scope::from_all(ABI_USED))?;
     let (whole, listed) = readable(&spec.secrets);

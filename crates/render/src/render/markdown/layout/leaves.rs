@@ -159,8 +159,8 @@ impl Layout<'_> {
         }
         let room = self.room();
         let mut rows = table::draw(&grid, room, self.look.unicode, self.look.color);
-        if self.opts.chart_tables {
-            rows.extend(table::chart(&grid, self.opts));
+        if let Some(read) = self.opts.chart_tables {
+            rows.extend(table::chart(&grid, read, self.opts));
         }
         for r in rows {
             let (p, _) = self.prefix_of(true, r.is_empty());
