@@ -74,7 +74,12 @@ pub fn print_title(title: &str) -> anyhow::Result<u8> {
 }
 
 /// `--current`: the session's active topic as the footer's first line.
-pub fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
+/// `sessions_dir` is [`session::sessions_dir`] as the front found it (an
+/// error is told only for a valid id).
+pub fn print_current(
+    session: Option<&str>,
+    sessions_dir: anyhow::Result<PathBuf>,
+) -> anyhow::Result<u8> {
     // `--session "$GEMINI_SESSION_ID"` with the variable unset passes "":
     // that is no session, not a bad one.
     let id = session.filter(|s| !s.trim().is_empty()).ok_or_else(|| {
@@ -83,7 +88,7 @@ pub fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
             "--current needs a session: give --session ID or set GEMINI_SESSION_ID",
         )
     })?;
-    let path = session_path(id)?;
+    let path = session_path(id, sessions_dir)?;
     let topic = read_active_topic(&path).map_err(|e| {
         term::coded(
             exit::NO_INPUT,
@@ -98,11 +103,12 @@ pub fn print_current(session: Option<&str>) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// Where gem-ask keeps session `id`: the path gem-ask itself uses
-/// ([`session::sessions_dir`], `$XDG_DATA_HOME/gemline/sessions/ID.jsonl`),
-/// and only for an id gem-ask accepts ([`session::valid_id`]); anything
-/// else, a path in particular, is refused (exit 2).
-pub fn session_path(id: &str) -> anyhow::Result<PathBuf> {
+/// Where gem-ask keeps session `id` in `sessions_dir`: the path gem-ask
+/// itself uses ([`session::sessions_dir`], resolved by the front:
+/// `$XDG_DATA_HOME/gemline/sessions/ID.jsonl`), and only for an id gem-ask
+/// accepts ([`session::valid_id`]); anything else, a path in particular,
+/// is refused (exit 2).
+pub fn session_path(id: &str, sessions_dir: anyhow::Result<PathBuf>) -> anyhow::Result<PathBuf> {
     if !session::valid_id(id) {
         return Err(term::coded(
             exit::USAGE,
@@ -112,7 +118,7 @@ pub fn session_path(id: &str) -> anyhow::Result<PathBuf> {
             ),
         ));
     }
-    Ok(session::sessions_dir()?.join(format!("{id}.jsonl")))
+    Ok(sessions_dir?.join(format!("{id}.jsonl")))
 }
 
 /// The active topic of a session file, read as gem-ask reads it
@@ -288,9 +294,9 @@ mod tests {
     #[test]
     fn session_ids_are_names_not_paths() {
         for bad in ["", "../x", "a/b", ".hidden", "a\nb", "a b"] {
-            assert!(session_path(bad).is_err(), "{bad:?}");
+            assert!(session_path(bad, Ok("/s".into())).is_err(), "{bad:?}");
         }
-        assert!(session_path("20261122-022606-0a1b2c").is_ok());
+        assert!(session_path("20261122-022606-0a1b2c", Ok("/s".into())).is_ok());
     }
 
     /// topic-tag --current and gem-ask must agree on a session's topic:

@@ -16,7 +16,8 @@ use crate::topic::{self, StreamOptions};
 /// Runs topic-tag; the value is the exit code.
 pub fn run(args: Args) -> anyhow::Result<u8> {
     if args.current {
-        return topic::print_current(args.session.as_deref());
+        let dir = gemline_core::session::sessions_dir();
+        return topic::print_current(args.session.as_deref(), dir);
     }
     if !args.title.is_empty() {
         return topic::print_title(&args.title.join(" "));
