@@ -68,6 +68,10 @@ pub enum Sort {
     None,
     Asc,
     Desc,
+    /// By label: groups named by numbers in numeric order (household size
+    /// 1, 2, 3, ...), others alphabetically; what the automatic choice
+    /// takes for numeric groups.
+    Label,
 }
 
 /// Which points survive when there are more than the limit.
@@ -452,6 +456,7 @@ pub fn finish(
             Sort::None => {}
             Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
             Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
+            Sort::Label => s.points.sort_by(|a, b| by_label(&a.label, &b.label)),
         }
     }
     chart.meta = Meta {
@@ -462,6 +467,16 @@ pub fn finish(
         cell: chart.meta.cell,
     };
     Ok(chart)
+}
+
+/// Labels in order: both numbers by value, else as text.
+fn by_label(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.total_cmp(&y),
+        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+        _ => a.cmp(b),
+    }
 }
 
 #[cfg(test)]

@@ -345,6 +345,7 @@ fn apply_overrides(obj: &mut Map<String, Value>, opts: &ParseOptions) {
                 Sort::None => "none",
                 Sort::Asc => "asc",
                 Sort::Desc => "desc",
+                Sort::Label => "label",
             }
             .into()
         }),

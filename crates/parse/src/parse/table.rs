@@ -22,6 +22,7 @@ mod collect;
 mod columns;
 mod doubts;
 mod plain;
+mod roles;
 mod sample;
 mod transforms;
 
@@ -194,12 +195,14 @@ fn plan(
         aggregate,
         chart,
         time_unit,
+        sort,
     } = choose_columns(&names, sample, what, opts, warn)?;
     // What the automatic choice adds to the flags.
     let mut effective = opts.clone();
     effective.transform.aggregate = effective.transform.aggregate.or(aggregate);
     effective.transform.time_unit = effective.transform.time_unit.or(time_unit);
     effective.chart = effective.chart.or(chart);
+    effective.sort = effective.sort.or(sort);
     let opts = &effective;
     let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
     let unit = match &opts.unit {

@@ -46,6 +46,7 @@ use super::super::{ParseError, ParseOptions};
 mod shape;
 mod special;
 use super::columns::{Column, Kind, SMALL, named_count, numeric};
+use super::roles;
 use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::spec::ChartType;
 use special::{named_x_y, one_place_a_row, years_by_years};
@@ -70,6 +71,8 @@ pub(super) struct Choice {
     pub aggregate: Option<AggregateOp>,
     pub time_unit: Option<TimeUnit>,
     pub chart: Option<ChartType>,
+    /// The order of a bar chart's bars.
+    pub sort: Option<crate::spec::Sort>,
     /// What was chosen and the flags that choose otherwise.
     pub note: Option<String>,
 }
@@ -93,7 +96,7 @@ pub(super) fn applies(opts: &ParseOptions, real_names: bool) -> bool {
 /// else small codes (a table may hold nothing else); never identifiers,
 /// years, coordinates or dates.
 pub(super) fn first_value(cols: &[Column], skip: &[Option<usize>]) -> Option<usize> {
-    [Kind::Number, Kind::Ordered, Kind::Code]
+    [Kind::Number, Kind::Weight, Kind::Ordered, Kind::Code]
         .iter()
         .find_map(|&k| (0..cols.len()).find(|&i| cols[i].kind == k && !skip.contains(&Some(i))))
 }
@@ -133,9 +136,12 @@ fn q(list: &[String], i: usize) -> String {
     format!("{:?}", list[i])
 }
 
-/// The aggregate a value's groups take: a sum of counts, else a mean.
-fn aggregate_for(list: &[String], value: usize) -> AggregateOp {
-    if named_count(&list[value]) {
+/// The aggregate a value's groups take: a sum of a frequency weight or of
+/// whole numbers named as counts, else a mean (a measurement named
+/// `count` that is no whole number is averaged).
+fn aggregate_for(list: &[String], cols: &[Column], value: usize) -> AggregateOp {
+    let c = &cols[value];
+    if c.kind == Kind::Weight || (named_count(&list[value]) && c.whole) {
         AggregateOp::Sum
     } else {
         AggregateOp::Mean
@@ -150,19 +156,21 @@ pub(super) fn choose(
     cols: &[Column],
     what: &str,
 ) -> Result<Option<Choice>, ParseError> {
-    let category = (0..cols.len()).find(|&i| cols[i].kind == Kind::Category && !cols[i].sparse);
+    let category = roles::group(cols);
     // An x that is rising numbers is no value while something else is.
     let x0 = ordered_x(cols, None);
-    let value = first_value(cols, &[x0]).or_else(|| first_value(cols, &[]));
+    let value = first_value(cols, &[x0, category])
+        .or_else(|| first_value(cols, &[category]))
+        .filter(|&v| !(cols[v].kind == Kind::Code && category.is_some()));
     let Some(value) = value else {
-        return no_amounts(list, cols, category, what).map(Some);
+        return no_amounts(list, sample, cols, category, what).map(Some);
     };
     // Only codes that repeat (`group`: 1, 1, 2, ...): groups to count,
     // not amounts to draw.
     if grouping_code(&list[value], &cols[value])
         && !(0..cols.len()).any(|i| i != value && cols[i].kind == Kind::Number)
     {
-        return no_amounts(list, cols, Some(value), what).map(Some);
+        return no_amounts(list, sample, cols, Some(value), what).map(Some);
     }
     // Numbers alone, a few rows: the first column labels the others, as
     // it always has (a few values read well as labels).
@@ -172,7 +180,7 @@ pub(super) fn choose(
     if let Some(choice) = one_place_a_row(list, cols) {
         return Ok(Some(choice));
     }
-    let x = ordered_x(cols, Some(value));
+    let x = roles::line_x(sample, cols, ordered_x(cols, Some(value)), value, category);
     if let Some(choice) = x.and_then(|x| years_by_years(list, sample, cols, x, value)) {
         return Ok(Some(choice));
     }
@@ -184,7 +192,7 @@ pub(super) fn choose(
     if let Some(x) = x {
         return Ok(Some(over_x(list, sample, cols, x, value)));
     }
-    let skipped = skipped_note(list, cols, value, &[]);
+    let skipped = skipped_note(list, cols, value, &[category]);
     // Two amounts and a category: a scatter of one over the other, a
     // colour per category (Anscombe's quartet), not their means.
     let amounts: Vec<usize> = (0..cols.len())
@@ -199,7 +207,7 @@ pub(super) fn choose(
     let name = (0..cols.len()).find(|&i| cols[i].kind == Kind::Name && !cols[i].sparse);
     let named_rows = name.is_some_and(|n| category.is_none_or(|c| n < c) && sample.len() < FEW);
     if let (Some(c), false) = (category, named_rows) {
-        let op = aggregate_for(list, value);
+        let op = aggregate_for(list, cols, value);
         // A value that is each category's shares: by the category it
         // splits instead (income brackets, not states).
         let split = shape::shares(sample, c, value)
@@ -226,6 +234,7 @@ pub(super) fn choose(
             values: vec![value],
             aggregate: Some(op),
             chart: Some(ChartType::Bar),
+            sort: Some(roles::bar_order(sample, cols, c)),
             note: Some(format!(
                 "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}{shares}; \
                  --aggregate sum|mean|median|count|... computes another, -x and -y choose other \
@@ -263,6 +272,7 @@ pub(super) fn choose(
 /// a table of coordinates holds, else an error naming the columns.
 fn no_amounts(
     list: &[String],
+    sample: &[(OwnedRow, Loc)],
     cols: &[Column],
     category: Option<usize>,
     what: &str,
@@ -271,6 +281,7 @@ fn no_amounts(
         return Ok(Choice {
             label: Some(c),
             aggregate: Some(AggregateOp::Count),
+            sort: Some(roles::bar_order(sample, cols, c)),
             note: Some(format!(
                 "no column holds amounts: counting the rows by {}, whose values repeat; -x \
                  chooses another column, -y a value",
@@ -311,7 +322,7 @@ fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String
         i != value
             && matches!(
                 cols[i].kind,
-                Kind::Number | Kind::Ordered | Kind::Coordinate | Kind::Code
+                Kind::Number | Kind::Ordered | Kind::Coordinate
             )
     });
     if let Some(choice) = places(list, cols, "nothing labels the rows") {
@@ -523,7 +534,15 @@ fn over_x(
             ..line
         };
     }
-    aggregated_over_x(list, x, value, series, unit, &skipped, line)
+    aggregated_over_x(
+        list,
+        x,
+        (value, aggregate_for(list, cols, value)),
+        series,
+        unit,
+        &skipped,
+        line,
+    )
 }
 
 /// An identifier of its own in every row (`tailnum`: a row per plane):
@@ -566,13 +585,12 @@ fn counted_over_x(
 fn aggregated_over_x(
     list: &[String],
     x: usize,
-    value: usize,
+    (value, op): (usize, AggregateOp),
     by: Option<usize>,
     unit: Option<TimeUnit>,
     skipped: &str,
     line: Choice,
 ) -> Choice {
-    let op = aggregate_for(list, value);
     let per = by.map_or(String::new(), |s| format!(", one line per {}", list[s]));
     let over = match unit {
         Some(u) => format!("{}({})", u.name(), list[x]),

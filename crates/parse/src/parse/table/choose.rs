@@ -24,6 +24,8 @@ pub(super) struct Columns {
     pub(super) chart: Option<ChartType>,
     /// A time unit the automatic choice asks for.
     pub(super) time_unit: Option<crate::parse::transform::TimeUnit>,
+    /// The bars' order the automatic choice asks for.
+    pub(super) sort: Option<crate::spec::Sort>,
 }
 
 /// The label, value and series columns: as `-x`/`-y`/`-s` say; with none
@@ -100,6 +102,7 @@ pub(super) fn choose_columns(
         aggregate: None,
         chart: None,
         time_unit: None,
+        sort: None,
     })
 }
 
@@ -162,6 +165,7 @@ fn chosen_columns(
         aggregate: choice.aggregate,
         chart: choice.chart,
         time_unit: choice.time_unit,
+        sort: choice.sort,
     }
 }
 

@@ -20,7 +20,13 @@ pub(super) const SMALL: usize = 20;
 pub(super) fn numeric(k: Kind) -> bool {
     matches!(
         k,
-        Kind::Number | Kind::Ordered | Kind::Code | Kind::Year | Kind::Id | Kind::Coordinate
+        Kind::Number
+            | Kind::Ordered
+            | Kind::Code
+            | Kind::Year
+            | Kind::Id
+            | Kind::Coordinate
+            | Kind::Weight
     )
 }
 
@@ -41,6 +47,10 @@ pub(super) enum Kind {
     /// A latitude or longitude: a place, not an amount.
     Coordinate,
     Number,
+    /// How many times each row's cells happen (`Freq`, `n`, `count`: whole
+    /// numbers, none negative, beside categories that name each row once):
+    /// a frequency table's weight, summed, never averaged.
+    Weight,
     /// Text whose values repeat: a category.
     Category,
     /// Text mostly unique: names of things.
@@ -58,6 +68,7 @@ impl Kind {
             Kind::Code => "codes",
             Kind::Coordinate => "coordinates",
             Kind::Number => "numbers",
+            Kind::Weight => "counts of each row (a frequency weight)",
             Kind::Category => "a category",
             Kind::Name => "names",
         }
@@ -79,9 +90,11 @@ pub(super) struct Column {
     pub timed: bool,
     /// Cells that are the number 0.
     pub zeros: usize,
+    /// Every number in it is whole.
+    pub whole: bool,
 }
 
-fn words(name: &str) -> Vec<String> {
+pub(super) fn words(name: &str) -> Vec<String> {
     name.trim()
         .to_ascii_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -164,6 +177,7 @@ pub(super) fn profile(list: &[String], sample: &[(OwnedRow, Loc)]) -> Vec<Column
             c.kind = Kind::Number;
         }
     }
+    super::roles::assign(list, sample, &mut cols);
     cols
 }
 
@@ -190,6 +204,9 @@ fn measure(name: &str, sample: &[(OwnedRow, Loc)], i: usize) -> Column {
             .iter()
             .filter(|c| parse_number(c).is_some_and(|n| n.value == 0.0))
             .count(),
+        whole: cells
+            .iter()
+            .all(|c| parse_number(c).is_none_or(|n| n.value.fract() == 0.0)),
     };
     if present > 0 {
         col.kind = kind_of(name, &cells, distinct);
@@ -222,13 +239,13 @@ fn kind_of(name: &str, cells: &[String], distinct: usize) -> Kind {
         if named_id(name, true) || leading_zero {
             return Kind::Id;
         }
-        if cells.iter().all(|c| looks_like_year(c)) {
+        if cells.iter().all(|c| looks_like_year(c)) && super::roles::year_range(name, &numbers) {
             return Kind::Year;
         }
         if named_coordinate(name) {
             return Kind::Coordinate;
         }
-        if named_time_part(name, &numbers) {
+        if named_time_part(name, &numbers) || super::roles::code_like(name, &numbers, distinct) {
             return Kind::Code;
         }
         let small = numbers.iter().all(|v| v.abs() <= 100.0);
