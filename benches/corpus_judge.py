@@ -21,6 +21,10 @@ def field(title):
 
 def identifier(df, c):
     s = df[c].dropna()
+    if not pd.api.types.is_numeric_dtype(s):
+        return False  # names of rows label them
+    if "year" in str(c).lower() or s.between(1600, 2100).all():
+        return False  # years are time
     if ID_NAMES.search(str(c)) or str(c).lower().endswith("id"):
         return True
     if pd.api.types.is_integer_dtype(s) and len(s) >= 20 and s.is_unique:

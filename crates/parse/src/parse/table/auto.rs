@@ -174,7 +174,7 @@ pub(super) fn choose(
     }
     // Numbers alone, a few rows: the first column labels the others, as
     // it always has (a few values read well as labels).
-    if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) {
+    if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) && cols[0].kind != Kind::Id {
         return Ok(None);
     }
     if let Some(choice) = one_place_a_row(list, cols) {

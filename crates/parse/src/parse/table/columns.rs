@@ -115,7 +115,10 @@ fn named_id(name: &str, numeric: bool) -> bool {
         last,
         "id" | "ids" | "zip" | "zipcode" | "fips" | "code" | "uuid" | "number" | "no"
     ) || matches!(first, "id")
-        || matches!(n.as_str(), "parent" | "index")
+        || matches!(
+            n.as_str(),
+            "parent" | "index" | "rownames" | "row.names" | "unnamed: 0" | ""
+        )
         || (numeric && matches!(n.as_str(), "source" | "target"))
         || (n.ends_with("id") && n.len() > 2 && name.trim().ends_with("ID"))
         || (n.ends_with("code") && n.len() > 4)

@@ -132,7 +132,7 @@ fn weight(list: &[String], sample: &[(OwnedRow, Loc)], cols: &[Column], i: usize
         return false;
     }
     let others: Vec<usize> = (0..cols.len())
-        .filter(|&o| o != i && !cols[o].sparse)
+        .filter(|&o| o != i && !cols[o].sparse && !matches!(cols[o].kind, Kind::Id | Kind::Name))
         .collect();
     let groups = |k: Kind| matches!(k, Kind::Category | Kind::Code | Kind::Year | Kind::Date);
     if others.is_empty() || !others.iter().all(|&o| groups(cols[o].kind)) {
@@ -150,11 +150,13 @@ fn weight(list: &[String], sample: &[(OwnedRow, Loc)], cols: &[Column], i: usize
 
 /// Whether a value follows the row order (its lag-1 autocorrelation in
 /// the sample is high): a series stored a row per step, where row
-/// numbers are time; a table of people or things shows none.
+/// numbers are time; a table of people or things shows none. A few rows
+/// cannot tell: they follow.
 pub(super) fn serial(sample: &[(OwnedRow, Loc)], value: usize) -> bool {
     let v = numbers(sample, value);
     if v.len() < SMALL {
-        return false;
+        // Too few rows to tell: a few rising numbers are taken as an x.
+        return true;
     }
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     let var: f64 = v.iter().map(|x| (x - mean) * (x - mean)).sum();
