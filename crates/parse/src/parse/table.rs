@@ -423,6 +423,15 @@ pub(crate) fn chart_from_rows(
     if let Some(w) = header_width {
         (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
+    let counted;
+    let opts = match sample::count_by_repeating(&sample, &names, opts) {
+        Some((o, note)) => {
+            warn.note(note);
+            counted = o;
+            &counted
+        }
+        None => opts,
+    };
     if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) && !automatic
     {
         some_number(&sample, &names)?;
