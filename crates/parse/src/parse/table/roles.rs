@@ -76,23 +76,25 @@ pub(super) fn year_range(name: &str, numbers: &[f64]) -> bool {
     named || numbers.iter().all(|v| (1600.0..=2100.0).contains(v))
 }
 
-/// Whole numbers that stand for groups: two values at most (0/1, 1/2:
-/// a yes/no or a sex), or named as a grouping (`seed`, `dept`, `sex`)
+/// Whole numbers that stand for groups: 0 and 1 or 1 and 2 alone (a
+/// yes/no, a sex), or named as a grouping (`seed`, `dept`, `sex`)
 /// with each value in two rows or more.
 pub(super) fn code_like(name: &str, numbers: &[f64], distinct: usize) -> bool {
     if numbers.len() < 4 || numbers.iter().any(|v| v.fract() != 0.0) {
         return false;
     }
     let named = words(name).iter().any(|w| CODE_WORDS.contains(&w.as_str()));
-    distinct <= 2 || (named && distinct * 2 <= numbers.len())
+    let binary = numbers.iter().all(|v| *v == 0.0 || *v == 1.0)
+        || numbers.iter().all(|v| *v == 1.0 || *v == 2.0);
+    (binary && distinct == 2) || (named && distinct * 2 <= numbers.len())
 }
 
 /// Roles that need the other columns: a frequency weight, row numbers.
 pub(super) fn assign(list: &[String], sample: &[(OwnedRow, Loc)], cols: &mut [Column]) {
-    for i in 0..cols.len() {
-        if consecutive(sample, i, &cols[i]) {
-            cols[i].kind = Kind::Id;
-        }
+    // Row numbers lead the row (R's row names, a data frame's index); a
+    // later column that happens to count up is a value.
+    if !cols.is_empty() && cols.len() > 1 && consecutive(sample, 0, &cols[0]) {
+        cols[0].kind = Kind::Id;
     }
     if let Some(w) = (0..cols.len()).find(|&i| weight(list, sample, cols, i)) {
         cols[w].kind = Kind::Weight;
@@ -108,7 +110,7 @@ pub(super) fn numbers(sample: &[(OwnedRow, Loc)], i: usize) -> Vec<f64> {
 }
 
 /// Consecutive whole numbers in row order (1, 2, 3, ...), one per row,
-/// over enough rows not to be chance: row numbers, an identifier.
+/// over enough rows not to be chance: in the first column, row numbers.
 fn consecutive(sample: &[(OwnedRow, Loc)], i: usize, c: &Column) -> bool {
     if !matches!(c.kind, Kind::Ordered | Kind::Number) || c.present < SMALL || c.sparse {
         return false;
@@ -171,14 +173,19 @@ pub(super) fn serial(sample: &[(OwnedRow, Loc)], value: usize) -> bool {
 const MAX_CODE_GROUPS: usize = 12;
 
 /// The column that groups rows: a category of text, else a code of a
-/// few values (0/1, a department number), never an identifier.
+/// few values (0/1, a department number) beside amounts to compare by it,
+/// never an identifier.
 pub(super) fn group(cols: &[Column]) -> Option<usize> {
     let ok = |c: &Column| !c.sparse;
+    let amounts = cols
+        .iter()
+        .any(|c| matches!(c.kind, Kind::Number | Kind::Weight));
     (0..cols.len())
         .find(|&i| cols[i].kind == Kind::Category && ok(&cols[i]))
         .or_else(|| {
             (0..cols.len()).find(|&i| {
-                cols[i].kind == Kind::Code
+                amounts
+                    && cols[i].kind == Kind::Code
                     && ok(&cols[i])
                     && (2..=MAX_CODE_GROUPS).contains(&cols[i].distinct)
             })
