@@ -337,11 +337,12 @@ fn rows(n: usize, f: impl Fn(usize) -> f64) -> Vec<u8> {
 
 #[test]
 fn truncation_of_bar_and_table() {
-    // 100 items, value = i: the top 10 are items 90..99, in input order.
+    // 100 items, value = i: the top 10 are items 90..99, largest first
+    // (issue 33: a dataset's bars with no flag come largest first).
     let input = rows(100, |i| i as f64);
     let v = one(&["--max-points", "10"], &input);
     assert_eq!(v["chartType"], "bar");
-    assert_eq!(labels(&v, 0)[0], "item 90");
+    assert_eq!(labels(&v, 0)[0], "item 99");
     assert_eq!(labels(&v, 0).len(), 10);
     assert_eq!(
         v["meta"],

@@ -202,7 +202,10 @@ fn plan(
     effective.transform.aggregate = effective.transform.aggregate.or(aggregate);
     effective.transform.time_unit = effective.transform.time_unit.or(time_unit);
     effective.chart = effective.chart.or(chart);
-    effective.sort = effective.sort.or(sort);
+    // `--keep first|last` asks for rows by their place: kept in it.
+    if effective.keep.is_none() {
+        effective.sort = effective.sort.or(sort);
+    }
     let opts = &effective;
     let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
     let unit = match &opts.unit {

@@ -43,6 +43,7 @@
 use super::super::rows::{Loc, OwnedRow};
 use super::super::{ParseError, ParseOptions};
 
+pub(super) mod score;
 mod shape;
 mod special;
 use super::columns::{Column, Kind, SMALL, named_count, numeric};
@@ -256,6 +257,9 @@ pub(super) fn choose(
         return Ok(Some(Choice {
             label: Some(label),
             values: vec![value],
+            // A person's own few rows keep the order they were written
+            // in; a dataset's named rows come largest first.
+            sort: (sample.len() >= SMALL).then(|| roles::bar_order(sample, cols, label)),
             note: (!skipped.is_empty()).then(|| {
                 format!(
                     "charting {}{skipped}; -y chooses another value",

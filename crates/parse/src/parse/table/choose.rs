@@ -58,6 +58,7 @@ pub(super) fn choose_columns(
         None
     };
     if let Some(choice) = choice {
+        let choice = auto::score::review(&list, &profile, choice);
         return Ok(chosen_columns(choice, list, &st, sample, opts, warn));
     }
 

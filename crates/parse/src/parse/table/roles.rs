@@ -225,7 +225,7 @@ pub(super) fn line_x(
 /// categories (bands starting with a number, months, weekdays, levels) by
 /// label or as they come; any other category largest first.
 pub(super) fn bar_order(sample: &[(OwnedRow, Loc)], cols: &[Column], c: usize) -> Sort {
-    if cols[c].kind != Kind::Category {
+    if !matches!(cols[c].kind, Kind::Category | Kind::Name) {
         return Sort::Label;
     }
     if ordinal(sample, c) {
