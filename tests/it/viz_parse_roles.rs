@@ -212,6 +212,34 @@ fn people_numbered_in_rows_are_no_line() {
     assert_eq!(v["chartType"], "line", "{v}");
 }
 
+#[test]
+fn a_scatter_past_its_colours_draws_the_rest_as_other() {
+    // Three kinds in the sample the choice is made from, thirty after it:
+    // the scatter chosen is not refused at the thirteenth.
+    let r = lcg(700);
+    let kind = |i: usize| {
+        if i < 250 {
+            ["a", "b", "c"][i % 3].to_string()
+        } else {
+            format!("k{}", i % 30)
+        }
+    };
+    let csv = table(
+        "height,weight,kind",
+        (0..650).map(|i| format!("1.{},{}.5,{}", r[i] % 100, 50 + r[i] % 40, kind(i))),
+    );
+    let (v, err) = auto(&csv);
+    assert_eq!(v["chartType"], "point", "{err}");
+    let names: Vec<&str> = v["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"other"), "{names:?}");
+    assert!(err.contains("drawn as one series, \"other\""), "{err}");
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

@@ -94,6 +94,9 @@ pub(crate) struct Plan {
     transform: super::transform::TransformOptions,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
+    /// The series column was the automatic choice's, chosen from the
+    /// sample: values past the cap go to one series named `other`.
+    auto_series: bool,
     chart: Chart,
     opts: NormalizeOptions,
 }
@@ -206,8 +209,10 @@ fn plan(
     if effective.keep.is_none() {
         effective.sort = effective.sort.or(sort);
     }
+    let auto_series = opts.series.is_none() && series.is_some();
+    let auto_point = opts.chart.is_none() && chart == Some(ChartType::Point);
     let opts = &effective;
-    let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
+    let mut chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
     let unit = match &opts.unit {
         Some(u) => Some(u.clone()),
         None => values_unit(sample, &list, &values, names.real, warn),
@@ -225,6 +230,21 @@ fn plan(
         };
         instant::x_type_of(column_cells(sample, l), dates.order, numbers)
     });
+    // The automatic choice's scatter over an x that turns out no numbers
+    // is drawn as the value's histogram rather than refused.
+    if auto_point && x_type.is_none() {
+        if let Some(l) = label {
+            warn.note(format!(
+                "{} does not hold numbers throughout, so no scatter: a histogram of {} instead; \
+                 -x COLUMN names an x",
+                column_ref(&list[l]),
+                values
+                    .first()
+                    .map_or("the value".into(), |&v| column_ref(&list[v]))
+            ));
+        }
+        chart_type = ChartType::Hist;
+    }
     let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
     let chart = Chart {
         chart_type,
@@ -257,6 +277,7 @@ fn plan(
         x_type,
         transform: opts.transform.clone(),
         real_names: names.real,
+        auto_series,
         chart,
         opts: nopts,
     })

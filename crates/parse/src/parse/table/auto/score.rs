@@ -70,7 +70,10 @@ fn broken(list: &[String], cols: &[Column], c: &Choice) -> Option<String> {
 fn candidates(list: &[String], cols: &[Column]) -> Vec<Candidate> {
     let n = cols.len();
     let measures: Vec<usize> = (0..n).filter(|&i| measure(&cols[i])).collect();
-    let groups: Vec<usize> = (0..n).filter(|&i| group(&cols[i])).collect();
+    // Codes group rows only beside amounts to compare by them.
+    let groups: Vec<usize> = (0..n)
+        .filter(|&i| group(&cols[i]) && (cols[i].kind == Kind::Category || !measures.is_empty()))
+        .collect();
     let times: Vec<usize> = (0..n)
         .filter(|&i| matches!(cols[i].kind, Kind::Date | Kind::Year) && !cols[i].sparse)
         .collect();
