@@ -333,7 +333,7 @@ fn one_column_of_categories(lines: &[&str]) -> bool {
     let mut distinct: Vec<&str> = lines[1..].iter().map(|l| l.trim()).collect();
     distinct.sort_unstable();
     distinct.dedup();
-    distinct.len() * 2 <= lines.len() - 1
+    distinct.len() * 2 < lines.len()
 }
 
 /// Every line a number (or missing), but the first may be a header: a
