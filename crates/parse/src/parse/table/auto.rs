@@ -138,11 +138,17 @@ fn q(list: &[String], i: usize) -> String {
 }
 
 /// The aggregate a value's groups take: a sum of a frequency weight or of
-/// whole numbers named as counts, else a mean (a measurement named
+/// a value named as a count or total, else a mean (a measurement named
 /// `count` that is no whole number is averaged).
 fn aggregate_for(list: &[String], cols: &[Column], value: usize) -> AggregateOp {
     let c = &cols[value];
-    if c.kind == Kind::Weight || (named_count(&list[value]) && c.whole) {
+    // A `count` of fractions is a measurement (a cell count per ml); a
+    // total of money with cents still adds up.
+    let measured = !c.whole
+        && super::columns::words(&list[value])
+            .iter()
+            .any(|w| w == "count" || w == "counts");
+    if c.kind == Kind::Weight || (named_count(&list[value]) && !measured) {
         AggregateOp::Sum
     } else {
         AggregateOp::Mean
@@ -162,7 +168,7 @@ pub(super) fn choose(
     let x0 = ordered_x(cols, None);
     let value = first_value(cols, &[x0, category])
         .or_else(|| first_value(cols, &[category]))
-        .filter(|&v| !(cols[v].kind == Kind::Code && category.is_some()));
+        .filter(|&v| !(category.is_some() && roles::stands_for_groups(&list[v], &cols[v])));
     let Some(value) = value else {
         return no_amounts(list, sample, cols, category, what).map(Some);
     };

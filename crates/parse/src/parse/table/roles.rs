@@ -68,12 +68,12 @@ const CODE_WORDS: &[&str] = &[
 ];
 
 /// Whether numbers read as years can be years: named as years, or all
-/// between 1600 and 2100 (a household id from 1000 to 2400 is no year).
+/// between 1000 and 2100 (a household id from 1000 to 2400 is no year).
 pub(super) fn year_range(name: &str, numbers: &[f64]) -> bool {
     let named = words(name)
         .iter()
         .any(|w| w.contains("year") || matches!(w.as_str(), "yr" | "fy" | "season"));
-    named || numbers.iter().all(|v| (1600.0..=2100.0).contains(v))
+    named || numbers.iter().all(|v| (1000.0..=2100.0).contains(v))
 }
 
 /// Whole numbers that stand for groups: 0 and 1 or 1 and 2 alone (a
@@ -87,6 +87,15 @@ pub(super) fn code_like(name: &str, numbers: &[f64], distinct: usize) -> bool {
     let binary = numbers.iter().all(|v| *v == 0.0 || *v == 1.0)
         || numbers.iter().all(|v| *v == 1.0 || *v == 2.0);
     (binary && distinct == 2) || (named && distinct * 2 <= numbers.len())
+}
+
+/// A code that stands for groups, never an amount even where nothing
+/// else is: named as a grouping (`seed`, `dept`) or two values alone.
+/// Small whole numbers that are codes by their values only (scores,
+/// passengers) may still be the amount.
+pub(super) fn stands_for_groups(name: &str, c: &Column) -> bool {
+    let named = words(name).iter().any(|w| CODE_WORDS.contains(&w.as_str()));
+    c.kind == Kind::Code && (named || c.distinct <= 2)
 }
 
 /// Roles that need the other columns: a frequency weight, row numbers.
