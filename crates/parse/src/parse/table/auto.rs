@@ -1,11 +1,16 @@
 //! The chart a person would make of a table nobody described, chosen from
 //! a sample of its rows: what each column is (measured in `columns.rs`:
 //! dates, years, identifiers, codes, coordinates, numbers, repeating
-//! categories, names, columns mostly empty), then which is the value, which the x, and
+//! categories, names, columns mostly empty; its role beside the others in
+//! `roles.rs`: frequency weights, row numbers), then the rules below
+//! propose which is the value, which the x, and
 //! whether rows are long (one series per value of a category) or must be
 //! aggregated. What was chosen is said once, with the flags that choose
 //! otherwise; when nothing sensible can be charted, the columns and their
-//! kinds are said with an example command, and no chart is made.
+//! kinds are said with an example command, and no chart is made. The
+//! proposal is reviewed by `score.rs` (candidate charts under hard
+//! constraints and a cost, the runners-up said); bars of categories come
+//! largest first, numeric groups in numeric order.
 //!
 //! The rules, in order:
 //! - identifiers (`id`, `*_id`, `zip`, `fips`, `*code`, codes with leading
@@ -27,8 +32,11 @@
 //!   before; two amounts beside a category are a scatter coloured by it;
 //!   with no label at all, two columns of numbers are a scatter and one a
 //!   histogram;
-//! - a value named as a count (`count`, `people`, `deaths`, ...) is summed
+//! - a frequency weight, or a value named as a count (`count`, `people`,
+//!   `deaths`, ...; a `count` with fractions is a measurement) is summed
 //!   where rows are grouped, any other averaged;
+//! - rising numbers are a line's x only where the value follows the row
+//!   order (a series); codes group rows (a bar each, a colour each).
 //! - with no column of numbers, the rows of a category are counted, or
 //!   coordinates are drawn as places; a row per place (its own name or
 //!   identifier, coordinates that differ) is a map of the places;

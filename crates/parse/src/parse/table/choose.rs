@@ -8,7 +8,7 @@ use crate::spec::ChartType;
 use super::super::rows::{Loc, Names, OwnedRow, Warner};
 use super::super::transform::AggregateOp;
 use super::super::{ParseError, ParseOptions, examples_error};
-use super::{Stat, auto, columns, doubts, resolve, stats};
+use super::{Stat, auto, columns, doubts, resolve, roles, stats};
 
 /// The columns [`super::plan`] chose: every column's name (made up where the
 /// input has none), and which label, values and series.
@@ -51,7 +51,8 @@ pub(super) fn choose_columns(
         list.push(format!("column {}", i + 1));
     }
     let st = stats(sample, width);
-    let profile = columns::profile(&list, sample);
+    let mut profile = columns::profile(&list, sample);
+    roles::assign(&list, sample, &mut profile);
     let choice = if auto::applies(opts, names.real) {
         auto::choose(&list, sample, &profile, what)?
     } else {

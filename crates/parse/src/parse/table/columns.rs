@@ -168,6 +168,70 @@ pub(super) fn named_count(name: &str) -> bool {
     })
 }
 
+/// Words that say whole numbers stand for groups, not amounts.
+pub(super) const CODE_WORDS: &[&str] = &[
+    "seed",
+    "dept",
+    "department",
+    "sex",
+    "gender",
+    "race",
+    "ethnicity",
+    "treatment",
+    "trt",
+    "block",
+    "subject",
+    "rep",
+    "replicate",
+    "batch",
+    "litter",
+    "stratum",
+    "strata",
+    "ward",
+    "district",
+    "region",
+    "school",
+    "plot",
+    "group",
+    "clinic",
+    "center",
+    "centre",
+    "class",
+    "type",
+    "grade",
+    "level",
+    "category",
+    "cluster",
+    "team",
+    "diet",
+    "dose",
+    "status",
+    "smoker",
+    "married",
+];
+
+/// Whether numbers read as years can be years: named as years, or all
+/// between 1000 and 2100 (a household id from 1000 to 2400 is no year).
+fn year_range(name: &str, numbers: &[f64]) -> bool {
+    let named = words(name)
+        .iter()
+        .any(|w| w.contains("year") || matches!(w.as_str(), "yr" | "fy" | "season"));
+    named || numbers.iter().all(|v| (1000.0..=2100.0).contains(v))
+}
+
+/// Whole numbers that stand for groups: 0 and 1 or 1 and 2 alone (a
+/// yes/no, a sex), or named as a grouping (`seed`, `dept`, `sex`)
+/// with each value in two rows or more.
+fn code_like(name: &str, numbers: &[f64], distinct: usize) -> bool {
+    if numbers.len() < 4 || numbers.iter().any(|v| v.fract() != 0.0) {
+        return false;
+    }
+    let named = words(name).iter().any(|w| CODE_WORDS.contains(&w.as_str()));
+    let binary = numbers.iter().all(|v| *v == 0.0 || *v == 1.0)
+        || numbers.iter().all(|v| *v == 1.0 || *v == 2.0);
+    (binary && distinct == 2) || (named && distinct * 2 <= numbers.len())
+}
+
 /// Measures every column of the sample.
 pub(super) fn profile(list: &[String], sample: &[(OwnedRow, Loc)]) -> Vec<Column> {
     let mut cols: Vec<Column> = (0..list.len())
@@ -180,7 +244,6 @@ pub(super) fn profile(list: &[String], sample: &[(OwnedRow, Loc)]) -> Vec<Column
             c.kind = Kind::Number;
         }
     }
-    super::roles::assign(list, sample, &mut cols);
     cols
 }
 
@@ -242,13 +305,13 @@ fn kind_of(name: &str, cells: &[String], distinct: usize) -> Kind {
         if named_id(name, true) || leading_zero {
             return Kind::Id;
         }
-        if cells.iter().all(|c| looks_like_year(c)) && super::roles::year_range(name, &numbers) {
+        if cells.iter().all(|c| looks_like_year(c)) && year_range(name, &numbers) {
             return Kind::Year;
         }
         if named_coordinate(name) {
             return Kind::Coordinate;
         }
-        if named_time_part(name, &numbers) || super::roles::code_like(name, &numbers, distinct) {
+        if named_time_part(name, &numbers) || code_like(name, &numbers, distinct) {
             return Kind::Code;
         }
         let small = numbers.iter().all(|v| v.abs() <= 100.0);

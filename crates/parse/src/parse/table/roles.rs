@@ -4,12 +4,14 @@
 //! beside categories naming each row once, summed, never averaged), row
 //! numbers (consecutive integers: an identifier, not an amount), codes
 //! stored as numbers (0/1, a seed, a department number: groups, never a
-//! measure or a line's x), years only where a year can be. The scoring of
-//! charts (`auto/score.rs`) reads these roles; no rule here names a file.
+//! measure or a line's x). What one column shows alone (codes by name,
+//! years only where a year can be) is measured in `columns.rs`. The
+//! scoring of charts (`auto/score.rs`) reads these roles; no rule here
+//! names a file.
 
 use super::super::number::parse_number;
 use super::super::rows::{Loc, OwnedRow, cell};
-use super::columns::{Column, Kind, SMALL, words};
+use super::columns::{CODE_WORDS, Column, Kind, SMALL, words};
 use crate::spec::Sort;
 
 /// Names that say a column counts how often its row happens.
@@ -24,70 +26,6 @@ const WEIGHT_NAMES: &[&str] = &[
     "nobs",
     "total",
 ];
-
-/// Words that say whole numbers stand for groups, not amounts.
-const CODE_WORDS: &[&str] = &[
-    "seed",
-    "dept",
-    "department",
-    "sex",
-    "gender",
-    "race",
-    "ethnicity",
-    "treatment",
-    "trt",
-    "block",
-    "subject",
-    "rep",
-    "replicate",
-    "batch",
-    "litter",
-    "stratum",
-    "strata",
-    "ward",
-    "district",
-    "region",
-    "school",
-    "plot",
-    "group",
-    "clinic",
-    "center",
-    "centre",
-    "class",
-    "type",
-    "grade",
-    "level",
-    "category",
-    "cluster",
-    "team",
-    "diet",
-    "dose",
-    "status",
-    "smoker",
-    "married",
-];
-
-/// Whether numbers read as years can be years: named as years, or all
-/// between 1000 and 2100 (a household id from 1000 to 2400 is no year).
-pub(super) fn year_range(name: &str, numbers: &[f64]) -> bool {
-    let named = words(name)
-        .iter()
-        .any(|w| w.contains("year") || matches!(w.as_str(), "yr" | "fy" | "season"));
-    named || numbers.iter().all(|v| (1000.0..=2100.0).contains(v))
-}
-
-/// Whole numbers that stand for groups: 0 and 1 or 1 and 2 alone (a
-/// yes/no, a sex), or named as a grouping (`seed`, `dept`, `sex`)
-/// with each value in two rows or more.
-pub(super) fn code_like(name: &str, numbers: &[f64], distinct: usize) -> bool {
-    if numbers.len() < 4 || numbers.iter().any(|v| v.fract() != 0.0) {
-        return false;
-    }
-    let named = words(name).iter().any(|w| CODE_WORDS.contains(&w.as_str()));
-    let binary = numbers.iter().all(|v| *v == 0.0 || *v == 1.0)
-        || numbers.iter().all(|v| *v == 1.0 || *v == 2.0);
-    (binary && distinct == 2) || (named && distinct * 2 <= numbers.len())
-}
 
 /// A code that stands for groups, never an amount even where nothing
 /// else is: named as a grouping (`seed`, `dept`) or two values alone.
