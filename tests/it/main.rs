@@ -67,6 +67,7 @@ mod topic_tag_edges;
 mod topic_tag_props;
 mod topics_e2e;
 mod viz_defects;
+mod viz_line_defaults;
 mod viz_parse;
 mod viz_parse_ambiguity;
 mod viz_parse_api;

@@ -111,7 +111,7 @@ impl Reduction {
             Reduction::First => "the first in input order",
             Reduction::Last => "the last in input order",
             Reduction::Even => "evenly sampled",
-            Reduction::Minmax => "min/max per bucket",
+            Reduction::Minmax => "first, last, min and max per bucket",
             Reduction::Lttb => "largest-triangle sampled",
         }
     }
@@ -337,11 +337,14 @@ impl Chart {
 /// What the caller asked of normalization; the chart's own fields say the rest.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NormalizeOptions {
-    /// Clamped to 2..=[`HARD_MAX_POINTS`].
+    /// Clamped to 2..=[`reduce::EXACT_WINDOW`]: callers hold what a person
+    /// or a model asks to [`HARD_MAX_POINTS`]; a computed series (grouped,
+    /// by time unit) may keep every point the reducer holds exactly.
     pub max_points: usize,
     /// Applies to bar and table; a line keeps input order.
     pub sort: Sort,
-    /// `None`: top by value for bar and table, even sampling for line.
+    /// `None`: top by value for bar and table; for a line each bucket's
+    /// first, last, min and max (peaks kept, no aliasing of seasons).
     pub reduction: Option<Reduction>,
 }
 
@@ -357,12 +360,12 @@ impl Default for NormalizeOptions {
 
 impl NormalizeOptions {
     pub fn limit(&self) -> usize {
-        self.max_points.clamp(2, HARD_MAX_POINTS)
+        self.max_points.clamp(2, reduce::EXACT_WINDOW)
     }
 
     pub fn method_for(&self, chart: ChartType) -> Reduction {
         self.reduction.unwrap_or(match chart {
-            ChartType::Line => Reduction::Even,
+            ChartType::Line => Reduction::Minmax,
             ChartType::Bar | ChartType::Table => Reduction::Top,
             // Bins and points come in their order, already bounded.
             ChartType::Point | ChartType::Hist => Reduction::First,
@@ -552,19 +555,19 @@ mod tests {
 
     #[test]
     fn meta_records_truncation_and_method() {
-        let vals: Vec<f64> = (0..500).map(f64::from).collect();
+        let vals: Vec<f64> = (0..5000).map(|i| f64::from(i % 7)).collect();
         let n = normalize(
             chart(ChartType::Line, &[("a", &vals)]),
             &NormalizeOptions {
-                max_points: 1000,
+                max_points: HARD_MAX_POINTS,
                 ..Default::default()
             },
         )
         .unwrap();
-        assert_eq!(n.chart.series[0].points.len(), HARD_MAX_POINTS);
+        assert!(n.chart.series[0].points.len() <= HARD_MAX_POINTS);
         assert!(n.chart.meta.truncated);
-        assert_eq!(n.chart.meta.original_point_count, 500);
-        assert_eq!(n.chart.meta.reduction, Some(Reduction::Even));
+        assert_eq!(n.chart.meta.original_point_count, 5000);
+        assert_eq!(n.chart.meta.reduction, Some(Reduction::Minmax));
     }
 
     #[test]

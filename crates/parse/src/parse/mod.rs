@@ -410,7 +410,7 @@ fn chart_of_event(e: Event) -> Result<Normalized, ParseError> {
     let max = chart
         .meta
         .original_point_count
-        .max(spec::DEFAULT_MAX_POINTS);
+        .clamp(spec::DEFAULT_MAX_POINTS, spec::HARD_MAX_POINTS);
     spec::normalize(
         chart,
         &spec::NormalizeOptions {

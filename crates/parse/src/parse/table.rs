@@ -245,7 +245,7 @@ fn plan(
         }
         chart_type = ChartType::Hist;
     }
-    let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
+    let max_points = default_max_points(chart_type, opts);
     let chart = Chart {
         chart_type,
         title: opts.title.clone(),
@@ -281,6 +281,25 @@ fn plan(
         chart,
         opts: nopts,
     })
+}
+
+/// Points a series keeps: `--max-points` (at most the hard cap), else what
+/// the chart can show. A line from a file keeps the hard cap (a terminal
+/// of 100 columns draws 200 braille dots across; each reduced bucket keeps
+/// its first, last, min and max), an aggregated or `--time-unit` line
+/// every point the reducer holds exactly (the groups are bounded by
+/// `--max-groups`, and thinning a computed series would hide what was
+/// asked for); bars and tables the largest 30, which fit a screen.
+fn default_max_points(chart: ChartType, opts: &ParseOptions) -> usize {
+    if let Some(n) = opts.max_points {
+        return n.min(spec::HARD_MAX_POINTS);
+    }
+    let computed = opts.transform.aggregate.is_some() || opts.transform.time_unit.is_some();
+    match chart {
+        ChartType::Line if computed => spec::reduce::EXACT_WINDOW,
+        ChartType::Line => spec::HARD_MAX_POINTS,
+        _ => spec::DEFAULT_MAX_POINTS,
+    }
 }
 
 /// Each column's decimal mark: `--decimal`'s, else decided from the
