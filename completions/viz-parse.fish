@@ -40,12 +40,12 @@ complete -c viz-parse -l unit -d 'Unit of the values, e.g. s or % [default: the 
 complete -c viz-parse -l sort -d 'Order of bar and table points (a line keeps input order)' -r -f -a "none\t''
 asc\t''
 desc\t''"
-complete -c viz-parse -l max-points -d 'Points kept per series, 2 to 200 [default: 30; more is capped]' -r
+complete -c viz-parse -l max-points -d 'Points kept per series, 2 to 200 [default: 30 for bars and tables, 200 for a line, every computed point of an aggregated line; more is capped]' -r
 complete -c viz-parse -l keep -d 'Which points a bar or table keeps when there are too many' -r -f -a "top\t'The largest by absolute value (bar and table default)'
 first\t'The first N in input order'
 last\t'The last N in input order, as for the last 5 years'"
-complete -c viz-parse -l downsample -d 'How a line is thinned when there are too many points [default: even]' -r -f -a "even\t'Evenly spaced points, first and last kept (default)'
-minmax\t'Smallest and largest point of each bucket: spikes survive'
+complete -c viz-parse -l downsample -d 'How a line is thinned when there are too many points [default: minmax]' -r -f -a "even\t'Evenly spaced points, first and last kept (peaks between samples are lost)'
+minmax\t'First, last, smallest and largest point of each bucket (default): peaks and seasons survive'
 lttb\t'Largest-triangle-three-buckets: shape and peaks survive'"
 complete -c viz-parse -s d -l delimiter -d 'Field delimiter of CSV input, instead of sniffing it' -r
 complete -c viz-parse -l decimal -d 'The decimal mark of the numbers, `.` or `,`, instead of deciding it per column [default: what the column\'s numbers show (1.234,56 is a decimal comma); when none does, commas before three digits group thousands (1,200); a point before three digits (1.234) is `,`\'s grouping in `;`-separated files, else `.`]' -r -f -a ".\t''

@@ -337,11 +337,12 @@ fn rows(n: usize, f: impl Fn(usize) -> f64) -> Vec<u8> {
 
 #[test]
 fn truncation_of_bar_and_table() {
-    // 100 items, value = i: the top 10 are items 90..99, in input order.
+    // 100 items, value = i: the top 10 are items 90..99, largest first
+    // (issue 33: a dataset's bars with no flag come largest first).
     let input = rows(100, |i| i as f64);
     let v = one(&["--max-points", "10"], &input);
     assert_eq!(v["chartType"], "bar");
-    assert_eq!(labels(&v, 0)[0], "item 90");
+    assert_eq!(labels(&v, 0)[0], "item 99");
     assert_eq!(labels(&v, 0).len(), 10);
     assert_eq!(
         v["meta"],
@@ -373,7 +374,10 @@ fn line_downsampling_keeps_first_and_last() {
     for i in 0..1000 {
         s.push_str(&format!("{i},{}\n", (i % 17) as f64));
     }
-    let v = one(&["--max-points", "20"], s.as_bytes());
+    let v = one(
+        &["--max-points", "20", "--downsample", "even"],
+        s.as_bytes(),
+    );
     assert_eq!(v["chartType"], "line");
     let l = labels(&v, 0);
     assert_eq!(l.len(), 20);
@@ -644,7 +648,7 @@ fn a_spike_in_a_million_rows_survives_minmax_and_lttb() {
     let file = big_input("spike.csv", 1_000_000, spike);
     for method in ["minmax", "lttb"] {
         let vals = big_line(&file, 1_000_000, &["--downsample", method]);
-        assert!(vals.len() <= 30, "{method}: {}", vals.len());
+        assert!(vals.len() <= 200, "{method}: {}", vals.len());
         assert!(vals.contains(&1000.0), "{method} lost the spike: {vals:?}");
     }
 }

@@ -189,7 +189,7 @@ fn the_footer_names_how_points_were_dropped() {
         ("first", "the first in input order"),
         ("last", "the last in input order"),
         ("even", "evenly sampled"),
-        ("minmax", "min/max per bucket"),
+        ("minmax", "first, last, min and max per bucket"),
         ("lttb", "largest-triangle sampled"),
     ] {
         let spec = format!(

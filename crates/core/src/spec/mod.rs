@@ -68,6 +68,10 @@ pub enum Sort {
     None,
     Asc,
     Desc,
+    /// By label: groups named by numbers in numeric order (household size
+    /// 1, 2, 3, ...), others alphabetically; what the automatic choice
+    /// takes for numeric groups.
+    Label,
 }
 
 /// Which points survive when there are more than the limit.
@@ -107,7 +111,7 @@ impl Reduction {
             Reduction::First => "the first in input order",
             Reduction::Last => "the last in input order",
             Reduction::Even => "evenly sampled",
-            Reduction::Minmax => "min/max per bucket",
+            Reduction::Minmax => "first, last, min and max per bucket",
             Reduction::Lttb => "largest-triangle sampled",
         }
     }
@@ -333,11 +337,14 @@ impl Chart {
 /// What the caller asked of normalization; the chart's own fields say the rest.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NormalizeOptions {
-    /// Clamped to 2..=[`HARD_MAX_POINTS`].
+    /// Clamped to 2..=[`reduce::EXACT_WINDOW`]: callers hold what a person
+    /// or a model asks to [`HARD_MAX_POINTS`]; a computed series (grouped,
+    /// by time unit) may keep every point the reducer holds exactly.
     pub max_points: usize,
     /// Applies to bar and table; a line keeps input order.
     pub sort: Sort,
-    /// `None`: top by value for bar and table, even sampling for line.
+    /// `None`: top by value for bar and table; for a line each bucket's
+    /// first, last, min and max (peaks kept, no aliasing of seasons).
     pub reduction: Option<Reduction>,
 }
 
@@ -353,12 +360,12 @@ impl Default for NormalizeOptions {
 
 impl NormalizeOptions {
     pub fn limit(&self) -> usize {
-        self.max_points.clamp(2, HARD_MAX_POINTS)
+        self.max_points.clamp(2, reduce::EXACT_WINDOW)
     }
 
     pub fn method_for(&self, chart: ChartType) -> Reduction {
         self.reduction.unwrap_or(match chart {
-            ChartType::Line => Reduction::Even,
+            ChartType::Line => Reduction::Minmax,
             ChartType::Bar | ChartType::Table => Reduction::Top,
             // Bins and points come in their order, already bounded.
             ChartType::Point | ChartType::Hist => Reduction::First,
@@ -452,6 +459,7 @@ pub fn finish(
             Sort::None => {}
             Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
             Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
+            Sort::Label => s.points.sort_by(|a, b| by_label(&a.label, &b.label)),
         }
     }
     chart.meta = Meta {
@@ -462,6 +470,16 @@ pub fn finish(
         cell: chart.meta.cell,
     };
     Ok(chart)
+}
+
+/// Labels in order: both numbers by value, else as text.
+fn by_label(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.total_cmp(&y),
+        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+        _ => a.cmp(b),
+    }
 }
 
 #[cfg(test)]
@@ -537,19 +555,19 @@ mod tests {
 
     #[test]
     fn meta_records_truncation_and_method() {
-        let vals: Vec<f64> = (0..500).map(f64::from).collect();
+        let vals: Vec<f64> = (0..5000).map(|i| f64::from(i % 7)).collect();
         let n = normalize(
             chart(ChartType::Line, &[("a", &vals)]),
             &NormalizeOptions {
-                max_points: 1000,
+                max_points: HARD_MAX_POINTS,
                 ..Default::default()
             },
         )
         .unwrap();
-        assert_eq!(n.chart.series[0].points.len(), HARD_MAX_POINTS);
+        assert!(n.chart.series[0].points.len() <= HARD_MAX_POINTS);
         assert!(n.chart.meta.truncated);
-        assert_eq!(n.chart.meta.original_point_count, 500);
-        assert_eq!(n.chart.meta.reduction, Some(Reduction::Even));
+        assert_eq!(n.chart.meta.original_point_count, 5000);
+        assert_eq!(n.chart.meta.reduction, Some(Reduction::Minmax));
     }
 
     #[test]

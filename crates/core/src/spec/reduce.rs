@@ -94,6 +94,9 @@ struct Bucket {
     head: Indexed,
     min: Indexed,
     max: Indexed,
+    /// The bucket's latest point: with `head`, `min` and `max` the four a
+    /// line through the bucket needs (M4: no peak lost, no aliasing).
+    tail: Indexed,
 }
 
 impl Bucket {
@@ -109,6 +112,7 @@ impl Bucket {
             head: none(),
             min: none(),
             max: none(),
+            tail: none(),
         }
     }
 
@@ -117,7 +121,8 @@ impl Bucket {
             start: p.idx,
             head: p.clone(),
             min: p.clone(),
-            max: p,
+            max: p.clone(),
+            tail: p,
         }
     }
 
@@ -128,6 +133,7 @@ impl Bucket {
         } else if value > self.max.value {
             self.max.set(idx, value, label);
         }
+        self.tail.set(idx, value, label);
     }
 
     fn merge(mut self, other: Bucket) -> Bucket {
@@ -137,6 +143,7 @@ impl Bucket {
         if other.max.value > self.max.value {
             self.max = other.max;
         }
+        self.tail = other.tail;
         self
     }
 
@@ -149,6 +156,16 @@ impl Bucket {
             (&self.max, &self.min)
         };
         std::iter::once(a).chain((a.idx != b.idx).then_some(b))
+    }
+
+    /// Its first, min, max and last point, distinct and in input order.
+    fn m4(&self) -> Vec<&Indexed> {
+        let mut v: Vec<&Indexed> = self.extremes().collect();
+        v.insert(0, &self.head);
+        v.push(&self.tail);
+        v.sort_by_key(|p| p.idx);
+        v.dedup_by_key(|p| p.idx);
+        v
     }
 }
 

@@ -308,10 +308,32 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
 
     // One column of numbers is data too (a list of measurements), under a
     // header naming it or not (`cut -d, -f3 data.csv | viz-parse --chart hist`).
-    if one_column_of_numbers(&lines) {
+    if one_column_of_numbers(&lines) || one_column_of_categories(&lines) {
         return Kind::Delimited(b',');
     }
     Kind::Prose(describe(text))
+}
+
+/// A column of short labels that repeat, under a short header (`cut -d,
+/// -f1 flights.csv`): a category whose rows are counted, not prose. Each
+/// line at most three words, no sentence end, no comma; half the lines
+/// or more a repeat of an earlier one.
+fn one_column_of_categories(lines: &[&str]) -> bool {
+    let cell = |l: &&str| {
+        let c = l.trim().trim_matches('"');
+        !c.is_empty()
+            && c.chars().count() <= 30
+            && c.split_whitespace().count() <= 3
+            && !c.contains(',')
+            && !c.ends_with(['.', '!', '?', ':'])
+    };
+    if lines.len() < 6 || !lines.iter().all(cell) {
+        return false;
+    }
+    let mut distinct: Vec<&str> = lines[1..].iter().map(|l| l.trim()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.len() * 2 < lines.len()
 }
 
 /// Every line a number (or missing), but the first may be a header: a

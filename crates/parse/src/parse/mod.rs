@@ -345,6 +345,7 @@ fn apply_overrides(obj: &mut Map<String, Value>, opts: &ParseOptions) {
                 Sort::None => "none",
                 Sort::Asc => "asc",
                 Sort::Desc => "desc",
+                Sort::Label => "label",
             }
             .into()
         }),
@@ -424,7 +425,7 @@ fn chart_of_event(e: Event) -> Result<Normalized, ParseError> {
     let max = chart
         .meta
         .original_point_count
-        .max(spec::DEFAULT_MAX_POINTS);
+        .clamp(spec::DEFAULT_MAX_POINTS, spec::HARD_MAX_POINTS);
     spec::normalize(
         chart,
         &spec::NormalizeOptions {

@@ -22,6 +22,7 @@ mod collect;
 mod columns;
 mod doubts;
 mod plain;
+mod roles;
 mod sample;
 mod transforms;
 
@@ -93,6 +94,9 @@ pub(crate) struct Plan {
     transform: super::transform::TransformOptions,
     /// Column names came from the input (not `column N` or made up).
     real_names: bool,
+    /// The series column was the automatic choice's, chosen from the
+    /// sample: values past the cap go to one series named `other`.
+    auto_series: bool,
     chart: Chart,
     opts: NormalizeOptions,
 }
@@ -194,14 +198,21 @@ fn plan(
         aggregate,
         chart,
         time_unit,
+        sort,
     } = choose_columns(&names, sample, what, opts, warn)?;
     // What the automatic choice adds to the flags.
     let mut effective = opts.clone();
     effective.transform.aggregate = effective.transform.aggregate.or(aggregate);
     effective.transform.time_unit = effective.transform.time_unit.or(time_unit);
     effective.chart = effective.chart.or(chart);
+    // `--keep first|last` asks for rows by their place: kept in it.
+    if effective.keep.is_none() {
+        effective.sort = effective.sort.or(sort);
+    }
+    let auto_series = opts.series.is_none() && series.is_some();
+    let auto_point = opts.chart.is_none() && chart == Some(ChartType::Point);
     let opts = &effective;
-    let chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
+    let mut chart_type = choose_chart_type(sample, &list, label, &values, series, opts)?;
     let unit = match &opts.unit {
         Some(u) => Some(u.clone()),
         None => values_unit(sample, &list, &values, names.real, warn),
@@ -219,7 +230,22 @@ fn plan(
         };
         instant::x_type_of(column_cells(sample, l), dates.order, numbers)
     });
-    let max_points = opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS);
+    // The automatic choice's scatter over an x that turns out no numbers
+    // is drawn as the value's histogram rather than refused.
+    if auto_point && x_type.is_none() {
+        if let Some(l) = label {
+            warn.note(format!(
+                "{} does not hold numbers throughout, so no scatter: a histogram of {} instead; \
+                 -x COLUMN names an x",
+                column_ref(&list[l]),
+                values
+                    .first()
+                    .map_or("the value".into(), |&v| column_ref(&list[v]))
+            ));
+        }
+        chart_type = ChartType::Hist;
+    }
+    let max_points = default_max_points(chart_type, opts);
     let chart = Chart {
         chart_type,
         title: opts.title.clone(),
@@ -251,9 +277,29 @@ fn plan(
         x_type,
         transform: opts.transform.clone(),
         real_names: names.real,
+        auto_series,
         chart,
         opts: nopts,
     })
+}
+
+/// Points a series keeps: `--max-points` (at most the hard cap), else what
+/// the chart can show. A line from a file keeps the hard cap (a terminal
+/// of 100 columns draws 200 braille dots across; each reduced bucket keeps
+/// its first, last, min and max), an aggregated or `--time-unit` line
+/// every point the reducer holds exactly (the groups are bounded by
+/// `--max-groups`, and thinning a computed series would hide what was
+/// asked for); bars and tables the largest 30, which fit a screen.
+fn default_max_points(chart: ChartType, opts: &ParseOptions) -> usize {
+    if let Some(n) = opts.max_points {
+        return n.min(spec::HARD_MAX_POINTS);
+    }
+    let computed = opts.transform.aggregate.is_some() || opts.transform.time_unit.is_some();
+    match chart {
+        ChartType::Line if computed => spec::reduce::EXACT_WINDOW,
+        ChartType::Line => spec::HARD_MAX_POINTS,
+        _ => spec::DEFAULT_MAX_POINTS,
+    }
 }
 
 /// Each column's decimal mark: `--decimal`'s, else decided from the
@@ -420,6 +466,15 @@ pub(crate) fn chart_from_rows(
     if let Some(w) = header_width {
         (sample, wide) = set_aside_ragged(sample, w, &names, delimiter, warn)?;
     }
+    let counted;
+    let opts = match sample::count_by_repeating(&sample, &names, opts) {
+        Some((o, note)) => {
+            warn.note(note);
+            counted = o;
+            &counted
+        }
+        None => opts,
+    };
     if opts.values.is_empty() && opts.transform.aggregate != Some(AggregateOp::Count) && !automatic
     {
         some_number(&sample, &names)?;

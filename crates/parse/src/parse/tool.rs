@@ -236,7 +236,10 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
         ..Chart::default()
     };
     let nopts = NormalizeOptions {
-        max_points: opts.max_points.unwrap_or(spec::DEFAULT_MAX_POINTS),
+        max_points: opts
+            .max_points
+            .unwrap_or(spec::DEFAULT_MAX_POINTS)
+            .min(spec::HARD_MAX_POINTS),
         sort: opts.sort.unwrap_or_default(),
         reduction: opts.reduction_for(chart_type),
     };

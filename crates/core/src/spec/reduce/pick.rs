@@ -33,9 +33,10 @@ pub(super) fn even(buckets: &[Bucket], n: usize, limit: usize, last: &Indexed) -
     out
 }
 
-/// The first and the last point, and between them (limit - 2)/2 equal
-/// ranges of positions, each giving its min and max in order: the ends
-/// anchor the x range, so their slots are kept for them.
+/// limit/4 equal ranges of positions, each giving its first, min, max and
+/// last point in order (M4, Jugel et al. 2014: a line drawn through them
+/// has every range's peak and trough and meets the next range where the
+/// data does), so the whole series' first and last point are kept too.
 pub(super) fn minmax(
     buckets: &[Bucket],
     n: usize,
@@ -46,7 +47,7 @@ pub(super) fn minmax(
     if limit < 4 {
         return vec![first.clone(), last.clone()];
     }
-    let ranges = ((limit - 2) / 2).max(1);
+    let ranges = (limit / 4).max(1);
     let mut out: Vec<Indexed> = Vec::with_capacity(limit + 2);
     let mut i = 0;
     for r in 0..ranges {
@@ -60,7 +61,7 @@ pub(super) fn minmax(
             i += 1;
         }
         if let Some(a) = acc {
-            for p in a.extremes() {
+            for p in a.m4() {
                 if out.last().is_none_or(|q| q.idx < p.idx) {
                     out.push(p.clone());
                 }

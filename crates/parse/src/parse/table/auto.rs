@@ -1,11 +1,16 @@
 //! The chart a person would make of a table nobody described, chosen from
 //! a sample of its rows: what each column is (measured in `columns.rs`:
 //! dates, years, identifiers, codes, coordinates, numbers, repeating
-//! categories, names, columns mostly empty), then which is the value, which the x, and
+//! categories, names, columns mostly empty; its role beside the others in
+//! `roles.rs`: frequency weights, row numbers), then the rules below
+//! propose which is the value, which the x, and
 //! whether rows are long (one series per value of a category) or must be
 //! aggregated. What was chosen is said once, with the flags that choose
 //! otherwise; when nothing sensible can be charted, the columns and their
-//! kinds are said with an example command, and no chart is made.
+//! kinds are said with an example command, and no chart is made. The
+//! proposal is reviewed by `score.rs` (candidate charts under hard
+//! constraints and a cost, the runners-up said); bars of categories come
+//! largest first, numeric groups in numeric order.
 //!
 //! The rules, in order:
 //! - identifiers (`id`, `*_id`, `zip`, `fips`, `*code`, codes with leading
@@ -27,8 +32,11 @@
 //!   before; two amounts beside a category are a scatter coloured by it;
 //!   with no label at all, two columns of numbers are a scatter and one a
 //!   histogram;
-//! - a value named as a count (`count`, `people`, `deaths`, ...) is summed
+//! - a frequency weight, or a value named as a count (`count`, `people`,
+//!   `deaths`, ...; a `count` with fractions is a measurement) is summed
 //!   where rows are grouped, any other averaged;
+//! - rising numbers are a line's x only where the value follows the row
+//!   order (a series); codes group rows (a bar each, a colour each).
 //! - with no column of numbers, the rows of a category are counted, or
 //!   coordinates are drawn as places; a row per place (its own name or
 //!   identifier, coordinates that differ) is a map of the places;
@@ -43,9 +51,11 @@
 use super::super::rows::{Loc, OwnedRow};
 use super::super::{ParseError, ParseOptions};
 
+pub(super) mod score;
 mod shape;
 mod special;
 use super::columns::{Column, Kind, SMALL, named_count, numeric};
+use super::roles;
 use crate::parse::transform::{AggregateOp, TimeUnit};
 use crate::spec::ChartType;
 use special::{named_x_y, one_place_a_row, years_by_years};
@@ -70,6 +80,8 @@ pub(super) struct Choice {
     pub aggregate: Option<AggregateOp>,
     pub time_unit: Option<TimeUnit>,
     pub chart: Option<ChartType>,
+    /// The order of a bar chart's bars.
+    pub sort: Option<crate::spec::Sort>,
     /// What was chosen and the flags that choose otherwise.
     pub note: Option<String>,
 }
@@ -93,7 +105,7 @@ pub(super) fn applies(opts: &ParseOptions, real_names: bool) -> bool {
 /// else small codes (a table may hold nothing else); never identifiers,
 /// years, coordinates or dates.
 pub(super) fn first_value(cols: &[Column], skip: &[Option<usize>]) -> Option<usize> {
-    [Kind::Number, Kind::Ordered, Kind::Code]
+    [Kind::Number, Kind::Weight, Kind::Ordered, Kind::Code]
         .iter()
         .find_map(|&k| (0..cols.len()).find(|&i| cols[i].kind == k && !skip.contains(&Some(i))))
 }
@@ -133,9 +145,18 @@ fn q(list: &[String], i: usize) -> String {
     format!("{:?}", list[i])
 }
 
-/// The aggregate a value's groups take: a sum of counts, else a mean.
-fn aggregate_for(list: &[String], value: usize) -> AggregateOp {
-    if named_count(&list[value]) {
+/// The aggregate a value's groups take: a sum of a frequency weight or of
+/// a value named as a count or total, else a mean (a measurement named
+/// `count` that is no whole number is averaged).
+fn aggregate_for(list: &[String], cols: &[Column], value: usize) -> AggregateOp {
+    let c = &cols[value];
+    // A `count` of fractions is a measurement (a cell count per ml); a
+    // total of money with cents still adds up.
+    let measured = !c.whole
+        && super::columns::words(&list[value])
+            .iter()
+            .any(|w| w == "count" || w == "counts");
+    if c.kind == Kind::Weight || (named_count(&list[value]) && !measured) {
         AggregateOp::Sum
     } else {
         AggregateOp::Mean
@@ -150,29 +171,31 @@ pub(super) fn choose(
     cols: &[Column],
     what: &str,
 ) -> Result<Option<Choice>, ParseError> {
-    let category = (0..cols.len()).find(|&i| cols[i].kind == Kind::Category && !cols[i].sparse);
+    let category = roles::group(cols);
     // An x that is rising numbers is no value while something else is.
     let x0 = ordered_x(cols, None);
-    let value = first_value(cols, &[x0]).or_else(|| first_value(cols, &[]));
+    let value = first_value(cols, &[x0, category])
+        .or_else(|| first_value(cols, &[category]))
+        .filter(|&v| !(category.is_some() && roles::stands_for_groups(&list[v], &cols[v])));
     let Some(value) = value else {
-        return no_amounts(list, cols, category, what).map(Some);
+        return no_amounts(list, sample, cols, category, what).map(Some);
     };
     // Only codes that repeat (`group`: 1, 1, 2, ...): groups to count,
     // not amounts to draw.
     if grouping_code(&list[value], &cols[value])
         && !(0..cols.len()).any(|i| i != value && cols[i].kind == Kind::Number)
     {
-        return no_amounts(list, cols, Some(value), what).map(Some);
+        return no_amounts(list, sample, cols, Some(value), what).map(Some);
     }
     // Numbers alone, a few rows: the first column labels the others, as
     // it always has (a few values read well as labels).
-    if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) {
+    if sample.len() < SMALL && cols.iter().all(|c| numeric(c.kind)) && cols[0].kind != Kind::Id {
         return Ok(None);
     }
     if let Some(choice) = one_place_a_row(list, cols) {
         return Ok(Some(choice));
     }
-    let x = ordered_x(cols, Some(value));
+    let x = roles::line_x(sample, cols, ordered_x(cols, Some(value)), value, category);
     if let Some(choice) = x.and_then(|x| years_by_years(list, sample, cols, x, value)) {
         return Ok(Some(choice));
     }
@@ -184,7 +207,7 @@ pub(super) fn choose(
     if let Some(x) = x {
         return Ok(Some(over_x(list, sample, cols, x, value)));
     }
-    let skipped = skipped_note(list, cols, value, &[]);
+    let skipped = skipped_note(list, cols, value, &[category]);
     // Two amounts and a category: a scatter of one over the other, a
     // colour per category (Anscombe's quartet), not their means.
     let amounts: Vec<usize> = (0..cols.len())
@@ -199,7 +222,7 @@ pub(super) fn choose(
     let name = (0..cols.len()).find(|&i| cols[i].kind == Kind::Name && !cols[i].sparse);
     let named_rows = name.is_some_and(|n| category.is_none_or(|c| n < c) && sample.len() < FEW);
     if let (Some(c), false) = (category, named_rows) {
-        let op = aggregate_for(list, value);
+        let op = aggregate_for(list, cols, value);
         // A value that is each category's shares: by the category it
         // splits instead (income brackets, not states).
         let split = shape::shares(sample, c, value)
@@ -226,6 +249,7 @@ pub(super) fn choose(
             values: vec![value],
             aggregate: Some(op),
             chart: Some(ChartType::Bar),
+            sort: Some(roles::bar_order(sample, cols, c)),
             note: Some(format!(
                 "charting {}({}) by {}: {} repeats, so its rows are {}{skipped}{shares}; \
                  --aggregate sum|mean|median|count|... computes another, -x and -y choose other \
@@ -247,6 +271,9 @@ pub(super) fn choose(
         return Ok(Some(Choice {
             label: Some(label),
             values: vec![value],
+            // A person's own few rows keep the order they were written
+            // in; a dataset's named rows come largest first.
+            sort: (sample.len() >= SMALL).then(|| roles::bar_order(sample, cols, label)),
             note: (!skipped.is_empty()).then(|| {
                 format!(
                     "charting {}{skipped}; -y chooses another value",
@@ -263,6 +290,7 @@ pub(super) fn choose(
 /// a table of coordinates holds, else an error naming the columns.
 fn no_amounts(
     list: &[String],
+    sample: &[(OwnedRow, Loc)],
     cols: &[Column],
     category: Option<usize>,
     what: &str,
@@ -271,6 +299,7 @@ fn no_amounts(
         return Ok(Choice {
             label: Some(c),
             aggregate: Some(AggregateOp::Count),
+            sort: Some(roles::bar_order(sample, cols, c)),
             note: Some(format!(
                 "no column holds amounts: counting the rows by {}, whose values repeat; -x \
                  chooses another column, -y a value",
@@ -311,7 +340,7 @@ fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String
         i != value
             && matches!(
                 cols[i].kind,
-                Kind::Number | Kind::Ordered | Kind::Coordinate | Kind::Code
+                Kind::Number | Kind::Ordered | Kind::Coordinate
             )
     });
     if let Some(choice) = places(list, cols, "nothing labels the rows") {
@@ -523,7 +552,15 @@ fn over_x(
             ..line
         };
     }
-    aggregated_over_x(list, x, value, series, unit, &skipped, line)
+    aggregated_over_x(
+        list,
+        x,
+        (value, aggregate_for(list, cols, value)),
+        series,
+        unit,
+        &skipped,
+        line,
+    )
 }
 
 /// An identifier of its own in every row (`tailnum`: a row per plane):
@@ -566,13 +603,12 @@ fn counted_over_x(
 fn aggregated_over_x(
     list: &[String],
     x: usize,
-    value: usize,
+    (value, op): (usize, AggregateOp),
     by: Option<usize>,
     unit: Option<TimeUnit>,
     skipped: &str,
     line: Choice,
 ) -> Choice {
-    let op = aggregate_for(list, value);
     let per = by.map_or(String::new(), |s| format!(", one line per {}", list[s]));
     let over = match unit {
         Some(u) => format!("{}({})", u.name(), list[x]),

@@ -21,6 +21,9 @@ use super::super::rows::{Cells, Loc, Warner, cell, short};
 use super::transforms::{Collect, Collected, What, with_transforms};
 use super::{MAX_REPORTED, MAX_SERIES, Plan};
 
+/// The series an automatic choice's values past the cap go to.
+const OTHER: &str = "other";
+
 /// The label of a row whose label cell is blank.
 pub(crate) const EMPTY_LABEL: &str = "(empty)";
 
@@ -175,6 +178,9 @@ impl Builder {
         if let Some(&i) = self.by_name.get(key) {
             return Ok(i);
         }
+        if self.plan.auto_series && self.reducers.len() + 1 >= MAX_SERIES {
+            return Ok(self.other_slot());
+        }
         if self.reducers.len() >= MAX_SERIES {
             return Err(ParseError::Data(format!(
                 "{loc}: {} has more than {MAX_SERIES} distinct values; \
@@ -186,6 +192,18 @@ impl Builder {
         self.reducers
             .push((key.to_string(), self.plan.new_reducer()));
         Ok(self.reducers.len() - 1)
+    }
+
+    /// The series `other`, where an automatic choice's series past the cap
+    /// go (made at its first row).
+    fn other_slot(&mut self) -> usize {
+        if let Some(&i) = self.by_name.get(OTHER) {
+            return i;
+        }
+        self.by_name.insert(OTHER.to_string(), self.reducers.len());
+        self.reducers
+            .push((OTHER.to_string(), self.plan.new_reducer()));
+        self.reducers.len() - 1
     }
 
     /// A value of column `col` that is no number (`c` its cell, if any):

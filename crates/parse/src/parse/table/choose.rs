@@ -8,7 +8,7 @@ use crate::spec::ChartType;
 use super::super::rows::{Loc, Names, OwnedRow, Warner};
 use super::super::transform::AggregateOp;
 use super::super::{ParseError, ParseOptions, examples_error};
-use super::{Stat, auto, columns, doubts, resolve, stats};
+use super::{Stat, auto, columns, doubts, resolve, roles, stats};
 
 /// The columns [`super::plan`] chose: every column's name (made up where the
 /// input has none), and which label, values and series.
@@ -24,6 +24,8 @@ pub(super) struct Columns {
     pub(super) chart: Option<ChartType>,
     /// A time unit the automatic choice asks for.
     pub(super) time_unit: Option<crate::parse::transform::TimeUnit>,
+    /// The bars' order the automatic choice asks for.
+    pub(super) sort: Option<crate::spec::Sort>,
 }
 
 /// The label, value and series columns: as `-x`/`-y`/`-s` say; with none
@@ -49,13 +51,15 @@ pub(super) fn choose_columns(
         list.push(format!("column {}", i + 1));
     }
     let st = stats(sample, width);
-    let profile = columns::profile(&list, sample);
+    let mut profile = columns::profile(&list, sample);
+    roles::assign(&list, sample, &mut profile);
     let choice = if auto::applies(opts, names.real) {
         auto::choose(&list, sample, &profile, what)?
     } else {
         None
     };
     if let Some(choice) = choice {
+        let choice = auto::score::review(&list, &profile, choice);
         return Ok(chosen_columns(choice, list, &st, sample, opts, warn));
     }
 
@@ -100,6 +104,7 @@ pub(super) fn choose_columns(
         aggregate: None,
         chart: None,
         time_unit: None,
+        sort: None,
     })
 }
 
@@ -162,6 +167,7 @@ fn chosen_columns(
         aggregate: choice.aggregate,
         chart: choice.chart,
         time_unit: choice.time_unit,
+        sort: choice.sort,
     }
 }
 

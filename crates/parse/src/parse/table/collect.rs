@@ -350,7 +350,20 @@ fn scatter_row(
             continue;
         };
         let name = series.unwrap_or(&names[col]);
-        let Some(s) = sc.series(name) else {
+        let full = plan.auto_series && sc.len() + 1 >= transform::SCATTER_SERIES;
+        let found = if full {
+            if sc.known(name).is_none() && sc.known("other").is_none() {
+                warn.note(format!(
+                    "{loc}: more than {} series: the rest are drawn as one series, \"other\"; -s \
+                     chooses another column",
+                    transform::SCATTER_SERIES - 1
+                ));
+            }
+            sc.known(name).or_else(|| sc.series("other"))
+        } else {
+            sc.series(name)
+        };
+        let Some(s) = found else {
             return Err(ParseError::Data(format!(
                 "{loc}: more than {} series: a scatter colours a few (a symbol, a \
                      region)",

@@ -20,7 +20,13 @@ pub(super) const SMALL: usize = 20;
 pub(super) fn numeric(k: Kind) -> bool {
     matches!(
         k,
-        Kind::Number | Kind::Ordered | Kind::Code | Kind::Year | Kind::Id | Kind::Coordinate
+        Kind::Number
+            | Kind::Ordered
+            | Kind::Code
+            | Kind::Year
+            | Kind::Id
+            | Kind::Coordinate
+            | Kind::Weight
     )
 }
 
@@ -41,6 +47,10 @@ pub(super) enum Kind {
     /// A latitude or longitude: a place, not an amount.
     Coordinate,
     Number,
+    /// How many times each row's cells happen (`Freq`, `n`, `count`: whole
+    /// numbers, none negative, beside categories that name each row once):
+    /// a frequency table's weight, summed, never averaged.
+    Weight,
     /// Text whose values repeat: a category.
     Category,
     /// Text mostly unique: names of things.
@@ -58,6 +68,7 @@ impl Kind {
             Kind::Code => "codes",
             Kind::Coordinate => "coordinates",
             Kind::Number => "numbers",
+            Kind::Weight => "counts of each row (a frequency weight)",
             Kind::Category => "a category",
             Kind::Name => "names",
         }
@@ -79,9 +90,11 @@ pub(super) struct Column {
     pub timed: bool,
     /// Cells that are the number 0.
     pub zeros: usize,
+    /// Every number in it is whole.
+    pub whole: bool,
 }
 
-fn words(name: &str) -> Vec<String> {
+pub(super) fn words(name: &str) -> Vec<String> {
     name.trim()
         .to_ascii_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -102,7 +115,10 @@ fn named_id(name: &str, numeric: bool) -> bool {
         last,
         "id" | "ids" | "zip" | "zipcode" | "fips" | "code" | "uuid" | "number" | "no"
     ) || matches!(first, "id")
-        || matches!(n.as_str(), "parent" | "index")
+        || matches!(
+            n.as_str(),
+            "parent" | "index" | "rownames" | "row.names" | "unnamed: 0" | ""
+        )
         || (numeric && matches!(n.as_str(), "source" | "target"))
         || (n.ends_with("id") && n.len() > 2 && name.trim().ends_with("ID"))
         || (n.ends_with("code") && n.len() > 4)
@@ -152,6 +168,70 @@ pub(super) fn named_count(name: &str) -> bool {
     })
 }
 
+/// Words that say whole numbers stand for groups, not amounts.
+pub(super) const CODE_WORDS: &[&str] = &[
+    "seed",
+    "dept",
+    "department",
+    "sex",
+    "gender",
+    "race",
+    "ethnicity",
+    "treatment",
+    "trt",
+    "block",
+    "subject",
+    "rep",
+    "replicate",
+    "batch",
+    "litter",
+    "stratum",
+    "strata",
+    "ward",
+    "district",
+    "region",
+    "school",
+    "plot",
+    "group",
+    "clinic",
+    "center",
+    "centre",
+    "class",
+    "type",
+    "grade",
+    "level",
+    "category",
+    "cluster",
+    "team",
+    "diet",
+    "dose",
+    "status",
+    "smoker",
+    "married",
+];
+
+/// Whether numbers read as years can be years: named as years, or all
+/// between 1000 and 2100 (a household id from 1000 to 2400 is no year).
+fn year_range(name: &str, numbers: &[f64]) -> bool {
+    let named = words(name)
+        .iter()
+        .any(|w| w.contains("year") || matches!(w.as_str(), "yr" | "fy" | "season"));
+    named || numbers.iter().all(|v| (1000.0..=2100.0).contains(v))
+}
+
+/// Whole numbers that stand for groups: 0 and 1 or 1 and 2 alone (a
+/// yes/no, a sex), or named as a grouping (`seed`, `dept`, `sex`)
+/// with each value in two rows or more.
+fn code_like(name: &str, numbers: &[f64], distinct: usize) -> bool {
+    if numbers.len() < 4 || numbers.iter().any(|v| v.fract() != 0.0) {
+        return false;
+    }
+    let named = words(name).iter().any(|w| CODE_WORDS.contains(&w.as_str()));
+    let binary = numbers.iter().all(|v| *v == 0.0 || *v == 1.0)
+        || numbers.iter().all(|v| *v == 1.0 || *v == 2.0);
+    (binary && distinct == 2) || (named && distinct * 2 <= numbers.len())
+}
+
 /// Measures every column of the sample.
 pub(super) fn profile(list: &[String], sample: &[(OwnedRow, Loc)]) -> Vec<Column> {
     let mut cols: Vec<Column> = (0..list.len())
@@ -190,6 +270,9 @@ fn measure(name: &str, sample: &[(OwnedRow, Loc)], i: usize) -> Column {
             .iter()
             .filter(|c| parse_number(c).is_some_and(|n| n.value == 0.0))
             .count(),
+        whole: cells
+            .iter()
+            .all(|c| parse_number(c).is_none_or(|n| n.value.fract() == 0.0)),
     };
     if present > 0 {
         col.kind = kind_of(name, &cells, distinct);
@@ -222,13 +305,13 @@ fn kind_of(name: &str, cells: &[String], distinct: usize) -> Kind {
         if named_id(name, true) || leading_zero {
             return Kind::Id;
         }
-        if cells.iter().all(|c| looks_like_year(c)) {
+        if cells.iter().all(|c| looks_like_year(c)) && year_range(name, &numbers) {
             return Kind::Year;
         }
         if named_coordinate(name) {
             return Kind::Coordinate;
         }
-        if named_time_part(name, &numbers) {
+        if named_time_part(name, &numbers) || code_like(name, &numbers, distinct) {
             return Kind::Code;
         }
         let small = numbers.iter().all(|v| v.abs() <= 100.0);

@@ -7,6 +7,8 @@ use super::super::number::parse_number;
 use super::super::rows::{Cells, Loc, Names, OwnedRow, Rows, Warner, cell, owned};
 use super::super::{ParseError, ParseOptions, examples_error};
 use super::{SAMPLE_ROWS, doubts, is_text, stats};
+use crate::parse::transform::AggregateOp;
+use crate::spec::Sort;
 
 /// The first rows and the column names: the format's own, else the
 /// first row when it looks like a header (or names a column a flag asks
@@ -141,6 +143,47 @@ pub(super) fn some_number(sample: &[(OwnedRow, Loc)], names: &Names) -> Result<(
         "no column holds numbers (columns: {}); a chart needs a column of numbers such as 2.9, 1,234 or 12%",
         cols.join(", ")
     )))
+}
+
+/// No flag, no number in the sample and no header: the options that
+/// count the rows by the first column whose values repeat (a column of
+/// labels, `cut -d, -f1 flights.csv`), largest first, and the note that
+/// says so; `None` where a number, a flag or a header leaves the choice
+/// to the others.
+pub(super) fn count_by_repeating(
+    sample: &[(OwnedRow, Loc)],
+    names: &Names,
+    opts: &ParseOptions,
+) -> Option<(ParseOptions, String)> {
+    let flagged = opts.label.is_some()
+        || !opts.values.is_empty()
+        || opts.series.is_some()
+        || opts.transform.aggregate.is_some()
+        || opts.chart.is_some();
+    if flagged || names.real || some_number(sample, names).is_ok() {
+        return None;
+    }
+    let width = sample.iter().map(|(r, _)| r.width()).max().unwrap_or(0);
+    let c = (0..width).find(|&i| {
+        let mut v: Vec<String> = sample
+            .iter()
+            .filter_map(|(r, _)| cell(r, i).map(|c| c.into_owned()))
+            .collect();
+        let n = v.len();
+        v.sort_unstable();
+        v.dedup();
+        n >= 2 && v.len() * 2 <= n
+    })?;
+    let mut o = opts.clone();
+    o.transform.aggregate = Some(AggregateOp::Count);
+    o.label = Some((c + 1).to_string());
+    o.sort = o.sort.or(Some(Sort::Desc));
+    let note = format!(
+        "no column holds numbers: counting the rows by column {}, whose values repeat; -x \
+         chooses another column",
+        c + 1
+    );
+    Some((o, note))
 }
 
 pub(super) fn line_of(l: Loc) -> u64 {

@@ -84,6 +84,16 @@ pub(crate) const MAX_SERIES: usize = 12;
 impl Scatter {
     /// The series' index, made at its first point; `None` past
     /// [`MAX_SERIES`].
+    /// Series made so far.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The index of a series already made.
+    pub(crate) fn known(&self, name: &str) -> Option<usize> {
+        self.at.get(name).copied()
+    }
+
     pub(crate) fn series(&mut self, name: &str) -> Option<usize> {
         if self.names.get(self.last).is_some_and(|n| n == name) {
             return Some(self.last);

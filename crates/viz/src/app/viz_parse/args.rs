@@ -57,9 +57,10 @@ pub enum KeepArg {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DownsampleArg {
-    /// Evenly spaced points, first and last kept (default).
+    /// Evenly spaced points, first and last kept (peaks between samples are lost).
     Even,
-    /// Smallest and largest point of each bucket: spikes survive.
+    /// First, last, smallest and largest point of each bucket (default): peaks
+    /// and seasons survive.
     Minmax,
     /// Largest-triangle-three-buckets: shape and peaks survive.
     Lttb,
@@ -149,7 +150,10 @@ look like dates, years or ordered numbers, else a bar chart. A line whose labels
 ISO dates (2024-01-05, 2024-01), dates such as 05/01/2024 (read as --dates says) or quarters \
 (Q1 2024) written newest first is drawn oldest to newest, with a warning saying so.\n\n\
 At most --max-points points are kept per series: bar and table keep the largest by absolute value \
-(or --keep first|last), a line is downsampled (--downsample). Memory stays bounded by that limit, \
+(or --keep first|last), a line is downsampled (--downsample). Without --max-points a bar chart or \
+table keeps 30, a line 200 (what a terminal of 100 columns draws across), each reduced bucket \
+keeping its first, last, min and max point, and a line computed by --aggregate or --time-unit \
+every point up to 4,096 (never thinned). Memory stays bounded by that limit, \
 whatever the input size. A line (and bars over dates) whose labels are dates or numbers is drawn to \
 scale, in x order (said when the rows were not).\n\n\
 Transforms, with Vega-Lite's names: --filter EXPR keeps the rows where EXPR holds (repeatable); \
@@ -254,7 +258,8 @@ pub struct VizParseArgs {
     #[arg(help_heading = CHART, long, value_enum)]
     pub sort: Option<SortArg>,
 
-    /// Points kept per series, 2 to 200 [default: 30; more is capped].
+    /// Points kept per series, 2 to 200 [default: 30 for bars and tables, 200 for a line,
+    /// every computed point of an aggregated line; more is capped].
     #[arg(help_heading = POINTS, long, value_name = "N")]
     pub max_points: Option<usize>,
 
@@ -262,7 +267,7 @@ pub struct VizParseArgs {
     #[arg(help_heading = POINTS, long, value_enum)]
     pub keep: Option<KeepArg>,
 
-    /// How a line is thinned when there are too many points [default: even].
+    /// How a line is thinned when there are too many points [default: minmax].
     #[arg(help_heading = POINTS, long, value_enum)]
     pub downsample: Option<DownsampleArg>,
 

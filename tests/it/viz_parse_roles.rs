@@ -1,0 +1,295 @@
+//! The chart viz-parse makes with no flag, by the role of each column
+//! (issue 33): identifiers and codes stored as numbers are never the value
+//! nor a line's or a scatter's x; a frequency weight is summed; bars of
+//! categories come largest first and numeric groups in numeric order; a
+//! column of repeating labels is counted. Small files of the shapes the
+//! issue found, the real binary, real stdin.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::support::viz::points;
+
+/// The chart event and stderr for `stdin` with no flag; exit 0 required.
+fn auto(stdin: &str) -> (Value, String) {
+    let o = cargo_bin_cmd!("viz-parse")
+        .write_stdin(stdin.as_bytes().to_vec())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "stderr: {stderr}");
+    let out = String::from_utf8(o.stdout).unwrap();
+    let v = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| e["type"] == "visualization")
+        .expect("a chart");
+    (v, stderr)
+}
+
+/// A fixed pseudo-random sequence (no clock, no seed from outside).
+fn lcg(n: usize) -> Vec<u64> {
+    let mut x: u64 = 42;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            x >> 33
+        })
+        .collect()
+}
+
+fn table(head: &str, rows: impl Iterator<Item = String>) -> String {
+    let mut s = format!("{head}\n");
+    for r in rows {
+        s.push_str(&r);
+        s.push('\n');
+    }
+    s
+}
+
+fn labels(v: &Value) -> Vec<String> {
+    points(v).into_iter().map(|(l, _)| l).collect()
+}
+
+#[test]
+fn a_household_id_is_never_averaged_nor_an_x() {
+    let r = lcg(400);
+    let csv = table(
+        "hid,brand,price",
+        (0..200).map(|i| {
+            format!(
+                "{},{},{}.5",
+                1000 + i * 7,
+                ["a", "b", "c", "d"][(r[i] % 4) as usize],
+                r[200 + i] % 9
+            )
+        }),
+    );
+    let (v, _) = auto(&csv);
+    assert_eq!(v["xLabel"], "brand", "{v}");
+    assert!(!v["yLabel"].as_str().unwrap().contains("hid"), "{v}");
+}
+
+#[test]
+fn a_frequency_table_is_summed() {
+    let mut rows = Vec::new();
+    let mut n = 0;
+    for class in ["first", "second", "third", "crew"] {
+        for sex in ["male", "female"] {
+            for age in ["child", "adult"] {
+                n += 7;
+                rows.push(format!("{class},{sex},{age},{n}"));
+            }
+        }
+    }
+    let (v, err) = auto(&table("Class,Sex,Age,Freq", rows.into_iter()));
+    assert_eq!(v["yLabel"], "sum(Freq)", "{v} {err}");
+    let total: f64 = points(&v).iter().map(|(_, y)| y).sum();
+    assert_eq!(total, (1..=16).map(|i| 7.0 * i as f64).sum::<f64>());
+}
+
+#[test]
+fn bars_of_categories_come_largest_first() {
+    let r = lcg(600);
+    let carriers = ["AA", "B6", "B6", "B6", "DL", "DL", "UA", "9E"];
+    let csv = table(
+        "carrier,dep_delay",
+        (0..600).map(|i| format!("{},{}", carriers[(r[i] % 8) as usize], (r[i] / 8) % 50)),
+    );
+    let (v, _) = auto(&csv);
+    let values: Vec<f64> = points(&v).into_iter().map(|(_, y)| y).collect();
+    let mut sorted = values.clone();
+    sorted.sort_by(|a, b| b.total_cmp(a));
+    assert_eq!(values, sorted, "{v}");
+    // Counted, they come largest first too: B6 has the most rows.
+    let only = table(
+        "carrier",
+        (0..600).map(|i| carriers[(r[i] % 8) as usize].to_string()),
+    );
+    let (v, _) = auto(&only);
+    assert_eq!(v["yLabel"], "count", "{v}");
+    assert_eq!(labels(&v)[0], "B6", "{v}");
+}
+
+#[test]
+fn numeric_groups_come_in_numeric_order() {
+    let r = lcg(300);
+    let csv = table(
+        "hhsize,spend",
+        (0..300).map(|i| {
+            format!(
+                "{},{}.25",
+                [5, 3, 1, 4, 2, 9][(r[i] % 6) as usize],
+                r[i] % 90
+            )
+        }),
+    );
+    let (v, _) = auto(&csv);
+    assert_eq!(v["chartType"], "bar", "{v}");
+    assert_eq!(labels(&v), ["1", "2", "3", "4", "5", "9"], "{v}");
+}
+
+#[test]
+fn a_department_number_is_a_group_not_a_scatter_x() {
+    let r = lcg(200);
+    let csv = table(
+        "dept,salary",
+        (0..200).map(|i| {
+            format!(
+                "{},{}",
+                [30, 10, 50, 20, 40][(r[i] % 5) as usize],
+                30000 + r[i] % 50000
+            )
+        }),
+    );
+    let (v, _) = auto(&csv);
+    assert_eq!(v["chartType"], "bar", "{v}");
+    assert_eq!(labels(&v), ["10", "20", "30", "40", "50"], "{v}");
+}
+
+#[test]
+fn a_zero_one_code_colours_a_scatter_never_places_it() {
+    let r = lcg(300);
+    let csv = table(
+        "sex,age,income",
+        (0..100).map(|i| {
+            format!(
+                "{},{},{}",
+                r[i] % 2,
+                20 + r[100 + i] % 40,
+                10000 + r[200 + i] % 80000
+            )
+        }),
+    );
+    let (v, _) = auto(&csv);
+    assert_ne!(v["xLabel"], "sex", "{v}");
+    assert_ne!(v["yLabel"], "sex", "{v}");
+}
+
+#[test]
+fn a_tournament_seed_is_never_the_value() {
+    // Seeds 1-16 in every year: their mean is 8.5 by construction.
+    let regions = ["east", "west", "south", "midwest"];
+    let csv = table(
+        "year,region,seed,team",
+        (0..320).map(|i| {
+            format!(
+                "{},{},{},team{}",
+                1990 + i / 64,
+                regions[(i / 16) % 4],
+                1 + i % 16,
+                i
+            )
+        }),
+    );
+    let (v, _) = auto(&csv);
+    assert!(!v["yLabel"].as_str().unwrap().contains("seed"), "{v}");
+    assert_ne!(v["xLabel"], "seed", "{v}");
+}
+
+#[test]
+fn people_numbered_in_rows_are_no_line() {
+    let r = lcg(600);
+    let csv = table(
+        "person,age,wage",
+        (1..=300).map(|i| format!("{i},{},{}.5", 20 + r[i] % 40, 5 + r[300 + i - 1] % 35)),
+    );
+    let (v, _) = auto(&csv);
+    assert_ne!(v["xLabel"], "person", "{v}");
+    // A series stored a row per step is a line over its row numbers.
+    let mut level = 0i64;
+    let series = table(
+        "index,value",
+        (1..=300).map(|i| {
+            level += (r[i] % 7) as i64 - 3;
+            format!("{i},{level}")
+        }),
+    );
+    let (v, _) = auto(&series);
+    assert_eq!(v["chartType"], "line", "{v}");
+}
+
+#[test]
+fn a_scatter_past_its_colours_draws_the_rest_as_other() {
+    // Three kinds in the sample the choice is made from, thirty after it:
+    // the scatter chosen is not refused at the thirteenth.
+    let r = lcg(700);
+    let kind = |i: usize| {
+        if i < 250 {
+            ["a", "b", "c"][i % 3].to_string()
+        } else {
+            format!("k{}", i % 30)
+        }
+    };
+    let csv = table(
+        "height,weight,kind",
+        (0..650).map(|i| format!("1.{},{}.5,{}", r[i] % 100, 50 + r[i] % 40, kind(i))),
+    );
+    let (v, err) = auto(&csv);
+    assert_eq!(v["chartType"], "point", "{err}");
+    let names: Vec<&str> = v["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"other"), "{names:?}");
+    assert!(err.contains("drawn as one series, \"other\""), "{err}");
+}
+
+/// A cell of a generated column: a kind of column and a row.
+fn cell(kind: u8, i: usize, r: u64) -> String {
+    match kind {
+        0 => format!("{}", i + 1),
+        1 => format!("{}", r % 2),
+        2 => format!("{}.{}", r % 1000, r % 10),
+        3 => ["north", "south", "east", "west"][(r % 4) as usize].to_string(),
+        4 => format!("name{}", r % 100_000),
+        5 => format!("{}", 1950 + (i % 60)),
+        6 => format!("2020-{:02}-{:02}", 1 + r % 12, 1 + r % 28),
+        7 => format!("{}", r % 30),
+        _ => String::new(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// With no flag, any table of ids, codes, amounts, categories, names,
+    /// years, dates, counts and empty cells is charted (exit 0) or refused
+    /// as input with a reason (exit 65): never the tool's own choice
+    /// refused as a usage error, never a crash.
+    #[test]
+    fn a_no_flag_run_charts_or_refuses_the_input(
+        kinds in prop::collection::vec(0u8..9, 1..5),
+        rows in 1usize..80,
+        seed in 0u64..1000,
+    ) {
+        let r = lcg(rows * kinds.len() + 1);
+        let head: Vec<String> = kinds.iter().enumerate().map(|(j, k)| format!("c{j}k{k}")).collect();
+        let mut csv = head.join(",") + "\n";
+        for i in 0..rows {
+            let line: Vec<String> = kinds
+                .iter()
+                .enumerate()
+                .map(|(j, &k)| cell(k, i, r[i * kinds.len() + j] ^ seed))
+                .collect();
+            csv.push_str(&line.join(","));
+            csv.push('\n');
+        }
+        let o = cargo_bin_cmd!("viz-parse").write_stdin(csv.clone()).output().unwrap();
+        let code = o.status.code();
+        let err = String::from_utf8_lossy(&o.stderr);
+        prop_assert!(code == Some(0) || code == Some(65), "exit {code:?}: {err}\n{csv}");
+        if code == Some(65) {
+            prop_assert!(err.contains("error"), "{err}");
+        }
+        // Labels that repeat can always be counted: never refused.
+        if kinds.contains(&3) && rows >= 12 {
+            prop_assert_eq!(code, Some(0), "{}\n{}", err, csv);
+        }
+    }
+}
