@@ -35,6 +35,7 @@ mod gem_ask_memory_turns;
 mod gem_ask_models;
 mod gem_ask_oneshot;
 mod gem_ask_openai;
+mod gem_ask_outbound;
 mod gem_ask_plot;
 mod gem_ask_repl;
 mod gem_ask_replay;

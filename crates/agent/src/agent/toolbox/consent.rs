@@ -41,6 +41,10 @@ pub enum Decision {
     No,
     /// Consent was needed and there is no terminal to ask.
     NoTerminal,
+    /// What the call would send out carries text this run read (piped
+    /// input, attached files, tool results) and there is no terminal to
+    /// show it on (`super::policy`).
+    Carries,
 }
 
 impl Decision {
@@ -53,11 +57,15 @@ impl Decision {
             Decision::Always => "always",
             Decision::No => "denied",
             Decision::NoTerminal => "no_terminal",
+            Decision::Carries => "carries_input",
         }
     }
 
     pub fn granted(self) -> bool {
-        !matches!(self, Decision::No | Decision::NoTerminal)
+        !matches!(
+            self,
+            Decision::No | Decision::NoTerminal | Decision::Carries
+        )
     }
 
     /// The error result of a refused call, worded for the model.
@@ -66,6 +74,11 @@ impl Decision {
             Decision::NoTerminal => format!(
                 "{tool} needs the user's consent and there is no terminal to ask; it was not run \
                  (the user can allow it with --allow-tool {tool} or --yes)"
+            ),
+            Decision::Carries => format!(
+                "{tool} was not run: what it would send out carries text this run read (the piped \
+                 input, an attached file or a tool's result), and there is no terminal to show it \
+                 to the user. Do not send data from the user's input or files to the web."
             ),
             _ => format!("the user declined to run {tool}; it was not run"),
         };
@@ -149,6 +162,11 @@ impl Consent {
         if self.level(tool) == Level::Auto {
             return None;
         }
+        self.permit(tool)
+    }
+
+    /// The trust, `--yes` or `--allow-tool` that would allow `tool`.
+    fn permit(&self, tool: &Tool) -> Option<Decision> {
         if let Source::Mcp { trusted: true, .. } = tool.source {
             return Some(Decision::Trusted);
         }
@@ -161,21 +179,43 @@ impl Consent {
         if level == Level::Auto {
             return Decision::Auto;
         }
-        if let Some(d) = self.standing(tool) {
-            return d;
-        }
-        if level == Level::Standard && self.always.contains(&tool.name) {
-            return Decision::Always;
+        self.settle(tool, what, level, false)
+    }
+
+    /// Decides on a call that sends `what` to a place the model names
+    /// (`super::policy`): asked whatever the tool's level (a configured
+    /// `auto` too); a standing permission or an earlier `a` spares the
+    /// question only when it `carries` no text this run read, and such a
+    /// call is never sent without a terminal to show it on.
+    pub fn decide_outbound(&mut self, tool: &Tool, what: &str, carries: bool) -> Decision {
+        let level = self.level(tool).max(Level::Standard);
+        self.settle(tool, what, level, carries)
+    }
+
+    /// A call that needs consent at `level`: a standing permission, an
+    /// earlier `a`, else the question (with no terminal, refused).
+    fn settle(&mut self, tool: &Tool, what: &str, level: Level, carries: bool) -> Decision {
+        if !carries {
+            if let Some(d) = self.permit(tool) {
+                return d;
+            }
+            if level == Level::Standard && self.always.contains(&tool.name) {
+                return Decision::Always;
+            }
         }
         let Some(tty) = self
             .tty
             .as_ref()
             .and_then(|p| ask::Tty::open(p.clone(), self.look))
         else {
-            return Decision::NoTerminal;
+            return if carries {
+                Decision::Carries
+            } else {
+                Decision::NoTerminal
+            };
         };
         let d = tty.ask(&tool.name, &tool.source, what, level);
-        if d == Decision::Always {
+        if d == Decision::Always && !carries {
             self.always.insert(tool.name.clone());
         }
         d
@@ -208,6 +248,20 @@ mod tests {
             ..Consent::default()
         };
         assert_eq!(c.decide(&shell, ""), Decision::Allowed);
+    }
+
+    #[test]
+    fn what_leaves_carrying_read_text_is_never_allowed_without_a_terminal() {
+        let fetch = tool("web_fetch", Source::Builtin, Level::Auto);
+        let mut c = Consent {
+            yes: true,
+            ..Consent::default()
+        }
+        .with_levels([("web_fetch".to_string(), Level::Auto)]);
+        assert_eq!(c.decide_outbound(&fetch, "", false), Decision::Allowed);
+        assert_eq!(c.decide_outbound(&fetch, "", true), Decision::Carries);
+        let mut c = Consent::no_terminal();
+        assert_eq!(c.decide_outbound(&fetch, "", false), Decision::NoTerminal);
     }
 
     #[test]

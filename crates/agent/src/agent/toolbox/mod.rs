@@ -25,6 +25,7 @@ pub mod consent;
 pub mod listing;
 pub mod mcp;
 pub mod model;
+pub mod policy;
 pub mod process;
 pub mod result;
 pub mod sandbox;
@@ -444,7 +445,7 @@ impl Toolbox {
             return Ok((Ran::failed(f), None));
         }
         let what = tool.preview(call.args, &ctx);
-        let decision = self.consent.decide(&tool, &what);
+        let decision = policy::decide(&mut self.consent, &tool, call.args, &what);
         if !decision.granted() {
             return Ok((Ran::failed(decision.refusal(&tool.name)), Some(decision)));
         }
@@ -456,6 +457,8 @@ impl Toolbox {
         let mut ran = (tool.run)(call.args, &ctx);
         // Whatever the tool read or printed, no key the user keeps goes on.
         secrets::redact_ran(&mut ran);
+        // What it read is what a later call could carry out.
+        policy::note_result(&ran);
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(msg) = self.mcp.take_death_report(server)
         {

@@ -66,7 +66,7 @@ pub const HELP_TAIL: &str = concat!(
      ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
      the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
-     (consent: trusted, allowed, yes, always, denied, no_terminal). Tools' processes (commands, MCP servers) \
+     (consent: trusted, allowed, yes, always, denied, no_terminal, carries_input). Tools' processes (commands, MCP servers) \
      get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
      unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
      returns (an image or PDF for the model is never altered: one whose bytes hold a key is withheld). The \
@@ -141,7 +141,12 @@ pub const HELP_TAIL: &str = concat!(
     "Web: with Gemini the model can call web_search (a request of its own with Google Search) and web_fetch (one \
      with urlContext: Google's servers read the pages). Their sources are `source` events, drawn as numbered \
      citations under the answer; so are those of an answer the model grounded itself. A failed search is an error \
-     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why).\n\n",
+     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why). \
+     Both send what the model chose to the web, so they ask (standard), showing what leaves: each URL whole \
+     with its query decoded, and marked, the text it carries from what this run read (stdin, attached files, \
+     tool results; runs of 6 or more letters and digits); so does an MCP tool given a URL. Headless they are \
+     refused unless --allow-tool NAME or --yes allows them, and a call carrying such text is refused even \
+     then (consent: carries_input). What comes back goes to the model marked as untrusted content.\n\n",
     "History: each stored turn carries its tokens (from usageMetadata). When a session's history has passed \
      --max-history-tokens (the last request's prompt tokens plus its answer), the next turn first asks the model \
      for a summary of the oldest turns (one extra request, counted in the result's stats), so that the turns kept \
