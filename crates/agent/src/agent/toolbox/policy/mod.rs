@@ -15,6 +15,8 @@
 
 pub mod carried;
 pub mod outbound;
+pub mod rules;
+pub mod shell;
 
 use serde_json::Value;
 
