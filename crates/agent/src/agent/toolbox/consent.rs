@@ -45,6 +45,10 @@ pub enum Decision {
     /// input, attached files, tool results) and there is no terminal to
     /// show it on (`super::policy`).
     Carries,
+    /// A policy rule allows it (`tool_result.policy` names the rule).
+    RuleAllowed,
+    /// A policy rule denies it.
+    RuleDenied,
 }
 
 impl Decision {
@@ -58,6 +62,8 @@ impl Decision {
             Decision::No => "denied",
             Decision::NoTerminal => "no_terminal",
             Decision::Carries => "carries_input",
+            Decision::RuleAllowed => "policy_allowed",
+            Decision::RuleDenied => "policy_denied",
         }
     }
 
@@ -80,6 +86,7 @@ impl Decision {
                  input, an attached file or a tool's result), and there is no terminal to show it \
                  to the user. Do not send data from the user's input or files to the web."
             ),
+            Decision::RuleDenied => format!("a policy rule denies {tool}; it was not run"),
             _ => format!("the user declined to run {tool}; it was not run"),
         };
         Failed::new("consent_denied", message)
@@ -179,7 +186,7 @@ impl Consent {
         if level == Level::Auto {
             return Decision::Auto;
         }
-        self.settle(tool, what, level, false)
+        self.settle(tool, what, level, false, false)
     }
 
     /// Decides on a call that sends `what` to a place the model names
@@ -189,13 +196,39 @@ impl Consent {
     /// call is never sent without a terminal to show it on.
     pub fn decide_outbound(&mut self, tool: &Tool, what: &str, carries: bool) -> Decision {
         let level = self.level(tool).max(Level::Standard);
-        self.settle(tool, what, level, carries)
+        self.settle(tool, what, level, carries, carries)
+    }
+
+    /// Whether there is a terminal to ask on (policy rules' `interactive`).
+    pub fn has_terminal(&self) -> bool {
+        self.tty
+            .as_ref()
+            .is_some_and(|p| ask::Tty::open(p.clone(), self.look).is_some())
+    }
+
+    /// Asks, whatever the standing permissions (a policy rule said
+    /// `ask_user`); with no terminal, refused.
+    pub fn ask_anyway(&mut self, tool: &Tool, what: &str, carries: bool) -> Decision {
+        self.settle(
+            tool,
+            what,
+            self.level(tool).max(Level::Strict),
+            true,
+            carries,
+        )
     }
 
     /// A call that needs consent at `level`: a standing permission, an
     /// earlier `a`, else the question (with no terminal, refused).
-    fn settle(&mut self, tool: &Tool, what: &str, level: Level, carries: bool) -> Decision {
-        if !carries {
+    fn settle(
+        &mut self,
+        tool: &Tool,
+        what: &str,
+        level: Level,
+        force: bool,
+        carries: bool,
+    ) -> Decision {
+        if !force {
             if let Some(d) = self.permit(tool) {
                 return d;
             }

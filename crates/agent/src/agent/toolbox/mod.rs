@@ -306,6 +306,8 @@ pub struct Toolbox {
     model: Option<Arc<model::ModelAccess>>,
     /// The run's memory, when it is on (the memory tools' store).
     memory: Option<Arc<crate::memory::Handle>>,
+    /// The policy rules (`--policy`, the config's `policies/*.toml`).
+    rules: policy::Rules,
 }
 
 impl Toolbox {
@@ -324,6 +326,7 @@ impl Toolbox {
             withheld: Vec::new(),
             model: None,
             memory: None,
+            rules: policy::Rules::default(),
         }
     }
 
@@ -391,9 +394,13 @@ impl Toolbox {
         emit(Event::tool_use(call.name, call.tool_id, call.args.clone()))?;
         let (ran, decision) = self.consent_and_run(call, emit)?;
         let mut result_event = ran.result.result_event(call.tool_id);
-        // An auto tool involves no decision; every other call says who allowed it.
-        if let Some(d) = decision.filter(|d| *d != Decision::Auto) {
-            result_event.set("consent", d.as_str());
+        // An auto tool involves no decision; every other call says who
+        // allowed it, and which policy rule when one decided.
+        if let Some(j) = decision.filter(|j| j.decision != Decision::Auto) {
+            result_event.set("consent", j.decision.as_str());
+            if let Some(rule) = &j.rule {
+                result_event.set("policy", rule.as_str());
+            }
         }
         for e in ran.events {
             emit(e)?;
@@ -416,7 +423,7 @@ impl Toolbox {
         &mut self,
         call: &ToolCall<'_>,
         emit: &mut dyn FnMut(Event) -> io::Result<()>,
-    ) -> io::Result<(Ran, Option<Decision>)> {
+    ) -> io::Result<(Ran, Option<policy::Judged>)> {
         let tool = match self.registry.get(call.name) {
             Some(t) if self.declared.iter().any(|d| d == call.name) => t.clone(),
             _ => {
@@ -445,9 +452,17 @@ impl Toolbox {
             return Ok((Ran::failed(f), None));
         }
         let what = tool.preview(call.args, &ctx);
-        let decision = policy::decide(&mut self.consent, &tool, call.args, &what);
+        let judged = policy::decide(
+            &mut self.consent,
+            &self.rules,
+            &tool,
+            call.args,
+            &what,
+            &self.workspace.cwd,
+        );
+        let decision = judged.decision;
         if !decision.granted() {
-            return Ok((Ran::failed(decision.refusal(&tool.name)), Some(decision)));
+            return Ok((Ran::failed(judged.refusal(&tool.name)), Some(judged)));
         }
         // The time spent answering the prompt is not the tool's.
         let ctx = Ctx {
@@ -464,7 +479,7 @@ impl Toolbox {
         {
             emit(Event::error("error", &msg))?;
         }
-        Ok((ran, Some(decision)))
+        Ok((ran, Some(judged)))
     }
 }
 

@@ -129,6 +129,10 @@ pub struct Args {
     #[arg(help_heading = TOOLS, long)]
     pub yes: bool,
 
+    /// Policy rules in gemini-cli's TOML form (repeatable), besides the config dir's policies/*.toml.
+    #[arg(help_heading = TOOLS, long, value_name = "FILE")]
+    pub policy: Vec<PathBuf>,
+
     /// Seconds one tool call may take [default: the config's tools.timeout, else 30].
     #[arg(help_heading = TOOLS, long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub tool_timeout: Option<f64>,
@@ -421,6 +425,8 @@ impl Args {
                 list: self.list_tools,
                 max_rounds: self.max_tool_rounds,
                 file: tools_file,
+                // Read by the front (`super::policy`).
+                policy: Vec::new(),
             },
             task: self.task,
             max_iterations: self.max_iterations,

@@ -66,7 +66,14 @@ pub const HELP_TAIL: &str = concat!(
      ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
      the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
-     (consent: trusted, allowed, yes, always, denied, no_terminal, carries_input). Tools' processes (commands, MCP servers) \
+     (consent: trusted, allowed, yes, always, denied, no_terminal, carries_input, policy_allowed, \
+     policy_denied; policy: the deciding rule's FILE:LINE). Policy rules (--policy FILE, and the config dir's \
+     policies/*.toml) are gemini-cli's TOML [[rule]] tables (toolName, mcpName, commandPrefix, commandRegex, \
+     argsPattern, decision allow / deny / ask_user, priority 0-999, interactive, modes, allowRedirection, \
+     denyMessage): the highest priority wins, deny on a tie; ask_user asks even past --allow-tool and is \
+     refused headless. A shell command is parsed (bash grammar) and allowed only when every command in it \
+     is; substitutions, eval, bash -c, env/sudo/xargs, subshells and redirections outside the workspace \
+     are asked about. A policy file with a mistake is exit 2 naming the file, line and key. Tools' processes (commands, MCP servers) \
      get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
      unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
      returns (an image or PDF for the model is never altered: one whose bytes hold a key is withheld). The \

@@ -18,6 +18,8 @@ pub mod outbound;
 pub mod rules;
 pub mod shell;
 
+pub use rules::{Rules, Ruling, Verdict};
+
 use serde_json::Value;
 
 use super::consent::{Consent, Decision};
@@ -28,13 +30,74 @@ use carried::Origin;
 /// The most of an attached text file read for its tokens.
 const MAX_ATTACHED_READ: u64 = 8 << 20;
 
-/// Decides on one call: a call that sends something out is shown as
-/// what leaves ([`outbound::Outbound::shown`]) and judged as such; any
+/// How a call was decided, and by which policy rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    pub decision: Decision,
+    /// The deciding rules' `FILE:LINE` (`tool_result.policy`).
+    pub rule: Option<String>,
+    /// The rules' reason, for a refusal.
+    pub why: Option<String>,
+}
+
+impl Judged {
+    /// The error result of a refused call, worded for the model.
+    pub fn refusal(&self, tool: &str) -> super::Failed {
+        let mut f = self.decision.refusal(tool);
+        if let (Some(rule), Some(why)) = (&self.rule, &self.why) {
+            f.message = format!("{} (policy {rule}: {why})", f.message);
+        }
+        f
+    }
+}
+
+/// Decides on one call. The policy rules first ([`rules`]): a deny or an
+/// allow settles it, an ask_user asks whatever the standing permissions
+/// say (headless: refused). Else a call that sends something out is shown
+/// as what leaves ([`outbound::Outbound::shown`]) and judged as such; any
 /// other by its consent level, shown as `what`.
-pub fn decide(consent: &mut Consent, tool: &Tool, args: &Value, what: &str) -> Decision {
-    match outbound::of(tool, args) {
-        None => consent.decide(tool, what),
-        Some(o) => consent.decide_outbound(tool, &o.shown(&tool.name), o.carries()),
+pub fn decide(
+    consent: &mut Consent,
+    rules: &Rules,
+    tool: &Tool,
+    args: &Value,
+    what: &str,
+    workspace: &std::path::Path,
+) -> Judged {
+    let out = outbound::of(tool, args);
+    let carries = out.as_ref().is_some_and(outbound::Outbound::carries);
+    let shown = out.as_ref().map(|o| o.shown(&tool.name));
+    let shown = shown.as_deref().unwrap_or(what);
+    let server = match &tool.source {
+        super::Source::Mcp { server, .. } => Some(server.as_str()),
+        super::Source::Builtin => None,
+    };
+    let ruling = (!rules.is_empty())
+        .then(|| rules.judge(&tool.name, server, args, consent.has_terminal(), workspace))
+        .flatten();
+    let Some(r) = ruling else {
+        let decision = match &out {
+            None => consent.decide(tool, what),
+            Some(_) => consent.decide_outbound(tool, shown, carries),
+        };
+        return Judged {
+            decision,
+            rule: None,
+            why: None,
+        };
+    };
+    let decision = match r.verdict {
+        Verdict::Allow => Decision::RuleAllowed,
+        Verdict::Deny => Decision::RuleDenied,
+        Verdict::AskUser => {
+            let what = format!("{shown}\npolicy {}: {}", r.rule, r.why);
+            consent.ask_anyway(tool, &what, carries)
+        }
+    };
+    Judged {
+        decision,
+        rule: Some(r.rule),
+        why: Some(r.why),
     }
 }
 

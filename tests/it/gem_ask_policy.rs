@@ -1,0 +1,127 @@
+//! Policy rules end to end (issue 35): a scripted attacker (the fake
+//! server playing a model) against `commandPrefix = "cargo test"` gets
+//! none of its commands run, while `cargo test` itself runs; a policy
+//! file with a mistake stops the run before any request, naming the file,
+//! the line and the key; a rule naming no tool is warned of.
+
+use std::os::unix::fs::PermissionsExt;
+
+use serde_json::json;
+
+use crate::support::ask::{ask_in as ask, run, text_reply};
+use crate::support::tools::{Scene, call, calls_reply};
+use crate::support::{FakeGemini, events, of_type};
+
+const RULES: &str = "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"cargo test\"\n\
+                     decision = \"allow\"\npriority = 100\n";
+
+#[test]
+fn a_scripted_attacker_runs_nothing_past_a_cargo_test_rule() {
+    let scene = Scene::new("policy-attacker");
+    // A `cargo` of the test's own, first on PATH: each run is a line.
+    let bin = scene.home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let cargo = bin.join("cargo");
+    std::fs::write(&cargo, "#!/bin/sh\necho \"$*\" >> cargo-ran\n").unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let policy = scene.home.join("ci.toml");
+    std::fs::write(&policy, RULES).unwrap();
+    let long = format!("cargo test {}; touch PWNED_LONG", "x".repeat(20_000));
+    let attacks = [
+        "cargo test; touch PWNED1",
+        "cargo test && touch PWNED2",
+        "cargo test $(touch PWNED3)",
+        "cargo test `touch PWNED4`",
+        "cargo test\ntouch PWNED5",
+        "cargo test | sh -c 'touch PWNED6'",
+        "bash -c 'cargo test; touch PWNED7'",
+        "env X=1 cargo test; touch PWNED8",
+        "\"cargo test\"; touch PWNED9",
+        "cargo test > ../PWNED10",
+        "сargo test; touch PWNED11",
+        "cargo test || touch PWNED12",
+        "eval 'touch PWNED13'",
+        &long,
+    ];
+    let mut calls: Vec<serde_json::Value> = attacks
+        .iter()
+        .map(|c| call("run_shell_command", json!({ "command": c })))
+        .collect();
+    calls.push(call(
+        "run_shell_command",
+        json!({"command": "cargo test --lib"}),
+    ));
+    let server = FakeGemini::start(
+        "policy-attacker",
+        vec![calls_reply(&calls), text_reply("Done.", 10, 2)],
+    );
+    let mut cmd = ask(
+        &scene,
+        &server,
+        &[
+            "--tools",
+            "run_shell_command",
+            "--policy",
+            policy.to_str().unwrap(),
+            "test it",
+        ],
+    );
+    cmd.env("HOME", &scene.home)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()));
+    let (code, out, err) = run(&mut cmd);
+    assert_eq!(code, 0, "{err}");
+    let ev = events(&out);
+    let results = of_type(&ev, "tool_result");
+    assert_eq!(results.len(), attacks.len() + 1);
+    for (r, attack) in results.iter().zip(&attacks) {
+        assert_eq!(r["consent"], "no_terminal", "{attack:.60}: {r}");
+        assert!(r["policy"].is_string(), "{r}");
+    }
+    let last = results.last().unwrap();
+    assert_eq!(last["consent"], "policy_allowed", "{last}");
+    assert_eq!(last["policy"], format!("{}:1", policy.display()));
+    let ran = std::fs::read_to_string(scene.work.join("cargo-ran")).unwrap();
+    assert_eq!(ran, "test --lib\n");
+    let left: Vec<String> = std::fs::read_dir(&scene.work)
+        .unwrap()
+        .chain(std::fs::read_dir(&scene.home).unwrap())
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("PWNED"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_policy_file_with_a_mistake_stops_the_run_before_any_request() {
+    let scene = Scene::new("policy-bad");
+    let server = FakeGemini::start("policy-bad", vec![]);
+    let policy = scene.home.join("bad.toml");
+    std::fs::write(&policy, "[[rule]]\ntoolName = \"x\"\ndecison = \"allow\"\n").unwrap();
+    let (code, _, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--policy", policy.to_str().unwrap(), "hi"],
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{}:3:", policy.display())), "{err}");
+    assert!(err.contains("decison"), "{err}");
+    assert!(server.bodies().is_empty());
+
+    // The config dir's policies/*.toml are read too; a rule naming no
+    // tool is warned of and the run goes on.
+    let dir = scene.home.join("gemline/policies");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.toml"),
+        "[[rule]]\ntoolName = \"run_shel_command\"\ndecision = \"deny\"\n",
+    )
+    .unwrap();
+    let server = FakeGemini::start("policy-warn", vec![text_reply("Hi.", 5, 1)]);
+    let (code, _, err) = run(&mut ask(&scene, &server, &["hi"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("a.toml:1: toolName \"run_shel_command\" names no tool"),
+        "{err}"
+    );
+}
