@@ -124,6 +124,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stde
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "policy" -d 'Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line)'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "add" -d 'Remember TEXT (stdin when no TEXT is given), or replace the memory with the same key'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "search" -d 'The memories that best match QUERY: keywords (BM25) and meaning (the embedding model\'s vectors) fused by reciprocal rank; each with its score and ranks'
@@ -163,3 +164,8 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from reindex" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -a "check" -d 'Explain what the rules decide about one call, without running anything: a JSON line with the verdict, the deciding rule (FILE:LINE), why, and a shell command\'s simple commands'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l policy -d 'More policy rules besides the config dir\'s policies/*.toml (repeatable)' -r -F
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l interactive -d 'Judge as on a terminal (rules with interactive = true); headless by default'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'

@@ -125,3 +125,36 @@ fn a_policy_file_with_a_mistake_stops_the_run_before_any_request() {
         "{err}"
     );
 }
+
+#[test]
+fn policy_check_explains_a_decision_without_running_anything() {
+    let scene = Scene::new("policy-check");
+    let server = FakeGemini::start("policy-check", vec![]);
+    let policy = scene.home.join("ci.toml");
+    std::fs::write(&policy, RULES).unwrap();
+    let p = policy.to_str().unwrap();
+    let check = |args: &[&str]| {
+        let mut all = vec!["policy", "check", "--policy", p];
+        all.extend(args);
+        let (code, out, err) = run(&mut ask(&scene, &server, &all));
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let ok = check(&["run_shell_command", "cargo", "test", "--lib"]);
+    assert_eq!(ok["decision"], "allow");
+    assert_eq!(ok["rule"], format!("{p}:1"));
+    let bad = check(&["run_shell_command", "cargo test; touch PWNED"]);
+    assert_eq!(bad["decision"], "ask_user", "{bad}");
+    assert_eq!(
+        bad["commands"],
+        json!([["cargo", "test"], ["touch", "PWNED"]])
+    );
+    assert!(
+        bad["why"].as_str().unwrap().contains("touch PWNED"),
+        "{bad}"
+    );
+    assert!(!scene.work.join("PWNED").exists());
+    let other = check(&["read_file", "{\"path\":\"a\"}"]);
+    assert_eq!(other["decision"], "consent");
+    assert!(server.bodies().is_empty());
+}

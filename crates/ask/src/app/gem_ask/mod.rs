@@ -49,6 +49,15 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
                     .collect();
             }
         },
+        Some(memory::Sub::Policy(p)) => match p.action {
+            Some(action) => return policy::run(action),
+            None => {
+                args.prompt = std::iter::once("policy".to_string())
+                    .chain(p.words)
+                    .chain(std::mem::take(&mut args.prompt))
+                    .collect();
+            }
+        },
         None => {}
     }
     let (mut settings, config) =
