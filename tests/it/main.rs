@@ -18,6 +18,7 @@ mod foreign_streams;
 mod fuzz_regressions;
 mod gem_ask_attach;
 mod gem_ask_attach_data;
+mod gem_ask_budget;
 mod gem_ask_cache;
 mod gem_ask_charts;
 mod gem_ask_consent;

@@ -156,6 +156,8 @@ pub struct Options {
     pub memory: Option<crate::memory::MemoryOptions>,
     /// `--verbose`: say on stderr which memories each turn used.
     pub verbose: bool,
+    /// `--max-requests`, `--max-tokens` (`super::budget`).
+    pub budget: super::budget::Budget,
 }
 
 impl Options {
