@@ -77,6 +77,12 @@ fn a_scripted_attacker_runs_nothing_past_a_cargo_test_rule() {
         assert_eq!(r["consent"], "no_terminal", "{attack:.60}: {r}");
         assert!(r["policy"].is_string(), "{r}");
     }
+    let uses = of_type(&ev, "tool_use");
+    assert_eq!(uses[0]["policy"], "no rule (ask_user)", "{}", uses[0]);
+    assert_eq!(
+        uses.last().unwrap()["policy"],
+        format!("{}:1 (allow)", policy.display())
+    );
     let last = results.last().unwrap();
     assert_eq!(last["consent"], "policy_allowed", "{last}");
     assert_eq!(last["policy"], format!("{}:1", policy.display()));

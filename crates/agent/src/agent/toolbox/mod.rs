@@ -391,7 +391,19 @@ impl Toolbox {
         call: &ToolCall<'_>,
         emit: &mut dyn FnMut(Event) -> io::Result<()>,
     ) -> io::Result<Dispatched> {
-        emit(Event::tool_use(call.name, call.tool_id, call.args.clone()))?;
+        let mut use_event = Event::tool_use(call.name, call.tool_id, call.args.clone());
+        if let Some(tool) = self.registry.get(call.name)
+            && let Some(rule) = policy::rule_for(
+                &self.consent,
+                &self.rules,
+                tool,
+                call.args,
+                &self.workspace.cwd,
+            )
+        {
+            use_event.set("policy", rule);
+        }
+        emit(use_event)?;
         let (ran, decision) = self.consent_and_run(call, emit)?;
         let mut result_event = ran.result.result_event(call.tool_id);
         // An auto tool involves no decision; every other call says who

@@ -101,6 +101,27 @@ pub fn decide(
     }
 }
 
+/// The rule that will decide a call, for its `tool_use` event (the same
+/// ruling [`decide`] then acts on), or `None` when no rule is about it.
+pub fn rule_for(
+    consent: &Consent,
+    rules: &Rules,
+    tool: &Tool,
+    args: &Value,
+    workspace: &std::path::Path,
+) -> Option<String> {
+    if rules.is_empty() {
+        return None;
+    }
+    let server = match &tool.source {
+        super::Source::Mcp { server, .. } => Some(server.as_str()),
+        super::Source::Builtin => None,
+    };
+    rules
+        .judge(&tool.name, server, args, consent.has_terminal(), workspace)
+        .map(|r| format!("{} ({})", r.rule, r.verdict.as_str()))
+}
+
 /// Stdin read as context.
 pub fn note_piped(text: &str) {
     carried::note(Origin::Piped, text);
