@@ -164,3 +164,77 @@ fn policy_check_explains_a_decision_without_running_anything() {
     assert_eq!(other["decision"], "consent");
     assert!(server.bodies().is_empty());
 }
+
+/// gemini-cli's own policy files, from its npm package (.ci/setup-gemini-policy.sh).
+fn gemini_policies() -> Option<Vec<std::path::PathBuf>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "target/gemini-policy/node/node_modules/@google/gemini-cli-core/dist/src/policy/policies",
+    );
+    crate::support::setup_tool(
+        ".ci/setup-gemini-policy.sh",
+        "gemini-cli's policy files",
+        || dir.join("write.toml").exists(),
+    )?;
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    Some(files)
+}
+
+/// Existing rules work as they are: every policy file gemini-cli ships is
+/// read (its keys gemline does not use are left, never an error), and its
+/// headless rules decide as gemini-cli documents them.
+#[test]
+fn gemini_clis_own_policy_files_are_read_and_decide_as_documented() {
+    let Some(files) = gemini_policies() else {
+        return;
+    };
+    assert!(files.len() >= 5, "{files:?}");
+    let scene = Scene::new("policy-gemini-cli");
+    let server = FakeGemini::start("policy-gemini-cli", vec![]);
+    for f in &files {
+        let (code, out, err) = run(&mut ask(
+            &scene,
+            &server,
+            &[
+                "policy",
+                "check",
+                "--policy",
+                f.to_str().unwrap(),
+                "read_file",
+                "{\"path\":\"a\"}",
+            ],
+        ));
+        assert_eq!(code, 0, "{}: {err}", f.display());
+        assert!(out.contains("\"decision\""), "{out}");
+    }
+    // write.toml's headless rule denies the shell; it is the one that says so.
+    let write = files.iter().find(|f| f.ends_with("write.toml")).unwrap();
+    let (code, out, err) = run(&mut ask(
+        &scene,
+        &server,
+        &[
+            "policy",
+            "check",
+            "--policy",
+            write.to_str().unwrap(),
+            "run_shell_command",
+            "ls",
+        ],
+    ));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert!(
+        v["rule"]
+            .as_str()
+            .unwrap()
+            .starts_with(write.to_str().unwrap()),
+        "{v}"
+    );
+    assert!(server.bodies().is_empty());
+}

@@ -5,8 +5,11 @@
 //! `commandPrefix` (a string or a list) or `commandRegex` for
 //! `run_shell_command`, `decision` (`allow`, `deny`, `ask_user`),
 //! `priority` (0 to 999), `denyMessage`, `modes`, `interactive` (true: only
-//! on a terminal; false: only headless), `allowRedirection`; gemini-cli's
-//! `subagent` and `toolAnnotations` are read and kept. Reading checks
+//! on a terminal; false: only headless), `allowRedirection`, `name` (said
+//! with the rule's origin); gemini-cli's `subagent` and `toolAnnotations`
+//! are read and left, and so are its `[[safety_checker]]`, `[commands]`
+//! and `[modes.*]` tables; a rule with a `safety_checker` (a check gemline does not run)
+//! never allows on its own: its `allow` is asked. Reading checks
 //! everything before any request: an unknown key, a bad value, a regex
 //! that does not compile is a [`PolicyError`] naming the file, the line
 //! and the key. Matching is the agent's (`agent::toolbox::policy`).
@@ -70,6 +73,23 @@ pub struct PolicyError {
 struct File {
     #[serde(default)]
     rule: Vec<Spanned<Raw>>,
+    /// gemini-cli's sandbox policy files name their rules `[[rules]]`:
+    /// read as rules too (a deny there still denies).
+    #[serde(default)]
+    rules: Vec<Spanned<Raw>>,
+    /// gemini-cli's checkers and its sandbox's command table: gemline runs
+    /// neither; read and left.
+    #[serde(default)]
+    #[allow(dead_code)]
+    safety_checker: Vec<toml::Table>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    commands: Option<toml::Table>,
+    /// The sandbox's settings per approval mode, in gemini-cli's sandbox
+    /// policy file.
+    #[serde(default)]
+    #[allow(dead_code)]
+    modes: Option<toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -105,6 +125,12 @@ struct Raw {
     interactive: Option<bool>,
     #[serde(default)]
     allow_redirection: bool,
+    /// gemini-cli's label of a rule; said with its origin.
+    name: Option<String>,
+    /// A gemini-cli checker that decides with the rule; gemline runs none,
+    /// so such a rule never allows on its own (its `allow` is asked).
+    #[serde(rename = "safety_checker")]
+    safety_checker: Option<toml::Table>,
     #[allow(dead_code)]
     subagent: Option<String>,
     #[allow(dead_code)]
@@ -128,10 +154,11 @@ pub fn parse(file: &Path, text: &str) -> Result<Vec<RuleSpec>, PolicyError> {
         err(at, e.message().trim().to_string())
     })?;
     let mut out = Vec::new();
-    for spanned in parsed.rule {
+    for spanned in parsed.rule.into_iter().chain(parsed.rules) {
         let at = spanned.span().start;
         let r = spanned.into_inner();
         let decision = match r.decision.get_ref().as_str() {
+            "allow" if r.safety_checker.is_some() => Verdict::AskUser,
             "allow" => Verdict::Allow,
             "deny" => Verdict::Deny,
             "ask_user" => Verdict::AskUser,
@@ -175,7 +202,10 @@ pub fn parse(file: &Path, text: &str) -> Result<Vec<RuleSpec>, PolicyError> {
             tools.push("run_shell_command".into());
         }
         out.push(RuleSpec {
-            origin: format!("{}:{}", file.display(), line_of(text, at)),
+            origin: match &r.name {
+                Some(n) => format!("{}:{} ({n})", file.display(), line_of(text, at)),
+                None => format!("{}:{}", file.display(), line_of(text, at)),
+            },
             tools,
             mcp_name: r.mcp_name,
             args_pattern: r.args_pattern.map(Spanned::into_inner),
@@ -249,6 +279,30 @@ interactive = false
         assert_eq!(rules[1].tools, ["run_shell_command"]);
         assert_eq!(rules[1].decision, Verdict::Deny);
         assert_eq!(rules[1].interactive, Some(false));
+    }
+
+    #[test]
+    fn gemini_clis_other_keys_are_left_and_a_checked_allow_is_asked() {
+        let rules = p(r#"
+[modes.default]
+network = false
+[commands]
+[[safety_checker]]
+toolName = "*"
+[[rule]]
+name = "Allow edits"
+toolName = "write_file"
+decision = "allow"
+[rule.safety_checker]
+type = "in-process"
+[[rules]]
+toolName = "*"
+decision = "deny"
+"#)
+        .unwrap();
+        assert_eq!(rules[0].origin, "p.toml:7 (Allow edits)");
+        assert_eq!(rules[0].decision, Verdict::AskUser);
+        assert_eq!(rules[1].decision, Verdict::Deny);
     }
 
     #[test]
