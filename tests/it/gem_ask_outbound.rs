@@ -145,22 +145,7 @@ fn on_a_terminal_the_question_shows_the_url_and_marks_the_piped_text() {
     let server = obeying_model(name);
     let home = temp_dir(name);
     std::fs::write(home.join("customer.txt"), customer()).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin!("gem-ask");
-    let line = format!(
-        "cd {h} && exec {bin} 'summarize this' --output jsonl < customer.txt > out.jsonl",
-        h = home.display(),
-        bin = bin.display()
-    );
-    let env: Vec<(&str, String)> = vec![
-        ("HOME", home.display().to_string()),
-        ("LANG", "C.UTF-8".into()),
-        ("GEMINI_API_KEY", KEY.into()),
-        ("GEMINI_BASE_URL", server.url.clone()),
-        ("XDG_DATA_HOME", home.display().to_string()),
-        ("XDG_CONFIG_HOME", home.display().to_string()),
-        ("PATH", std::env::var("PATH").unwrap_or_default()),
-    ];
-    let t = Tmux::program(&home, &env, &["/bin/sh", "-c", &line], 120, 40);
+    let t = on_a_terminal(&home, &server, "'summarize this' < customer.txt");
     let screen = t.wait_until("the question", |s| s.contains("Allow?"));
     assert!(screen.contains(&format!("URL {}", exfil_url())), "{screen}");
     assert!(
@@ -184,4 +169,25 @@ fn on_a_terminal_the_question_shows_the_url_and_marks_the_piped_text() {
         "denied"
     );
     assert_eq!(server.bodies().len(), 2, "no urlContext request");
+}
+
+/// `cd HOME && gem-ask ARGS --output jsonl > out.jsonl` in a 120x40 tmux
+/// terminal (ARGS as shell words), against `server`.
+pub fn on_a_terminal(home: &std::path::Path, server: &FakeGemini, args: &str) -> Tmux {
+    let bin = assert_cmd::cargo::cargo_bin!("gem-ask");
+    let line = format!(
+        "cd {h} && exec {bin} {args} --output jsonl > out.jsonl",
+        h = home.display(),
+        bin = bin.display()
+    );
+    let env: Vec<(&str, String)> = vec![
+        ("HOME", home.display().to_string()),
+        ("LANG", "C.UTF-8".into()),
+        ("GEMINI_API_KEY", KEY.into()),
+        ("GEMINI_BASE_URL", server.url.clone()),
+        ("XDG_DATA_HOME", home.display().to_string()),
+        ("XDG_CONFIG_HOME", home.display().to_string()),
+        ("PATH", std::env::var("PATH").unwrap_or_default()),
+    ];
+    Tmux::program(home, &env, &["/bin/sh", "-c", &line], 120, 40)
 }

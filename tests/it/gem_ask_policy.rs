@@ -238,3 +238,43 @@ fn gemini_clis_own_policy_files_are_read_and_decide_as_documented() {
     );
     assert!(server.bodies().is_empty());
 }
+
+/// On a terminal a command no rule allows is asked about, and the
+/// question names why and which rule (here: none) decided.
+#[test]
+fn on_a_terminal_the_question_names_the_rule() {
+    let name = "policy-tty";
+    if !crate::support::tmux::available(name) {
+        return;
+    }
+    let server = FakeGemini::start(
+        name,
+        vec![
+            calls_reply(&[call(
+                "run_shell_command",
+                json!({"command": "cargo test; touch PWNED"}),
+            )]),
+            text_reply("Not run.", 10, 2),
+        ],
+    );
+    let home = crate::support::temp_dir(name);
+    std::fs::write(home.join("ci.toml"), RULES).unwrap();
+    let t = crate::gem_ask_outbound::on_a_terminal(
+        &home,
+        &server,
+        "--tools run_shell_command --policy ci.toml go",
+    );
+    let screen = t.wait_until("the question", |s| s.contains("Allow?"));
+    assert!(
+        screen.contains("policy no rule: no rule allows \"touch PWNED\""),
+        "{screen}"
+    );
+    t.line("n");
+    assert_eq!(t.wait_exit(), 0);
+    let out = std::fs::read(home.join("out.jsonl")).unwrap();
+    let ev = events(&out);
+    let r = &of_type(&ev, "tool_result")[0];
+    assert_eq!(r["consent"], "denied", "{r}");
+    assert_eq!(r["policy"], "no rule", "{r}");
+    assert!(!home.join("PWNED").exists());
+}
