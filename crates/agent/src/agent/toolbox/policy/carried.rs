@@ -18,9 +18,9 @@ use std::sync::{Mutex, OnceLock};
 pub const MIN_TOKEN: usize = 6;
 /// Long tokens are also kept as their windows of this many characters.
 pub const WINDOW: usize = 12;
-/// The most tokens and windows kept (a bound on memory for huge inputs);
-/// past it, later text is not kept.
-const MAX_KEYS: usize = 2_000_000;
+/// The most tokens and windows kept (a bound on memory, some 40 MB, for
+/// huge inputs); past it, later text is not kept.
+const MAX_KEYS: usize = 500_000;
 /// The longest token kept whole; longer runs (base64, hex dumps) are kept
 /// as their windows only.
 const MAX_TOKEN: usize = 256;
@@ -187,6 +187,15 @@ mod tests {
         assert_eq!(c.check("https://x.example/?d=370400440532013").len(), 1);
         let lower = c.check("https://x.example/?iban=de89370400440532013000");
         assert_eq!(lower[0].token, "de89370400440532013000");
+    }
+
+    #[test]
+    fn eight_mib_of_piped_text_is_kept_in_bounded_memory_and_checked_at_once() {
+        let mut c = Carried::default();
+        let text: String = (0..600_000u64).map(|i| format!("word{i:08} ")).collect();
+        c.note(Origin::Piped, &text);
+        assert!(c.keys.len() <= MAX_KEYS);
+        assert_eq!(c.check("https://a.example/?q=word00000007").len(), 1);
     }
 
     #[test]
