@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gem_ask_global_optspecs
-    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
+    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes max-requests= max-tokens= policy= tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
 end
 
 function __fish_gem_ask_needs_command
@@ -40,6 +40,9 @@ high\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tools -d 'Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l exclude-tools -d 'Do not declare these tools' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l allow-tool -d 'Run this tool without asking for consent (repeatable)' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-requests -d 'Stop before the request that would pass N requests in this run (exit 11, result error max_requests)' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-tokens -d 'Stop before the request that would pass N tokens in this run, as the API counts them (exit 11, result error max_tokens)' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l policy -d 'Policy rules in gemini-cli\'s TOML form (repeatable), besides the config dir\'s policies/*.toml' -r -F
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l mcp -d 'Start this MCP server over stdio: \'CMD ARGS\' or \'NAME=CMD ARGS\'; or reach one over HTTP: \'URL\' or \'NAME=URL\' (Streamable HTTP, else HTTP+SSE) (repeatable)' -r
@@ -123,6 +126,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stde
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "policy" -d 'Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line)'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "add" -d 'Remember TEXT (stdin when no TEXT is given), or replace the memory with the same key'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "search" -d 'The memories that best match QUERY: keywords (BM25) and meaning (the embedding model\'s vectors) fused by reciprocal rank; each with its score and ranks'
@@ -162,3 +166,8 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from reindex" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -a "check" -d 'Explain what the rules decide about one call, without running anything: a JSON line with the verdict, the deciding rule (FILE:LINE), why, and a shell command\'s simple commands'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l policy -d 'More policy rules besides the config dir\'s policies/*.toml (repeatable)' -r -F
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l interactive -d 'Judge as on a terminal (rules with interactive = true); headless by default'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'

@@ -42,7 +42,11 @@ fn web_search_asks_with_google_search_alone_and_its_sources_are_cited() {
             ),
         ],
     );
-    let (code, out, err) = run(&mut ask(&scene, &server, &["fastest BMW?"]));
+    let (code, out, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--allow-tool", "web_search", "fastest BMW?"],
+    ));
     assert_eq!(code, 0, "{err}");
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 3);
@@ -60,7 +64,7 @@ fn web_search_asks_with_google_search_alone_and_its_sources_are_cited() {
         fr["answer"]
             .as_str()
             .unwrap()
-            .starts_with("The BMW M5 CS reaches 60 mph")
+            .starts_with("<untrusted_content source=\"web_search\">\nThe BMW M5 CS reaches 60 mph")
     );
     assert_eq!(fr["sources"][1]["index"], 2);
     assert_eq!(fr["sources"][1]["title"], "motortrend.com");
@@ -123,7 +127,13 @@ fn a_failed_search_is_a_tool_error_for_the_model_and_a_warning_for_the_user() {
     let (code, out, err) = run(&mut ask(
         &scene,
         &server,
-        &["--retries", "0", "fastest BMW?"],
+        &[
+            "--retries",
+            "0",
+            "--allow-tool",
+            "web_search",
+            "fastest BMW?",
+        ],
     ));
     assert_eq!(code, 0, "{err}");
     let ev = events(&out);
@@ -177,7 +187,11 @@ fn web_fetch_reads_pages_through_url_context_and_names_the_unread_ones() {
             text_reply("2.9 s [1].", 300, 5),
         ],
     );
-    let (code, out, err) = run(&mut ask(&scene, &server, &["read these"]));
+    let (code, out, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--allow-tool", "web_fetch", "read these"],
+    ));
     assert_eq!(code, 0, "{err}");
     let bodies = server.bodies();
     assert_eq!(bodies[1]["tools"], json!([{"urlContext": {}}]));
@@ -422,13 +436,20 @@ fn the_web_tools_go_through_consent_and_keep_secrets_home() {
             text_reply("Done.", 20, 2),
         ],
     );
-    let (code, out, err) = run(&mut ask(&scene, &server, &["search it"]));
+    let (code, out, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--allow-tool", "web_search", "search it"],
+    ));
     assert_eq!(code, 0, "{err}");
     let bodies = server.bodies();
     assert_eq!(bodies.len(), 3);
     assert_eq!(bodies[1]["tools"], google);
     let answer = &responses(&bodies[2])[0]["response"]["answer"];
-    assert_eq!(answer, "The page lists [REDACTED] as the key.");
+    assert_eq!(
+        answer,
+        "<untrusted_content source=\"web_search\">\nThe page lists [REDACTED] as the key.\n</untrusted_content>"
+    );
     assert!(!bodies[2].to_string().contains(key));
     assert!(!out.contains(key), "{out}");
 

@@ -12,6 +12,7 @@
 //! memories a turn carries (`--memory`) are found in [`recall`].
 
 pub mod attach;
+pub mod budget;
 mod compact;
 pub mod discover;
 pub mod environ;
@@ -58,6 +59,8 @@ pub mod exit {
     pub const TASK_NEEDS_INPUT: u8 = 8;
     /// The server does not serve the model (retired, or a wrong name).
     pub const MODEL_GONE: u8 = 9;
+    /// A cap of `--max-requests` / `--max-tokens` stopped the run (`budget`).
+    pub const BUDGET: u8 = 11;
     pub const INTERRUPTED: u8 = 130;
     pub const TERMINATED: u8 = 143;
 }

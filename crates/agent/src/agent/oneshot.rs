@@ -91,6 +91,7 @@ impl Prepared {
                 temperature: args.ask.temperature,
                 schema: args.schema.clone(),
                 schema_retry: false,
+                budget: args.budget,
             },
             ledger,
             pending: Vec::new(),

@@ -101,6 +101,9 @@ pub struct Tools {
     /// The config file's `[tools]` and `[mcp.*]` tables (read once, by the
     /// front).
     pub file: ToolsFile,
+    /// The policy rules (`--policy`, the config dir's `policies/*.toml`),
+    /// read by the front.
+    pub policy: Vec<crate::config::policy::RuleSpec>,
 }
 
 /// What a run asks, and of whom: `--provider`, `--model`, `--thinking`,
@@ -153,6 +156,8 @@ pub struct Options {
     pub memory: Option<crate::memory::MemoryOptions>,
     /// `--verbose`: say on stderr which memories each turn used.
     pub verbose: bool,
+    /// `--max-requests`, `--max-tokens` (`super::budget`).
+    pub budget: super::budget::Budget,
 }
 
 impl Options {
@@ -190,6 +195,7 @@ impl Options {
                 )
                 .collect(),
             file: self.tools.file.clone(),
+            policy: self.tools.policy.clone(),
             look: crate::agent::toolbox::consent::Look::resolve(
                 self.output.color,
                 self.output.ascii,

@@ -33,6 +33,9 @@ pub enum Failure {
     NeedsUser(String),
     /// `--schema`: the answer did not match, also after its retry.
     Schema(String),
+    /// A cap of `--max-requests` / `--max-tokens` would be passed
+    /// (`super::budget`): its `error.type` and the message.
+    Budget(&'static str, String),
 }
 
 impl From<GenError> for Failure {
@@ -60,6 +63,9 @@ pub struct Stats {
     /// which may not be the one asked for: an alias, or a retired model
     /// the API routes to another.
     pub model_version: Option<String>,
+    /// The last request's prompt tokens: the least the next one costs
+    /// (`super::budget`).
+    pub last_prompt: u64,
 }
 
 /// An ended run's exit code and, for a failure, its `error.type` and
@@ -127,6 +133,7 @@ pub fn verdict(failure: Failure) -> Result<Verdict, io::Error> {
         ),
         Failure::NeedsUser(why) => v(exit::TASK_NEEDS_INPUT, "needs_input", why),
         Failure::Schema(why) => v(exit::DATA, "schema_mismatch", why),
+        Failure::Budget(kind, why) => v(exit::BUDGET, kind, why),
     })
 }
 

@@ -164,7 +164,9 @@ pub fn read_context(
             ));
         }
         if piece.is_none() {
-            return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            crate::agent::toolbox::policy::note_piped(&text);
+            return Ok(Some(text));
         }
     }
 }
@@ -218,8 +220,10 @@ pub fn open_attachments(
     args: &Options,
     stdin: Option<attach::Attachment>,
 ) -> anyhow::Result<Vec<attach::Attachment>> {
-    attach::send::open(&args.media.attach, args.ask.provider, stdin)
-        .map_err(|e| coded(e.exit_code(), e.to_string()))
+    let opened = attach::send::open(&args.media.attach, args.ask.provider, stdin)
+        .map_err(|e| coded(e.exit_code(), e.to_string()))?;
+    crate::agent::toolbox::policy::note_attached(&opened);
+    Ok(opened)
 }
 
 /// The run's attachment state: its store unless `--no-history`.

@@ -71,6 +71,8 @@ pub struct TurnOptions {
     pub schema: Option<std::sync::Arc<super::schema::Schema>>,
     /// The schema's one retry: no tools, the schema as a constraint.
     pub schema_retry: bool,
+    /// `--max-requests`, `--max-tokens`.
+    pub budget: super::budget::Budget,
 }
 
 /// What one completed user turn did.
@@ -429,6 +431,7 @@ impl Agent {
     ) -> Result<Option<Vec<crate::provider::FunctionCall>>, Failure> {
         // No request after a signal: it would only cost tokens.
         self.check_stop()?;
+        self.opts.budget.check(&self.stats)?;
         let mut body = self.request_body(contents);
         self.think(&mut body, client);
         let schema = self.opts.schema.clone();
@@ -463,6 +466,7 @@ impl Agent {
             self.stats.model_version = Some(v.clone());
         }
         report.usage.add(turn.usage);
+        self.stats.last_prompt = turn.usage.prompt;
         report.context_tokens = turn.usage.prompt.saturating_add(turn.usage.candidates);
         match turn.finish_reason.as_deref() {
             Some("MAX_TOKENS") => self.emit(stamp(Event::error(

@@ -55,6 +55,7 @@
 
 pub mod mcp;
 pub mod memory;
+pub mod policy;
 pub mod roles;
 pub mod secrets;
 pub mod tools;

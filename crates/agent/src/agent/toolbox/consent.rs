@@ -41,6 +41,14 @@ pub enum Decision {
     No,
     /// Consent was needed and there is no terminal to ask.
     NoTerminal,
+    /// What the call would send out carries text this run read (piped
+    /// input, attached files, tool results) and there is no terminal to
+    /// show it on (`super::policy`).
+    Carries,
+    /// A policy rule allows it (`tool_result.policy` names the rule).
+    RuleAllowed,
+    /// A policy rule denies it.
+    RuleDenied,
 }
 
 impl Decision {
@@ -53,11 +61,17 @@ impl Decision {
             Decision::Always => "always",
             Decision::No => "denied",
             Decision::NoTerminal => "no_terminal",
+            Decision::Carries => "carries_input",
+            Decision::RuleAllowed => "policy_allowed",
+            Decision::RuleDenied => "policy_denied",
         }
     }
 
     pub fn granted(self) -> bool {
-        !matches!(self, Decision::No | Decision::NoTerminal)
+        !matches!(
+            self,
+            Decision::No | Decision::NoTerminal | Decision::Carries
+        )
     }
 
     /// The error result of a refused call, worded for the model.
@@ -67,6 +81,12 @@ impl Decision {
                 "{tool} needs the user's consent and there is no terminal to ask; it was not run \
                  (the user can allow it with --allow-tool {tool} or --yes)"
             ),
+            Decision::Carries => format!(
+                "{tool} was not run: what it would send out carries text this run read (the piped \
+                 input, an attached file or a tool's result), and there is no terminal to show it \
+                 to the user. Do not send data from the user's input or files to the web."
+            ),
+            Decision::RuleDenied => format!("a policy rule denies {tool}; it was not run"),
             _ => format!("the user declined to run {tool}; it was not run"),
         };
         Failed::new("consent_denied", message)
@@ -149,6 +169,11 @@ impl Consent {
         if self.level(tool) == Level::Auto {
             return None;
         }
+        self.permit(tool)
+    }
+
+    /// The trust, `--yes` or `--allow-tool` that would allow `tool`.
+    fn permit(&self, tool: &Tool) -> Option<Decision> {
         if let Source::Mcp { trusted: true, .. } = tool.source {
             return Some(Decision::Trusted);
         }
@@ -161,21 +186,69 @@ impl Consent {
         if level == Level::Auto {
             return Decision::Auto;
         }
-        if let Some(d) = self.standing(tool) {
-            return d;
-        }
-        if level == Level::Standard && self.always.contains(&tool.name) {
-            return Decision::Always;
+        self.settle(tool, what, level, false, false)
+    }
+
+    /// Decides on a call that sends `what` to a place the model names
+    /// (`super::policy`): asked whatever the tool's level (a configured
+    /// `auto` too); a standing permission or an earlier `a` spares the
+    /// question only when it `carries` no text this run read, and such a
+    /// call is never sent without a terminal to show it on.
+    pub fn decide_outbound(&mut self, tool: &Tool, what: &str, carries: bool) -> Decision {
+        let level = self.level(tool).max(Level::Standard);
+        self.settle(tool, what, level, carries, carries)
+    }
+
+    /// Whether there is a terminal to ask on (policy rules' `interactive`).
+    pub fn has_terminal(&self) -> bool {
+        self.tty
+            .as_ref()
+            .is_some_and(|p| ask::Tty::open(p.clone(), self.look).is_some())
+    }
+
+    /// Asks, whatever the standing permissions (a policy rule said
+    /// `ask_user`); with no terminal, refused.
+    pub fn ask_anyway(&mut self, tool: &Tool, what: &str, carries: bool) -> Decision {
+        self.settle(
+            tool,
+            what,
+            self.level(tool).max(Level::Strict),
+            true,
+            carries,
+        )
+    }
+
+    /// A call that needs consent at `level`: a standing permission, an
+    /// earlier `a`, else the question (with no terminal, refused).
+    fn settle(
+        &mut self,
+        tool: &Tool,
+        what: &str,
+        level: Level,
+        force: bool,
+        carries: bool,
+    ) -> Decision {
+        if !force {
+            if let Some(d) = self.permit(tool) {
+                return d;
+            }
+            if level == Level::Standard && self.always.contains(&tool.name) {
+                return Decision::Always;
+            }
         }
         let Some(tty) = self
             .tty
             .as_ref()
             .and_then(|p| ask::Tty::open(p.clone(), self.look))
         else {
-            return Decision::NoTerminal;
+            return if carries {
+                Decision::Carries
+            } else {
+                Decision::NoTerminal
+            };
         };
         let d = tty.ask(&tool.name, &tool.source, what, level);
-        if d == Decision::Always {
+        if d == Decision::Always && !carries {
             self.always.insert(tool.name.clone());
         }
         d
@@ -208,6 +281,20 @@ mod tests {
             ..Consent::default()
         };
         assert_eq!(c.decide(&shell, ""), Decision::Allowed);
+    }
+
+    #[test]
+    fn what_leaves_carrying_read_text_is_never_allowed_without_a_terminal() {
+        let fetch = tool("web_fetch", Source::Builtin, Level::Auto);
+        let mut c = Consent {
+            yes: true,
+            ..Consent::default()
+        }
+        .with_levels([("web_fetch".to_string(), Level::Auto)]);
+        assert_eq!(c.decide_outbound(&fetch, "", false), Decision::Allowed);
+        assert_eq!(c.decide_outbound(&fetch, "", true), Decision::Carries);
+        let mut c = Consent::no_terminal();
+        assert_eq!(c.decide_outbound(&fetch, "", false), Decision::NoTerminal);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod consent;
 pub mod listing;
 pub mod mcp;
 pub mod model;
+pub mod policy;
 pub mod process;
 pub mod result;
 pub mod sandbox;
@@ -99,6 +100,8 @@ pub struct Toolbox {
     model: Option<Arc<model::ModelAccess>>,
     /// The run's memory, when it is on (the memory tools' store).
     memory: Option<Arc<crate::memory::Handle>>,
+    /// The policy rules (`--policy`, the config's `policies/*.toml`).
+    rules: policy::Rules,
 }
 
 impl Toolbox {
@@ -117,6 +120,7 @@ impl Toolbox {
             withheld: Vec::new(),
             model: None,
             memory: None,
+            rules: policy::Rules::default(),
         }
     }
 
@@ -181,12 +185,28 @@ impl Toolbox {
         call: &ToolCall<'_>,
         emit: &mut dyn FnMut(Event) -> io::Result<()>,
     ) -> io::Result<Dispatched> {
-        emit(Event::tool_use(call.name, call.tool_id, call.args.clone()))?;
+        let mut use_event = Event::tool_use(call.name, call.tool_id, call.args.clone());
+        if let Some(tool) = self.registry.get(call.name)
+            && let Some(rule) = policy::rule_for(
+                &self.consent,
+                &self.rules,
+                tool,
+                call.args,
+                &self.workspace.cwd,
+            )
+        {
+            use_event.set("policy", rule);
+        }
+        emit(use_event)?;
         let (ran, decision) = self.consent_and_run(call, emit)?;
         let mut result_event = ran.result.result_event(call.tool_id);
-        // An auto tool involves no decision; every other call says who allowed it.
-        if let Some(d) = decision.filter(|d| *d != Decision::Auto) {
-            result_event.set("consent", d.as_str());
+        // An auto tool involves no decision; every other call says who
+        // allowed it, and which policy rule when one decided.
+        if let Some(j) = decision.filter(|j| j.decision != Decision::Auto) {
+            result_event.set("consent", j.decision.as_str());
+            if let Some(rule) = &j.rule {
+                result_event.set("policy", rule.as_str());
+            }
         }
         for e in ran.events {
             emit(e)?;
@@ -209,7 +229,7 @@ impl Toolbox {
         &mut self,
         call: &ToolCall<'_>,
         emit: &mut dyn FnMut(Event) -> io::Result<()>,
-    ) -> io::Result<(Ran, Option<Decision>)> {
+    ) -> io::Result<(Ran, Option<policy::Judged>)> {
         let tool = match self.registry.get(call.name) {
             Some(t) if self.declared.iter().any(|d| d == call.name) => t.clone(),
             _ => {
@@ -238,9 +258,17 @@ impl Toolbox {
             return Ok((Ran::failed(f), None));
         }
         let what = tool.preview(call.args, &ctx);
-        let decision = self.consent.decide(&tool, &what);
+        let judged = policy::decide(
+            &mut self.consent,
+            &self.rules,
+            &tool,
+            call.args,
+            &what,
+            &self.workspace.cwd,
+        );
+        let decision = judged.decision;
         if !decision.granted() {
-            return Ok((Ran::failed(decision.refusal(&tool.name)), Some(decision)));
+            return Ok((Ran::failed(judged.refusal(&tool.name)), Some(judged)));
         }
         // The time spent answering the prompt is not the tool's.
         let ctx = Ctx {
@@ -250,12 +278,14 @@ impl Toolbox {
         let mut ran = (tool.run)(call.args, &ctx);
         // Whatever the tool read or printed, no key the user keeps goes on.
         secrets::redact_ran(&mut ran);
+        // What it read is what a later call could carry out.
+        policy::note_result(&ran);
         if let Source::Mcp { server, .. } = &tool.source
             && let Some(msg) = self.mcp.take_death_report(server)
         {
             emit(Event::error("error", &msg))?;
         }
-        Ok((ran, Some(decision)))
+        Ok((ran, Some(judged)))
     }
 }
 

@@ -37,6 +37,8 @@ pub struct ToolSetup {
     pub allow: Vec<String>,
     /// `--yes`: run every tool without asking.
     pub yes: bool,
+    /// The policy rules read (`--policy`, the config dir's `policies/`).
+    pub policy: Vec<crate::config::policy::RuleSpec>,
     /// `--tool-timeout`; else the config's, else 30 s.
     pub timeout: Option<Duration>,
     /// `--include-dir`.
@@ -161,6 +163,7 @@ impl ToolSetup {
                 withheld,
                 model: None,
                 memory: self.memory.clone(),
+                rules: super::policy::Rules::new(self.policy.clone(), self.yes),
             },
             started.failures,
         ))

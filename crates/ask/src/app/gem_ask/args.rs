@@ -129,6 +129,19 @@ pub struct Args {
     #[arg(help_heading = TOOLS, long)]
     pub yes: bool,
 
+    /// Stop before the request that would pass N requests in this run (exit 11, result error max_requests).
+    #[arg(help_heading = TOOLS, long, value_name = "N")]
+    pub max_requests: Option<u64>,
+
+    /// Stop before the request that would pass N tokens in this run, as the API counts them (exit 11,
+    /// result error max_tokens).
+    #[arg(help_heading = TOOLS, long, value_name = "N")]
+    pub max_tokens: Option<u64>,
+
+    /// Policy rules in gemini-cli's TOML form (repeatable), besides the config dir's policies/*.toml.
+    #[arg(help_heading = TOOLS, long, value_name = "FILE")]
+    pub policy: Vec<PathBuf>,
+
     /// Seconds one tool call may take [default: the config's tools.timeout, else 30].
     #[arg(help_heading = TOOLS, long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub tool_timeout: Option<f64>,
@@ -421,6 +434,8 @@ impl Args {
                 list: self.list_tools,
                 max_rounds: self.max_tool_rounds,
                 file: tools_file,
+                // Read by the front (`super::policy`).
+                policy: Vec::new(),
             },
             task: self.task,
             max_iterations: self.max_iterations,
@@ -437,6 +452,10 @@ impl Args {
             count_tokens: self.count_tokens,
             memory: None,
             verbose: self.verbose,
+            budget: crate::agent::budget::Budget {
+                max_requests: self.max_requests,
+                max_tokens: self.max_tokens,
+            },
         }
     }
 }

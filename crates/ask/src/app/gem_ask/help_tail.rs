@@ -15,6 +15,7 @@ pub const HELP_TAIL: &str = concat!(
     "  7    task mode: --task-timeout passed (also in the middle of a turn)\n",
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
     "  9    the model is not served (retired, or no model of that name): the message names it, the replacement when the API names one, and --list-models\n",
+    "  11   a budget stopped the run before the request that would pass it: --max-requests or --max-tokens (result error.type max_requests or max_tokens)\n",
     "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take; --schema: the answer did not match the schema, also after one retry (the problems and the answer on stderr)\n",
     "  66   a --replay or --record file, an attachment, a --system-file or a --schema @FILE cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",
@@ -66,7 +67,14 @@ pub const HELP_TAIL: &str = concat!(
      ends, and the group is killed at --tool-timeout, Ctrl-C or --task-timeout; an MCP call is cancelled on \
      the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
-     (consent: trusted, allowed, yes, always, denied, no_terminal). Tools' processes (commands, MCP servers) \
+     (consent: trusted, allowed, yes, always, denied, no_terminal, carries_input, policy_allowed, \
+     policy_denied; policy: the deciding rule's FILE:LINE). Policy rules (--policy FILE, and the config dir's \
+     policies/*.toml) are gemini-cli's TOML [[rule]] tables (toolName, mcpName, commandPrefix, commandRegex, \
+     argsPattern, decision allow / deny / ask_user, priority 0-999, interactive, modes, allowRedirection, \
+     denyMessage): the highest priority wins, deny on a tie; ask_user asks even past --allow-tool and is \
+     refused headless. A shell command is parsed (bash grammar) and allowed only when every command in it \
+     is; substitutions, eval, bash -c, env/sudo/xargs, subshells and redirections outside the workspace \
+     are asked about. A policy file with a mistake is exit 2 naming the file, line and key. Tools' processes (commands, MCP servers) \
      get no API key and no variable whose name looks secret (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*, ...) \
      unless the config's tools.pass_env names it; every key gem-ask knows is [REDACTED] in what a tool \
      returns (an image or PDF for the model is never altered: one whose bytes hold a key is withheld). The \
@@ -141,7 +149,12 @@ pub const HELP_TAIL: &str = concat!(
     "Web: with Gemini the model can call web_search (a request of its own with Google Search) and web_fetch (one \
      with urlContext: Google's servers read the pages). Their sources are `source` events, drawn as numbered \
      citations under the answer; so are those of an answer the model grounded itself. A failed search is an error \
-     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why).\n\n",
+     the model reads and a warning for you. Not declared with --provider openai (--list-tools says why). \
+     Both send what the model chose to the web, so they ask (standard), showing what leaves: each URL whole \
+     with its query decoded, and marked, the text it carries from what this run read (stdin, attached files, \
+     tool results; runs of 6 or more letters and digits); so does an MCP tool given a URL. Headless they are \
+     refused unless --allow-tool NAME or --yes allows them, and a call carrying such text is refused even \
+     then (consent: carries_input). What comes back goes to the model marked as untrusted content.\n\n",
     "History: each stored turn carries its tokens (from usageMetadata). When a session's history has passed \
      --max-history-tokens (the last request's prompt tokens plus its answer), the next turn first asks the model \
      for a summary of the oldest turns (one extra request, counted in the result's stats), so that the turns kept \

@@ -25,6 +25,8 @@ pub enum Sub {
     /// The long-term memory: add, search, list, show, forget, relate, graph, path, export, import
     /// (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3.
     Memory(MemoryArgs),
+    /// Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line).
+    Policy(super::policy::PolicyArgs),
 }
 
 #[derive(Debug, Clone, ClapArgs)]

@@ -11,6 +11,7 @@ mod help_examples;
 mod help_tail;
 pub mod media;
 pub mod memory;
+pub mod policy;
 pub mod prompting;
 pub mod settings;
 
@@ -44,6 +45,15 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             None => {
                 args.prompt = std::iter::once("memory".to_string())
                     .chain(m.words)
+                    .chain(std::mem::take(&mut args.prompt))
+                    .collect();
+            }
+        },
+        Some(memory::Sub::Policy(p)) => match p.action {
+            Some(action) => return policy::run(action),
+            None => {
+                args.prompt = std::iter::once("policy".to_string())
+                    .chain(p.words)
                     .chain(std::mem::take(&mut args.prompt))
                     .collect();
             }
@@ -82,12 +92,15 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         args.model = crate::provider::DEFAULT_MODEL.to_string();
     }
     let memory = memory_options(&args, &config, false);
+    let policy_files = std::mem::take(&mut args.policy);
     let mut options = args.into_options(config.tools_file());
     from_environment(&mut options);
     options.tools.config_dir = settings
         .config_path
         .as_ref()
         .and_then(|p| Some(p.parent()?.to_path_buf()));
+    let config_dir = crate::config::path().and_then(|p| Some(p.parent()?.to_path_buf()));
+    options.tools.policy = policy::load(&policy_files, config_dir.as_deref())?;
     options.ask.system = prompting.system;
     options.schema = prompting.schema.map(std::sync::Arc::new);
     options.memory = memory;

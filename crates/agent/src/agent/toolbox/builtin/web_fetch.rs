@@ -4,12 +4,15 @@
 //! this machine, so no local address is reachable through it). The answer
 //! comes back with its numbered sources as `source` events, as for
 //! web_search; a page that could not be read (`urlContextMetadata`) is a
-//! warning for the user and a note for the model. Gemini only; consent
-//! `auto`.
+//! warning for the user and a note for the model; the answer goes to the
+//! model marked as untrusted content. Gemini only. Consent `standard`, and
+//! judged as what leaves: the whole URLs shown, the text they carry from
+//! what this run read marked ([`crate::agent::toolbox::policy`]).
 
 use serde_json::{Value, json};
 
 use crate::agent::toolbox::model::{grounded, no_secret, web_request};
+use crate::agent::toolbox::policy::untrusted;
 use crate::agent::toolbox::{Failed, Level, Ran, Source, Tool};
 use crate::provider::Turn;
 use crate::provider::grounding::url_statuses;
@@ -26,16 +29,17 @@ pub fn tool() -> Tool {
     Tool::new(
         declaration(),
         Source::Builtin,
-        Level::Auto,
+        Level::Standard,
         |args, ctx| match parse(args) {
             Ok((urls, question)) => {
                 let prompt = format!("{question}\n\nPages:\n{}", urls.join("\n"));
-                grounded(
+                let ran = grounded(
                     WEB_FETCH,
                     web_request(SYSTEM, &prompt, json!({"urlContext": {}})),
                     ctx,
                     &unread,
-                )
+                );
+                untrusted(ran, WEB_FETCH)
             }
             Err(f) => Ran::failed(f),
         },

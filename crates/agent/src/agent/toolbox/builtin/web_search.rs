@@ -4,11 +4,14 @@
 //! request); the grounded answer comes back to the model with its numbered
 //! sources, and each source is a `source` event the viewers draw under the
 //! answer. Gemini only (`--provider openai` does not declare it). Consent
-//! `auto`: it reads, and what it sends goes to the same API as the rest.
+//! `standard`: the query goes to a search engine, so it is shown and asked
+//! about as what leaves ([`crate::agent::toolbox::policy`]); the answer
+//! goes to the model marked as untrusted content.
 
 use serde_json::{Value, json};
 
 use crate::agent::toolbox::model::{grounded, no_secret, web_request};
+use crate::agent::toolbox::policy::untrusted;
 use crate::agent::toolbox::{Failed, Level, Ran, Source, Tool};
 
 pub const WEB_SEARCH: &str = "web_search";
@@ -25,13 +28,16 @@ pub fn tool() -> Tool {
     Tool::new(
         declaration(),
         Source::Builtin,
-        Level::Auto,
+        Level::Standard,
         |args, ctx| match query(args) {
-            Ok(q) => grounded(
+            Ok(q) => untrusted(
+                grounded(
+                    WEB_SEARCH,
+                    web_request(SYSTEM, &q, json!({"googleSearch": {}})),
+                    ctx,
+                    &|_| (Vec::new(), Vec::new()),
+                ),
                 WEB_SEARCH,
-                web_request(SYSTEM, &q, json!({"googleSearch": {}})),
-                ctx,
-                &|_| (Vec::new(), Vec::new()),
             ),
             Err(f) => Ran::failed(f),
         },
