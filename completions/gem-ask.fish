@@ -123,6 +123,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stde
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "map" -d 'Apply the prompt to each record of the input (JSON lines, CSV, TSV or lines): one JSON object a record on stdout, its fields and `answer`. gem-ask\'s flags (--model, --system, --schema, ...) go before `map`'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "add" -d 'Remember TEXT (stdin when no TEXT is given), or replace the memory with the same key'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "search" -d 'The memories that best match QUERY: keywords (BM25) and meaning (the embedding model\'s vectors) fused by reciprocal rank; each with its score and ranks'
@@ -162,3 +163,13 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from reindex" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l format -d 'The inputs\' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else the first line: `{` is JSON lines, a tab TSV, else plain lines]' -r -f -a "auto\t'By the file\'s name, else its first line'
+jsonl\t''
+csv\t''
+tsv\t''
+lines\t'One record a line, its text in the field `line`'"
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s j -l jobs -d 'Requests in flight at most (halved while the server answers 429/503, then grown back one at a time)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s o -l output -d 'Append the lines to FILE (each whole and flushed) instead of stdout; a rerun of the same command skips the records already answered there (by their `_key`, the hash of the request) and sends only the missing ones' -r -F
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l unordered -d 'Write each record\'s line as it finishes, not in input order'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l dry-run -d 'Print each record\'s request body (`request`, with its `_key`) instead of sending it'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -25,6 +25,10 @@ pub enum Sub {
     /// The long-term memory: add, search, list, show, forget, relate, graph, path, export, import
     /// (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3.
     Memory(MemoryArgs),
+    /// Apply the prompt to each record of the input (JSON lines, CSV, TSV or lines): one JSON
+    /// object a record on stdout, its fields and `answer`. gem-ask's flags (--model, --system,
+    /// --schema, ...) go before `map`.
+    Map(super::map::MapArgs),
 }
 
 #[derive(Debug, Clone, ClapArgs)]
