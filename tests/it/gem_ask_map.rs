@@ -304,3 +304,43 @@ fn dry_run_sends_nothing_and_shows_the_request() {
     assert_eq!(server.requests(), 0);
     let _ = &server.seen_busy;
 }
+
+#[test]
+fn with_a_schema_the_answer_fields_join_the_record_and_a_clash_is_usage() {
+    let server = ByRecord::start();
+    let home = tempfile::tempdir().unwrap();
+    let input = "title,body\ncrash on start,it crashes\nslow build,takes long\n";
+    let out = run(
+        map_cmd(&server, home.path()).args([
+            "--schema",
+            "label",
+            "map",
+            "--format",
+            "csv",
+            "Label: {title}",
+        ]),
+        input,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = lines(&out.stdout);
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0]["title"], "crash on start");
+    assert_eq!(
+        got[0]["label"], "21",
+        "the fake's label is the prompt's length"
+    );
+    assert!(got[0].get("answer").is_none());
+    let out = run(
+        map_cmd(&server, home.path())
+            .args(["--schema", "title", "map", "--format", "csv", "{body}"]),
+        input,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("stdin:2") && err.contains("title"), "{err}");
+    assert_eq!(server.requests(), 2, "no request after the clash");
+}

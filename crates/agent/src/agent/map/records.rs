@@ -37,7 +37,7 @@ pub enum Item {
 }
 
 /// The records of each input in turn (`-` or none is stdin).
-pub fn read_all(files: &[PathBuf], format: Format) -> impl Iterator<Item = Item> {
+pub fn read_all(files: &[PathBuf], format: Format) -> impl Iterator<Item = Item> + Send + use<> {
     let files: Vec<PathBuf> = if files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
@@ -46,13 +46,13 @@ pub fn read_all(files: &[PathBuf], format: Format) -> impl Iterator<Item = Item>
     files.into_iter().flat_map(move |f| one_input(&f, format))
 }
 
-fn one_input(path: &Path, format: Format) -> Box<dyn Iterator<Item = Item>> {
+fn one_input(path: &Path, format: Format) -> Box<dyn Iterator<Item = Item> + Send> {
     let name = if path == Path::new("-") {
         "stdin".to_string()
     } else {
         path.display().to_string()
     };
-    let source: Box<dyn Read> = if path == Path::new("-") {
+    let source: Box<dyn Read + Send> = if path == Path::new("-") {
         Box::new(std::io::stdin())
     } else {
         match std::fs::File::open(path) {
@@ -91,7 +91,7 @@ fn by_name(path: &Path) -> Option<Format> {
     }
 }
 
-fn sniff(input: &mut BufReader<Box<dyn Read>>) -> Format {
+fn sniff(input: &mut BufReader<Box<dyn Read + Send>>) -> Format {
     let head = input.fill_buf().unwrap_or(&[]);
     let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
     let trimmed = first.trim_ascii_start();
@@ -107,7 +107,7 @@ fn sniff(input: &mut BufReader<Box<dyn Read>>) -> Format {
 /// JSON lines or plain lines, read a line at a time (a line's bytes only
 /// are held, whatever the file's size).
 struct Lines {
-    input: BufReader<Box<dyn Read>>,
+    input: BufReader<Box<dyn Read + Send>>,
     name: String,
     line: u64,
     json: bool,
@@ -164,10 +164,10 @@ impl Iterator for Lines {
 
 /// CSV or TSV with a header row; each value a string.
 fn delimited(
-    input: BufReader<Box<dyn Read>>,
+    input: BufReader<Box<dyn Read + Send>>,
     name: String,
     tab: bool,
-) -> impl Iterator<Item = Item> {
+) -> impl Iterator<Item = Item> + Send {
     let mut rdr = csv::ReaderBuilder::new()
         .delimiter(if tab { b'\t' } else { b',' })
         .flexible(false)

@@ -51,15 +51,44 @@ enum Done {
     Bad,
 }
 
+/// Why a run did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    /// The schema's fields and the record's share a name (exit 2).
+    #[error("{place}: the record's field(s) {} are also the schema's: rename them in the input or the schema", .names.join(", "))]
+    Clash { place: String, names: Vec<String> },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
 /// Runs the map; lines go to `out`. `done` holds the keys already written.
+/// With a schema, the first record's fields are checked against it before
+/// any request.
 pub fn run(
     o: &MapOptions,
     template: &Template,
     client: Option<Client>,
     done: HashSet<String>,
     out: &mut dyn Write,
-) -> std::io::Result<Summary> {
+) -> Result<Summary, MapError> {
     let start = Instant::now();
+    let mut items = records::read_all(&o.files, o.format).peekable();
+    if let Some(schema) = &o.schema {
+        let first = items.peek().and_then(|i| match i {
+            Item::Record { place, fields } => Some((place, fields)),
+            Item::Bad { .. } => None,
+        });
+        if let Some((place, fields)) = first {
+            let names: Vec<String> = fields.keys().cloned().collect();
+            let names = super::schema_clashes(schema, &names);
+            if !names.is_empty() {
+                return Err(MapError::Clash {
+                    place: place.clone(),
+                    names,
+                });
+            }
+        }
+    }
     let jobs = o.jobs.max(1);
     let window = jobs * 64;
     let (tokens_tx, tokens_rx) = sync_channel::<()>(window);
@@ -72,7 +101,7 @@ pub fn run(
     let gate = Arc::new(Gate::new(jobs));
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
-        s.spawn(move || read(o, template, &done, tokens_rx, job_tx, reader_done));
+        s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
         if let Some(client) = &client {
             for _ in 0..jobs {
                 let (rx, tx, gate) = (job_rx.clone(), done_tx.clone(), gate.clone());
@@ -85,7 +114,7 @@ pub fn run(
         let r = write(o.unordered, done_rx, &tokens_tx, out);
         // A closed output: let the reader and workers run dry.
         drop(tokens_tx);
-        r
+        r.map_err(MapError::from)
     })
     .map(|mut sum| {
         sum.elapsed = start.elapsed();
@@ -96,6 +125,7 @@ pub fn run(
 /// The reader: each input item in turn, a window token taken for each.
 fn read(
     o: &MapOptions,
+    items: impl Iterator<Item = Item>,
     template: &Template,
     done: &HashSet<String>,
     tokens: Receiver<()>,
@@ -103,7 +133,7 @@ fn read(
     lines: SyncSender<Done>,
 ) {
     let mut index = 0u64;
-    for item in records::read_all(&o.files, o.format) {
+    for item in items {
         if crate::agent::signals::received().is_some() {
             return;
         }

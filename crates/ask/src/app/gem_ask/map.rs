@@ -105,7 +105,12 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     };
     let sum = match map::run::run(&options, &template, client, done, out) {
         Ok(s) => s,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+        Err(map::run::MapError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return Ok(exit::OK);
+        }
+        Err(e @ map::run::MapError::Clash { .. }) => {
+            return Err(coded(exit::USAGE, format!("gem-ask map: {e}")));
+        }
         Err(e) => return Err(coded(exit::FAILURE, format!("gem-ask map: output: {e}"))),
     };
     diag(format!(
