@@ -344,3 +344,63 @@ fn with_a_schema_the_answer_fields_join_the_record_and_a_clash_is_usage() {
     assert!(err.contains("stdin:2") && err.contains("title"), "{err}");
     assert_eq!(server.requests(), 2, "no request after the clash");
 }
+
+#[test]
+fn a_run_killed_half_way_then_rerun_answers_each_record_exactly_once() {
+    let server = ByRecord::start();
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("out.jsonl");
+    let input_path = home.path().join("in.txt");
+    let input: String = (0..24).map(|i| format!("slow {i}\n")).collect();
+    std::fs::write(&input_path, &input).unwrap();
+    let args = [
+        "map",
+        "-j",
+        "2",
+        "-o",
+        file.to_str().unwrap(),
+        "{line}",
+        input_path.to_str().unwrap(),
+    ];
+    let mut child = map_cmd(&server, home.path())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for some lines, however long that takes, then SIGKILL.
+    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 4 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = lines_of(&file);
+    let sent_before = server.requests();
+    let out = map_cmd(&server, home.path())
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = lines_of(&file);
+    let mut names: Vec<String> = after
+        .iter()
+        .map(|l| l["line"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    let mut want: Vec<String> = (0..24).map(|i| format!("slow {i}")).collect();
+    want.sort();
+    assert_eq!(names, want, "each record exactly once");
+    // At most the two in flight at the kill are asked again.
+    assert!(server.requests() - sent_before <= 24 - before.len() + 2);
+}
+
+fn lines_of(path: &Path) -> Vec<Value> {
+    let text = std::fs::read(path).unwrap();
+    let whole = text.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    lines(&text[..whole])
+}
