@@ -275,7 +275,7 @@ _gem__ask() {
             return 0
             ;;
         gem__subcmd__ask__subcmd__map)
-            opts="-j -o -h --format --jobs --unordered --output --dry-run --help"
+            opts="-j -o -h --format --jobs --rate --unordered --output --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -290,6 +290,10 @@ _gem__ask() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -404,3 +404,29 @@ fn lines_of(path: &Path) -> Vec<Value> {
     let whole = text.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
     lines(&text[..whole])
 }
+
+#[test]
+fn unordered_and_rate_still_answer_every_record_once() {
+    let server = ByRecord::start();
+    let home = tempfile::tempdir().unwrap();
+    let input: String = (0..12)
+        .map(|i| format!("{}{i}\n", if i == 0 { "slow" } else { "r" }))
+        .collect();
+    let out = run(
+        map_cmd(&server, home.path()).args(["map", "--unordered", "--rate", "6000", "{line}"]),
+        &input,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut got: Vec<String> = lines(&out.stdout)
+        .iter()
+        .map(|l| l["line"].as_str().unwrap().to_string())
+        .collect();
+    got.sort();
+    let mut want: Vec<String> = input.lines().map(str::to_string).collect();
+    want.sort();
+    assert_eq!(got, want);
+}

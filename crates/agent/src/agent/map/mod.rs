@@ -37,6 +37,8 @@ pub struct MapOptions {
     pub files: Vec<PathBuf>,
     pub format: Format,
     pub jobs: usize,
+    /// `--rate N`: requests started per minute at most.
+    pub rate: Option<u32>,
     pub unordered: bool,
     pub provider: ProviderKind,
     pub model: String,

@@ -7,7 +7,8 @@
 //! bounds the records between reading and writing, so memory stays flat
 //! whatever the input's length. The concurrency adapts: a retry on 429/503
 //! halves the requests allowed in flight, each success adds one back, up to
-//! `jobs` (additive increase, multiplicative decrease).
+//! `jobs` (additive increase, multiplicative decrease); `--rate N` spaces
+//! the starts 60/N seconds apart. On a terminal, stderr shows the progress.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -98,7 +99,7 @@ pub fn run(
     let (job_tx, job_rx) = sync_channel::<Job>(jobs);
     let (done_tx, done_rx) = sync_channel::<Done>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));
-    let gate = Arc::new(Gate::new(jobs));
+    let gate = Arc::new(Gate::new(jobs, o.rate));
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
         s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
@@ -284,7 +285,9 @@ fn write(
     let mut sum = Summary::default();
     let mut next = 0u64;
     let mut waiting: BTreeMap<u64, Option<Value>> = BTreeMap::new();
+    let mut progress = Progress::new();
     for d in lines {
+        progress.show(&sum);
         let (i, line) = match d {
             Done::Bad => {
                 sum.bad_lines += 1;
@@ -317,7 +320,53 @@ fn write(
             let _ = tokens.try_send(());
         }
     }
+    progress.clear();
     Ok(sum)
+}
+
+/// The progress line on stderr when it is a terminal: records done,
+/// failed, the rate and the tokens, redrawn at most four times a second.
+struct Progress {
+    on: bool,
+    start: Instant,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            start: Instant::now(),
+            last: None,
+        }
+    }
+
+    fn show(&mut self, sum: &Summary) {
+        if !self.on
+            || self
+                .last
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let secs = self.start.elapsed().as_secs_f64().max(0.001);
+        let _ = write!(
+            std::io::stderr(),
+            "\r\x1b[Kgem-ask map: {} done, {} failed, {:.1}/s, {} tokens",
+            sum.records,
+            sum.failed,
+            sum.records as f64 / secs,
+            sum.usage.total
+        );
+    }
+
+    fn clear(&self) {
+        if self.on && self.last.is_some() {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
+    }
 }
 
 fn put(out: &mut dyn Write, line: Option<&Value>) -> std::io::Result<()> {
@@ -334,14 +383,21 @@ struct Gate {
     state: Mutex<(usize, f64)>,
     open: Condvar,
     max: usize,
+    /// With `--rate N`: the gap between two starts (60/N s), and when the
+    /// next may start.
+    pace: Option<(Duration, Mutex<Instant>)>,
 }
 
 impl Gate {
-    fn new(max: usize) -> Gate {
+    fn new(max: usize, per_minute: Option<u32>) -> Gate {
+        let pace = per_minute
+            .filter(|n| *n > 0)
+            .map(|n| (Duration::from_secs(60) / n, Mutex::new(Instant::now())));
         Gate {
             state: Mutex::new((0, max as f64)),
             open: Condvar::new(),
             max,
+            pace,
         }
     }
 
@@ -351,6 +407,17 @@ impl Gate {
             s = self.open.wait(s).expect("no panics holding it");
         }
         s.0 += 1;
+        drop(s);
+        if let Some((gap, next)) = &self.pace {
+            let wait = {
+                let mut next = next.lock().expect("no panics holding it");
+                let now = Instant::now();
+                let start = (*next).max(now);
+                *next = start + *gap;
+                start - now
+            };
+            std::thread::sleep(wait);
+        }
     }
 
     fn leave(&self, ok: bool) {

@@ -36,6 +36,11 @@ pub struct MapArgs {
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: u16,
 
+    /// Start at most N requests a minute (spaced evenly), whatever -j allows.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rate: Option<u32>,
+
     /// Write each record's line as it finishes, not in input order.
     #[arg(long)]
     pub unordered: bool,
@@ -61,6 +66,7 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         files: m.files,
         format: m.format,
         jobs: usize::from(m.jobs),
+        rate: m.rate,
         unordered: m.unordered,
         provider: ask.ask.provider,
         model: ask.ask.model.clone(),
