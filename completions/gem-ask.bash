@@ -275,7 +275,7 @@ _gem__ask() {
             return 0
             ;;
         gem__subcmd__ask__subcmd__map)
-            opts="-j -o -h --format --jobs --rate --unordered --output --dry-run --help"
+            opts="-j -o -h --format --jobs --rate --unordered --output --cache --dry-run --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -172,5 +172,6 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s j -l jobs -d 'Re
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l rate -d 'Start at most N requests a minute (spaced evenly), whatever -j allows' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s o -l output -d 'Append the lines to FILE (each whole and flushed) instead of stdout; a rerun of the same command skips the records already answered there (by their `_key`, the hash of the request) and sends only the missing ones' -r -F
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l unordered -d 'Write each record\'s line as it finishes, not in input order'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l cache -d 'Keep each answer by its request\'s key in $XDG_DATA_HOME/gemline/map-cache.sqlite3 and answer a byte-identical request (same model) from there without sending it'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l dry-run -d 'Print each record\'s request body (`request`, with its `_key`) instead of sending it'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -430,3 +430,28 @@ fn unordered_and_rate_still_answer_every_record_once() {
     want.sort();
     assert_eq!(got, want);
 }
+
+#[test]
+fn with_cache_a_second_run_is_answered_without_requests() {
+    let server = ByRecord::start();
+    let home = tempfile::tempdir().unwrap();
+    let first = run(
+        map_cmd(&server, home.path()).args(["map", "--cache", "{line}"]),
+        "a\nb\nc\n",
+    );
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert_eq!(server.requests(), 3);
+    let again = run(
+        map_cmd(&server, home.path()).args(["map", "--cache", "{line}"]),
+        "a\nb\nc\nd\n",
+    );
+    assert!(again.status.success());
+    assert_eq!(server.requests(), 4, "only d was sent");
+    let got = lines(&again.stdout);
+    assert_eq!(got[..3], lines(&first.stdout)[..]);
+    assert_eq!(got[3]["answer"], "d");
+}

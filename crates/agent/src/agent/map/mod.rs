@@ -8,6 +8,7 @@
 //! Each output line carries `_key`, the hash of the rendered request, so a
 //! rerun with `--output` skips what is already there ([`resume`]).
 
+pub mod cache;
 pub mod records;
 pub mod resume;
 pub mod run;
@@ -49,6 +50,8 @@ pub struct MapOptions {
     pub connection: Connection,
     /// `--output FILE`: appended to, and read first to skip done records.
     pub output: Option<PathBuf>,
+    /// `--cache FILE`: answers kept by key, a kept one not sent again.
+    pub cache: Option<PathBuf>,
     /// Print each record's request body instead of sending it.
     pub dry_run: bool,
 }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::cache::Cache;
 use super::records::{self, Item};
 use super::{MapOptions, Template, key_of, request_body};
 use crate::provider::{Client, GenError, Usage, client::Observer, turn::Delta};
@@ -60,6 +61,8 @@ pub enum MapError {
     Clash { place: String, names: Vec<String> },
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    #[error("the cache {0}: {1}")]
+    Cache(String, rusqlite::Error),
 }
 
 /// Runs the map; lines go to `out`. `done` holds the keys already written.
@@ -100,13 +103,18 @@ pub fn run(
     let (done_tx, done_rx) = sync_channel::<Done>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));
     let gate = Arc::new(Gate::new(jobs, o.rate));
+    let cache = match &o.cache {
+        Some(p) => Some(Cache::open(p).map_err(|e| MapError::Cache(p.display().to_string(), e))?),
+        None => None,
+    };
+    let cache = cache.as_ref();
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
         s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
         if let Some(client) = &client {
             for _ in 0..jobs {
                 let (rx, tx, gate) = (job_rx.clone(), done_tx.clone(), gate.clone());
-                s.spawn(move || work(client, o, &rx, &tx, &gate));
+                s.spawn(move || work(client, o, &rx, &tx, &gate, cache));
             }
         }
         // Only the workers hold the jobs' end: if they stop, the reader does.
@@ -196,20 +204,30 @@ fn work(
     jobs: &Mutex<Receiver<Job>>,
     lines: &SyncSender<Done>,
     gate: &Gate,
+    cache: Option<&Cache>,
 ) {
     loop {
         let job = match jobs.lock().expect("no worker panics holding it").recv() {
             Ok(j) => j,
             Err(_) => return,
         };
-        gate.enter();
-        let mut obs = Quiet { gate };
-        let result = client.generate(job.body, &mut obs);
-        gate.leave(result.is_ok());
+        let kept = cache.and_then(|c| c.get(&job.key));
+        let result = match kept {
+            Some(text) => Ok((text, Usage::default())),
+            None => {
+                gate.enter();
+                let mut obs = Quiet { gate };
+                let r = client.generate(job.body, &mut obs);
+                gate.leave(r.is_ok());
+                r.map(|t| (t.text().unwrap_or_default(), t.usage))
+            }
+        };
         let (line, usage, ok) = match result {
-            Ok(turn) => {
-                let usage = turn.usage;
-                match answered(job.fields, &turn, o.schema.is_some(), &job.key) {
+            Ok((text, usage)) => {
+                if let Some(c) = cache {
+                    c.put(&job.key, &text);
+                }
+                match answered(job.fields, text, o.schema.is_some(), &job.key) {
                     Ok(l) => (l, usage, true),
                     Err(l) => (l, usage, false),
                 }
@@ -232,11 +250,10 @@ fn work(
 /// A record's line from its answer: `answer`, or the schema's fields.
 fn answered(
     mut fields: Map<String, Value>,
-    turn: &crate::provider::Turn,
+    text: String,
     schema: bool,
     key: &str,
 ) -> Result<Value, Value> {
-    let text = turn.text().unwrap_or_default();
     if schema {
         match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(m)) => fields.extend(m),

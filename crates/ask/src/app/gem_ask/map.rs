@@ -51,6 +51,11 @@ pub struct MapArgs {
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Keep each answer by its request's key in $XDG_DATA_HOME/gemline/map-cache.sqlite3 and
+    /// answer a byte-identical request (same model) from there without sending it.
+    #[arg(long)]
+    pub cache: bool,
+
     /// Print each record's request body (`request`, with its `_key`) instead of sending it.
     #[arg(long)]
     pub dry_run: bool,
@@ -76,6 +81,7 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         connection: ask.connection.clone(),
         output: m.output,
         dry_run: m.dry_run,
+        cache: m.cache.then(cache_path).transpose()?,
     };
     let client = if options.dry_run {
         None
@@ -117,7 +123,7 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         Err(e @ map::run::MapError::Clash { .. }) => {
             return Err(coded(exit::USAGE, format!("gem-ask map: {e}")));
         }
-        Err(e) => return Err(coded(exit::FAILURE, format!("gem-ask map: output: {e}"))),
+        Err(e) => return Err(coded(exit::FAILURE, format!("gem-ask map: {e}"))),
     };
     diag(format!(
         "gem-ask map: {} records: {} answered, {} failed, {} already in the output; {} bad input lines; \
@@ -147,4 +153,11 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
 
 fn libc_sigint() -> i32 {
     2
+}
+
+/// `$XDG_DATA_HOME/gemline/map-cache.sqlite3`, beside the memory store.
+fn cache_path() -> anyhow::Result<PathBuf> {
+    let memory =
+        crate::memory::store::default_path().map_err(|e| coded(exit::FAILURE, e.to_string()))?;
+    Ok(memory.with_file_name("map-cache.sqlite3"))
 }
