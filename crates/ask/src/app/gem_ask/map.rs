@@ -125,6 +125,13 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         }
         Err(e) => return Err(coded(exit::FAILURE, format!("gem-ask map: {e}"))),
     };
+    if options.dry_run {
+        diag(format!(
+            "gem-ask map: --dry-run: {} requests shown, none sent; {} bad input lines",
+            sum.records, sum.bad_lines
+        ));
+        return Ok(exit::OK);
+    }
     diag(format!(
         "gem-ask map: {} records: {} answered, {} failed, {} already in the output; {} bad input lines; \
          {} tokens in, {} out; {:.1}s",
