@@ -127,6 +127,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print hel
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "policy" -d 'Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line)'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "map" -d 'Apply the prompt to each record of the input (JSON lines, CSV, TSV or lines): one JSON object a record on stdout, its fields and `answer`. gem-ask\'s flags (--model, --system, --schema, ...) go before `map`'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -s h -l help -d 'Print help'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "add" -d 'Remember TEXT (stdin when no TEXT is given), or replace the memory with the same key'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "search" -d 'The memories that best match QUERY: keywords (BM25) and meaning (the embedding model\'s vectors) fused by reciprocal rank; each with its score and ranks'
@@ -171,3 +172,15 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_s
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l policy -d 'More policy rules besides the config dir\'s policies/*.toml (repeatable)' -r -F
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l interactive -d 'Judge as on a terminal (rules with interactive = true); headless by default'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l format -d 'The inputs\' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else the first line: `{` is JSON lines, a tab TSV, else plain lines]' -r -f -a "auto\t'By the file\'s name, else its first line'
+jsonl\t''
+csv\t''
+tsv\t''
+lines\t'One record a line, its text in the field `line`'"
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s j -l jobs -d 'Requests in flight at most (halved while the server answers 429/503, then grown back one at a time)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l rate -d 'Start at most N requests a minute (spaced evenly), whatever -j allows' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s o -l output -d 'Append the lines to FILE (each whole and flushed) instead of stdout; a rerun of the same command skips the records already answered there (by their `_key`, the hash of the request) and sends only the missing ones' -r -F
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l unordered -d 'Write each record\'s line as it finishes, not in input order'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l cache -d 'Keep each answer by its request\'s key in $XDG_DATA_HOME/gemline/map-cache.sqlite3 and answer a byte-identical request (same model) from there without sending it'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l dry-run -d 'Print each record\'s request body (`request`, with its `_key`) instead of sending it'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s h -l help -d 'Print help (see more with \'--help\')'

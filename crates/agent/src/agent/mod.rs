@@ -18,6 +18,7 @@ pub mod discover;
 pub mod environ;
 pub mod history;
 pub mod keys;
+pub mod map;
 pub mod media;
 pub mod oneshot;
 pub mod options;

@@ -27,6 +27,10 @@ pub enum Sub {
     Memory(MemoryArgs),
     /// Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line).
     Policy(super::policy::PolicyArgs),
+    /// Apply the prompt to each record of the input (JSON lines, CSV, TSV or lines): one JSON
+    /// object a record on stdout, its fields and `answer`. gem-ask's flags (--model, --system,
+    /// --schema, ...) go before `map`.
+    Map(super::map::MapArgs),
 }
 
 #[derive(Debug, Clone, ClapArgs)]

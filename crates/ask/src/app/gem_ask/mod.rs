@@ -9,6 +9,7 @@ pub mod args;
 #[cfg(test)]
 mod help_examples;
 mod help_tail;
+pub mod map;
 pub mod media;
 pub mod memory;
 pub mod policy;
@@ -31,7 +32,9 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
         std::env::vars_os(),
         crate::term::TermEnv::from_process(),
     ));
+    let mut map_args = None;
     match args.command.take() {
+        Some(memory::Sub::Map(m)) => map_args = Some(m),
         Some(memory::Sub::Memory(m)) => match m.action {
             Some(action) => return run_memory(&args, action),
             None if m.words.is_empty() => {
@@ -104,7 +107,10 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     options.ask.system = prompting.system;
     options.schema = prompting.schema.map(std::sync::Arc::new);
     options.memory = memory;
-    crate::agent::run(options)
+    match map_args {
+        Some(m) => map::run(m, &options),
+        None => crate::agent::run(options),
+    }
 }
 
 /// What the environment (read once, at the start) says of the options'

@@ -1,0 +1,97 @@
+//! `gem-ask map`: one prompt applied to each record of an input, the model
+//! as a filter. Records are read ([`records`]), each rendered through the
+//! template ([`template`]) into one generateContent request built by the
+//! provider layer (no tools, no conversation), sent by `jobs` worker
+//! threads ([`run`]), and written back as one JSON object a record: its
+//! fields and `answer` (or, with a schema, the answer's fields), or its
+//! fields and `error` {type, message} when it failed after its retries.
+//! Each output line carries `_key`, the hash of the rendered request, so a
+//! rerun with `--output` skips what is already there ([`resume`]).
+
+pub mod cache;
+pub mod records;
+pub mod resume;
+pub mod run;
+pub mod template;
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+pub use records::Format;
+pub use template::{Template, TemplateError};
+
+use crate::agent::options::Connection;
+use crate::provider::ProviderKind;
+
+/// The requests in flight when `-j` is not given.
+pub const DEFAULT_JOBS: u16 = 8;
+
+/// The exit code of a run in which at least one record failed (its line
+/// carries `error`); the other records were answered.
+pub const SOME_FAILED: u8 = 10;
+
+/// A map run, resolved by the front.
+#[derive(Debug, Clone)]
+pub struct MapOptions {
+    pub template: String,
+    pub files: Vec<PathBuf>,
+    pub format: Format,
+    pub jobs: usize,
+    /// `--rate N`: requests started per minute at most.
+    pub rate: Option<u32>,
+    pub unordered: bool,
+    pub provider: ProviderKind,
+    pub model: String,
+    pub system: Option<String>,
+    pub temperature: Option<f64>,
+    /// The JSON Schema each answer must match (`--schema`).
+    pub schema: Option<Value>,
+    pub connection: Connection,
+    /// `--output FILE`: appended to, and read first to skip done records.
+    pub output: Option<PathBuf>,
+    /// `--cache FILE`: answers kept by key, a kept one not sent again.
+    pub cache: Option<PathBuf>,
+    /// Print each record's request body instead of sending it.
+    pub dry_run: bool,
+}
+
+/// The request body of one record's prompt.
+pub fn request_body(o: &MapOptions, prompt: &str) -> Value {
+    let contents = [crate::provider::request::user_text(&[prompt])];
+    crate::provider::request::build(&crate::provider::request::RequestSpec {
+        contents: &contents,
+        system: o.system.as_deref(),
+        json_schema: o.schema.as_ref(),
+        temperature: o.temperature,
+        ..Default::default()
+    })
+}
+
+/// The key of a request: the model and the body's bytes, hashed (SHA-256,
+/// the first 16 bytes in hex). Two runs that would send the same bytes to
+/// the same model share a key.
+pub fn key_of(model: &str, body: &Value) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(model.as_bytes());
+    h.update([0u8]);
+    h.update(body.to_string().as_bytes());
+    h.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The schema's top-level properties that a record also has: the answer's
+/// fields would overwrite them, so the front refuses the run (exit 2).
+pub fn schema_clashes(schema: &Value, record_fields: &[String]) -> Vec<String> {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    record_fields
+        .iter()
+        .filter(|f| props.contains_key(f.as_str()) || matches!(f.as_str(), "error" | "_key"))
+        .cloned()
+        .collect()
+}

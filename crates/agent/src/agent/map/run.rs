@@ -1,0 +1,475 @@
+//! The scheduler of a map run, on threads: a reader renders each record
+//! into its request and hands it to `jobs` workers over a bounded channel;
+//! each worker makes one call (the client's retries and backoff, the
+//! server's `Retry-After`/`RetryInfo` honoured) and hands the line back;
+//! the writer puts lines out in input order (or as they finish with
+//! `--unordered`), one whole line at a time, flushed. A window of tokens
+//! bounds the records between reading and writing, so memory stays flat
+//! whatever the input's length. The concurrency adapts: a retry on 429/503
+//! halves the requests allowed in flight, each success adds one back, up to
+//! `jobs` (additive increase, multiplicative decrease); `--rate N` spaces
+//! the starts 60/N seconds apart. On a terminal, stderr shows the progress.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::cache::Cache;
+use super::records::{self, Item};
+use super::{MapOptions, Template, key_of, request_body};
+use crate::provider::{Client, GenError, Usage, client::Observer, turn::Delta};
+
+/// What a run did, for the `result` line and the exit code.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub records: u64,
+    pub answered: u64,
+    pub failed: u64,
+    /// Input lines that were not records (named on stderr).
+    pub bad_lines: u64,
+    /// Records whose line was already in `--output`.
+    pub resumed: u64,
+    pub usage: Usage,
+    pub elapsed: Duration,
+}
+
+/// A record's request, on its way to a worker.
+struct Job {
+    index: u64,
+    fields: Map<String, Value>,
+    body: Value,
+    key: String,
+}
+
+/// What reaches the writer.
+enum Done {
+    Line(u64, Value, Usage, bool),
+    /// A record resumed from `--output`: no line, but its place in order.
+    Skip(u64),
+    Bad,
+}
+
+/// Why a run did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    /// The schema's fields and the record's share a name (exit 2).
+    #[error("{place}: the record's field(s) {} are also the schema's: rename them in the input or the schema", .names.join(", "))]
+    Clash { place: String, names: Vec<String> },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error("the cache {0}: {1}")]
+    Cache(String, rusqlite::Error),
+}
+
+/// Runs the map; lines go to `out`. `done` holds the keys already written.
+/// With a schema, the first record's fields are checked against it before
+/// any request.
+pub fn run(
+    o: &MapOptions,
+    template: &Template,
+    client: Option<Client>,
+    done: HashSet<String>,
+    out: &mut dyn Write,
+) -> Result<Summary, MapError> {
+    let start = Instant::now();
+    let mut items = records::read_all(&o.files, o.format).peekable();
+    if let Some(schema) = &o.schema {
+        let first = items.peek().and_then(|i| match i {
+            Item::Record { place, fields } => Some((place, fields)),
+            Item::Bad { .. } => None,
+        });
+        if let Some((place, fields)) = first {
+            let names: Vec<String> = fields.keys().cloned().collect();
+            let names = super::schema_clashes(schema, &names);
+            if !names.is_empty() {
+                return Err(MapError::Clash {
+                    place: place.clone(),
+                    names,
+                });
+            }
+        }
+    }
+    let jobs = o.jobs.max(1);
+    let window = jobs * 64;
+    let (tokens_tx, tokens_rx) = sync_channel::<()>(window);
+    for _ in 0..window {
+        tokens_tx.send(()).expect("the receiver is here");
+    }
+    let (job_tx, job_rx) = sync_channel::<Job>(jobs);
+    let (done_tx, done_rx) = sync_channel::<Done>(window);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let gate = Arc::new(Gate::new(jobs, o.rate));
+    let cache = match &o.cache {
+        Some(p) => Some(Cache::open(p).map_err(|e| MapError::Cache(p.display().to_string(), e))?),
+        None => None,
+    };
+    let cache = cache.as_ref();
+    std::thread::scope(|s| {
+        let reader_done = done_tx.clone();
+        s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
+        if let Some(client) = &client {
+            for _ in 0..jobs {
+                let (rx, tx, gate) = (job_rx.clone(), done_tx.clone(), gate.clone());
+                s.spawn(move || work(client, o, &rx, &tx, &gate, cache));
+            }
+        }
+        // Only the workers hold the jobs' end: if they stop, the reader does.
+        drop(job_rx);
+        drop(done_tx);
+        let r = write(o.unordered, done_rx, &tokens_tx, out);
+        // A closed output: let the reader and workers run dry.
+        drop(tokens_tx);
+        r.map_err(MapError::from)
+    })
+    .map(|mut sum| {
+        sum.elapsed = start.elapsed();
+        sum
+    })
+}
+
+/// The reader: each input item in turn, a window token taken for each.
+fn read(
+    o: &MapOptions,
+    items: impl Iterator<Item = Item>,
+    template: &Template,
+    done: &HashSet<String>,
+    tokens: Receiver<()>,
+    jobs: SyncSender<Job>,
+    lines: SyncSender<Done>,
+) {
+    let mut index = 0u64;
+    for item in items {
+        if crate::agent::signals::received().is_some() {
+            return;
+        }
+        let (place, fields) = match item {
+            Item::Bad { place, message } => {
+                crate::term::diag(format!("gem-ask map: {place}: {message}; line skipped"));
+                if lines.send(Done::Bad).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Item::Record { place, fields } => (place, fields),
+        };
+        if tokens.recv().is_err() {
+            return;
+        }
+        let i = index;
+        index += 1;
+        let sent = match template.render(&fields) {
+            Err(e) => {
+                let line = failed(fields, None, "template", &format!("{place}: {e}"));
+                lines
+                    .send(Done::Line(i, line, Usage::default(), false))
+                    .is_ok()
+            }
+            Ok(prompt) => {
+                let body = request_body(o, &prompt);
+                let key = key_of(&o.model, &body);
+                if done.contains(&key) {
+                    lines.send(Done::Skip(i)).is_ok()
+                } else if o.dry_run {
+                    let mut line = fields;
+                    line.insert("request".into(), body);
+                    line.insert("_key".into(), key.into());
+                    lines
+                        .send(Done::Line(i, line.into(), Usage::default(), true))
+                        .is_ok()
+                } else {
+                    let job = Job {
+                        index: i,
+                        fields,
+                        body,
+                        key,
+                    };
+                    jobs.send(job).is_ok()
+                }
+            }
+        };
+        if !sent {
+            return;
+        }
+    }
+}
+
+/// A worker: one call a job, its line to the writer.
+fn work(
+    client: &Client,
+    o: &MapOptions,
+    jobs: &Mutex<Receiver<Job>>,
+    lines: &SyncSender<Done>,
+    gate: &Gate,
+    cache: Option<&Cache>,
+) {
+    loop {
+        let job = match jobs.lock().expect("no worker panics holding it").recv() {
+            Ok(j) => j,
+            Err(_) => return,
+        };
+        let kept = cache.and_then(|c| c.get(&job.key));
+        let result = match kept {
+            Some(text) => Ok((text, Usage::default())),
+            None => {
+                gate.enter();
+                let mut obs = Quiet { gate };
+                let r = client.generate(job.body, &mut obs);
+                gate.leave(r.is_ok());
+                r.map(|t| (t.text().unwrap_or_default(), t.usage))
+            }
+        };
+        let (line, usage, ok) = match result {
+            Ok((text, usage)) => {
+                if let Some(c) = cache {
+                    c.put(&job.key, &text);
+                }
+                match answered(job.fields, text, o.schema.is_some(), &job.key) {
+                    Ok(l) => (l, usage, true),
+                    Err(l) => (l, usage, false),
+                }
+            }
+            Err(e) => {
+                let kind = error_type(&e);
+                (
+                    failed(job.fields, Some(&job.key), kind, &e.to_string()),
+                    Usage::default(),
+                    false,
+                )
+            }
+        };
+        if lines.send(Done::Line(job.index, line, usage, ok)).is_err() {
+            return;
+        }
+    }
+}
+
+/// A record's line from its answer: `answer`, or the schema's fields.
+fn answered(
+    mut fields: Map<String, Value>,
+    text: String,
+    schema: bool,
+    key: &str,
+) -> Result<Value, Value> {
+    if schema {
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(m)) => fields.extend(m),
+            _ => {
+                let msg = "the answer is not a JSON object matching the schema";
+                return Err(failed(fields, Some(key), "schema", msg));
+            }
+        }
+    } else {
+        fields.insert("answer".into(), text.into());
+    }
+    fields.insert("_key".into(), key.into());
+    Ok(fields.into())
+}
+
+/// A failed record's line: its fields and `error` {type, message}. Without
+/// a key (the template could not be filled) a rerun tries it again.
+fn failed(mut fields: Map<String, Value>, key: Option<&str>, kind: &str, message: &str) -> Value {
+    fields.insert("error".into(), json!({"type": kind, "message": message}));
+    if let Some(k) = key {
+        // A failed line is not a done record: a rerun tries it again.
+        fields.insert("_failed_key".into(), k.into());
+    }
+    fields.into()
+}
+
+fn error_type(e: &GenError) -> &'static str {
+    match e {
+        GenError::Api(a) if a.code == 429 => "rate_limited",
+        GenError::Api(_) => "api",
+        GenError::Connection(_) | GenError::ConnectionFatal(_) => "connection",
+        GenError::StreamCut(_) => "stream_cut",
+        GenError::Blocked(_) => "blocked",
+        GenError::Interrupted => "interrupted",
+        _ => "other",
+    }
+}
+
+/// The writer: lines in order (or as they come), each whole and flushed.
+fn write(
+    unordered: bool,
+    lines: Receiver<Done>,
+    tokens: &SyncSender<()>,
+    out: &mut dyn Write,
+) -> std::io::Result<Summary> {
+    let mut sum = Summary::default();
+    let mut next = 0u64;
+    let mut waiting: BTreeMap<u64, Option<Value>> = BTreeMap::new();
+    let mut progress = Progress::new();
+    for d in lines {
+        progress.show(&sum);
+        let (i, line) = match d {
+            Done::Bad => {
+                sum.bad_lines += 1;
+                continue;
+            }
+            Done::Skip(i) => {
+                sum.resumed += 1;
+                (i, None)
+            }
+            Done::Line(i, line, usage, ok) => {
+                sum.usage.add(usage);
+                if ok {
+                    sum.answered += 1
+                } else {
+                    sum.failed += 1
+                }
+                (i, Some(line))
+            }
+        };
+        sum.records += 1;
+        if unordered {
+            put(out, line.as_ref())?;
+            let _ = tokens.try_send(());
+            continue;
+        }
+        waiting.insert(i, line);
+        while let Some(line) = waiting.remove(&next) {
+            put(out, line.as_ref())?;
+            next += 1;
+            let _ = tokens.try_send(());
+        }
+    }
+    progress.clear();
+    Ok(sum)
+}
+
+/// The progress line on stderr when it is a terminal: records done,
+/// failed, the rate and the tokens, redrawn at most four times a second.
+struct Progress {
+    on: bool,
+    start: Instant,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            start: Instant::now(),
+            last: None,
+        }
+    }
+
+    fn show(&mut self, sum: &Summary) {
+        if !self.on
+            || self
+                .last
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let secs = self.start.elapsed().as_secs_f64().max(0.001);
+        let _ = write!(
+            std::io::stderr(),
+            "\r\x1b[Kgem-ask map: {} done, {} failed, {:.1}/s, {} tokens",
+            sum.records,
+            sum.failed,
+            sum.records as f64 / secs,
+            sum.usage.total
+        );
+    }
+
+    fn clear(&self) {
+        if self.on && self.last.is_some() {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+        }
+    }
+}
+
+fn put(out: &mut dyn Write, line: Option<&Value>) -> std::io::Result<()> {
+    let Some(line) = line else { return Ok(()) };
+    let mut bytes = serde_json::to_vec(line).expect("a JSON value always serializes");
+    bytes.push(b'\n');
+    out.write_all(&bytes)?;
+    out.flush()
+}
+
+/// How many requests may be in flight: `jobs` at most, halved on each
+/// retry the server asked for (429/503), one more on each success.
+struct Gate {
+    state: Mutex<(usize, f64)>,
+    open: Condvar,
+    max: usize,
+    /// With `--rate N`: the gap between two starts (60/N s), and when the
+    /// next may start.
+    pace: Option<(Duration, Mutex<Instant>)>,
+}
+
+impl Gate {
+    fn new(max: usize, per_minute: Option<u32>) -> Gate {
+        let pace = per_minute
+            .filter(|n| *n > 0)
+            .map(|n| (Duration::from_secs(60) / n, Mutex::new(Instant::now())));
+        Gate {
+            state: Mutex::new((0, max as f64)),
+            open: Condvar::new(),
+            max,
+            pace,
+        }
+    }
+
+    fn enter(&self) {
+        let mut s = self.state.lock().expect("no panics holding it");
+        while s.0 as f64 >= s.1.floor().max(1.0) {
+            s = self.open.wait(s).expect("no panics holding it");
+        }
+        s.0 += 1;
+        drop(s);
+        if let Some((gap, next)) = &self.pace {
+            let wait = {
+                let mut next = next.lock().expect("no panics holding it");
+                let now = Instant::now();
+                let start = (*next).max(now);
+                *next = start + *gap;
+                start - now
+            };
+            std::thread::sleep(wait);
+        }
+    }
+
+    fn leave(&self, ok: bool) {
+        let mut s = self.state.lock().expect("no panics holding it");
+        s.0 -= 1;
+        if ok {
+            s.1 = (s.1 + 1.0 / s.1.max(1.0)).min(self.max as f64);
+        }
+        self.open.notify_all();
+    }
+
+    fn slow_down(&self) {
+        let mut s = self.state.lock().expect("no panics holding it");
+        s.1 = (s.1 / 2.0).max(1.0);
+    }
+}
+
+/// A call's observer: nothing shown; a retry slows the run down.
+struct Quiet<'a> {
+    gate: &'a Gate,
+}
+
+impl Observer for Quiet<'_> {
+    fn delta(&mut self, _d: &Delta) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn retry(&mut self, _attempt: u32, _delay: Duration, reason: &str) -> std::io::Result<()> {
+        if reason.contains("429") || reason.contains("503") {
+            self.gate.slow_down();
+        }
+        Ok(())
+    }
+
+    fn interrupted(&self) -> bool {
+        crate::agent::signals::received().is_some()
+    }
+}
