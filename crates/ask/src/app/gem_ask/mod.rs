@@ -26,10 +26,13 @@ use crate::term::coded;
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
     // The one reading of the environment the engine sees.
-    crate::agent::environ::install(crate::agent::environ::Environ::new(
-        std::env::vars_os(),
-        crate::term::TermEnv::from_process(),
-    ));
+    crate::agent::environ::install(
+        crate::agent::environ::Environ::new(
+            std::env::vars_os(),
+            crate::term::TermEnv::from_process(),
+        )
+        .with_sessions_dir(gemline_core::session::sessions_dir()),
+    );
     match args.command.take() {
         Some(memory::Sub::Memory(m)) => match m.action {
             Some(action) => return run_memory(&args, action),
