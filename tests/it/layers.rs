@@ -520,14 +520,15 @@ const AGENT_ENV_READERS: [&str; 1] = ["crates/agent/src/agent/toolbox/secrets.rs
 
 /// gem-ask's engine reads no environment variable: its front reads them
 /// once (`agent::environ`). `env::var` covers `var`, `var_os`, `vars` and
-/// `vars_os`; `from_process` is the terminal's variables read.
+/// `vars_os`; `from_process` is the terminal's variables read;
+/// `sessions_dir()` finds the data directory from `HOME` or `XDG_DATA_HOME`.
 fn agent_env_reads(files: &[File]) -> Vec<String> {
     files
         .iter()
         .filter(|f| f.path.starts_with("crates/agent/src/"))
         .filter(|f| !AGENT_ENV_READERS.contains(&f.path.as_str()))
         .flat_map(|f| {
-            ["env::var", "from_process"]
+            ["env::var", "from_process", "sessions_dir()"]
                 .into_iter()
                 .filter(|n| f.code.contains(n))
                 .map(|n| format!("{}: the engine reads the environment (`{n}`)", f.path))
@@ -581,13 +582,14 @@ fn the_agent_reads_no_environment_variable() {
         module: Vec::new(),
         code: code.to_string(),
     };
-    let read = "let k = std::env::var(\"K\");\nlet t = TermEnv::from_process();\n";
+    let read = "let k = std::env::var(\"K\");\nlet t = TermEnv::from_process();\n\
+                let d = session::sessions_dir()?;\n";
     let found = agent_env_reads(&[
         file("crates/agent/src/agent/setup.rs", read),
         file("crates/ask/src/app/gem_ask/mod.rs", read),
         file(AGENT_ENV_READERS[0], read),
     ]);
-    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found.len(), 3, "{found:?}");
     assert!(
         found
             .iter()

@@ -51,6 +51,8 @@ use serde_json::{Value, json};
 use crate::events::now_rfc3339;
 
 /// `$XDG_DATA_HOME/gemline/sessions` (or the platform's equivalent).
+/// Read from the environment, so only the programs' fronts call it; the
+/// engines are handed its answer.
 pub fn sessions_dir() -> anyhow::Result<PathBuf> {
     use etcetera::BaseStrategy;
     let base = etcetera::choose_base_strategy()

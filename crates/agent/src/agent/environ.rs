@@ -2,8 +2,8 @@
 //! run ([`Environ`]), installed for the engine with [`install`]: the
 //! engine reads no environment variable itself. The terminal's variables
 //! are a [`TermEnv`]; the variables the engine names (`GEMINI_SESSION_ID`,
-//! `GEMLINE_RETRY_BASE_MS`, `GEMLINE_TTY`, `PAGER`, `HOME`) are fields; the
-//! rest are kept as read, for what is looked up by a name only known at
+//! `GEMLINE_RETRY_BASE_MS`, `GEMLINE_TTY`, `PAGER`, `HOME`) are fields, and
+//! so is the sessions directory the front found; the rest are kept as read, for what is looked up by a name only known at
 //! run time (a provider's key variables, an MCP header's `$NAME`, the
 //! variables that say which pictures a terminal draws).
 //!
@@ -22,8 +22,13 @@ use crate::term::TermEnv;
 /// The environment variable that replaces /dev/tty (tests use a pty).
 pub const TTY_ENV: &str = "GEMLINE_TTY";
 
+/// Why the front found no sessions directory, in the words it used.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct NoSessionsDir(pub String);
+
 /// The variables the engine consults, as the front read them.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Environ {
     /// `NO_COLOR`, `TERM`, `COLUMNS`, the locale, and the terminal.
     pub term: TermEnv,
@@ -38,7 +43,27 @@ pub struct Environ {
     pub pager: Option<String>,
     /// `HOME`.
     pub home: Option<PathBuf>,
+    /// Where sessions are kept (`session::sessions_dir`, resolved by the
+    /// front with [`Environ::with_sessions_dir`]), or why there is none.
+    pub sessions_dir: Result<PathBuf, NoSessionsDir>,
     vars: HashMap<OsString, OsString>,
+}
+
+impl Default for Environ {
+    fn default() -> Environ {
+        Environ {
+            term: TermEnv::default(),
+            session_id: None,
+            retry_base: Duration::default(),
+            tty: None,
+            pager: None,
+            home: None,
+            sessions_dir: Err(NoSessionsDir(
+                "cannot find the data directory: not given by the front".into(),
+            )),
+            vars: HashMap::new(),
+        }
+    }
 }
 
 impl Environ {
@@ -64,6 +89,12 @@ impl Environ {
         e.pager = e.var("PAGER");
         e.home = e.vars.get(std::ffi::OsStr::new("HOME")).map(PathBuf::from);
         e
+    }
+
+    /// This environment with the sessions directory the front resolved.
+    pub fn with_sessions_dir(mut self, dir: anyhow::Result<PathBuf>) -> Environ {
+        self.sessions_dir = dir.map_err(|e| NoSessionsDir(format!("{e:#}")));
+        self
     }
 
     /// The variable `name`, when it is set and Unicode.

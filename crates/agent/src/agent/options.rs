@@ -189,7 +189,9 @@ impl Options {
                 .iter()
                 .cloned()
                 .chain(
-                    crate::session::sessions_dir()
+                    crate::agent::environ::get()
+                        .sessions_dir
+                        .clone()
                         .ok()
                         .and_then(|d| Some(d.parent()?.to_path_buf())),
                 )

@@ -210,7 +210,7 @@ fn stdin_store(c: &Conversation) -> Option<PathBuf> {
     if c.no_history {
         return None;
     }
-    let dir = session::sessions_dir().ok()?;
+    let dir = crate::agent::environ::get().sessions_dir.clone().ok()?;
     Some(dir.parent()?.join("attachments"))
 }
 
@@ -231,7 +231,9 @@ pub fn attachments(kind: ProviderKind, c: &Conversation) -> attach::Attachments 
     let store = if c.no_history {
         None
     } else {
-        session::sessions_dir()
+        crate::agent::environ::get()
+            .sessions_dir
+            .clone()
             .ok()
             .map(|d| attach::store::Store::open(&d))
     };
@@ -273,7 +275,7 @@ pub fn resolve_session(args: &Conversation) -> anyhow::Result<SessionChoice> {
     };
     let needs_dir = named.is_some() || args.continue_last || !args.no_history;
     let dir = if needs_dir {
-        Some(session::sessions_dir()?)
+        Some(crate::agent::environ::get().sessions_dir.clone()?)
     } else {
         None
     };

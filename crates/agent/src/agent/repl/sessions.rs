@@ -194,7 +194,10 @@ fn check_name(name: &str) -> Result<(), SessionError> {
 }
 
 fn path_of(id: &str) -> anyhow::Result<PathBuf> {
-    Ok(session::sessions_dir()?.join(format!("{id}.jsonl")))
+    Ok(crate::agent::environ::get()
+        .sessions_dir
+        .clone()?
+        .join(format!("{id}.jsonl")))
 }
 
 /// One exchange of the conversation, for `/history`.

@@ -28,10 +28,13 @@ use crate::term::coded;
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     signals::install();
     // The one reading of the environment the engine sees.
-    crate::agent::environ::install(crate::agent::environ::Environ::new(
-        std::env::vars_os(),
-        crate::term::TermEnv::from_process(),
-    ));
+    crate::agent::environ::install(
+        crate::agent::environ::Environ::new(
+            std::env::vars_os(),
+            crate::term::TermEnv::from_process(),
+        )
+        .with_sessions_dir(gemline_core::session::sessions_dir()),
+    );
     let mut map_args = None;
     match args.command.take() {
         Some(memory::Sub::Map(m)) => map_args = Some(m),
