@@ -136,4 +136,17 @@ fn the_cost_is_in_the_result_and_said_unknown_without_a_price() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("m-other") && err.contains("[prices."), "{err}");
     assert!(server.bodies().is_empty());
+
+    // A price that is not one, or a key that is not a price: exit 2.
+    for (toml, says) in [
+        (PRICES.replace("1.0", "-1.0"), "[prices.m-test]"),
+        (PRICES.replace("thinking", "thoughts"), "thoughts"),
+    ] {
+        scene.config(&toml);
+        let server = FakeGemini::start("budget-cost-bad", vec![text_reply("Done.", 10, 2)]);
+        let (code, _, err) = run(&mut ask(&scene, &server, &["--model", "m-test", "go"]));
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(server.bodies().is_empty());
+    }
 }
