@@ -49,6 +49,27 @@ fn a_run_stops_before_the_request_that_would_pass_a_cap() {
             "{result}"
         );
     }
+    // The config's [budget] caps every run; a flag wins over it.
+    let scene = Scene::new("budget-config");
+    scene.config("[budget]\nmax_requests = 1\n");
+    let server = FakeGemini::start(
+        "budget-config",
+        vec![progress(), progress(), text_reply("Done.", 10, 2)],
+    );
+    let (code, out, err) = run(&mut ask(&scene, &server, &["go"]));
+    assert_eq!(code, 11, "{err}");
+    assert_eq!(server.bodies().len(), 1);
+    assert_eq!(
+        of_type(&events(&out), "result")[0]["error"]["type"],
+        "max_requests"
+    );
+    let server = FakeGemini::start(
+        "budget-config-flag",
+        vec![progress(), progress(), text_reply("Done.", 10, 2)],
+    );
+    let (code, _, err) = run(&mut ask(&scene, &server, &["--max-requests", "3", "go"]));
+    assert_eq!(code, 0, "{err}");
+
     // Without a cap the same run goes to its end.
     let scene = Scene::new("budget-none");
     let server = FakeGemini::start(

@@ -103,6 +103,9 @@ pub struct Config {
     /// `[prices.MODEL]`: a model's prices, over the agent's table.
     #[serde(default)]
     pub prices: BTreeMap<String, prices::Rates>,
+    /// `[budget]`: the caps of every run.
+    #[serde(default)]
+    pub budget: prices::Budget,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:

@@ -1,10 +1,20 @@
-//! `[prices.MODEL]`: what a model costs, in US dollars per million
+//! `[budget]`, a run's caps, and `[prices.MODEL]`: what a model costs, in US dollars per million
 //! tokens, when the agent's own dated table (`agent::price`) lacks the
 //! model or is out of date. Each key is required but `thinking` (the
 //! output price when left out), so a half-written entry is an error
 //! rather than a guess.
 
 use serde::Deserialize;
+
+/// `[budget]`: the caps of every run, as `--max-requests`,
+/// `--max-tokens` and `--max-cost` (a flag wins over its key).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    pub max_requests: Option<u64>,
+    pub max_tokens: Option<u64>,
+    pub max_cost: Option<f64>,
+}
 
 /// A model's prices, USD per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]

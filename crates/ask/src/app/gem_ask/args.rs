@@ -129,18 +129,18 @@ pub struct Args {
     #[arg(help_heading = TOOLS, long)]
     pub yes: bool,
 
-    /// Stop before the request that would pass N requests in this run (exit 11, result error max_requests).
+    /// Stop before the request that would pass N requests in this run (exit 11, result error max_requests) [default: the config's budget.max_requests].
     #[arg(help_heading = TOOLS, long, value_name = "N")]
     pub max_requests: Option<u64>,
 
     /// Stop before the request that would pass N tokens in this run, as the API counts them (exit 11,
-    /// result error max_tokens).
+    /// result error max_tokens) [default: the config's budget.max_tokens].
     #[arg(help_heading = TOOLS, long, value_name = "N")]
     pub max_tokens: Option<u64>,
 
     /// Stop before the request that would pass USD dollars in this run, at the model's price (the dated
     /// table, or the config's [prices.MODEL]; a model with no price is exit 2) (exit 11, result error
-    /// max_cost).
+    /// max_cost) [default: the config's budget.max_cost].
     #[arg(help_heading = TOOLS, long, value_name = "USD", value_parser = dollars)]
     pub max_cost: Option<f64>,
 

@@ -96,6 +96,11 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     let model = args.model.clone();
     let mut options = args.into_options(config.tools_file());
     from_environment(&mut options);
+    let caps = config.budget;
+    let b = &mut options.budget;
+    b.max_requests = b.max_requests.or(caps.max_requests);
+    b.max_tokens = b.max_tokens.or(caps.max_tokens);
+    b.max_cost = b.max_cost.or(caps.max_cost);
     options.budget.price = price_of(&model, &config, options.budget.max_cost.is_some())?;
     options.tools.config_dir = settings
         .config_path
@@ -126,6 +131,16 @@ fn price_of(
     config: &crate::config::Config,
     capped: bool,
 ) -> anyhow::Result<Option<crate::agent::price::Price>> {
+    if config
+        .budget
+        .max_cost
+        .is_some_and(|c| !c.is_finite() || c < 0.0)
+    {
+        return Err(coded(
+            exit::USAGE,
+            "config [budget] max_cost: an amount of dollars, not negative",
+        ));
+    }
     if let Some((name, _)) = config.prices.iter().find(|(_, r)| !r.is_valid()) {
         return Err(coded(
             exit::USAGE,
