@@ -5,15 +5,18 @@
 //! neither has no price: its cost is said unknown, never guessed, and
 //! `--max-cost` refuses to run with it.
 //!
-//! The table is as Google's Gemini API pricing page listed the models on
-//! [`TABLE_DATE`] (paid tier, text input; Batch at half the price). A
+//! The table holds the prices Google's Gemini API pricing page gives
+//! (paid tier, text input; Batch at half the price), written down on
+//! [`TABLE_DATE`] (the page itself could not be read then: Gemini 2.5
+//! Pro's two tiers were checked against a published cost crate's table,
+//! the rest are to be checked against the page). A
 //! model is matched by its exact name (a leading `models/` left out):
 //! a preview or dated variant is another model with its own price.
 
 use crate::config::prices::Rates;
 use crate::provider::Usage;
 
-/// When the table's prices were read.
+/// When the table's prices were written down.
 pub const TABLE_DATE: &str = "2026-11-28";
 
 /// Prompts past this many tokens are billed at a model's long tier.
