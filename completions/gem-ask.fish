@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gem_ask_global_optspecs
-    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes max-requests= max-tokens= policy= tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
+    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes max-requests= max-tokens= max-cost= policy= tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
 end
 
 function __fish_gem_ask_needs_command
@@ -40,8 +40,9 @@ high\t''"
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tools -d 'Declare only these tools (see --list-tools; the file and command tools are declared only when named here or in the config)' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l exclude-tools -d 'Do not declare these tools' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l allow-tool -d 'Run this tool without asking for consent (repeatable)' -r
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-requests -d 'Stop before the request that would pass N requests in this run (exit 11, result error max_requests)' -r
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-tokens -d 'Stop before the request that would pass N tokens in this run, as the API counts them (exit 11, result error max_tokens)' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-requests -d 'Stop before the request that would pass N requests in this run (exit 11, result error max_requests) [default: the config\'s budget.max_requests]' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-tokens -d 'Stop before the request that would pass N tokens in this run, as the API counts them (exit 11, result error max_tokens) [default: the config\'s budget.max_tokens]' -r
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l max-cost -d 'Stop before the request that would pass USD dollars in this run, at the model\'s price (the dated table, or the config\'s [prices.MODEL]; a model with no price is exit 2) (exit 11, result error max_cost) [default: the config\'s budget.max_cost]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l policy -d 'Policy rules in gemini-cli\'s TOML form (repeatable), besides the config dir\'s policies/*.toml' -r -F
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l tool-timeout -d 'Seconds one tool call may take [default: the config\'s tools.timeout, else 30]' -r
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l include-dir -d 'Let the file and command tools use this directory too (repeatable)' -r -F

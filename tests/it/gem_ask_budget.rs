@@ -1,6 +1,7 @@
 //! Budgets (issue 35): a run against a fake server that reports usage
 //! stops before the request that would pass `--max-requests` or
-//! `--max-tokens`, with exit 11 and a `result` naming the cap.
+//! `--max-tokens` or `--max-cost` (at a price from the config), with exit
+//! 11 and a `result` naming the cap; the cost is in `result.stats`.
 
 use serde_json::json;
 
@@ -48,6 +49,27 @@ fn a_run_stops_before_the_request_that_would_pass_a_cap() {
             "{result}"
         );
     }
+    // The config's [budget] caps every run; a flag wins over it.
+    let scene = Scene::new("budget-config");
+    scene.config("[budget]\nmax_requests = 1\n");
+    let server = FakeGemini::start(
+        "budget-config",
+        vec![progress(), progress(), text_reply("Done.", 10, 2)],
+    );
+    let (code, out, err) = run(&mut ask(&scene, &server, &["go"]));
+    assert_eq!(code, 11, "{err}");
+    assert_eq!(server.bodies().len(), 1);
+    assert_eq!(
+        of_type(&events(&out), "result")[0]["error"]["type"],
+        "max_requests"
+    );
+    let server = FakeGemini::start(
+        "budget-config-flag",
+        vec![progress(), progress(), text_reply("Done.", 10, 2)],
+    );
+    let (code, _, err) = run(&mut ask(&scene, &server, &["--max-requests", "3", "go"]));
+    assert_eq!(code, 0, "{err}");
+
     // Without a cap the same run goes to its end.
     let scene = Scene::new("budget-none");
     let server = FakeGemini::start(
@@ -57,4 +79,95 @@ fn a_run_stops_before_the_request_that_would_pass_a_cap() {
     let (code, _, err) = run(&mut ask(&scene, &server, &["--max-requests", "3", "go"]));
     assert_eq!(code, 0, "{err}");
     assert_eq!(server.bodies().len(), 3);
+}
+
+/// `[prices."m-test"]`: a dollar per million input tokens, half that
+/// cached, two per million out and four thinking.
+const PRICES: &str =
+    "[prices.\"m-test\"]\ninput = 1.0\ncached_input = 0.5\noutput = 2.0\nthinking = 4.0\n";
+
+#[test]
+fn max_cost_stops_before_the_request_whose_input_would_pass_it() {
+    // Each tool-call reply reports 161 prompt, 48 answer and 204 thinking
+    // tokens: $0.001073, and the next request's input at least $0.000161.
+    for (cap, sent) in [("0.00115", 1), ("0.0013", 2)] {
+        let name = format!("budget-cost-{sent}");
+        let scene = Scene::new(&name);
+        scene.config(PRICES);
+        let server = FakeGemini::start(
+            &name,
+            vec![progress(), progress(), text_reply("Done.", 10, 2)],
+        );
+        let args = ["--model", "m-test", "--max-cost", cap, "go"];
+        let (code, out, err) = run(&mut ask(&scene, &server, &args));
+        assert_eq!(code, 11, "{cap}: {err}");
+        assert_eq!(server.bodies().len(), sent, "{cap}");
+        let result = of_type(&events(&out), "result")[0].clone();
+        assert_eq!(result["error"]["type"], "max_cost", "{result}");
+        assert!(
+            result["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("--max-cost"),
+            "{result}"
+        );
+        let cost = result["stats"]["cost_usd"].as_f64().unwrap();
+        assert!((cost - 0.001073 * sent as f64).abs() < 1e-9, "{result}");
+    }
+}
+
+#[test]
+fn the_cost_is_in_the_result_and_said_unknown_without_a_price() {
+    let scene = Scene::new("budget-cost-stats");
+    scene.config(PRICES);
+    let server = FakeGemini::start(
+        "budget-cost-stats",
+        vec![progress(), text_reply("Done.", 10, 2)],
+    );
+    let (code, out, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--model", "m-test", "--verbose", "go"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    let stats = of_type(&events(&out), "result")[0]["stats"].clone();
+    let n = |k: &str| stats[k].as_u64().unwrap() as f64;
+    let cached = n("cached_input_tokens");
+    let want = ((n("input_tokens") - cached)
+        + cached * 0.5
+        + n("output_tokens") * 2.0
+        + n("thought_tokens") * 4.0)
+        / 1e6;
+    let cost = stats["cost_usd"].as_f64().unwrap();
+    assert!(want > 0.0 && (cost - want).abs() < 1e-12, "{stats}");
+    assert!(err.contains("gem-ask: cost so far $"), "{err}");
+
+    // A model with no price: no cost_usd, and --max-cost refuses to run.
+    let server = FakeGemini::start("budget-cost-unknown", vec![text_reply("Done.", 10, 2)]);
+    let (code, out, err) = run(&mut ask(&scene, &server, &["--model", "m-other", "go"]));
+    assert_eq!(code, 0, "{err}");
+    let stats = of_type(&events(&out), "result")[0]["stats"].clone();
+    assert!(stats.get("cost_usd").is_none(), "{stats}");
+    let server = FakeGemini::start("budget-cost-refused", vec![text_reply("Done.", 10, 2)]);
+    let (code, _, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--model", "m-other", "--max-cost", "1", "go"],
+    ));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("m-other") && err.contains("[prices."), "{err}");
+    assert!(server.bodies().is_empty());
+
+    // A price that is not one, or a key that is not a price: exit 2.
+    for (toml, says) in [
+        (PRICES.replace("1.0", "-1.0"), "[prices.m-test]"),
+        (PRICES.replace("thinking", "thoughts"), "thoughts"),
+    ] {
+        scene.config(&toml);
+        let server = FakeGemini::start("budget-cost-bad", vec![text_reply("Done.", 10, 2)]);
+        let (code, _, err) = run(&mut ask(&scene, &server, &["--model", "m-test", "go"]));
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(server.bodies().is_empty());
+    }
 }

@@ -23,6 +23,7 @@ pub mod media;
 pub mod oneshot;
 pub mod options;
 pub mod outcome;
+pub mod price;
 pub mod recall;
 pub mod repl;
 pub mod schema;
@@ -60,7 +61,7 @@ pub mod exit {
     pub const TASK_NEEDS_INPUT: u8 = 8;
     /// The server does not serve the model (retired, or a wrong name).
     pub const MODEL_GONE: u8 = 9;
-    /// A cap of `--max-requests` / `--max-tokens` stopped the run (`budget`).
+    /// A cap of `--max-requests` / `--max-tokens` / `--max-cost` stopped the run (`budget`).
     pub const BUDGET: u8 = 11;
     pub const INTERRUPTED: u8 = 130;
     pub const TERMINATED: u8 = 143;

@@ -156,7 +156,7 @@ pub struct Options {
     pub memory: Option<crate::memory::MemoryOptions>,
     /// `--verbose`: say on stderr which memories each turn used.
     pub verbose: bool,
-    /// `--max-requests`, `--max-tokens` (`super::budget`).
+    /// `--max-requests`, `--max-tokens`, `--max-cost` and the price (`super::budget`).
     pub budget: super::budget::Budget,
 }
 

@@ -33,7 +33,7 @@ pub enum Failure {
     NeedsUser(String),
     /// `--schema`: the answer did not match, also after its retry.
     Schema(String),
-    /// A cap of `--max-requests` / `--max-tokens` would be passed
+    /// A cap of `--max-requests` / `--max-tokens` / `--max-cost` would be passed
     /// (`super::budget`): its `error.type` and the message.
     Budget(&'static str, String),
 }
@@ -66,6 +66,9 @@ pub struct Stats {
     /// The last request's prompt tokens: the least the next one costs
     /// (`super::budget`).
     pub last_prompt: u64,
+    /// What the answered requests cost in US dollars; `None` when the
+    /// model's price is unknown (`super::price`).
+    pub cost_usd: Option<f64>,
 }
 
 /// An ended run's exit code and, for a failure, its `error.type` and
@@ -209,6 +212,9 @@ pub fn result_event(stats: &Stats, elapsed: Duration, error: Option<&(&str, Stri
     });
     if let Some(n) = stats.iterations {
         stats_json["iterations"] = n.into();
+    }
+    if let Some(c) = stats.cost_usd {
+        stats_json["cost_usd"] = c.into();
     }
     if let Some(m) = &stats.model_version {
         map.insert("model_version".into(), m.as_str().into());

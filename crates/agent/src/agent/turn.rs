@@ -351,6 +351,10 @@ impl Agent {
                 u.cached,
                 u.cached_percent().unwrap_or(0)
             ));
+            crate::term::diag(match self.stats.cost_usd {
+                Some(c) => format!("gem-ask: cost so far ${c:.6}"),
+                None => "gem-ask: cost unknown (no price for this model)".to_string(),
+            });
         }
         Ok(report)
     }
@@ -467,6 +471,10 @@ impl Agent {
         }
         report.usage.add(turn.usage);
         self.stats.last_prompt = turn.usage.prompt;
+        if let Some(price) = self.opts.budget.price {
+            let c = self.stats.cost_usd.get_or_insert(0.0);
+            *c += price.cost(&turn.usage);
+        }
         report.context_tokens = turn.usage.prompt.saturating_add(turn.usage.candidates);
         match turn.finish_reason.as_deref() {
             Some("MAX_TOKENS") => self.emit(stamp(Event::error(

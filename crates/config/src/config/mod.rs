@@ -56,6 +56,7 @@
 pub mod mcp;
 pub mod memory;
 pub mod policy;
+pub mod prices;
 pub mod roles;
 pub mod secrets;
 pub mod tools;
@@ -99,6 +100,12 @@ pub struct Config {
     /// `[memory]`.
     #[serde(default)]
     pub memory: memory::MemoryConfig,
+    /// `[prices.MODEL]`: a model's prices, over the agent's table.
+    #[serde(default)]
+    pub prices: BTreeMap<String, prices::Rates>,
+    /// `[budget]`: the caps of every run.
+    #[serde(default)]
+    pub budget: prices::Budget,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:
@@ -479,9 +486,11 @@ mod tests {
             .split("```toml\n")
             .skip(1)
             .filter_map(|r| r.split("```").next())
+            // A policy file's rules, not the config (`config::policy`).
+            .filter(|e| !e.contains("[[rule"))
             .map(|e| parse(e).unwrap_or_else(|err| panic!("{err}\n{e}")))
             .collect();
-        assert_eq!(examples.len(), 3);
+        assert_eq!(examples.len(), 4);
         assert_eq!(examples[0].tools.allow, ["write_file"]);
         assert_eq!(examples[0].mcp["time"].args, ["--local-timezone", "UTC"]);
         assert_eq!(examples[0].tools.pass_env, ["GITHUB_TOKEN", "AWS_*"]);
@@ -495,8 +504,9 @@ mod tests {
         let reviewer = &examples[1].roles["reviewer"];
         assert_eq!(reviewer.defaults["lang"], "Python");
         assert_eq!(reviewer.prompt.as_deref(), Some("Review this:\n\n$input"));
+        assert_eq!(examples[2].prices["gemini-3.5-flash"].thinking(), 3.0);
         assert_eq!(
-            examples[2].openai.base_url.as_deref(),
+            examples[3].openai.base_url.as_deref(),
             Some("http://localhost:11434/v1")
         );
     }

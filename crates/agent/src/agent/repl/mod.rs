@@ -248,6 +248,7 @@ impl Repl {
             cached: Some(self.agent.stats.usage)
                 .filter(|u| u.cached > 0)
                 .and_then(|u| u.cached_percent()),
+            cost: status::cost_label(self.agent.stats.cost_usd),
             state,
         };
         self.term.status(&s);

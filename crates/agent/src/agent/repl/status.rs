@@ -1,6 +1,7 @@
 //! The REPL's status line: mode, model, active chapter, the memories the
 //! last turn used (`--memory`), the share of the session's input tokens
-//! the API served from its cache (once there is one) and whether the model is working on its
+//! the API served from its cache (once there is one), what the session has
+//! cost (when its price is known) and whether the model is working on its
 //! own or waiting for the user, each state in its
 //! own colour. It is drawn on the terminal (never into stdout's stream),
 //! one line before each prompt and before each turn the model takes on its
@@ -75,6 +76,9 @@ pub struct Status {
     /// The session's input tokens served from the cache, in percent
     /// (`None` until some were).
     pub cached: Option<u64>,
+    /// What the session has cost (`agent::price`); `None` when its
+    /// price is unknown.
+    pub cost: Option<String>,
     pub state: State,
 }
 
@@ -103,6 +107,10 @@ impl Status {
             middle.push_str(sep);
             middle.push_str(&format!("cached {p}%"));
         }
+        if let Some(c) = &self.cost {
+            middle.push_str(sep);
+            middle.push_str(c);
+        }
         let room = cols.saturating_sub(fixed);
         let mut line = Line::new();
         line.push(mode, self.mode.style(), color);
@@ -118,6 +126,13 @@ impl Status {
         }
         text
     }
+}
+
+/// The status line's cost: dollars to four places; `None` for a model
+/// with no price (`--verbose` and `result.stats` say that, and a line
+/// saying so after every turn of most sessions would only crowd it).
+pub fn cost_label(cost_usd: Option<f64>) -> Option<String> {
+    cost_usd.map(|c| format!("${c:.4}"))
 }
 
 fn line_width(s: &str) -> usize {
@@ -136,8 +151,18 @@ mod tests {
             chapter: Some("BMW\x1b[2J acceleration".into()),
             memory: Vec::new(),
             cached: None,
+            cost: None,
             state,
         }
+    }
+
+    #[test]
+    fn shows_the_cost_when_the_price_is_known() {
+        let mut s = status(State::Waiting);
+        s.cost = cost_label(Some(0.0123456));
+        assert!(s.line(200, false, true).contains("│ $0.0123 │"));
+        s.cost = cost_label(None);
+        assert!(!s.line(200, false, true).contains('$'));
     }
 
     #[test]

@@ -129,14 +129,20 @@ pub struct Args {
     #[arg(help_heading = TOOLS, long)]
     pub yes: bool,
 
-    /// Stop before the request that would pass N requests in this run (exit 11, result error max_requests).
+    /// Stop before the request that would pass N requests in this run (exit 11, result error max_requests) [default: the config's budget.max_requests].
     #[arg(help_heading = TOOLS, long, value_name = "N")]
     pub max_requests: Option<u64>,
 
     /// Stop before the request that would pass N tokens in this run, as the API counts them (exit 11,
-    /// result error max_tokens).
+    /// result error max_tokens) [default: the config's budget.max_tokens].
     #[arg(help_heading = TOOLS, long, value_name = "N")]
     pub max_tokens: Option<u64>,
+
+    /// Stop before the request that would pass USD dollars in this run, at the model's price (the dated
+    /// table, or the config's [prices.MODEL]; a model with no price is exit 2) (exit 11, result error
+    /// max_cost) [default: the config's budget.max_cost].
+    #[arg(help_heading = TOOLS, long, value_name = "USD", value_parser = dollars)]
+    pub max_cost: Option<f64>,
 
     /// Policy rules in gemini-cli's TOML form (repeatable), besides the config dir's policies/*.toml.
     #[arg(help_heading = TOOLS, long, value_name = "FILE")]
@@ -455,6 +461,8 @@ impl Args {
             budget: crate::agent::budget::Budget {
                 max_requests: self.max_requests,
                 max_tokens: self.max_tokens,
+                max_cost: self.max_cost,
+                price: None,
             },
         }
     }
@@ -489,6 +497,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v <= 86_400.0 => Ok(v),
         _ => Err("a number of seconds above 0, at most 86400".into()),
+    }
+}
+
+/// `--max-cost`: an amount of US dollars, not negative.
+fn dollars(s: &str) -> Result<f64, String> {
+    match s.trim().trim_start_matches('$').parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not an amount of dollars (such as 0.50)")),
     }
 }
 

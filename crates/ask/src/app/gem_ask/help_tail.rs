@@ -16,7 +16,7 @@ pub const HELP_TAIL: &str = concat!(
     "  8    task mode: stopped for the user: the model asked for input (need_input), or --auto-continue off\n",
     "  9    the model is not served (retired, or no model of that name): the message names it, the replacement when the API names one, and --list-models\n",
     "  10   gem-ask map: at least one record failed after its retries (its line carries `error`); the others were answered\n",
-    "  11   a budget stopped the run before the request that would pass it: --max-requests or --max-tokens (result error.type max_requests or max_tokens)\n",
+    "  11   a budget stopped the run before the request that would pass it: --max-requests, --max-tokens or --max-cost (result error.type max_requests, max_tokens or max_cost)\n",
     "  65   stdin is larger than 8 MiB; an attachment too large, or of a type the model does not take; --schema: the answer did not match the schema, also after one retry (the problems and the answer on stderr)\n",
     "  66   a --replay or --record file, an attachment, a --system-file or a --schema @FILE cannot be opened\n",
     "  130  interrupted by SIGINT (a second SIGINT kills a run stuck on a session lock or a full stdout)\n",

@@ -99,8 +99,15 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     }
     let memory = memory_options(&args, &config, false);
     let policy_files = std::mem::take(&mut args.policy);
+    let model = args.model.clone();
     let mut options = args.into_options(config.tools_file());
     from_environment(&mut options);
+    let caps = config.budget;
+    let b = &mut options.budget;
+    b.max_requests = b.max_requests.or(caps.max_requests);
+    b.max_tokens = b.max_tokens.or(caps.max_tokens);
+    b.max_cost = b.max_cost.or(caps.max_cost);
+    options.budget.price = price_of(&model, &config, options.budget.max_cost.is_some())?;
     options.tools.config_dir = settings
         .config_path
         .as_ref()
@@ -123,6 +130,46 @@ fn from_environment(options: &mut crate::agent::Options) {
     let env = crate::agent::environ::get();
     options.conversation.session_from_env = env.session_id.clone();
     options.connection.retry_base = env.retry_base;
+}
+
+/// The model's price (`agent::price`): the config's `[prices.MODEL]`,
+/// else the dated table. `--max-cost` without one is a usage error, since
+/// a cap on a cost nobody knows would be a guess.
+fn price_of(
+    model: &str,
+    config: &crate::config::Config,
+    capped: bool,
+) -> anyhow::Result<Option<crate::agent::price::Price>> {
+    if config
+        .budget
+        .max_cost
+        .is_some_and(|c| !c.is_finite() || c < 0.0)
+    {
+        return Err(coded(
+            exit::USAGE,
+            "config [budget] max_cost: an amount of dollars, not negative",
+        ));
+    }
+    if let Some((name, _)) = config.prices.iter().find(|(_, r)| !r.is_valid()) {
+        return Err(coded(
+            exit::USAGE,
+            format!(
+                "config [prices.{name}]: each price is a number of dollars per million tokens, not negative"
+            ),
+        ));
+    }
+    let price = crate::agent::price::lookup(model, &config.prices);
+    if capped && price.is_none() {
+        return Err(coded(
+            exit::USAGE,
+            format!(
+                "--max-cost: the price of {model} is unknown (the table, of {}, lacks it); \
+                 give it in the config as [prices.\"{model}\"] input, cached_input, output",
+                crate::agent::price::TABLE_DATE
+            ),
+        ));
+    }
+    Ok(price)
 }
 
 /// `gem-ask memory ...`: the config read for the embedding model, the
