@@ -5,11 +5,18 @@
 //! neither has no price: its cost is said unknown, never guessed, and
 //! `--max-cost` refuses to run with it.
 //!
-//! The table holds the prices Google's Gemini API pricing page gives
-//! (paid tier, text input; Batch at half the price), written down on
-//! [`TABLE_DATE`] (the page itself could not be read then: Gemini 2.5
-//! Pro's two tiers were checked against a published cost crate's table,
-//! the rest are to be checked against the page). A
+//! The table holds the prices of Google's Gemini API pricing page
+//! (https://ai.google.dev/gemini-api/docs/pricing, paid tier, text input;
+//! Batch at half the price) as a transcription of that page read on
+//! 2026-10-07 gives them (this machine cannot reach the page): Gemini 3.8
+//! Flash, 3.5 Flash and Flash-Lite, 3.1 Pro Preview, 2.5 Pro's input and
+//! 2.5 Flash's input and 2.5 Flash-Lite's output are those figures; 2.5
+//! Pro's output tiers were checked against a published cost crate's table;
+//! 2.5 Flash's output and 2.5 Flash-Lite's input are the page's figures as
+//! last known here. A cached input token is a tenth of an input token (the
+//! page's context-cache price for the 2.5 and later models). Gemini 3.8
+//! Flash's price is an introductory one until 2026-12-31 (then 1.50 and
+//! 7.50): check the page, or set `[prices."gemini-3.8-flash"]`. A
 //! model is matched by its exact name (a leading `models/` left out):
 //! a preview or dated variant is another model with its own price.
 
@@ -17,7 +24,7 @@ use crate::config::prices::Rates;
 use crate::provider::Usage;
 
 /// When the table's prices were written down.
-pub const TABLE_DATE: &str = "2026-11-28";
+pub const TABLE_DATE: &str = "2026-10-07";
 
 /// Prompts past this many tokens are billed at a model's long tier.
 pub const LONG_PROMPT: u64 = 200_000;
@@ -44,12 +51,14 @@ const fn rates(input: f64, cached_input: f64, output: f64) -> Rates {
 
 /// The dated table: (model, ≤200k prompt, >200k prompt).
 const TABLE: &[(&str, Rates, Option<Rates>)] = &[
+    ("gemini-3.8-flash", rates(0.75, 0.075, 3.75), None),
+    ("gemini-3.5-flash", rates(1.50, 0.15, 9.00), None),
+    ("gemini-3.5-flash-lite", rates(0.30, 0.03, 2.50), None),
     (
-        "gemini-3-pro-preview",
+        "gemini-3.1-pro-preview",
         rates(2.00, 0.20, 12.00),
         Some(rates(4.00, 0.40, 18.00)),
     ),
-    ("gemini-3-flash-preview", rates(0.50, 0.05, 3.00), None),
     (
         "gemini-2.5-pro",
         rates(1.25, 0.125, 10.00),
