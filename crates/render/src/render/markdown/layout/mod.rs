@@ -11,7 +11,8 @@
 mod alert;
 mod leaves;
 
-use alert::{alert_name, alert_word};
+use alert::alert_name;
+pub use alert::alert_word;
 
 pub use leaves::fold_ascii;
 use leaves::table_text;
