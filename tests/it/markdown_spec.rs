@@ -1,5 +1,5 @@
 //! The CommonMark spec examples and the GFM table, strikethrough and
-//! task-list examples (709, from pulldown-cmark's crate: see
+//! task-list examples and its alert examples (727, from pulldown-cmark's crate: see
 //! `support::commonmark`) streamed through the Markdown renderer as
 //! answers (issue 23). For each, in three passes (no colour at 80
 //! columns, colour at 40, ASCII at 80): it draws, keeps the width, ASCII
@@ -63,6 +63,11 @@ const RAW_SHOWN: &[(&str, &[usize], &str)] = &[
 /// the drawing splits: the brackets drawn stand between the words the
 /// expected HTML joins (`[foo][bar]`, `*[foo*][ref]`).
 const WORDS_SPLIT: &[usize] = &[532, 533, 534, 535, 568, 569, 570, 571, 593];
+
+/// Alerts of a kind GitHub does not know (`> [!Hello]`), which CommonMark
+/// leaves as a quote showing the marker: drawn as a callout with its word
+/// (`Hello`), as the known kinds are (issue 37), so `[!Hello]` is not there.
+const ALERT_WORD: &[(&str, usize)] = &[("blockquotes_tags", 18)];
 
 fn listed_raw(suite: &str, n: usize) -> bool {
     RAW_SHOWN
@@ -238,7 +243,11 @@ fn the_spec_examples_draw_whole_however_they_are_cut() {
     let Some(examples) = examples_for("the_spec_examples_draw_whole_however_they_are_cut") else {
         return;
     };
-    assert_eq!(examples.len(), 709, "652 spec examples and 57 GFM ones");
+    assert_eq!(
+        examples.len(),
+        727,
+        "652 spec examples, 57 GFM ones, 18 of alerts"
+    );
     assert_rules_hold(&examples);
 
     let mut raw = BTreeMap::new();
@@ -276,7 +285,7 @@ fn the_spec_examples_draw_whole_however_they_are_cut() {
         raw.len(),
         RAW_SHOWN.iter().map(|(_, ns, _)| ns.len()).sum::<usize>(),
         lost_words.len(),
-        WORDS_SPLIT.len(),
+        WORDS_SPLIT.len() + ALERT_WORD.len(),
         lost_markup.len()
     );
     if std::env::var_os("MD_SPEC_DETAILS").is_some() {
@@ -291,9 +300,11 @@ fn the_spec_examples_draw_whole_however_they_are_cut() {
             let _ = writeln!(e, "MARKUP {l}");
         }
     }
-    let listed_words = |s: &str, n: usize| s == "spec" && WORDS_SPLIT.contains(&n);
+    let listed_words =
+        |s: &str, n: usize| s == "spec" && WORDS_SPLIT.contains(&n) || ALERT_WORD.contains(&(s, n));
     assert_listed("lose words", &lost_words, listed_words, || {
-        WORDS_SPLIT.iter().map(|&n| ("spec", n)).collect()
+        let split = WORDS_SPLIT.iter().map(|&n| ("spec", n));
+        split.chain(ALERT_WORD.iter().copied()).collect()
     });
     assert_listed("show markup raw", &raw, listed_raw, || {
         RAW_SHOWN

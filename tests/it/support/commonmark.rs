@@ -10,14 +10,15 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// The suites read, as pulldown-cmark names its files: the CommonMark
-/// spec (652 examples) and 57 GFM examples.
-pub const SUITES: [&str; 6] = [
+/// spec (652 examples), 57 GFM examples and 18 of alerts.
+pub const SUITES: [&str; 7] = [
     "spec",
     "gfm_table",
     "gfm_strikethrough",
     "gfm_tasklist",
     "table",
     "strikethrough",
+    "blockquotes_tags",
 ];
 
 /// One example: `spec 281` names the spec's example 281.

@@ -26,6 +26,7 @@
 //! Everything taken from events but message text is escaped ([`text`]):
 //! it shows as written, never as markup.
 
+mod alert;
 mod held;
 mod memory;
 mod mermaid;
@@ -65,6 +66,8 @@ struct Prose {
     line: String,
     /// The open fence: its character and length.
     fence: Option<(char, usize)>,
+    /// Alert markers of kinds GitHub does not know, rewritten.
+    markers: alert::Markers,
 }
 
 /// Turns events into Markdown, one at a time, flushing after each.
@@ -195,9 +198,12 @@ impl Report {
 
     /// Ends streamed prose: its line, and a code fence it left open.
     fn end_prose(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        let Some(p) = self.prose.take() else {
+        let Some(mut p) = self.prose.take() else {
             return Ok(());
         };
+        let mut held = String::new();
+        p.markers.flush(&mut held);
+        self.write(out, &held)?;
         if !self.at_line_start {
             self.write(out, "\n")?;
         }
@@ -246,7 +252,12 @@ impl Report {
                 if p.quoted && p.line.is_empty() {
                     laid.push_str("> ");
                 }
-                laid.push_str(piece);
+                if p.quoted {
+                    laid.push_str(piece);
+                } else {
+                    let start = p.line.is_empty();
+                    p.markers.feed(piece, start, p.fence.is_some(), &mut laid);
+                }
                 p.line.push_str(piece);
                 if piece.ends_with('\n') {
                     p.fence = fence_after(&p.line, p.fence);

@@ -209,3 +209,32 @@ fn once_the_highlighting_budget_is_spent_later_blocks_are_plain() {
     assert_eq!(last, "  fn main() {}", "{last:?}");
     assert!(out.lines().next().unwrap().contains("\x1b[38;2;"));
 }
+
+#[test]
+fn alerts_of_any_kind_are_callouts() {
+    let o = opts(40, true, false);
+    let known = draw("> [!NOTE]\n> Read this.\n", &o);
+    assert_eq!(known, "│ Note\n│ Read this.\n");
+    let other = draw("> [!STRATEGY]\n> Go wide first.\n", &o);
+    assert_eq!(other, "│ Strategy\n│ Go wide first.\n");
+    let alone = draw("> [!STRATEGY]\n>\n> Go wide first.\n", &o);
+    assert_eq!(alone, "│ Strategy\n│\n│ Go wide first.\n");
+    // Not a marker: words after it, or not on the first line.
+    let text = draw("> [!STRATEGY] now\n", &o);
+    assert_eq!(text, "│ [!STRATEGY] now\n");
+}
+
+#[test]
+fn an_unknown_alert_draws_the_same_however_it_is_cut() {
+    let text = "Intro.\n\n> [!STRATEGY]\n> Go wide first,\n> then deep.\n\nAfter.\n";
+    let o = opts(20, true, true);
+    let whole = draw(text, &o);
+    for cut in 1..text.len() {
+        let mut md = Markdown::new(o.clone());
+        let mut out = String::new();
+        md.push(&text[..cut], &mut out);
+        md.push(&text[cut..], &mut out);
+        md.finish(&mut out);
+        assert_eq!(out, whole, "cut at {cut}");
+    }
+}

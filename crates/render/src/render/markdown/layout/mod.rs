@@ -8,14 +8,18 @@
 //! Here: the containers, the margins and the events; the leaves are
 //! drawn by [`leaves`].
 
+mod alert;
 mod leaves;
+
+use alert::alert_name;
+pub use alert::alert_word;
 
 pub use leaves::fold_ascii;
 use leaves::table_text;
 
 use std::ops::Range;
 
-use pulldown_cmark::{BlockQuoteKind, CodeBlockKind, Event as Md, HeadingLevel, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event as Md, HeadingLevel, Tag, TagEnd};
 
 use super::inline::{Inline, Look, Marks, link_target, styled};
 use super::table::Grid;
@@ -99,6 +103,9 @@ pub struct Layout<'a> {
     highlight: bool,
     /// Bytes of code that may still be highlighted.
     pub budget: usize,
+    /// The `[!WORD]` line of an alert of a kind pulldown-cmark does not
+    /// know is still to be dropped from the quote's first paragraph.
+    skip_marker: bool,
 }
 
 impl<'a> Layout<'a> {
@@ -121,6 +128,7 @@ impl<'a> Layout<'a> {
             wrote: setup.wrote,
             highlight: setup.highlight,
             budget: setup.budget,
+            skip_marker: false,
         }
     }
 
@@ -274,6 +282,10 @@ impl<'a> Layout<'a> {
     }
 
     fn inline(&mut self, ev: Md<'_>, range: Range<usize>) {
+        if self.skip_marker && matches!(self.leaf, Some(Leaf::Text { .. })) {
+            self.skip_marker = !matches!(ev, Md::SoftBreak | Md::HardBreak);
+            return;
+        }
         match &mut self.leaf {
             Some(Leaf::Code { text, .. }) => {
                 if let Md::Text(t) = &ev {
@@ -393,7 +405,10 @@ impl<'a> Layout<'a> {
             Tag::BlockQuote(kind) => {
                 self.frames.push(Frame::Quote);
                 if let Some(k) = kind {
-                    self.alert(k);
+                    self.alert(alert_name(k));
+                } else if let Some(word) = alert_word(&self.src[range]) {
+                    self.alert(&word);
+                    self.skip_marker = true;
                 }
             }
             Tag::List(start) => {
@@ -487,6 +502,11 @@ impl<'a> Layout<'a> {
             _ => {}
         }
         match end {
+            TagEnd::Paragraph if std::mem::take(&mut self.skip_marker) => {
+                // The marker alone: the paragraph draws nothing.
+                self.leaf = None;
+                self.end_block(range.end);
+            }
             TagEnd::Paragraph | TagEnd::Heading(_) => self.flush_text(range.end),
             TagEnd::CodeBlock => self.flush_code(range.end),
             TagEnd::HtmlBlock => self.flush_html(range.end),
@@ -537,15 +557,9 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// A GitHub alert (`> [!NOTE]`): its kind as the quote's first row.
-    fn alert(&mut self, kind: BlockQuoteKind) {
-        let name = match kind {
-            BlockQuoteKind::Note => "Note",
-            BlockQuoteKind::Tip => "Tip",
-            BlockQuoteKind::Important => "Important",
-            BlockQuoteKind::Warning => "Warning",
-            BlockQuoteKind::Caution => "Caution",
-        };
+    /// An alert (`> [!NOTE]`, `> [!STRATEGY]`): its kind as the quote's
+    /// first row, every kind in the same style.
+    fn alert(&mut self, name: &str) {
         let mut s = String::new();
         let m = Marks {
             bold: true,
