@@ -25,7 +25,7 @@ const CONVERSATION: &str = "Conversation";
 const TOOLS: &str = "Tools";
 const OUTPUT: &str = "Output";
 const CONNECTION: &str = "Connection";
-const INFO: &str = "Information (print, then exit)";
+const INFO: &str = "Print, then exit";
 
 /// Ask Gemini from the shell; answers, tool calls and charts as a stream.
 #[derive(Debug, Clone, Parser)]
@@ -46,15 +46,14 @@ const INFO: &str = "Information (print, then exit)";
                   instead, as -a attaches files: cat scan.png | gem-ask \"what is this\". A model that answers \
                   with images (--modalities text,image) or speech (--voice) has them written to files \
                   (--output-dir) and announced by media events.",
-    after_help = "Exit codes, environment, the config file, tools and consent, sessions, attachments, \
-                  memory and examples: gem-ask --help, or man gem-ask.",
+    after_help = "Exit codes, environment, config, consent, sessions, examples: gem-ask --help, man gem-ask.",
     after_long_help = HELP_TAIL,
     // A prompt may start with "help": no `help` subcommand.
     disable_help_subcommand = true,
 )]
 pub struct Args {
     /// The prompt; several words are joined with spaces.
-    #[arg(value_name = "PROMPT")]
+    #[arg(value_name = "PROMPT", hide_short_help = true)]
     pub prompt: Vec<String>,
 
     /// Who answers: Gemini's API, or any OpenAI-compatible server (Ollama, llama.cpp, vLLM, Gemini's /v1beta/openai/) [default: the config's provider, else gemini].

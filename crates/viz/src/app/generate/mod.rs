@@ -38,7 +38,7 @@ pub fn arg() -> Arg {
         .value_parser(clap::builder::PossibleValuesParser::new(values))
         .hide_possible_values(true)
         .exclusive(true)
-        .help_heading("Shell integration")
+        .help_heading("Print, then exit")
         .help(
             "Print this program's completions for a shell (completions bash|zsh|fish|powershell) \
              or its man page (man), then exit",
