@@ -373,7 +373,7 @@ fn memory_commands_at_the_repl_and_the_status_line() {
     crate::gem_ask_repl::wait_prompt(&t, prompts);
     t.line("where is the deploy host?");
     t.wait_for("Build seven.");
-    t.wait_for("memory: deploy-host, rack │ waiting for you");
+    t.wait_for("memory: deploy-host, rack │ $0.0001 │ waiting for you");
     let context = turn_context(&server.bodies()[0]);
     assert!(context.contains("- deploy-host [infra]"), "{context}");
     t.line("/quit");

@@ -31,7 +31,7 @@ fn plain_streamed_text() {
             json!({"type":"message","role":"assistant","content":"Paris","delta":true}),
             // The recording's own model answered (its modelVersion).
             json!({"type":"result","status":"success","model_version":"gemini-2.5-flash","stats":{"input_tokens":11,"output_tokens":1,
-                   "thought_tokens":33,"cached_input_tokens":0,"total_tokens":45,"tool_calls":0,"requests":1,
+                   "thought_tokens":33,"cached_input_tokens":0,"total_tokens":45,"cost_usd":0.0003225,"tool_calls":0,"requests":1,
                    "tools":{"render_visualization":{"calls":0,"failed":0,"fallbacks":0},"plot":{"calls":0,"failed":0,"fallbacks":0}}}}),
         ]
     );

@@ -177,7 +177,7 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
     // The chapter's header, and the status line: mode, model, chapter, state.
     assert!(screen.contains("BMW acceleration"), "{screen}");
     assert!(
-        screen.contains("chat │ gemini-3.5-flash │ BMW acceleration │ waiting for you"),
+        screen.contains("chat │ gemini-3.5-flash │ BMW acceleration │ $0.0005 │ waiting for you"),
         "{screen}"
     );
     t.line("Why?");
@@ -548,7 +548,7 @@ fn a_task_plans_first_then_works_with_the_users_guidance() {
     assert!(screen.contains("2. Write the report."), "{screen}");
     assert!(screen.contains("type go, or what to change"), "{screen}");
     assert!(
-        screen.contains("chat+task │ gemini-3.5-flash │ waiting for you"),
+        screen.contains("chat+task │ gemini-3.5-flash │ $0.0002 │ waiting for you"),
         "{screen}"
     );
     assert_eq!(server.requests().len(), 1);
@@ -557,7 +557,7 @@ fn a_task_plans_first_then_works_with_the_users_guidance() {
     let screen = wait_prompt(t, 2);
     assert!(screen.contains("The report is written."), "{screen}");
     assert!(
-        screen.contains("chat │ gemini-3.5-flash │ waiting for you"),
+        screen.contains("chat │ gemini-3.5-flash │ $0.0007 │ waiting for you"),
         "{screen}"
     );
     let bodies = server.bodies();
