@@ -9,9 +9,8 @@ use std::io::{self, BufRead, Read};
 /// The characters of bytes 0x80-0x9F in Windows-1252; the five it leaves
 /// unassigned are the C1 controls of the same number, as WHATWG decodes.
 const HIGH: [char; 32] = [
-    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž',
-    '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}',
-    'ž', 'Ÿ',
+    '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}',
+    '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
 ];
 
 /// The character of one byte in Windows-1252.
@@ -129,7 +128,9 @@ mod tests {
     fn decodes() {
         assert_eq!(decode(b"caf\xe9 \x80 \x93q\x94"), "café € “q”".as_bytes());
         let mut s = String::new();
-        Decoder::new(&b"x\xe9\n"[..]).read_to_string(&mut s).unwrap();
+        Decoder::new(&b"x\xe9\n"[..])
+            .read_to_string(&mut s)
+            .unwrap();
         assert_eq!(s, "xé\n");
     }
 }
