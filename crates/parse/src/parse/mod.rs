@@ -136,7 +136,12 @@ fn read_input<'a>(
         warn.note(note);
     }
     let (full, file): (Box<dyn BufRead + 'a>, _) = match win1252::first_line(&prefix) {
-        Some(line) if !matches!(kind, Kind::Parquet | Kind::ArrowFile | Kind::ArrowStream) => {
+        Some(line)
+            if matches!(
+                kind,
+                Kind::Delimited(_) | Kind::Jsonl | Kind::JsonDoc | Kind::Markdown | Kind::Events
+            ) =>
+        {
             warn.note(format!(
                 "line {line}: not UTF-8; read as Windows-1252 (Latin-1), as \
                  `iconv -f WINDOWS-1252 -t UTF-8` does"
