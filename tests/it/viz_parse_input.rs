@@ -139,3 +139,38 @@ fn utf8_text_says_nothing_of_encodings() {
     assert_eq!(labels(&o.chart.unwrap()), ["café"]);
     assert!(!o.stderr.contains("1252"), "{}", o.stderr);
 }
+
+/// A NUL byte is its line's wherever it is: near the start (once the
+/// whole file refused, without a line) or past 20,000 lines (once charted
+/// inside a label), the line is named and skipped, refused under --strict.
+#[test]
+fn a_line_holding_nul_is_named_and_skipped_wherever_it_is() {
+    let near = b"name,v\nx,1\ny\0z,2\nw,3\n".to_vec();
+    let mut far = String::from("name,v\n");
+    for i in 0..25_000 {
+        far.push_str(&format!("r{i},{i}\n"));
+    }
+    far.push_str("a\0b,99999\n");
+    for (text, line) in [(near, 3), (far.into_bytes(), 25_002)] {
+        let o = run(&[], &text);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let said = format!("line {line} holds a NUL byte");
+        assert!(o.stderr.contains(&said), "{}", o.stderr);
+        assert!(
+            !labels(&o.chart.unwrap()).iter().any(|l| l.contains('\0')),
+            "a NUL reached a label"
+        );
+        let o = run(&["--strict"], &text);
+        assert_eq!(o.code, 65, "{}", o.stderr);
+        assert!(o.stderr.contains(&said), "{}", o.stderr);
+    }
+}
+
+#[test]
+fn a_file_of_mostly_nul_bytes_is_refused_as_binary() {
+    let mut bytes = b"a,b\n".to_vec();
+    bytes.extend(std::iter::repeat_n(0u8, 200));
+    let o = run(&[], &bytes);
+    assert_eq!(o.code, 65, "{}", o.stderr);
+    assert!(o.stderr.contains("binary data"), "{}", o.stderr);
+}

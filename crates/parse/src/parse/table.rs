@@ -32,7 +32,7 @@ pub(crate) use super::dates::time::{looks_like_year, looks_ordered};
 use builder::Builder;
 use choose::{Columns, choose_columns};
 pub(crate) use sample::sample_with_names;
-use sample::{line_of, ragged, set_aside_ragged, short_row, some_number};
+use sample::{line_of, nul_row, ragged, set_aside_ragged, short_row, some_number};
 
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
@@ -500,6 +500,10 @@ pub(crate) fn chart_from_rows(
                 warn.skip(m)?;
             }
         }
+        if let Some(m) = nul_row(row, *loc) {
+            warn.skip(m)?;
+            continue;
+        }
         if let Some(m) = header_width.and_then(|w| short_row(row, w, *loc)) {
             warn.short(m)?;
         }
@@ -572,7 +576,8 @@ fn read_ahead(
     )
 }
 
-/// A row the fast lane did not take: named and skipped when ragged, named
+/// A row the fast lane did not take: named and skipped when ragged or
+/// holding a NUL, named
 /// when short, and pushed down the full path.
 fn full_row(
     b: &mut Builder,
@@ -585,6 +590,9 @@ fn full_row(
     if let Some(w) = header_width
         && let Some(m) = ragged(row, w, loc, delimiter)
     {
+        return warn.skip(m);
+    }
+    if let Some(m) = nul_row(row, loc) {
         return warn.skip(m);
     }
     if let Some(m) = header_width.and_then(|w| short_row(row, w, loc)) {

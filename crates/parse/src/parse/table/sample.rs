@@ -207,6 +207,14 @@ pub(super) fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> 
     })
 }
 
+/// A row holding a NUL byte, which text never does: the message naming
+/// it; the row is skipped (refused under `--strict`), wherever it is.
+pub(super) fn nul_row(row: &dyn Cells, loc: Loc) -> Option<String> {
+    (0..row.width())
+        .any(|i| row.raw(i).is_some_and(|c| c.contains('\0')))
+        .then(|| format!("{loc} holds a NUL byte (binary data?); row skipped"))
+}
+
 /// A row of delimited text with fewer fields than its header (a cut last
 /// row, a row missing its last fields): the message naming it, fields
 /// expected and found. The row is kept, its missing cells empty.
