@@ -78,6 +78,7 @@ mod viz_parse_api;
 mod viz_parse_fixes;
 mod viz_parse_formats;
 mod viz_parse_grammar;
+mod viz_parse_input;
 mod viz_parse_props;
 mod viz_parse_roles;
 mod viz_real_data;

@@ -472,18 +472,19 @@ fn best_delimiters(lines: &[&str]) -> Vec<u8> {
         if counts.is_empty() {
             return Vec::new();
         }
-        let mut modes: Vec<(usize, usize)> = Vec::new();
-        for &c in &counts {
-            match modes.iter_mut().find(|(k, _)| *k == c) {
-                Some(m) => m.1 += 1,
-                None => modes.push((c, 1)),
+        // A last line with fewer fields than the others is a file cut
+        // short: the reader names it; it does not unmake the table.
+        let counts = match counts.split_last() {
+            Some((&last, body))
+                if body.len() >= 2
+                    && last > 0
+                    && mode(body).is_some_and(|(k, n)| n == body.len() && last < k) =>
+            {
+                body.to_vec()
             }
-        }
-        let Some(&(_, hits)) = modes
-            .iter()
-            .filter(|(k, _)| *k > 0)
-            .max_by_key(|(k, n)| (*n, *k))
-        else {
+            _ => counts,
+        };
+        let Some((_, hits)) = mode(&counts) else {
             continue;
         };
         let share = hits as f64 / counts.len() as f64;
@@ -497,6 +498,22 @@ fn best_delimiters(lines: &[&str]) -> Vec<u8> {
         .filter(|(s, _)| *s + 1e-9 >= top)
         .map(|(_, d)| d)
         .collect()
+}
+
+/// The most frequent nonzero count (the larger on a tie) and how many
+/// lines have it.
+fn mode(counts: &[usize]) -> Option<(usize, usize)> {
+    let mut modes: Vec<(usize, usize)> = Vec::new();
+    for &c in counts {
+        match modes.iter_mut().find(|(k, _)| *k == c) {
+            Some(m) => m.1 += 1,
+            None => modes.push((c, 1)),
+        }
+    }
+    modes
+        .into_iter()
+        .filter(|(k, _)| *k > 0)
+        .max_by_key(|(k, n)| (*n, *k))
 }
 
 /// The note for a delimiter the lines do not settle: another splits every

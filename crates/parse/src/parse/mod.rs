@@ -26,6 +26,7 @@ mod table;
 mod tool;
 pub mod transform;
 mod vocab;
+mod win1252;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Cursor, IsTerminal, Read, Seek, Write};
@@ -134,7 +135,24 @@ fn read_input<'a>(
     if let Some(note) = note {
         warn.note(note);
     }
-    let full: Box<dyn BufRead + 'a> = Box::new(Cursor::new(prefix).chain(input));
+    let (full, file): (Box<dyn BufRead + 'a>, _) = match win1252::first_line(&prefix) {
+        Some(line)
+            if matches!(
+                kind,
+                Kind::Delimited(_) | Kind::Jsonl | Kind::JsonDoc | Kind::Markdown | Kind::Events
+            ) =>
+        {
+            warn.note(format!(
+                "line {line}: not UTF-8; read as Windows-1252 (Latin-1), as \
+                 `iconv -f WINDOWS-1252 -t UTF-8` does"
+            ));
+            let prefix = win1252::decode(&prefix);
+            // The file is read through the decoder, never mapped.
+            let decoded = Cursor::new(prefix).chain(win1252::Decoder::new(input));
+            (Box::new(decoded), None)
+        }
+        _ => (Box::new(Cursor::new(prefix).chain(input)), file),
+    };
     let n = match kind {
         Kind::Events => return Ok(Source::Events(full)),
         Kind::Empty => return Err(examples_error("empty input".into())),

@@ -157,7 +157,8 @@ fn digit_run(b: &[u8], mut i: usize) -> usize {
 pub fn plain_text(s: &str) -> Option<&str> {
     let b = s.as_bytes();
     let plain = |c: u8| c > b' ' && c < 0x7f;
-    (plain(*b.first()?) && plain(*b.last()?)).then_some(s)
+    // A NUL inside is a bad line's, which the full path names.
+    (plain(*b.first()?) && plain(*b.last()?) && !b.contains(&0)).then_some(s)
 }
 
 /// `s.trim()`, without its character-by-character look when both ends

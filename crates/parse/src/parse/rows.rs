@@ -191,6 +191,12 @@ impl<'w> Warner<'w> {
         Ok(())
     }
 
+    /// A row kept though some of it is missing (a short row): said like a
+    /// skipped one, and refused under `--strict`.
+    pub(crate) fn short(&mut self, msg: String) -> Result<(), ParseError> {
+        self.skip(msg)
+    }
+
     /// A one-off remark, never capped.
     pub(crate) fn note(&mut self, msg: String) {
         (self.sink)(msg);
@@ -222,7 +228,8 @@ pub(crate) struct PlainShape {
     pub(crate) values: Vec<(usize, Decimal)>,
     /// The label column, if the chart has one (else labels are row numbers).
     pub(crate) label: Option<usize>,
-    /// Wider rows are ragged: the full path names and skips them.
+    /// Rows of another width are the full path's: a wider one is ragged
+    /// (named and skipped), a narrower one short (named, kept).
     pub(crate) max_width: Option<usize>,
     /// For a top-N of one value column: the bits of the magnitude at or
     /// below which a value is dropped whatever comes later

@@ -32,7 +32,7 @@ pub(crate) use super::dates::time::{looks_like_year, looks_ordered};
 use builder::Builder;
 use choose::{Columns, choose_columns};
 pub(crate) use sample::sample_with_names;
-use sample::{line_of, ragged, set_aside_ragged, some_number};
+use sample::{line_of, nul_row, ragged, set_aside_ragged, short_row, some_number};
 
 /// Rows read before the layout is decided.
 pub(crate) const SAMPLE_ROWS: usize = 200;
@@ -500,6 +500,13 @@ pub(crate) fn chart_from_rows(
                 warn.skip(m)?;
             }
         }
+        if let Some(m) = nul_row(row, *loc) {
+            warn.skip(m)?;
+            continue;
+        }
+        if let Some(m) = header_width.and_then(|w| short_row(row, w, *loc)) {
+            warn.short(m)?;
+        }
         b.push(row, *loc, warn)?;
     }
     for (r, l) in wide {
@@ -528,7 +535,7 @@ pub(crate) fn chart_from_rows(
         // Plain rows that fit the header go to the fast lane; the others
         // come back here for the full path.
         let mut take =
-            |row: &dyn Cells| header_width.is_none_or(|w| row.width() <= w) && b.push_plain(row);
+            |row: &dyn Cells| header_width.is_none_or(|w| row.width() == w) && b.push_plain(row);
         let Some(loc) = rows.next_row_after(&mut take, warn)? else {
             break;
         };
@@ -569,8 +576,9 @@ fn read_ahead(
     )
 }
 
-/// A row the fast lane did not take: named and skipped when ragged, else
-/// pushed down the full path.
+/// A row the fast lane did not take: named and skipped when ragged or
+/// holding a NUL, named
+/// when short, and pushed down the full path.
 fn full_row(
     b: &mut Builder,
     row: &dyn Cells,
@@ -583,6 +591,12 @@ fn full_row(
         && let Some(m) = ragged(row, w, loc, delimiter)
     {
         return warn.skip(m);
+    }
+    if let Some(m) = nul_row(row, loc) {
+        return warn.skip(m);
+    }
+    if let Some(m) = header_width.and_then(|w| short_row(row, w, loc)) {
+        warn.short(m)?;
     }
     b.push(row, loc, warn)
 }

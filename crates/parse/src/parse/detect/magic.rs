@@ -86,8 +86,11 @@ pub(crate) fn of(b: &[u8]) -> Option<Magic> {
             "UTF-16 text; convert it first, e.g. iconv -f UTF-16 -t UTF-8 FILE | viz-parse".into(),
         ));
     }
-    // Text has no NUL bytes; a NUL near the start is binary data.
-    if b[..b.len().min(8192)].contains(&0) {
+    // Text has no NUL bytes: a start that is mostly NULs (one byte in
+    // eight or more) is binary data; a stray NUL is its line's, which the
+    // reader names and skips wherever it is.
+    let head = &b[..b.len().min(8192)];
+    if head.iter().filter(|&&c| c == 0).count() * 8 >= head.len().max(1) {
         return Some(Magic::Refused("binary data (it holds NUL bytes)".into()));
     }
     None
@@ -125,7 +128,8 @@ mod tests {
         assert_eq!(refused(b"RIFF\x10\x00\x00\x00WEBPVP8 "), "a WebP image");
         assert!(refused(b"PK\x03\x04\x14\x00").starts_with("a zip archive"));
         assert!(refused(b"%PDF-1.7\n").starts_with("a PDF"));
-        assert!(refused(b"a,b\n1,\x002\n").starts_with("binary data"));
+        assert!(refused(b"a\0\0\0\0\0\0\0b").starts_with("binary data"));
+        assert_eq!(of(b"a,b\n1,\x002\n3,4\n5,6\n"), None);
         assert!(refused(b"BZh91AY&SY\x00").starts_with("bzip2"));
         assert_eq!(of(b"a,b\n1,2\n"), None);
         assert_eq!(of(b"BZh,ORC,FEA1\n1,2,3\n"), None);

@@ -207,6 +207,29 @@ pub(super) fn ragged(row: &dyn Cells, width: usize, loc: Loc, delimiter: u8) -> 
     })
 }
 
+/// A row holding a NUL byte, which text never does: the message naming
+/// it; the row is skipped (refused under `--strict`), wherever it is.
+pub(super) fn nul_row(row: &dyn Cells, loc: Loc) -> Option<String> {
+    (0..row.width())
+        .any(|i| row.raw(i).is_some_and(|c| c.contains('\0')))
+        .then(|| format!("{loc} holds a NUL byte (binary data?); row skipped"))
+}
+
+/// A row of delimited text with fewer fields than its header (a cut last
+/// row, a row missing its last fields): the message naming it, fields
+/// expected and found. The row is kept, its missing cells empty.
+pub(super) fn short_row(row: &dyn Cells, width: usize, loc: Loc) -> Option<String> {
+    let n = row.width();
+    (n < width).then(|| {
+        format!(
+            "{loc} has {n} field{} but the header has {width}; a cut row? \
+             the missing {} read as empty",
+            if n == 1 { "" } else { "s" },
+            if width - n == 1 { "one is" } else { "ones are" }
+        )
+    })
+}
+
 /// Rows read past the sample at most, looking for where a column that is
 /// one value throughout the sample changes (files sorted by place).
 const LOOK_AHEAD_ROWS: usize = 10_000;

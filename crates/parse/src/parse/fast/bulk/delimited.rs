@@ -80,7 +80,7 @@ impl Line<'_> {
         shape: &PlainShape,
         values: &mut Vec<f64>,
     ) -> Taken {
-        if shape.max_width.is_some_and(|w| self.fields.len() > w) {
+        if shape.max_width.is_some_and(|w| self.fields.len() != w) {
             return Taken::Full;
         }
         match self
@@ -104,7 +104,7 @@ impl Line<'_> {
         values: &mut Vec<f64>,
         labels: &mut Vec<(u32, u32)>,
     ) -> Taken {
-        if shape.max_width.is_some_and(|w| self.fields.len() > w) {
+        if shape.max_width.is_some_and(|w| self.fields.len() != w) {
             return Taken::Full;
         }
         shape.take(
