@@ -427,7 +427,10 @@ fn huge_token_counts_saturate_instead_of_overflowing() {
     // The cost of saturated counts is a huge but finite number.
     let mut stats = result["stats"].clone();
     let cost = stats.as_object_mut().unwrap().remove("cost_usd");
-    assert!(cost.and_then(|c| c.as_f64()).is_some_and(f64::is_finite), "{result}");
+    assert!(
+        cost.and_then(|c| c.as_f64()).is_some_and(f64::is_finite),
+        "{result}"
+    );
     assert_eq!(
         stats,
         json!({"input_tokens": max, "output_tokens": max, "thought_tokens": max,
