@@ -94,8 +94,10 @@ for p in pkgs:
                 df = None
         if not isinstance(df, pd.DataFrame) or len(df) > 100_000 or len(df) < 3 or df.shape[1] > 40:
             continue
+        # As Rdatasets ships them: the row names once, as the first column.
+        keep_index = "rownames" not in df.columns
         df.index.name = "rownames"
-        df.to_csv(os.path.join(out, f"r-{p}-{os.path.basename(n)[:-len('.pkl.compress')]}.csv"))
+        df.to_csv(os.path.join(out, f"r-{p}-{os.path.basename(n)[:-len('.pkl.compress')]}.csv"), index=keep_index)
         taken += 1
 for f in glob.glob(os.path.join(vega, "*.csv")):
     open(os.path.join(out, "vega-" + os.path.basename(f)), "wb").write(open(f, "rb").read())
