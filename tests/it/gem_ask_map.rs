@@ -306,6 +306,26 @@ fn dry_run_sends_nothing_and_shows_the_request() {
 }
 
 #[test]
+fn thinking_goes_into_each_records_request() {
+    let server = ByRecord::start();
+    let home = tempfile::tempdir().unwrap();
+    let out = run(
+        map_cmd(&server, home.path()).args(["--thinking", "low", "map", "--dry-run", "{line}"]),
+        "a\nb\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in lines(&out.stdout) {
+        let config = &line["request"]["generationConfig"]["thinkingConfig"];
+        assert!(config.is_object(), "no thinkingConfig in {line}");
+    }
+    assert_eq!(server.requests(), 0);
+}
+
+#[test]
 fn with_a_schema_the_answer_fields_join_the_record_and_a_clash_is_usage() {
     let server = ByRecord::start();
     let home = tempfile::tempdir().unwrap();

@@ -45,6 +45,8 @@ pub struct MapOptions {
     pub model: String,
     pub system: Option<String>,
     pub temperature: Option<f64>,
+    /// `--thinking`, put into each record's request for the model.
+    pub thinking: Option<crate::provider::Thinking>,
     /// The JSON Schema each answer must match (`--schema`).
     pub schema: Option<Value>,
     pub connection: Connection,
@@ -59,13 +61,24 @@ pub struct MapOptions {
 /// The request body of one record's prompt.
 pub fn request_body(o: &MapOptions, prompt: &str) -> Value {
     let contents = [crate::provider::request::user_text(&[prompt])];
-    crate::provider::request::build(&crate::provider::request::RequestSpec {
+    let mut body = crate::provider::request::build(&crate::provider::request::RequestSpec {
         contents: &contents,
         system: o.system.as_deref(),
         json_schema: o.schema.as_ref(),
         temperature: o.temperature,
         ..Default::default()
-    })
+    });
+    if let Some(t) = o.thinking {
+        // What the model cannot take is said once by the front.
+        let _ = crate::provider::thinking::apply(&mut body, t, &o.model, o.provider);
+    }
+    body
+}
+
+/// What `--thinking` cannot be for the model, said once before the run.
+pub fn thinking_note(o: &MapOptions) -> Option<String> {
+    let t = o.thinking?;
+    crate::provider::thinking::apply(&mut Value::Null, t, &o.model, o.provider)
 }
 
 /// The key of a request: the model and the body's bytes, hashed (SHA-256,

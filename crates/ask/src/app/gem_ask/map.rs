@@ -77,12 +77,16 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         model: ask.ask.model.clone(),
         system: Some(ask.ask.system.clone()).filter(|s| !s.trim().is_empty()),
         temperature: ask.ask.temperature,
+        thinking: ask.ask.thinking,
         schema,
         connection: ask.connection.clone(),
         output: m.output,
         dry_run: m.dry_run,
         cache: m.cache.then(cache_path).transpose()?,
     };
+    if let Some(n) = map::thinking_note(&options) {
+        diag(format!("gem-ask map: {n}"));
+    }
     let client = if options.dry_run {
         None
     } else {
