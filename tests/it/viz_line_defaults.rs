@@ -7,6 +7,7 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
 use crate::support::events;
+use crate::support::viz::points;
 
 fn parse(args: &[&str], stdin: &str) -> Value {
     let o = cargo_bin_cmd!("viz-parse")
@@ -21,20 +22,6 @@ fn parse(args: &[&str], stdin: &str) -> Value {
         String::from_utf8_lossy(&o.stderr)
     );
     events(&o.stdout).remove(0)
-}
-
-fn points(v: &Value) -> Vec<(String, f64)> {
-    v["series"][0]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["label"].as_str().unwrap().to_string(),
-                p["value"].as_f64().unwrap(),
-            )
-        })
-        .collect()
 }
 
 /// ISO date of day `d` after 1990-01-01 (a 365.25-day year is close enough

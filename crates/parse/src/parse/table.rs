@@ -38,6 +38,10 @@ use sample::{line_of, nul_row, ragged, set_aside_ragged, short_row, some_number}
 pub(crate) const SAMPLE_ROWS: usize = 200;
 /// Distinct values of a `--series` column before we refuse.
 pub(crate) const MAX_SERIES: usize = 50;
+
+/// The series an automatic choice's values past a series cap go to
+/// (the builder's and the scatter's).
+pub(crate) const OTHER: &str = "other";
 /// Skipped points remembered for the caller (parse_text's `non_finite`).
 const MAX_REPORTED: usize = 1000;
 

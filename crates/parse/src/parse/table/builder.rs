@@ -19,10 +19,7 @@ use super::super::dates::time::{self, DateOrder, NewestFirst};
 use super::super::number::{Decimal, is_missing, parse_number, parse_number_as};
 use super::super::rows::{Cells, Loc, Warner, cell, short};
 use super::transforms::{Collect, Collected, What, with_transforms};
-use super::{MAX_REPORTED, MAX_SERIES, Plan};
-
-/// The series an automatic choice's values past the cap go to.
-const OTHER: &str = "other";
+use super::{MAX_REPORTED, MAX_SERIES, OTHER, Plan};
 
 /// The label of a row whose label cell is blank.
 pub(crate) const EMPTY_LABEL: &str = "(empty)";

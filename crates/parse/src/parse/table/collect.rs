@@ -352,14 +352,14 @@ fn scatter_row(
         let name = series.unwrap_or(&names[col]);
         let full = plan.auto_series && sc.len() + 1 >= transform::SCATTER_SERIES;
         let found = if full {
-            if sc.known(name).is_none() && sc.known("other").is_none() {
+            if sc.known(name).is_none() && sc.known(super::OTHER).is_none() {
                 warn.note(format!(
                     "{loc}: more than {} series: the rest are drawn as one series, \"other\"; -s \
                      chooses another column",
                     transform::SCATTER_SERIES - 1
                 ));
             }
-            sc.known(name).or_else(|| sc.series("other"))
+            sc.known(name).or_else(|| sc.series(super::OTHER))
         } else {
             sc.series(name)
         };

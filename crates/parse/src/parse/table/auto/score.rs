@@ -66,8 +66,9 @@ fn broken(list: &[String], cols: &[Column], c: &Choice) -> Option<String> {
     None
 }
 
-/// Every candidate chart of the table, best first.
-fn candidates(list: &[String], cols: &[Column]) -> Vec<Candidate> {
+/// The columns that can be a candidate's amount, group and time, each in
+/// column order.
+fn by_role(cols: &[Column]) -> [Vec<usize>; 3] {
     let n = cols.len();
     let measures: Vec<usize> = (0..n).filter(|&i| measure(&cols[i])).collect();
     // Codes group rows only beside amounts to compare by them.
@@ -77,6 +78,12 @@ fn candidates(list: &[String], cols: &[Column]) -> Vec<Candidate> {
     let times: Vec<usize> = (0..n)
         .filter(|&i| matches!(cols[i].kind, Kind::Date | Kind::Year) && !cols[i].sparse)
         .collect();
+    [measures, groups, times]
+}
+
+/// Every candidate chart of the table, best first.
+fn candidates(list: &[String], cols: &[Column]) -> Vec<Candidate> {
+    let [measures, groups, times] = by_role(cols);
     let w = |i: usize| super::super::doubts::flag_word(list, i);
     let mut out = Vec::new();
     if let (Some(&t), Some(&m)) = (times.first(), measures.first()) {
