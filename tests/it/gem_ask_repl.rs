@@ -170,7 +170,9 @@ fn a_question_with_a_chart_inline_and_the_conversation_carries() {
     let t = &s.tmux;
     wait_prompt(t, 1);
     t.line("Fastest BMWs, chart 0-60");
-    let screen = t.wait_for("The M5 CS is the quickest.");
+    t.wait_for("The M5 CS is the quickest.");
+    // The status line is drawn after the answer: wait for it, not the text.
+    let screen = wait_prompt(t, 2);
     assert!(screen.contains("BMW 0-60 mph"), "{screen}");
     assert!(screen.contains("M8 Competition"), "{screen}");
     assert!(screen.contains("2.9"), "{screen}");
