@@ -240,6 +240,113 @@ fn a_scatter_past_its_colours_draws_the_rest_as_other() {
     assert!(err.contains("drawn as one series, \"other\""), "{err}");
 }
 
+/// Series names of a chart event.
+fn series_names(v: &Value) -> Vec<String> {
+    v["series"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| s["name"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn things_measured_again_are_a_line_per_thing_over_their_steps() {
+    // Six subjects, each measured at the same hours after a dose: the
+    // subject's number comes in runs, the hours count up within each.
+    let hours = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
+    let mut rows = Vec::new();
+    for s in 1..=6 {
+        for (k, h) in hours.iter().enumerate() {
+            rows.push(format!(
+                "{},{s},{h},{:.2}",
+                rows.len() + 1,
+                2.5 / (k + 1) as f64 + s as f64 * 0.1
+            ));
+        }
+    }
+    let (v, err) = auto(&table("rownames,Subject,time,conc", rows.into_iter()));
+    assert_eq!(v["chartType"], "line", "{v} {err}");
+    assert_eq!(v["xLabel"], "time", "{err}");
+    assert_eq!(v["yLabel"], "conc", "{err}");
+    assert_eq!(series_names(&v), ["1", "2", "3", "4", "5", "6"], "{err}");
+    assert!(err.contains("a line per Subject"), "{err}");
+}
+
+#[test]
+fn many_things_measured_again_are_averaged_at_each_step() {
+    // 60 pigs weighed in weeks 1..8: more than a sample shows whole, so
+    // the weights are averaged each week, never the pig's number.
+    let r = lcg(600);
+    let rows = (0..480).map(|i| {
+        let (pig, week) = (4601 + i / 8, 1 + i % 8);
+        format!(
+            "{pig},{week},{:.1}",
+            20.0 + week as f64 * 6.0 + (r[i] % 10) as f64 / 3.0
+        )
+    });
+    let (v, err) = auto(&table("Pig,Time,Weight", rows));
+    assert_eq!(v["chartType"], "line", "{v} {err}");
+    assert_eq!(v["xLabel"], "Time", "{err}");
+    assert_eq!(v["yLabel"], "mean(Weight)", "{err}");
+    assert_eq!(labels(&v).len(), 8, "{v}");
+}
+
+#[test]
+fn a_panel_of_countries_by_year_is_no_count_of_rows() {
+    // Row numbers, then 30 countries each in every year: counted at each
+    // year the rows are a flat 30; the measure is what changes.
+    let years = [1952, 1957, 1962, 1967, 1972, 1977, 1982, 1987];
+    let mut rows = Vec::new();
+    for c in 0..30 {
+        for (k, y) in years.iter().enumerate() {
+            let continent = ["Asia", "Europe", "Africa"][c % 3];
+            rows.push(format!(
+                "{},C{c:02},{continent},{y},{:.1}",
+                rows.len() + 1,
+                40.0 + k as f64 * 2.5 + c as f64 / 10.0
+            ));
+        }
+    }
+    let (v, err) = auto(&table(
+        "rownames,country,continent,year,lifeExp",
+        rows.into_iter(),
+    ));
+    assert_eq!(v["chartType"], "line", "{v} {err}");
+    assert_eq!(v["yLabel"], "mean(lifeExp)", "{err}");
+    assert!(!err.contains("rownames (each its own)"), "{err}");
+}
+
+#[test]
+fn a_leading_key_in_runs_is_never_the_value() {
+    // Patients, two or three rows each, first after the row numbers, and
+    // a code: the patient's number is no amount to average by the code.
+    let r = lcg(200);
+    let mut rows = Vec::new();
+    for p in 1..=40 {
+        for _ in 0..(2 + p % 2) {
+            let i = rows.len();
+            rows.push(format!(
+                "{},{p},{},{}",
+                i + 1,
+                3 + r[i] % 90,
+                r[i + 100] % 2
+            ));
+        }
+    }
+    let (v, err) = auto(&table("rownames,patient,time,rejection", rows.into_iter()));
+    assert!(
+        !v["yLabel"].as_str().unwrap().contains("patient"),
+        "{v} {err}"
+    );
+    assert!(
+        !v["xLabel"].as_str().unwrap_or("").contains("patient"),
+        "{v} {err}"
+    );
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

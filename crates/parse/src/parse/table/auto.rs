@@ -44,13 +44,20 @@
 //!   columns of years naming each row once are a line per the one the rows
 //!   run by, over the other (`special.rs`);
 //! - things with an identifier of their own in each row over a date or
-//!   year of theirs are counted; numbers named as a grouping (`group`) are
+//!   year of theirs are counted (row numbers are no such identifier, and
+//!   where each x holds as many rows, a panel, the count is flat and a
+//!   measure is averaged instead);
+//! - a long table of things measured again (the thing's key in runs of
+//!   rows, a column counting up within each and starting again) is the
+//!   measure over those steps, a line per thing where the input holds a
+//!   few, else averaged at each step (`panel.rs`); numbers named as a grouping (`group`) are
 //!   counted by; a value that is each category's shares is compared by the
 //!   category it splits (`shape.rs`).
 
 use super::super::rows::{Loc, OwnedRow};
 use super::super::{ParseError, ParseOptions};
 
+mod panel;
 pub(super) mod score;
 mod shape;
 mod special;
@@ -193,6 +200,9 @@ pub(super) fn choose(
         return Ok(None);
     }
     if let Some(choice) = one_place_a_row(list, cols) {
+        return Ok(Some(choice));
+    }
+    if let Some(choice) = panel::repeated(list, sample, cols, category) {
         return Ok(Some(choice));
     }
     let x = roles::line_x(sample, cols, ordered_x(cols, Some(value)), value, category);
@@ -527,7 +537,8 @@ fn over_x(
     // identifiers only look their own in a sample.
     if long.is_none()
         && !col.timed
-        && let Some(id) = own_identifier(cols)
+        && let Some(id) = own_identifier(sample, cols)
+        && (unit.is_some() || !shape::same_count(sample, x))
     {
         let why = format!("a row per {} (each its own)", list[id]);
         return counted_over_x(list, x, &why, series, unit, line);
@@ -564,11 +575,18 @@ fn over_x(
 }
 
 /// An identifier of its own in every row (`tailnum`: a row per plane):
-/// the rows are things, counted where x repeats.
-fn own_identifier(cols: &[Column]) -> Option<usize> {
+/// the rows are things, counted where x repeats (unless each x has as
+/// many: a panel, a row per thing and year, whose count says nothing).
+/// Row numbers make every row its own in any table: they are no such
+/// identifier.
+fn own_identifier(sample: &[(OwnedRow, Loc)], cols: &[Column]) -> Option<usize> {
     (0..cols.len()).find(|&i| {
         let c = &cols[i];
-        c.kind == Kind::Id && !c.sparse && c.present >= SMALL && c.distinct == c.present
+        c.kind == Kind::Id
+            && !c.sparse
+            && c.present >= SMALL
+            && c.distinct == c.present
+            && !roles::row_numbers(sample, i, c)
     })
 }
 

@@ -43,6 +43,20 @@ pub(super) fn assign(list: &[String], sample: &[(OwnedRow, Loc)], cols: &mut [Co
     if !cols.is_empty() && cols.len() > 1 && consecutive(sample, 0, &cols[0]) {
         cols[0].kind = Kind::Id;
     }
+    // The key leads the row, after any row numbers: numbered once each
+    // (a family per row), or in runs (a patient's visits, a pig's weekly
+    // weights: a long table's entity), it names things, it is no amount.
+    let lead = usize::from(cols.first().is_some_and(|c| c.kind == Kind::Id));
+    // A grid's `x` (or `y`) runs so too: positions, not things.
+    let axis = list
+        .get(lead)
+        .is_some_and(|n| matches!(n.trim().to_ascii_lowercase().as_str(), "x" | "y" | "z"));
+    if cols.len() > lead + 1
+        && !axis
+        && (consecutive(sample, lead, &cols[lead]) || in_runs(sample, lead, &cols[lead]))
+    {
+        cols[lead].kind = Kind::Id;
+    }
     if let Some(w) = (0..cols.len()).find(|&i| weight(list, sample, cols, i)) {
         cols[w].kind = Kind::Weight;
     }
@@ -64,6 +78,29 @@ fn consecutive(sample: &[(OwnedRow, Loc)], i: usize, c: &Column) -> bool {
     }
     let v = numbers(sample, i);
     v.len() == c.present && v.windows(2).all(|w| w[1] - w[0] == 1.0) && v[0].fract() == 0.0
+}
+
+/// Whole numbers that come in runs, each value in one run of its own
+/// (1, 1, 2, 2, 2, 3, ...): the rows of each thing together, as a long
+/// table keeps them. Enough things and repeats not to be chance.
+fn in_runs(sample: &[(OwnedRow, Loc)], i: usize, c: &Column) -> bool {
+    if !matches!(c.kind, Kind::Number | Kind::Code | Kind::Ordered) || c.sparse || !c.whole {
+        return false;
+    }
+    let v = numbers(sample, i);
+    let runs = 1 + v.windows(2).filter(|w| w[0] != w[1]).count();
+    v.len() == c.present && c.distinct >= 5 && runs == c.distinct && c.present >= 2 * runs
+}
+
+/// Whole numbers counting the rows from the first (each the one before
+/// plus one): row numbers, which make every row its own but say nothing
+/// of what the rows are.
+pub(super) fn row_numbers(sample: &[(OwnedRow, Loc)], i: usize, c: &Column) -> bool {
+    let v = numbers(sample, i);
+    v.len() == c.present
+        && v.len() >= 2
+        && v[0].fract() == 0.0
+        && v.windows(2).all(|w| w[1] - w[0] == 1.0)
 }
 
 /// Column `i` is a frequency table's weight: named as a count, whole

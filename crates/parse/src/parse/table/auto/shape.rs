@@ -78,3 +78,20 @@ pub(in super::super) fn changes(sample: &[(OwnedRow, Loc)], c: usize) -> usize {
         .filter(|w| cell(&w[0].0, c) != cell(&w[1].0, c))
         .count()
 }
+
+/// Whether each value of column `c` comes in about as many rows (within
+/// a tenth, or one: the sample's end may cut the last thing short), over
+/// three values or more of two rows or more: a panel (a row per country
+/// and year), whose rows counted at each `c` draw a flat line.
+pub(in super::super) fn same_count(sample: &[(OwnedRow, Loc)], c: usize) -> bool {
+    let mut counts = std::collections::HashMap::new();
+    for (r, _) in sample {
+        if let Some(k) = cell(r, c) {
+            *counts.entry(k.into_owned()).or_insert(0usize) += 1;
+        }
+    }
+    let (Some(&min), Some(&max)) = (counts.values().min(), counts.values().max()) else {
+        return false;
+    };
+    counts.len() >= 3 && min >= 2 && max - min <= (max / 10).max(1)
+}
