@@ -19,8 +19,10 @@ use pulldown_cmark::{BrokenLink, CowStr, Event as Md, LinkType, Options, Parser,
 use super::layout::{Layout, Setup, blank_line_between};
 use crate::render::RenderOptions;
 
-/// The extensions drawn: GFM tables, strikethrough, task lists, alerts.
+/// The extensions drawn: GFM tables, strikethrough, task lists, alerts,
+/// math (`$…$`, `$$…$$`; `$5 and $10` stays money).
 pub const OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_MATH)
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_GFM);

@@ -31,6 +31,7 @@ mod code;
 mod html;
 mod inline;
 mod layout;
+mod math;
 pub use layout::alert_word;
 mod lines;
 mod table;

@@ -238,3 +238,18 @@ fn an_unknown_alert_draws_the_same_however_it_is_cut() {
         assert_eq!(out, whole, "cut at {cut}");
     }
 }
+
+#[test]
+fn math_is_drawn_and_money_stays_money() {
+    let o = opts(40, true, false);
+    let out = draw(
+        "Costs $5 and $10 today.\n\nEnergy $E = mc^2$ and $\\alpha_1$.\n\n$$\n\\frac{a+b}{2}\n$$\n\nafter\n",
+        &o,
+    );
+    assert_eq!(
+        out,
+        "Costs $5 and $10 today.\n\nEnergy E = mc² and α₁.\n\n  a + b\n  ─────\n    2\n\nafter\n"
+    );
+    let ascii = draw("$\\alpha \\leq \\beta$\n", &opts(40, false, false));
+    assert_eq!(ascii, "alpha <= beta\n");
+}

@@ -299,7 +299,7 @@ impl<'a> Layout<'a> {
             }
             Some(Leaf::Table { cell, .. }) => {
                 if let Some(c) = cell {
-                    table_text(&ev, c, self.look.marks);
+                    table_text(&ev, c, self.look.marks, self.look.unicode);
                 }
             }
             Some(Leaf::Text { inline, end, .. }) => {
