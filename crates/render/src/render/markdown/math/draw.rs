@@ -114,49 +114,66 @@ pub fn list(nodes: &[Node], st: Style) -> Block {
     let mut space_after = false;
     let mut prev: Option<(Class, bool)> = None;
     for (i, (b, c)) in pieces.iter().enumerate() {
-        let has_next = i + 1 < pieces.len();
-        let mut before = false;
-        if !st.script {
-            let after_atom = prev.is_some_and(|(p, open)| {
-                !open && !matches!(p, Class::Bin | Class::Rel | Class::Punct)
-            });
-            match c {
-                Class::Bin if after_atom && has_next => {
-                    before = true;
-                    space_after = true;
-                }
-                Class::Rel => {
-                    before = prev.is_some_and(|(_, open)| !open);
-                    space_after = has_next;
-                }
-                _ => {}
-            }
-        }
-        if (before || space_after) && !parts.is_empty() {
+        let next = pieces.get(i + 1);
+        let before = !st.script && space_before(*c, prev, next.is_some());
+        let tall = st.display && b.height() > 1 && matches!(nodes[i], Node::Frac { .. });
+        let spaced = parts.last().is_some_and(|p: &Block| p.rows == [" "]);
+        let words = !st.unicode && parts.last().is_some_and(|p| words_meet(p, b));
+        if (before || space_after || tall || words) && !parts.is_empty() && !spaced {
             parts.push(Block::text(" "));
         }
-        space_after = false;
         parts.push(b.clone());
-        if !st.script {
-            let next_class = pieces.get(i + 1).map(|(_, c)| *c);
-            space_after = match c {
-                Class::Punct => has_next,
-                Class::Bin => false,
-                Class::Big | Class::Integral => {
-                    has_next && !matches!(next_class, Some(Class::Punct | Class::Rel))
-                }
-                _ => false,
-            };
-            if matches!(c, Class::Bin | Class::Rel) && has_next {
-                space_after = before || *c == Class::Rel;
-            }
-        }
+        space_after = !st.script && next.is_some() && (tall || space_after_of(*c, before, next));
         prev = Some((*c, opens(b)));
     }
     if parts.is_empty() {
         return Block::text("");
     }
     Block::hcat(&parts)
+}
+
+/// In ASCII, whether two pieces would run two words together (`i pi`,
+/// `sigma sqrt(2)`): letters meet and one side is a word of several.
+fn words_meet(a: &Block, b: &Block) -> bool {
+    let (Some(a), Some(b)) = (a.rows.get(a.base), b.rows.get(b.base)) else {
+        return false;
+    };
+    let end = a
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_alphabetic)
+        .count();
+    let start = b.chars().take_while(char::is_ascii_alphabetic).count();
+    end > 0 && start > 0 && (end > 1 || start > 1)
+}
+
+/// Whether a blank goes before an atom of class `c` after `prev`.
+fn space_before(c: Class, prev: Option<(Class, bool)>, has_next: bool) -> bool {
+    let Some((p, open)) = prev else {
+        return false;
+    };
+    let after_atom = !open && !matches!(p, Class::Bin | Class::Rel | Class::Punct);
+    match c {
+        Class::Bin => after_atom && has_next,
+        Class::Rel => !open,
+        Class::Fn => after_atom,
+        _ => false,
+    }
+}
+
+/// Whether a blank goes after an atom of class `c` (`before`: it had one
+/// before it), before `next`.
+fn space_after_of(c: Class, before: bool, next: Option<&(Block, Class)>) -> bool {
+    let next_class = next.map(|(_, c)| *c);
+    match c {
+        Class::Punct | Class::Rel => true,
+        Class::Bin => before,
+        Class::Big | Class::Integral => !matches!(next_class, Some(Class::Punct | Class::Rel)),
+        Class::Fn => next.is_some_and(|(b, c)| {
+            *c == Class::Ord && !b.rows.iter().any(|r| r.starts_with(['(', '[']))
+        }),
+        Class::Ord => false,
+    }
 }
 
 fn node(n: &Node, st: Style) -> Block {
@@ -254,15 +271,41 @@ fn scripts(base: &Node, sub: Option<&[Node]>, sup: Option<&[Node]>, st: Style) -
     }
 }
 
-/// Whether text on a row needs parentheses to stand as one operand.
+/// Whether text on a row needs parentheses to stand as one operand: it
+/// has a blank or an operator outside the parentheses it holds.
 fn compound(s: &str) -> bool {
-    s.chars()
-        .skip(1)
-        .any(|c| c == ' ' || "+-−=<>/±×·,".contains(c))
+    let mut depth = 0usize;
+    for (i, c) in s.chars().enumerate() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            c if depth == 0 && i > 0 && (c == ' ' || "+-−=<>/±×·,".contains(c)) => {
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
-fn paren(s: String) -> String {
-    if compound(&s) { format!("({s})") } else { s }
+/// A denominator also takes parentheses when a number multiplies what
+/// follows it (`1/(2a)`, not `1/2a`).
+fn coefficient(s: &str) -> bool {
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() && chars.peek().is_some_and(|n| !n.is_ascii_digit()) {
+            return true;
+        }
+    }
+    false
+}
+
+fn paren(s: String, den: bool) -> String {
+    if compound(&s) || den && coefficient(&s) {
+        format!("({s})")
+    } else {
+        s
+    }
 }
 
 fn frac(num: &[Node], den: &[Node], bar: bool, st: Style) -> Block {
@@ -271,7 +314,7 @@ fn frac(num: &[Node], den: &[Node], bar: bool, st: Style) -> Block {
     if !st.display {
         let (n, d) = (n.line(), d.line());
         return Block::text(if bar {
-            format!("{}/{}", paren(n), paren(d))
+            format!("{}/{}", paren(n, false), paren(d, true))
         } else {
             format!("C({n}, {d})")
         });
@@ -410,6 +453,7 @@ fn tall(d: &str, h: usize, base: usize, unicode: bool) -> Block {
         ("]", true) => ["⎤", "⎥", "⎦", "⎥"],
         ("{", true) => ["⎧", "⎪", "⎩", "⎨"],
         ("}", true) => ["⎫", "⎪", "⎭", "⎬"],
+        ("|", true) => ["│", "│", "│", "│"],
         ("(", false) => ["/", "|", "\\", "|"],
         (")", false) => ["\\", "|", "/", "|"],
         ("{", false) => ["/", "|", "\\", "{"],

@@ -20,12 +20,15 @@ pub enum Class {
     Integral,
     /// `,`, `;`: a blank after.
     Punct,
+    /// `sin`, `log`: a name, a blank before it after an atom and after it
+    /// before an atom.
+    Fn,
 }
 
 /// A known command: `(name, unicode, ascii, class)`.
 type Entry = (&'static str, &'static str, &'static str, Class);
 
-use Class::{Big, Bin, Integral, Ord, Punct, Rel};
+use Class::{Big, Bin, Fn, Integral, Ord, Punct, Rel};
 
 const SYMBOLS: &[Entry] = &[
     ("alpha", "α", "alpha", Ord),
@@ -188,28 +191,28 @@ const SYMBOLS: &[Entry] = &[
     ("iint", "∬", "iint", Integral),
     ("iiint", "∭", "iiint", Integral),
     ("oint", "∮", "oint", Integral),
-    ("sin", "sin", "sin", Ord),
-    ("cos", "cos", "cos", Ord),
-    ("tan", "tan", "tan", Ord),
-    ("cot", "cot", "cot", Ord),
-    ("sec", "sec", "sec", Ord),
-    ("csc", "csc", "csc", Ord),
-    ("arcsin", "arcsin", "arcsin", Ord),
-    ("arccos", "arccos", "arccos", Ord),
-    ("arctan", "arctan", "arctan", Ord),
-    ("sinh", "sinh", "sinh", Ord),
-    ("cosh", "cosh", "cosh", Ord),
-    ("tanh", "tanh", "tanh", Ord),
-    ("log", "log", "log", Ord),
-    ("ln", "ln", "ln", Ord),
-    ("lg", "lg", "lg", Ord),
-    ("exp", "exp", "exp", Ord),
-    ("det", "det", "det", Ord),
-    ("dim", "dim", "dim", Ord),
-    ("ker", "ker", "ker", Ord),
-    ("deg", "deg", "deg", Ord),
-    ("gcd", "gcd", "gcd", Ord),
-    ("Pr", "Pr", "Pr", Ord),
+    ("sin", "sin", "sin", Fn),
+    ("cos", "cos", "cos", Fn),
+    ("tan", "tan", "tan", Fn),
+    ("cot", "cot", "cot", Fn),
+    ("sec", "sec", "sec", Fn),
+    ("csc", "csc", "csc", Fn),
+    ("arcsin", "arcsin", "arcsin", Fn),
+    ("arccos", "arccos", "arccos", Fn),
+    ("arctan", "arctan", "arctan", Fn),
+    ("sinh", "sinh", "sinh", Fn),
+    ("cosh", "cosh", "cosh", Fn),
+    ("tanh", "tanh", "tanh", Fn),
+    ("log", "log", "log", Fn),
+    ("ln", "ln", "ln", Fn),
+    ("lg", "lg", "lg", Fn),
+    ("exp", "exp", "exp", Fn),
+    ("det", "det", "det", Fn),
+    ("dim", "dim", "dim", Fn),
+    ("ker", "ker", "ker", Fn),
+    ("deg", "deg", "deg", Fn),
+    ("gcd", "gcd", "gcd", Fn),
+    ("Pr", "Pr", "Pr", Fn),
     (",", " ", " ", Ord),
     (":", " ", " ", Ord),
     (">", " ", " ", Ord),
@@ -233,7 +236,7 @@ pub fn symbol(name: &str) -> Option<(&'static str, &'static str, Class)> {
 pub fn char_class(c: char) -> Class {
     match c {
         '+' | '-' | '*' | '−' | '±' | '×' | '·' => Class::Bin,
-        '=' | '<' | '>' | '≤' | '≥' | '≠' | '→' | '≈' | '∈' => Class::Rel,
+        '=' | '<' | '>' | ':' | '≤' | '≥' | '≠' | '→' | '≈' | '∈' => Class::Rel,
         ',' | ';' => Class::Punct,
         _ => Class::Ord,
     }

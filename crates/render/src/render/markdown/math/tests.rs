@@ -95,3 +95,25 @@ fn unknown_commands_stay_as_written() {
 fn a_wide_display_does_not_fit() {
     assert!(display(r"\frac{a+b+c+d+e+f}{2}", true, 10).is_none());
 }
+
+#[test]
+fn names_of_functions_are_spaced_as_words() {
+    assert_eq!(u(r"O(n \log n)"), "O(n log n)");
+    assert_eq!(u(r"|a||b|\cos\theta"), "|a||b| cos θ");
+    assert_eq!(u(r"\sin^2 x + \cos^2 x = 1"), "sin² x + cos² x = 1");
+    assert_eq!(u(r"\{x \in \mathbb{R} : x > 0\}"), "{x ∈ ℝ : x > 0}");
+}
+
+#[test]
+fn fractions_on_a_row_take_the_parentheses_they_need() {
+    assert_eq!(u(r"\frac{1}{2a}"), "1/(2a)");
+    assert_eq!(u(r"\frac{(x-\mu)^2}{2}"), "(x - μ)²/2");
+    assert_eq!(u(r"\frac{n!}{k!}"), "n!/k!");
+}
+
+#[test]
+fn ascii_keeps_words_apart() {
+    assert_eq!(a(r"e^{i\pi}"), "e^{i pi}");
+    assert_eq!(a(r"\eta\nabla J"), "eta nabla J");
+    assert_eq!(a(r"2ac"), "2ac");
+}
