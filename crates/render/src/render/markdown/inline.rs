@@ -90,13 +90,11 @@ enum Origin {
 }
 
 /// An open link: its address, the first span of its text, whether the
-/// address is shown after it, and the text written after it when it is
-/// drawn as plain text (a reference whose definition comes later).
+/// address is shown after it.
 struct OpenLink {
     url: String,
     first: usize,
     show_url: bool,
-    as_text: Option<String>,
     image: bool,
 }
 
@@ -219,7 +217,6 @@ impl Inline {
             Md::Html(h) | Md::InlineHtml(h) => self.html(h),
             Md::InlineMath(t) => self.text(&math::inline(t, self.look.unicode)),
             Md::DisplayMath(t) => self.display_math(t),
-            Md::FootnoteReference(r) => self.text(&format!("[^{r}]")),
             Md::TaskListMarker(done) => {
                 let b = match (done, self.look.unicode) {
                     (true, true) => "☑ ",
@@ -320,21 +317,6 @@ impl Inline {
         }
     }
 
-    /// A link whose reference is only defined later in the answer: drawn
-    /// as the text it was written as, `[` its text `]` and then `suffix`
-    /// (`[1]`, `[]` or nothing).
-    pub fn start_unresolved_link(&mut self, suffix: String) {
-        self.text("[");
-        self.links.push(OpenLink {
-            url: String::new(),
-            first: self.spans.len(),
-            show_url: false,
-            as_text: Some(format!("]{suffix}")),
-            image: false,
-        });
-        self.open.push((Origin::Markdown, Marks::default()));
-    }
-
     fn start(&mut self, tag: &Tag<'_>) {
         let flag = match tag {
             Tag::Emphasis => {
@@ -367,7 +349,6 @@ impl Inline {
                     url,
                     first: self.spans.len(),
                     show_url: !in_image && shows_url,
-                    as_text: None,
                     image: matches!(tag, Tag::Image { .. }),
                 });
                 Marks {
@@ -398,9 +379,6 @@ impl Inline {
         let Some(link) = self.links.pop() else {
             return;
         };
-        if let Some(after) = link.as_text {
-            return self.text(&after);
-        }
         let shown: String = self.spans[link.first..]
             .iter()
             .map(|s| s.text.as_str())

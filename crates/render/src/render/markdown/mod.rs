@@ -34,6 +34,7 @@ mod layout;
 mod math;
 pub use layout::alert_word;
 mod lines;
+mod notes;
 mod table;
 
 use super::RenderOptions;
@@ -123,6 +124,17 @@ impl Markdown {
         if !self.open.is_empty() {
             self.parse(Mode::Finish, out);
         }
+        // The footnotes after the answer.
+        let notes = self.doc.notes.markdown();
+        if !notes.is_empty() {
+            self.doc.blank_pending = true;
+            let look = blocks::Look {
+                opts: &self.opts,
+                marks: self.marks,
+            };
+            let drawn = blocks::draw(&notes, &mut self.doc, look, Mode::Finish);
+            self.emit(drawn.rows, out);
+        }
         let (opts, marks) = (self.opts.clone(), self.marks);
         *self = Markdown {
             marks,
@@ -154,6 +166,7 @@ impl Markdown {
                 let mut doc = Doc {
                     defs: std::mem::take(&mut self.doc.defs),
                     unresolved: std::mem::take(&mut self.doc.unresolved),
+                    notes: std::mem::take(&mut self.doc.notes),
                     ..Doc::new()
                 };
                 doc.blank_pending = self.doc.blank_pending;
@@ -161,6 +174,7 @@ impl Markdown {
                 let drawn = blocks::draw(&src, &mut doc, self.look(), Mode::Preview);
                 self.doc.defs = doc.defs;
                 self.doc.unresolved = doc.unresolved;
+                self.doc.notes = doc.notes;
                 drawn.rows.into_iter().map(|r| self.fit(r)).collect()
             }
         };

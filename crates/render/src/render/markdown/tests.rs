@@ -163,8 +163,8 @@ fn top_level_code_streams_by_line() {
     assert_eq!(out, "Run:\n\n  ls -l\n  cd /tmp\nDone.\n");
 }
 
-/// A reference is a link once its definition has come; before, it is
-/// drawn as written and the definition where it comes.
+/// A reference is a link wherever its definition stands (the block
+/// waits for it), and the definitions are not drawn.
 #[test]
 fn references_before_and_after_their_definitions() {
     let out = draw(
@@ -173,7 +173,7 @@ fn references_before_and_after_their_definitions() {
     );
     assert_eq!(
         out,
-        "See [the docs][1].\n\n[1]: https://x.y/docs\n\nAgain the docs (https://x.y/docs), two (https://x.y/other).\n"
+        "See the docs (https://x.y/docs).\n\nAgain the docs (https://x.y/docs), two (https://x.y/other).\n"
     );
 }
 
@@ -252,4 +252,91 @@ fn math_is_drawn_and_money_stays_money() {
     );
     let ascii = draw("$\\alpha \\leq \\beta$\n", &opts(40, false, false));
     assert_eq!(ascii, "alpha <= beta\n");
+}
+
+/// Draws `text` cut into pieces of `step` characters.
+fn draw_cut(text: &str, o: &RenderOptions, step: usize) -> String {
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for c in chars.chunks(step) {
+        md.push(&c.iter().collect::<String>(), &mut out);
+    }
+    md.finish(&mut out);
+    out
+}
+
+#[test]
+fn a_reference_defined_after_its_use_is_resolved() {
+    let text = "Read [the guide][g] first.\n\nThen more text.\n\n[g]: https://example.com/guide\n";
+    let o = opts(60, true, false);
+    let whole = draw(text, &o);
+    assert_eq!(
+        whole,
+        "Read the guide (https://example.com/guide) first.\n\nThen more text.\n"
+    );
+    for step in 1..9 {
+        assert_eq!(draw_cut(text, &o, step), whole, "cut {step}");
+    }
+}
+
+#[test]
+fn a_block_waits_for_its_definition_in_a_pipe_and_is_previewed_on_a_terminal() {
+    let o = opts(60, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push("See [docs].\n\nNext paragraph.\n\n", &mut out);
+    assert_eq!(out, "", "the block using [docs] waits");
+    assert_eq!(md.preview(24), ["See [docs].", "", "Next paragraph."]);
+    md.push("[docs]: https://d.example\n\nLast.\n", &mut out);
+    assert_eq!(out, "See docs (https://d.example).\n\nNext paragraph.\n");
+    md.finish(&mut out);
+    assert!(out.ends_with("\nLast.\n"), "{out}");
+}
+
+#[test]
+fn a_reference_never_defined_is_drawn_as_written_at_the_end() {
+    let out = draw("Array [i] here.\n\nMore.\n", &opts(40, true, false));
+    assert_eq!(out, "Array [i] here.\n\nMore.\n");
+}
+
+#[test]
+fn a_block_waits_no_further_than_the_limit() {
+    let mut text = String::from("See [far].\n\n");
+    while text.len() < blocks::WAIT_LIMIT + 100 {
+        text.push_str("Some filler paragraph of words.\n\n");
+    }
+    text.push_str("[far]: https://far.example\n");
+    let o = opts(60, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push(&text, &mut out);
+    assert!(out.starts_with("See [far].\n"), "{}", &out[..40]);
+    md.finish(&mut out);
+    assert!(
+        out.ends_with("[far]: https://far.example\n"),
+        "the definition drawn where it stands"
+    );
+    for step in [3, 7] {
+        assert_eq!(draw_cut(&text, &o, step), out, "cut {step}");
+    }
+}
+
+#[test]
+fn footnotes_are_numbered_and_drawn_after_the_answer() {
+    let text = "Water boils[^b] and freezes[^f].\n\n[^f]: At 0 °C.\n\nAgain[^b].\n\n[^b]: At 100 °C\n    at sea level.\n\nEnd [^none].\n";
+    let o = opts(40, true, false);
+    let whole = draw(text, &o);
+    assert_eq!(
+        whole,
+        "Water boils¹ and freezes².\n\nAgain¹.\n\nEnd [^none].\n\n────────────────────────────────────────\n\n1. At 100 °C\n   at sea level.\n2. At 0 °C.\n"
+    );
+    for step in 1..9 {
+        assert_eq!(draw_cut(text, &o, step), whole, "cut {step}");
+    }
+    let ascii = draw(text, &opts(40, false, false));
+    assert!(
+        ascii.starts_with("Water boils[1] and freezes[2]."),
+        "{ascii}"
+    );
 }

@@ -570,15 +570,9 @@ impl<'a> Layout<'a> {
         self.last_end = None;
     }
 
-    /// A reference link drawn as written (its definition comes later):
-    /// `[`, its text, `]` and `suffix`.
-    pub fn unresolved_link(&mut self, image: bool, suffix: String) {
-        if let Some(Leaf::Text { inline, .. }) = &mut self.leaf {
-            if image {
-                inline.text("!");
-            }
-            inline.start_unresolved_link(suffix);
-        }
+    /// Whether glyphs beyond ASCII are drawn.
+    pub fn unicode(&self) -> bool {
+        self.look.unicode
     }
 
     /// Ends the layout: closes a leaf left open (a preview of text that

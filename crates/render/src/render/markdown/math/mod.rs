@@ -46,6 +46,11 @@ pub fn display(tex: &str, unicode: bool, room: usize) -> Option<Vec<String>> {
     (w <= room).then_some(rows)
 }
 
+/// `s` in Unicode superscript characters, when each has one.
+pub fn superscript(s: &str) -> Option<String> {
+    symbols::scripted(s, true)
+}
+
 /// Runs of blanks as one, none at the ends.
 fn tidy(s: &str) -> String {
     s.split(' ')
