@@ -423,8 +423,15 @@ impl<'s, 'd> Walk<'s, 'd> {
         true
     }
 
-    /// An event to the layout.
+    /// An event to the layout; a footnote's definition inside a
+    /// container is drawn where it stands, led by its number.
     fn pass(&mut self, ev: Md<'s>, range: Range<usize>) {
+        if let Md::Start(Tag::FootnoteDefinition(label)) = &ev {
+            let n = self.number(normalize(label), range.start);
+            self.depth += 1;
+            self.layout.note(format!("{n}."), range.start);
+            return;
+        }
         match &ev {
             Md::Start(_) => self.depth += 1,
             Md::End(_) => self.depth = self.depth.saturating_sub(1),
@@ -435,19 +442,24 @@ impl<'s, 'd> Walk<'s, 'd> {
 
     /// A footnote reference: its number, in superscript.
     fn footnote(&mut self, key: String, range: Range<usize>) {
+        let n = self.number(key, range.start);
+        let mark = notes::mark(n, self.layout.unicode());
+        self.layout.event(Md::Text(mark.into()), range);
+    }
+
+    /// A footnote's number: the one it has, or the next.
+    fn number(&mut self, key: String, at: usize) -> usize {
         let known = self.doc.notes.numbers.len();
-        let n = match self.doc.notes.numbers.get(&key) {
+        match self.doc.notes.numbers.get(&key) {
             Some(n) => *n,
             None => match self.numbered.iter().position(|(_, k)| *k == key) {
                 Some(i) => known + i + 1,
                 None => {
-                    self.numbered.push((range.start, key));
+                    self.numbered.push((at, key));
                     known + self.numbered.len()
                 }
             },
-        };
-        let mark = notes::mark(n, self.layout.unicode());
-        self.layout.event(Md::Text(mark.into()), range);
+        }
     }
 
     /// Whether the top-level block `r` holds a reference whose definition

@@ -124,22 +124,33 @@ impl Markdown {
         if !self.open.is_empty() {
             self.parse(Mode::Finish, out);
         }
-        // The footnotes after the answer.
-        let notes = self.doc.notes.markdown();
-        if !notes.is_empty() {
-            self.doc.blank_pending = true;
-            let look = blocks::Look {
-                opts: &self.opts,
-                marks: self.marks,
-            };
-            let drawn = blocks::draw(&notes, &mut self.doc, look, Mode::Finish);
-            self.emit(drawn.rows, out);
-        }
+        self.draw_notes(out);
         let (opts, marks) = (self.opts.clone(), self.marks);
         *self = Markdown {
             marks,
             ..Markdown::new(opts)
         };
+    }
+
+    /// The footnotes after the answer: a rule, then each note led by its
+    /// number.
+    fn draw_notes(&mut self, out: &mut String) {
+        let notes = self.doc.notes.numbered();
+        if notes.is_empty() {
+            return;
+        }
+        for (i, md) in std::iter::once("---\n".to_string())
+            .chain(notes)
+            .enumerate()
+        {
+            self.doc.blank_pending = i < 2;
+            let look = blocks::Look {
+                opts: &self.opts,
+                marks: self.marks,
+            };
+            let drawn = blocks::draw(&md, &mut self.doc, look, Mode::Finish);
+            self.emit(drawn.rows, out);
+        }
     }
 
     /// The rows of the block still open, drawn as if the text ended now:

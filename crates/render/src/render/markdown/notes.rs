@@ -1,8 +1,10 @@
 //! Footnotes (`[^1]`): a reference is drawn as a superscript number
 //! (`¹`, `[1]` in ASCII), numbered in the order the answer first refers
 //! to each note; a definition is not drawn where it stands but kept, and
-//! the notes are drawn after the answer, in their numbers' order, as an
-//! ordered list under a rule (their text is Markdown, drawn as the rest).
+//! the notes are drawn after the answer, in their numbers' order, each
+//! led by its number, under a rule (their text is Markdown, drawn as the
+//! rest). A definition inside a quote or a list is drawn where it
+//! stands, led by its number.
 //!
 //! pulldown-cmark makes `[^1]` a reference only when the definition is in
 //! the text it parses; a definition drawn (kept) in an earlier parse is
@@ -31,28 +33,18 @@ impl Notes {
         self.defs.iter().any(|(k, _)| k == key)
     }
 
-    /// The notes as Markdown to draw after the answer: a rule, then an
-    /// ordered list, numbered notes first and notes never referred to
-    /// after them. Empty when there are none.
-    pub fn markdown(&self) -> String {
-        if self.defs.is_empty() {
-            return String::new();
-        }
-        let mut order: Vec<(usize, &str)> = Vec::new();
-        let mut next = self.numbers.len() + 1;
+    /// The notes to draw after the answer, in their numbers' order, each
+    /// as Markdown (`3. text`); a note never referred to takes the next
+    /// number, which references inside the notes then use.
+    pub fn numbered(&mut self) -> Vec<String> {
+        let mut order: Vec<(usize, String)> = Vec::new();
         for (key, text) in &self.defs {
-            let n = self.numbers.get(key).copied().unwrap_or_else(|| {
-                next += 1;
-                next - 1
-            });
-            order.push((n, text));
+            let next = self.numbers.len() + 1;
+            let n = *self.numbers.entry(key.clone()).or_insert(next);
+            order.push((n, format!("{n}. {text}\n")));
         }
         order.sort_by_key(|(n, _)| *n);
-        let mut md = String::from("---\n\n");
-        for (n, text) in order {
-            md.push_str(&format!("{n}. {text}\n"));
-        }
-        md
+        order.into_iter().map(|(_, md)| md).collect()
     }
 }
 

@@ -519,7 +519,7 @@ impl<'a> Layout<'a> {
                 self.close_implicit();
                 self.frames.pop();
             }
-            TagEnd::Item => {
+            TagEnd::Item | TagEnd::FootnoteDefinition => {
                 self.close_implicit();
                 if let Some(Frame::Item { used: false, .. }) = self.frames.last() {
                     // An empty item: its lead alone.
@@ -568,6 +568,19 @@ impl<'a> Layout<'a> {
         styled(name, m, None, self.look.color, &mut s);
         self.push_rows(vec![s]);
         self.last_end = None;
+    }
+
+    /// A footnote's definition inside a container: drawn as an item led
+    /// by its number (`lead`).
+    pub fn note(&mut self, lead: String, at: usize) {
+        self.close_implicit();
+        self.begin_block(at);
+        let lead_w = width(&lead) + 1;
+        self.frames.push(Frame::Item {
+            lead,
+            lead_w,
+            used: false,
+        });
     }
 
     /// Whether glyphs beyond ASCII are drawn.
