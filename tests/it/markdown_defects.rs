@@ -99,7 +99,10 @@ fn constructs_across_lines_are_drawn() {
     // Before its definition: a link too (the block waits for it, issue
     // 37), and the definitions are not drawn.
     assert!(
-        has_line(&out, "See the docs (https://example.com/docs) and site (https://example.com)."),
+        has_line(
+            &out,
+            "See the docs (https://example.com/docs) and site (https://example.com)."
+        ),
         "{out}"
     );
     assert!(!out.contains("[1]:") && !out.contains("[site]"), "{out}");
