@@ -5,8 +5,9 @@
 
 use crate::support::answer::{deltas, viz_render};
 
-/// `text` drawn at `width`, Unicode or ASCII, with or without colour.
-fn draw(text: &str, width: usize, unicode: bool, color: bool) -> String {
+/// `text` drawn at `width`, Unicode or ASCII, with or without colour
+/// (the same bytes in 3-character deltas as whole).
+pub(crate) fn draw(text: &str, width: usize, unicode: bool, color: bool) -> String {
     let w = width.to_string();
     let args = [
         if unicode { "--unicode" } else { "--ascii" },

@@ -9,21 +9,7 @@ use crate::support::answer::{deltas, viz_render};
 const ANSWER: &str = include_str!("../../testdata/markdown/math_answer.md");
 
 fn draw(text: &str, width: usize, unicode: bool) -> String {
-    let w = width.to_string();
-    let args = [
-        if unicode { "--unicode" } else { "--ascii" },
-        "--color",
-        "never",
-        "--width",
-        &w,
-    ];
-    let out = viz_render(&args, deltas(text, 3));
-    assert_eq!(
-        out,
-        viz_render(&args, deltas(text, usize::MAX)),
-        "the math drawn depends on the deltas"
-    );
-    out
+    crate::markdown_defects::draw(text, width, unicode, false)
 }
 
 fn has_line(out: &str, line: &str) -> bool {

@@ -56,18 +56,7 @@ fn code_keeps_its_lines_and_tables_fit() {
 #[test]
 fn cutting_the_text_anywhere_draws_the_same() {
     let text = "# T\n\nSome *text* that wraps around the width here.\n- a\n- b\n\n| h | v |\n|---|---|\n| a | 1 |\n```\ncode\n```\ntail";
-    let o = opts(20, true, true);
-    let whole = draw(text, &o);
-    for step in 1..7 {
-        let mut md = Markdown::new(o.clone());
-        let mut out = String::new();
-        let chars: Vec<char> = text.chars().collect();
-        for c in chars.chunks(step) {
-            md.push(&c.iter().collect::<String>(), &mut out);
-        }
-        md.finish(&mut out);
-        assert_eq!(out, whole);
-    }
+    draw_any_cut(text, &opts(20, true, true));
 }
 
 #[test]
@@ -266,18 +255,23 @@ fn draw_cut(text: &str, o: &RenderOptions, step: usize) -> String {
     out
 }
 
+/// `text` drawn whole, after checking every cut into pieces of 1 to 8
+/// characters draws the same.
+fn draw_any_cut(text: &str, o: &RenderOptions) -> String {
+    let whole = draw(text, o);
+    for step in 1..9 {
+        assert_eq!(draw_cut(text, o, step), whole, "cut {step}");
+    }
+    whole
+}
+
 #[test]
 fn a_reference_defined_after_its_use_is_resolved() {
     let text = "Read [the guide][g] first.\n\nThen more text.\n\n[g]: https://example.com/guide\n";
-    let o = opts(60, true, false);
-    let whole = draw(text, &o);
     assert_eq!(
-        whole,
+        draw_any_cut(text, &opts(60, true, false)),
         "Read the guide (https://example.com/guide) first.\n\nThen more text.\n"
     );
-    for step in 1..9 {
-        assert_eq!(draw_cut(text, &o, step), whole, "cut {step}");
-    }
 }
 
 #[test]
@@ -325,15 +319,10 @@ fn a_block_waits_no_further_than_the_limit() {
 #[test]
 fn footnotes_are_numbered_and_drawn_after_the_answer() {
     let text = "Water boils[^b] and freezes[^f].\n\n[^f]: At 0 °C.\n\nAgain[^b].\n\n[^b]: At 100 °C\n    at sea level.\n\nEnd [^none].\n";
-    let o = opts(40, true, false);
-    let whole = draw(text, &o);
     assert_eq!(
-        whole,
+        draw_any_cut(text, &opts(40, true, false)),
         "Water boils¹ and freezes².\n\nAgain¹.\n\nEnd [^none].\n\n────────────────────────────────────────\n\n1. At 100 °C\n   at sea level.\n2. At 0 °C.\n"
     );
-    for step in 1..9 {
-        assert_eq!(draw_cut(text, &o, step), whole, "cut {step}");
-    }
     let ascii = draw(text, &opts(40, false, false));
     assert!(
         ascii.starts_with("Water boils[1] and freezes[2]."),
