@@ -11,9 +11,10 @@
 //! yet waits (is not committed, nor is anything after it) until the
 //! definition comes, when it is drawn resolved, or the answer ends, when
 //! it is drawn as written: so where a definition stands does not change
-//! the drawing, nor does how the answer was cut. A block waits for the
-//! next [`WAIT_LIMIT`] bytes at most; past them it is drawn as written
-//! and the definition, when it comes, is drawn where it stands.
+//! the drawing, nor does how the answer was cut. The text held back from
+//! the first block that waits is [`WAIT_LIMIT`] bytes at most; past them
+//! the blocks that wait are drawn as written and a definition, when it
+//! comes, is drawn where it stands.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -53,10 +54,10 @@ pub enum Last {
     Closed,
 }
 
-/// How many bytes of text after a block that waits for a definition
-/// are held with it: past them it is drawn as written (an answer that
-/// never defines a `[shortcut]` does not hold back the rest forever, nor
-/// make every parse longer).
+/// How many bytes of text from a block that waits for a definition are
+/// held with it: past them the blocks that wait are drawn as written (an
+/// answer that never defines a `[shortcut]` does not hold back the rest
+/// forever, nor make every parse longer).
 pub const WAIT_LIMIT: usize = 16 * 1024;
 
 /// What the answer drawn so far leaves to the rest.
@@ -109,6 +110,11 @@ pub struct Drawn {
     pub consumed: usize,
     /// The kind of the block left open at `consumed`.
     pub last: Last,
+    /// That block waits for a definition (see [`WAIT_LIMIT`]).
+    pub waiting: bool,
+    /// In a preview: where the last top-level block starts, the rows
+    /// before it, and whether a blank line comes before it.
+    pub tail: Option<(usize, usize, bool)>,
 }
 
 /// A link definition of this text.
@@ -194,17 +200,28 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
         defs,
         numbered,
         notes,
+        tail,
         ..
     } = walk;
-    // A block that waits is the text's first open block, whatever follows.
-    let last = if frozen { Last::Nothing } else { last };
+    // A block that waits is the text's first open block, whatever follows
+    // (the next lines are read as going on it, as far as parsing again
+    // is concerned: a parse then only comes where a block could end).
+    let last = frozen.unwrap_or(last);
     let mut rows = layout.rows;
     rows.truncate(committed.rows);
     if mode == Mode::Preview {
+        let tail = tail.filter(|t| t.consumed > 0).map(|t| {
+            let gap = t
+                .last_end
+                .is_some_and(|end| blank_line_between(src, end, t.consumed));
+            (t.consumed, t.rows.min(rows.len()), t.blank || gap)
+        });
         return Drawn {
             rows,
             consumed: src.len(),
             last,
+            waiting: false,
+            tail,
         };
     }
     let raw = shown_raw.into_inner().into_iter();
@@ -225,6 +242,8 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
         rows,
         consumed: committed.consumed,
         last,
+        waiting: frozen.is_some(),
+        tail: None,
     }
 }
 
@@ -293,8 +312,9 @@ struct Walk<'s, 'd> {
     waits: Option<&'d RefCell<Vec<(usize, String)>>>,
     /// Where footnote references without a definition stand.
     notes_waiting: Vec<usize>,
-    /// A block waits for a definition: nothing from it on is committed.
-    frozen: bool,
+    /// A block waits for a definition: nothing from it on is committed;
+    /// its kind.
+    frozen: Option<Last>,
     brackets: Brackets<'s>,
     /// Footnotes first referred to in this text: where, and the label.
     numbered: Vec<(usize, String)>,
@@ -302,6 +322,8 @@ struct Walk<'s, 'd> {
     notes: Vec<(usize, String, String)>,
     /// Inside a footnote definition (kept, not drawn): its depth.
     skip: usize,
+    /// In a preview, the point before the last top-level block.
+    tail: Option<Point>,
     committed: Point,
     /// The top-level block being walked, and its kind.
     top: Option<(Range<usize>, Last)>,
@@ -337,11 +359,12 @@ impl<'s, 'd> Walk<'s, 'd> {
             next_def: 0,
             waits: None,
             notes_waiting: Vec::new(),
-            frozen: false,
+            frozen: None,
             brackets: Brackets::default(),
             numbered: Vec::new(),
             notes: Vec::new(),
             skip: 0,
+            tail: None,
             top: None,
             depth: 0,
         }
@@ -376,8 +399,13 @@ impl<'s, 'd> Walk<'s, 'd> {
             self.draw_defs(range.start);
             // A top-level block starts its line (its range starts after
             // the indent); nothing is committed past a block that waits.
-            self.frozen = self.frozen || self.top.as_ref().is_some_and(|(r, _)| self.waits_in(r));
-            if !self.frozen {
+            if self.frozen.is_none()
+                && let Some((r, kind)) = &self.top
+                && self.waits_in(r)
+            {
+                self.frozen = Some(*kind);
+            }
+            if self.frozen.is_none() {
                 self.committed = self.point(line_start(self.src, range.start));
             }
             let kind = kind_of(&ev, self.src, &range);
@@ -463,9 +491,9 @@ impl<'s, 'd> Walk<'s, 'd> {
     }
 
     /// Whether the top-level block `r` holds a reference whose definition
-    /// has not come (and the text after it is within [`WAIT_LIMIT`]).
+    /// has not come (and the text held is within [`WAIT_LIMIT`]).
     fn waits_in(&self, r: &Range<usize>) -> bool {
-        if self.mode != Mode::Commit || self.src.len() - r.start > WAIT_LIMIT {
+        if self.mode != Mode::Commit || self.src.len() > WAIT_LIMIT {
             return false;
         }
         let raw = self
@@ -483,14 +511,15 @@ impl<'s, 'd> Walk<'s, 'd> {
         self.layout.close();
         match (&self.top, self.mode) {
             (_, Mode::Finish | Mode::Preview) => {
+                self.tail = Some(self.committed);
                 self.draw_defs(self.src.len());
                 self.committed = self.point(self.src.len());
                 Last::Nothing
             }
             (Some((range, kind)), Mode::Commit) => {
                 let (range, kind) = (range.clone(), *kind);
-                if self.frozen || self.waits_in(&range) {
-                    self.frozen = true;
+                if self.frozen.is_some() || self.waits_in(&range) {
+                    self.frozen = self.frozen.or(Some(kind));
                     return kind;
                 }
                 // The last block: complete when its kind says so, or when

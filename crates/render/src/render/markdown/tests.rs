@@ -329,3 +329,28 @@ fn footnotes_are_numbered_and_drawn_after_the_answer() {
         "{ascii}"
     );
 }
+
+/// A long answer held for a definition that never comes is previewed
+/// from the rows kept (only the text after them is parsed at a redraw),
+/// and the preview still ends with the text being written.
+#[test]
+fn a_long_held_answer_previews_its_last_rows() {
+    let o = opts(60, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push("See [x] here.\n\n", &mut out);
+    for i in 0..60 {
+        md.push(&format!("Paragraph {i} of the held text.\n\n"), &mut out);
+        let rows = md.preview(5);
+        assert_eq!(
+            rows.last().map(String::as_str),
+            Some(format!("Paragraph {i} of the held text.").as_str())
+        );
+    }
+    assert_eq!(out, "", "held for the definition");
+    md.push("Last words", &mut out);
+    assert_eq!(
+        md.preview(3),
+        ["Paragraph 59 of the held text.", "", "Last words"]
+    );
+}
