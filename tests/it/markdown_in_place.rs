@@ -177,7 +177,7 @@ fn a_reference_is_drawn_at_once_and_redrawn_when_its_definition_comes() {
     let mut r = Renderer::new(opts.clone());
     r.fix_screen_size(60, 20);
     let mut term = Term::new(60, 20);
-    let mut feed = |r: &mut Renderer, d: &str, term: &mut Term| {
+    let feed = |r: &mut Renderer, d: &str, term: &mut Term| {
         let mut out = Vec::new();
         r.event(&Event::message("assistant", d, true), &mut out)
             .unwrap();
