@@ -354,3 +354,21 @@ fn a_long_held_answer_previews_its_last_rows() {
         ["Paragraph 59 of the held text.", "", "Last words"]
     );
 }
+
+#[test]
+fn math_in_cells_headings_and_narrow_rooms() {
+    let o = opts(24, true, false);
+    let out = draw(
+        "# Rate $\\lambda$\n\n| x | $x^2$ |\n|---|---|\n| $\\alpha$ | $\\frac{1}{2}$ |\n\n- $$\\frac{a+b+c+d+e+f+g+h+i}{2}$$\n",
+        &o,
+    );
+    assert!(out.starts_with("Rate λ\n"), "{out}");
+    assert!(out.contains("│ α │ 1/2 │"), "{out}");
+    assert!(
+        out.contains("(a + b + c"),
+        "too wide to stack: on a row\n{out}"
+    );
+    for l in out.lines() {
+        assert!(crate::render::text::width(l) <= 24, "{l:?}");
+    }
+}
