@@ -215,6 +215,7 @@ impl Inline {
             // one under the other and mean them so.
             Md::SoftBreak | Md::HardBreak => self.line_break(),
             Md::Html(h) | Md::InlineHtml(h) => self.html(h),
+            Md::InlineMath(t) if math::is_money(t) => self.text(&format!("${t}$")),
             Md::InlineMath(t) => self.text(&math::inline(t, self.look.unicode)),
             Md::DisplayMath(t) => self.display_math(t),
             Md::TaskListMarker(done) => {

@@ -239,6 +239,11 @@ fn math_is_drawn_and_money_stays_money() {
         out,
         "Costs $5 and $10 today.\n\nEnergy E = mc² and α₁.\n\n  a + b\n  ─────\n    2\n\nafter\n"
     );
+    let money = draw(
+        "From $5-$10, $20 to $30 or $1,$2.\n",
+        &opts(40, true, false),
+    );
+    assert_eq!(money, "From $5-$10, $20 to $30 or $1,$2.\n");
     let ascii = draw("$\\alpha \\leq \\beta$\n", &opts(40, false, false));
     assert_eq!(ascii, "alpha <= beta\n");
 }

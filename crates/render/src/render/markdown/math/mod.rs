@@ -46,6 +46,14 @@ pub fn display(tex: &str, unicode: bool, room: usize) -> Option<Vec<String>> {
     (w <= room).then_some(rows)
 }
 
+/// Whether inline math is two prices read as math: `$5-$10` makes `5-`
+/// math by pulldown-cmark's rules (GitHub's too), but math does not start
+/// with a number and end with a dash, a comma, a slash or `to`.
+pub fn is_money(tex: &str) -> bool {
+    tex.starts_with(|c: char| c.is_ascii_digit())
+        && (tex.ends_with(['-', '–', '—', ',', '/', '~']) || tex.ends_with(" to"))
+}
+
 /// `s` in Unicode superscript characters, when each has one.
 pub fn superscript(s: &str) -> Option<String> {
     symbols::scripted(s, true)
