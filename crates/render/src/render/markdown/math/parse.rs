@@ -296,34 +296,12 @@ impl Parser {
             | "Bigr" | "biggl" | "biggr" | "middle" => {
                 let d = self.delimiter();
                 if name == "left" {
-                    let body = self.list(&Stop::Right);
-                    let close = if self.next_command_is("right") {
-                        self.at += "\\right".len();
-                        self.delimiter()
-                    } else {
-                        String::new()
-                    };
-                    Node::Fenced {
-                        open: d,
-                        close,
-                        body,
-                    }
+                    self.fenced(d)
                 } else {
                     Node::atom(&d, Class::Ord)
                 }
             }
-            "begin" => {
-                let env = self.raw_argument();
-                if env == "array" || env == "alignedat" {
-                    self.raw_argument();
-                }
-                let body = self.list(&Stop::EndEnv);
-                if self.next_command_is("end") {
-                    self.at += "\\end".len();
-                    self.raw_argument();
-                }
-                table(env.trim_end_matches('*').to_string(), body)
-            }
+            "begin" => self.environment(),
             "limits" | "nolimits" | "displaystyle" | "textstyle" | "scriptstyle" | "nonumber"
             | "notag" | "label" => {
                 if name == "label" {
@@ -347,6 +325,32 @@ impl Parser {
             }
         };
         Some(n)
+    }
+
+    /// `\\left` and its delimiter read: the body up to `\\right`.
+    fn fenced(&mut self, open: String) -> Node {
+        let body = self.list(&Stop::Right);
+        let close = if self.next_command_is("right") {
+            self.at += "\\right".len();
+            self.delimiter()
+        } else {
+            String::new()
+        };
+        Node::Fenced { open, close, body }
+    }
+
+    /// `\\begin` read: the environment's name, its cells, `\\end{…}`.
+    fn environment(&mut self) -> Node {
+        let env = self.raw_argument();
+        if env == "array" || env == "alignedat" {
+            self.raw_argument();
+        }
+        let body = self.list(&Stop::EndEnv);
+        if self.next_command_is("end") {
+            self.at += "\\end".len();
+            self.raw_argument();
+        }
+        table(env.trim_end_matches('*').to_string(), body)
     }
 
     /// A command it does not know: as written, with the braced arguments
