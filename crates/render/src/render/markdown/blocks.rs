@@ -213,7 +213,7 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
         let tail = tail.filter(|t| t.consumed > 0).map(|t| {
             let gap = t
                 .last_end
-                .is_some_and(|end| blank_line_between(src, end, t.consumed));
+                .is_some_and(|e| blank_line_between(src, e, t.consumed));
             (t.consumed, t.rows.min(rows.len()), t.blank || gap)
         });
         return Drawn {
@@ -226,24 +226,34 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
     }
     let raw = shown_raw.into_inner().into_iter();
     settle(src, doc, &committed, &defs, raw, !rows.is_empty());
-    let consumed = committed.consumed;
-    for (at, key) in numbered {
-        if at < consumed && !doc.notes.numbers.contains_key(&key) {
-            let n = doc.notes.numbers.len() + 1;
-            doc.notes.numbers.insert(key, n);
-        }
-    }
-    for (at, key, text) in notes {
-        if at < consumed && !doc.notes.defined(&key) {
-            doc.notes.defs.push((key, text));
-        }
-    }
+    keep_notes(&mut doc.notes, committed.consumed, numbered, notes);
     Drawn {
         rows,
         consumed: committed.consumed,
         last,
         waiting: frozen.is_some(),
         tail: None,
+    }
+}
+
+/// What the answer keeps of a parse's footnotes (those before
+/// `consumed`): the numbers given, the definitions.
+fn keep_notes(
+    kept: &mut Notes,
+    consumed: usize,
+    numbered: Vec<(usize, String)>,
+    notes: Vec<(usize, String, String)>,
+) {
+    for (at, key) in numbered {
+        if at < consumed && !kept.numbers.contains_key(&key) {
+            let n = kept.numbers.len() + 1;
+            kept.numbers.insert(key, n);
+        }
+    }
+    for (at, key, text) in notes {
+        if at < consumed && !kept.defined(&key) {
+            kept.defs.push((key, text));
+        }
     }
 }
 
