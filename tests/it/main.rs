@@ -59,6 +59,7 @@ mod layers;
 mod live;
 mod markdown_defects;
 mod markdown_in_place;
+mod markdown_math;
 mod markdown_spec;
 mod markdown_tty;
 mod memory_faults;

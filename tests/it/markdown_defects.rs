@@ -5,8 +5,9 @@
 
 use crate::support::answer::{deltas, viz_render};
 
-/// `text` drawn at `width`, Unicode or ASCII, with or without colour.
-fn draw(text: &str, width: usize, unicode: bool, color: bool) -> String {
+/// `text` drawn at `width`, Unicode or ASCII, with or without colour
+/// (the same bytes in 3-character deltas as whole).
+pub(crate) fn draw(text: &str, width: usize, unicode: bool, color: bool) -> String {
     let w = width.to_string();
     let args = [
         if unicode { "--unicode" } else { "--ascii" },
@@ -96,10 +97,16 @@ fn constructs_across_lines_are_drawn() {
     for l in ["foo", "bar", "baz"] {
         assert!(has_line(&out, l), "{l} not on a row of its own:\n{out}");
     }
-    // Before its definition: as written, and the definition where it is.
-    assert!(has_line(&out, "See [the docs][1] and [site]."), "{out}");
-    assert!(has_line(&out, "[1]: https://example.com/docs"), "{out}");
-    assert!(has_line(&out, "[site]: https://example.com"), "{out}");
+    // Before its definition: a link too (the block waits for it, issue
+    // 37), and the definitions are not drawn.
+    assert!(
+        has_line(
+            &out,
+            "See the docs (https://example.com/docs) and site (https://example.com)."
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("[1]:") && !out.contains("[site]"), "{out}");
     // After it: a link.
     assert!(
         has_line(&out, "Again the docs (https://example.com/docs)."),

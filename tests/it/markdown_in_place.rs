@@ -158,3 +158,44 @@ proptest! {
         prop_assert_eq!(term.text(), plain);
     }
 }
+
+/// A reference before its definition (issue 37): on a terminal its block
+/// is drawn at once, as written, and redrawn in place, resolved, when the
+/// definition comes; the screen ends as the pipe draws it.
+#[test]
+fn a_reference_is_drawn_at_once_and_redrawn_when_its_definition_comes() {
+    use gemline::events::Event;
+    use gemline::render::Renderer;
+    let opts = RenderOptions {
+        width: 60,
+        unicode: true,
+        color: false,
+        markdown: true,
+        in_place: true,
+        ..RenderOptions::default()
+    };
+    let mut r = Renderer::new(opts.clone());
+    r.fix_screen_size(60, 20);
+    let mut term = Term::new(60, 20);
+    let feed = |r: &mut Renderer, d: &str, term: &mut Term| {
+        let mut out = Vec::new();
+        r.event(&Event::message("assistant", d, true), &mut out)
+            .unwrap();
+        term.feed(&String::from_utf8(out).unwrap()).unwrap();
+    };
+    feed(&mut r, "See [docs] now.\n\nMore text.\n\n", &mut term);
+    let screen: String = term
+        .rows
+        .iter()
+        .map(|l| l.iter().collect::<String>() + "\n")
+        .collect();
+    assert!(screen.contains("See [docs] now."), "{screen}");
+    feed(&mut r, "[docs]: https://d.example\n", &mut term);
+    let mut out = Vec::new();
+    r.finish(&mut out).unwrap();
+    term.feed(&String::from_utf8(out).unwrap()).unwrap();
+    assert_eq!(
+        term.text(),
+        "See docs (https://d.example) now.\n\nMore text.\n"
+    );
+}

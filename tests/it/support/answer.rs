@@ -39,7 +39,8 @@ pub fn viz_render(args: &[&str], input: String) -> String {
 }
 
 /// Markdown as models write it, and worse: words in several scripts,
-/// marks, block markers, tables, code, links, escapes and CR LF.
+/// marks, block markers, tables, code, links, escapes and CR LF,
+/// references and footnotes defined anywhere, math.
 pub fn markdown_text() -> impl Strategy<Value = String> {
     let token = prop_oneof![
         4 => "[a-zA-Z,.]{1,12}",
@@ -55,7 +56,14 @@ pub fn markdown_text() -> impl Strategy<Value = String> {
             Just("[link](http://x.y/z)"), Just("\u{1b}[2J"), Just("\r\n"),
             Just("<br>"), Just("<b>"), Just("</b>"), Just("<sup>"), Just("\n<details>\n"),
             Just("<div>"), Just("[r]"), Just("\n[r]: http://r.s\n"), Just("\n===\n"),
-            Just("\\\n")
+            Just("\\\n"),
+        ].prop_map(String::from),
+        // Issue 37: references and footnotes defined before or after their
+        // use (or never), math, money.
+        1 => prop_oneof![
+            Just("[t][f]"), Just("\n[f]: http://f.g\n"), Just("[^n]"), Just("\n[^n]: a note\n"),
+            Just("[^m]"), Just("$x^2 + \\alpha_1$"), Just("\n$$\n\\frac{a}{b}\n$$\n"),
+            Just("$5 and $10"), Just("\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}"),
         ].prop_map(String::from),
     ];
     prop::collection::vec(token, 0..60).prop_map(|t| t.concat())

@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 /// The suites read, as pulldown-cmark names its files: the CommonMark
-/// spec (652 examples), 57 GFM examples and 18 of alerts.
-pub const SUITES: [&str; 7] = [
+/// spec (652 examples), 57 GFM examples, 18 of alerts, 26 of footnotes
+/// and 47 of math.
+pub const SUITES: [&str; 9] = [
     "spec",
     "gfm_table",
     "gfm_strikethrough",
@@ -19,6 +20,8 @@ pub const SUITES: [&str; 7] = [
     "table",
     "strikethrough",
     "blockquotes_tags",
+    "footnotes",
+    "math",
 ];
 
 /// One example: `spec 281` names the spec's example 281.

@@ -5,22 +5,32 @@
 //! heading, a rule, a paragraph, table or quote after a blank line).
 //! Complete blocks are drawn from that parse and the text after them is
 //! what the next parse starts from: a top-level block boundary is a
-//! clean restart for CommonMark's block structure. Nothing but link
-//! definitions reaches across it, and those are carried here ([`Doc`]):
-//! a reference is resolved when its definition came before it, else it
-//! is shown as written and the definition is drawn where it comes.
+//! clean restart for CommonMark's block structure. Nothing but link and
+//! footnote definitions reaches across it, and those are carried here
+//! ([`Doc`]). A block holding a reference whose definition has not come
+//! yet waits (is not committed, nor is anything after it) until the
+//! definition comes, when it is drawn resolved, or the answer ends, when
+//! it is drawn as written: so where a definition stands does not change
+//! the drawing, nor does how the answer was cut. The text held back from
+//! the first block that waits is [`WAIT_LIMIT`] bytes at most; past them
+//! the blocks that wait are drawn as written and a definition, when it
+//! comes, is drawn where it stands.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use pulldown_cmark::{BrokenLink, CowStr, Event as Md, LinkType, Options, Parser, Tag};
+use pulldown_cmark::{BrokenLink, CowStr, Event as Md, Options, Parser, Tag};
 
 use super::layout::{Layout, Setup, blank_line_between};
+use super::notes::{self, Brackets, Found, Notes};
 use crate::render::RenderOptions;
 
-/// The extensions drawn: GFM tables, strikethrough, task lists, alerts.
+/// The extensions drawn: GFM tables, strikethrough, task lists, alerts,
+/// footnotes, math (`$…$`, `$$…$$`; `$5 and $10` stays money).
 pub const OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_FOOTNOTES)
+    .union(Options::ENABLE_MATH)
     .union(Options::ENABLE_STRIKETHROUGH)
     .union(Options::ENABLE_TASKLISTS)
     .union(Options::ENABLE_GFM);
@@ -44,6 +54,12 @@ pub enum Last {
     Closed,
 }
 
+/// How many bytes of text from a block that waits for a definition are
+/// held with it: past them the blocks that wait are drawn as written (an
+/// answer that never defines a `[shortcut]` does not hold back the rest
+/// forever, nor make every parse longer).
+pub const WAIT_LIMIT: usize = 16 * 1024;
+
 /// What the answer drawn so far leaves to the rest.
 pub struct Doc {
     /// Link definitions drawn, by normalized label: address and title.
@@ -57,6 +73,8 @@ pub struct Doc {
     pub wrote: bool,
     /// Bytes of code that may still be highlighted.
     pub budget: usize,
+    /// Footnotes referred to and defined.
+    pub notes: Notes,
 }
 
 impl Doc {
@@ -67,6 +85,7 @@ impl Doc {
             blank_pending: false,
             wrote: false,
             budget: super::code::HIGHLIGHT_BUDGET,
+            notes: Notes::default(),
         }
     }
 }
@@ -91,6 +110,11 @@ pub struct Drawn {
     pub consumed: usize,
     /// The kind of the block left open at `consumed`.
     pub last: Last,
+    /// That block waits for a definition (see [`WAIT_LIMIT`]).
+    pub waiting: bool,
+    /// In a preview: where the last top-level block starts, the rows
+    /// before it, and whether a blank line comes before it.
+    pub tail: Option<(usize, usize, bool)>,
 }
 
 /// A link definition of this text.
@@ -155,6 +179,7 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
         mode,
         definitions(parser.reference_definitions()),
     );
+    walk.waits = Some(&shown_raw);
     let mut stopped = false;
     for (ev, range) in parser.by_ref() {
         if !walk.event(ev, range) {
@@ -168,28 +193,67 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
     } else {
         walk.end()
     };
+    let frozen = walk.frozen;
     let Walk {
         layout,
         committed,
         defs,
-        unresolved,
+        numbered,
+        notes,
+        tail,
         ..
     } = walk;
+    // A block that waits is the text's first open block, whatever follows
+    // (the next lines are read as going on it, as far as parsing again
+    // is concerned: a parse then only comes where a block could end).
+    let last = frozen.unwrap_or(last);
     let mut rows = layout.rows;
     rows.truncate(committed.rows);
     if mode == Mode::Preview {
+        let tail = tail.filter(|t| t.consumed > 0).map(|t| {
+            let gap = t
+                .last_end
+                .is_some_and(|e| blank_line_between(src, e, t.consumed));
+            (t.consumed, t.rows.min(rows.len()), t.blank || gap)
+        });
         return Drawn {
             rows,
             consumed: src.len(),
             last,
+            waiting: false,
+            tail,
         };
     }
-    let raw = shown_raw.into_inner().into_iter().chain(unresolved);
+    let raw = shown_raw.into_inner().into_iter();
     settle(src, doc, &committed, &defs, raw, !rows.is_empty());
+    keep_notes(&mut doc.notes, committed.consumed, numbered, notes);
     Drawn {
         rows,
         consumed: committed.consumed,
         last,
+        waiting: frozen.is_some(),
+        tail: None,
+    }
+}
+
+/// What the answer keeps of a parse's footnotes (those before
+/// `consumed`): the numbers given, the definitions.
+fn keep_notes(
+    kept: &mut Notes,
+    consumed: usize,
+    numbered: Vec<(usize, String)>,
+    notes: Vec<(usize, String, String)>,
+) {
+    for (at, key) in numbered {
+        if at < consumed && !kept.numbers.contains_key(&key) {
+            let n = kept.numbers.len() + 1;
+            kept.numbers.insert(key, n);
+        }
+    }
+    for (at, key, text) in notes {
+        if at < consumed && !kept.defined(&key) {
+            kept.defs.push((key, text));
+        }
     }
 }
 
@@ -253,8 +317,23 @@ struct Walk<'s, 'd> {
     layout: Layout<'s>,
     defs: Vec<Def>,
     next_def: usize,
-    /// References drawn as written since their definition comes later.
-    unresolved: Vec<(usize, String)>,
+    /// Where references without a definition stand (by the parser's
+    /// callback), and the labels.
+    waits: Option<&'d RefCell<Vec<(usize, String)>>>,
+    /// Where footnote references without a definition stand.
+    notes_waiting: Vec<usize>,
+    /// A block waits for a definition: nothing from it on is committed;
+    /// its kind.
+    frozen: Option<Last>,
+    brackets: Brackets<'s>,
+    /// Footnotes first referred to in this text: where, and the label.
+    numbered: Vec<(usize, String)>,
+    /// Footnote definitions of this text: where, the label, the text.
+    notes: Vec<(usize, String, String)>,
+    /// Inside a footnote definition (kept, not drawn): its depth.
+    skip: usize,
+    /// In a preview, the point before the last top-level block.
+    tail: Option<Point>,
     committed: Point,
     /// The top-level block being walked, and its kind.
     top: Option<(Range<usize>, Last)>,
@@ -288,7 +367,14 @@ impl<'s, 'd> Walk<'s, 'd> {
             layout,
             defs,
             next_def: 0,
-            unresolved: Vec::new(),
+            waits: None,
+            notes_waiting: Vec::new(),
+            frozen: None,
+            brackets: Brackets::default(),
+            numbered: Vec::new(),
+            notes: Vec::new(),
+            skip: 0,
+            tail: None,
             top: None,
             depth: 0,
         }
@@ -308,17 +394,39 @@ impl<'s, 'd> Walk<'s, 'd> {
     /// Takes one event; false when the walk stops before an open last
     /// block (see [`Mode::Commit`]).
     fn event(&mut self, ev: Md<'s>, range: Range<usize>) -> bool {
+        if self.skip > 0 {
+            match ev {
+                Md::Start(_) => self.skip += 1,
+                Md::End(_) => self.skip -= 1,
+                _ => {}
+            }
+            return true;
+        }
         let block_start = matches!(ev, Md::Start(_) | Md::Rule) && self.depth == 0;
         if block_start {
             // Everything before this block is complete: the block before
             // it, and the definitions between.
             self.draw_defs(range.start);
             // A top-level block starts its line (its range starts after
-            // the indent).
-            self.committed = self.point(line_start(self.src, range.start));
+            // the indent); nothing is committed past a block that waits.
+            if self.frozen.is_none()
+                && let Some((r, kind)) = &self.top
+                && self.waits_in(r)
+            {
+                self.frozen = Some(*kind);
+            }
+            if self.frozen.is_none() {
+                self.committed = self.point(line_start(self.src, range.start));
+            }
             let kind = kind_of(&ev, self.src, &range);
             let last_in_text = self.src[range.end..].trim().is_empty();
             self.top = Some((range.clone(), kind));
+            if let Md::Start(Tag::FootnoteDefinition(label)) = &ev {
+                let text = notes::note_text(&self.src[range.clone()]);
+                self.notes.push((range.start, normalize(label), text));
+                self.skip = 1;
+                return true;
+            }
             if self.mode == Mode::Commit
                 && last_in_text
                 && (kind == Last::Fence || !complete(kind, self.src, &range))
@@ -329,13 +437,38 @@ impl<'s, 'd> Walk<'s, 'd> {
         if !block_start && self.depth == 0 {
             return true;
         }
-        if let Some(label) = forward_reference(&ev, &range, &self.defs, self.top.as_ref()) {
-            self.unresolved.push((range.start, normalize(&label)));
-            let suffix = reference_suffix(self.src, &range);
-            let image = matches!(ev, Md::Start(Tag::Image { .. }));
-            self.layout.unresolved_link(image, suffix);
-            self.depth += 1;
+        if let Md::FootnoteReference(label) = &ev {
+            self.footnote(normalize(label), range);
             return true;
+        }
+        match self.brackets.take(ev, range) {
+            Found::Held => {}
+            Found::Reference(key, range) => {
+                if self.doc.notes.defined(&key) {
+                    self.footnote(key, range);
+                } else {
+                    self.notes_waiting.push(range.start);
+                    let (ev, range) = notes::as_text(self.src, range);
+                    self.pass(ev, range);
+                }
+            }
+            Found::Events(evs) => {
+                for (ev, range) in evs {
+                    self.pass(ev, range);
+                }
+            }
+        }
+        true
+    }
+
+    /// An event to the layout; a footnote's definition inside a
+    /// container is drawn where it stands, led by its number.
+    fn pass(&mut self, ev: Md<'s>, range: Range<usize>) {
+        if let Md::Start(Tag::FootnoteDefinition(label)) = &ev {
+            let n = self.number(normalize(label), range.start);
+            self.depth += 1;
+            self.layout.note(format!("{n}."), range.start);
+            return;
         }
         match &ev {
             Md::Start(_) => self.depth += 1,
@@ -343,21 +476,62 @@ impl<'s, 'd> Walk<'s, 'd> {
             _ => {}
         }
         self.layout.event(ev, range);
-        true
+    }
+
+    /// A footnote reference: its number, in superscript.
+    fn footnote(&mut self, key: String, range: Range<usize>) {
+        let n = self.number(key, range.start);
+        let mark = notes::mark(n, self.layout.unicode());
+        self.layout.event(Md::Text(mark.into()), range);
+    }
+
+    /// A footnote's number: the one it has, or the next.
+    fn number(&mut self, key: String, at: usize) -> usize {
+        let known = self.doc.notes.numbers.len();
+        match self.doc.notes.numbers.get(&key) {
+            Some(n) => *n,
+            None => match self.numbered.iter().position(|(_, k)| *k == key) {
+                Some(i) => known + i + 1,
+                None => {
+                    self.numbered.push((at, key));
+                    known + self.numbered.len()
+                }
+            },
+        }
+    }
+
+    /// Whether the top-level block `r` holds a reference whose definition
+    /// has not come (and the text held is within [`WAIT_LIMIT`]).
+    fn waits_in(&self, r: &Range<usize>) -> bool {
+        if self.mode != Mode::Commit || self.src.len() > WAIT_LIMIT {
+            return false;
+        }
+        let raw = self
+            .waits
+            .is_some_and(|w| w.borrow().iter().any(|(at, _)| r.contains(at)));
+        raw || self.notes_waiting.iter().any(|at| r.contains(at))
     }
 
     /// The events ended: what is committed of the last block, and the
     /// kind of the block left open.
     fn end(&mut self) -> Last {
+        for (ev, range) in self.brackets.flush() {
+            self.pass(ev, range);
+        }
         self.layout.close();
         match (&self.top, self.mode) {
             (_, Mode::Finish | Mode::Preview) => {
+                self.tail = Some(self.committed);
                 self.draw_defs(self.src.len());
                 self.committed = self.point(self.src.len());
                 Last::Nothing
             }
             (Some((range, kind)), Mode::Commit) => {
                 let (range, kind) = (range.clone(), *kind);
+                if self.frozen.is_some() || self.waits_in(&range) {
+                    self.frozen = self.frozen.or(Some(kind));
+                    return kind;
+                }
                 // The last block: complete when its kind says so, or when
                 // text it did not take (a definition) follows it.
                 let defs_after = !self.src[range.end..].trim().is_empty();
@@ -379,8 +553,7 @@ impl<'s, 'd> Walk<'s, 'd> {
     fn draw_defs(&mut self, upto: usize) {
         while let Some(d) = self.defs.get(self.next_def).filter(|d| d.span.start < upto) {
             self.next_def += 1;
-            let shown = self.doc.unresolved.contains(&d.key)
-                || self.unresolved.iter().any(|(_, k)| *k == d.key);
+            let shown = self.doc.unresolved.contains(&d.key);
             if shown && !self.doc.defs.contains_key(&d.key) {
                 self.layout
                     .definition(&d.label, &d.dest, &d.title, d.span.clone());
@@ -402,7 +575,8 @@ fn kind_of(ev: &Md<'_>, src: &str, range: &Range<usize>) -> Last {
         Md::Start(Tag::Paragraph) => Last::Paragraph,
         Md::Start(Tag::Table(_)) => Last::Table,
         Md::Start(Tag::BlockQuote(_)) => Last::Quote,
-        Md::Start(Tag::List(_)) => Last::List,
+        // A footnote's definition, as a list, goes on after a blank line.
+        Md::Start(Tag::List(_) | Tag::FootnoteDefinition(_)) => Last::List,
         Md::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Indented)) => Last::IndentedCode,
         Md::Start(Tag::CodeBlock(_)) => Last::Fence,
         Md::Start(Tag::HtmlBlock) => Last::Html(html_ends_at_blank(&src[range.start..])),
@@ -448,42 +622,4 @@ fn fence_closed(block: &str) -> bool {
     lines
         .next_back()
         .is_some_and(|l| super::lines::closes(l, ch, len))
-}
-
-/// A reference link whose definition comes after it, in another
-/// top-level block: its label (it is drawn as written, as it would be
-/// had the answer ended before the definition).
-fn forward_reference(
-    ev: &Md<'_>,
-    range: &Range<usize>,
-    defs: &[Def],
-    top: Option<&(Range<usize>, Last)>,
-) -> Option<String> {
-    let Md::Start(Tag::Link { link_type, id, .. } | Tag::Image { link_type, id, .. }) = ev else {
-        return None;
-    };
-    if !matches!(
-        link_type,
-        LinkType::Reference | LinkType::Collapsed | LinkType::Shortcut
-    ) {
-        return None;
-    }
-    let key = normalize(id);
-    let def = defs.iter().find(|d| d.key == key)?;
-    let block = top.map(|(r, _)| r.clone()).unwrap_or(0..0);
-    let later = def.span.start > range.start;
-    let same_block = block.contains(&def.span.start);
-    (later && !same_block).then(|| id.to_string())
-}
-
-/// What follows a reference link's text as written: `[label]` (full),
-/// `[]` (collapsed) or nothing (shortcut).
-fn reference_suffix(src: &str, range: &Range<usize>) -> String {
-    let written = &src[range.clone()];
-    // The text's closing bracket is the last `]` that is followed by `[`
-    // or ends the link.
-    match written.rfind("][") {
-        Some(at) => written[at + 1..].to_string(),
-        None => String::new(),
-    }
 }

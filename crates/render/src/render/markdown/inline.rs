@@ -9,6 +9,7 @@
 use pulldown_cmark::{Event as Md, LinkType, Tag, TagEnd};
 
 use super::html::{self, Known};
+use super::math;
 use crate::render::text::ascii_fold;
 use crate::render::wrap;
 
@@ -52,6 +53,9 @@ pub struct Span {
     pub text: String,
     pub marks: Marks,
     pub url: Option<String>,
+    /// Display math: its TeX, drawn on rows of its own where it fits
+    /// (`text` is its one-row form, drawn where it does not).
+    pub math: Option<String>,
 }
 
 impl Span {
@@ -60,6 +64,7 @@ impl Span {
             text,
             marks: Marks::default(),
             url: None,
+            math: None,
         }
     }
 }
@@ -85,13 +90,11 @@ enum Origin {
 }
 
 /// An open link: its address, the first span of its text, whether the
-/// address is shown after it, and the text written after it when it is
-/// drawn as plain text (a reference whose definition comes later).
+/// address is shown after it.
 struct OpenLink {
     url: String,
     first: usize,
     show_url: bool,
-    as_text: Option<String>,
     image: bool,
 }
 
@@ -155,7 +158,26 @@ impl Inline {
             }
             folded
         };
-        self.spans.push(Span { text, marks, url });
+        self.spans.push(Span {
+            text,
+            marks,
+            url,
+            math: None,
+        });
+    }
+
+    /// Display math: on rows of its own.
+    fn display_math(&mut self, tex: &str) {
+        if self.spans.last().is_some_and(|s| s.text != BREAK) {
+            self.line_break();
+        }
+        let text = math::inline(tex, self.look.unicode);
+        let marks = self.marks();
+        self.push_text(&text, marks);
+        if let Some(s) = self.spans.last_mut() {
+            s.math = Some(tex.to_string());
+        }
+        self.line_break();
     }
 
     /// A line break inside the paragraph.
@@ -193,8 +215,9 @@ impl Inline {
             // one under the other and mean them so.
             Md::SoftBreak | Md::HardBreak => self.line_break(),
             Md::Html(h) | Md::InlineHtml(h) => self.html(h),
-            Md::InlineMath(t) | Md::DisplayMath(t) => self.text(t),
-            Md::FootnoteReference(r) => self.text(&format!("[^{r}]")),
+            Md::InlineMath(t) if math::is_money(t) => self.text(&format!("${t}$")),
+            Md::InlineMath(t) => self.text(&math::inline(t, self.look.unicode)),
+            Md::DisplayMath(t) => self.display_math(t),
             Md::TaskListMarker(done) => {
                 let b = match (done, self.look.unicode) {
                     (true, true) => "☑ ",
@@ -295,21 +318,6 @@ impl Inline {
         }
     }
 
-    /// A link whose reference is only defined later in the answer: drawn
-    /// as the text it was written as, `[` its text `]` and then `suffix`
-    /// (`[1]`, `[]` or nothing).
-    pub fn start_unresolved_link(&mut self, suffix: String) {
-        self.text("[");
-        self.links.push(OpenLink {
-            url: String::new(),
-            first: self.spans.len(),
-            show_url: false,
-            as_text: Some(format!("]{suffix}")),
-            image: false,
-        });
-        self.open.push((Origin::Markdown, Marks::default()));
-    }
-
     fn start(&mut self, tag: &Tag<'_>) {
         let flag = match tag {
             Tag::Emphasis => {
@@ -342,7 +350,6 @@ impl Inline {
                     url,
                     first: self.spans.len(),
                     show_url: !in_image && shows_url,
-                    as_text: None,
                     image: matches!(tag, Tag::Image { .. }),
                 });
                 Marks {
@@ -373,9 +380,6 @@ impl Inline {
         let Some(link) = self.links.pop() else {
             return;
         };
-        if let Some(after) = link.as_text {
-            return self.text(&after);
-        }
         let shown: String = self.spans[link.first..]
             .iter()
             .map(|s| s.text.as_str())
@@ -480,12 +484,27 @@ pub fn styled(text: &str, m: Marks, url: Option<&str>, color: bool, out: &mut St
     }
 }
 
+/// Columns display math is set in by.
+const MATH_INDENT: usize = 2;
+
 /// Word-wraps spans into rows of at most `room` columns, a row more at
 /// each [`BREAK`] span. Blanks at row ends are dropped; a word longer
 /// than the room is cut (see [`wrap::words`]).
-pub fn wrap_spans(spans: &[Span], room: usize, color: bool) -> Vec<String> {
+pub fn wrap_spans(spans: &[Span], room: usize, look: Look) -> Vec<String> {
     let mut rows = Vec::new();
+    let color = look.color;
     for part in spans.split(|s| s.text == BREAK) {
+        if let [
+            Span {
+                math: Some(tex), ..
+            },
+        ] = part
+            && let Some(drawn) = math::display(tex, look.unicode, room.saturating_sub(MATH_INDENT))
+        {
+            let pad = " ".repeat(MATH_INDENT);
+            rows.extend(drawn.into_iter().map(|r| format!("{pad}{r}")));
+            continue;
+        }
         rows.extend(wrap::words(
             part,
             |s| s.text.as_str(),
@@ -503,6 +522,13 @@ mod tests {
     use super::*;
     use crate::render::text::width;
 
+    const LOOK: Look = Look {
+        color: false,
+        marks: true,
+        unicode: true,
+        hyperlinks: false,
+    };
+
     fn plain(t: &str) -> Span {
         Span::plain(t.into())
     }
@@ -510,7 +536,7 @@ mod tests {
     #[test]
     fn wraps_and_cuts_long_words() {
         let spans = [plain("alpha beta gamma delta"), plain(" abcdefghijklmnop")];
-        let l = wrap_spans(&spans, 10, false);
+        let l = wrap_spans(&spans, 10, LOOK);
         assert_eq!(l, ["alpha beta", "gamma", "delta", "abcdefghij", "klmnop"]);
         for x in &l {
             assert!(width(x) <= 10);
@@ -520,7 +546,7 @@ mod tests {
     #[test]
     fn a_break_starts_a_row() {
         let spans = [plain("one two"), plain(BREAK), plain("three")];
-        assert_eq!(wrap_spans(&spans, 40, false), ["one two", "three"]);
+        assert_eq!(wrap_spans(&spans, 40, LOOK), ["one two", "three"]);
     }
 
     #[test]

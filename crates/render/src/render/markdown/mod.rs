@@ -31,8 +31,10 @@ mod code;
 mod html;
 mod inline;
 mod layout;
+mod math;
 pub use layout::alert_word;
 mod lines;
+mod notes;
 mod table;
 
 use super::RenderOptions;
@@ -65,13 +67,32 @@ pub struct Markdown {
     /// The top-level list left open: its kind of item and where its last
     /// item's content starts.
     list: Option<lines::Item>,
+    /// The open text starts with a block that waits for a definition.
+    waiting: bool,
+    /// The preview of the open text held for a definition, but its last
+    /// block (see [`Markdown::preview_held`]).
+    held: Option<Held>,
 }
+
+/// Rows of a preview kept: of the open text before `from`, and whether a
+/// blank line comes before the block at `from`.
+struct Held {
+    from: usize,
+    rows: Vec<String>,
+    blank: bool,
+}
+
+/// How much open text held for a definition grows between two drawings
+/// of it whole in a preview.
+const HELD_STEP: usize = 512;
 
 impl Markdown {
     pub fn new(opts: RenderOptions) -> Markdown {
         Markdown {
             marks: !opts.color,
             list: None,
+            waiting: false,
+            held: None,
             opts,
             open: String::new(),
             partial: String::new(),
@@ -122,11 +143,33 @@ impl Markdown {
         if !self.open.is_empty() {
             self.parse(Mode::Finish, out);
         }
+        self.draw_notes(out);
         let (opts, marks) = (self.opts.clone(), self.marks);
         *self = Markdown {
             marks,
             ..Markdown::new(opts)
         };
+    }
+
+    /// The footnotes after the answer: a rule, then each note led by its
+    /// number.
+    fn draw_notes(&mut self, out: &mut String) {
+        let notes = self.doc.notes.numbered();
+        if notes.is_empty() {
+            return;
+        }
+        for (i, md) in std::iter::once("---\n".to_string())
+            .chain(notes)
+            .enumerate()
+        {
+            self.doc.blank_pending = i < 2;
+            let look = blocks::Look {
+                opts: &self.opts,
+                marks: self.marks,
+            };
+            let drawn = blocks::draw(&md, &mut self.doc, look, Mode::Finish);
+            self.emit(drawn.rows, out);
+        }
     }
 
     /// The rows of the block still open, drawn as if the text ended now:
@@ -148,24 +191,70 @@ impl Markdown {
                 if self.open.is_empty() && self.partial.trim().is_empty() {
                     return Vec::new();
                 }
-                let mut src = self.open.clone();
-                src.push_str(&self.clean(&self.partial));
-                let mut doc = Doc {
-                    defs: std::mem::take(&mut self.doc.defs),
-                    unresolved: std::mem::take(&mut self.doc.unresolved),
-                    ..Doc::new()
-                };
-                doc.blank_pending = self.doc.blank_pending;
-                doc.wrote = self.doc.wrote;
-                let drawn = blocks::draw(&src, &mut doc, self.look(), Mode::Preview);
-                self.doc.defs = doc.defs;
-                self.doc.unresolved = doc.unresolved;
-                drawn.rows.into_iter().map(|r| self.fit(r)).collect()
+                let partial = self.clean(&self.partial);
+                if self.waiting && self.open.len() > HELD_STEP {
+                    self.preview_held(&partial, max_rows)
+                } else {
+                    let src = self.open.clone() + &partial;
+                    let (blank, wrote) = (self.doc.blank_pending, self.doc.wrote);
+                    let drawn = self.preview_draw(&src, blank, wrote);
+                    drawn.rows.into_iter().map(|r| self.fit(r)).collect()
+                }
             }
         };
         if rows.len() > max_rows {
             rows.drain(..rows.len() - max_rows);
         }
+        rows
+    }
+
+    /// The open text drawn for a look (see [`Mode::Preview`]), after a
+    /// blank line or not, after rows or not.
+    fn preview_draw(&mut self, src: &str, blank: bool, wrote: bool) -> blocks::Drawn {
+        let mut doc = Doc {
+            defs: std::mem::take(&mut self.doc.defs),
+            unresolved: std::mem::take(&mut self.doc.unresolved),
+            notes: std::mem::take(&mut self.doc.notes),
+            ..Doc::new()
+        };
+        doc.blank_pending = blank;
+        doc.wrote = wrote;
+        let drawn = blocks::draw(src, &mut doc, self.look(), Mode::Preview);
+        self.doc.defs = doc.defs;
+        self.doc.unresolved = doc.unresolved;
+        self.doc.notes = doc.notes;
+        drawn
+    }
+
+    /// The preview of open text held for a definition (it can grow to
+    /// [`blocks::WAIT_LIMIT`]): the rows of its blocks but the last are
+    /// kept, the text after them drawn again every [`HELD_STEP`] bytes to
+    /// keep more, so a redraw parses little more than the last block (a
+    /// top-level block is a clean restart).
+    fn preview_held(&mut self, partial: &str, max_rows: usize) -> Vec<String> {
+        let mut held = self.held.take().unwrap_or(Held {
+            from: 0,
+            rows: Vec::new(),
+            blank: self.doc.blank_pending,
+        });
+        if self.open.len() - held.from > HELD_STEP {
+            let src = self.open[held.from..].to_string();
+            let wrote = self.doc.wrote || !held.rows.is_empty();
+            let drawn = self.preview_draw(&src, held.blank, wrote);
+            if let Some((at, n, blank)) = drawn.tail {
+                let rows: Vec<String> = drawn.rows.into_iter().take(n).collect();
+                held.rows.extend(rows.into_iter().map(|r| self.fit(r)));
+                held.from += at;
+                held.blank = blank;
+            }
+        }
+        let src = self.open[held.from..].to_string() + partial;
+        let wrote = self.doc.wrote || !held.rows.is_empty();
+        let drawn = self.preview_draw(&src, held.blank, wrote);
+        let keep = held.rows.len().saturating_sub(max_rows);
+        let mut rows: Vec<String> = held.rows[keep..].to_vec();
+        rows.extend(drawn.rows.into_iter().map(|r| self.fit(r)));
+        self.held = Some(held);
         rows
     }
 
@@ -208,6 +297,14 @@ impl Markdown {
         }
         self.open.push_str(&line);
         self.open.push('\n');
+        if self.waiting {
+            // Nothing can be committed until a definition comes (a line
+            // with `]:`) or the wait is over.
+            if line.contains("]:") || self.open.len() > blocks::WAIT_LIMIT {
+                self.parse(Mode::Commit, out);
+            }
+            return;
+        }
         let parse = match self.last {
             // A blank line ends these blocks.
             Last::Paragraph | Last::Table | Last::Quote | Last::Html(true) if blank => true,
@@ -235,7 +332,9 @@ impl Markdown {
         let drawn = blocks::draw(&self.open, &mut self.doc, look, mode);
         self.emit(drawn.rows, out);
         self.open.drain(..drawn.consumed);
+        self.held = None;
         self.last = drawn.last;
+        self.waiting = drawn.waiting;
         self.list = (self.last == Last::List)
             .then(|| lines::list_shape(&self.open))
             .flatten();

@@ -56,18 +56,7 @@ fn code_keeps_its_lines_and_tables_fit() {
 #[test]
 fn cutting_the_text_anywhere_draws_the_same() {
     let text = "# T\n\nSome *text* that wraps around the width here.\n- a\n- b\n\n| h | v |\n|---|---|\n| a | 1 |\n```\ncode\n```\ntail";
-    let o = opts(20, true, true);
-    let whole = draw(text, &o);
-    for step in 1..7 {
-        let mut md = Markdown::new(o.clone());
-        let mut out = String::new();
-        let chars: Vec<char> = text.chars().collect();
-        for c in chars.chunks(step) {
-            md.push(&c.iter().collect::<String>(), &mut out);
-        }
-        md.finish(&mut out);
-        assert_eq!(out, whole);
-    }
+    draw_any_cut(text, &opts(20, true, true));
 }
 
 #[test]
@@ -163,8 +152,8 @@ fn top_level_code_streams_by_line() {
     assert_eq!(out, "Run:\n\n  ls -l\n  cd /tmp\nDone.\n");
 }
 
-/// A reference is a link once its definition has come; before, it is
-/// drawn as written and the definition where it comes.
+/// A reference is a link wherever its definition stands (the block
+/// waits for it), and the definitions are not drawn.
 #[test]
 fn references_before_and_after_their_definitions() {
     let out = draw(
@@ -173,7 +162,7 @@ fn references_before_and_after_their_definitions() {
     );
     assert_eq!(
         out,
-        "See [the docs][1].\n\n[1]: https://x.y/docs\n\nAgain the docs (https://x.y/docs), two (https://x.y/other).\n"
+        "See the docs (https://x.y/docs).\n\nAgain the docs (https://x.y/docs), two (https://x.y/other).\n"
     );
 }
 
@@ -236,5 +225,155 @@ fn an_unknown_alert_draws_the_same_however_it_is_cut() {
         md.push(&text[cut..], &mut out);
         md.finish(&mut out);
         assert_eq!(out, whole, "cut at {cut}");
+    }
+}
+
+#[test]
+fn math_is_drawn_and_money_stays_money() {
+    let o = opts(40, true, false);
+    let out = draw(
+        "Costs $5 and $10 today.\n\nEnergy $E = mc^2$ and $\\alpha_1$.\n\n$$\n\\frac{a+b}{2}\n$$\n\nafter\n",
+        &o,
+    );
+    assert_eq!(
+        out,
+        "Costs $5 and $10 today.\n\nEnergy E = mc² and α₁.\n\n  a + b\n  ─────\n    2\n\nafter\n"
+    );
+    let money = draw(
+        "From $5-$10, $20 to $30 or $1,$2.\n",
+        &opts(40, true, false),
+    );
+    assert_eq!(money, "From $5-$10, $20 to $30 or $1,$2.\n");
+    let ascii = draw("$\\alpha \\leq \\beta$\n", &opts(40, false, false));
+    assert_eq!(ascii, "alpha <= beta\n");
+}
+
+/// Draws `text` cut into pieces of `step` characters.
+fn draw_cut(text: &str, o: &RenderOptions, step: usize) -> String {
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for c in chars.chunks(step) {
+        md.push(&c.iter().collect::<String>(), &mut out);
+    }
+    md.finish(&mut out);
+    out
+}
+
+/// `text` drawn whole, after checking every cut into pieces of 1 to 8
+/// characters draws the same.
+fn draw_any_cut(text: &str, o: &RenderOptions) -> String {
+    let whole = draw(text, o);
+    for step in 1..9 {
+        assert_eq!(draw_cut(text, o, step), whole, "cut {step}");
+    }
+    whole
+}
+
+#[test]
+fn a_reference_defined_after_its_use_is_resolved() {
+    let text = "Read [the guide][g] first.\n\nThen more text.\n\n[g]: https://example.com/guide\n";
+    assert_eq!(
+        draw_any_cut(text, &opts(60, true, false)),
+        "Read the guide (https://example.com/guide) first.\n\nThen more text.\n"
+    );
+}
+
+#[test]
+fn a_block_waits_for_its_definition_in_a_pipe_and_is_previewed_on_a_terminal() {
+    let o = opts(60, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push("See [docs].\n\nNext paragraph.\n\n", &mut out);
+    assert_eq!(out, "", "the block using [docs] waits");
+    assert_eq!(md.preview(24), ["See [docs].", "", "Next paragraph."]);
+    md.push("[docs]: https://d.example\n\nLast.\n", &mut out);
+    assert_eq!(out, "See docs (https://d.example).\n\nNext paragraph.\n");
+    md.finish(&mut out);
+    assert!(out.ends_with("\nLast.\n"), "{out}");
+}
+
+#[test]
+fn a_reference_never_defined_is_drawn_as_written_at_the_end() {
+    let out = draw("Array [i] here.\n\nMore.\n", &opts(40, true, false));
+    assert_eq!(out, "Array [i] here.\n\nMore.\n");
+}
+
+#[test]
+fn a_block_waits_no_further_than_the_limit() {
+    let mut text = String::from("See [far].\n\n");
+    while text.len() < blocks::WAIT_LIMIT + 100 {
+        text.push_str("Some filler paragraph of words.\n\n");
+    }
+    text.push_str("[far]: https://far.example\n");
+    let o = opts(60, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push(&text, &mut out);
+    assert!(out.starts_with("See [far].\n"), "{}", &out[..40]);
+    md.finish(&mut out);
+    assert!(
+        out.ends_with("[far]: https://far.example\n"),
+        "the definition drawn where it stands"
+    );
+    for step in [3, 7] {
+        assert_eq!(draw_cut(&text, &o, step), out, "cut {step}");
+    }
+}
+
+#[test]
+fn footnotes_are_numbered_and_drawn_after_the_answer() {
+    let text = "Water boils[^b] and freezes[^f].\n\n[^f]: At 0 °C.\n\nAgain[^b].\n\n[^b]: At 100 °C\n    at sea level.\n\nEnd [^none].\n";
+    assert_eq!(
+        draw_any_cut(text, &opts(40, true, false)),
+        "Water boils¹ and freezes².\n\nAgain¹.\n\nEnd [^none].\n\n────────────────────────────────────────\n\n1. At 100 °C\n   at sea level.\n2. At 0 °C.\n"
+    );
+    let ascii = draw(text, &opts(40, false, false));
+    assert!(
+        ascii.starts_with("Water boils[1] and freezes[2]."),
+        "{ascii}"
+    );
+}
+
+/// A long answer held for a definition that never comes is previewed
+/// from the rows kept (only the text after them is parsed at a redraw),
+/// and the preview still ends with the text being written.
+#[test]
+fn a_long_held_answer_previews_its_last_rows() {
+    let o = opts(60, true, false);
+    let mut md = Markdown::new(o.clone());
+    let mut out = String::new();
+    md.push("See [x] here.\n\n", &mut out);
+    for i in 0..60 {
+        md.push(&format!("Paragraph {i} of the held text.\n\n"), &mut out);
+        let rows = md.preview(5);
+        assert_eq!(
+            rows.last().map(String::as_str),
+            Some(format!("Paragraph {i} of the held text.").as_str())
+        );
+    }
+    assert_eq!(out, "", "held for the definition");
+    md.push("Last words", &mut out);
+    assert_eq!(
+        md.preview(3),
+        ["Paragraph 59 of the held text.", "", "Last words"]
+    );
+}
+
+#[test]
+fn math_in_cells_headings_and_narrow_rooms() {
+    let o = opts(24, true, false);
+    let out = draw(
+        "# Rate $\\lambda$\n\n| x | $x^2$ |\n|---|---|\n| $\\alpha$ | $\\frac{1}{2}$ |\n\n- $$\\frac{a+b+c+d+e+f+g+h+i}{2}$$\n",
+        &o,
+    );
+    assert!(out.starts_with("Rate λ\n"), "{out}");
+    assert!(out.contains("│ α │ 1/2 │"), "{out}");
+    assert!(
+        out.contains("(a + b + c"),
+        "too wide to stack: on a row\n{out}"
+    );
+    for l in out.lines() {
+        assert!(crate::render::text::width(l) <= 24, "{l:?}");
     }
 }

@@ -11,7 +11,7 @@ use super::{Layout, Leaf};
 use crate::render::markdown::code::{self, Code};
 use crate::render::markdown::html::{self, Piece};
 use crate::render::markdown::inline::{self, Inline, Marks, Span, wrap_spans};
-use crate::render::markdown::table;
+use crate::render::markdown::{math, table};
 use crate::render::text::{Style, paint, strip_ansi, width};
 
 impl Layout<'_> {
@@ -30,7 +30,7 @@ impl Layout<'_> {
         let mut rows = if spans.is_empty() && heading.is_none() {
             Vec::new()
         } else {
-            wrap_spans(&spans, room, self.look.color)
+            wrap_spans(&spans, room, self.look)
         };
         if let Some(level) = heading
             && let Some(u) = self.underline(level, &rows, room)
@@ -142,7 +142,7 @@ impl Layout<'_> {
         }
         if !inline.spans.is_empty() {
             let room = self.room();
-            let rows = wrap_spans(&inline.spans, room, self.look.color);
+            let rows = wrap_spans(&inline.spans, room, self.look);
             self.push_rows(rows);
         }
         self.end_block(end);
@@ -181,6 +181,7 @@ impl Layout<'_> {
                 ..Marks::default()
             },
             url: None,
+            math: None,
         }];
         spans.push(Span::plain(" ".into()));
         spans.push(Span {
@@ -191,6 +192,7 @@ impl Layout<'_> {
                 ..Marks::default()
             },
             url: (self.look.hyperlinks && self.look.color).then(|| dest.to_string()),
+            math: None,
         });
         if !title.is_empty() {
             spans.push(Span::plain(format!(" \"{title}\"")));
@@ -199,7 +201,7 @@ impl Layout<'_> {
             s.text = fold_ascii(&s.text, self.look.unicode);
         }
         let room = self.room();
-        let rows = wrap_spans(&spans, room, self.look.color);
+        let rows = wrap_spans(&spans, room, self.look);
         self.push_rows(rows);
         self.end_block(at.end);
     }
@@ -208,9 +210,10 @@ impl Layout<'_> {
 /// A table cell's text: its words, code (in backticks when `marks` are
 /// written) and HTML as written, a known tag's text kept and its tag
 /// dropped, a `<br>` a blank.
-pub(super) fn table_text(ev: &Md<'_>, cell: &mut String, marks: bool) {
+pub(super) fn table_text(ev: &Md<'_>, cell: &mut String, marks: bool, unicode: bool) {
     match ev {
         Md::Text(t) => cell.push_str(t),
+        Md::InlineMath(t) | Md::DisplayMath(t) => cell.push_str(&math::inline(t, unicode)),
         Md::Code(t) if marks => {
             cell.push('`');
             cell.push_str(t);

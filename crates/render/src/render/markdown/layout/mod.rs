@@ -299,7 +299,7 @@ impl<'a> Layout<'a> {
             }
             Some(Leaf::Table { cell, .. }) => {
                 if let Some(c) = cell {
-                    table_text(&ev, c, self.look.marks);
+                    table_text(&ev, c, self.look.marks, self.look.unicode);
                 }
             }
             Some(Leaf::Text { inline, end, .. }) => {
@@ -519,7 +519,7 @@ impl<'a> Layout<'a> {
                 self.close_implicit();
                 self.frames.pop();
             }
-            TagEnd::Item => {
+            TagEnd::Item | TagEnd::FootnoteDefinition => {
                 self.close_implicit();
                 if let Some(Frame::Item { used: false, .. }) = self.frames.last() {
                     // An empty item: its lead alone.
@@ -570,15 +570,22 @@ impl<'a> Layout<'a> {
         self.last_end = None;
     }
 
-    /// A reference link drawn as written (its definition comes later):
-    /// `[`, its text, `]` and `suffix`.
-    pub fn unresolved_link(&mut self, image: bool, suffix: String) {
-        if let Some(Leaf::Text { inline, .. }) = &mut self.leaf {
-            if image {
-                inline.text("!");
-            }
-            inline.start_unresolved_link(suffix);
-        }
+    /// A footnote's definition inside a container: drawn as an item led
+    /// by its number (`lead`).
+    pub fn note(&mut self, lead: String, at: usize) {
+        self.close_implicit();
+        self.begin_block(at);
+        let lead_w = width(&lead) + 1;
+        self.frames.push(Frame::Item {
+            lead,
+            lead_w,
+            used: false,
+        });
+    }
+
+    /// Whether glyphs beyond ASCII are drawn.
+    pub fn unicode(&self) -> bool {
+        self.look.unicode
     }
 
     /// Ends the layout: closes a leaf left open (a preview of text that
