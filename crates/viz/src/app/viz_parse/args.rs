@@ -234,6 +234,27 @@ pub struct VizParseArgs {
     #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_groups: Option<u32>,
 
+    /// A new column NAME computed from each row, as Vega-Lite's
+    /// calculate: numbers, column names ("double quotes" around one with
+    /// spaces), + - * /, parentheses, abs ceil exp floor log log10 round
+    /// sqrt, min max pow; a division by zero or a missing cell gives no
+    /// value (said once). Repeatable; -x/-y/-s/--filter name the new
+    /// column like any other.
+    #[arg(help_heading = TRANSFORMS, long, value_name = "NAME=EXPR")]
+    pub calculate: Vec<String>,
+
+    /// Wide columns made into rows, as Vega-Lite's fold: each row becomes
+    /// one row per listed column (names, 1-based numbers or patterns such
+    /// as 'sales_*', comma-separated) holding the other columns, `key`
+    /// (the column's name) and `value` (its cell): -s key draws one
+    /// series per folded column.
+    #[arg(help_heading = TRANSFORMS, long, value_name = "COLUMNS")]
+    pub fold: Option<String>,
+
+    /// The names of --fold's two columns [default: key,value].
+    #[arg(help_heading = TRANSFORMS, long, value_name = "KEY,VALUE", requires = "fold")]
+    pub fold_as: Option<String>,
+
     /// Chart title.
     #[arg(help_heading = CHART, long)]
     pub title: Option<String>,

@@ -1,0 +1,496 @@
+//! The columns a table's rows gain or trade before the chart reads them:
+//! the row number of `-x @row` (Vega-Lite's `window` `row_number`), each
+//! `--calculate` (`calculate`) and `--fold` (`fold`). A [`DerivedRows`]
+//! wraps the reader: every input row, as it streams, becomes the rows the
+//! chart reads (one a row, or one per folded column), so memory stays
+//! flat whatever the input's length and every chart, transform and output
+//! format sees plain columns. A `--calculate` whose columns include the
+//! fold's key or value (or a later one's) runs after the fold, the others
+//! before, as the Vega-Lite steps say.
+//!
+//! The export keeps the input rows, not the derived ones ([`Kept`]): the
+//! columns the derived ones are computed from, typed as read, so that a
+//! Vega-Lite export computes the same columns itself.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use serde_json::{Value, json};
+
+use super::super::number::{Decimal, MarkHint, decide_decimal, parse_number_as};
+use super::super::rows::{Cells, Loc, Names, OwnedRow, Rows, Warner, cell};
+use super::super::transform::{
+    AggregateOp, Calculate, CellKind, Source, SourceColumn, glob, is_pattern,
+};
+use super::super::{ParseError, ParseOptions};
+use super::sample::{nul_row, ragged, short_row};
+use super::{column_cells, column_ref, resolve};
+use crate::spec::ChartType;
+
+/// What `-x` names to chart rows in their order.
+pub(crate) const ROW: &str = "@row";
+
+/// A `--calculate` resolved: where its columns are, and the rows it
+/// could not compute.
+struct Step {
+    calc: Calculate,
+    missing: usize,
+    first: Option<Loc>,
+}
+
+/// The input rows the export carries, and what is needed to pick them.
+pub(super) struct Kept {
+    /// Each derived column: the input column it is, or the input columns
+    /// it is computed from.
+    from: Vec<(Option<usize>, Vec<usize>)>,
+    names: Vec<String>,
+    decimals: Vec<Decimal>,
+    source: Option<Source>,
+    /// Input rows read before the chart chose its columns.
+    pending: Vec<OwnedRow>,
+    /// The derived columns as Vega-Lite steps.
+    pub(super) vega: Vec<Value>,
+    /// The derived columns computed here (numbers written with a point).
+    pub(super) computed: Vec<usize>,
+}
+
+impl Kept {
+    /// The chart's export columns (`wanted`, derived) as input columns.
+    pub(super) fn open(&mut self, wanted: &[SourceColumn]) {
+        let mut cols: Vec<SourceColumn> = Vec::new();
+        let mut add = |at: usize, kind: CellKind, w: Option<&SourceColumn>| {
+            if !cols.iter().any(|c| c.at == at) {
+                cols.push(SourceColumn {
+                    at,
+                    name: self.names[at].clone(),
+                    kind,
+                    decimal: w.map_or(self.decimals[at], |w| w.decimal),
+                    dates: w.and_then(|w| w.dates),
+                });
+            }
+        };
+        for w in wanted {
+            match &self.from[w.at] {
+                (Some(input), _) => add(*input, w.kind, Some(w)),
+                (None, deps) => deps.iter().for_each(|&d| add(d, CellKind::Number, None)),
+            }
+        }
+        let mut source = Source::new(cols);
+        for row in self.pending.drain(..) {
+            source.push(|i| cell(&row, i));
+        }
+        self.source = Some(source);
+    }
+
+    fn record(&mut self, row: &OwnedRow) {
+        match &mut self.source {
+            Some(s) if !s.is_over() => s.push(|i| cell(row, i)),
+            Some(_) => {}
+            None => self.pending.push(row.clone()),
+        }
+    }
+
+    /// The input rows, unless there were too many (or none were asked for).
+    pub(super) fn finish(&mut self) -> Option<Vec<serde_json::Map<String, Value>>> {
+        self.source.take().and_then(Source::finish)
+    }
+}
+
+/// The derivation of one table's rows.
+pub(super) struct Derivation {
+    width: usize,
+    /// The header's width and the delimiter, for rows wider or shorter.
+    check: Option<(usize, u8)>,
+    decimals: Vec<Decimal>,
+    row: bool,
+    rows: usize,
+    pre: Vec<Step>,
+    /// Base columns folded, and the base columns kept beside them.
+    fold: Option<(Vec<(usize, String)>, Vec<usize>)>,
+    post: Vec<Step>,
+    kept: Rc<RefCell<Kept>>,
+}
+
+/// A cell's number, read with the column's mark (derived ones: a point).
+fn number(row: &OwnedRow, i: usize, decimals: &[Decimal]) -> Option<f64> {
+    let c = cell(row, i)?;
+    parse_number_as(&c, decimals.get(i).copied().unwrap_or(Decimal::Point)).map(|n| n.value)
+}
+
+fn written(v: Option<f64>) -> Option<String> {
+    v.map(|v| v.to_string())
+}
+
+impl Step {
+    fn run(&mut self, row: &mut OwnedRow, decimals: &[Decimal], loc: Loc) {
+        let v = self.calc.expr.eval(&|i| number(row, i, decimals));
+        if v.is_none() {
+            self.missing += 1;
+            self.first.get_or_insert(loc);
+        }
+        row.push(written(v));
+    }
+}
+
+/// The result of [`derive`]: the rows' new names and sample, the options
+/// with `-x @row` resolved, and the derivation to wrap the reader in.
+pub(super) struct Derived {
+    pub(super) names: Names,
+    pub(super) sample: Vec<(OwnedRow, Loc)>,
+    pub(super) opts: ParseOptions,
+    pub(super) derivation: Derivation,
+    pub(super) kept: Rc<RefCell<Kept>>,
+}
+
+/// Whether `opts` ask for derived columns.
+pub(super) fn asked(opts: &ParseOptions) -> bool {
+    let t = &opts.transform;
+    !t.calculate.is_empty() || t.fold.is_some() || row_asked(opts)
+}
+
+fn row_asked(opts: &ParseOptions) -> bool {
+    opts.label
+        .as_deref()
+        .is_some_and(|l| l.trim().eq_ignore_ascii_case(ROW))
+}
+
+/// Resolves the derivations `opts` ask for ([`asked`]) on the table's
+/// columns, and derives the sample.
+pub(super) fn derive(
+    names: Names,
+    sample: Vec<(OwnedRow, Loc)>,
+    rows: &dyn Rows,
+    opts: &ParseOptions,
+    warn: &mut Warner,
+) -> Result<Derived, ParseError> {
+    let row = row_asked(opts);
+    let t = &opts.transform;
+    let width = names.list.len();
+    let check = rows.delimiter().filter(|_| names.real).map(|d| (width, d));
+    let hint = rows.mark_hint();
+    let decimals: Vec<Decimal> = (0..width)
+        .map(|i| {
+            opts.decimal
+                .unwrap_or_else(|| decide_decimal(column_cells(&sample, i), hint).mark)
+        })
+        .collect();
+    // The base: the input's columns, the row number, the calculations
+    // that read no folded column.
+    let mut base = names.list.clone();
+    let mut from: Vec<(Option<usize>, Vec<usize>)> =
+        (0..width).map(|i| (Some(i), vec![i])).collect();
+    let row_name = if base.iter().any(|n| n.eq_ignore_ascii_case("row")) {
+        ROW.to_string()
+    } else {
+        "row".to_string()
+    };
+    if row {
+        base.push(row_name.clone());
+        from.push((None, Vec::new()));
+    }
+    let (mut pre, mut post) = (Vec::new(), Vec::new());
+    let mut vega = Vec::new();
+    if row {
+        vega.push(json!({"window": [{"op": "row_number", "as": row_name}]}));
+    }
+    for c in &t.calculate {
+        // What cannot be read before the fold is read after it.
+        if t.fold.is_some() && place(c, &base).is_err() {
+            post.push(step(c));
+            continue;
+        }
+        let s = place(c, &base)?;
+        from.push((None, deps(&s.calc, &from)));
+        vega.push(json!({"calculate": s.calc.expr.vega(), "as": s.calc.name}));
+        base.push(s.calc.name.clone());
+        pre.push(s);
+    }
+    let mut list = base.clone();
+    let mut fold = None;
+    if let Some(f) = &t.fold {
+        let folded = fold_columns(&f.columns, &base)?;
+        let kept_cols: Vec<usize> = (0..base.len()).filter(|i| !folded.contains(i)).collect();
+        list = kept_cols.iter().map(|&i| base[i].clone()).collect();
+        for n in [&f.key, &f.value] {
+            if list.contains(n) {
+                return Err(ParseError::Usage(format!(
+                    "--fold-as: a column not folded is named {n:?} already; --fold-as KEY,VALUE \
+                     names the fold's two columns otherwise"
+                )));
+            }
+        }
+        let mut out_from: Vec<_> = kept_cols.iter().map(|&i| from[i].clone()).collect();
+        let all: Vec<usize> = folded.iter().flat_map(|&i| from[i].1.clone()).collect();
+        out_from.push((None, all.clone()));
+        out_from.push((None, all));
+        from = out_from;
+        list.push(f.key.clone());
+        list.push(f.value.clone());
+        vega.push(json!({
+            "fold": folded.iter().map(|&i| base[i].clone()).collect::<Vec<_>>(),
+            "as": [f.key, f.value]
+        }));
+        fold = Some((
+            folded.iter().map(|&i| (i, base[i].clone())).collect(),
+            kept_cols,
+        ));
+    }
+    for s in &mut post {
+        let placed = place(&s.calc, &list)?;
+        *s = placed;
+        from.push((None, deps(&s.calc, &from)));
+        vega.push(json!({"calculate": s.calc.expr.vega(), "as": s.calc.name}));
+        list.push(s.calc.name.clone());
+    }
+    let computed = (0..list.len())
+        .filter(|&i| (row && list[i] == row_name) || t.calculate.iter().any(|c| c.name == list[i]))
+        .collect();
+    let kept = Rc::new(RefCell::new(Kept {
+        from,
+        names: names.list.clone(),
+        decimals: decimals.clone(),
+        source: None,
+        pending: Vec::new(),
+        vega,
+        computed,
+    }));
+    let mut d = Derivation {
+        width,
+        check,
+        decimals,
+        row,
+        rows: 0,
+        pre,
+        fold,
+        post,
+        kept: kept.clone(),
+    };
+    let mut out = VecDeque::new();
+    for (r, loc) in &sample {
+        d.take(r, *loc, warn, &mut out)?;
+    }
+    let mut opts = opts.clone();
+    if row {
+        opts.label = Some(row_name);
+        opts.transform.row = true;
+    }
+    // A fold charts its values: by the folded column's name, or, with
+    // another x, one series per folded column.
+    if let Some(f) = &t.fold {
+        if opts.values.is_empty() {
+            opts.values = vec![f.value.clone()];
+        }
+        match &opts.label {
+            None => {
+                opts.label = Some(f.key.clone());
+                // Each folded column's name is on many rows: one value each.
+                let shaped = matches!(opts.chart, Some(ChartType::Hist | ChartType::Point));
+                if opts.transform.aggregate.is_none() && !shaped {
+                    opts.transform.aggregate = Some(AggregateOp::Mean);
+                    warn.note(
+                        "--fold: the mean of each folded column (--aggregate names another; \
+                         -x COLUMN draws each row, one series per folded column)"
+                            .to_string(),
+                    );
+                }
+            }
+            Some(l) if *l != f.key && opts.series.is_none() => opts.series = Some(f.key.clone()),
+            Some(_) => {}
+        }
+    }
+    Ok(Derived {
+        names: Names {
+            list,
+            real: names.real,
+        },
+        sample: out.into(),
+        opts,
+        derivation: d,
+        kept,
+    })
+}
+
+fn step(c: &Calculate) -> Step {
+    Step {
+        calc: c.clone(),
+        missing: 0,
+        first: None,
+    }
+}
+
+/// A calculation with its columns placed among `names`; its name must be
+/// new.
+fn place(c: &Calculate, names: &[String]) -> Result<Step, ParseError> {
+    if names.contains(&c.name) {
+        return Err(ParseError::Usage(format!(
+            "--calculate {:?}: {} exists already; give the new column another name",
+            c.text,
+            column_ref(&c.name)
+        )));
+    }
+    let mut s = step(c);
+    let flag = format!("--calculate {:?}: column", c.text);
+    s.calc.expr.resolve(&mut |n| resolve(names, n, &flag))?;
+    Ok(s)
+}
+
+/// The input columns a calculation reads, through earlier ones.
+fn deps(c: &Calculate, from: &[(Option<usize>, Vec<usize>)]) -> Vec<usize> {
+    let mut out: Vec<usize> = c
+        .expr
+        .places()
+        .iter()
+        .flat_map(|&p| from[p].1.clone())
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The base columns `--fold` names: each item a column (name or 1-based
+/// number) or a pattern matching at least one.
+fn fold_columns(items: &[String], base: &[String]) -> Result<Vec<usize>, ParseError> {
+    let mut out: Vec<usize> = Vec::new();
+    for item in items {
+        if is_pattern(item) {
+            let found: Vec<usize> = (0..base.len()).filter(|&i| glob(item, &base[i])).collect();
+            if found.is_empty() {
+                return Err(ParseError::Usage(format!(
+                    "--fold {item:?}: the pattern matches no column; the columns are {}",
+                    super::list(base)
+                )));
+            }
+            out.extend(found);
+        } else {
+            out.push(resolve(base, item, "--fold")?);
+        }
+    }
+    let mut seen = Vec::new();
+    out.retain(|i| {
+        let new = !seen.contains(i);
+        seen.push(*i);
+        new
+    });
+    Ok(out)
+}
+
+impl Derivation {
+    /// One input row: named and skipped when it cannot be read, else its
+    /// derived rows into `out`.
+    fn take(
+        &mut self,
+        row: &dyn Cells,
+        loc: Loc,
+        warn: &mut Warner,
+        out: &mut VecDeque<(OwnedRow, Loc)>,
+    ) -> Result<(), ParseError> {
+        if let Some(m) = nul_row(row, loc) {
+            return warn.skip(m);
+        }
+        if let Some((w, d)) = self.check {
+            if let Some(m) = ragged(row, w, loc, d) {
+                return warn.skip(m);
+            }
+            if let Some(m) = short_row(row, w, loc) {
+                warn.short(m)?;
+            }
+        }
+        let mut base: OwnedRow = (0..self.width)
+            .map(|i| row.raw(i).map(|c| c.into_owned()))
+            .collect();
+        self.kept.borrow_mut().record(&base);
+        if self.row {
+            self.rows += 1;
+            base.push(Some(self.rows.to_string()));
+        }
+        for s in &mut self.pre {
+            s.run(&mut base, &self.decimals, loc);
+        }
+        let Some((folded, kept)) = &self.fold else {
+            out.push_back((base, loc));
+            return Ok(());
+        };
+        for (f, name) in folded {
+            let mut r: OwnedRow = kept.iter().map(|&k| base[k].clone()).collect();
+            r.push(Some(name.clone()));
+            r.push(base[*f].clone());
+            for s in &mut self.post {
+                s.run(&mut r, &self.decimals, loc);
+            }
+            out.push_back((r, loc));
+        }
+        Ok(())
+    }
+
+    /// Said once at the end: the rows each calculation had no value for.
+    fn finish(&mut self, warn: &mut Warner) {
+        for s in self.pre.iter().chain(&self.post) {
+            if let (n @ 1.., Some(first)) = (s.missing, s.first) {
+                warn.note(format!(
+                    "--calculate {:?}: no value in {n} row{} (a division by zero, or a cell \
+                     missing or not a number), the first at {first}; those points are left out",
+                    s.calc.text,
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+        }
+    }
+}
+
+/// A reader whose rows are derived as they stream (see the module doc).
+pub(super) struct DerivedRows<'r> {
+    inner: &'r mut dyn Rows,
+    d: Derivation,
+    queue: VecDeque<(OwnedRow, Loc)>,
+    cur: OwnedRow,
+    ended: bool,
+}
+
+impl<'r> DerivedRows<'r> {
+    pub(super) fn new(inner: &'r mut dyn Rows, d: Derivation) -> DerivedRows<'r> {
+        DerivedRows {
+            inner,
+            d,
+            queue: VecDeque::new(),
+            cur: Vec::new(),
+            ended: false,
+        }
+    }
+}
+
+impl Rows for DerivedRows<'_> {
+    fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
+        loop {
+            if let Some((r, loc)) = self.queue.pop_front() {
+                self.cur = r;
+                return Ok(Some(loc));
+            }
+            if self.ended {
+                return Ok(None);
+            }
+            match self.inner.next_row(warn)? {
+                Some(loc) => {
+                    let row = self.inner.current();
+                    self.d.take(row, loc, warn, &mut self.queue)?;
+                }
+                None => {
+                    self.ended = true;
+                    self.d.finish(warn);
+                }
+            }
+        }
+    }
+
+    fn current(&self) -> &dyn Cells {
+        &self.cur
+    }
+
+    fn what(&self) -> String {
+        self.inner.what()
+    }
+
+    fn mark_hint(&self) -> MarkHint {
+        self.inner.mark_hint()
+    }
+}
