@@ -56,6 +56,7 @@ fn a_rate_leaves_out_a_division_by_zero_and_a_missing_cell_said_once() {
         "{v}"
     );
     assert_eq!(err.matches("--calculate").count(), 1, "said once: {err}");
+    assert!(!err.contains("row skipped"), "not row by row: {err}");
     assert!(
         err.contains("no value in 2 rows") && err.contains("the first at line 3"),
         "{err}"
