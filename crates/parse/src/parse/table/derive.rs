@@ -97,6 +97,10 @@ impl Kept {
     }
 }
 
+/// A fold resolved: the base columns folded (with their names), and the
+/// base columns kept beside them.
+type Folding = (Vec<(usize, String)>, Vec<usize>);
+
 /// The derivation of one table's rows.
 pub(super) struct Derivation {
     width: usize,
@@ -106,8 +110,7 @@ pub(super) struct Derivation {
     row: bool,
     rows: usize,
     pre: Vec<Step>,
-    /// Base columns folded, and the base columns kept beside them.
-    fold: Option<(Vec<(usize, String)>, Vec<usize>)>,
+    fold: Option<Folding>,
     post: Vec<Step>,
     kept: Rc<RefCell<Kept>>,
 }

@@ -489,7 +489,7 @@ mod tests {
         assert_eq!(value("r=round(a)", &[Some(-2.5)]), Some(-3.0));
         assert_eq!(
             value("r=log10(a)", &[Some(1000.0)]),
-            Some(3.0000000000000004)
+            Some(2.9999999999999996)
         );
         assert_eq!(value("r=max(a, 1e2)", &[Some(3.0)]), Some(100.0));
         assert_eq!(value("r=\"Made Shots\"/2", &[Some(3.0)]), Some(1.5));
