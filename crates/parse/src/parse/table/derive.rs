@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::super::number::{Decimal, MarkHint, decide_decimal, parse_number_as};
 use super::super::rows::{Cells, Loc, Names, OwnedRow, Rows, Warner, cell};
 use super::super::transform::{
-    AggregateOp, Calculate, CellKind, Source, SourceColumn, glob, is_pattern,
+    AggregateOp, Calculate, CellKind, Fold, Source, SourceColumn, glob, is_pattern,
 };
 use super::super::{ParseError, ParseOptions};
 use super::sample::{nul_row, ragged, short_row};
@@ -158,6 +158,58 @@ fn row_asked(opts: &ParseOptions) -> bool {
         .is_some_and(|l| l.trim().eq_ignore_ascii_case(ROW))
 }
 
+/// The derived columns as they are added: their names, where each comes
+/// from (see [`Kept::from`]) and the Vega-Lite steps that make them.
+struct Layout {
+    list: Vec<String>,
+    from: Vec<(Option<usize>, Vec<usize>)>,
+    vega: Vec<Value>,
+}
+
+impl Layout {
+    fn calculate(&mut self, c: &Calculate) -> Result<Step, ParseError> {
+        let s = place(c, &self.list)?;
+        self.from.push((None, deps(&s.calc, &self.from)));
+        self.vega
+            .push(json!({"calculate": s.calc.expr.vega(), "as": s.calc.name}));
+        self.list.push(s.calc.name.clone());
+        Ok(s)
+    }
+
+    /// The columns folded away, the fold's two columns added.
+    fn fold(&mut self, f: &Fold) -> Result<Folding, ParseError> {
+        let folded = fold_columns(&f.columns, &self.list)?;
+        let kept: Vec<usize> = (0..self.list.len())
+            .filter(|i| !folded.contains(i))
+            .collect();
+        for n in [&f.key, &f.value] {
+            if kept.iter().any(|&k| self.list[k] == *n) {
+                return Err(ParseError::Usage(format!(
+                    "--fold-as: a column not folded is named {n:?} already; --fold-as KEY,VALUE \
+                     names the fold's two columns otherwise"
+                )));
+            }
+        }
+        let all: Vec<usize> = folded
+            .iter()
+            .flat_map(|&i| self.from[i].1.clone())
+            .collect();
+        let names: Vec<(usize, String)> =
+            folded.iter().map(|&i| (i, self.list[i].clone())).collect();
+        self.vega.push(json!({
+            "fold": names.iter().map(|n| n.1.clone()).collect::<Vec<_>>(),
+            "as": [f.key, f.value]
+        }));
+        self.from = kept.iter().map(|&i| self.from[i].clone()).collect();
+        self.from.push((None, all.clone()));
+        self.from.push((None, all));
+        self.list = kept.iter().map(|&i| self.list[i].clone()).collect();
+        self.list.push(f.key.clone());
+        self.list.push(f.value.clone());
+        Ok((names, kept))
+    }
+}
+
 /// Resolves the derivations `opts` ask for ([`asked`]) on the table's
 /// columns, and derives the sample.
 pub(super) fn derive(
@@ -170,7 +222,6 @@ pub(super) fn derive(
     let row = row_asked(opts);
     let t = &opts.transform;
     let width = names.list.len();
-    let check = rows.delimiter().filter(|_| names.real).map(|d| (width, d));
     let hint = rows.mark_hint();
     let decimals: Vec<Decimal> = (0..width)
         .map(|i| {
@@ -179,88 +230,55 @@ pub(super) fn derive(
         })
         .collect();
     // The base: the input's columns, the row number, the calculations
-    // that read no folded column.
-    let mut base = names.list.clone();
-    let mut from: Vec<(Option<usize>, Vec<usize>)> =
-        (0..width).map(|i| (Some(i), vec![i])).collect();
-    let row_name = if base.iter().any(|n| n.eq_ignore_ascii_case("row")) {
+    // that read no folded column; then the fold, and the calculations
+    // that read it.
+    let mut l = Layout {
+        list: names.list.clone(),
+        from: (0..width).map(|i| (Some(i), vec![i])).collect(),
+        vega: Vec::new(),
+    };
+    let row_name = if l.list.iter().any(|n| n.eq_ignore_ascii_case("row")) {
         ROW.to_string()
     } else {
         "row".to_string()
     };
     if row {
-        base.push(row_name.clone());
-        from.push((None, Vec::new()));
+        l.list.push(row_name.clone());
+        l.from.push((None, Vec::new()));
+        l.vega
+            .push(json!({"window": [{"op": "row_number", "as": row_name}]}));
     }
-    let (mut pre, mut post) = (Vec::new(), Vec::new());
-    let mut vega = Vec::new();
-    if row {
-        vega.push(json!({"window": [{"op": "row_number", "as": row_name}]}));
-    }
+    let (mut pre, mut after) = (Vec::new(), Vec::new());
     for c in &t.calculate {
         // What cannot be read before the fold is read after it.
-        if t.fold.is_some() && place(c, &base).is_err() {
-            post.push(step(c));
-            continue;
+        if t.fold.is_some() && place(c, &l.list).is_err() {
+            after.push(c);
+        } else {
+            pre.push(l.calculate(c)?);
         }
-        let s = place(c, &base)?;
-        from.push((None, deps(&s.calc, &from)));
-        vega.push(json!({"calculate": s.calc.expr.vega(), "as": s.calc.name}));
-        base.push(s.calc.name.clone());
-        pre.push(s);
     }
-    let mut list = base.clone();
-    let mut fold = None;
-    if let Some(f) = &t.fold {
-        let folded = fold_columns(&f.columns, &base)?;
-        let kept_cols: Vec<usize> = (0..base.len()).filter(|i| !folded.contains(i)).collect();
-        list = kept_cols.iter().map(|&i| base[i].clone()).collect();
-        for n in [&f.key, &f.value] {
-            if list.contains(n) {
-                return Err(ParseError::Usage(format!(
-                    "--fold-as: a column not folded is named {n:?} already; --fold-as KEY,VALUE \
-                     names the fold's two columns otherwise"
-                )));
-            }
-        }
-        let mut out_from: Vec<_> = kept_cols.iter().map(|&i| from[i].clone()).collect();
-        let all: Vec<usize> = folded.iter().flat_map(|&i| from[i].1.clone()).collect();
-        out_from.push((None, all.clone()));
-        out_from.push((None, all));
-        from = out_from;
-        list.push(f.key.clone());
-        list.push(f.value.clone());
-        vega.push(json!({
-            "fold": folded.iter().map(|&i| base[i].clone()).collect::<Vec<_>>(),
-            "as": [f.key, f.value]
-        }));
-        fold = Some((
-            folded.iter().map(|&i| (i, base[i].clone())).collect(),
-            kept_cols,
-        ));
-    }
-    for s in &mut post {
-        let placed = place(&s.calc, &list)?;
-        *s = placed;
-        from.push((None, deps(&s.calc, &from)));
-        vega.push(json!({"calculate": s.calc.expr.vega(), "as": s.calc.name}));
-        list.push(s.calc.name.clone());
-    }
-    let computed = (0..list.len())
-        .filter(|&i| (row && list[i] == row_name) || t.calculate.iter().any(|c| c.name == list[i]))
+    let fold = t.fold.as_ref().map(|f| l.fold(f)).transpose()?;
+    let post = after
+        .into_iter()
+        .map(|c| l.calculate(c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let computed = (0..l.list.len())
+        .filter(|&i| {
+            (row && l.list[i] == row_name) || t.calculate.iter().any(|c| c.name == l.list[i])
+        })
         .collect();
     let kept = Rc::new(RefCell::new(Kept {
-        from,
+        from: l.from,
         names: names.list.clone(),
         decimals: decimals.clone(),
         source: None,
         pending: Vec::new(),
-        vega,
+        vega: l.vega,
         computed,
     }));
     let mut d = Derivation {
         width,
-        check,
+        check: rows.delimiter().filter(|_| names.real).map(|d| (width, d)),
         decimals,
         row,
         rows: 0,
@@ -278,33 +296,12 @@ pub(super) fn derive(
         opts.label = Some(row_name);
         opts.transform.row = true;
     }
-    // A fold charts its values: by the folded column's name, or, with
-    // another x, one series per folded column.
     if let Some(f) = &t.fold {
-        if opts.values.is_empty() {
-            opts.values = vec![f.value.clone()];
-        }
-        match &opts.label {
-            None => {
-                opts.label = Some(f.key.clone());
-                // Each folded column's name is on many rows: one value each.
-                let shaped = matches!(opts.chart, Some(ChartType::Hist | ChartType::Point));
-                if opts.transform.aggregate.is_none() && !shaped {
-                    opts.transform.aggregate = Some(AggregateOp::Mean);
-                    warn.note(
-                        "--fold: the mean of each folded column (--aggregate names another; \
-                         -x COLUMN draws each row, one series per folded column)"
-                            .to_string(),
-                    );
-                }
-            }
-            Some(l) if *l != f.key && opts.series.is_none() => opts.series = Some(f.key.clone()),
-            Some(_) => {}
-        }
+        fold_defaults(&mut opts, f, warn);
     }
     Ok(Derived {
         names: Names {
-            list,
+            list: l.list,
             real: names.real,
         },
         sample: out.into(),
@@ -312,6 +309,32 @@ pub(super) fn derive(
         derivation: d,
         kept,
     })
+}
+
+/// A fold charts its values: by the folded column's name (their mean,
+/// unless --aggregate says), or, with another x, one series per folded
+/// column.
+fn fold_defaults(opts: &mut ParseOptions, f: &Fold, warn: &mut Warner) {
+    if opts.values.is_empty() {
+        opts.values = vec![f.value.clone()];
+    }
+    match &opts.label {
+        None => {
+            opts.label = Some(f.key.clone());
+            // Each folded column's name is on many rows: one value each.
+            let shaped = matches!(opts.chart, Some(ChartType::Hist | ChartType::Point));
+            if opts.transform.aggregate.is_none() && !shaped {
+                opts.transform.aggregate = Some(AggregateOp::Mean);
+                warn.note(
+                    "--fold: the mean of each folded column (--aggregate names another; \
+                     -x COLUMN draws each row, one series per folded column)"
+                        .to_string(),
+                );
+            }
+        }
+        Some(l) if *l != f.key && opts.series.is_none() => opts.series = Some(f.key.clone()),
+        Some(_) => {}
+    }
 }
 
 fn step(c: &Calculate) -> Step {
