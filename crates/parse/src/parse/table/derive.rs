@@ -276,6 +276,12 @@ pub(super) fn derive(
         vega: l.vega,
         computed,
     }));
+    // With an x named, the last column calculated is what is charted
+    // (after a fold, the last calculated from it, else the fold's value).
+    let last = post
+        .last()
+        .or(pre.last().filter(|_| fold.is_none()))
+        .map(|s| s.calc.name.clone());
     let mut d = Derivation {
         width,
         check: rows.delimiter().filter(|_| names.real).map(|d| (width, d)),
@@ -295,6 +301,9 @@ pub(super) fn derive(
     if row {
         opts.label = Some(row_name);
         opts.transform.row = true;
+    }
+    if let Some(name) = last.filter(|_| opts.values.is_empty() && opts.label.is_some()) {
+        opts.values = vec![name];
     }
     if let Some(f) = &t.fold {
         fold_defaults(&mut opts, f, warn);
