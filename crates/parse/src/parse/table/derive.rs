@@ -295,7 +295,7 @@ pub(super) fn derive(
     };
     let mut out = VecDeque::new();
     for (r, loc) in &sample {
-        d.take(r, *loc, warn, &mut out)?;
+        d.take(r, *loc, warn, &mut out, &mut Vec::new())?;
     }
     let mut opts = opts.clone();
     if row {
@@ -410,6 +410,23 @@ fn fold_columns(items: &[String], base: &[String]) -> Result<Vec<usize>, ParseEr
     Ok(out)
 }
 
+/// `buf` made the first `width` cells of `row`, reusing its strings (a
+/// row's allocations, not one a cell, on a long input).
+fn refill(buf: &mut OwnedRow, row: &dyn Cells, width: usize) {
+    buf.truncate(width);
+    for i in 0..width {
+        let c = row.raw(i);
+        match (c, buf.get_mut(i)) {
+            (Some(c), Some(Some(s))) => {
+                s.clear();
+                s.push_str(&c);
+            }
+            (c, Some(slot)) => *slot = c.map(|c| c.into_owned()),
+            (c, None) => buf.push(c.map(|c| c.into_owned())),
+        }
+    }
+}
+
 impl Derivation {
     /// One input row: named and skipped when it cannot be read, else its
     /// derived rows into `out`.
@@ -419,6 +436,7 @@ impl Derivation {
         loc: Loc,
         warn: &mut Warner,
         out: &mut VecDeque<(OwnedRow, Loc)>,
+        spare: &mut OwnedRow,
     ) -> Result<(), ParseError> {
         if let Some(m) = nul_row(row, loc) {
             return warn.skip(m);
@@ -431,9 +449,8 @@ impl Derivation {
                 warn.short(m)?;
             }
         }
-        let mut base: OwnedRow = (0..self.width)
-            .map(|i| row.raw(i).map(|c| c.into_owned()))
-            .collect();
+        let mut base = std::mem::take(spare);
+        refill(&mut base, row, self.width);
         self.kept.borrow_mut().record(&base);
         if self.row {
             self.rows += 1;
@@ -455,6 +472,7 @@ impl Derivation {
             }
             out.push_back((r, loc));
         }
+        *spare = base;
         Ok(())
     }
 
@@ -479,6 +497,8 @@ pub(super) struct DerivedRows<'r> {
     d: Derivation,
     queue: VecDeque<(OwnedRow, Loc)>,
     cur: OwnedRow,
+    /// The row before `cur`, whose strings the next one reuses.
+    spare: OwnedRow,
     ended: bool,
 }
 
@@ -489,6 +509,7 @@ impl<'r> DerivedRows<'r> {
             d,
             queue: VecDeque::new(),
             cur: Vec::new(),
+            spare: Vec::new(),
             ended: false,
         }
     }
@@ -498,7 +519,7 @@ impl Rows for DerivedRows<'_> {
     fn next_row(&mut self, warn: &mut Warner) -> Result<Option<Loc>, ParseError> {
         loop {
             if let Some((r, loc)) = self.queue.pop_front() {
-                self.cur = r;
+                self.spare = std::mem::replace(&mut self.cur, r);
                 return Ok(Some(loc));
             }
             if self.ended {
@@ -507,7 +528,8 @@ impl Rows for DerivedRows<'_> {
             match self.inner.next_row(warn)? {
                 Some(loc) => {
                     let row = self.inner.current();
-                    self.d.take(row, loc, warn, &mut self.queue)?;
+                    self.d
+                        .take(row, loc, warn, &mut self.queue, &mut self.spare)?;
                 }
                 None => {
                     self.ended = true;
