@@ -23,7 +23,7 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
+            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -78,6 +78,18 @@ _viz__parse() {
                     return 0
                     ;;
                 --max-groups)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --calculate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fold-as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -10,7 +10,7 @@ jsonl\t'JSON lines: one record per line'
 markdown\t'A GFM Markdown table'
 args\t'The render_visualization argument object'
 events\t'A stream of events (JSON lines, each with a `type`)'"
-complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number)' -r
+complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number); `@row`: the rows\' order (1, 2, ...), for a series stored a row a time step' -r
 complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line only)' -r
 complete -c viz-parse -s s -l series -d 'Long format: one series per distinct value of this column' -r
 complete -c viz-parse -l aggregate -d 'Rows grouped by the label (-x) and the series (-s), one value per group of the -y column (count needs none); the axis says which (`mean(delay)`). Memory follows the groups, not the rows' -r -f -a "count\t'The rows of each group'
@@ -32,6 +32,9 @@ minutes\t'The minute of the hour, all hours together: 00..59'"
 complete -c viz-parse -l filter -d 'Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >= (numbers compare as numbers, dates as dates, else text) or COLUMN~REGEX; repeat to AND several' -r
 complete -c viz-parse -l bins -d 'With --chart hist: at most N bins, their edges on a step of 1, 2 or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200]' -r
 complete -c viz-parse -l max-groups -d 'Groups --aggregate and --time-unit keep at most, before the input is refused [default: 10000]' -r
+complete -c viz-parse -l calculate -d 'A new column NAME computed from each row, as Vega-Lite\'s calculate: numbers, column names ("double quotes" around one with spaces), + - * /, parentheses, abs ceil exp floor log log10 round sqrt, min max pow; a division by zero or a missing cell gives no value (said once). Repeatable; -x/-y/-s/--filter name the new column like any other, and with -x and no -y the last one is charted' -r
+complete -c viz-parse -l fold -d 'Wide columns made into rows, as Vega-Lite\'s fold: each row becomes one row per listed column (names, 1-based numbers or patterns such as \'sales_*\', comma-separated) holding the other columns, `key` (the column\'s name) and `value` (its cell): -s key draws one series per folded column' -r
+complete -c viz-parse -l fold-as -d 'The names of --fold\'s two columns [default: key,value]' -r
 complete -c viz-parse -l title -d 'Chart title' -r
 complete -c viz-parse -l subtitle -d 'Chart subtitle' -r
 complete -c viz-parse -l x-label -d 'X axis title [default: the label column\'s name]' -r

@@ -84,7 +84,7 @@ fn export_examples() -> Vec<PathBuf> {
 
 /// The Vega tools' node_modules, installed by .ci/setup-vega.sh; see the
 /// module doc for what happens when they are missing.
-fn vega_tools() -> Option<PathBuf> {
+pub(crate) fn vega_tools() -> Option<PathBuf> {
     let dir = root().join("target/vega/node");
     let schema = dir.join("node_modules/vega-lite/build/vega-lite-schema.json");
     support::setup_tool(".ci/setup-vega.sh", "the Vega tools", || schema.exists())?;
@@ -343,7 +343,7 @@ fn transforms_exported_to_vega_lite_compute_the_same_numbers_in_vega() {
 
 /// Vega's rows and viz-parse's points: the same points (a histogram's
 /// empty bins aside: Vega draws no row for them), values equal to 1e-9.
-fn assert_same_points(args: &[&str], event: &Value, rows: &[Value]) {
+pub(crate) fn assert_same_points(args: &[&str], event: &Value, rows: &[Value]) {
     let date = event["xType"] == "date";
     let hist = event["chartType"] == "hist";
     let mut ours: Vec<(String, String, f64)> = Vec::new();

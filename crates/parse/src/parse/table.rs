@@ -20,6 +20,7 @@ mod builder;
 mod choose;
 mod collect;
 mod columns;
+mod derive;
 mod doubts;
 mod plain;
 mod roles;
@@ -101,8 +102,19 @@ pub(crate) struct Plan {
     /// The series column was the automatic choice's, chosen from the
     /// sample: values past the cap go to one series named `other`.
     auto_series: bool,
+    /// Columns computed by `--calculate` or `-x @row`: a missing value
+    /// there is said once, by the derivation, not row by row.
+    computed: Vec<usize>,
     chart: Chart,
     opts: NormalizeOptions,
+}
+
+impl Plan {
+    /// Whether a missing value in column `col` (cell `c`) is said once by
+    /// the step that computed it rather than row by row.
+    fn said_once(&self, col: usize, c: Option<&str>) -> bool {
+        c.is_none() && self.computed.contains(&col)
+    }
 }
 
 /// Resolves `-x`/`-y`/`-s`: a column name (exact, then ignoring case), else
@@ -282,6 +294,7 @@ fn plan(
         transform: opts.transform.clone(),
         real_names: names.real,
         auto_series,
+        computed: Vec::new(),
         chart,
         opts: nopts,
     })
@@ -452,7 +465,38 @@ pub(crate) fn chart_from_rows(
     opts: &ParseOptions,
     warn: &mut Warner,
 ) -> Result<Normalized, ParseError> {
-    let (mut sample, names) = sample_with_names(rows, opts, warn)?;
+    let (sample, names) = sample_with_names(rows, opts, warn)?;
+    if !derive::asked(opts) {
+        return chart_from_sample(rows, sample, names, opts, None, warn);
+    }
+    let d = derive::derive(names, sample, rows, opts, warn)?;
+    let mut derived = derive::DerivedRows::new(rows, d.derivation);
+    let mut n = chart_from_sample(
+        &mut derived,
+        d.sample,
+        d.names,
+        &d.opts,
+        Some(&d.kept),
+        warn,
+    )?;
+    let mut kept = d.kept.borrow_mut();
+    let source = kept.finish();
+    n.chart.source = n.chart.source.and(source);
+    let mut steps = std::mem::take(&mut kept.vega);
+    steps.extend(n.chart.transform.take().unwrap_or_default());
+    n.chart.transform = Some(steps);
+    Ok(n)
+}
+
+/// [`chart_from_rows`] once the sample is read (and derived).
+fn chart_from_sample(
+    rows: &mut dyn Rows,
+    mut sample: Vec<(OwnedRow, Loc)>,
+    names: Names,
+    opts: &ParseOptions,
+    kept: Option<&std::cell::RefCell<derive::Kept>>,
+    warn: &mut Warner,
+) -> Result<Normalized, ParseError> {
     // The automatic choice says itself what it can and cannot chart.
     let automatic = auto::applies(opts, names.real);
     let head = if automatic {
@@ -495,7 +539,18 @@ pub(crate) fn chart_from_rows(
         warn,
     )?;
     drop(decide);
+    let mut plan = plan;
+    if let Some(k) = kept {
+        let k = k.borrow();
+        for &i in &k.computed {
+            plan.decimals[i] = Decimal::Point;
+        }
+        plan.computed = k.computed.clone();
+    }
     let collect = transforms::collect_for(&plan, opts, &sample)?;
+    if let (Some(k), Some(c)) = (kept, &collect) {
+        k.borrow_mut().open(&c.wanted);
+    }
     let mut b = Builder::new(plan, collect);
     let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {

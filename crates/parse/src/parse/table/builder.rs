@@ -216,6 +216,10 @@ impl Builder {
         warn: &mut Warner,
     ) -> Result<(), ParseError> {
         self.skipped += 1;
+        // A computed column's missing values are said once, by its step.
+        if self.plan.said_once(col, c) {
+            return Ok(());
+        }
         if self.non_finite.len() < MAX_REPORTED {
             self.non_finite
                 .push((self.reducers[slot].0.clone(), label.to_string()));

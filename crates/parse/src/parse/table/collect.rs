@@ -248,6 +248,7 @@ impl Builder {
                         (AggregateOp::Distinct, Some(t), _) => Cell::Text(t),
                         (AggregateOp::Distinct, None, _) => Cell::Missing,
                         (_, _, Some(v)) => Cell::Number(v),
+                        (_, t, None) if self.plan.said_once(col, t.as_deref()) => Cell::Missing,
                         (_, t, None) => {
                             let what = value_problem(t.as_deref(), self.plan.decimals[col]);
                             let unit = if many { "point" } else { "row" };
@@ -304,6 +305,7 @@ fn hist_row(
 ) -> Result<(), ParseError> {
     match read_value(row, plan, col) {
         (_, Some(v)) => hist.push(v),
+        (t, None) if plan.said_once(col, t.as_deref()) => {}
         (t, None) => {
             let what = value_problem(t.as_deref(), plan.decimals[col]);
             warn.skip(format!(
@@ -342,6 +344,9 @@ fn scatter_row(
     for &col in &plan.values {
         let (t, v) = read(col);
         let Some(v) = v else {
+            if plan.said_once(col, t.as_deref()) {
+                continue;
+            }
             let what = value_problem(t.as_deref(), plan.decimals[col]);
             warn.skip(format!(
                 "{loc}, {}: {what}; point skipped",

@@ -42,6 +42,10 @@ pub(super) struct Collect {
     pub(super) filtered: usize,
     /// A refusal met where it cannot be returned (the fast lane).
     pub(super) failed: Option<ParseError>,
+    /// With derived columns: the columns the export's rows need, which
+    /// the derivation keeps from the input rows (`derive.rs`) while
+    /// `source` only says whether the chart shows every point.
+    pub(super) wanted: Vec<transform::SourceColumn>,
 }
 
 impl Collect {
@@ -58,6 +62,7 @@ impl Collect {
             vega,
             filtered: 0,
             failed: None,
+            wanted: Vec::new(),
         }
     }
 
@@ -97,7 +102,7 @@ pub(super) fn collect_for(
     let t = &plan.transform;
     let kind = plan.chart.chart_type;
     let shaped = matches!(kind, ChartType::Hist | ChartType::Point);
-    if t.filters.is_empty() && !t.groups() && !shaped {
+    if t.filters.is_empty() && !t.groups() && !shaped && !t.derives() {
         return Ok(None);
     }
     let names = &plan.names;
@@ -147,6 +152,11 @@ pub(super) fn collect_for(
         _ => transform::vega(&filters, op, unit, None, &f),
     };
     let source = source_columns(plan, &filters, &what, op);
+    if t.derives() {
+        let mut c = Collect::new(filters, what, Some(Source::placeholder()), vega);
+        c.wanted = source;
+        return Ok(Some(c));
+    }
     Ok(Some(Collect::new(
         filters,
         what,

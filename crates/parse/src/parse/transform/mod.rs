@@ -3,7 +3,9 @@
 //! ([`aggregate`]) over the label and the series, `--time-unit`
 //! ([`timeunit`]) on a date label, and the bins of `--chart hist`
 //! ([`bins`]); and the binning of a large scatter onto a grid
-//! ([`scatter`]).
+//! ([`scatter`]). Before all of them, columns a chart's rows gain or
+//! trade: `--calculate` ([`calculate`]), `--fold` ([`fold`]) and the row
+//! number of `-x @row` (run on the rows by `table/derive.rs`).
 //!
 //! What viz-parse computed is written into the chart as Vega-Lite
 //! transforms whose output rows are the chart's points (`label`,
@@ -15,7 +17,9 @@
 
 mod aggregate;
 mod bins;
+mod calculate;
 mod filter;
+mod fold;
 mod scatter;
 mod source;
 mod timeunit;
@@ -25,8 +29,10 @@ use serde_json::{Value, json};
 pub use aggregate::{AggregateOp, DEFAULT_MAX_GROUPS};
 pub(crate) use aggregate::{Cell, Groups, MAX_KEPT, Overflow};
 pub(crate) use bins::{Bin, Histogram, edge_decimals};
+pub use calculate::{Calculate, CalculateError, Expr};
 pub(crate) use filter::{CellKind, RowFilter};
 pub use filter::{Filter, FilterError, FilterOp};
+pub use fold::{Fold, FoldError, glob, is_pattern};
 pub(crate) use scatter::{MAX_SERIES as SCATTER_SERIES, Scatter};
 pub(crate) use source::{Column as SourceColumn, Source};
 pub use timeunit::TimeUnit;
@@ -49,12 +55,23 @@ pub struct TransformOptions {
     pub bins: Option<usize>,
     /// `--max-groups`: groups an aggregate keeps at most.
     pub max_groups: Option<usize>,
+    /// `--calculate`, in order.
+    pub calculate: Vec<Calculate>,
+    /// `--fold` with `--fold-as`.
+    pub fold: Option<Fold>,
+    /// `-x @row`: x is the row's number (set where it is resolved).
+    pub row: bool,
 }
 
 impl TransformOptions {
     /// Whether a chart is computed from its rows, not drawn from them.
     pub fn groups(&self) -> bool {
         self.aggregate.is_some() || self.time_unit.is_some()
+    }
+
+    /// Whether rows gain or trade columns before the chart reads them.
+    pub fn derives(&self) -> bool {
+        !self.calculate.is_empty() || self.fold.is_some() || self.row
     }
 }
 

@@ -34,6 +34,9 @@ pub(crate) struct Source {
     rows: usize,
     /// Past the cap: no rows are carried.
     over: bool,
+    /// A stand-in that keeps nothing and is never over (the rows of a
+    /// derived table are kept from its input: `table/derive.rs`).
+    placeholder: bool,
 }
 
 /// A cell as the export carries it ([`typed`]), compact until then.
@@ -61,6 +64,15 @@ impl Source {
             cells: Vec::new(),
             rows: 0,
             over: false,
+            placeholder: false,
+        }
+    }
+
+    /// A stand-in: see `placeholder`.
+    pub(crate) fn placeholder() -> Source {
+        Source {
+            placeholder: true,
+            ..Source::new(Vec::new())
         }
     }
 
@@ -77,7 +89,7 @@ impl Source {
         number: impl Fn(usize) -> Option<f64>,
         cell: impl Fn(usize) -> Option<std::borrow::Cow<'c, str>>,
     ) {
-        if self.over {
+        if self.over || self.placeholder {
             return;
         }
         if self.rows >= super::SOURCE_ROWS {

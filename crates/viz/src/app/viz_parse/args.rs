@@ -71,7 +71,7 @@ Exit status:
   0   every input was read (rows that were not numbers are skipped with a warning)
   1   failure (an input could not be read, output could not be written)
   2   usage error (bad flag, a --label/--value/--series/--filter column that does not exist,
-      a --filter that cannot be read)
+      a --filter, --calculate or --fold that cannot be read, naming where)
   65  input is not data: prose, ambiguous text, no numeric column, no row left,
       several series for bar/table, more groups than --max-groups, a malformed
       event line with --strict
@@ -83,6 +83,8 @@ Examples:
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
   viz-parse --aggregate mean -x species -y bill_length_mm testdata/real/penguins.csv | viz-render
   viz-parse --aggregate count -x carrier --filter origin=JFK testdata/real/flights.csv | viz-render
+  viz-parse --calculate 'ratio=bill_length_mm/bill_depth_mm' --aggregate mean -x species -y ratio testdata/real/penguins.csv
+  viz-parse --fold 'bill_*' -x @row testdata/real/penguins.csv | viz-render
   viz-parse --time-unit yearmonth -x date -y temp_max testdata/real/seattle-weather.csv | viz-render
   viz-parse --chart hist -y dep_delay testdata/real/flights.csv | viz-render
   viz-parse --chart point -x bill_length_mm -y body_mass_g -s species testdata/real/penguins.csv | viz-render
@@ -193,7 +195,8 @@ pub struct VizParseArgs {
     #[arg(help_heading = INPUT, long, value_enum)]
     pub format: Option<Format>,
 
-    /// The label column (name or 1-based number).
+    /// The label column (name or 1-based number); `@row`: the rows' order
+    /// (1, 2, ...), for a series stored a row a time step.
     #[arg(help_heading = CHART, short = 'x', long = "label", value_name = "COLUMN")]
     pub label: Option<String>,
 
@@ -233,6 +236,28 @@ pub struct VizParseArgs {
     /// is refused [default: 10000].
     #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_groups: Option<u32>,
+
+    /// A new column NAME computed from each row, as Vega-Lite's
+    /// calculate: numbers, column names ("double quotes" around one with
+    /// spaces), + - * /, parentheses, abs ceil exp floor log log10 round
+    /// sqrt, min max pow; a division by zero or a missing cell gives no
+    /// value (said once). Repeatable; -x/-y/-s/--filter name the new
+    /// column like any other, and with -x and no -y the last one is
+    /// charted.
+    #[arg(help_heading = TRANSFORMS, long, value_name = "NAME=EXPR")]
+    pub calculate: Vec<String>,
+
+    /// Wide columns made into rows, as Vega-Lite's fold: each row becomes
+    /// one row per listed column (names, 1-based numbers or patterns such
+    /// as 'sales_*', comma-separated) holding the other columns, `key`
+    /// (the column's name) and `value` (its cell): -s key draws one
+    /// series per folded column.
+    #[arg(help_heading = TRANSFORMS, long, value_name = "COLUMNS")]
+    pub fold: Option<String>,
+
+    /// The names of --fold's two columns [default: key,value].
+    #[arg(help_heading = TRANSFORMS, long, value_name = "KEY,VALUE", requires = "fold")]
+    pub fold_as: Option<String>,
 
     /// Chart title.
     #[arg(help_heading = CHART, long)]

@@ -7,7 +7,9 @@ pub mod args;
 use clap::ArgMatches;
 
 use crate::parse::number::Decimal;
-use crate::parse::transform::{DEFAULT_BINS, Filter, FilterError, TransformOptions};
+use crate::parse::transform::{
+    Calculate, CalculateError, DEFAULT_BINS, Filter, FilterError, Fold, FoldError, TransformOptions,
+};
 use crate::parse::{
     FollowOptions, GrammarOptions, ParseOptions, Reference, ReferenceError, RunOptions,
 };
@@ -73,6 +75,12 @@ pub enum OptionsError {
     /// A `--filter`.
     #[error(transparent)]
     Filter(#[from] FilterError),
+    /// A `--calculate`.
+    #[error(transparent)]
+    Calculate(#[from] CalculateError),
+    /// A `--fold` or `--fold-as`.
+    #[error(transparent)]
+    Fold(#[from] FoldError),
     /// Flags that do not go together.
     #[error("{0}")]
     Combination(String),
@@ -178,7 +186,25 @@ fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsErr
                 .into(),
         ));
     }
+    let calculate = args
+        .calculate
+        .iter()
+        .map(|c| Calculate::parse(c))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fold = match &args.fold {
+        Some(f) => Some(Fold::parse(f, args.fold_as.as_deref())?),
+        None => None,
+    };
+    let derived = !calculate.is_empty() || fold.is_some();
+    if derived && (args.grammar || args.follow) {
+        return Err(OptionsError::Combination(
+            "--calculate and --fold go with a chart of a table, not --grammar or --follow".into(),
+        ));
+    }
     Ok(TransformOptions {
+        calculate,
+        fold,
+        row: false,
         filters,
         aggregate: args.aggregate,
         time_unit: args.time_unit,
