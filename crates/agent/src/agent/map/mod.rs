@@ -6,10 +6,15 @@
 //! fields and `answer` (or, with a schema, the answer's fields), or its
 //! fields and `error` {type, message} when it failed after its retries.
 //! Each output line carries `_key`, the hash of the rendered request, so a
-//! rerun with `--output` skips what is already there ([`resume`]).
+//! rerun with `--output` skips what is already there ([`resume`]). With
+//! `--batch` the requests go through Gemini's Batch API ([`batch`]); the
+//! run's counts, tokens and cost make its `result` event ([`result`]).
 
+pub mod batch;
 pub mod cache;
+pub mod progress;
 pub mod records;
+pub mod result;
 pub mod resume;
 pub mod run;
 pub mod template;
@@ -56,6 +61,8 @@ pub struct MapOptions {
     pub cache: Option<PathBuf>,
     /// Print each record's request body instead of sending it.
     pub dry_run: bool,
+    /// The model's price (the Batch API's with `--batch`), for the cost.
+    pub price: Option<crate::agent::price::Price>,
 }
 
 /// The request body of one record's prompt.
