@@ -4,12 +4,10 @@
 //! failed line that a rerun sends again; `--detach` and `--attach`; the
 //! `result` event of a map run and viz-render's line for it.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-use serde_json::Value;
-
+use crate::gem_ask_map::{lines, run, spawn};
 use crate::support::KEY;
 use crate::support::batch::BatchFake;
 
@@ -27,29 +25,6 @@ fn cmd(fake: &BatchFake, home: &Path) -> Command {
         .env("GEMLINE_RETRY_BASE_MS", "1")
         .env_remove("GEMLINE_BATCH_INLINE_MAX");
     cmd
-}
-
-fn run(cmd: &mut Command, stdin: &str) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 fn online(home: &Path) -> Vec<u8> {
@@ -335,4 +310,31 @@ fn an_openai_compatible_provider_says_it_has_no_batch_api_and_runs_online() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn a_signal_while_the_job_runs_says_how_to_collect_it() {
+    let home = tempfile::tempdir().unwrap();
+    let fake = BatchFake::start(&["RUNNING"]);
+    let child = spawn(
+        cmd(&fake, home.path()).args(["map", "--batch", "{line}"]),
+        INPUT,
+    );
+    // Waits for the job to be polled, whatever the machine's load.
+    while fake.polls() < 2 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("gem-ask map --attach batches/1"), "{err}");
+    assert!(out.stdout.is_empty());
 }

@@ -5,8 +5,9 @@
 //! start and upload), `GET batches/N` walking a scripted list of states
 //! (the last one stays; `SUCCEEDED` carries the answers inline or as a
 //! `responsesFile`, `FAILED` an operation error), and the responses file's
-//! download. Each create body is captured as `map-batch-N.batchCreate.json`
-//! and each of its requests as `map-batch-N-K.json` for
+//! download. Each create body is captured as
+//! `map-batch-F-N.batchCreate.json` (fake F, its job N) and each of its
+//! requests as `map-batch-F-N-K.json` for
 //! tests/validate_requests.sh.
 
 use std::collections::HashMap;
@@ -18,12 +19,16 @@ use serde_json::{Value, json};
 
 use super::{Captured, capture_dir, read_request};
 
+/// A job: its (key, request) list, whether it came inline, its polls.
+type FakeJob = (Vec<(String, Value)>, bool, usize);
+
 #[derive(Default)]
 struct State {
+    /// This fake's number in the process, for the captured files' names.
+    id: usize,
     /// The states each job walks through, one a GET.
     script: Vec<String>,
-    /// Job number -> its (key, request) list, whether it came inline, its polls.
-    jobs: HashMap<usize, (Vec<(String, Value)>, bool, usize)>,
+    jobs: HashMap<usize, FakeJob>,
     uploads: HashMap<String, Vec<u8>>,
     creates: Vec<Value>,
     /// streamGenerateContent calls (the online run's).
@@ -42,7 +47,9 @@ impl BatchFake {
     pub fn start(script: &[&str]) -> BatchFake {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
+        static FAKES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let state = Arc::new(Mutex::new(State {
+            id: FAKES.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1,
             script: script.iter().map(|s| s.to_string()).collect(),
             ..State::default()
         }));
@@ -104,7 +111,7 @@ fn answer(stream: &TcpStream, req: &Captured, st: &Mutex<State>, url: &str) {
         let body = format!("data: {r}\r\n\r\n");
         return write(stream, 200, "text/event-stream", &body, &[]);
     } else if path.contains(":batchGenerateContent") {
-        create(&mut st, req.json(), url)
+        create(&mut st, req.json())
     } else if path == "/upload/v1beta/files" {
         let n = st.uploads.len() + 1;
         let at = format!("{url}/upload/session/{n}");
@@ -152,13 +159,13 @@ fn answer(stream: &TcpStream, req: &Captured, st: &Mutex<State>, url: &str) {
 }
 
 /// A create call: the job's requests kept, the bodies captured.
-fn create(st: &mut State, body: Value, url: &str) -> (u16, String, Vec<(String, String)>) {
-    let _ = url;
+fn create(st: &mut State, body: Value) -> (u16, String, Vec<(String, String)>) {
     let n = st.creates.len() + 1;
     let dir = capture_dir();
     let _ = std::fs::create_dir_all(&dir);
+    let name = format!("map-batch-{}-{n}", st.id);
     let _ = std::fs::write(
-        dir.join(format!("map-batch-{n}.batchCreate.json")),
+        dir.join(format!("{name}.batchCreate.json")),
         body.to_string(),
     );
     let input = &body["batch"]["inputConfig"];
@@ -185,10 +192,7 @@ fn create(st: &mut State, body: Value, url: &str) -> (u16, String, Vec<(String, 
             (r, false)
         };
     for (k, (_, r)) in reqs.iter().enumerate() {
-        let _ = std::fs::write(
-            dir.join(format!("map-batch-{n}-{}.json", k + 1)),
-            r.to_string(),
-        );
+        let _ = std::fs::write(dir.join(format!("{name}-{}.json", k + 1)), r.to_string());
     }
     st.creates.push(body);
     let count = reqs.len();
@@ -226,12 +230,10 @@ fn poll(st: &mut State, n: usize) -> Value {
                     Err(e) => json!({"error": e, "metadata": {"key": k}}),
                 })
                 .collect();
-            op["response"] = json!({"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput",
-                "inlinedResponses": {"inlinedResponses": items}});
+            op["metadata"]["output"] = json!({"inlinedResponses": {"inlinedResponses": items}});
         }
         "SUCCEEDED" => {
-            op["response"] = json!({"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput",
-                "responsesFile": format!("files/out{n}")});
+            op["metadata"]["output"] = json!({"responsesFile": format!("files/out{n}")});
         }
         "FAILED" => op["error"] = json!({"code": 13, "message": "the batch failed inside"}),
         _ => {}

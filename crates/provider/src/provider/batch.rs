@@ -7,7 +7,8 @@
 //! is a long-running operation named `batches/ID`; `GET /v1beta/batches/ID`
 //! gives its `metadata.state` (`BATCH_STATE_PENDING`, `_RUNNING`,
 //! `_SUCCEEDED`, `_FAILED`, `_CANCELLED`, `_EXPIRED`), its
-//! `metadata.batchStats`, and once `done` its `response`: the answers
+//! `metadata.batchStats`, and once `done` its `metadata.output` (where
+//! google-genai reads it; the operation's `response` is read too): the answers
 //! inline (`inlinedResponses.inlinedResponses[]`, each `{response |
 //! error, metadata: {key}}`) or a file (`responsesFile`) downloaded from
 //! `/download/v1beta/FILE:download?alt=media`, one `{key, response |
@@ -257,11 +258,14 @@ pub fn job_of(v: &Value) -> Result<Job, GenError> {
         succeeded: count("successfulRequestCount"),
         failed: count("failedRequestCount"),
     };
-    let out = v
-        .get("response")
-        .filter(|r| r.is_object())
-        .or_else(|| meta.get("output"));
-    let output = out.and_then(|o| {
+    // The SDK reads the answers from `metadata.output`; an operation's
+    // `response` may hold them too, bare or under `output`.
+    let places = [
+        meta.get("output"),
+        v.get("response").and_then(|r| r.get("output")),
+        v.get("response"),
+    ];
+    let output = places.into_iter().flatten().find_map(|o| {
         if let Some(f) = o.get("responsesFile").and_then(Value::as_str) {
             return Some(Output::File(f.to_string()));
         }
@@ -336,5 +340,52 @@ fn as_batch(e: GenError) -> GenError {
     match e {
         GenError::Upload(m) => GenError::Batch(m),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_operation_gives_state_counts_and_inline_answers() {
+        let op = json!({"name": "batches/b1", "done": true,
+            "metadata": {"state": "BATCH_STATE_SUCCEEDED",
+                "batchStats": {"requestCount": "2", "successfulRequestCount": "1", "failedRequestCount": "1"}},
+            "response": {"inlinedResponses": {"inlinedResponses": [
+                {"response": {"candidates": []}, "metadata": {"key": "k1"}},
+                {"error": {"code": 3, "message": "bad"}, "metadata": {"key": "k2"}}]}}});
+        let job = job_of(&op).unwrap();
+        assert_eq!(job.name, "batches/b1");
+        assert_eq!(job.state, State::Succeeded);
+        assert_eq!(job.stats.requests, 2);
+        assert_eq!(job.stats.failed, 1);
+        let Some(Output::Inline(items)) = &job.output else {
+            panic!("{:?}", job.output)
+        };
+        let answers: Vec<Answer> = items.iter().filter_map(answer_of).collect();
+        assert_eq!(answers[0].key, "k1");
+        assert!(answers[0].result.is_ok());
+        assert_eq!(answers[1].result.as_ref().unwrap_err(), "bad (code 3)");
+    }
+
+    #[test]
+    fn a_file_of_answers_a_done_error_and_the_states() {
+        let op = json!({"name": "batches/b2", "metadata": {"state": "BATCH_STATE_SUCCEEDED"},
+            "response": {"@type": "x", "output": {"responsesFile": "files/out"}}});
+        assert_eq!(
+            job_of(&op).unwrap().output,
+            Some(Output::File("files/out".into()))
+        );
+        let failed = json!({"name": "batches/b3", "done": true, "error": {"code": 13, "message": "x"},
+            "metadata": {"state": "BATCH_STATE_RUNNING"}});
+        let job = job_of(&failed).unwrap();
+        assert_eq!(job.state, State::Failed);
+        assert_eq!(job.error.as_deref(), Some("x (code 13)"));
+        assert_eq!(State::parse("BATCH_STATE_EXPIRED"), State::Expired);
+        assert!(!State::parse("BATCH_STATE_PENDING").ended());
+        assert_eq!(full_name("abc"), "batches/abc");
+        let line = answer_of(&json!({"key": "k", "response": {"candidates": []}})).unwrap();
+        assert_eq!(line.key, "k");
     }
 }

@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::records::Item;
-use super::run::{MapError, Source, Summary, checked_records, open_cache};
+use super::run::{Answered, MapError, Source, Summary, checked_records, open_cache};
 use super::{MapOptions, Template, key_of, request_body};
 use crate::provider::batch::{self, Job, Output, Request, State};
-use crate::provider::{Client, GenError, Usage};
+use crate::provider::{Client, GenError};
 
 /// `--batch`, `--detach`, `--attach`, resolved.
 #[derive(Debug, Clone)]
@@ -47,12 +47,12 @@ pub enum BatchRun {
 
 /// A job's answers by key; a key it has no answer for gets `missing`.
 pub struct Collected {
-    answers: HashMap<String, Result<(String, Usage), (&'static str, String)>>,
+    answers: HashMap<String, Answered>,
     missing: (&'static str, String),
 }
 
 impl Collected {
-    pub fn get(&self, key: &str) -> Result<(String, Usage), (&'static str, String)> {
+    pub fn get(&self, key: &str) -> Answered {
         self.answers
             .get(key)
             .cloned()
@@ -317,10 +317,7 @@ fn collect(client: &Client, job: &Job) -> Result<Collected, MapError> {
 
 /// A batch answer as an online call's: the response folded as one chunk
 /// of a stream, so its text and usage are read by the same code.
-fn turn_of(
-    client: &Client,
-    r: Result<Value, String>,
-) -> Result<(String, Usage), (&'static str, String)> {
+fn turn_of(client: &Client, r: Result<Value, String>) -> Answered {
     let response = r.map_err(|m| ("api", m))?;
     let fold = || -> Result<crate::provider::Turn, GenError> {
         let mut f = client.provider().stream();

@@ -52,6 +52,9 @@ struct Job {
     key: String,
 }
 
+/// A record's answer (its text and usage), or its error's type and message.
+pub type Answered = Result<(String, Usage), (&'static str, String)>;
+
 /// Where the answers come from.
 pub enum Source<'a> {
     /// One request a record, sent now.
@@ -63,12 +66,7 @@ pub enum Source<'a> {
 impl Source<'_> {
     /// The answer of `job`: its text and usage, or its error's type and
     /// message.
-    fn answer(
-        &self,
-        key: &str,
-        body: Value,
-        gate: &Gate,
-    ) -> Result<(String, Usage), (&'static str, String)> {
+    fn answer(&self, key: &str, body: Value, gate: &Gate) -> Answered {
         match self {
             Source::Online(client) => {
                 gate.enter();
