@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::records::Item;
-use super::run::{Answered, MapError, Source, Summary, checked_records, open_cache};
-use super::{MapOptions, Template, key_of, request_body};
+use super::run::{Answered, Answers, MapError, Source, checked_records, open_cache};
+use super::{MapOptions, Summary, Template, key_of, request_body};
 use crate::provider::batch::{self, Job, Output, Request, State};
 use crate::provider::{Client, GenError};
 
@@ -51,8 +51,8 @@ pub struct Collected {
     missing: (&'static str, String),
 }
 
-impl Collected {
-    pub fn get(&self, key: &str) -> Answered {
+impl Answers for Collected {
+    fn get(&self, key: &str) -> Answered {
         self.answers
             .get(key)
             .cloned()

@@ -65,6 +65,25 @@ pub struct MapOptions {
     pub price: Option<crate::agent::price::Price>,
 }
 
+/// What a run did, for the `result` line and the exit code.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub records: u64,
+    pub answered: u64,
+    pub failed: u64,
+    /// Input lines that were not records (named on stderr).
+    pub bad_lines: u64,
+    /// Records whose line was already in `--output`.
+    pub resumed: u64,
+    /// Records answered from `--cache`, not sent.
+    pub cached: u64,
+    pub usage: crate::provider::Usage,
+    /// What the answered requests cost at the model's price (the Batch
+    /// API's with `--batch`); `None` when the price is unknown.
+    pub cost: Option<f64>,
+    pub elapsed: std::time::Duration,
+}
+
 /// The request body of one record's prompt.
 pub fn request_body(o: &MapOptions, prompt: &str) -> Value {
     let contents = [crate::provider::request::user_text(&[prompt])];

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::run::Summary;
+use super::Summary;
 
 /// The line on stderr, while a run goes.
 pub struct Progress {

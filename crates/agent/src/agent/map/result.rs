@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::run::Summary;
+use super::Summary;
 
 /// The event; `stopped` names the signal that ended the run early.
 pub fn event(sum: &Summary, batch: Option<&str>, stopped: Option<&str>) -> Value {

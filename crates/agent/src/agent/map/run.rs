@@ -21,28 +21,9 @@ use serde_json::{Map, Value, json};
 use super::cache::Cache;
 use super::progress::Progress;
 use super::records::{self, Item};
-use super::{MapOptions, Template, key_of, request_body};
+use super::{MapOptions, Summary, Template, key_of, request_body};
 use crate::agent::price::Price;
 use crate::provider::{Client, GenError, Usage, client::Observer, turn::Delta};
-
-/// What a run did, for the `result` line and the exit code.
-#[derive(Debug, Default, Clone)]
-pub struct Summary {
-    pub records: u64,
-    pub answered: u64,
-    pub failed: u64,
-    /// Input lines that were not records (named on stderr).
-    pub bad_lines: u64,
-    /// Records whose line was already in `--output`.
-    pub resumed: u64,
-    /// Records answered from `--cache`, not sent.
-    pub cached: u64,
-    pub usage: Usage,
-    /// What the answered requests cost at the model's price (the Batch
-    /// API's with `--batch`); `None` when the price is unknown.
-    pub cost: Option<f64>,
-    pub elapsed: Duration,
-}
 
 /// A record's request, on its way to a worker.
 struct Job {
@@ -60,7 +41,12 @@ pub enum Source<'a> {
     /// One request a record, sent now.
     Online(Client),
     /// The answers of a Batch API job, by key.
-    Batch(&'a super::batch::Collected),
+    Batch(&'a dyn Answers),
+}
+
+/// Answers kept by key (a batch job's).
+pub trait Answers: Sync {
+    fn get(&self, key: &str) -> Answered;
 }
 
 impl Source<'_> {

@@ -4,7 +4,7 @@
 //! `--temperature`, the connection flags) are gem-ask's, written before
 //! `map`, and apply to every record.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
@@ -85,30 +85,7 @@ pub struct MapArgs {
 /// schema, connection) of gem-ask's flags.
 pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let template = Template::parse(&m.prompt).map_err(|e| coded(exit::USAGE, e.to_string()))?;
-    let schema = ask.schema.as_ref().map(|s| s.sent.clone());
-    let mut options = MapOptions {
-        template: m.prompt,
-        files: m.files,
-        format: m.format,
-        jobs: usize::from(m.jobs),
-        rate: m.rate,
-        unordered: m.unordered,
-        provider: ask.ask.provider,
-        model: ask.ask.model.clone(),
-        system: Some(ask.ask.system.clone()).filter(|s| !s.trim().is_empty()),
-        temperature: ask.ask.temperature,
-        thinking: ask.ask.thinking,
-        schema,
-        connection: ask.connection.clone(),
-        output: m.output,
-        dry_run: m.dry_run,
-        cache: m.cache.then(cache_path).transpose()?,
-        price: ask.budget.price,
-    };
-    let batch = batch_options(&m.batch, m.detach, m.attach, &options)?;
-    if batch.is_some() {
-        options.price = options.price.map(|p| p.batch());
-    }
+    let (options, batch) = options_of(m, ask)?;
     if let Some(n) = map::thinking_note(&options) {
         diag(format!("gem-ask map: {n}"));
     }
@@ -143,19 +120,7 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let (sum, job) = match ran {
         Ok(BatchRun::Done(s, job)) => (s, job),
         Ok(BatchRun::Detached(made)) => return Ok(detached(made)),
-        Err(map::run::MapError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            return Ok(exit::OK);
-        }
-        Err(e @ map::run::MapError::Clash { .. }) => {
-            return Err(coded(exit::USAGE, format!("gem-ask map: {e}")));
-        }
-        Err(e @ map::run::MapError::Batch(_)) => {
-            return Err(coded(exit::API, format!("gem-ask map: {e}")));
-        }
-        Err(e @ map::run::MapError::Waiting(_)) => {
-            return Err(coded(exit::INTERRUPTED, format!("gem-ask map: {e}")));
-        }
-        Err(e) => return Err(coded(exit::FAILURE, format!("gem-ask map: {e}"))),
+        Err(e) => return stopped_by(e),
     };
     if options.dry_run {
         diag(format!(
@@ -168,8 +133,14 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let sig = crate::agent::signals::received();
     let stopped = sig.map(crate::agent::signals::name);
     let result = map::result::event(&sum, job.as_deref(), stopped);
-    if options.output.is_some() || ask.output.mode == OutputMode::Jsonl {
-        // stdout holds no records (--output), or events were asked for.
+    // Events asked for, or stdout holds no records (--output) and goes to
+    // a program: a person at a terminal has the summary above.
+    let events = match ask.output.mode {
+        OutputMode::Jsonl => true,
+        OutputMode::Auto => options.output.is_some() && !io::stdout().is_terminal(),
+        _ => false,
+    };
+    if events {
         let mut out = stdout.lock();
         let _ = writeln!(out, "{result}").and_then(|_| out.flush());
     }
@@ -185,6 +156,52 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     } else {
         exit::OK
     })
+}
+
+/// The engine's options from the flags and the resolved question; with
+/// `--batch`, the price is the Batch API's.
+fn options_of(
+    m: MapArgs,
+    ask: &crate::agent::Options,
+) -> anyhow::Result<(MapOptions, Option<BatchOptions>)> {
+    let schema = ask.schema.as_ref().map(|s| s.sent.clone());
+    let mut options = MapOptions {
+        template: m.prompt,
+        files: m.files,
+        format: m.format,
+        jobs: usize::from(m.jobs),
+        rate: m.rate,
+        unordered: m.unordered,
+        provider: ask.ask.provider,
+        model: ask.ask.model.clone(),
+        system: Some(ask.ask.system.clone()).filter(|s| !s.trim().is_empty()),
+        temperature: ask.ask.temperature,
+        thinking: ask.ask.thinking,
+        schema,
+        connection: ask.connection.clone(),
+        output: m.output,
+        dry_run: m.dry_run,
+        cache: m.cache.then(cache_path).transpose()?,
+        price: ask.budget.price,
+    };
+    let batch = batch_options(m.batch, m.detach, m.attach, &options)?;
+    if batch.is_some() {
+        options.price = options.price.map(|p| p.batch());
+    }
+    Ok((options, batch))
+}
+
+/// The exit of a run that could not go on: a closed stdout is a quiet 0.
+fn stopped_by(e: map::run::MapError) -> anyhow::Result<u8> {
+    use map::run::MapError;
+    let code = match &e {
+        MapError::Io(io) if io.kind() == io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+        MapError::Clash { .. } => exit::USAGE,
+        MapError::Batch(_) => exit::API,
+        MapError::Waiting(_) => exit::INTERRUPTED,
+        _ => exit::FAILURE,
+    };
+    Err(coded(code, format!("gem-ask map: {e}")))
 }
 
 /// The client of the run's provider and model.
@@ -204,12 +221,12 @@ fn client_of(options: &MapOptions) -> anyhow::Result<crate::provider::Client> {
 /// `--batch`, `--detach`, `--attach` resolved; `None` for an online run
 /// (an OpenAI-compatible provider has no batch API: said, and run online).
 fn batch_options(
-    batch: &bool,
+    batch: bool,
     detach: bool,
     attach: Option<String>,
     o: &MapOptions,
 ) -> anyhow::Result<Option<BatchOptions>> {
-    if !*batch && attach.is_none() {
+    if !batch && attach.is_none() {
         return Ok(None);
     }
     if o.provider != crate::provider::ProviderKind::Gemini {
@@ -266,7 +283,7 @@ fn detached(made: Option<(String, u64)>) -> u8 {
 }
 
 /// The run's counts on stderr, always.
-fn summary_line(sum: &map::run::Summary) -> String {
+fn summary_line(sum: &map::Summary) -> String {
     let cost = match sum.cost {
         Some(c) => format!("; ${c:.4}"),
         None => String::new(),
