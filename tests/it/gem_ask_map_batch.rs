@@ -338,3 +338,26 @@ fn a_signal_while_the_job_runs_says_how_to_collect_it() {
     assert!(err.contains("gem-ask map --attach batches/1"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_request_the_job_could_not_answer_is_that_records_error_line() {
+    let home = tempfile::tempdir().unwrap();
+    let fake = BatchFake::start(&["SUCCEEDED"]);
+    let out = run(
+        cmd(&fake, home.path()).args(["map", "--batch", "{line}"]),
+        "one\nfail here\nthree\n",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = lines(&out.stdout);
+    assert_eq!(got.len(), 3);
+    assert_eq!(got[0]["answer"], "eno");
+    assert_eq!(got[1]["error"]["type"], "api");
+    assert_eq!(got[1]["error"]["message"], "boom (code 500)");
+    assert!(got[1].get("_key").is_none(), "a rerun tries it again");
+    assert_eq!(got[2]["answer"], "eerht");
+}
