@@ -297,7 +297,7 @@ _gem__ask() {
             return 0
             ;;
         gem__subcmd__ask__subcmd__map)
-            opts="-j -o -h --format --jobs --rate --unordered --output --cache --dry-run --help"
+            opts="-j -o -h --format --jobs --rate --unordered --output --cache --dry-run --batch --detach --attach --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -324,6 +324,10 @@ _gem__ask() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attach)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

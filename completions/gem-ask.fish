@@ -181,7 +181,10 @@ lines\t'One record a line, its text in the field `line`'"
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s j -l jobs -d 'Requests in flight at most (halved while the server answers 429/503, then grown back one at a time)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l rate -d 'Start at most N requests a minute (spaced evenly), whatever -j allows' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s o -l output -d 'Append the lines to FILE (each whole and flushed) instead of stdout; a rerun of the same command skips the records already answered there (by their `_key`, the hash of the request) and sends only the missing ones' -r -F
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l attach -d 'Collect the batch job NAME (batches/ID, from --detach) with the same options: wait for it, then write its answers (resumable with --output, like any run)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l unordered -d 'Write each record\'s line as it finishes, not in input order'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l cache -d 'Keep each answer by its request\'s key in $XDG_DATA_HOME/gemline/map-cache.sqlite3 and answer a byte-identical request (same model) from there without sending it'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l dry-run -d 'Print each record\'s request body (`request`, with its `_key`) instead of sending it'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l batch -d 'Send the requests as one job of Gemini\'s Batch API (half the price, answered within a day): inline when small, else as a JSONL file through the Files API; the job is polled until it ends and its answers written as the online run writes them. An OpenAI-compatible provider has no batch API: the run goes online'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l detach -d 'With --batch: create the job, print its name on stdout and exit; collect it later with --attach NAME and the same options'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -4,7 +4,9 @@
 # google-genai types), with ../shared/tools/validate_gemini.py: the
 # GenerateContentRequest bodies of the fake Gemini server (`*.json`), and the
 # BatchEmbedContentsRequest bodies of the fake embedding endpoint
-# (`*.embed.json`, tests/it/support/embed.rs).
+# (`*.embed.json`, tests/it/support/embed.rs), and the Batch API's create
+# bodies of `gem-ask map --batch` (`*.batchCreate.json`, tests/it/support/batch.rs;
+# each of their requests is also captured alone as a GenerateContentRequest).
 #
 #   tests/validate_requests.sh            # runs the gem_ask_* tests, then validates
 #   tests/validate_requests.sh --no-test  # validates what is already captured
@@ -86,12 +88,47 @@ def embed_errors(path, raw):
         errs.append("no requests")
     return errs
 
+def batch_errors(path, raw):
+    """A batchGenerateContent body. google-ai-generativelanguage 0.12.1 has
+    no BatchGenerateContentRequest: the shape of the API reference
+    (ai.google.dev/api/batch-mode) is checked field by field, and each
+    request is checked as a GenerateContentRequest in its own file."""
+    errs = []
+    body = json.loads(raw)
+    if set(body) != {"batch"}:
+        errs.append(f"top level: {sorted(body)} is not just batch")
+    batch = body.get("batch") or {}
+    extra = set(batch) - {"displayName", "inputConfig", "priority"}
+    if extra:
+        errs.append(f"batch: unknown fields {sorted(extra)}")
+    if not isinstance(batch.get("displayName"), str) or not batch.get("displayName"):
+        errs.append("batch.displayName is required")
+    ic = batch.get("inputConfig") or {}
+    if len(ic) != 1 or not (set(ic) <= {"requests", "fileName"}):
+        errs.append(f"batch.inputConfig: one of requests or fileName, found {sorted(ic)}")
+    if "fileName" in ic and not str(ic["fileName"]).startswith("files/"):
+        errs.append("batch.inputConfig.fileName is not files/ID")
+    if "requests" in ic:
+        items = (ic["requests"] or {}).get("requests")
+        if not isinstance(items, list) or not items:
+            errs.append("batch.inputConfig.requests.requests: a list of requests")
+        for i, it in enumerate(items or []):
+            if set(it) - {"request", "metadata"} or not isinstance(it.get("request"), dict):
+                errs.append(f"requests[{i}]: request and metadata only, found {sorted(it)}")
+            if not isinstance((it.get("metadata") or {}).get("key"), str):
+                errs.append(f"requests[{i}].metadata.key: a string")
+            try:
+                glm.GenerateContentRequest.from_json(json.dumps(it.get("request")), ignore_unknown_fields=False)
+            except Exception as e:
+                errs.append(f"requests[{i}].request: proto: {type(e).__name__}: {str(e)[:300]}")
+    return errs
+
 failed = 0
 for path in sys.argv[2:]:
     raw = open(path, "rb").read()
     errs = []
-    if path.endswith(".embed.json"):
-        errs = embed_errors(path, raw)
+    if path.endswith(".embed.json") or path.endswith(".batchCreate.json"):
+        errs = (embed_errors if path.endswith(".embed.json") else batch_errors)(path, raw)
         if errs:
             failed += 1
             print(f"FAIL {path}")

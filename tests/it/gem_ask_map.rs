@@ -125,14 +125,19 @@ fn map_cmd(server: &ByRecord, home: &Path) -> std::process::Command {
     cmd
 }
 
-fn lines(out: &[u8]) -> Vec<Value> {
+pub(crate) fn lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
-fn run(cmd: &mut std::process::Command, stdin: &str) -> std::process::Output {
+pub(crate) fn run(cmd: &mut std::process::Command, stdin: &str) -> std::process::Output {
+    spawn(cmd, stdin).wait_with_output().unwrap()
+}
+
+/// `cmd` started with `stdin` written to it, its output piped.
+pub(crate) fn spawn(cmd: &mut std::process::Command, stdin: &str) -> std::process::Child {
     let mut child = cmd
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -145,7 +150,7 @@ fn run(cmd: &mut std::process::Command, stdin: &str) -> std::process::Output {
         .unwrap()
         .write_all(stdin.as_bytes())
         .unwrap();
-    child.wait_with_output().unwrap()
+    child
 }
 
 #[test]

@@ -26,6 +26,7 @@ mod gem_ask_history;
 mod gem_ask_interrupt;
 mod gem_ask_long_stream;
 mod gem_ask_map;
+mod gem_ask_map_batch;
 mod gem_ask_markdown_tty;
 mod gem_ask_mcp;
 mod gem_ask_mcp_bounds;

@@ -20,6 +20,7 @@
 
 pub mod answer;
 pub mod ask;
+pub mod batch;
 pub mod commonmark;
 pub mod embed;
 pub mod screen;
@@ -269,7 +270,7 @@ impl FakeGemini {
     }
 }
 
-fn read_request(stream: &TcpStream) -> Option<Captured> {
+pub fn read_request(stream: &TcpStream) -> Option<Captured> {
     let mut r = BufReader::new(stream);
     let mut request_line = String::new();
     r.read_line(&mut request_line).ok()?;

@@ -37,6 +37,9 @@ pub enum GenError {
     /// failure like the others: exit 4).
     #[error("upload failed: {0}")]
     Upload(String),
+    /// A Batch API call (create, get, download) failed (exit 4).
+    #[error("batch job: {0}")]
+    Batch(String),
     /// An attachment's bytes could not be read when the request was
     /// written (it went away or changed: exit 66).
     #[error("{0}")]
@@ -75,6 +78,7 @@ impl GenError {
             GenError::Interrupted => "interrupted",
             GenError::Replay(_) => "replay_error",
             GenError::Upload(_) => "upload_error",
+            GenError::Batch(_) => "batch_error",
             GenError::Attachment(_) => "attachment_error",
             GenError::ModelGone(_) => "model_not_found",
             GenError::Output(_) => "output_error",

@@ -85,7 +85,7 @@ pub fn upload(
     }
 }
 
-enum Step {
+pub(super) enum Step {
     /// Worth another attempt: 429, 5xx, the connection.
     Again(String),
     Final(GenError),
@@ -157,7 +157,7 @@ fn final_err(message: String) -> Step {
 
 /// Sends one request; a non-2xx answer is its API error, retried when it
 /// can be.
-fn send(t: &dyn Transport, req: Exchange, name: &str) -> Result<Reply, Step> {
+pub(super) fn send(t: &dyn Transport, req: Exchange, name: &str) -> Result<Reply, Step> {
     let mut reply = match t.exchange(req) {
         Ok(r) => r,
         Err(e) => {
@@ -275,7 +275,7 @@ fn poll_until_active(
     Ok(file)
 }
 
-fn pause(total: Duration, progress: &dyn Progress) -> Result<(), GenError> {
+pub(super) fn pause(total: Duration, progress: &dyn Progress) -> Result<(), GenError> {
     let start = Instant::now();
     while start.elapsed() < total {
         if progress.interrupted() {

@@ -20,6 +20,7 @@
 //! is one folder beside [`gemini`] and [`openai`] and one arm of
 //! [`ProviderKind`].
 
+pub mod batch;
 pub mod blob;
 pub mod client;
 pub mod embed;

@@ -6,10 +6,15 @@
 //! fields and `answer` (or, with a schema, the answer's fields), or its
 //! fields and `error` {type, message} when it failed after its retries.
 //! Each output line carries `_key`, the hash of the rendered request, so a
-//! rerun with `--output` skips what is already there ([`resume`]).
+//! rerun with `--output` skips what is already there ([`resume`]). With
+//! `--batch` the requests go through Gemini's Batch API ([`batch`]); the
+//! run's counts, tokens and cost make its `result` event ([`result`]).
 
+pub mod batch;
 pub mod cache;
+pub mod progress;
 pub mod records;
+pub mod result;
 pub mod resume;
 pub mod run;
 pub mod template;
@@ -56,6 +61,27 @@ pub struct MapOptions {
     pub cache: Option<PathBuf>,
     /// Print each record's request body instead of sending it.
     pub dry_run: bool,
+    /// The model's price (the Batch API's with `--batch`), for the cost.
+    pub price: Option<crate::agent::price::Price>,
+}
+
+/// What a run did, for the `result` line and the exit code.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub records: u64,
+    pub answered: u64,
+    pub failed: u64,
+    /// Input lines that were not records (named on stderr).
+    pub bad_lines: u64,
+    /// Records whose line was already in `--output`.
+    pub resumed: u64,
+    /// Records answered from `--cache`, not sent.
+    pub cached: u64,
+    pub usage: crate::provider::Usage,
+    /// What the answered requests cost at the model's price (the Batch
+    /// API's with `--batch`); `None` when the price is unknown.
+    pub cost: Option<f64>,
+    pub elapsed: std::time::Duration,
 }
 
 /// The request body of one record's prompt.

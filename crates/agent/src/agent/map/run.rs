@@ -19,23 +19,11 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::cache::Cache;
+use super::progress::Progress;
 use super::records::{self, Item};
-use super::{MapOptions, Template, key_of, request_body};
+use super::{MapOptions, Summary, Template, key_of, request_body};
+use crate::agent::price::Price;
 use crate::provider::{Client, GenError, Usage, client::Observer, turn::Delta};
-
-/// What a run did, for the `result` line and the exit code.
-#[derive(Debug, Default, Clone)]
-pub struct Summary {
-    pub records: u64,
-    pub answered: u64,
-    pub failed: u64,
-    /// Input lines that were not records (named on stderr).
-    pub bad_lines: u64,
-    /// Records whose line was already in `--output`.
-    pub resumed: u64,
-    pub usage: Usage,
-    pub elapsed: Duration,
-}
 
 /// A record's request, on its way to a worker.
 struct Job {
@@ -45,9 +33,53 @@ struct Job {
     key: String,
 }
 
+/// A record's answer (its text and usage), or its error's type and message.
+pub type Answered = Result<(String, Usage), (&'static str, String)>;
+
+/// Where the answers come from.
+pub enum Source<'a> {
+    /// One request a record, sent now.
+    Online(Client),
+    /// The answers of a Batch API job, by key.
+    Batch(&'a dyn Answers),
+}
+
+/// Answers kept by key (a batch job's).
+pub trait Answers: Sync {
+    fn get(&self, key: &str) -> Answered;
+}
+
+impl Source<'_> {
+    /// The answer of `job`: its text and usage, or its error's type and
+    /// message.
+    fn answer(&self, key: &str, body: Value, gate: &Gate) -> Answered {
+        match self {
+            Source::Online(client) => {
+                gate.enter();
+                let mut obs = Quiet { gate };
+                let r = client.generate(body, &mut obs);
+                gate.leave(r.is_ok());
+                r.map(|t| (t.text().unwrap_or_default(), t.usage))
+                    .map_err(|e| (error_type(&e), e.to_string()))
+            }
+            Source::Batch(answers) => answers.get(key),
+        }
+    }
+}
+
+/// A record's line, on its way to the writer.
+struct Line {
+    index: u64,
+    line: Value,
+    usage: Usage,
+    ok: bool,
+    /// Answered from `--cache`.
+    cached: bool,
+}
+
 /// What reaches the writer.
 enum Done {
-    Line(u64, Value, Usage, bool),
+    Line(Line),
     /// A record resumed from `--output`: no line, but its place in order.
     Skip(u64),
     Bad,
@@ -63,19 +95,21 @@ pub enum MapError {
     Io(#[from] std::io::Error),
     #[error("the cache {0}: {1}")]
     Cache(String, rusqlite::Error),
+    /// A Batch API call failed (exit 4).
+    #[error("{0}")]
+    Batch(GenError),
+    /// A signal came while the batch job ran: it goes on without us.
+    #[error(
+        "stopped waiting for batch {0}; it goes on: collect it with gem-ask map --attach {0} and the same options"
+    )]
+    Waiting(String),
 }
 
-/// Runs the map; lines go to `out`. `done` holds the keys already written.
-/// With a schema, the first record's fields are checked against it before
-/// any request.
-pub fn run(
+/// The records of the inputs; with a schema, the first record's fields
+/// checked against it before any request.
+pub(super) fn checked_records(
     o: &MapOptions,
-    template: &Template,
-    client: Option<Client>,
-    done: HashSet<String>,
-    out: &mut dyn Write,
-) -> Result<Summary, MapError> {
-    let start = Instant::now();
+) -> Result<std::iter::Peekable<impl Iterator<Item = Item> + Send + use<>>, MapError> {
     let mut items = records::read_all(&o.files, o.format).peekable();
     if let Some(schema) = &o.schema {
         let first = items.peek().and_then(|i| match i {
@@ -93,6 +127,32 @@ pub fn run(
             }
         }
     }
+    Ok(items)
+}
+
+/// The cache of `--cache`, opened.
+pub(super) fn open_cache(o: &MapOptions) -> Result<Option<Cache>, MapError> {
+    match &o.cache {
+        Some(p) => {
+            Ok(Some(Cache::open(p).map_err(|e| {
+                MapError::Cache(p.display().to_string(), e)
+            })?))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Runs the map; lines go to `out`. `done` holds the keys already written.
+/// Without a source (`--dry-run`) each record's request is its line.
+pub fn run(
+    o: &MapOptions,
+    template: &Template,
+    source: Option<Source<'_>>,
+    done: HashSet<String>,
+    out: &mut dyn Write,
+) -> Result<Summary, MapError> {
+    let start = Instant::now();
+    let items = checked_records(o)?;
     let jobs = o.jobs.max(1);
     let window = jobs * 64;
     let (tokens_tx, tokens_rx) = sync_channel::<()>(window);
@@ -103,24 +163,21 @@ pub fn run(
     let (done_tx, done_rx) = sync_channel::<Done>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));
     let gate = Arc::new(Gate::new(jobs, o.rate));
-    let cache = match &o.cache {
-        Some(p) => Some(Cache::open(p).map_err(|e| MapError::Cache(p.display().to_string(), e))?),
-        None => None,
-    };
+    let cache = open_cache(o)?;
     let cache = cache.as_ref();
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
         s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
-        if let Some(client) = &client {
+        if let Some(source) = &source {
             for _ in 0..jobs {
                 let (rx, tx, gate) = (job_rx.clone(), done_tx.clone(), gate.clone());
-                s.spawn(move || work(client, o, &rx, &tx, &gate, cache));
+                s.spawn(move || work(source, o, &rx, &tx, &gate, cache));
             }
         }
         // Only the workers hold the jobs' end: if they stop, the reader does.
         drop(job_rx);
         drop(done_tx);
-        let r = write(o.unordered, done_rx, &tokens_tx, out);
+        let r = write(o, done_rx, &tokens_tx, out);
         // A closed output: let the reader and workers run dry.
         drop(tokens_tx);
         r.map_err(MapError::from)
@@ -164,9 +221,7 @@ fn read(
         let sent = match template.render(&fields) {
             Err(e) => {
                 let line = failed(fields, None, "template", &format!("{place}: {e}"));
-                lines
-                    .send(Done::Line(i, line, Usage::default(), false))
-                    .is_ok()
+                lines.send(Done::Line(Line::new(i, line, false))).is_ok()
             }
             Ok(prompt) => {
                 let body = request_body(o, &prompt);
@@ -178,7 +233,7 @@ fn read(
                     line.insert("request".into(), body);
                     line.insert("_key".into(), key.into());
                     lines
-                        .send(Done::Line(i, line.into(), Usage::default(), true))
+                        .send(Done::Line(Line::new(i, line.into(), true)))
                         .is_ok()
                 } else {
                     let job = Job {
@@ -197,9 +252,10 @@ fn read(
     }
 }
 
-/// A worker: one call a job, its line to the writer.
+/// A worker: one answer a job (from the cache, else the source), its
+/// line to the writer.
 fn work(
-    client: &Client,
+    source: &Source<'_>,
     o: &MapOptions,
     jobs: &Mutex<Receiver<Job>>,
     lines: &SyncSender<Done>,
@@ -212,19 +268,14 @@ fn work(
             Err(_) => return,
         };
         let kept = cache.and_then(|c| c.get(&job.key));
+        let cached = kept.is_some();
         let result = match kept {
             Some(text) => Ok((text, Usage::default())),
-            None => {
-                gate.enter();
-                let mut obs = Quiet { gate };
-                let r = client.generate(job.body, &mut obs);
-                gate.leave(r.is_ok());
-                r.map(|t| (t.text().unwrap_or_default(), t.usage))
-            }
+            None => source.answer(&job.key, job.body, gate),
         };
         let (line, usage, ok) = match result {
             Ok((text, usage)) => {
-                if let Some(c) = cache {
+                if let Some(c) = cache.filter(|_| !cached) {
                     c.put(&job.key, &text);
                 }
                 match answered(job.fields, text, o.schema.is_some(), &job.key) {
@@ -232,17 +283,34 @@ fn work(
                     Err(l) => (l, usage, false),
                 }
             }
-            Err(e) => {
-                let kind = error_type(&e);
-                (
-                    failed(job.fields, Some(&job.key), kind, &e.to_string()),
-                    Usage::default(),
-                    false,
-                )
-            }
+            Err((kind, message)) => (
+                failed(job.fields, Some(&job.key), kind, &message),
+                Usage::default(),
+                false,
+            ),
         };
-        if lines.send(Done::Line(job.index, line, usage, ok)).is_err() {
+        let line = Line {
+            index: job.index,
+            line,
+            usage,
+            ok,
+            cached,
+        };
+        if lines.send(Done::Line(line)).is_err() {
             return;
+        }
+    }
+}
+
+impl Line {
+    /// A line that made no request.
+    fn new(index: u64, line: Value, ok: bool) -> Line {
+        Line {
+            index,
+            line,
+            usage: Usage::default(),
+            ok,
+            cached: false,
         }
     }
 }
@@ -280,7 +348,7 @@ fn failed(mut fields: Map<String, Value>, key: Option<&str>, kind: &str, message
     fields.into()
 }
 
-fn error_type(e: &GenError) -> &'static str {
+pub(super) fn error_type(e: &GenError) -> &'static str {
     match e {
         GenError::Api(a) if a.code == 429 => "rate_limited",
         GenError::Api(_) => "api",
@@ -294,15 +362,18 @@ fn error_type(e: &GenError) -> &'static str {
 
 /// The writer: lines in order (or as they come), each whole and flushed.
 fn write(
-    unordered: bool,
+    o: &MapOptions,
     lines: Receiver<Done>,
     tokens: &SyncSender<()>,
     out: &mut dyn Write,
 ) -> std::io::Result<Summary> {
-    let mut sum = Summary::default();
+    let mut sum = Summary {
+        cost: o.price.map(|_| 0.0),
+        ..Summary::default()
+    };
     let mut next = 0u64;
     let mut waiting: BTreeMap<u64, Option<Value>> = BTreeMap::new();
-    let mut progress = Progress::new();
+    let mut progress = Progress::new(&o.files);
     for d in lines {
         progress.show(&sum);
         let (i, line) = match d {
@@ -314,18 +385,13 @@ fn write(
                 sum.resumed += 1;
                 (i, None)
             }
-            Done::Line(i, line, usage, ok) => {
-                sum.usage.add(usage);
-                if ok {
-                    sum.answered += 1
-                } else {
-                    sum.failed += 1
-                }
-                (i, Some(line))
+            Done::Line(l) => {
+                count(&mut sum, o.price.as_ref(), &l);
+                (l.index, Some(l.line))
             }
         };
         sum.records += 1;
-        if unordered {
+        if o.unordered {
             put(out, line.as_ref())?;
             let _ = tokens.try_send(());
             continue;
@@ -341,48 +407,19 @@ fn write(
     Ok(sum)
 }
 
-/// The progress line on stderr when it is a terminal: records done,
-/// failed, the rate and the tokens, redrawn at most four times a second.
-struct Progress {
-    on: bool,
-    start: Instant,
-    last: Option<Instant>,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        use std::io::IsTerminal;
-        Progress {
-            on: std::io::stderr().is_terminal(),
-            start: Instant::now(),
-            last: None,
-        }
+/// A line's counts, tokens and cost into the summary.
+fn count(sum: &mut Summary, price: Option<&Price>, l: &Line) {
+    sum.usage.add(l.usage);
+    if let (Some(cost), Some(p)) = (sum.cost.as_mut(), price) {
+        *cost += p.cost(&l.usage);
     }
-
-    fn show(&mut self, sum: &Summary) {
-        if !self.on
-            || self
-                .last
-                .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
-        {
-            return;
-        }
-        self.last = Some(Instant::now());
-        let secs = self.start.elapsed().as_secs_f64().max(0.001);
-        let _ = write!(
-            std::io::stderr(),
-            "\r\x1b[Kgem-ask map: {} done, {} failed, {:.1}/s, {} tokens",
-            sum.records,
-            sum.failed,
-            sum.records as f64 / secs,
-            sum.usage.total
-        );
+    if l.ok {
+        sum.answered += 1
+    } else {
+        sum.failed += 1
     }
-
-    fn clear(&self) {
-        if self.on && self.last.is_some() {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+    if l.cached {
+        sum.cached += 1
     }
 }
 

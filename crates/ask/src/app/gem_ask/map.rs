@@ -4,13 +4,16 @@
 //! `--temperature`, the connection flags) are gem-ask's, written before
 //! `map`, and apply to every record.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
 
 use crate::agent::exit;
+use crate::agent::map::batch::{BatchOptions, BatchRun};
+use crate::agent::map::run::Source;
 use crate::agent::map::{self, Format, MapOptions, Template};
+use crate::agent::options::OutputMode;
 use crate::term::{coded, diag};
 
 /// `gem-ask map`'s own flags.
@@ -59,48 +62,37 @@ pub struct MapArgs {
     /// Print each record's request body (`request`, with its `_key`) instead of sending it.
     #[arg(long)]
     pub dry_run: bool,
+
+    /// Send the requests as one job of Gemini's Batch API (half the price, answered within a
+    /// day): inline when small, else as a JSONL file through the Files API; the job is polled
+    /// until it ends and its answers written as the online run writes them. An OpenAI-compatible
+    /// provider has no batch API: the run goes online.
+    #[arg(long)]
+    pub batch: bool,
+
+    /// With --batch: create the job, print its name on stdout and exit; collect it later with
+    /// --attach NAME and the same options.
+    #[arg(long, requires = "batch")]
+    pub detach: bool,
+
+    /// Collect the batch job NAME (batches/ID, from --detach) with the same options: wait for it,
+    /// then write its answers (resumable with --output, like any run).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["detach", "dry_run"])]
+    pub attach: Option<String>,
 }
 
 /// Runs `gem-ask map`; `ask` is the resolved question (model, system,
 /// schema, connection) of gem-ask's flags.
 pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let template = Template::parse(&m.prompt).map_err(|e| coded(exit::USAGE, e.to_string()))?;
-    let schema = ask.schema.as_ref().map(|s| s.sent.clone());
-    let options = MapOptions {
-        template: m.prompt,
-        files: m.files,
-        format: m.format,
-        jobs: usize::from(m.jobs),
-        rate: m.rate,
-        unordered: m.unordered,
-        provider: ask.ask.provider,
-        model: ask.ask.model.clone(),
-        system: Some(ask.ask.system.clone()).filter(|s| !s.trim().is_empty()),
-        temperature: ask.ask.temperature,
-        thinking: ask.ask.thinking,
-        schema,
-        connection: ask.connection.clone(),
-        output: m.output,
-        dry_run: m.dry_run,
-        cache: m.cache.then(cache_path).transpose()?,
-    };
+    let (options, batch) = options_of(m, ask)?;
     if let Some(n) = map::thinking_note(&options) {
         diag(format!("gem-ask map: {n}"));
     }
     let client = if options.dry_run {
         None
     } else {
-        crate::agent::setup::check_base_url(&options.connection)?;
-        let c =
-            crate::agent::setup::make_client(options.provider, &options.model, &options.connection);
-        Some(c.map_err(|f| match f {
-            crate::agent::outcome::Failure::NoKey => coded(
-                exit::NO_API_KEY,
-                "gem-ask map: no API key (set GEMINI_API_KEY, or the provider's key variable)",
-            ),
-            crate::agent::outcome::Failure::Setup(code, msg) => coded(code, msg),
-            other => coded(exit::FAILURE, format!("{other:?}")),
-        })?)
+        Some(client_of(&options)?)
     };
     let (done, mut file) = match &options.output {
         Some(p) => {
@@ -119,15 +111,16 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
             &mut lock
         }
     };
-    let sum = match map::run::run(&options, &template, client, done, out) {
-        Ok(s) => s,
-        Err(map::run::MapError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            return Ok(exit::OK);
-        }
-        Err(e @ map::run::MapError::Clash { .. }) => {
-            return Err(coded(exit::USAGE, format!("gem-ask map: {e}")));
-        }
-        Err(e) => return Err(coded(exit::FAILURE, format!("gem-ask map: {e}"))),
+    let ran = match (&batch, client) {
+        (Some(b), Some(client)) => map::batch::run(&options, b, &template, &client, done, out),
+        (None, client) => map::run::run(&options, &template, client.map(Source::Online), done, out)
+            .map(|s| BatchRun::Done(s, None)),
+        (Some(_), None) => unreachable!("--attach and --detach are not --dry-run"),
+    };
+    let (sum, job) = match ran {
+        Ok(BatchRun::Done(s, job)) => (s, job),
+        Ok(BatchRun::Detached(made)) => return Ok(detached(made)),
+        Err(e) => return stopped_by(e),
     };
     if options.dry_run {
         diag(format!(
@@ -136,19 +129,22 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         ));
         return Ok(exit::OK);
     }
-    diag(format!(
-        "gem-ask map: {} records: {} answered, {} failed, {} already in the output; {} bad input lines; \
-         {} tokens in, {} out; {:.1}s",
-        sum.records,
-        sum.answered,
-        sum.failed,
-        sum.resumed,
-        sum.bad_lines,
-        sum.usage.prompt,
-        sum.usage.candidates,
-        sum.elapsed.as_secs_f64()
-    ));
-    if let Some(sig) = crate::agent::signals::received() {
+    diag(summary_line(&sum));
+    let sig = crate::agent::signals::received();
+    let stopped = sig.map(crate::agent::signals::name);
+    let result = map::result::event(&sum, job.as_deref(), stopped);
+    // Events asked for, or stdout holds no records (--output) and goes to
+    // a program: a person at a terminal has the summary above.
+    let events = match ask.output.mode {
+        OutputMode::Jsonl => true,
+        OutputMode::Auto => options.output.is_some() && !io::stdout().is_terminal(),
+        _ => false,
+    };
+    if events {
+        let mut out = stdout.lock();
+        let _ = writeln!(out, "{result}").and_then(|_| out.flush());
+    }
+    if let Some(sig) = sig {
         return Ok(if sig == libc_sigint() {
             exit::INTERRUPTED
         } else {
@@ -160,6 +156,151 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     } else {
         exit::OK
     })
+}
+
+/// The engine's options from the flags and the resolved question; with
+/// `--batch`, the price is the Batch API's.
+fn options_of(
+    m: MapArgs,
+    ask: &crate::agent::Options,
+) -> anyhow::Result<(MapOptions, Option<BatchOptions>)> {
+    let schema = ask.schema.as_ref().map(|s| s.sent.clone());
+    let mut options = MapOptions {
+        template: m.prompt,
+        files: m.files,
+        format: m.format,
+        jobs: usize::from(m.jobs),
+        rate: m.rate,
+        unordered: m.unordered,
+        provider: ask.ask.provider,
+        model: ask.ask.model.clone(),
+        system: Some(ask.ask.system.clone()).filter(|s| !s.trim().is_empty()),
+        temperature: ask.ask.temperature,
+        thinking: ask.ask.thinking,
+        schema,
+        connection: ask.connection.clone(),
+        output: m.output,
+        dry_run: m.dry_run,
+        cache: m.cache.then(cache_path).transpose()?,
+        price: ask.budget.price,
+    };
+    let batch = batch_options(m.batch, m.detach, m.attach, &options)?;
+    if batch.is_some() {
+        options.price = options.price.map(|p| p.batch());
+    }
+    Ok((options, batch))
+}
+
+/// The exit of a run that could not go on: a closed stdout is a quiet 0.
+fn stopped_by(e: map::run::MapError) -> anyhow::Result<u8> {
+    use map::run::MapError;
+    let code = match &e {
+        MapError::Io(io) if io.kind() == io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+        MapError::Clash { .. } => exit::USAGE,
+        MapError::Batch(_) => exit::API,
+        MapError::Waiting(_) => exit::INTERRUPTED,
+        _ => exit::FAILURE,
+    };
+    Err(coded(code, format!("gem-ask map: {e}")))
+}
+
+/// The client of the run's provider and model.
+fn client_of(options: &MapOptions) -> anyhow::Result<crate::provider::Client> {
+    crate::agent::setup::check_base_url(&options.connection)?;
+    let c = crate::agent::setup::make_client(options.provider, &options.model, &options.connection);
+    c.map_err(|f| match f {
+        crate::agent::outcome::Failure::NoKey => coded(
+            exit::NO_API_KEY,
+            "gem-ask map: no API key (set GEMINI_API_KEY, or the provider's key variable)",
+        ),
+        crate::agent::outcome::Failure::Setup(code, msg) => coded(code, msg),
+        other => coded(exit::FAILURE, format!("{other:?}")),
+    })
+}
+
+/// `--batch`, `--detach`, `--attach` resolved; `None` for an online run
+/// (an OpenAI-compatible provider has no batch API: said, and run online).
+fn batch_options(
+    batch: bool,
+    detach: bool,
+    attach: Option<String>,
+    o: &MapOptions,
+) -> anyhow::Result<Option<BatchOptions>> {
+    if !batch && attach.is_none() {
+        return Ok(None);
+    }
+    if o.provider != crate::provider::ProviderKind::Gemini {
+        if attach.is_some() || detach {
+            return Err(coded(
+                exit::USAGE,
+                "gem-ask map: --attach and --detach need Gemini's Batch API; an OpenAI-compatible provider has none",
+            ));
+        }
+        diag("gem-ask map: an OpenAI-compatible provider has no batch API; the requests go online");
+        return Ok(None);
+    }
+    if o.dry_run {
+        return Ok(None);
+    }
+    // The first poll waits as long as a first retry would, at least 5 s
+    // against the real API (its jobs take minutes to hours).
+    let poll = if o.connection.retry_base < std::time::Duration::from_millis(100) {
+        o.connection.retry_base
+    } else {
+        o.connection
+            .retry_base
+            .max(std::time::Duration::from_secs(5))
+    };
+    let inline_max = std::env::var("GEMLINE_BATCH_INLINE_MAX")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(BATCH_INLINE_MAX);
+    Ok(Some(BatchOptions {
+        attach,
+        detach,
+        inline_max,
+        poll,
+    }))
+}
+
+/// Requests up to this many bytes go inline (the API takes 20 MB in all).
+const BATCH_INLINE_MAX: u64 = 16 << 20;
+
+/// `--detach`: the job's name on stdout, how to collect it on stderr.
+fn detached(made: Option<(String, u64)>) -> u8 {
+    match made {
+        Some((name, n)) => {
+            let mut out = io::stdout().lock();
+            let _ = writeln!(out, "{name}").and_then(|_| out.flush());
+            diag(format!(
+                "gem-ask map: batch {name} created with {n} requests; collect it with \
+                 gem-ask map --attach {name} and the same options"
+            ));
+        }
+        None => diag("gem-ask map: every record is already answered; no batch job created"),
+    }
+    exit::OK
+}
+
+/// The run's counts on stderr, always.
+fn summary_line(sum: &map::Summary) -> String {
+    let cost = match sum.cost {
+        Some(c) => format!("; ${c:.4}"),
+        None => String::new(),
+    };
+    format!(
+        "gem-ask map: {} records: {} answered ({} from the cache), {} failed, {} already in the output; \
+         {} bad input lines; {} tokens in, {} out; {:.1}s{cost}",
+        sum.records,
+        sum.answered,
+        sum.cached,
+        sum.failed,
+        sum.resumed,
+        sum.bad_lines,
+        sum.usage.prompt,
+        sum.usage.candidates + sum.usage.thoughts,
+        sum.elapsed.as_secs_f64()
+    )
 }
 
 fn libc_sigint() -> i32 {

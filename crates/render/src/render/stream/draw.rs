@@ -150,6 +150,12 @@ impl Renderer {
         {
             term::diag(format!("viz-render: stats: {}", stats_text(stats)));
         }
+        if let Some(text) = e.get("stats").and_then(map_text) {
+            // A `gem-ask map` run: its counts are what it shows.
+            self.start_item(out)?;
+            let line = clean_line(&text, !self.opts.unicode);
+            self.lines(out, &wrap(&line, self.opts.width.max(1)))?;
+        }
         if e.str_field("status") == Some("error") {
             self.error_line(out, false, run_error(e))?;
         }
@@ -372,6 +378,43 @@ fn stats_text(stats: &Value) -> String {
     line
 }
 
+/// A `gem-ask map` run's `result` in one line (its `stats.map`): the
+/// records answered, failed, skipped, cached, the tokens, the time and the
+/// cost when it is known.
+fn map_text(stats: &Value) -> Option<String> {
+    let map = stats.get("map")?.as_object()?;
+    let n = |k: &str| map.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let t = |k: &str| stats.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let mut line = format!(
+        "map: {} records: {} answered, {} failed",
+        n("records"),
+        n("answered"),
+        n("failed")
+    );
+    for (k, word) in [
+        ("skipped", "already done"),
+        ("cached", "from the cache"),
+        ("bad_lines", "bad input lines"),
+    ] {
+        if n(k) > 0 {
+            line.push_str(&format!(", {} {word}", n(k)));
+        }
+    }
+    line.push_str(&format!(
+        "; {} tokens in, {} out; {:.1} s",
+        t("input_tokens"),
+        t("output_tokens"),
+        t("duration_ms") as f64 / 1000.0
+    ));
+    if let Some(c) = stats.get("cost_usd").and_then(Value::as_f64) {
+        line.push_str(&format!("; ${c:.4}"));
+    }
+    if let Some(b) = map.get("batch").and_then(Value::as_str) {
+        line.push_str(&format!("; batch {b}"));
+    }
+    Some(line)
+}
+
 /// ` (N cached)` when these counts have cached input tokens: gemini-cli's
 /// `cached`, or `cached_input_tokens` as gem-ask and the Codex and Claude
 /// Code translations write it.
@@ -410,5 +453,18 @@ mod tests {
         let plain = serde_json::json!({"input_tokens":80,"output_tokens":40,"cached":0});
         assert_eq!(stats_text(&plain), "80 input tokens, 40 output tokens");
         assert_eq!(stats_text(&serde_json::json!({"x":1})), r#"{"x":1}"#);
+    }
+
+    #[test]
+    fn a_map_runs_counts_make_one_line() {
+        let stats = serde_json::json!({"input_tokens":30,"output_tokens":20,"duration_ms":1300,
+            "cost_usd":0.0012,"map":{"records":10,"answered":8,"failed":2,"skipped":0,"cached":1,
+            "bad_lines":0,"batch":"batches/b1"}});
+        assert_eq!(
+            map_text(&stats).unwrap(),
+            "map: 10 records: 8 answered, 2 failed, 1 from the cache; 30 tokens in, 20 out; \
+             1.3 s; $0.0012; batch batches/b1"
+        );
+        assert_eq!(map_text(&serde_json::json!({"input_tokens":3})), None);
     }
 }
