@@ -545,7 +545,11 @@ pub(crate) fn chart_from_rows(
         };
         full_row(&mut b, rows.current(), loc, header_width, delimiter, warn)?;
     }
-    b.finish(warn)
+    let mut n = b.finish(warn)?;
+    opts.drawing
+        .apply(&mut n.chart)
+        .map_err(|e| ParseError::Data(e.to_string()))?;
+    Ok(n)
 }
 
 /// The rows a reader reads ahead into `b`: plain ones by `push` (one

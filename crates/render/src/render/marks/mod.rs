@@ -30,6 +30,7 @@ mod rectangle;
 mod rule;
 mod sector;
 mod table;
+mod trend;
 mod vega;
 
 use serde_json::Value;
@@ -41,6 +42,7 @@ use crate::spec::grammar::{ChartSpec, Mark, MarkKind};
 use crate::spec::{Chart, ChartType};
 
 pub(crate) use layers::{Layers, build as layered_plot, groups};
+pub(crate) use trend::{notes as drawing_notes, vega_lite as drawing_vega_lite};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
 
 /// The grammar mark of a kind: the one registry of them.

@@ -40,6 +40,7 @@ pub fn chart_svg(chart: &Chart) -> Result<String, DrawFailed> {
         ..Frame::default()
     };
     f.notes.extend(dropped_points(chart));
+    f.notes.extend(marks::drawing_notes(chart, false));
     if chart.point_count() == 0 {
         return f.render(40, frame::no_data);
     }

@@ -3,6 +3,7 @@
 //! engine ([`crate::parse::run`]) runs.
 
 pub mod args;
+mod drawing;
 
 use clap::ArgMatches;
 
@@ -149,6 +150,7 @@ pub fn options(
         grammar: grammar_options(args, marks)?,
         follow: follow_options(args)?,
         transform: transform_options(args)?,
+        drawing: drawing::drawing(args)?,
     })
 }
 
