@@ -22,6 +22,7 @@
 
 mod area;
 mod bar;
+mod bars;
 mod hist;
 mod layers;
 mod line;
@@ -146,6 +147,16 @@ pub(crate) trait ChartKind: Sync {
 
     /// What a mermaid xychart makes of it.
     fn mermaid(&self, chart: &Chart) -> Mermaid;
+
+    /// SVG: the legend's names, when its body does not carry them (a
+    /// plot's legend is its own).
+    fn legend(&self, chart: &Chart) -> Vec<String> {
+        if chart.series.len() > 1 {
+            chart.series.iter().map(|s| s.name.clone()).collect()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// What SVG draws of a chart, and what it says beside it.
@@ -164,6 +175,14 @@ pub(crate) enum Body {
     /// axis' title, the categories' title, the unit.
     Bars {
         rows: Vec<Row>,
+        value_title: Option<String>,
+        category: Option<String>,
+        unit: Option<String>,
+    },
+    /// Bars of several series end to end, one row per label, each with
+    /// its total: the value axis' title, the categories' title, the unit.
+    Stacked {
+        rows: Vec<super::bar::StackRow>,
         value_title: Option<String>,
         category: Option<String>,
         unit: Option<String>,
