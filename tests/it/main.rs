@@ -70,6 +70,7 @@ mod topic_tag;
 mod topic_tag_edges;
 mod topic_tag_props;
 mod topics_e2e;
+mod viz_bars_scales_trend;
 mod viz_defects;
 mod viz_line_defaults;
 mod viz_parse;

@@ -84,7 +84,7 @@ fn export_examples() -> Vec<PathBuf> {
 
 /// The Vega tools' node_modules, installed by .ci/setup-vega.sh; see the
 /// module doc for what happens when they are missing.
-fn vega_tools() -> Option<PathBuf> {
+pub(crate) fn vega_tools() -> Option<PathBuf> {
     let dir = root().join("target/vega/node");
     let schema = dir.join("node_modules/vega-lite/build/vega-lite-schema.json");
     support::setup_tool(".ci/setup-vega.sh", "the Vega tools", || schema.exists())?;

@@ -385,9 +385,9 @@ fn choose_chart_type(
         None if looks_ordered(column_cells(sample, label.unwrap_or(0))) => ChartType::Line,
         None => ChartType::Bar,
     };
-    if chart_type != ChartType::Line && values.len() > 1 {
+    if !matches!(chart_type, ChartType::Line | ChartType::Bar) && values.len() > 1 {
         return Err(ParseError::Data(format!(
-            "a {} chart takes one series, got {} ({}): use --chart line for several series, or give one -y/--value",
+            "a {} chart takes one series, got {} ({}): use --chart line or bar for several series, or give one -y/--value",
             chart_type.as_str(),
             values.len(),
             values

@@ -35,9 +35,9 @@ pub(super) fn dress(mut plot: Plot, chart: &Chart, ascii: bool) -> Plot {
                 })
                 .collect();
         }
-        for (i, f) in fits.iter().enumerate() {
+        for (f, k) in fits.iter().zip(slots(base)) {
             plot.layers.push(Layer {
-                series: base + i,
+                series: k,
                 shape: Shape::Line {
                     points: f.line.iter().map(|p| Some((p[0], p[1]))).collect(),
                     markers: Markers {
@@ -47,14 +47,22 @@ pub(super) fn dress(mut plot: Plot, chart: &Chart, ascii: bool) -> Plot {
                 },
             });
             plot.legend.push(legend::Item {
-                glyph: marker(base + i, ascii),
-                style: series_style(base + i),
+                glyph: marker(k, ascii),
+                style: series_style(k),
                 name: trend_name(chart, t.method, f),
             });
         }
     }
     scaled::apply(&mut plot, chart.x_scale, chart.y_scale);
     plot
+}
+
+/// The series places (colour, marker) of trend lines after `base`
+/// series: those whose ASCII marker is none of the characters a crowded
+/// scatter shades its cells with, so a trend reads as a line over them.
+fn slots(base: usize) -> impl Iterator<Item = usize> {
+    const SHADES: [char; 6] = ['.', ':', '+', '*', '#', '@'];
+    (base..).filter(|&k| !SHADES.contains(&marker(k, true)))
 }
 
 /// A trend line's legend name: `linear trend` (of a series: `NAME,
@@ -80,8 +88,19 @@ pub(crate) fn notes(chart: &Chart, ascii: bool) -> Vec<String> {
                 t.method.as_str()
             ));
         }
-        for f in &fits {
-            out.push(fit_text(chart, t.method, f, ascii));
+        if t.method == TrendMethod::Loess && !fits.is_empty() {
+            // The same words for every series: said once.
+            let of = match fits.as_slice() {
+                [one] => format!("{} points", fixed(one.n as f64, 0)),
+                _ => "each series' points".into(),
+            };
+            out.push(format!(
+                "loess trend: local regression over the nearest 30% of {of}"
+            ));
+        } else {
+            for f in &fits {
+                out.push(fit_text(chart, t.method, f, ascii));
+            }
         }
     }
     for (axis, s) in [("y", chart.y_scale), ("x", chart.x_scale)] {
@@ -97,7 +116,7 @@ fn fit_text(chart: &Chart, method: TrendMethod, f: &Fit, ascii: bool) -> String 
     let name = trend_name(chart, method, f);
     let n = format!("{} points", fixed(f.n as f64, 0));
     let (Some(slope), Some(intercept), Some(r2)) = (f.slope, f.intercept, f.r2) else {
-        return format!("{name}: local regression over the nearest 30% of {n}");
+        return format!("{name}: {n}");
     };
     let r2_name = if ascii { "r^2" } else { "r²" };
     let fit = if chart.x_type == Some(XType::Date) {
@@ -183,6 +202,13 @@ pub(crate) fn vega_lite(chart: &Chart, mut body: Value) -> Value {
         fit["groupby"] = json!(["series"]);
     }
     transform.push(fit);
+    // Where a fit leaves the value scale's reach (below zero on a log
+    // axis), the line stops, as in the terminal.
+    match chart.y_scale {
+        Some(ScaleType::Log) => transform.push(json!({"filter": "datum.value > 0"})),
+        Some(ScaleType::Sqrt) => transform.push(json!({"filter": "datum.value >= 0"})),
+        _ => {}
+    }
     let mut trend_enc = json!({"x": x, "y": encoding["y"].clone()});
     let mut trend_mark = json!({"type": "line", "strokeWidth": 2});
     if several {
