@@ -160,7 +160,9 @@ fn bars_of_several_series_in_svg_vega_lite_and_markdown() {
 #[test]
 fn several_value_columns_make_grouped_bars_too() {
     let (code, out, err) = parse_stdin(
-        &["--chart", "bar", "-y", "north", "-y", "south", "--stack", "zero"],
+        &[
+            "--chart", "bar", "-y", "north", "-y", "south", "--stack", "zero",
+        ],
         "month,north,south\nJan,3,4\nFeb,5,-2\n",
     );
     assert_eq!((code, err.as_str()), (0, ""));

@@ -148,8 +148,11 @@ pub fn trend_fits(chart: &Chart, trend: &Trend) -> Vec<Fit> {
     }
 }
 
+/// A series' name and its points as (x, value, weight).
+pub type Weighted = (String, Vec<(f64, f64, f64)>);
+
 /// Each series' placed points, for fitting.
-fn chart_points(chart: &Chart) -> Vec<(String, Vec<(f64, f64, f64)>)> {
+fn chart_points(chart: &Chart) -> Vec<Weighted> {
     chart
         .series
         .iter()
@@ -277,7 +280,7 @@ const BANDWIDTH: f64 = 0.3;
 
 /// Each series' fit of (x, value, weight) points: those with fewer than
 /// two distinct x have none.
-pub fn fit(series: Vec<(String, Vec<(f64, f64, f64)>)>, method: TrendMethod) -> Vec<Fit> {
+pub fn fit(series: Vec<Weighted>, method: TrendMethod) -> Vec<Fit> {
     series
         .into_iter()
         .filter_map(|(name, mut pts)| {
@@ -388,7 +391,7 @@ fn loess(pts: &[(f64, f64, f64)], lo: f64, hi: f64) -> Vec<[f64; 2]> {
 mod tests {
     use super::*;
 
-    fn pts(v: &[(f64, f64)]) -> Vec<(String, Vec<(f64, f64, f64)>)> {
+    fn pts(v: &[(f64, f64)]) -> Vec<Weighted> {
         vec![("a".into(), v.iter().map(|&(x, y)| (x, y, 1.0)).collect())]
     }
 
