@@ -35,7 +35,7 @@ pub(super) fn dress(mut plot: Plot, chart: &Chart, ascii: bool) -> Plot {
                 })
                 .collect();
         }
-        for (f, k) in fits.iter().zip(slots(base)) {
+        for (f, k) in fits.iter().zip(slots(base, ascii)) {
             plot.layers.push(Layer {
                 series: k,
                 shape: Shape::Line {
@@ -58,11 +58,12 @@ pub(super) fn dress(mut plot: Plot, chart: &Chart, ascii: bool) -> Plot {
 }
 
 /// The series places (colour, marker) of trend lines after `base`
-/// series: those whose ASCII marker is none of the characters a crowded
-/// scatter shades its cells with, so a trend reads as a line over them.
-fn slots(base: usize) -> impl Iterator<Item = usize> {
+/// series: the next ones (SVG's legend colours its names in order), in
+/// ASCII those whose marker is none of the characters a crowded scatter
+/// shades its cells with, so a trend reads as a line over them.
+fn slots(base: usize, ascii: bool) -> impl Iterator<Item = usize> {
     const SHADES: [char; 6] = ['.', ':', '+', '*', '#', '@'];
-    (base..).filter(|&k| !SHADES.contains(&marker(k, true)))
+    (base..).filter(move |&k| !ascii || !SHADES.contains(&marker(k, true)))
 }
 
 /// A trend line's legend name: `linear trend` (of a series: `NAME,
