@@ -128,6 +128,19 @@ fn normalized_stacks_fill_the_width_whatever_the_total() {
         .collect();
     assert_eq!(bars.len(), 4, "{out}");
     assert!(bars.iter().all(|&n| n == bars[0]), "{bars:?}\n{out}");
+    // --stack alone asks for bars (-s alone would make lines).
+    let e = event(&[
+        "-x",
+        "year",
+        "-y",
+        "net_generation",
+        "-s",
+        "source",
+        "--stack",
+        "normalize",
+        IOWA,
+    ]);
+    assert_eq!(chart_of(&e)["chartType"], "bar");
 }
 
 #[test]

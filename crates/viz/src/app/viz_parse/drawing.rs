@@ -4,7 +4,15 @@
 
 use super::OptionsError;
 use super::args::{ChartArg, ScaleArg, StackArg, TrendArg, VizParseArgs};
-use crate::spec::{self, ScaleType, Stack, TrendMethod};
+use crate::parse::ParseOptions;
+use crate::spec::{self, ChartType, ScaleType, Stack, TrendMethod};
+
+/// `--stack` without `--chart` asks for bars.
+pub(super) fn default_chart(opts: &mut ParseOptions) {
+    if opts.chart.is_none() && opts.drawing.stack.is_some() {
+        opts.chart = Some(ChartType::Bar);
+    }
+}
 
 /// The drawing the flags ask for; a usage error where it cannot apply.
 pub(super) fn drawing(args: &VizParseArgs) -> Result<spec::Drawing, OptionsError> {

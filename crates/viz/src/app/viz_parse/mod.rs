@@ -98,7 +98,7 @@ pub fn options(
     {
         return Err(OptionsError::MaxPoints(n));
     }
-    Ok(ParseOptions {
+    let mut opts = ParseOptions {
         format: args.format,
         chart: args.chart.map(|c| match c {
             ChartArg::Bar => ChartType::Bar,
@@ -151,7 +151,9 @@ pub fn options(
         follow: follow_options(args)?,
         transform: transform_options(args)?,
         drawing: drawing::drawing(args)?,
-    })
+    };
+    drawing::default_chart(&mut opts);
+    Ok(opts)
 }
 
 fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsError> {
