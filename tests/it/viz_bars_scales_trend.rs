@@ -129,17 +129,12 @@ fn normalized_stacks_fill_the_width_whatever_the_total() {
     assert_eq!(bars.len(), 4, "{out}");
     assert!(bars.iter().all(|&n| n == bars[0]), "{bars:?}\n{out}");
     // --stack alone asks for bars (-s alone would make lines).
-    let e = event(&[
-        "-x",
-        "year",
-        "-y",
-        "net_generation",
-        "-s",
-        "source",
-        "--stack",
-        "normalize",
-        IOWA,
-    ]);
+    let (code, e, err) = parse(
+        &"-x year -y net_generation -s source --stack normalize testdata/real/iowa-electricity.csv"
+            .split(' ')
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(chart_of(&e)["chartType"], "bar");
 }
 
