@@ -23,7 +23,7 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --title --subtitle --x-label --y-label --unit --sort --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
+            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --title --subtitle --x-label --y-label --unit --sort --stack --scale --x-scale --trend --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,6 +115,22 @@ _viz__parse() {
                     ;;
                 --sort)
                     COMPREPLY=($(compgen -W "none asc desc" -- "${cur}"))
+                    return 0
+                    ;;
+                --stack)
+                    COMPREPLY=($(compgen -W "zero normalize" -- "${cur}"))
+                    return 0
+                    ;;
+                --scale)
+                    COMPREPLY=($(compgen -W "linear log sqrt" -- "${cur}"))
+                    return 0
+                    ;;
+                --x-scale)
+                    COMPREPLY=($(compgen -W "linear log sqrt" -- "${cur}"))
+                    return 0
+                    ;;
+                --trend)
+                    COMPREPLY=($(compgen -W "linear loess" -- "${cur}"))
                     return 0
                     ;;
                 --max-points)

@@ -11,7 +11,7 @@ markdown\t'A GFM Markdown table'
 args\t'The render_visualization argument object'
 events\t'A stream of events (JSON lines, each with a `type`)'"
 complete -c viz-parse -s x -l label -d 'The label column (name or 1-based number); `@row`: the rows\' order (1, 2, ...), for a series stored a row a time step' -r
-complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line only)' -r
+complete -c viz-parse -s y -l value -d 'A value column (name or 1-based number); repeat for several series (line, point, bar)' -r
 complete -c viz-parse -s s -l series -d 'Long format: one series per distinct value of this column' -r
 complete -c viz-parse -l aggregate -d 'Rows grouped by the label (-x) and the series (-s), one value per group of the -y column (count needs none); the axis says which (`mean(delay)`). Memory follows the groups, not the rows' -r -f -a "count\t'The rows of each group'
 sum\t'The sum of the values'
@@ -43,6 +43,16 @@ complete -c viz-parse -l unit -d 'Unit of the values, e.g. s or % [default: the 
 complete -c viz-parse -l sort -d 'Order of bar and table points (a line keeps input order)' -r -f -a "none\t''
 asc\t''
 desc\t''"
+complete -c viz-parse -l stack -d 'With several series of bars (-s, or several -y): stack them end to end instead of side by side; `--stack normalize` stacks each bar to 100% of its label\'s total' -r -f -a "zero\t'Stacked from zero: each bar as long as its series\' sum'
+normalize\t'Stacked to 100%: each bar the series\' shares of its label\'s total'"
+complete -c viz-parse -l scale -d 'The value axis\' scale (y; across, for bars): log (ticks at powers of ten) or sqrt. A value a scale cannot place is an error naming how many and the first (exit 65)' -r -f -a "linear\t''
+log\t'Powers of ten equally apart, ticks at them; values must be above 0'
+sqrt\t'The square root: small values spread, large ones drawn closer; values must be 0 or more'"
+complete -c viz-parse -l x-scale -d 'The x axis\' scale, for x values that are numbers (a scatter, a line over numbers)' -r -f -a "linear\t''
+log\t'Powers of ten equally apart, ticks at them; values must be above 0'
+sqrt\t'The square root: small values spread, large ones drawn closer; values must be 0 or more'"
+complete -c viz-parse -l trend -d 'A trend through a scatter (--chart point) or a line over numbers or dates, one per series, drawn over the points; its fit is in the footer and the chart event' -r -f -a "linear\t'Least squares: slope, intercept and r² in the footer'
+loess\t'Local regression over the nearest 30% of the points (Vega-Lite\'s default bandwidth)'"
 complete -c viz-parse -l max-points -d 'Points kept per series, 2 to 200 [default: 30 for bars and tables, 200 for a line, every computed point of an aggregated line; more is capped]' -r
 complete -c viz-parse -l keep -d 'Which points a bar or table keeps when there are too many' -r -f -a "top\t'The largest by absolute value (bar and table default)'
 first\t'The first N in input order'

@@ -72,6 +72,7 @@ mod topic_tag;
 mod topic_tag_edges;
 mod topic_tag_props;
 mod topics_e2e;
+mod viz_bars_scales_trend;
 mod viz_calculate_fold;
 mod viz_defects;
 mod viz_line_defaults;

@@ -156,17 +156,17 @@ fn multi_series_line_accepted() {
 }
 
 #[test]
-fn multi_series_bar_rejected() {
+fn multi_series_table_rejected() {
     let o = run(
-        &["--chart", "bar", "-y", "north", "-y", "south"],
+        &["--chart", "table", "-y", "north", "-y", "south"],
         &fs::read("testdata/multi_series.csv").unwrap(),
     );
     refused(&o);
     assert!(o.stderr.contains("takes one series"), "{}", o.stderr);
-    assert!(o.stderr.contains("--chart line"), "{}", o.stderr);
+    assert!(o.stderr.contains("--chart line or bar"), "{}", o.stderr);
     assert!(o.stderr.contains("-y"), "{}", o.stderr);
 
-    let args = json!({"chartType": "bar", "series": [
+    let args = json!({"chartType": "table", "series": [
         {"name": "a", "points": [{"label": "x", "value": 1}]},
         {"name": "b", "points": [{"label": "x", "value": 2}]}]});
     let o = run(&[], args.to_string().as_bytes());
@@ -478,14 +478,20 @@ fn long_format_one_series_per_value() {
     let v = one(&["-s", "1", "testdata/prices_long.csv"], b"");
     assert_eq!(v["series"].as_array().unwrap().len(), 2);
     let o = run(
-        &["-s", "symbol", "--chart", "bar", "testdata/prices_long.csv"],
+        &[
+            "-s",
+            "symbol",
+            "--chart",
+            "table",
+            "testdata/prices_long.csv",
+        ],
         b"",
     );
     refused(&o);
     assert!(
         o.stderr.contains(
-            "a bar chart takes one series, but --series \"symbol\" gives 2 (AAPL, MSFT): \
-             use --chart line for several series, or leave out --series"
+            "a table chart takes one series, but --series \"symbol\" gives 2 (AAPL, MSFT): \
+             use --chart line or bar for several series, or leave out --series"
         ),
         "{}",
         o.stderr

@@ -59,17 +59,20 @@ fn table_payload_sorted() {
 }
 
 #[test]
-fn multi_series_line_accepted_bar_rejected() {
+fn multi_series_line_and_bar_accepted_table_rejected() {
     let series = json!([
         {"name": "north", "points": [{"label": "Jan", "value": 1}, {"label": "Feb", "value": 2}]},
         {"name": "south", "points": [{"label": "Jan", "value": 3}, {"label": "Feb", "value": 4}]}
     ]);
     let n = chart_from_tool_args(&json!({"chartType": "line", "series": series})).unwrap();
     assert_eq!(n.chart.series.len(), 2);
-    let e = refuse(json!({"chartType": "bar", "series": series}));
+    // Bars of several series are grouped (issue 36).
+    let n = chart_from_tool_args(&json!({"chartType": "bar", "series": series})).unwrap();
+    assert_eq!(n.chart.series.len(), 2);
+    let e = refuse(json!({"chartType": "table", "series": series}));
     assert_eq!(e.field, "series");
     assert!(e.problem.contains("north, south"), "{e}");
-    assert!(e.problem.contains(r#"chartType "line""#), "{e}");
+    assert!(e.problem.contains(r#"chartType "line" or "bar""#), "{e}");
 }
 
 #[test]

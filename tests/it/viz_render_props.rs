@@ -61,7 +61,7 @@ fn series() -> impl Strategy<Value = Series> {
     })
 }
 
-fn chart() -> impl Strategy<Value = Chart> {
+pub(crate) fn chart() -> impl Strategy<Value = Chart> {
     (
         prop_oneof![
             Just(ChartType::Bar),
@@ -120,11 +120,12 @@ fn chart() -> impl Strategy<Value = Chart> {
                     }),
                     cell: None,
                 },
+                ..Chart::default()
             },
         )
 }
 
-fn options() -> impl Strategy<Value = RenderOptions> {
+pub(crate) fn options() -> impl Strategy<Value = RenderOptions> {
     (20usize..=300, any::<bool>(), any::<bool>(), 2usize..40).prop_map(
         |(width, unicode, color, height)| RenderOptions {
             width,
@@ -147,7 +148,7 @@ fn display_width(s: &str) -> usize {
     by_char.max(s.width())
 }
 
-fn check_line(line: &str, opts: &RenderOptions) -> Result<(), TestCaseError> {
+pub(crate) fn check_line(line: &str, opts: &RenderOptions) -> Result<(), TestCaseError> {
     let plain = strip_ansi(line);
     prop_assert!(
         display_width(&plain) <= opts.width,

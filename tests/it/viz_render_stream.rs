@@ -433,7 +433,7 @@ fn bad_lines_warn_with_their_number_and_the_stream_goes_on() {
 
 #[test]
 fn an_invalid_chart_is_an_error_line_and_the_stream_goes_on() {
-    let two = r#"{"type":"visualization","chartType":"bar","series":[{"name":"a","points":[{"label":"x","value":1}]},{"name":"b","points":[{"label":"x","value":2}]}],"meta":{"truncated":false,"originalPointCount":2}}"#;
+    let two = r#"{"type":"visualization","chartType":"table","series":[{"name":"a","points":[{"label":"x","value":1}]},{"name":"b","points":[{"label":"x","value":2}]}],"meta":{"truncated":false,"originalPointCount":2}}"#;
     let e = format!(
         "{two}\n{{\"type\":\"visualization\",\"chartType\":\"pie\"}}\n{}",
         bar(&[("ok", 1.0)])
@@ -442,12 +442,12 @@ fn an_invalid_chart_is_an_error_line_and_the_stream_goes_on() {
     assert_eq!(o.code, 0);
     let lines: Vec<&str> = o.stdout.lines().collect();
     assert!(
-        lines[0].starts_with("error: visualization: a bar chart takes one series, got 2"),
+        lines[0].starts_with("error: visualization: a table chart takes one series, got 2"),
         "{}",
         o.stdout
     );
     assert!(
-        lines[1].starts_with("line for several series"),
+        lines[1].starts_with("line or bar for several series"),
         "{}",
         o.stdout
     );

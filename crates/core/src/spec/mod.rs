@@ -6,10 +6,12 @@
 //! memory bounded by the point limit whatever the input size, and the
 //! renderers only ever see a normalized [`Chart`].
 
+mod drawing;
 pub mod grammar;
 mod options;
 pub mod reduce;
 
+pub use drawing::{Drawing, Fit, ScaleType, Stack, Trend, TrendMethod, trend_fits};
 pub use options::{ArgOptions, OptionError, describe_value, enum_field, options_from_args};
 
 use serde::{Deserialize, Serialize};
@@ -55,9 +57,10 @@ impl ChartType {
         }
     }
 
-    /// Takes several series (a line per series, points coloured by series).
+    /// Takes several series (a line per series, points coloured by
+    /// series, bars grouped or stacked).
     pub fn several_series(self) -> bool {
-        matches!(self, ChartType::Line | ChartType::Point)
+        matches!(self, ChartType::Line | ChartType::Point | ChartType::Bar)
     }
 }
 
@@ -222,6 +225,20 @@ pub struct Chart {
     /// Vega-Lite export computes the same points itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Vec<serde_json::Map<String, serde_json::Value>>>,
+    /// Our extension (docs/events.md): several series of bars stacked
+    /// (`zero`) or stacked to 100% (`normalize`); absent: side by side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<Stack>,
+    /// Our extension: the value axis' scale (`log`, `sqrt`); absent: linear.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_scale: Option<ScaleType>,
+    /// Our extension: the x axis' scale, for x values that are numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_scale: Option<ScaleType>,
+    /// Our extension: a trend fitted through a scatter or a line, and
+    /// its fit per series.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trend: Option<Trend>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -229,7 +246,7 @@ pub struct Chart {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SpecError {
     #[error(
-        "a {chart} chart takes one series, got {count} ({names}); use --chart line for several series, or pick one value column"
+        "a {chart} chart takes one series, got {count} ({names}); use --chart line or bar for several series, or pick one value column"
     )]
     TooManySeries {
         chart: &'static str,
@@ -322,6 +339,7 @@ impl Chart {
                 context: String::new(),
             });
         }
+        drawing::check(self)?;
         for s in &self.series {
             if let Some(p) = s.points.iter().find(|p| !p.value.is_finite()) {
                 return Err(SpecError::Invalid(format!(
@@ -453,13 +471,18 @@ pub fn finish(
             context: String::new(),
         });
     }
-    if !chart.chart_type.several_series() {
-        let s = &mut chart.series[0];
-        match opts.sort {
-            Sort::None => {}
-            Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
-            Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
-            Sort::Label => s.points.sort_by(|a, b| by_label(&a.label, &b.label)),
+    // A line or a scatter keeps its order; bars of several series keep
+    // theirs unless sorted by label, which keeps their labels together.
+    let sorted = !matches!(chart.chart_type, ChartType::Line | ChartType::Point)
+        && (chart.series.len() == 1 || opts.sort == Sort::Label);
+    if sorted {
+        for s in &mut chart.series {
+            match opts.sort {
+                Sort::None => {}
+                Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
+                Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
+                Sort::Label => s.points.sort_by(|a, b| by_label(&a.label, &b.label)),
+            }
         }
     }
     chart.meta = Meta {
@@ -511,9 +534,15 @@ mod tests {
     }
 
     #[test]
-    fn multi_series_bar_is_rejected_with_a_way_out() {
-        let err = normalize(
+    fn several_series_of_bars_are_kept_and_a_table_takes_one() {
+        let n = normalize(
             chart(ChartType::Bar, &[("a", &[1.0]), ("b", &[2.0])]),
+            &NormalizeOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(n.chart.series.len(), 2);
+        let err = normalize(
+            chart(ChartType::Table, &[("a", &[1.0]), ("b", &[2.0])]),
             &NormalizeOptions::default(),
         )
         .unwrap_err();

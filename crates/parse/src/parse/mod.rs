@@ -92,6 +92,9 @@ pub struct ParseOptions {
     pub follow: Option<FollowOptions>,
     /// `--filter`, `--aggregate`, `--time-unit`, `--bins`, `--max-groups`.
     pub transform: transform::TransformOptions,
+    /// `--stack`, `--scale`, `--x-scale`, `--trend`: put on the chart
+    /// once its points are read.
+    pub drawing: spec::Drawing,
 }
 
 impl ParseOptions {

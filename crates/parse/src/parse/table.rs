@@ -398,9 +398,9 @@ fn choose_chart_type(
         None if looks_ordered(column_cells(sample, label.unwrap_or(0))) => ChartType::Line,
         None => ChartType::Bar,
     };
-    if chart_type != ChartType::Line && values.len() > 1 {
+    if !matches!(chart_type, ChartType::Line | ChartType::Bar) && values.len() > 1 {
         return Err(ParseError::Data(format!(
-            "a {} chart takes one series, got {} ({}): use --chart line for several series, or give one -y/--value",
+            "a {} chart takes one series, got {} ({}): use --chart line or bar for several series, or give one -y/--value",
             chart_type.as_str(),
             values.len(),
             values
@@ -600,7 +600,11 @@ fn chart_from_sample(
         };
         full_row(&mut b, rows.current(), loc, header_width, delimiter, warn)?;
     }
-    b.finish(warn)
+    let mut n = b.finish(warn)?;
+    opts.drawing
+        .apply(&mut n.chart)
+        .map_err(|e| ParseError::Data(e.to_string()))?;
+    Ok(n)
 }
 
 /// The rows a reader reads ahead into `b`: plain ones by `push` (one

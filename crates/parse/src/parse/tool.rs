@@ -15,7 +15,7 @@ use super::{ParseError, ParseOptions, parse_text};
 pub const TOOL_EXAMPLES: &str = r#"Accepted arguments, for example:
   {"chartType":"bar","title":"0-60 mph","unit":"s","series":[{"name":"0-60","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0}]}]}
   {"chartType":"line","title":"Sales","inputText":"year,sales\n2021,120\n2022,135\n2023,150"}
-chartType is "bar", "line" or "table"; only "line" takes several series. Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
+chartType is "bar", "line" or "table"; only "line" and "bar" take several series (bars side by side). Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
 
 /// Why a `render_visualization` call was refused: the field at fault and
 /// what is wrong with it. `Display` adds [`TOOL_EXAMPLES`].
@@ -362,7 +362,7 @@ fn normalize(
         }) => Err(err(
             "series",
             format!(
-                "chartType {chart:?} takes exactly one series, got {count} ({names}): use chartType \"line\" for several series, or send one series"
+                "chartType {chart:?} takes exactly one series, got {count} ({names}): use chartType \"line\" or \"bar\" for several series, or send one series"
             ),
         )),
         Err(SpecError::NoPoints { .. }) => Err(err(

@@ -1,6 +1,7 @@
 //! Bar charts: one row per point, label on the left, the bar in eighth
 //! blocks (`#` in ASCII), the value with its unit right-aligned; diverging
-//! from a zero axis when any value is negative.
+//! from a zero axis when any value is negative. Stacked bars ([`stacked`])
+//! are one row per label, a segment per series end to end.
 
 use super::RenderOptions;
 use super::text::{
@@ -94,6 +95,142 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     for ((p, label), value) in s.iter().zip(&labels).zip(&values) {
         lines.push(bar_line(p, (label, value), &scale, &cols, opts));
     }
+}
+
+/// One row of [`stacked`]: its label, its total (the value written),
+/// and each series' segment (series, length in the scale's values).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackRow {
+    pub label: String,
+    pub total: f64,
+    pub segments: Vec<(usize, f64)>,
+}
+
+/// The glyph of a stacked segment by its series: shades in Unicode (so
+/// segments differ without colour), the grouped bars' ASCII fills.
+pub fn stack_glyph(series: usize, ascii: bool) -> char {
+    const SHADES: [char; 4] = ['█', '▓', '▒', '░'];
+    if ascii {
+        fill_glyph(Some(series), true)
+    } else {
+        SHADES[series % SHADES.len()]
+    }
+}
+
+/// Stacked bars on one shared scale, one row per label: each series'
+/// segment in its colour and glyph, positive ones right of the zero
+/// axis, negative ones left of it, the total written at the end.
+pub fn stacked(chart: &Chart, s: &[StackRow], opts: &RenderOptions, lines: &mut Vec<String>) {
+    let ascii = !opts.unicode;
+    let w = opts.width.max(1);
+    let totals: Vec<Row> = s
+        .iter()
+        .map(|r| Row {
+            label: r.label.clone(),
+            value: r.total,
+            series: None,
+        })
+        .collect();
+    if s.is_empty() {
+        lines.push(super::text::paint("(no data)", Style::Dim, opts.color));
+        return;
+    }
+    let unit = clean_title(chart.unit.as_deref(), ascii);
+    let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
+    let (values, unit_in_header) = value_texts(&totals, unit.as_deref(), max_vw, false);
+    let vw = values
+        .iter()
+        .map(|v| width(v))
+        .max()
+        .unwrap_or(0)
+        .min(max_vw);
+    let labels: Vec<String> = s.iter().map(|p| clean_line(&p.label, ascii)).collect();
+    let natural_lw = labels.iter().map(|l| width(l)).max().unwrap_or(0);
+    let avail = w.saturating_sub(vw + 2);
+    let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
+    let bw = avail.saturating_sub(lw);
+    let header_unit = unit_in_header.then_some(unit.as_deref()).flatten();
+    if let Some(l) = title_line(chart, header_unit, lw, opts) {
+        lines.push(l);
+    }
+    // The scale spans the longest run each way.
+    let ends: Vec<Row> = s
+        .iter()
+        .flat_map(|r| {
+            let pos: f64 = r.segments.iter().map(|x| x.1.max(0.0)).sum();
+            let neg: f64 = r.segments.iter().map(|x| x.1.min(0.0)).sum();
+            [pos, neg].map(|value| Row {
+                label: String::new(),
+                value,
+                series: None,
+            })
+        })
+        .collect();
+    let scale = Scale::new(&ends, bw);
+    let cols = Columns { lw, vw, bw };
+    for ((r, label), value) in s.iter().zip(&labels).zip(&values) {
+        lines.push(stack_line(r, (label, value), &scale, &cols, opts));
+    }
+}
+
+/// Runs of cells, one per segment of a sign, from the axis out: each
+/// segment ends where its running total rounds to, so the row's length
+/// is its total's.
+fn runs(segments: &[(usize, f64)], positive: bool, scale: f64, max: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let (mut sum, mut at) = (0.0, 0usize);
+    for &(si, v) in segments {
+        if (positive && v <= 0.0) || (!positive && v >= 0.0) {
+            continue;
+        }
+        sum += v.abs();
+        let end = ((sum * scale).round() as usize).min(max);
+        if end > at {
+            out.push((si, end - at));
+            at = end;
+        }
+    }
+    out
+}
+
+/// One stacked row: the label, negative runs (outermost first) left of the
+/// axis, positive runs right of it, the total.
+fn stack_line(
+    r: &StackRow,
+    (label, value): (&str, &str),
+    scale: &Scale,
+    cols: &Columns,
+    opts: &RenderOptions,
+) -> String {
+    let ascii = !opts.unicode;
+    let mut l = Line::new();
+    if cols.lw > 0 {
+        l.plain(&pad_right(label, cols.lw, ascii));
+        l.plain(" ");
+    }
+    let paint_runs = |l: &mut Line, runs: &[(usize, usize)]| {
+        for &(si, n) in runs {
+            let glyph = stack_glyph(si, ascii).to_string().repeat(n);
+            l.push(&glyph, Style::Fg(PALETTE[si % PALETTE.len()]), opts.color);
+        }
+    };
+    if scale.diverging {
+        let mut neg = runs(&r.segments, false, scale.scale, scale.left_w);
+        neg.reverse();
+        let used: usize = neg.iter().map(|x| x.1).sum();
+        l.plain(&" ".repeat(scale.left_w.saturating_sub(used)));
+        paint_runs(&mut l, &neg);
+        if cols.bw > 0 {
+            l.push(if ascii { "|" } else { "│" }, Style::Dim, opts.color);
+        }
+    }
+    let pos = runs(&r.segments, true, scale.scale, scale.right_w);
+    let used: usize = pos.iter().map(|x| x.1).sum();
+    paint_runs(&mut l, &pos);
+    l.plain(&" ".repeat(scale.right_w.saturating_sub(used)));
+    l.plain(" ");
+    l.plain(&pad_left(value, cols.vw, ascii));
+    l.finish()
 }
 
 /// Each row's value with the unit, or without it (`true`: the unit goes

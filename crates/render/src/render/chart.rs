@@ -56,6 +56,9 @@ fn footer(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     if let Some(msg) = dropped_points(chart) {
         note(&msg, opts, lines);
     }
+    for msg in marks::drawing_notes(chart, opts.ascii()) {
+        note(&msg, opts, lines);
+    }
 }
 
 /// What the footer says when points were dropped upstream (`showing 30

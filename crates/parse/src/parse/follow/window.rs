@@ -234,6 +234,7 @@ impl Window {
             },
             transform: None,
             source: None,
+            ..Chart::default()
         })
     }
 

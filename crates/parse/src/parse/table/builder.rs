@@ -336,7 +336,7 @@ impl Builder {
                 names,
             }) => Err(ParseError::Data(format!(
                 "a {chart} chart takes one series, but --series {:?} gives {count} ({names}): \
-                 use --chart line for several series, or leave out --series",
+                 use --chart line or bar for several series, or leave out --series",
                 self.plan.names[self.plan.series.unwrap_or(0)]
             ))),
             Err(e) => Err(ParseError::Data(e.to_string())),

@@ -472,6 +472,9 @@ pub fn chart_markdown(chart: &Chart) -> String {
     if let Some(note) = dropped_points(chart) {
         s.push_str(&format!("\n_{}_\n", inline(&note)));
     }
+    for note in super::marks::drawing_notes(chart, false) {
+        s.push_str(&format!("\n_{}_\n", inline(&note)));
+    }
     if drawn.is_ok() {
         details(title, &mut s, |s| table::chart_data(chart, s));
     }

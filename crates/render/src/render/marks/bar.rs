@@ -19,11 +19,12 @@ use serde_json::{Value, json};
 
 use super::super::RenderOptions;
 use super::super::bar::{self, Row};
-use super::super::plot::{Shape, legend, series_style};
+use super::super::plot::Shape;
 use super::super::text::fixed;
 use super::vega::{datum_expr, nonblank, points, titled, unstack, value_title};
 use super::{
-    Body, ChartKind, GrammarMark, Layers, Mermaid, Picture, VegaLayers, WholeChart, Xy, groups,
+    Body, ChartKind, GrammarMark, Layers, Mermaid, Picture, VegaLayers, WholeChart, Xy, bars,
+    groups,
 };
 use crate::spec::Chart;
 use crate::spec::grammar::{ChartSpec, Column, FieldType, Mark, MarkKind, Resolved};
@@ -32,10 +33,17 @@ pub(super) struct Bar;
 
 impl ChartKind for Bar {
     fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+        if chart.series.len() > 1 {
+            return bars::terminal(chart, opts, lines);
+        }
         bar::render(chart, opts, lines);
     }
 
     fn picture(&self, chart: &Chart) -> Body {
+        if chart.series.len() > 1 {
+            let title = titled(chart.y_label.as_deref(), chart.unit.as_deref());
+            return bars::picture(chart, title);
+        }
         Body::Bars {
             rows: rows_of(chart),
             value_title: titled(chart.y_label.as_deref(), chart.unit.as_deref()),
@@ -47,6 +55,9 @@ impl ChartKind for Bar {
     /// Horizontal bars, one per point, in input order, as the terminal
     /// draws them.
     fn vega_lite(&self, chart: &Chart) -> Value {
+        if chart.series.len() > 1 {
+            return bars::vega_lite(chart);
+        }
         let values: Vec<Value> = points(chart)
             .map(|(_, label, value)| json!({"label": label, "value": value}))
             .collect();
@@ -62,6 +73,9 @@ impl ChartKind for Bar {
     }
 
     fn mermaid(&self, chart: &Chart) -> Mermaid {
+        if chart.series.len() > 1 {
+            return bars::mermaid(chart);
+        }
         Mermaid::Xy {
             categories: chart
                 .series
@@ -210,21 +224,8 @@ impl WholeChart for CategoryBars {
         let (chart, rows, series) = category_chart(spec, self.on_x, notes);
         bar::bars(&chart, &rows, opts, lines);
         if series.len() > 1 {
-            let items: Vec<legend::Item> = series
-                .iter()
-                .enumerate()
-                .map(|(i, n)| legend::Item {
-                    glyph: bar::fill_glyph(Some(i), !opts.unicode),
-                    style: series_style(i),
-                    name: n.clone(),
-                })
-                .collect();
-            lines.extend(legend::lines(
-                &items,
-                opts.width.max(1),
-                !opts.unicode,
-                opts.color,
-            ));
+            let ascii = !opts.unicode;
+            bars::series_legend(&series, |i| bar::fill_glyph(Some(i), ascii), opts, lines);
         }
     }
 

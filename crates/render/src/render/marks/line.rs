@@ -26,7 +26,7 @@ use super::super::text::{Style, paint, titled};
 use super::vega::{iso_utc, nonblank, points, value_title};
 use super::{Body, ChartKind, GrammarMark, Layers, Mermaid, VegaLayers, Xy};
 use crate::spec::grammar::{Mark, parse_date};
-use crate::spec::{Chart, XType};
+use crate::spec::{Chart, ScaleType, XType};
 
 pub(super) struct Line;
 
@@ -53,6 +53,9 @@ impl ChartKind for Line {
     }
 
     fn mermaid(&self, chart: &Chart) -> Mermaid {
+        if chart.y_scale.is_some_and(|s| s != ScaleType::Linear) {
+            return Mermaid::Refused("line on a log or square-root scale");
+        }
         Mermaid::Xy {
             categories: label_union(chart).into_iter().map(str::to_string).collect(),
             bars: false,
@@ -125,7 +128,7 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
         })
         .collect();
     let legend = series_legend(chart, ascii);
-    Some(Plot {
+    let plot = Plot {
         x,
         y: AxisSpec::Number {
             min: ymin,
@@ -138,7 +141,8 @@ fn plot(chart: &Chart, ascii: bool) -> Option<Plot> {
         x_title: chart.x_label.clone(),
         layers,
         legend,
-    })
+    };
+    Some(super::trend::dress(plot, chart, ascii))
 }
 
 /// A legend item per series, with its marker, when there are several.

@@ -22,6 +22,7 @@
 
 mod area;
 mod bar;
+mod bars;
 mod hist;
 mod layers;
 mod line;
@@ -30,6 +31,7 @@ mod rectangle;
 mod rule;
 mod sector;
 mod table;
+mod trend;
 mod vega;
 
 use serde_json::Value;
@@ -41,6 +43,7 @@ use crate::spec::grammar::{ChartSpec, Mark, MarkKind};
 use crate::spec::{Chart, ChartType};
 
 pub(crate) use layers::{Layers, build as layered_plot, groups};
+pub(crate) use trend::{notes as drawing_notes, vega_lite as drawing_vega_lite};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
 
 /// The grammar mark of a kind: the one registry of them.
@@ -144,6 +147,16 @@ pub(crate) trait ChartKind: Sync {
 
     /// What a mermaid xychart makes of it.
     fn mermaid(&self, chart: &Chart) -> Mermaid;
+
+    /// SVG: the legend's names, when its body does not carry them (a
+    /// plot's legend is its own).
+    fn legend(&self, chart: &Chart) -> Vec<String> {
+        if chart.series.len() > 1 {
+            chart.series.iter().map(|s| s.name.clone()).collect()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// What SVG draws of a chart, and what it says beside it.
@@ -162,6 +175,14 @@ pub(crate) enum Body {
     /// axis' title, the categories' title, the unit.
     Bars {
         rows: Vec<Row>,
+        value_title: Option<String>,
+        category: Option<String>,
+        unit: Option<String>,
+    },
+    /// Bars of several series end to end, one row per label, each with
+    /// its total: the value axis' title, the categories' title, the unit.
+    Stacked {
+        rows: Vec<super::bar::StackRow>,
         value_title: Option<String>,
         category: Option<String>,
         unit: Option<String>,

@@ -159,7 +159,7 @@ fn scatter(chart: &Chart, ascii: bool) -> Option<Plot> {
             invert: false,
         },
     };
-    Some(Plot {
+    let plot = Plot {
         x,
         y: AxisSpec::Number {
             min: y0,
@@ -172,7 +172,8 @@ fn scatter(chart: &Chart, ascii: bool) -> Option<Plot> {
         x_title: chart.x_label.clone(),
         layers,
         legend,
-    })
+    };
+    Some(super::trend::dress(plot, chart, ascii))
 }
 
 impl GrammarMark for Point {

@@ -10,6 +10,7 @@ pub mod axes;
 pub mod canvas;
 mod layers;
 pub mod legend;
+pub mod scaled;
 
 use super::RenderOptions;
 use super::text::{Line, PALETTE, Style, clean_line, paint, width};
@@ -41,6 +42,14 @@ pub enum AxisSpec {
     },
     /// Positions 0..n-1.
     Category { names: Vec<String> },
+    /// Numbers on a log or square-root scale: `min` and `max` are where
+    /// the scale puts the data's extent ([`scaled`]).
+    Scaled {
+        min: f64,
+        max: f64,
+        unit: Option<String>,
+        scale: crate::spec::ScaleType,
+    },
 }
 
 /// Which points of a line get their series' marker (Unicode only: in
@@ -250,6 +259,12 @@ pub fn fit_axis(spec: &AxisSpec, target: usize, tight: bool) -> Scale {
             ..Scale::date(*min, *max, target, *domain)
         },
         AxisSpec::Category { names } => Scale::category(names),
+        AxisSpec::Scaled {
+            min,
+            max,
+            unit,
+            scale,
+        } => scaled::fit((*min, *max), unit.as_deref(), *scale, target, tight),
     }
 }
 

@@ -40,10 +40,13 @@ pub fn chart_svg(chart: &Chart) -> Result<String, DrawFailed> {
         ..Frame::default()
     };
     f.notes.extend(dropped_points(chart));
+    f.notes.extend(marks::drawing_notes(chart, false));
     if chart.point_count() == 0 {
         return f.render(40, frame::no_data);
     }
-    draw_body(f, marks::chart(chart.chart_type).picture(chart))
+    let kind = marks::chart(chart.chart_type);
+    f.legend = kind.legend(chart);
+    draw_body(f, kind.picture(chart))
 }
 
 /// A validated grammar chart as an SVG document.
@@ -87,6 +90,17 @@ fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
             let titles = (value_title.as_deref(), category.as_deref());
             f.render(rows::bars_height(rows.len()), |a| {
                 rows::bars(&rows, titles, unit.as_deref(), a)
+            })
+        }
+        Body::Stacked {
+            rows,
+            value_title,
+            category,
+            unit,
+        } => {
+            let titles = (value_title.as_deref(), category.as_deref());
+            f.render(rows::bars_height(rows.len()), |a| {
+                rows::stacked(&rows, titles, unit.as_deref(), a)
             })
         }
         Body::Shares { parts, unit } => f.render(rows::shares_height(parts.len()), |a| {

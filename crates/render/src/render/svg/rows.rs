@@ -8,7 +8,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::super::bar::Row;
+use super::super::bar::{Row, StackRow};
 use super::super::plot::axes::Scale;
 use super::super::plot::{AxisSpec, fit_axis};
 use super::super::text::{ExactFormat, NumFormat, clean_line, fixed, with_unit};
@@ -44,9 +44,72 @@ pub fn bars(
     Ok(())
 }
 
+/// Stacked bars on one value axis from zero: each row's segments end to
+/// end in their series' colours (negative ones leftward), its total at
+/// the end.
+pub fn stacked(
+    rows: &[StackRow],
+    titles: (Option<&str>, Option<&str>),
+    unit: Option<&str>,
+    area: &Area,
+) -> Result<(), DrawFailed> {
+    let totals: Vec<Row> = rows
+        .iter()
+        .map(|r| Row {
+            label: r.label.clone(),
+            value: r.total,
+            series: None,
+        })
+        .collect();
+    let ends: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| {
+            let pos: f64 = r.segments.iter().map(|s| s.1.max(0.0)).sum();
+            let neg: f64 = r.segments.iter().map(|s| s.1.min(0.0)).sum();
+            [pos, neg]
+        })
+        .collect();
+    let scale = scale_over(ends.iter().copied(), unit);
+    let mut chart = bar_axes(area, &totals, &scale, titles)?;
+    bar_mesh(&mut chart, &totals, &scale, titles)?;
+    let fmt = NumFormat::for_values(totals.iter().map(|r| r.value));
+    let span = scale.lo.max(scale.hi) - scale.lo.min(scale.hi);
+    for (i, r) in rows.iter().enumerate() {
+        let (mut pos, mut neg) = (0.0, 0.0);
+        for &(si, v) in &r.segments {
+            let at = if v < 0.0 { &mut neg } else { &mut pos };
+            let from = *at;
+            *at += v;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(from, i as f64 + 0.15), (*at, i as f64 + 0.85)],
+                    colour(si).filled(),
+                )))
+                .map_err(failed)?;
+        }
+        let style = (FONT, SMALL)
+            .into_font()
+            .color(&INK)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        let text = with_unit(&fmt.format(r.total), unit);
+        chart
+            .draw_series(std::iter::once(Text::new(
+                text,
+                (pos + 0.01 * span, i as f64 + 0.5),
+                style,
+            )))
+            .map_err(failed)?;
+    }
+    Ok(())
+}
+
 /// The value axis: the terminal's scale over the values and zero.
 fn value_scale(rows: &[Row], unit: Option<&str>) -> Scale {
-    let values = rows.iter().map(|r| r.value);
+    scale_over(rows.iter().map(|r| r.value), unit)
+}
+
+/// The terminal's scale over some values and zero.
+fn scale_over(values: impl Iterator<Item = f64> + Clone, unit: Option<&str>) -> Scale {
     let lo = values.clone().fold(0f64, f64::min);
     let hi = values.fold(0f64, f64::max);
     fit_axis(

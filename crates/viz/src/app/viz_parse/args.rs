@@ -20,6 +20,34 @@ pub enum ChartArg {
     Hist,
 }
 
+/// `--stack`: several series of bars end to end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StackArg {
+    /// Stacked from zero: each bar as long as its series' sum.
+    Zero,
+    /// Stacked to 100%: each bar the series' shares of its label's total.
+    Normalize,
+}
+
+/// `--scale` and `--x-scale`: how an axis places its values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScaleArg {
+    Linear,
+    /// Powers of ten equally apart, ticks at them; values must be above 0.
+    Log,
+    /// The square root: small values spread, large ones drawn closer; values must be 0 or more.
+    Sqrt,
+}
+
+/// `--trend`: the fit drawn through a scatter or a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TrendArg {
+    /// Least squares: slope, intercept and r² in the footer.
+    Linear,
+    /// Local regression over the nearest 30% of the points (Vega-Lite's default bandwidth).
+    Loess,
+}
+
 /// How `--grammar` draws the -y column before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MarkArg {
@@ -200,7 +228,7 @@ pub struct VizParseArgs {
     #[arg(help_heading = CHART, short = 'x', long = "label", value_name = "COLUMN")]
     pub label: Option<String>,
 
-    /// A value column (name or 1-based number); repeat for several series (line only).
+    /// A value column (name or 1-based number); repeat for several series (line, point, bar).
     #[arg(help_heading = CHART, short = 'y', long = "value", value_name = "COLUMN")]
     pub values: Vec<String>,
 
@@ -282,6 +310,30 @@ pub struct VizParseArgs {
     /// Order of bar and table points (a line keeps input order).
     #[arg(help_heading = CHART, long, value_enum)]
     pub sort: Option<SortArg>,
+
+    // How the chart draws its points: bars of several series, the axes'
+    // scales, a trend (issue 36).
+    /// With several series of bars (-s, or several -y): stack them end to
+    /// end instead of side by side; `--stack normalize` stacks each bar to
+    /// 100% of its label's total.
+    #[arg(help_heading = CHART, long, value_enum, value_name = "MODE", num_args = 0..=1, default_missing_value = "zero")]
+    pub stack: Option<StackArg>,
+
+    /// The value axis' scale (y; across, for bars): log (ticks at powers of
+    /// ten) or sqrt. A value a scale cannot place is an error naming how
+    /// many and the first (exit 65).
+    #[arg(help_heading = CHART, long, value_enum, value_name = "SCALE")]
+    pub scale: Option<ScaleArg>,
+
+    /// The x axis' scale, for x values that are numbers (a scatter, a line over numbers).
+    #[arg(help_heading = CHART, long, value_enum, value_name = "SCALE")]
+    pub x_scale: Option<ScaleArg>,
+
+    /// A trend through a scatter (--chart point) or a line over numbers or
+    /// dates, one per series, drawn over the points; its fit is in the
+    /// footer and the chart event.
+    #[arg(help_heading = CHART, long, value_enum, value_name = "METHOD")]
+    pub trend: Option<TrendArg>,
 
     /// Points kept per series, 2 to 200 [default: 30 for bars and tables, 200 for a line,
     /// every computed point of an aggregated line; more is capped].

@@ -3,6 +3,7 @@
 //! engine ([`crate::parse::run`]) runs.
 
 pub mod args;
+mod drawing;
 
 use clap::ArgMatches;
 
@@ -105,7 +106,7 @@ pub fn options(
     {
         return Err(OptionsError::MaxPoints(n));
     }
-    Ok(ParseOptions {
+    let mut opts = ParseOptions {
         format: args.format,
         chart: args.chart.map(|c| match c {
             ChartArg::Bar => ChartType::Bar,
@@ -157,7 +158,10 @@ pub fn options(
         grammar: grammar_options(args, marks)?,
         follow: follow_options(args)?,
         transform: transform_options(args)?,
-    })
+        drawing: drawing::drawing(args)?,
+    };
+    drawing::default_chart(&mut opts);
+    Ok(opts)
 }
 
 fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsError> {
