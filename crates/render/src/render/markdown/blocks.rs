@@ -23,7 +23,7 @@ use std::ops::Range;
 use pulldown_cmark::{BrokenLink, CowStr, Event as Md, Options, Parser, Tag};
 
 use super::layout::{Layout, Setup, blank_line_between};
-use super::notes::{self, Brackets, Found, Notes};
+use super::notes::{self, Brackets, Found, Notes, normalize};
 use crate::render::RenderOptions;
 
 /// The extensions drawn: GFM tables, strikethrough, task lists, alerts,
@@ -124,16 +124,6 @@ struct Def {
     dest: String,
     title: String,
     span: Range<usize>,
-}
-
-/// A reference label as CommonMark matches it: case folded, inner blanks
-/// one space.
-pub fn normalize(label: &str) -> String {
-    label
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
 }
 
 /// A commit point: the rows and bytes of the blocks before it, the

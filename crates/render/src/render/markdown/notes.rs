@@ -16,8 +16,6 @@ use std::ops::Range;
 
 use pulldown_cmark::{CowStr, Event as Md};
 
-use super::blocks::normalize;
-
 /// The notes of an answer so far.
 #[derive(Default, Clone)]
 pub struct Notes {
@@ -142,4 +140,14 @@ impl<'s> Brackets<'s> {
 /// defined: drawn as written).
 pub fn as_text<'s>(src: &'s str, range: Range<usize>) -> (Md<'s>, Range<usize>) {
     (Md::Text(CowStr::Borrowed(&src[range.clone()])), range)
+}
+
+/// A reference label as CommonMark matches it: case folded, inner blanks
+/// one space.
+pub fn normalize(label: &str) -> String {
+    label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }

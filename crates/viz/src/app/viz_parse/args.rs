@@ -122,6 +122,17 @@ Examples:
   ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live
   vmstat 1 | viz-parse --follow -y us -y sy -y wa --unit % --title CPU | viz-render --live";
 
+/// What `-h` ends with: the exit statuses in a line, a few examples, and
+/// where the rest is (`--help` and the man page hold them whole).
+const SHORT_AFTER_HELP: &str = "\
+Exit status: 0 read, 1 failure, 2 usage, 65 not data, 66 cannot open, 130 interrupted.
+
+Examples (more, and what each exit status means: viz-parse --help, man viz-parse):
+  viz-parse testdata/bmw.csv | viz-render
+  viz-parse --aggregate mean -x species -y bill_length_mm testdata/real/penguins.csv | viz-render
+  viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
+  ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live";
+
 /// The headings of `--help`, by concern.
 const INPUT: &str = "Input";
 const CHART: &str = "The chart";
@@ -208,7 +219,8 @@ header line of words with as many names (vmstat's), else `value` (one number) or
 cannot be read is counted and warned about at most once per 10 s (with --strict it is \
 an error, exit 65); an input that ends without a number is exit 65. A file is read to \
 its end (tail -f a growing one).",
-    after_help = AFTER_HELP
+    after_help = SHORT_AFTER_HELP,
+    after_long_help = AFTER_HELP
 )]
 pub struct VizParseArgs {
     /// Input files; `-` or nothing reads stdin. Each file gives its own chart.

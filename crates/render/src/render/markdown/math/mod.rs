@@ -11,12 +11,13 @@
 //! [`parse`] reads the TeX into nodes, [`draw`] lays them out (on one
 //! row inline, on several in display math), [`table`] the environments.
 
+mod block;
 mod draw;
 mod parse;
 mod symbols;
 mod table;
 
-use draw::Style;
+use block::Style;
 
 /// Inline math (`$…$`) on one row.
 pub fn inline(tex: &str, unicode: bool) -> String {

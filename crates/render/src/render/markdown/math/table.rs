@@ -4,7 +4,7 @@
 //! it to the right, the one after to the left). On one row (inline
 //! math) a matrix is `(a b; c d)` and a case `{a, x > 0; b, otherwise`.
 
-use super::draw::{Block, Style, fenced, list};
+use super::block::{Block, Style, fenced};
 use super::parse::Node;
 use super::symbols::Class;
 
@@ -31,7 +31,7 @@ fn kind_of(env: &str) -> (Kind, &'static str, &'static str) {
 
 /// A cell: in an aligned row, a cell after a `&` that starts with a
 /// relation has a blank before it.
-fn cell(nodes: &[Node], col: usize, kind: Kind, st: Style) -> Block {
+fn cell(nodes: &[Node], col: usize, kind: Kind, st: Style, list: Layout) -> Block {
     let b = list(nodes, st);
     let rel = matches!(
         nodes.first(),
@@ -47,14 +47,18 @@ fn cell(nodes: &[Node], col: usize, kind: Kind, st: Style) -> Block {
     b
 }
 
-pub fn draw(env: &str, rows: &[Vec<Vec<Node>>], st: Style) -> Block {
+/// How a list of nodes is laid out (`draw::list`, handed in: the cells
+/// hold any math, and `draw` calls this module for environments).
+pub type Layout = fn(&[Node], Style) -> Block;
+
+pub fn draw(env: &str, rows: &[Vec<Vec<Node>>], st: Style, list: Layout) -> Block {
     let (kind, open, close) = kind_of(env);
     let cells: Vec<Vec<Block>> = rows
         .iter()
         .map(|r| {
             r.iter()
                 .enumerate()
-                .map(|(j, c)| cell(c, j, kind, st))
+                .map(|(j, c)| cell(c, j, kind, st, list))
                 .collect()
         })
         .collect();
