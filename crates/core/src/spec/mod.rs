@@ -6,6 +6,7 @@
 //! memory bounded by the point limit whatever the input size, and the
 //! renderers only ever see a normalized [`Chart`].
 
+pub mod boxplot;
 pub mod grammar;
 mod options;
 pub mod reduce;
@@ -32,6 +33,12 @@ pub enum ChartType {
     Point,
     /// A histogram: one bar per bin `x`..`x2`, its value the rows in it.
     Hist,
+    /// A heatmap: a series per row category, a point per column category
+    /// (its label), the cell's value (a count, or an aggregate).
+    Heatmap,
+    /// A box plot: a series per group, its points the five numbers and
+    /// the outliers ([`boxplot`]).
+    Box,
 }
 
 impl ChartType {
@@ -42,6 +49,8 @@ impl ChartType {
             ChartType::Table => "table",
             ChartType::Point => "point",
             ChartType::Hist => "hist",
+            ChartType::Heatmap => "heatmap",
+            ChartType::Box => "box",
         }
     }
 
@@ -51,13 +60,18 @@ impl ChartType {
             "bar" => Some(ChartType::Bar),
             "line" => Some(ChartType::Line),
             "table" => Some(ChartType::Table),
+            "heatmap" => Some(ChartType::Heatmap),
+            "box" => Some(ChartType::Box),
             _ => None,
         }
     }
 
     /// Takes several series (a line per series, points coloured by series).
     pub fn several_series(self) -> bool {
-        matches!(self, ChartType::Line | ChartType::Point)
+        matches!(
+            self,
+            ChartType::Line | ChartType::Point | ChartType::Heatmap | ChartType::Box
+        )
     }
 }
 
@@ -222,6 +236,11 @@ pub struct Chart {
     /// Vega-Lite export computes the same points itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Vec<serde_json::Map<String, serde_json::Value>>>,
+    /// Our extension (docs/events.md): what the series are, the column
+    /// they come from (a heatmap's rows, a box plot's groups), for the
+    /// axis or legend that names them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_label: Option<String>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -369,6 +388,7 @@ impl NormalizeOptions {
             ChartType::Bar | ChartType::Table => Reduction::Top,
             // Bins and points come in their order, already bounded.
             ChartType::Point | ChartType::Hist => Reduction::First,
+            ChartType::Heatmap | ChartType::Box => Reduction::First,
         })
     }
 }

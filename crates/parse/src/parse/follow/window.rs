@@ -234,6 +234,7 @@ impl Window {
             },
             transform: None,
             source: None,
+            series_label: None,
         })
     }
 

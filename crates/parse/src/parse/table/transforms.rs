@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::super::ParseError;
 use super::super::rows::{Cells, Loc, cell};
 use super::super::transform::{
-    self, AggregateOp, Fields, Groups, Histogram, RowFilter, Scatter, Source, TimeUnit,
+    self, AggregateOp, BoxGroups, Fields, Groups, Histogram, RowFilter, Scatter, Source, TimeUnit,
 };
 use crate::spec::{Chart, ChartType, XType};
 
@@ -28,6 +28,8 @@ pub(super) enum What {
     Hist { hist: Histogram, bins: usize },
     /// The points (x from the label column, y from each value column).
     Scatter(Scatter),
+    /// The first value column's values kept per group, for their boxes.
+    Box(BoxGroups),
 }
 
 /// The transforms on a chart's rows, as they run.
@@ -96,7 +98,10 @@ pub(super) fn collect_for(
 ) -> Result<Option<Collect>, ParseError> {
     let t = &plan.transform;
     let kind = plan.chart.chart_type;
-    let shaped = matches!(kind, ChartType::Hist | ChartType::Point);
+    let shaped = matches!(
+        kind,
+        ChartType::Hist | ChartType::Point | ChartType::Heatmap | ChartType::Box
+    );
     if t.filters.is_empty() && !t.groups() && !shaped {
         return Ok(None);
     }
@@ -111,8 +116,26 @@ pub(super) fn collect_for(
             super::list(names)
         )));
     }
+    super::matrix::check_columns(plan)?;
     let filters = row_filters(plan, opts, sample)?;
     let what = match kind {
+        ChartType::Box => What::Box(BoxGroups::new(
+            t.max_groups.unwrap_or(transform::DEFAULT_BOX_GROUPS),
+        )),
+        ChartType::Heatmap => {
+            let counting = plan.values.is_empty();
+            let op = t.aggregate.unwrap_or(if counting {
+                AggregateOp::Count
+            } else {
+                AggregateOp::Mean
+            });
+            let max = t.max_groups.unwrap_or(transform::DEFAULT_MAX_GROUPS);
+            What::Groups {
+                groups: Groups::new(op, max),
+                op,
+                unit: t.time_unit,
+            }
+        }
         ChartType::Hist => What::Hist {
             hist: Histogram::default(),
             bins: t.bins.unwrap_or(transform::DEFAULT_BINS),
@@ -144,7 +167,13 @@ pub(super) fn collect_for(
             .chain(transform::vega(&[], None, None, None, &f))
             .collect(),
         What::Hist { .. } => transform::vega(&filters, None, None, bins, &f),
-        _ => transform::vega(&filters, op, unit, None, &f),
+        _ => {
+            let mut v = transform::vega(&filters, op, unit, None, &f);
+            if let (ChartType::Heatmap, Some(n)) = (kind, t.normalize) {
+                v.extend(n.vega());
+            }
+            v
+        }
     };
     let source = source_columns(plan, &filters, &what, op);
     Ok(Some(Collect::new(

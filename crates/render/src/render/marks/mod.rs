@@ -22,6 +22,8 @@
 
 mod area;
 mod bar;
+mod boxplot;
+mod heatmap;
 mod hist;
 mod layers;
 mod line;
@@ -37,9 +39,11 @@ use serde_json::Value;
 use super::RenderOptions;
 use super::bar::Row;
 use super::plot::Plot;
+use crate::spec::boxplot::BoxStats;
 use crate::spec::grammar::{ChartSpec, Mark, MarkKind};
 use crate::spec::{Chart, ChartType};
 
+pub(crate) use boxplot::value_scale as box_scale;
 pub(crate) use layers::{Layers, build as layered_plot, groups};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
 
@@ -64,6 +68,8 @@ pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
         ChartType::Table => &table::Table,
         ChartType::Point => &point::Point,
         ChartType::Hist => &hist::Hist,
+        ChartType::Heatmap => &heatmap::Heatmap,
+        ChartType::Box => &boxplot::BoxPlot,
     }
 }
 
@@ -175,6 +181,25 @@ pub(crate) enum Body {
     Table {
         header: (String, String),
         rows: Vec<(String, f64)>,
+    },
+    /// A grid of coloured cells: the columns' and rows' names, each
+    /// row's cells (the value as written, its colour; none: empty), the
+    /// colour scale (its title, its ends' values, its colours from the
+    /// smallest up) and the titles across and down.
+    Grid {
+        columns: Vec<String>,
+        rows: Vec<String>,
+        cells: Vec<Vec<Option<(String, (u8, u8, u8))>>>,
+        scale: (Option<String>, String, String, Vec<(u8, u8, u8)>),
+        titles: (Option<String>, Option<String>),
+    },
+    /// A box per group, a row each on one value axis: the value axis'
+    /// title, the groups' title, the unit.
+    Boxes {
+        groups: Vec<(String, BoxStats)>,
+        value_title: Option<String>,
+        category: Option<String>,
+        unit: Option<String>,
     },
     /// Nothing to draw.
     NoData,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Parser, ValueEnum};
 
-use crate::parse::transform::{AggregateOp, TimeUnit};
+use crate::parse::transform::{AggregateOp, Normalize, TimeUnit};
 use crate::parse::{DateOrder, Format};
 use crate::term;
 
@@ -18,6 +18,12 @@ pub enum ChartArg {
     Point,
     /// A histogram of -y: rows counted in --bins bins.
     Hist,
+    /// A heatmap: -x across, -s down, each cell its rows counted (or
+    /// --aggregate of -y); a colour scale, or shades without colour.
+    Heatmap,
+    /// A box plot of -y per -x group: quartiles, whiskers at 1.5 times
+    /// the interquartile range, outliers.
+    Box,
 }
 
 /// How `--grammar` draws the -y column before it.
@@ -233,6 +239,12 @@ pub struct VizParseArgs {
     /// is refused [default: 10000].
     #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_groups: Option<u32>,
+
+    // Issue 36 (heatmap, box plot): m36a's flags.
+    /// With --chart heatmap: each cell in percent of its row's or its
+    /// column's total.
+    #[arg(help_heading = TRANSFORMS, long, value_enum, value_name = "BY")]
+    pub normalize: Option<Normalize>,
 
     /// Chart title.
     #[arg(help_heading = CHART, long)]
