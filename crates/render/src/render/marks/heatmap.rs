@@ -308,7 +308,7 @@ fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         for v in &row[..l.shown] {
             line.push_str(&cell(*v, range, &fmt, l.cell_w, opts));
         }
-        lines.push(line);
+        lines.push(line.trim_end().to_string());
     }
     lines.push(legend(chart, range, &fmt, opts));
     if l.shown < grid.columns.len() {
