@@ -201,7 +201,8 @@ fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         .unwrap_or(0)
         .clamp(1, (w / 3).max(1));
     let pw = w.saturating_sub(label_w + 2).max(1);
-    let unit = nonblank(chart.unit.as_deref());
+    let unit = nonblank(chart.unit.as_deref()).map(|u| clean_line(u, ascii));
+    let unit = unit.as_deref();
     let x = value_scale(&groups, (pw / 12).clamp(2, 8), unit);
     let g = if ascii { &ASCII } else { &UNICODE };
     if let Some(t) = nonblank(chart.series_label.as_deref()) {
