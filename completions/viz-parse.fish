@@ -2,7 +2,9 @@ complete -c viz-parse -l chart -d 'Chart kind [default: line for dates, years an
 line\t''
 table\t''
 point\t'A scatter of -y over a number or date -x (binned when large)'
-hist\t'A histogram of -y: rows counted in --bins bins'"
+hist\t'A histogram of -y: rows counted in --bins bins'
+heatmap\t'A heatmap: -x across, -s down, each cell its rows counted (or --aggregate of -y); a colour scale, or shades without colour'
+box\t'A box plot of -y per -x group: quartiles, whiskers at 1.5 times the interquartile range, outliers'"
 complete -c viz-parse -l format -d 'Input format, instead of detecting it' -r -f -a "csv\t'Comma-separated (or `;`/`|`, sniffed; see --delimiter)'
 tsv\t'Tab-separated'
 json\t'One JSON document: object map, array of records or pairs'
@@ -32,6 +34,8 @@ minutes\t'The minute of the hour, all hours together: 00..59'"
 complete -c viz-parse -l filter -d 'Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >= (numbers compare as numbers, dates as dates, else text) or COLUMN~REGEX; repeat to AND several' -r
 complete -c viz-parse -l bins -d 'With --chart hist: at most N bins, their edges on a step of 1, 2 or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200]' -r
 complete -c viz-parse -l max-groups -d 'Groups --aggregate and --time-unit keep at most, before the input is refused [default: 10000]' -r
+complete -c viz-parse -l normalize -d 'With --chart heatmap: each cell in percent of its row\'s or its column\'s total' -r -f -a "row\t'Each cell in percent of its row\'s total'
+column\t'Each cell in percent of its column\'s total'"
 complete -c viz-parse -l title -d 'Chart title' -r
 complete -c viz-parse -l subtitle -d 'Chart subtitle' -r
 complete -c viz-parse -l x-label -d 'X axis title [default: the label column\'s name]' -r
