@@ -20,7 +20,7 @@ use super::super::plot::axes::{Anchor, place_labels};
 use super::super::text::{NumFormat, Style, clean_line, paint, titled, width};
 use super::super::wrap::truncate;
 use super::vega::{nonblank, value_title};
-use super::{Body, ChartKind, Mermaid};
+use super::{Body, ChartKind, ColourScale, Mermaid, Rgb};
 use crate::spec::Chart;
 
 pub(super) struct Heatmap;
@@ -42,7 +42,7 @@ const VIRIDIS: [(f64, f64, f64); 5] = [
 const MAX_CELL: usize = 10;
 
 /// The colour at `f` (0 to 1) on the scale.
-fn viridis(f: f64) -> (u8, u8, u8) {
+fn viridis(f: f64) -> Rgb {
     let f = if f.is_finite() {
         f.clamp(0.0, 1.0)
     } else {
@@ -57,12 +57,12 @@ fn viridis(f: f64) -> (u8, u8, u8) {
 }
 
 /// The colour of step `k` of [`STEPS`].
-fn step_colour(k: usize) -> (u8, u8, u8) {
+fn step_colour(k: usize) -> Rgb {
     viridis(k as f64 / (STEPS - 1) as f64)
 }
 
 /// The nearest of the 256 colours' 6×6×6 cube.
-fn xterm(c: (u8, u8, u8)) -> u8 {
+fn xterm(c: Rgb) -> u8 {
     let q = |v: u8| ((f64::from(v) / 255.0 * 5.0).round()) as u8;
     16 + 36 * q(c.0) + 6 * q(c.1) + q(c.2)
 }
@@ -161,12 +161,12 @@ impl ChartKind for Heatmap {
             columns: grid.columns,
             rows: grid.rows,
             cells,
-            scale: (
-                value_title(chart),
-                fmt.format(range.0),
-                fmt.format(range.1),
-                (0..STEPS).map(step_colour).collect(),
-            ),
+            scale: ColourScale {
+                title: value_title(chart),
+                lo: fmt.format(range.0),
+                hi: fmt.format(range.1),
+                colours: (0..STEPS).map(step_colour).collect(),
+            },
             titles: (
                 nonblank(chart.x_label.as_deref()).map(str::to_string),
                 nonblank(chart.series_label.as_deref()).map(str::to_string),

@@ -189,8 +189,8 @@ pub(crate) enum Body {
     Grid {
         columns: Vec<String>,
         rows: Vec<String>,
-        cells: Vec<Vec<Option<(String, (u8, u8, u8))>>>,
-        scale: (Option<String>, String, String, Vec<(u8, u8, u8)>),
+        cells: Vec<Vec<GridCell>>,
+        scale: ColourScale,
         titles: (Option<String>, Option<String>),
     },
     /// A box per group, a row each on one value axis: the value axis'
@@ -203,6 +203,22 @@ pub(crate) enum Body {
     },
     /// Nothing to draw.
     NoData,
+}
+
+/// A colour as red, green, blue.
+pub(crate) type Rgb = (u8, u8, u8);
+
+/// A cell of a [`Body::Grid`]: its value as written and its colour; none
+/// for an empty cell.
+pub(crate) type GridCell = Option<(String, Rgb)>;
+
+/// A colour scale: its title, the values at its ends as written, its
+/// colours from the smallest value up.
+pub(crate) struct ColourScale {
+    pub title: Option<String>,
+    pub lo: String,
+    pub hi: String,
+    pub colours: Vec<Rgb>,
 }
 
 /// What a mermaid xychart makes of a grammar mark.

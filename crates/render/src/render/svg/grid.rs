@@ -7,7 +7,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::super::marks::box_scale;
+use super::super::marks::{ColourScale, GridCell, box_scale};
 use super::super::text::clean_line;
 use super::frame::{
     Area, DrawFailed, FONT, INK, LEFT, MEDIUM, MUTED, SMALL, WIDTH, colour, failed, text_width,
@@ -25,14 +25,12 @@ pub fn grid_height(n: usize) -> u32 {
     HEAD + n as u32 * ROW + SCALE
 }
 
-type Cells = [Vec<Option<(String, (u8, u8, u8))>>];
-
 /// The grid of a heatmap.
 pub fn grid(
     columns: &[String],
     rows: &[String],
-    cells: &Cells,
-    scale: &(Option<String>, String, String, Vec<(u8, u8, u8)>),
+    cells: &[Vec<GridCell>],
+    scale: &ColourScale,
     (across, down): (Option<&str>, Option<&str>),
     area: &Area,
 ) -> Result<(), DrawFailed> {
@@ -127,7 +125,12 @@ pub fn grid(
 
 /// The colour scale: its title, the smallest value, the colours, the largest.
 fn scale_bar(
-    (title, lo, hi, colours): &(Option<String>, String, String, Vec<(u8, u8, u8)>),
+    ColourScale {
+        title,
+        lo,
+        hi,
+        colours,
+    }: &ColourScale,
     x0: i32,
     y: i32,
     area: &Area,
