@@ -122,34 +122,15 @@ pub(super) fn collect_for(
         ChartType::Box => What::Box(BoxGroups::new(
             t.max_groups.unwrap_or(transform::DEFAULT_BOX_GROUPS),
         )),
-        ChartType::Heatmap => {
-            let counting = plan.values.is_empty();
-            let op = t.aggregate.unwrap_or(if counting {
-                AggregateOp::Count
-            } else {
-                AggregateOp::Mean
-            });
-            let max = t.max_groups.unwrap_or(transform::DEFAULT_MAX_GROUPS);
-            What::Groups {
-                groups: Groups::new(op, max),
-                op,
-                unit: t.time_unit,
-            }
-        }
+        // A heatmap without a value counts its cells' rows.
+        ChartType::Heatmap if plan.values.is_empty() => groups_of(t, AggregateOp::Count),
+        ChartType::Heatmap => groups_of(t, AggregateOp::Mean),
         ChartType::Hist => What::Hist {
             hist: Histogram::default(),
             bins: t.bins.unwrap_or(transform::DEFAULT_BINS),
         },
         ChartType::Point => What::Scatter(Scatter::default()),
-        _ if t.groups() => {
-            let op = t.aggregate.unwrap_or(AggregateOp::Mean);
-            let max = t.max_groups.unwrap_or(transform::DEFAULT_MAX_GROUPS);
-            What::Groups {
-                groups: Groups::new(op, max),
-                op,
-                unit: t.time_unit,
-            }
-        }
+        _ if t.groups() => groups_of(t, AggregateOp::Mean),
         _ => What::Rows,
     };
     let value = plan.values.first().copied();
@@ -182,6 +163,18 @@ pub(super) fn collect_for(
         Some(Source::new(source)),
         vega,
     )))
+}
+
+/// Rows grouped by label and series, each group the `--aggregate` (else
+/// `op`), at most `--max-groups` of them.
+fn groups_of(t: &transform::TransformOptions, op: AggregateOp) -> What {
+    let op = t.aggregate.unwrap_or(op);
+    let max = t.max_groups.unwrap_or(transform::DEFAULT_MAX_GROUPS);
+    What::Groups {
+        groups: Groups::new(op, max),
+        op,
+        unit: t.time_unit,
+    }
 }
 
 /// `--filter`s resolved on the plan's columns, each reading its column's

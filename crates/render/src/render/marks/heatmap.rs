@@ -40,6 +40,8 @@ const VIRIDIS: [(f64, f64, f64); 5] = [
 ];
 /// The widest a cell gets, in columns.
 const MAX_CELL: usize = 10;
+/// Rows drawn at most in the terminal (the rest are said in a note).
+const MAX_ROWS: usize = 200;
 
 /// The colour at `f` (0 to 1) on the scale.
 fn viridis(f: f64) -> Rgb {
@@ -302,7 +304,7 @@ fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         paint(&corner, Style::Dim, color),
         place_labels(l.shown * l.cell_w, &refs)
     ));
-    for (name, row) in grid.rows.iter().zip(&grid.cells) {
+    for (name, row) in grid.rows.iter().zip(&grid.cells).take(MAX_ROWS) {
         let name = truncate(&clean_line(name, ascii), l.label_w, ascii);
         let mut line = format!("{name}{} ", " ".repeat(l.label_w - width(&name)));
         for v in &row[..l.shown] {
@@ -312,15 +314,19 @@ fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
     }
     lines.push(legend(chart, range, &fmt, opts));
     if l.shown < grid.columns.len() {
-        super::super::chart::note(
-            &format!(
-                "showing {} of {} columns: a wider terminal shows more",
-                l.shown,
-                grid.columns.len()
-            ),
-            opts,
-            lines,
+        let msg = format!(
+            "showing {} of {} columns: a wider terminal shows more",
+            l.shown,
+            grid.columns.len()
         );
+        super::super::chart::note(&msg, opts, lines);
+    }
+    if grid.rows.len() > MAX_ROWS {
+        let msg = format!(
+            "showing {MAX_ROWS} of {} rows: --filter picks others",
+            grid.rows.len()
+        );
+        super::super::chart::note(&msg, opts, lines);
     }
 }
 
