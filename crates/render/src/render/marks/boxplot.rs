@@ -273,6 +273,6 @@ mod tests {
         let b = BoxStats::of(&mut v).unwrap();
         let x = Scale::number(0.0, 30.0, 4, None, Some((0.0, 30.0)));
         let s: String = row(&b, &x, 31, &ASCII).into_iter().collect();
-        assert_eq!(s.trim_end(), "|-[==|==]-|                   o");
+        assert_eq!(s.trim_end(), "|--[==|=]-|                   o");
     }
 }
