@@ -2,7 +2,9 @@ complete -c viz-parse -l chart -d 'Chart kind [default: line for dates, years an
 line\t''
 table\t''
 point\t'A scatter of -y over a number or date -x (binned when large)'
-hist\t'A histogram of -y: rows counted in --bins bins'"
+hist\t'A histogram of -y: rows counted in --bins bins'
+heatmap\t'A heatmap: -x across, -s down, each cell its rows counted (or --aggregate of -y); a colour scale, or shades without colour'
+box\t'A box plot of -y per -x group: quartiles, whiskers at 1.5 times the interquartile range, outliers'"
 complete -c viz-parse -l format -d 'Input format, instead of detecting it' -r -f -a "csv\t'Comma-separated (or `;`/`|`, sniffed; see --delimiter)'
 tsv\t'Tab-separated'
 json\t'One JSON document: object map, array of records or pairs'
@@ -35,6 +37,8 @@ complete -c viz-parse -l max-groups -d 'Groups --aggregate and --time-unit keep 
 complete -c viz-parse -l calculate -d 'A new column NAME computed from each row, as Vega-Lite\'s calculate: numbers, column names ("double quotes" around one with spaces), + - * /, parentheses, abs ceil exp floor log log10 round sqrt, min max pow; a division by zero or a missing cell gives no value (said once). Repeatable; -x/-y/-s/--filter name the new column like any other, and with -x and no -y the last one is charted' -r
 complete -c viz-parse -l fold -d 'Wide columns made into rows, as Vega-Lite\'s fold: each row becomes one row per listed column (names, 1-based numbers or patterns such as \'sales_*\', comma-separated) holding the other columns, `key` (the column\'s name) and `value` (its cell): -s key draws one series per folded column' -r
 complete -c viz-parse -l fold-as -d 'The names of --fold\'s two columns [default: key,value]' -r
+complete -c viz-parse -l normalize -d 'With --chart heatmap: cells as shares of their row or column' -r -f -a "row\t'Each cell in percent of its row\'s total'
+column\t'Each cell in percent of its column\'s total'"
 complete -c viz-parse -l title -d 'Chart title' -r
 complete -c viz-parse -l subtitle -d 'Chart subtitle' -r
 complete -c viz-parse -l x-label -d 'X axis title [default: the label column\'s name]' -r

@@ -68,7 +68,9 @@ pub(crate) fn chart() -> impl Strategy<Value = Chart> {
             Just(ChartType::Line),
             Just(ChartType::Table),
             Just(ChartType::Point),
-            Just(ChartType::Hist)
+            Just(ChartType::Hist),
+            Just(ChartType::Heatmap),
+            Just(ChartType::Box)
         ],
         prop::collection::vec(series(), 1..=5),
         prop::option::of(text()),
@@ -104,6 +106,7 @@ pub(crate) fn chart() -> impl Strategy<Value = Chart> {
                 series,
                 transform: None,
                 source: None,
+                series_label: None,
                 meta: Meta {
                     truncated: t,
                     original_point_count: orig,

@@ -291,6 +291,52 @@ fn transforms_exported_to_vega_lite_compute_the_same_numbers_in_vega() {
             "flights.csv",
         ),
         (&["--chart", "hist", "-y", "bill_depth_mm"], "penguins.csv"),
+        // Issue 36: heatmaps, counted, normalized, aggregated.
+        (
+            &["--chart", "heatmap", "-x", "origin", "-s", "carrier"],
+            "flights.csv",
+        ),
+        (
+            &[
+                "--chart",
+                "heatmap",
+                "-x",
+                "weather",
+                "-s",
+                "location",
+                "--normalize",
+                "row",
+            ],
+            "weather.csv",
+        ),
+        (
+            &[
+                "--chart",
+                "heatmap",
+                "-x",
+                "island",
+                "-s",
+                "species",
+                "--normalize",
+                "column",
+            ],
+            "penguins.csv",
+        ),
+        (
+            &[
+                "--chart",
+                "heatmap",
+                "-x",
+                "month",
+                "-s",
+                "origin",
+                "-y",
+                "dep_delay",
+                "--aggregate",
+                "mean",
+            ],
+            "flights.csv",
+        ),
     ];
     let dir = root().join("target/vega/transforms");
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,6 +6,7 @@
 //! memory bounded by the point limit whatever the input size, and the
 //! renderers only ever see a normalized [`Chart`].
 
+pub mod boxplot;
 mod drawing;
 pub mod grammar;
 mod options;
@@ -34,6 +35,12 @@ pub enum ChartType {
     Point,
     /// A histogram: one bar per bin `x`..`x2`, its value the rows in it.
     Hist,
+    /// A heatmap: a series per row category, a point per column category
+    /// (its label), the cell's value (a count, or an aggregate).
+    Heatmap,
+    /// A box plot: a series per group, its points the five numbers and
+    /// the outliers ([`boxplot`]).
+    Box,
 }
 
 impl ChartType {
@@ -44,6 +51,8 @@ impl ChartType {
             ChartType::Table => "table",
             ChartType::Point => "point",
             ChartType::Hist => "hist",
+            ChartType::Heatmap => "heatmap",
+            ChartType::Box => "box",
         }
     }
 
@@ -53,6 +62,8 @@ impl ChartType {
             "bar" => Some(ChartType::Bar),
             "line" => Some(ChartType::Line),
             "table" => Some(ChartType::Table),
+            "heatmap" => Some(ChartType::Heatmap),
+            "box" => Some(ChartType::Box),
             _ => None,
         }
     }
@@ -60,7 +71,14 @@ impl ChartType {
     /// Takes several series (a line per series, points coloured by
     /// series, bars grouped or stacked).
     pub fn several_series(self) -> bool {
-        matches!(self, ChartType::Line | ChartType::Point | ChartType::Bar)
+        matches!(
+            self,
+            ChartType::Line
+                | ChartType::Point
+                | ChartType::Bar
+                | ChartType::Heatmap
+                | ChartType::Box
+        )
     }
 }
 
@@ -239,6 +257,11 @@ pub struct Chart {
     /// its fit per series.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trend: Option<Trend>,
+    /// Our extension (docs/events.md): what the series are, the column
+    /// they come from (a heatmap's rows, a box plot's groups), for the
+    /// axis or legend that names them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_label: Option<String>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -387,6 +410,7 @@ impl NormalizeOptions {
             ChartType::Bar | ChartType::Table => Reduction::Top,
             // Bins and points come in their order, already bounded.
             ChartType::Point | ChartType::Hist => Reduction::First,
+            ChartType::Heatmap | ChartType::Box => Reduction::First,
         })
     }
 }

@@ -30,6 +30,7 @@ impl ArgOptions {
                 ChartType::Line => self.downsample.or(self.keep),
                 ChartType::Bar | ChartType::Table => self.keep,
                 ChartType::Point | ChartType::Hist => None,
+                ChartType::Heatmap | ChartType::Box => None,
             },
         }
     }

@@ -104,6 +104,7 @@ impl ParseOptions {
             ChartType::Line => self.downsample.or(self.keep),
             ChartType::Bar | ChartType::Table => self.keep,
             ChartType::Point | ChartType::Hist => None,
+            ChartType::Heatmap | ChartType::Box => None,
         }
     }
 }

@@ -22,6 +22,7 @@ mod collect;
 mod columns;
 mod derive;
 mod doubts;
+mod matrix;
 mod plain;
 mod roles;
 mod sample;
@@ -242,7 +243,7 @@ fn plan(
         let numbers = match chart_type {
             ChartType::Line | ChartType::Point | ChartType::Hist => true,
             ChartType::Bar => false,
-            ChartType::Table => return None,
+            ChartType::Table | ChartType::Heatmap | ChartType::Box => return None,
         };
         instant::x_type_of(column_cells(sample, l), dates.order, numbers)
     });

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::text::{self, Style, clean_line, paint};
-use super::wrap::wrap;
+use super::wrap::note;
 use super::{RenderOptions, capped_wrap, fit, marks};
 use crate::events::Event;
 use crate::spec::{self, Chart, ChartType, Reduction, SpecError};
@@ -80,14 +80,6 @@ pub(super) fn dropped_points(chart: &Chart) -> Option<String> {
         text::fixed(original as f64, 0),
         method.describe()
     ))
-}
-
-/// A dim footer note, wrapped at the width.
-pub(super) fn note(msg: &str, opts: &RenderOptions, lines: &mut Vec<String>) {
-    let msg = clean_line(msg, opts.ascii());
-    for l in wrap(&msg, opts.width.max(1)) {
-        lines.push(paint(&l, Style::Dim, opts.color));
-    }
 }
 
 /// What a chart that cannot be read says: `visualization: WHY`, or

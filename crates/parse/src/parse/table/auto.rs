@@ -104,7 +104,13 @@ pub(super) fn applies(opts: &ParseOptions, real_names: bool) -> bool {
         && opts.transform.time_unit.is_none()
         && !matches!(
             opts.chart,
-            Some(ChartType::Table | ChartType::Hist | ChartType::Point)
+            Some(
+                ChartType::Table
+                    | ChartType::Hist
+                    | ChartType::Point
+                    | ChartType::Heatmap
+                    | ChartType::Box
+            )
         )
 }
 

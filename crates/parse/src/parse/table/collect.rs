@@ -12,14 +12,14 @@ use super::super::dates::instant::instant;
 use super::super::number::parse_number_as;
 use super::super::rows::{Cells, Loc, Warner, cell};
 use super::super::transform::{
-    self, AggregateOp, Bin, Cell, MAX_KEPT, Overflow, RowFilter, TimeUnit, edge_decimals,
+    self, AggregateOp, Bin, BoxGroups, Cell, MAX_KEPT, Overflow, RowFilter, TimeUnit, edge_decimals,
 };
 use super::builder::{Builder, EMPTY_LABEL, value_problem};
 use super::transforms::{Collect, Collected, What};
 use crate::spec::{Chart, ChartType, Point, Series, XType};
 
 /// Why grouping stopped, as the user reads it.
-fn overflow(o: Overflow, loc: Loc, by: &str) -> ParseError {
+pub(super) fn overflow(o: Overflow, loc: Loc, by: &str) -> ParseError {
     match o {
         Overflow::Groups(max) => ParseError::Data(format!(
             "{loc}: more than {max} groups of {by}: --aggregate keeps a value per group; \
@@ -175,6 +175,15 @@ impl Builder {
             }
             // Counted above.
             What::Hist { .. } => Ok(()),
+            What::Box(boxes) => {
+                let Some((&v, &col)) = values.first().zip(value_cols.first()) else {
+                    return;
+                };
+                let group = self.plan.label.map_or(names[col].as_str(), |_| label);
+                boxes
+                    .push(group, v)
+                    .map_err(|o| overflow(o, Loc::Record(0), &names_of(names, self.plan.label)))
+            }
             What::Scatter(sc) => {
                 if let Some(x) = x_of(label, x_type, dates, dec) {
                     for (k, &col) in value_cols.iter().enumerate() {
@@ -272,6 +281,10 @@ impl Builder {
                 Some(&col) => hist_row(hist, &self.plan, row, col, loc, warn),
                 None => Ok(()),
             },
+            What::Box(boxes) => match value_cols.first() {
+                Some(&col) => box_row(boxes, &self.plan, row, label, col, loc, warn),
+                None => Ok(()),
+            },
             What::Scatter(sc) => {
                 let plan = &self.plan;
                 scatter_row(sc, plan, row, label, loc, series.as_deref(), warn)
@@ -281,7 +294,7 @@ impl Builder {
 }
 
 /// A value's cell and its number, read with its column's decimal mark.
-fn read_value<'r>(
+pub(super) fn read_value<'r>(
     row: &'r dyn Cells,
     plan: &super::Plan,
     col: usize,
@@ -387,7 +400,7 @@ fn label_decimal(plan: &super::Plan) -> super::super::number::Decimal {
 }
 
 /// The label column's name, for messages.
-fn names_of(names: &[String], label: Option<usize>) -> String {
+pub(super) fn names_of(names: &[String], label: Option<usize>) -> String {
     label.map_or("the rows".into(), |l| format!("{:?}", names[l]))
 }
 
@@ -470,6 +483,14 @@ impl Builder {
         let (vega, source) = (c.vega, c.source);
         match c.what {
             What::Rows => Ok(Collected::Reduce(vega, source)),
+            What::Groups { groups, .. } if self.plan.chart.chart_type == ChartType::Heatmap => {
+                let chart = self.heatmap_chart(groups)?;
+                Ok(Collected::Chart(Box::new(chart), vega, source))
+            }
+            What::Box(boxes) => {
+                let chart = self.box_chart(boxes, warn)?;
+                Ok(Collected::Chart(Box::new(chart), vega, source))
+            }
             What::Groups { groups, unit, .. } => {
                 if let Some(u) = unit {
                     self.plan.x_type = u.calendar().then_some(XType::Date);
@@ -563,7 +584,7 @@ impl Builder {
     }
 
     /// No row had a number to chart.
-    fn no_numbers(&self) -> ParseError {
+    pub(super) fn no_numbers(&self) -> ParseError {
         let cols: Vec<String> = self
             .plan
             .values
@@ -575,5 +596,34 @@ impl Builder {
             cols.join(", "),
             self.rows
         ))
+    }
+}
+
+/// A whole row into a box plot: its value kept in its group, or said and
+/// skipped.
+fn box_row(
+    boxes: &mut BoxGroups,
+    plan: &super::Plan,
+    row: &dyn Cells,
+    label: &str,
+    col: usize,
+    loc: Loc,
+    warn: &mut Warner,
+) -> Result<(), ParseError> {
+    let names = &plan.names;
+    match read_value(row, plan, col) {
+        (_, Some(v)) => {
+            let group = plan.label.map_or(names[col].as_str(), |_| label);
+            boxes
+                .push(group, v)
+                .map_err(|o| overflow(o, loc, &names_of(names, plan.label)))
+        }
+        (t, None) => {
+            let what = value_problem(t.as_deref(), plan.decimals[col]);
+            warn.skip(format!(
+                "{loc}, {}: {what}; row skipped",
+                super::column_ref(&names[col])
+            ))
+        }
     }
 }

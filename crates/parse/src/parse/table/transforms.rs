@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::super::ParseError;
 use super::super::rows::{Cells, Loc, cell};
 use super::super::transform::{
-    self, AggregateOp, Fields, Groups, Histogram, RowFilter, Scatter, Source, TimeUnit,
+    self, AggregateOp, BoxGroups, Fields, Groups, Histogram, RowFilter, Scatter, Source, TimeUnit,
 };
 use crate::spec::{Chart, ChartType, XType};
 
@@ -28,6 +28,8 @@ pub(super) enum What {
     Hist { hist: Histogram, bins: usize },
     /// The points (x from the label column, y from each value column).
     Scatter(Scatter),
+    /// The first value column's values kept per group, for their boxes.
+    Box(BoxGroups),
 }
 
 /// The transforms on a chart's rows, as they run.
@@ -101,7 +103,10 @@ pub(super) fn collect_for(
 ) -> Result<Option<Collect>, ParseError> {
     let t = &plan.transform;
     let kind = plan.chart.chart_type;
-    let shaped = matches!(kind, ChartType::Hist | ChartType::Point);
+    let shaped = matches!(
+        kind,
+        ChartType::Hist | ChartType::Point | ChartType::Heatmap | ChartType::Box
+    );
     if t.filters.is_empty() && !t.groups() && !shaped && !t.derives() {
         return Ok(None);
     }
@@ -116,22 +121,21 @@ pub(super) fn collect_for(
             super::list(names)
         )));
     }
+    check_columns(plan)?;
     let filters = row_filters(plan, opts, sample)?;
     let what = match kind {
+        ChartType::Box => What::Box(BoxGroups::new(
+            t.max_groups.unwrap_or(transform::DEFAULT_BOX_GROUPS),
+        )),
+        // A heatmap without a value counts its cells' rows.
+        ChartType::Heatmap if plan.values.is_empty() => groups_of(t, AggregateOp::Count),
+        ChartType::Heatmap => groups_of(t, AggregateOp::Mean),
         ChartType::Hist => What::Hist {
             hist: Histogram::default(),
             bins: t.bins.unwrap_or(transform::DEFAULT_BINS),
         },
         ChartType::Point => What::Scatter(Scatter::default()),
-        _ if t.groups() => {
-            let op = t.aggregate.unwrap_or(AggregateOp::Mean);
-            let max = t.max_groups.unwrap_or(transform::DEFAULT_MAX_GROUPS);
-            What::Groups {
-                groups: Groups::new(op, max),
-                op,
-                unit: t.time_unit,
-            }
-        }
+        _ if t.groups() => groups_of(t, AggregateOp::Mean),
         _ => What::Rows,
     };
     let value = plan.values.first().copied();
@@ -149,7 +153,13 @@ pub(super) fn collect_for(
             .chain(transform::vega(&[], None, None, None, &f))
             .collect(),
         What::Hist { .. } => transform::vega(&filters, None, None, bins, &f),
-        _ => transform::vega(&filters, op, unit, None, &f),
+        _ => {
+            let mut v = transform::vega(&filters, op, unit, None, &f);
+            if let (ChartType::Heatmap, Some(n)) = (kind, t.normalize) {
+                v.extend(n.vega());
+            }
+            v
+        }
     };
     let source = source_columns(plan, &filters, &what, op);
     if t.derives() {
@@ -163,6 +173,18 @@ pub(super) fn collect_for(
         Some(Source::new(source)),
         vega,
     )))
+}
+
+/// Rows grouped by label and series, each group the `--aggregate` (else
+/// `op`), at most `--max-groups` of them.
+fn groups_of(t: &transform::TransformOptions, op: AggregateOp) -> What {
+    let op = t.aggregate.unwrap_or(op);
+    let max = t.max_groups.unwrap_or(transform::DEFAULT_MAX_GROUPS);
+    What::Groups {
+        groups: Groups::new(op, max),
+        op,
+        unit: t.time_unit,
+    }
 }
 
 /// `--filter`s resolved on the plan's columns, each reading its column's
@@ -262,4 +284,27 @@ pub(super) fn with_transforms(
     chart.source = source.and_then(Source::finish).filter(|_| shown_all);
     chart.transform = Some(vega);
     chart
+}
+
+/// What the chart kinds of this file need of the columns: a heatmap two
+/// categories (-x and -s), a box plot no -s (its groups are -x's).
+fn check_columns(plan: &super::Plan) -> Result<(), ParseError> {
+    let names = &plan.names;
+    match plan.chart.chart_type {
+        ChartType::Heatmap if plan.label.is_none() || plan.series.is_none() => {
+            Err(ParseError::Usage(format!(
+                "--chart heatmap takes two categories: -x COLUMN across and -s COLUMN down \
+                 (each cell counts their rows, or -y COLUMN with --aggregate OP); the columns are {}",
+                super::list(names)
+            )))
+        }
+        ChartType::Box if plan.series.is_some() => Err(ParseError::Usage(
+            "--chart box draws a box per -x group; leave out -s".into(),
+        )),
+        ChartType::Box if plan.values.is_empty() => Err(ParseError::Usage(format!(
+            "--chart box needs -y COLUMN, a column of numbers; the columns are {}",
+            super::list(names)
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -17,6 +17,7 @@
 
 mod aggregate;
 mod bins;
+mod boxplot;
 mod calculate;
 mod filter;
 mod fold;
@@ -29,6 +30,8 @@ use serde_json::{Value, json};
 pub use aggregate::{AggregateOp, DEFAULT_MAX_GROUPS};
 pub(crate) use aggregate::{Cell, Groups, MAX_KEPT, Overflow};
 pub(crate) use bins::{Bin, Histogram, edge_decimals};
+pub(crate) use boxplot::BoxGroups;
+pub use boxplot::DEFAULT_BOX_GROUPS;
 pub use calculate::{Calculate, CalculateError, Expr};
 pub(crate) use filter::{CellKind, RowFilter};
 pub use filter::{Filter, FilterError, FilterOp};
@@ -61,6 +64,33 @@ pub struct TransformOptions {
     pub fold: Option<Fold>,
     /// `-x @row`: x is the row's number (set where it is resolved).
     pub row: bool,
+    /// `--normalize` of `--chart heatmap`: each cell as a share of its
+    /// row's or column's total.
+    pub normalize: Option<Normalize>,
+}
+
+/// What a heatmap's cells are shares of (`--normalize`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Normalize {
+    /// Each cell in percent of its row's total.
+    Row,
+    /// Each cell in percent of its column's total.
+    Column,
+}
+
+impl Normalize {
+    /// Vega-Lite's transforms that make the same shares of the points
+    /// (`label` the column, `series` the row).
+    pub(crate) fn vega(self) -> [Value; 2] {
+        let by = match self {
+            Normalize::Row => "series",
+            Normalize::Column => "label",
+        };
+        [
+            json!({"joinaggregate": [{"op": "sum", "field": "value", "as": "__total"}], "groupby": [by]}),
+            json!({"calculate": "datum.__total ? datum.value / datum.__total * 100 : 0", "as": "value"}),
+        ]
+    }
 }
 
 impl TransformOptions {

@@ -6,8 +6,9 @@
 //! file in `marks/`. The footer says what a terminal leaves out
 //! (`interaction`, marks it cannot place).
 
-use super::chart::{header, note};
+use super::chart::header;
 use super::marks::{self, WholeChart};
+use super::wrap::note;
 use super::{RenderOptions, fit, plot};
 use crate::spec::grammar::ChartSpec;
 

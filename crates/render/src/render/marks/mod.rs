@@ -23,6 +23,8 @@
 mod area;
 mod bar;
 mod bars;
+mod boxplot;
+mod heatmap;
 mod hist;
 mod layers;
 mod line;
@@ -39,9 +41,11 @@ use serde_json::Value;
 use super::RenderOptions;
 use super::bar::Row;
 use super::plot::Plot;
+use crate::spec::boxplot::BoxStats;
 use crate::spec::grammar::{ChartSpec, Mark, MarkKind};
 use crate::spec::{Chart, ChartType};
 
+pub(crate) use boxplot::value_scale as box_scale;
 pub(crate) use layers::{Layers, build as layered_plot, groups};
 pub(crate) use trend::{notes as drawing_notes, vega_lite as drawing_vega_lite};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
@@ -67,6 +71,8 @@ pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
         ChartType::Table => &table::Table,
         ChartType::Point => &point::Point,
         ChartType::Hist => &hist::Hist,
+        ChartType::Heatmap => &heatmap::Heatmap,
+        ChartType::Box => &boxplot::BoxPlot,
     }
 }
 
@@ -197,8 +203,43 @@ pub(crate) enum Body {
         header: (String, String),
         rows: Vec<(String, f64)>,
     },
+    /// A grid of coloured cells: the columns' and rows' names, each
+    /// row's cells (the value as written, its colour; none: empty), the
+    /// colour scale (its title, its ends' values, its colours from the
+    /// smallest up) and the titles across and down.
+    Grid {
+        columns: Vec<String>,
+        rows: Vec<String>,
+        cells: Vec<Vec<GridCell>>,
+        scale: ColourScale,
+        titles: (Option<String>, Option<String>),
+    },
+    /// A box per group, a row each on one value axis: the value axis'
+    /// title, the groups' title, the unit.
+    Boxes {
+        groups: Vec<(String, BoxStats)>,
+        value_title: Option<String>,
+        category: Option<String>,
+        unit: Option<String>,
+    },
     /// Nothing to draw.
     NoData,
+}
+
+/// A colour as red, green, blue.
+pub(crate) type Rgb = (u8, u8, u8);
+
+/// A cell of a [`Body::Grid`]: its value as written and its colour; none
+/// for an empty cell.
+pub(crate) type GridCell = Option<(String, Rgb)>;
+
+/// A colour scale: its title, the values at its ends as written, its
+/// colours from the smallest value up.
+pub(crate) struct ColourScale {
+    pub title: Option<String>,
+    pub lo: String,
+    pub hi: String,
+    pub colours: Vec<Rgb>,
 }
 
 /// What a mermaid xychart makes of a grammar mark.

@@ -13,6 +13,7 @@
 //! its path is written on stdout.
 
 mod frame;
+mod grid;
 mod plot;
 mod rows;
 
@@ -108,6 +109,25 @@ fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
         }),
         Body::Table { header, rows } => f.render(rows::table_height(rows.len()), |a| {
             rows::table((&header.0, &header.1), &rows, a)
+        }),
+        Body::Grid {
+            columns,
+            rows,
+            cells,
+            scale,
+            titles,
+        } => f.render(grid::grid_height(rows.len()), |a| {
+            let titles = (titles.0.as_deref(), titles.1.as_deref());
+            grid::grid(&columns, &rows, &cells, &scale, titles, a)
+        }),
+        Body::Boxes {
+            groups,
+            value_title,
+            category,
+            unit,
+        } => f.render(grid::boxes_height(groups.len()), |a| {
+            let titles = (value_title.as_deref(), category.as_deref());
+            grid::boxes(&groups, titles, unit.as_deref(), a)
         }),
         Body::NoData => f.render(40, frame::no_data),
     }

@@ -147,3 +147,11 @@ mod tests {
         assert_eq!(wrap("abcdefgh", 3), vec!["abc", "def", "gh"]);
     }
 }
+
+/// A dim footer note, wrapped at the width.
+pub(in crate::render) fn note(msg: &str, opts: &super::RenderOptions, lines: &mut Vec<String>) {
+    let msg = super::text::clean_line(msg, opts.ascii());
+    for l in wrap(&msg, opts.width.max(1)) {
+        lines.push(super::text::paint(&l, super::text::Style::Dim, opts.color));
+    }
+}

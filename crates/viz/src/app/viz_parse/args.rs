@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Parser, ValueEnum};
 
-use crate::parse::transform::{AggregateOp, TimeUnit};
+use crate::parse::transform::{AggregateOp, Normalize, TimeUnit};
 use crate::parse::{DateOrder, Format};
 use crate::term;
 
@@ -18,6 +18,12 @@ pub enum ChartArg {
     Point,
     /// A histogram of -y: rows counted in --bins bins.
     Hist,
+    /// A heatmap: -x across, -s down, each cell its rows counted (or
+    /// --aggregate of -y); a colour scale, or shades without colour.
+    Heatmap,
+    /// A box plot of -y per -x group: quartiles, whiskers at 1.5 times
+    /// the interquartile range, outliers.
+    Box,
 }
 
 /// `--stack`: several series of bars end to end.
@@ -131,7 +137,7 @@ Examples (more, and what each exit status means: viz-parse --help, man viz-parse
   viz-parse testdata/bmw.csv | viz-render
   viz-parse --aggregate mean -x species -y bill_length_mm testdata/real/penguins.csv | viz-render
   viz-parse --chart line -x date -y price -s symbol testdata/prices_long.csv
-  ping -i 0.5 example.com | viz-parse --follow --extract 'time=(?P<ms>[0-9.]+)' --unit ms | viz-render --live";
+  vmstat 1 | viz-parse --follow -y us -y sy -y wa --unit % | viz-render --live";
 
 /// The headings of `--help`, by concern.
 const INPUT: &str = "Input";
@@ -298,6 +304,13 @@ pub struct VizParseArgs {
     /// The names of --fold's two columns [default: key,value].
     #[arg(help_heading = TRANSFORMS, long, value_name = "KEY,VALUE", requires = "fold")]
     pub fold_as: Option<String>,
+    // Issue 36 (heatmap, box plot): m36a's flags.
+    /// With --chart heatmap: cells as shares of their row or column.
+    ///
+    /// Each cell in percent of its row's (row) or its column's (column)
+    /// total.
+    #[arg(help_heading = TRANSFORMS, long, value_enum, value_name = "BY")]
+    pub normalize: Option<Normalize>,
 
     /// Chart title.
     #[arg(help_heading = CHART, long)]

@@ -9,7 +9,8 @@ use clap::ArgMatches;
 
 use crate::parse::number::Decimal;
 use crate::parse::transform::{
-    Calculate, CalculateError, DEFAULT_BINS, Filter, FilterError, Fold, FoldError, TransformOptions,
+    AggregateOp, Calculate, CalculateError, DEFAULT_BINS, Filter, FilterError, Fold, FoldError,
+    TransformOptions,
 };
 use crate::parse::{
     FollowOptions, GrammarOptions, ParseOptions, Reference, ReferenceError, RunOptions,
@@ -114,6 +115,8 @@ pub fn options(
             ChartArg::Table => ChartType::Table,
             ChartArg::Point => ChartType::Point,
             ChartArg::Hist => ChartType::Hist,
+            ChartArg::Heatmap => ChartType::Heatmap,
+            ChartArg::Box => ChartType::Box,
         }),
         title: args.title.clone(),
         subtitle: args.subtitle.clone(),
@@ -205,12 +208,28 @@ fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsErr
             "--calculate and --fold go with a chart of a table, not --grammar or --follow".into(),
         ));
     }
+    let heatmap = args.chart == Some(ChartArg::Heatmap);
+    if args.normalize.is_some() && !heatmap {
+        return Err(OptionsError::Combination(
+            "--normalize goes with --chart heatmap".into(),
+        ));
+    }
+    if args.chart == Some(ChartArg::Box) && (args.aggregate.is_some() || args.time_unit.is_some()) {
+        return Err(OptionsError::Combination(
+            "--chart box draws every -y value of each group; leave out --aggregate and \
+             --time-unit"
+                .into(),
+        ));
+    }
+    // A heatmap without -y counts its cells' rows.
+    let counts = heatmap && args.values.is_empty() && args.aggregate.is_none();
     Ok(TransformOptions {
         calculate,
         fold,
         row: false,
         filters,
-        aggregate: args.aggregate,
+        aggregate: args.aggregate.or(counts.then_some(AggregateOp::Count)),
+        normalize: args.normalize,
         time_unit: args.time_unit,
         bins: hist.then(|| args.bins.map_or(DEFAULT_BINS, usize::from)),
         max_groups: args.max_groups.map(|n| n as usize),

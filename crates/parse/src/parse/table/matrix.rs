@@ -1,0 +1,155 @@
+//! The charts made of groups rather than of points along an axis:
+//! `--chart heatmap` (the -x categories across, the -s categories down,
+//! each cell its rows' count or `--aggregate` of -y, `--normalize`d to a
+//! share of its row or column) and `--chart box` (the -y values of each
+//! -x group as a box). Both are collected from the rows as they stream
+//! (`collect.rs`) and made into their chart here at the end.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use super::super::ParseError;
+use super::super::rows::Warner;
+use super::super::transform::{BoxGroups, Groups, Normalize};
+use super::builder::Builder;
+use super::collect::chart_of;
+use crate::spec::boxplot::BoxStats;
+use crate::spec::{Chart, ChartType, Point, Series};
+
+/// Categories in reading order: numbers by value, before words in
+/// alphabetical order (case aside), so hours run 0..23 and days by name.
+pub(crate) fn category_order(a: &str, b: &str) -> Ordering {
+    let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => a.to_lowercase().cmp(&b.to_lowercase()).then(a.cmp(b)),
+    }
+}
+
+/// Each cell as a share of its row's or column's total, in percent.
+fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
+    let mut totals: HashMap<String, f64> = HashMap::new();
+    for (name, cells) in series.iter() {
+        for (label, v) in cells {
+            let key = match by {
+                Normalize::Row => name,
+                Normalize::Column => label,
+            };
+            *totals.entry(key.clone()).or_default() += v;
+        }
+    }
+    for (name, cells) in series.iter_mut() {
+        for (label, v) in cells.iter_mut() {
+            let key = match by {
+                Normalize::Row => &*name,
+                Normalize::Column => &*label,
+            };
+            let total = totals.get(key).copied().unwrap_or(0.0);
+            *v = if total != 0.0 {
+                *v / total * 100.0
+            } else {
+                0.0
+            };
+        }
+    }
+}
+
+impl Builder {
+    /// The heatmap of the groups: a series per -s category down, its
+    /// points the -x categories across, both in reading order.
+    pub(super) fn heatmap_chart(&self, groups: Groups) -> Result<Chart, ParseError> {
+        let mut series = groups.finish();
+        series.retain(|(_, cells)| !cells.is_empty());
+        if series.is_empty() {
+            return Err(self.no_numbers());
+        }
+        if let Some(by) = self.plan.transform.normalize {
+            normalized(&mut series, by);
+        }
+        series.sort_by(|a, b| category_order(&a.0, &b.0));
+        let series: Vec<Series> = series
+            .into_iter()
+            .map(|(name, mut cells)| {
+                cells.sort_by(|a, b| category_order(&a.0, &b.0));
+                Series {
+                    name,
+                    points: cells.into_iter().map(|(l, v)| Point::new(l, v)).collect(),
+                }
+            })
+            .collect();
+        let mut chart = chart_of(self.plan.chart.clone(), ChartType::Heatmap, series);
+        chart.series_label = self.plan.series.map(|s| self.plan.names[s].clone());
+        if let Some(by) = self.plan.transform.normalize {
+            let of = chart.y_label.take().unwrap_or_else(|| "value".into());
+            let whole = match by {
+                Normalize::Row => "row",
+                Normalize::Column => "column",
+            };
+            chart.y_label = Some(format!("{of}, % of {whole}"));
+            chart.unit = None;
+        }
+        Ok(chart)
+    }
+
+    /// The box plot of the groups: a series per group, in order of their
+    /// first rows; outliers past what a group keeps are said.
+    pub(super) fn box_chart(
+        &self,
+        boxes: BoxGroups,
+        warn: &mut Warner,
+    ) -> Result<Chart, ParseError> {
+        let boxes = boxes.finish();
+        if boxes.is_empty() {
+            return Err(self.no_numbers());
+        }
+        let dropped: usize = boxes.iter().map(|(_, b)| b.dropped).sum();
+        if dropped > 0 {
+            warn.note(format!(
+                "{dropped} outliers not drawn: each group keeps its {} furthest on each side",
+                crate::spec::boxplot::MAX_OUTLIERS
+            ));
+        }
+        let series: Vec<Series> = boxes
+            .into_iter()
+            .map(|(name, b): (String, BoxStats)| b.series(name))
+            .collect();
+        let mut chart = chart_of(self.plan.chart.clone(), ChartType::Box, series);
+        let value = self
+            .plan
+            .values
+            .first()
+            .map(|&v| self.plan.names[v].clone());
+        chart.series_label = self
+            .plan
+            .label
+            .map(|l| self.plan.names[l].clone())
+            .filter(|_| self.plan.real_names);
+        chart.y_label = self.plan.chart.y_label.clone().or(value);
+        chart.x_label = self.plan.chart.x_label.clone();
+        Ok(chart)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn categories_read_in_order() {
+        let mut v = vec!["b", "10", "A", "2", "a"];
+        v.sort_by(|a, b| category_order(a, b));
+        assert_eq!(v, ["2", "10", "A", "a", "b"]);
+        let mut s = vec![
+            (
+                "r1".to_string(),
+                vec![("x".to_string(), 1.0), ("y".to_string(), 3.0)],
+            ),
+            ("r2".to_string(), vec![("x".to_string(), 1.0)]),
+        ];
+        normalized(&mut s, Normalize::Column);
+        assert_eq!(s[0].1[0].1, 50.0);
+        assert_eq!(s[0].1[1].1, 100.0);
+    }
+}

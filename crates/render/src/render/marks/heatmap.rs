@@ -1,0 +1,417 @@
+//! The heatmap: a quick chart whose series are the rows (the `-s`
+//! categories, named by `seriesLabel`) and whose points' labels are the
+//! columns (`-x`), each point a cell's value, as viz-parse makes them
+//! with `--chart heatmap`. In the terminal a grid of cells: on a colour
+//! terminal each cell's background on one colour scale (viridis, from
+//! the smaller values' dark to the larger's light) with its number when
+//! it fits, and the scale as a legend; without colour the cells are
+//! shaded with characters (` ░▒▓█`, in ASCII ` .:-=+*#%@`), the number
+//! written over the shade when it fits. SVG draws the same grid in the
+//! same colours; Vega-Lite a `rect` over two nominal axes with a
+//! sequential colour scale; mermaid has no heatmap, so a report shows
+//! the table of rows by columns. No grammar mark.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::super::RenderOptions;
+use super::super::plot::axes::{Anchor, place_labels};
+use super::super::text::{NumFormat, Style, clean_line, paint, titled, width};
+use super::super::wrap::truncate;
+use super::vega::{nonblank, value_title};
+use super::{Body, ChartKind, ColourScale, Mermaid, Rgb};
+use crate::spec::Chart;
+
+pub(super) struct Heatmap;
+
+/// Shades from the smallest values to the largest, without colour.
+const SHADES: [char; 5] = [' ', '░', '▒', '▓', '█'];
+const ASCII_SHADES: [char; 10] = [' ', '.', ':', '-', '=', '+', '*', '#', '%', '@'];
+/// Steps of the colour scale.
+const STEPS: usize = 8;
+/// Viridis at five stops, the scale Vega-Lite uses for sequential colour.
+const VIRIDIS: [(f64, f64, f64); 5] = [
+    (68.0, 1.0, 84.0),
+    (59.0, 82.0, 139.0),
+    (33.0, 145.0, 140.0),
+    (94.0, 201.0, 98.0),
+    (253.0, 231.0, 37.0),
+];
+/// The widest a cell gets, in columns.
+const MAX_CELL: usize = 10;
+/// Rows drawn at most in the terminal (the rest are said in a note).
+const MAX_ROWS: usize = 200;
+
+/// The colour at `f` (0 to 1) on the scale.
+fn viridis(f: f64) -> Rgb {
+    let f = if f.is_finite() {
+        f.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let at = f * (VIRIDIS.len() - 1) as f64;
+    let i = (at.floor() as usize).min(VIRIDIS.len() - 2);
+    let t = at - i as f64;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * t).round() as u8;
+    (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// The colour of step `k` of [`STEPS`].
+fn step_colour(k: usize) -> Rgb {
+    viridis(k as f64 / (STEPS - 1) as f64)
+}
+
+/// The nearest of the 256 colours' 6×6×6 cube.
+fn xterm(c: Rgb) -> u8 {
+    let q = |v: u8| ((f64::from(v) / 255.0 * 5.0).round()) as u8;
+    16 + 36 * q(c.0) + 6 * q(c.1) + q(c.2)
+}
+
+/// A chart's cells: the rows (series), the columns (labels, each series'
+/// order kept: a column first met in a later series goes after the one
+/// it follows there) and each row's value per column.
+pub(crate) struct Grid {
+    pub rows: Vec<String>,
+    pub columns: Vec<String>,
+    pub cells: Vec<Vec<Option<f64>>>,
+}
+
+impl Grid {
+    fn of(chart: &Chart) -> Grid {
+        let mut columns: Vec<String> = Vec::new();
+        for s in &chart.series {
+            let mut after: Option<usize> = None;
+            for p in &s.points {
+                let at = match columns.iter().position(|c| *c == p.label) {
+                    Some(i) => i,
+                    None => {
+                        let i = after.map_or(columns.len(), |a| a + 1);
+                        columns.insert(i, p.label.clone());
+                        i
+                    }
+                };
+                after = Some(at);
+            }
+        }
+        let index: HashMap<&str, usize> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.as_str(), i))
+            .collect();
+        let cells = chart
+            .series
+            .iter()
+            .map(|s| {
+                let mut row = vec![None; columns.len()];
+                for p in &s.points {
+                    row[index[p.label.as_str()]] = Some(p.value);
+                }
+                row
+            })
+            .collect();
+        Grid {
+            rows: chart.series.iter().map(|s| s.name.clone()).collect(),
+            columns,
+            cells,
+        }
+    }
+
+    /// The scale's ends: from zero (or the smallest, when below) to the
+    /// largest.
+    fn range(&self) -> (f64, f64) {
+        let values = self.cells.iter().flatten().flatten().copied();
+        let lo = values.clone().fold(0f64, f64::min);
+        let hi = values.fold(f64::NEG_INFINITY, f64::max);
+        (lo, if hi.is_finite() { hi } else { lo })
+    }
+
+    fn format(&self) -> NumFormat {
+        NumFormat::for_values(self.cells.iter().flatten().flatten().copied())
+    }
+}
+
+/// Where `v` falls on the scale, 0 to 1 (the top when it has no extent).
+fn frac((lo, hi): (f64, f64), v: f64) -> f64 {
+    if hi > lo {
+        ((v - lo) / (hi - lo)).clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
+}
+
+impl ChartKind for Heatmap {
+    fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+        draw(chart, opts, lines);
+    }
+
+    fn picture(&self, chart: &Chart) -> Body {
+        let grid = Grid::of(chart);
+        let range = grid.range();
+        let fmt = grid.format();
+        let cells = grid
+            .cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|v| v.map(|v| (fmt.format(v), viridis(frac(range, v)))))
+                    .collect()
+            })
+            .collect();
+        Body::Grid {
+            columns: grid.columns,
+            rows: grid.rows,
+            cells,
+            scale: ColourScale {
+                title: value_title(chart),
+                lo: fmt.format(range.0),
+                hi: fmt.format(range.1),
+                colours: (0..STEPS).map(step_colour).collect(),
+            },
+            titles: (
+                nonblank(chart.x_label.as_deref()).map(str::to_string),
+                nonblank(chart.series_label.as_deref()).map(str::to_string),
+            ),
+        }
+    }
+
+    /// A `rect` per cell over two nominal axes in the chart's orders,
+    /// coloured on a sequential scale, its value written when the cells
+    /// are few.
+    fn vega_lite(&self, chart: &Chart) -> Value {
+        let grid = Grid::of(chart);
+        let values: Vec<Value> = chart
+            .series
+            .iter()
+            .flat_map(|s| {
+                s.points
+                    .iter()
+                    .map(move |p| json!({"label": p.label, "series": s.name, "value": p.value}))
+            })
+            .collect();
+        let colour_title = value_title(chart);
+        let rect = json!({
+            "mark": {"type": "rect", "tooltip": true},
+            "encoding": {
+                "color": {"field": "value", "type": "quantitative", "title": colour_title,
+                          "scale": {"scheme": "viridis"}}
+            }
+        });
+        let mut layers = vec![rect];
+        if grid.columns.len() * grid.rows.len() <= 400 {
+            layers.push(json!({
+                "mark": {"type": "text", "fontSize": 10},
+                "encoding": {
+                    "text": {"field": "value", "type": "quantitative", "format": ",.4~g"},
+                    "color": {"value": "#888"}
+                }
+            }));
+        }
+        json!({
+            "width": (grid.columns.len() * 40).clamp(200, 800),
+            "height": (grid.rows.len() * 24).clamp(100, 800),
+            "data": {"values": values},
+            "encoding": {
+                "x": {"field": "label", "type": "nominal", "sort": grid.columns,
+                      "title": nonblank(chart.x_label.as_deref())},
+                "y": {"field": "series", "type": "nominal", "sort": grid.rows,
+                      "title": nonblank(chart.series_label.as_deref())}
+            },
+            "layer": layers
+        })
+    }
+
+    fn mermaid(&self, _chart: &Chart) -> Mermaid {
+        Mermaid::Refused("heatmap")
+    }
+}
+
+/// The terminal's sizes: the row labels' width, each cell's, the columns
+/// shown.
+struct Layout {
+    label_w: usize,
+    cell_w: usize,
+    shown: usize,
+}
+
+fn layout(grid: &Grid, fmt: &NumFormat, w: usize, corner: &str, color: bool) -> Layout {
+    let label_w = grid
+        .rows
+        .iter()
+        .map(|r| width(&clean_line(r, false)))
+        .chain([width(corner)])
+        .max()
+        .unwrap_or(0)
+        .clamp(1, (w / 3).max(1));
+    let room = w.saturating_sub(label_w + 1).max(1);
+    let n = grid.columns.len().max(1);
+    let widest = grid
+        .cells
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|v| width(&fmt.format(*v)) + if color { 2 } else { 4 })
+        .chain(grid.columns.iter().map(|c| width(c) + 1))
+        .max()
+        .unwrap_or(3)
+        .clamp(3, MAX_CELL);
+    let cell_w = (room / n).clamp(1, widest);
+    Layout {
+        label_w,
+        cell_w,
+        shown: n.min(room / cell_w),
+    }
+}
+
+fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    let grid = Grid::of(chart);
+    let (ascii, color) = (!opts.unicode, opts.color);
+    let w = opts.width.max(1);
+    let fmt = grid.format();
+    let range = grid.range();
+    let corner = nonblank(chart.series_label.as_deref())
+        .map(|t| clean_line(t, ascii))
+        .unwrap_or_default();
+    let l = layout(&grid, &fmt, w, &corner, color);
+    let indent = " ".repeat(l.label_w + 1);
+    if let Some(t) = nonblank(chart.x_label.as_deref()) {
+        let t = truncate(
+            &clean_line(t, ascii),
+            w.saturating_sub(l.label_w + 1),
+            ascii,
+        );
+        lines.push(format!("{indent}{}", paint(&t, Style::Dim, color)));
+    }
+    let heads: Vec<(Anchor, String)> = grid.columns[..l.shown]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let c = clean_line(c, ascii);
+            let c = if l.cell_w >= 4 {
+                truncate(&c, l.cell_w - 1, ascii)
+            } else {
+                c
+            };
+            (Anchor::Center(i * l.cell_w + l.cell_w / 2), c)
+        })
+        .collect();
+    let refs: Vec<(Anchor, &str)> = heads.iter().map(|(a, s)| (*a, s.as_str())).collect();
+    let corner = truncate(&corner, l.label_w, ascii);
+    let pad = " ".repeat(l.label_w.saturating_sub(width(&corner)) + 1);
+    lines.push(format!(
+        "{}{pad}{}",
+        paint(&corner, Style::Dim, color),
+        place_labels(l.shown * l.cell_w, &refs)
+    ));
+    for (name, row) in grid.rows.iter().zip(&grid.cells).take(MAX_ROWS) {
+        let name = truncate(&clean_line(name, ascii), l.label_w, ascii);
+        let mut line = format!("{name}{} ", " ".repeat(l.label_w - width(&name)));
+        for v in &row[..l.shown] {
+            line.push_str(&cell(*v, range, &fmt, l.cell_w, opts));
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    lines.push(legend(chart, range, &fmt, opts));
+    if l.shown < grid.columns.len() {
+        let msg = format!(
+            "showing {} of {} columns: a wider terminal shows more",
+            l.shown,
+            grid.columns.len()
+        );
+        super::super::wrap::note(&msg, opts, lines);
+    }
+    if grid.rows.len() > MAX_ROWS {
+        let msg = format!(
+            "showing {MAX_ROWS} of {} rows: --filter picks others",
+            grid.rows.len()
+        );
+        super::super::wrap::note(&msg, opts, lines);
+    }
+}
+
+/// One cell `w` columns wide: its shade or colour, its number when it fits.
+fn cell(
+    v: Option<f64>,
+    range: (f64, f64),
+    fmt: &NumFormat,
+    w: usize,
+    opts: &RenderOptions,
+) -> String {
+    let Some(v) = v else {
+        return " ".repeat(w);
+    };
+    let f = frac(range, v);
+    // Only the scale's bottom is blank: any more is a shade.
+    let level = |n: usize| ((f * (n - 1) as f64).ceil() as usize).min(n - 1);
+    let num = fmt.format(v);
+    let nw = width(&num);
+    if opts.color {
+        let k = level(STEPS);
+        let text = if nw < w {
+            centred(&num, w, ' ')
+        } else {
+            " ".repeat(w)
+        };
+        let ink = if k >= STEPS / 2 { 16 } else { 231 };
+        return format!(
+            "\x1b[48;5;{};38;5;{ink}m{text}\x1b[0m",
+            xterm(step_colour(k))
+        );
+    }
+    let shades: &[char] = if opts.unicode { &SHADES } else { &ASCII_SHADES };
+    let shade = shades[level(shades.len())];
+    if nw + 4 <= w {
+        let inner = centred(&format!(" {num} "), w, shade);
+        return inner;
+    }
+    shade.to_string().repeat(w)
+}
+
+/// `s` in the middle of `w` columns of `fill`.
+fn centred(s: &str, w: usize, fill: char) -> String {
+    let sw = width(s);
+    let left = (w.saturating_sub(sw)) / 2;
+    let right = w.saturating_sub(sw + left);
+    format!(
+        "{}{s}{}",
+        fill.to_string().repeat(left),
+        fill.to_string().repeat(right)
+    )
+}
+
+/// The scale: its title, the smallest value, the steps, the largest.
+fn legend(chart: &Chart, range: (f64, f64), fmt: &NumFormat, opts: &RenderOptions) -> String {
+    let ascii = !opts.unicode;
+    let title = titled(chart.y_label.as_deref(), chart.unit.as_deref())
+        .map(|t| format!("{}: ", clean_line(&t, ascii)))
+        .unwrap_or_default();
+    let ramp = if opts.color {
+        (0..STEPS)
+            .map(|k| format!("\x1b[48;5;{}m  \x1b[0m", xterm(step_colour(k))))
+            .collect::<String>()
+    } else {
+        let shades: &[char] = if opts.unicode { &SHADES } else { &ASCII_SHADES };
+        format!("[{}]", shades.iter().collect::<String>())
+    };
+    format!(
+        "{}{} {ramp} {}",
+        paint(&title, Style::Dim, opts.color),
+        fmt.format(range.0),
+        fmt.format(range.1)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scale_runs_dark_to_light() {
+        assert_eq!(viridis(0.0), (68, 1, 84));
+        assert_eq!(viridis(1.0), (253, 231, 37));
+        assert_eq!(xterm((255, 255, 255)), 231);
+        assert_eq!(xterm((0, 0, 0)), 16);
+        assert_eq!(centred("7", 4, '#'), "#7##");
+    }
+}
