@@ -230,6 +230,7 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
             .into_iter()
             .map(|(name, pts)| Series {
                 name,
+                facet: None,
                 points: pts.into_iter().map(|(p, _)| p).collect(),
             })
             .collect(),

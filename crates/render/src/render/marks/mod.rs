@@ -29,6 +29,7 @@ mod point;
 mod rectangle;
 mod rule;
 mod sector;
+mod spark;
 mod table;
 mod vega;
 
@@ -64,6 +65,7 @@ pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
         ChartType::Table => &table::Table,
         ChartType::Point => &point::Point,
         ChartType::Hist => &hist::Hist,
+        ChartType::Spark => &spark::Spark,
     }
 }
 
@@ -144,6 +146,18 @@ pub(crate) trait ChartKind: Sync {
 
     /// What a mermaid xychart makes of it.
     fn mermaid(&self, chart: &Chart) -> Mermaid;
+
+    /// Markdown of its own, when mermaid has no such chart and its data
+    /// table would not say it (sparklines); `None`: mermaid or the data.
+    fn markdown(&self, _chart: &Chart) -> Option<String> {
+        None
+    }
+
+    /// The plot it draws on a pair of axes, when it draws one: small
+    /// multiples with shared scales give every panel the same axes.
+    fn plot(&self, _chart: &Chart, _ascii: bool) -> Option<Plot> {
+        None
+    }
 }
 
 /// What SVG draws of a chart, and what it says beside it.

@@ -18,6 +18,18 @@ pub enum ChartArg {
     Point,
     /// A histogram of -y: rows counted in --bins bins.
     Hist,
+    /// A sparkline per series (each -y, or each -s group), one row each
+    /// with its last value, min and max.
+    Spark,
+}
+
+/// `--facet-scales`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FacetScalesArg {
+    /// One x and one y scale over every panel.
+    Shared,
+    /// Each panel scaled to its own data.
+    Free,
 }
 
 /// How `--grammar` draws the -y column before it.
@@ -378,6 +390,24 @@ pub struct VizParseArgs {
     /// without extension; `stdin`].
     #[arg(help_heading = LIVE, long, value_name = "ID", requires = "follow")]
     pub id: Option<String>,
+
+    // Small multiples (issue 36).
+    /// Small multiples: the chart drawn once per value of this column (at
+    /// most 24), in a grid of panels laid out to the width, each titled by
+    /// its value; one Vega-Lite `facet`, one Markdown section a panel.
+    #[arg(help_heading = CHART, long, value_name = "COLUMN", conflicts_with_all = ["grammar", "follow"])]
+    pub facet: Option<String>,
+
+    /// With --facet: panels a row [default: as many as fit the width].
+    #[arg(help_heading = CHART, long, value_name = "N", requires = "facet",
+          value_parser = clap::value_parser!(u16).range(1..=24))]
+    pub facet_columns: Option<u16>,
+
+    /// With --facet: whether the panels share one x and one y scale
+    /// (drawn once where shared), or each is scaled to its own data.
+    #[arg(help_heading = CHART, long, value_enum, value_name = "SCALES", requires = "facet",
+          default_value_t = FacetScalesArg::Shared)]
+    pub facet_scales: FacetScalesArg,
 }
 
 impl VizParseArgs {

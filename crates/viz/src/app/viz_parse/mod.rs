@@ -16,7 +16,9 @@ use crate::spec::{self, ChartType, Reduction, Sort};
 use crate::term;
 
 pub use args::VizParseArgs as Args;
-use args::{ChartArg, DownsampleArg, KeepArg, MarkArg, SortArg, VizParseArgs, XAxis};
+use args::{
+    ChartArg, DownsampleArg, FacetScalesArg, KeepArg, MarkArg, SortArg, VizParseArgs, XAxis,
+};
 
 /// Runs viz-parse; the value is the exit code. `matches` places each
 /// `--mark` beside the `-y` it follows.
@@ -105,6 +107,7 @@ pub fn options(
             ChartArg::Table => ChartType::Table,
             ChartArg::Point => ChartType::Point,
             ChartArg::Hist => ChartType::Hist,
+            ChartArg::Spark => ChartType::Spark,
         }),
         title: args.title.clone(),
         subtitle: args.subtitle.clone(),
@@ -149,6 +152,14 @@ pub fn options(
         grammar: grammar_options(args, marks)?,
         follow: follow_options(args)?,
         transform: transform_options(args)?,
+        facet: args.facet.as_ref().map(|field| crate::parse::FacetOptions {
+            field: field.clone(),
+            columns: args.facet_columns.map(usize::from),
+            scales: match args.facet_scales {
+                FacetScalesArg::Shared => crate::spec::FacetScales::Shared,
+                FacetScalesArg::Free => crate::spec::FacetScales::Free,
+            },
+        }),
     })
 }
 
