@@ -71,6 +71,7 @@ mod topic_tag_edges;
 mod topic_tag_props;
 mod topics_e2e;
 mod viz_defects;
+mod viz_facet_spark;
 mod viz_line_defaults;
 mod viz_parse;
 mod viz_parse_ambiguity;

@@ -60,51 +60,36 @@ struct SharedPlots {
     titles: (Option<String>, Option<String>),
 }
 
+/// A number or date axis' range and domain, to be read or set.
+fn range(a: &mut AxisSpec) -> Option<(&mut f64, &mut f64, &mut Option<(f64, f64)>)> {
+    match a {
+        AxisSpec::Number {
+            min, max, domain, ..
+        }
+        | AxisSpec::Date {
+            min, max, domain, ..
+        } => Some((min, max, domain)),
+        AxisSpec::Category { .. } => None,
+    }
+}
+
 /// Gives number and date axes the range of them all (category axes keep
 /// their own: a position there is an index into the panel's names).
 fn unify<'a>(axes: impl Iterator<Item = &'a mut AxisSpec>) {
-    let axes: Vec<&mut AxisSpec> = axes.collect();
+    let mut axes: Vec<_> = axes.filter_map(range).collect();
     let (mut lo, mut hi, mut domain) = (f64::INFINITY, f64::NEG_INFINITY, false);
-    for a in &axes {
-        if let AxisSpec::Number {
-            min,
-            max,
-            domain: d,
-            ..
-        }
-        | AxisSpec::Date {
-            min,
-            max,
-            domain: d,
-            ..
-        } = &**a
-        {
-            let (a0, a1) = d.unwrap_or((*min, *max));
-            lo = lo.min(a0.min(*min));
-            hi = hi.max(a1.max(*max));
-            domain |= d.is_some();
-        }
+    for (min, max, d) in &axes {
+        let (a0, a1) = d.unwrap_or((**min, **max));
+        lo = lo.min(a0.min(**min));
+        hi = hi.max(a1.max(**max));
+        domain |= d.is_some();
     }
     if !(lo.is_finite() && hi.is_finite()) {
         return;
     }
-    for a in axes {
-        if let AxisSpec::Number {
-            min,
-            max,
-            domain: d,
-            ..
-        }
-        | AxisSpec::Date {
-            min,
-            max,
-            domain: d,
-            ..
-        } = a
-        {
-            (*min, *max) = (lo, hi);
-            *d = domain.then_some((lo, hi));
-        }
+    for (min, max, d) in &mut axes {
+        (**min, **max) = (lo, hi);
+        **d = domain.then_some((lo, hi));
     }
 }
 

@@ -66,16 +66,26 @@ impl Faceted {
         })
     }
 
-    /// The builder of the row's panel, made at its first row.
-    fn panel(&mut self, row: &dyn Cells, loc: Loc) -> Result<usize, ParseError> {
+    /// The panel of a row whose panel is made already.
+    #[inline]
+    fn known(&self, row: &dyn Cells) -> Result<usize, String> {
         let key = cell(row, self.col);
         let key = match key.as_deref() {
             Some(k) if !k.trim().is_empty() => k,
             _ => EMPTY_LABEL,
         };
-        if let Some(&i) = self.by_name.get(key) {
-            return Ok(i);
-        }
+        self.by_name
+            .get(key)
+            .copied()
+            .ok_or_else(|| key.to_string())
+    }
+
+    /// The builder of the row's panel, made at its first row.
+    fn panel(&mut self, row: &dyn Cells, loc: Loc) -> Result<usize, ParseError> {
+        let key = match self.known(row) {
+            Ok(i) => return Ok(i),
+            Err(key) => key,
+        };
         if self.panels.len() >= MAX_PANELS {
             return Err(ParseError::Data(format!(
                 "{loc}: {} has more than {MAX_PANELS} distinct values; --facet wants a column \
@@ -85,8 +95,8 @@ impl Faceted {
         }
         let collect = transforms::collect_for(&self.plan, &self.opts, &self.sample)?;
         let b = Builder::new(self.plan.clone(), collect);
-        self.by_name.insert(key.to_string(), self.panels.len());
-        self.panels.push((key.to_string(), b));
+        self.by_name.insert(key.clone(), self.panels.len());
+        self.panels.push((key, b));
         Ok(self.panels.len() - 1)
     }
 }
@@ -97,8 +107,14 @@ impl RowSink for Faceted {
         self.panels[i].1.push(row, loc, warn)
     }
 
-    fn push_plain(&mut self, _row: &dyn Cells) -> bool {
-        false
+    /// A plain row of a panel made already goes down that panel's fast
+    /// lane; a panel's first row takes the full path, which makes it.
+    #[inline]
+    fn push_plain(&mut self, row: &dyn Cells) -> bool {
+        match self.known(row) {
+            Ok(i) => self.panels[i].1.push_plain(row),
+            Err(_) => false,
+        }
     }
 
     fn read_ahead(
