@@ -60,8 +60,11 @@ struct SharedPlots {
     titles: (Option<String>, Option<String>),
 }
 
-/// A number or date axis' range and domain, to be read or set.
-fn range(a: &mut AxisSpec) -> Option<(&mut f64, &mut f64, &mut Option<(f64, f64)>)> {
+/// A number or date axis' min, max and domain, to be read or set.
+type Range<'a> = (&'a mut f64, &'a mut f64, &'a mut Option<(f64, f64)>);
+
+/// The [`Range`] of a number or date axis.
+fn range(a: &mut AxisSpec) -> Option<Range<'_>> {
     match a {
         AxisSpec::Number {
             min, max, domain, ..
