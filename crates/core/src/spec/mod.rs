@@ -672,6 +672,32 @@ mod tests {
     }
 
     #[test]
+    fn panels_follow_the_series_facets_in_first_seen_order() {
+        let mut c = chart(
+            ChartType::Bar,
+            &[("v", &[1.0]), ("v", &[2.0, 3.0]), ("v", &[4.0])],
+        );
+        for (s, f) in c.series.iter_mut().zip(["b", "a", "b"]) {
+            s.facet = Some(f.into());
+        }
+        // Two bar series in panel "b": refused as a bar of two series.
+        c.facet = Some(Facet {
+            field: "region".into(),
+            ..Facet::default()
+        });
+        assert!(matches!(c.validate(), Err(SpecError::TooManySeries { .. })));
+        c.series[2].facet = Some("c".into());
+        c.validate().unwrap();
+        let panels = c.panels();
+        let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["b", "a", "c"]);
+        assert_eq!(panels[1].1.point_count(), 2);
+        assert!(panels.iter().all(|(_, p)| p.facet.is_none()));
+        let back = Chart::from_value(&serde_json::Value::Object(c.to_event().0)).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
     fn event_form_round_trips() {
         let c = normalize(
             chart(ChartType::Bar, &[("0-60", &[2.9, 3.0])]),
