@@ -439,3 +439,16 @@ proptest! {
         let _ = gemline::render::vegalite::chart_spec(&chart);
     }
 }
+
+#[test]
+fn the_render_visualization_arguments_take_a_spark() {
+    let args = r#"{"chartType":"spark","title":"Sales","series":[
+        {"name":"north","points":[{"label":"2021","value":120},{"label":"2022","value":135},{"label":"2023","value":150}]},
+        {"name":"south","points":[{"label":"2021","value":80},{"label":"2022","value":70},{"label":"2023","value":95}]}]}"#;
+    let (code, stream, err) = support::filter(cargo_bin_cmd!("viz-parse"), &[], args);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, out, _) = render(&["--width", "40", "--color", "never"], &stream);
+    assert_eq!(code, 0);
+    assert!(out.contains("north ▁▅█  150 120 150"), "{out}");
+    assert!(out.contains("south ▄▁█   95  70  95"), "{out}");
+}
