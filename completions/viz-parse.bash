@@ -23,14 +23,14 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --normalize --title --subtitle --x-label --y-label --unit --sort --stack --scale --x-scale --trend --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --generate --help --version"
+            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --normalize --title --subtitle --x-label --y-label --unit --sort --stack --scale --x-scale --trend --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --facet --facet-columns --facet-scales --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --chart)
-                    COMPREPLY=($(compgen -W "bar line table point hist heatmap box" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "bar line table point hist heatmap box spark" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -207,6 +207,18 @@ _viz__parse() {
                     ;;
                 --id)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --facet)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --facet-columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --facet-scales)
+                    COMPREPLY=($(compgen -W "shared free" -- "${cur}"))
                     return 0
                     ;;
                 --generate)

@@ -4,7 +4,8 @@ table\t''
 point\t'A scatter of -y over a number or date -x (binned when large)'
 hist\t'A histogram of -y: rows counted in --bins bins'
 heatmap\t'A heatmap: -x across, -s down, each cell its rows counted (or --aggregate of -y); a colour scale, or shades without colour'
-box\t'A box plot of -y per -x group: quartiles, whiskers at 1.5 times the interquartile range, outliers'"
+box\t'A box plot of -y per -x group: quartiles, whiskers at 1.5 times the interquartile range, outliers'
+spark\t'A sparkline per series (each -y, or each -s group), one row each with its last value, min and max'"
 complete -c viz-parse -l format -d 'Input format, instead of detecting it' -r -f -a "csv\t'Comma-separated (or `;`/`|`, sniffed; see --delimiter)'
 tsv\t'Tab-separated'
 json\t'One JSON document: object map, array of records or pairs'
@@ -83,6 +84,10 @@ complete -c viz-parse -l x -d 'With --follow: what x is: `sample` (the row numbe
 time\t'The wall clock'"
 complete -c viz-parse -l columns -d 'With --follow: names of the columns, comma-separated, for rows without a header line' -r
 complete -c viz-parse -l id -d 'With --follow: the live chart\'s id [default: the input\'s file name without extension; `stdin`]' -r
+complete -c viz-parse -l facet -d 'Small multiples: the chart drawn once per value of this column (at most 24), in a grid of panels laid out to the width, each titled by its value; one Vega-Lite `facet`, one Markdown section a panel' -r
+complete -c viz-parse -l facet-columns -d 'With --facet: panels a row [default: as many as fit the width]' -r
+complete -c viz-parse -l facet-scales -d 'With --facet: whether the panels share one x and one y scale (their titles said once for the grid), or each is scaled to its own data. Bars keep each panel\'s own lengths in the terminal and SVG (each bar says its value); Vega-Lite shares their scale too' -r -f -a "shared\t'One x and one y scale over every panel'
+free\t'Each panel scaled to its own data'"
 complete -c viz-parse -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
 man\t''
 bash\t''

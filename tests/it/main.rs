@@ -75,6 +75,7 @@ mod topics_e2e;
 mod viz_bars_scales_trend;
 mod viz_calculate_fold;
 mod viz_defects;
+mod viz_facet_spark;
 mod viz_heatmap_box;
 mod viz_line_defaults;
 mod viz_parse;

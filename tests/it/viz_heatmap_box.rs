@@ -290,6 +290,7 @@ fn heatmap() -> impl Strategy<Value = Chart> {
             .map(|(name, cells)| Series {
                 name,
                 points: cells.into_iter().map(|(l, v)| Point::new(l, v)).collect(),
+                facet: None,
             })
             .collect(),
         series_label: Some("rows".into()),

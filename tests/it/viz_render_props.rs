@@ -48,6 +48,7 @@ fn series() -> impl Strategy<Value = Series> {
     );
     (text(), prop::collection::vec(point, 0..40)).prop_map(|(name, pts)| Series {
         name,
+        facet: None,
         points: pts
             .into_iter()
             .map(|(label, value, x, x2, count)| Point {
@@ -107,6 +108,7 @@ pub(crate) fn chart() -> impl Strategy<Value = Chart> {
                 transform: None,
                 source: None,
                 series_label: None,
+                facet: None,
                 meta: Meta {
                     truncated: t,
                     original_point_count: orig,

@@ -103,7 +103,11 @@ impl BoxStats {
         .collect();
         points[2].count = Some(self.n);
         points.extend(self.outliers.iter().map(|&v| Point::new(OUTLIER, v)));
-        Series { name, points }
+        Series {
+            name,
+            points,
+            facet: None,
+        }
     }
 
     /// Reads a group's box back from its series; `None` when a number is

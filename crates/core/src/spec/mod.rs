@@ -41,6 +41,9 @@ pub enum ChartType {
     /// A box plot: a series per group, its points the five numbers and
     /// the outliers ([`boxplot`]).
     Box,
+    /// Sparklines: one row per series (or `-s` group), its points in
+    /// order drawn as a small line, with its last value, min and max.
+    Spark,
 }
 
 impl ChartType {
@@ -53,6 +56,7 @@ impl ChartType {
             ChartType::Hist => "hist",
             ChartType::Heatmap => "heatmap",
             ChartType::Box => "box",
+            ChartType::Spark => "spark",
         }
     }
 
@@ -64,6 +68,7 @@ impl ChartType {
             "table" => Some(ChartType::Table),
             "heatmap" => Some(ChartType::Heatmap),
             "box" => Some(ChartType::Box),
+            "spark" => Some(ChartType::Spark),
             _ => None,
         }
     }
@@ -78,6 +83,7 @@ impl ChartType {
                 | ChartType::Bar
                 | ChartType::Heatmap
                 | ChartType::Box
+                | ChartType::Spark
         )
     }
 }
@@ -189,6 +195,35 @@ pub enum XType {
 pub struct Series {
     pub name: String,
     pub points: Vec<Point>,
+    /// Our extension (docs/events.md): the value of [`Chart::facet`]'s
+    /// field this series belongs to; its panel of the small multiples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facet: Option<String>,
+}
+
+/// Whether the panels of small multiples share their axes' scales.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FacetScales {
+    /// One x and one y scale over every panel, drawn once where shared.
+    #[default]
+    Shared,
+    /// Each panel scaled to its own data.
+    Free,
+}
+
+/// Small multiples: the chart drawn once per value of a field (issue 36),
+/// each series saying its panel in [`Series::facet`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Facet {
+    /// The column the panels are the values of (their common title).
+    pub field: String,
+    /// Panels a row; absent: as many as fit the width.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub columns: Option<usize>,
+    #[serde(default)]
+    pub scales: FacetScales,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
@@ -262,6 +297,10 @@ pub struct Chart {
     /// axis or legend that names them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series_label: Option<String>,
+    /// Our extension (docs/events.md): small multiples, one panel per
+    /// value of a field; the series say their panel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facet: Option<Facet>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -314,6 +353,43 @@ impl Chart {
         rows
     }
 
+    /// The panels of small multiples: one chart per [`Series::facet`]
+    /// value, in first-seen order, each without facet or title (a chart
+    /// without a facet is its one panel, named by nothing).
+    pub fn panels(&self) -> Vec<(String, Chart)> {
+        let mut out: Vec<(String, Chart)> = Vec::new();
+        if self.facet.is_none() {
+            return vec![(String::new(), self.clone())];
+        }
+        let blank = Chart {
+            title: None,
+            subtitle: None,
+            facet: None,
+            series: Vec::new(),
+            transform: None,
+            source: None,
+            ..self.clone()
+        };
+        for s in &self.series {
+            let key = s.facet.clone().unwrap_or_default();
+            let i = match out.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    out.push((key, blank.clone()));
+                    out.len() - 1
+                }
+            };
+            let mut s = s.clone();
+            s.facet = None;
+            out[i].1.series.push(s);
+        }
+        for (_, c) in &mut out {
+            c.meta.original_point_count = c.point_count();
+            c.meta.truncated = false;
+        }
+        out
+    }
+
     /// Total points over all series.
     pub fn point_count(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
@@ -345,7 +421,13 @@ impl Chart {
     /// Checks the invariants renderers rely on: finite values, and one
     /// series for bar and table.
     pub fn validate(&self) -> Result<(), SpecError> {
-        if !self.chart_type.several_series() && self.series.len() > 1 {
+        if self.facet.is_some() {
+            for (_, panel) in self.panels() {
+                if !panel.chart_type.several_series() && panel.series.len() > 1 {
+                    return panel.validate();
+                }
+            }
+        } else if !self.chart_type.several_series() && self.series.len() > 1 {
             return Err(SpecError::TooManySeries {
                 chart: self.chart_type.as_str(),
                 count: self.series.len(),
@@ -406,7 +488,7 @@ impl NormalizeOptions {
 
     pub fn method_for(&self, chart: ChartType) -> Reduction {
         self.reduction.unwrap_or(match chart {
-            ChartType::Line => Reduction::Minmax,
+            ChartType::Line | ChartType::Spark => Reduction::Minmax,
             ChartType::Bar | ChartType::Table => Reduction::Top,
             // Bins and points come in their order, already bounded.
             ChartType::Point | ChartType::Hist => Reduction::First,
@@ -487,7 +569,11 @@ pub fn finish(
             method = Some(r.method());
             let (points, t) = r.finish();
             truncated |= t;
-            Series { name, points }
+            Series {
+                name,
+                points,
+                facet: None,
+            }
         })
         .collect();
     if chart.series.is_empty() {
@@ -551,6 +637,7 @@ mod tests {
                             count: None,
                         })
                         .collect(),
+                    facet: None,
                 })
                 .collect(),
             ..Chart::default()
@@ -636,6 +723,32 @@ mod tests {
                 ("p2", vec![Some(3.0), None]),
             ]
         );
+    }
+
+    #[test]
+    fn panels_follow_the_series_facets_in_first_seen_order() {
+        let mut c = chart(
+            ChartType::Bar,
+            &[("v", &[1.0]), ("v", &[2.0, 3.0]), ("v", &[4.0])],
+        );
+        for (s, f) in c.series.iter_mut().zip(["b", "a", "b"]) {
+            s.facet = Some(f.into());
+        }
+        // Two bar series in panel "b": refused as a bar of two series.
+        c.facet = Some(Facet {
+            field: "region".into(),
+            ..Facet::default()
+        });
+        assert!(matches!(c.validate(), Err(SpecError::TooManySeries { .. })));
+        c.series[2].facet = Some("c".into());
+        c.validate().unwrap();
+        let panels = c.panels();
+        let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["b", "a", "c"]);
+        assert_eq!(panels[1].1.point_count(), 2);
+        assert!(panels.iter().all(|(_, p)| p.facet.is_none()));
+        let back = Chart::from_value(&serde_json::Value::Object(c.to_event().0)).unwrap();
+        assert_eq!(back, c);
     }
 
     #[test]

@@ -27,7 +27,7 @@ impl ArgOptions {
             max_points: self.max_points.unwrap_or(DEFAULT_MAX_POINTS),
             sort: self.sort.unwrap_or_default(),
             reduction: match chart {
-                ChartType::Line => self.downsample.or(self.keep),
+                ChartType::Line | ChartType::Spark => self.downsample.or(self.keep),
                 ChartType::Bar | ChartType::Table => self.keep,
                 ChartType::Point | ChartType::Hist => None,
                 ChartType::Heatmap | ChartType::Box => None,

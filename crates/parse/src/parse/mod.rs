@@ -95,13 +95,24 @@ pub struct ParseOptions {
     /// `--stack`, `--scale`, `--x-scale`, `--trend`: put on the chart
     /// once its points are read.
     pub drawing: spec::Drawing,
+    /// `--facet`: small multiples, one panel per value of a column.
+    pub facet: Option<FacetOptions>,
+}
+
+/// `--facet COLUMN`, `--facet-columns`, `--facet-scales`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FacetOptions {
+    /// The column (a name or a 1-based number).
+    pub field: String,
+    pub columns: Option<usize>,
+    pub scales: crate::spec::FacetScales,
 }
 
 impl ParseOptions {
     /// The reducer for a chart kind; `None` means the spec default.
     pub fn reduction_for(&self, chart: ChartType) -> Option<Reduction> {
         match chart {
-            ChartType::Line => self.downsample.or(self.keep),
+            ChartType::Line | ChartType::Spark => self.downsample.or(self.keep),
             ChartType::Bar | ChartType::Table => self.keep,
             ChartType::Point | ChartType::Hist => None,
             ChartType::Heatmap | ChartType::Box => None,

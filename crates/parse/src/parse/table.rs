@@ -22,6 +22,7 @@ mod collect;
 mod columns;
 mod derive;
 mod doubts;
+mod facet;
 mod matrix;
 mod plain;
 mod roles;
@@ -82,7 +83,7 @@ fn is_text(c: Option<Cow<'_, str>>) -> bool {
 }
 
 /// The decided layout.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Plan {
     names: Vec<String>,
     /// `None`: labels are row numbers (a single numeric column).
@@ -241,7 +242,7 @@ fn plan(
     };
     let x_type = label.and_then(|l| {
         let numbers = match chart_type {
-            ChartType::Line | ChartType::Point | ChartType::Hist => true,
+            ChartType::Line | ChartType::Point | ChartType::Hist | ChartType::Spark => true,
             ChartType::Bar => false,
             ChartType::Table | ChartType::Heatmap | ChartType::Box => return None,
         };
@@ -314,8 +315,8 @@ fn default_max_points(chart: ChartType, opts: &ParseOptions) -> usize {
     }
     let computed = opts.transform.aggregate.is_some() || opts.transform.time_unit.is_some();
     match chart {
-        ChartType::Line if computed => spec::reduce::EXACT_WINDOW,
-        ChartType::Line => spec::HARD_MAX_POINTS,
+        ChartType::Line | ChartType::Spark if computed => spec::reduce::EXACT_WINDOW,
+        ChartType::Line | ChartType::Spark => spec::HARD_MAX_POINTS,
         _ => spec::DEFAULT_MAX_POINTS,
     }
 }
@@ -399,7 +400,11 @@ fn choose_chart_type(
         None if looks_ordered(column_cells(sample, label.unwrap_or(0))) => ChartType::Line,
         None => ChartType::Bar,
     };
-    if !matches!(chart_type, ChartType::Line | ChartType::Bar) && values.len() > 1 {
+    if !matches!(
+        chart_type,
+        ChartType::Line | ChartType::Bar | ChartType::Spark
+    ) && values.len() > 1
+    {
         return Err(ParseError::Data(format!(
             "a {} chart takes one series, got {} ({}): use --chart line or bar for several series, or give one -y/--value",
             chart_type.as_str(),
@@ -548,11 +553,91 @@ fn chart_from_sample(
         }
         plan.computed = k.computed.clone();
     }
-    let collect = transforms::collect_for(&plan, opts, &sample)?;
-    if let (Some(k), Some(c)) = (kept, &collect) {
-        k.borrow_mut().open(&c.wanted);
+    let ends = (header_width, delimiter);
+    let mut n = if let Some(f) = &opts.facet {
+        let b = facet::Faceted::new(plan, f, opts, &sample)?;
+        feed(b, rows, sample, wide, ends, warn)?
+    } else {
+        let collect = transforms::collect_for(&plan, opts, &sample)?;
+        if let (Some(k), Some(c)) = (kept, &collect) {
+            k.borrow_mut().open(&c.wanted);
+        }
+        feed(Builder::new(plan, collect), rows, sample, wide, ends, warn)?
+    };
+    opts.drawing
+        .apply(&mut n.chart)
+        .map_err(|e| ParseError::Data(e.to_string()))?;
+    Ok(n)
+}
+
+/// Where the rows go: one chart's [`Builder`], or a builder for each
+/// panel of small multiples ([`facet::Faceted`]).
+pub(super) trait RowSink {
+    /// One row down the full path.
+    fn push(&mut self, row: &dyn Cells, loc: Loc, warn: &mut Warner) -> Result<(), ParseError>;
+    /// A plain row down the fast lane; false when it does not take it.
+    fn push_plain(&mut self, row: &dyn Cells) -> bool;
+    /// The rows a reader can read ahead into the fast lane, read.
+    fn read_ahead(
+        &mut self,
+        rows: &mut dyn Rows,
+        ends: (Option<usize>, u8),
+        warn: &mut Warner,
+    ) -> Result<(), ParseError>;
+    /// The chart of every row pushed.
+    fn finish(self, warn: &mut Warner) -> Result<Normalized, ParseError>;
+}
+
+impl RowSink for Builder {
+    fn push(&mut self, row: &dyn Cells, loc: Loc, warn: &mut Warner) -> Result<(), ParseError> {
+        Builder::push(self, row, loc, warn)
     }
-    let mut b = Builder::new(plan, collect);
+
+    #[inline]
+    fn push_plain(&mut self, row: &dyn Cells) -> bool {
+        Builder::push_plain(self, row)
+    }
+
+    fn read_ahead(
+        &mut self,
+        rows: &mut dyn Rows,
+        ends: (Option<usize>, u8),
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        let Some(shape) = self.plain_shape(ends.0) else {
+            return Ok(());
+        };
+        // Which push takes a plain row is decided here, not for each row.
+        if self.collect.is_some() {
+            read_ahead(
+                rows,
+                &shape,
+                self,
+                ends,
+                Builder::push_values_collected,
+                warn,
+            )
+        } else {
+            read_ahead(rows, &shape, self, ends, Builder::push_kept_values, warn)
+        }
+    }
+
+    fn finish(self, warn: &mut Warner) -> Result<Normalized, ParseError> {
+        Builder::finish(self, warn)
+    }
+}
+
+/// Streams the sample (with the ragged rows set aside from it, in line
+/// order), then the rest of the input, into `b`.
+fn feed<S: RowSink>(
+    mut b: S,
+    rows: &mut dyn Rows,
+    sample: Vec<(OwnedRow, Loc)>,
+    wide: Vec<(OwnedRow, Loc)>,
+    ends: (Option<usize>, u8),
+    warn: &mut Warner,
+) -> Result<Normalized, ParseError> {
+    let (header_width, delimiter) = ends;
     let mut wide = wide.into_iter().peekable();
     for (row, loc) in &sample {
         while let Some((r, l)) = wide.next_if(|(_, l)| line_of(*l) < line_of(*loc)) {
@@ -575,22 +660,7 @@ fn chart_from_sample(
         }
     }
     drop(sample);
-    if let Some(shape) = b.plain_shape(header_width) {
-        let ends = (header_width, delimiter);
-        // Which push takes a plain row is decided here, not for each row.
-        if b.collect.is_some() {
-            read_ahead(
-                rows,
-                &shape,
-                &mut b,
-                ends,
-                Builder::push_values_collected,
-                warn,
-            )?;
-        } else {
-            read_ahead(rows, &shape, &mut b, ends, Builder::push_kept_values, warn)?;
-        }
-    }
+    b.read_ahead(rows, ends, warn)?;
     loop {
         // Plain rows that fit the header go to the fast lane; the others
         // come back here for the full path.
@@ -601,11 +671,7 @@ fn chart_from_sample(
         };
         full_row(&mut b, rows.current(), loc, header_width, delimiter, warn)?;
     }
-    let mut n = b.finish(warn)?;
-    opts.drawing
-        .apply(&mut n.chart)
-        .map_err(|e| ParseError::Data(e.to_string()))?;
-    Ok(n)
+    b.finish(warn)
 }
 
 /// The rows a reader reads ahead into `b`: plain ones by `push` (one
@@ -644,7 +710,7 @@ fn read_ahead(
 /// holding a NUL, named
 /// when short, and pushed down the full path.
 fn full_row(
-    b: &mut Builder,
+    b: &mut impl RowSink,
     row: &dyn Cells,
     loc: Loc,
     header_width: Option<usize>,

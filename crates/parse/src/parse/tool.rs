@@ -15,7 +15,7 @@ use super::{ParseError, ParseOptions, parse_text};
 pub const TOOL_EXAMPLES: &str = r#"Accepted arguments, for example:
   {"chartType":"bar","title":"0-60 mph","unit":"s","series":[{"name":"0-60","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0}]}]}
   {"chartType":"line","title":"Sales","inputText":"year,sales\n2021,120\n2022,135\n2023,150"}
-chartType is "bar", "line" or "table"; only "line" and "bar" take several series (bars side by side). Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
+chartType is "bar", "line", "table" or "spark" (a sparkline per series); "line", "bar" (bars side by side) and "spark" take several series. Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
 
 /// Why a `render_visualization` call was refused: the field at fault and
 /// what is wrong with it. `Display` adds [`TOOL_EXAMPLES`].
@@ -62,7 +62,7 @@ fn options(obj: &Map<String, Value>) -> Result<ParseOptions, ToolArgsError> {
     let chart = spec::enum_field(
         obj,
         "chartType",
-        r#""bar", "line" or "table""#,
+        r#""bar", "line", "table" or "spark""#,
         ChartType::parse,
     )
     .map_err(|e| err(e.field, e.problem))?;
@@ -230,6 +230,7 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
             .into_iter()
             .map(|(name, pts)| Series {
                 name,
+                facet: None,
                 points: pts.into_iter().map(|(p, _)| p).collect(),
             })
             .collect(),

@@ -24,6 +24,8 @@ pub fn render_chart(chart: &Chart, opts: &RenderOptions) -> Vec<String> {
     );
     if chart.point_count() == 0 {
         lines.push(paint("(no data)", Style::Dim, opts.color));
+    } else if chart.facet.is_some() {
+        super::facet::terminal(chart, opts, &mut lines);
     } else {
         marks::chart(chart.chart_type).terminal(chart, opts, &mut lines);
     }

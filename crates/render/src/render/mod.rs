@@ -37,6 +37,7 @@
 mod bar;
 mod chart;
 mod ci;
+mod facet;
 mod gfm;
 mod grammar;
 pub mod graphics;

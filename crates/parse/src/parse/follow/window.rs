@@ -190,6 +190,7 @@ impl Window {
             .filter(|t| !t.points.is_empty())
             .map(|t| Series {
                 name: t.name.clone(),
+                facet: None,
                 points: t
                     .points
                     .iter()

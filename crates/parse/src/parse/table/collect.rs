@@ -517,7 +517,11 @@ impl Builder {
                 let mut chart = chart_of(
                     self.plan.chart.clone(),
                     ChartType::Hist,
-                    vec![Series { name, points }],
+                    vec![Series {
+                        name,
+                        points,
+                        facet: None,
+                    }],
                 );
                 chart.x_type = Some(XType::Number);
                 Ok(Collected::Chart(Box::new(chart), vega, source))
@@ -544,6 +548,7 @@ impl Builder {
             .into_iter()
             .map(|(name, pts)| Series {
                 name,
+                facet: None,
                 points: pts
                     .into_iter()
                     .map(|(label, x, y, count)| Point {

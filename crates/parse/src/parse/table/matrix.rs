@@ -76,6 +76,7 @@ impl Builder {
                 Series {
                     name,
                     points: cells.into_iter().map(|(l, v)| Point::new(l, v)).collect(),
+                    facet: None,
                 }
             })
             .collect();

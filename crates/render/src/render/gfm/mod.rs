@@ -437,9 +437,24 @@ fn fence_after(line: &str, open: Option<(char, usize)>) -> Option<(char, usize)>
 /// A chart as Markdown: bar and line as mermaid (with the data collapsed
 /// under it), a table as a GFM table; the downsampling note after.
 pub fn chart_markdown(chart: &Chart) -> String {
+    if chart.facet.is_some() {
+        return super::facet::markdown(chart, inline, chart_markdown);
+    }
     let mut s = String::new();
     let title = chart.title.as_deref().filter(|t| !t.trim().is_empty());
     let subtitle = chart.subtitle.as_deref().filter(|t| !t.trim().is_empty());
+    if let Some(own) = super::marks::chart(chart.chart_type).markdown(chart) {
+        for (t, mark) in [(title, "**"), (subtitle, "_")] {
+            if let Some(t) = t {
+                s.push_str(&format!("{mark}{}{mark}\n\n", inline(t)));
+            }
+        }
+        s.push_str(&own);
+        if let Some(note) = dropped_points(chart) {
+            s.push_str(&format!("\n_{}_\n", inline(&note)));
+        }
+        return s;
+    }
     // A table is not drawn, and needs no reason.
     let drawn = match XyChart::from_chart(chart) {
         Err(mermaid::NotDrawn::Table) => Err(None),

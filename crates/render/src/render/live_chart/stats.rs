@@ -100,6 +100,7 @@ mod tests {
                 .iter()
                 .map(|(n, vs)| Series {
                     name: n.to_string(),
+                    facet: None,
                     points: vs
                         .iter()
                         .enumerate()

@@ -48,6 +48,10 @@ impl ChartKind for Line {
         }
     }
 
+    fn plot(&self, chart: &Chart, ascii: bool) -> Option<Plot> {
+        plot(chart, ascii)
+    }
+
     fn vega_lite(&self, chart: &Chart) -> Value {
         vega_lite(chart)
     }

@@ -32,6 +32,7 @@ mod point;
 mod rectangle;
 mod rule;
 mod sector;
+mod spark;
 mod table;
 mod trend;
 mod vega;
@@ -73,6 +74,7 @@ pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
         ChartType::Hist => &hist::Hist,
         ChartType::Heatmap => &heatmap::Heatmap,
         ChartType::Box => &boxplot::BoxPlot,
+        ChartType::Spark => &spark::Spark,
     }
 }
 
@@ -162,6 +164,18 @@ pub(crate) trait ChartKind: Sync {
         } else {
             Vec::new()
         }
+    }
+
+    /// Markdown of its own, when mermaid has no such chart and its data
+    /// table would not say it (sparklines); `None`: mermaid or the data.
+    fn markdown(&self, _chart: &Chart) -> Option<String> {
+        None
+    }
+
+    /// The plot it draws on a pair of axes, when it draws one: small
+    /// multiples with shared scales give every panel the same axes.
+    fn plot(&self, _chart: &Chart, _ascii: bool) -> Option<Plot> {
+        None
     }
 }
 

@@ -41,6 +41,10 @@ impl ChartKind for Point {
         scatter(chart, false).map_or(Body::NoData, Body::Plot)
     }
 
+    fn plot(&self, chart: &Chart, ascii: bool) -> Option<Plot> {
+        scatter(chart, ascii)
+    }
+
     fn vega_lite(&self, chart: &Chart) -> Value {
         let date = chart.x_type == Some(XType::Date);
         let binned = chart

@@ -45,9 +45,71 @@ pub fn chart_svg(chart: &Chart) -> Result<String, DrawFailed> {
     if chart.point_count() == 0 {
         return f.render(40, frame::no_data);
     }
+    if let Some(facet) = &chart.facet {
+        return facet_svg(chart, facet, f);
+    }
     let kind = marks::chart(chart.chart_type);
     f.legend = kind.legend(chart);
     draw_body(f, kind.picture(chart))
+}
+
+/// Small multiples: each panel's picture drawn whole (titled by its
+/// value), the pictures laid in a grid of `--facet-columns` (else up to
+/// three) under the chart's title and notes, as nested `<svg>` elements.
+fn facet_svg(chart: &Chart, facet: &crate::spec::Facet, f: Frame) -> Result<String, DrawFailed> {
+    let docs = super::facet::pictures(chart)
+        .into_iter()
+        .map(|(name, body)| {
+            let pf = Frame {
+                title: Some(name),
+                ..Frame::default()
+            };
+            draw_body(pf, body)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let cols = facet.columns.unwrap_or(3).clamp(1, docs.len().max(1));
+    let sizes: Vec<(u32, u32)> = docs.iter().map(|d| svg_size(d)).collect();
+    let cw = sizes.iter().map(|s| s.0).max().unwrap_or(frame::WIDTH);
+    let ch = sizes.iter().map(|s| s.1).max().unwrap_or(0);
+    let rows = docs.len().div_ceil(cols) as u32;
+    let grid_w = cw * cols as u32;
+    // The frame draws the title and notes over an empty body as wide as
+    // the grid; the grid goes below its head.
+    let head = f.render(20, |_| Ok(()))?;
+    let (_, head_h) = svg_size(&head);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">\n",
+        w = grid_w.max(frame::WIDTH),
+        h = head_h + ch * rows
+    );
+    out.push_str(&nested(&head, 0, 0));
+    for (i, d) in docs.iter().enumerate() {
+        let (x, y) = ((i % cols) as u32 * cw, head_h + (i / cols) as u32 * ch);
+        out.push_str(&nested(d, x, y));
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// An SVG document's `width` and `height` (its root element's).
+fn svg_size(doc: &str) -> (u32, u32) {
+    let root = doc.find("<svg").map_or("", |i| &doc[i..]);
+    let root = &root[..root.find('>').unwrap_or(root.len())];
+    let attr = |name: &str| {
+        let key = format!(" {name}=\"");
+        root.find(&key)
+            .map(|i| &root[i + key.len()..])
+            .and_then(|r| r.split('"').next())
+            .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+            .map_or(0, |v| v.round() as u32)
+    };
+    (attr("width"), attr("height"))
+}
+
+/// A document's root `<svg>` placed at (x, y) inside another.
+fn nested(doc: &str, x: u32, y: u32) -> String {
+    let root = doc.find("<svg").map_or(doc, |i| &doc[i..]);
+    format!("<svg x=\"{x}\" y=\"{y}\"{}\n", &root[4..])
 }
 
 /// A validated grammar chart as an SVG document.

@@ -157,7 +157,10 @@ impl Exporter {
 /// body (`marks/`) after the title.
 pub fn chart_spec(chart: &Chart) -> Value {
     let mut top = preamble(chart.title.as_deref(), chart.subtitle.as_deref(), None);
-    let body = marks::drawing_vega_lite(chart, marks::chart(chart.chart_type).vega_lite(chart));
+    let body = match chart.facet {
+        Some(_) => super::facet::vega_lite(chart),
+        None => marks::drawing_vega_lite(chart, marks::chart(chart.chart_type).vega_lite(chart)),
+    };
     if let Value::Object(mut body) = body {
         carry_transforms(chart, &mut body);
         top.extend(body);

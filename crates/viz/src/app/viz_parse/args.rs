@@ -24,6 +24,9 @@ pub enum ChartArg {
     /// A box plot of -y per -x group: quartiles, whiskers at 1.5 times
     /// the interquartile range, outliers.
     Box,
+    /// A sparkline per series (each -y, or each -s group), one row each
+    /// with its last value, min and max.
+    Spark,
 }
 
 /// `--stack`: several series of bars end to end.
@@ -52,6 +55,15 @@ pub enum TrendArg {
     Linear,
     /// Local regression over the nearest 30% of the points (Vega-Lite's default bandwidth).
     Loess,
+}
+
+/// `--facet-scales`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FacetScalesArg {
+    /// One x and one y scale over every panel.
+    Shared,
+    /// Each panel scaled to its own data.
+    Free,
 }
 
 /// How `--grammar` draws the -y column before it.
@@ -480,6 +492,26 @@ pub struct VizParseArgs {
     /// without extension; `stdin`].
     #[arg(help_heading = LIVE, long, value_name = "ID", requires = "follow")]
     pub id: Option<String>,
+
+    // Small multiples (issue 36).
+    /// Small multiples: the chart drawn once per value of this column (at
+    /// most 24), in a grid of panels laid out to the width, each titled by
+    /// its value; one Vega-Lite `facet`, one Markdown section a panel.
+    #[arg(help_heading = CHART, long, value_name = "COLUMN", conflicts_with_all = ["grammar", "follow"])]
+    pub facet: Option<String>,
+
+    /// With --facet: panels a row [default: as many as fit the width].
+    #[arg(help_heading = CHART, long, value_name = "N", requires = "facet",
+          value_parser = clap::value_parser!(u16).range(1..=24))]
+    pub facet_columns: Option<u16>,
+
+    /// With --facet: whether the panels share one x and one y scale
+    /// (their titles said once for the grid), or each is scaled to its own
+    /// data. Bars keep each panel's own lengths in the terminal and SVG
+    /// (each bar says its value); Vega-Lite shares their scale too.
+    #[arg(help_heading = CHART, long, value_enum, value_name = "SCALES", requires = "facet",
+          default_value_t = FacetScalesArg::Shared)]
+    pub facet_scales: FacetScalesArg,
 }
 
 impl VizParseArgs {

@@ -20,7 +20,9 @@ use crate::spec::{self, ChartType, Reduction, Sort};
 use crate::term;
 
 pub use args::VizParseArgs as Args;
-use args::{ChartArg, DownsampleArg, KeepArg, MarkArg, SortArg, VizParseArgs, XAxis};
+use args::{
+    ChartArg, DownsampleArg, FacetScalesArg, KeepArg, MarkArg, SortArg, VizParseArgs, XAxis,
+};
 
 /// Runs viz-parse; the value is the exit code. `matches` places each
 /// `--mark` beside the `-y` it follows.
@@ -117,6 +119,7 @@ pub fn options(
             ChartArg::Hist => ChartType::Hist,
             ChartArg::Heatmap => ChartType::Heatmap,
             ChartArg::Box => ChartType::Box,
+            ChartArg::Spark => ChartType::Spark,
         }),
         title: args.title.clone(),
         subtitle: args.subtitle.clone(),
@@ -162,6 +165,14 @@ pub fn options(
         follow: follow_options(args)?,
         transform: transform_options(args)?,
         drawing: drawing::drawing(args)?,
+        facet: args.facet.as_ref().map(|field| crate::parse::FacetOptions {
+            field: field.clone(),
+            columns: args.facet_columns.map(usize::from),
+            scales: match args.facet_scales {
+                FacetScalesArg::Shared => crate::spec::FacetScales::Shared,
+                FacetScalesArg::Free => crate::spec::FacetScales::Free,
+            },
+        }),
     };
     drawing::default_chart(&mut opts);
     Ok(opts)

@@ -42,8 +42,8 @@ fn declaration() -> Value {
         "parameters": {
             "type": "OBJECT",
             "properties": {
-                "chartType": {"type": "STRING", "enum": ["bar", "line", "table"],
-                              "description": "bar: compare categories; line: trend over an ordered axis; table: exact values."},
+                "chartType": {"type": "STRING", "enum": ["bar", "line", "table", "spark"],
+                              "description": "bar: compare categories; line: trend over an ordered axis; table: exact values; spark: one sparkline per series with its last value, min and max."},
                 "title": {"type": "STRING", "description": "Chart title."},
                 "subtitle": {"type": "STRING", "description": "One line under the title, e.g. the source or year."},
                 "xLabel": {"type": "STRING", "description": "What the labels are, e.g. Model or Year."},
