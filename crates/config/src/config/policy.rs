@@ -147,11 +147,6 @@ fn line_of(text: &str, offset: usize) -> usize {
 
 /// Reads the rules of one policy file's text.
 pub fn parse(file: &Path, text: &str) -> Result<Vec<RuleSpec>, PolicyError> {
-    let err = |offset: usize, message: String| PolicyError {
-        file: file.to_path_buf(),
-        line: line_of(text, offset),
-        message,
-    };
     let parsed: File = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
     rules_of(file, text, parsed)
 }
