@@ -57,6 +57,12 @@ pub fn open(dir: &Path, guard: &Guard) -> Result<Index, LogError> {
     let files = scan(dir)?;
     let path = dir.join(INDEX_FILE);
     let mut notes = Vec::new();
+    if !dir.is_dir() {
+        // No session yet: nothing to index, and no directory to make.
+        let conn = Connection::open_in_memory()?;
+        conn.execute_batch(SCHEMA)?;
+        return Ok(Index { conn, notes });
+    }
     match on_disk(&path, &files, dir, guard) {
         Ok(conn) => return Ok(Index { conn, notes }),
         Err(e) if damaged(&e) => {
