@@ -127,6 +127,7 @@ fn log_lists_searches_filters_and_shows_real_sessions() {
     assert_eq!(only(&["list", "--model", "gemini-0-none"]), "");
     assert_eq!(only(&["list", "--status", "error"]), "");
     assert_eq!(only(&["list", "--status", "success"]), format!("{b} {a}"));
+    assert_eq!(only(&["list", "--status", "incomplete"]), "");
     assert_eq!(only(&["list", "--cost-over", "0"]), format!("{b} {a}"));
     assert_eq!(only(&["list", "--cost-over", "1000"]), "");
 
@@ -193,6 +194,23 @@ fn log_lists_searches_filters_and_shows_real_sessions() {
     let (code, _, err) = log(&scene, &server, &["show", "no-such-session"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("no session no-such-session"), "{err}");
+
+    // A call refused (headless, no rule, no --allow-tool): status error.
+    let refused = FakeGemini::start(
+        "log-real-refused",
+        vec![
+            calls_reply(&[call(
+                "run_shell_command",
+                json!({"command": "touch refused"}),
+            )]),
+            text_reply("It was refused.", 10, 5),
+        ],
+    );
+    let c = session_of(&scene.run(&refused, &["--tools", "run_shell_command", "try it"]));
+    assert_eq!(only(&["list", "--status", "error"]), c);
+    let (_, ev, _) = log(&scene, &server, &["show", &c]);
+    assert_eq!(of_type(&ev, "tool_result")[0]["status"], "error");
+    assert_eq!(of_type(&ev, "result")[0]["status"], "error");
 }
 
 #[test]
