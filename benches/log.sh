@@ -15,7 +15,8 @@
 # added); rg -l 'bisect run ./flaky' over the directory (rg cannot filter
 # by tool or time: it reads every file). Median wall time of RUNS runs
 # each, alternating. rg is taken from PATH, else installed with cargo
-# under target/peers/rg.
+# under target/peers/rg. Besides the wall times (which a busy machine
+# moves), the CPU time (user + system) of the whole gem-ask process.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,8 +33,11 @@ if [ -z "$RG" ]; then
     cargo install --quiet --root "$ROOT/target/peers/rg" ripgrep
   fi
 fi
-(cd "$ROOT" && cargo build --release --quiet --bin gem-ask)
-GEM=$ROOT/target/release/gem-ask
+# GEM=path/to/gem-ask uses that build instead of building a release one.
+if [ -z "${GEM:-}" ]; then
+  (cd "$ROOT" && cargo build --release --quiet --bin gem-ask)
+  GEM=$ROOT/target/release/gem-ask
+fi
 
 if [ "$(find "$DATA" -name '*.jsonl' 2>/dev/null | wc -l)" -ne "$N" ]; then
   rm -rf "$WORK/data"
@@ -50,6 +54,11 @@ ms() { # the wall time of "$@" in milliseconds, its output to /dev/null
   t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
   echo $(((t1 - t0) / 1000000))
 }
+cpu_ms() { # the CPU time (user + system) of "$@" in milliseconds
+  local TIMEFORMAT='%3U %3S' t
+  t=$( { time "$@" >/dev/null; } 2>&1 )
+  awk -v t="$t" 'BEGIN {split(t, a, " "); printf "%d\n", (a[1] + a[2]) * 1000}'
+}
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 build=$(ms ours)
@@ -57,12 +66,15 @@ found=$(ours)
 echo "$found" | grep -q 'flaky-check' || { echo "gem-ask log did not find the call: $found" >&2; exit 1; }
 [ "$(peer | wc -l)" -ge 1 ] || { echo "rg did not find the call" >&2; exit 1; }
 
-o=(); p=()
+o=(); p=(); oc=(); pc=()
 for _ in $(seq "$RUNS"); do
   o+=("$(ms ours)"); p+=("$(ms peer)")
+  oc+=("$(cpu_ms ours)"); pc+=("$(cpu_ms peer)")
 done
 om=$(printf '%s\n' "${o[@]}" | median)
 pm=$(printf '%s\n' "${p[@]}" | median)
+ocm=$(printf '%s\n' "${oc[@]}" | median)
+pcm=$(printf '%s\n' "${pc[@]}" | median)
 cp "$(ls "$DATA"/*.jsonl | head -1)" "$DATA/29990101-000000-bench01.jsonl"
 refresh=$(ms ours)
 rm -f "$DATA/29990101-000000-bench01.jsonl"
@@ -75,6 +87,7 @@ printf '\n%d sessions (%d KiB of session files; the index %d KiB), median of %d 
 printf '| what | gem-ask log | rg (the peer) | ratio |\n| --- | --- | --- | --- |\n'
 printf '| search a tool call of last week | %d ms | %d ms | %s |\n' "$om" "$pm" \
   "$(awk -v a="$om" -v b="$pm" 'BEGIN {printf (b > 0 ? "%.2fx" : "-"), a / b}')"
+printf '| the same, CPU time (user + system) | %d ms | %d ms | |\n' "$ocm" "$pcm"
 printf '| the first search, building the index | %d ms | | |\n' "$build"
 printf '| a search after one session was added | %d ms | | |\n' "$refresh"
 printf '\ntarget: the search under 100 ms: %s\n' "$([ "$om" -lt 100 ] && echo met || echo missed)"
