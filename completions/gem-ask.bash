@@ -16,6 +16,9 @@ _gem__ask() {
             ",$1")
                 cmd="gem__ask"
                 ;;
+            gem__ask,log)
+                cmd="gem__ask__subcmd__log"
+                ;;
             gem__ask,map)
                 cmd="gem__ask__subcmd__map"
                 ;;
@@ -24,6 +27,15 @@ _gem__ask() {
                 ;;
             gem__ask,policy)
                 cmd="gem__ask__subcmd__policy"
+                ;;
+            gem__ask__subcmd__log,list)
+                cmd="gem__ask__subcmd__log__subcmd__list"
+                ;;
+            gem__ask__subcmd__log,search)
+                cmd="gem__ask__subcmd__log__subcmd__search"
+                ;;
+            gem__ask__subcmd__log,show)
+                cmd="gem__ask__subcmd__log__subcmd__show"
                 ;;
             gem__ask__subcmd__memory,add)
                 cmd="gem__ask__subcmd__memory__subcmd__add"
@@ -71,7 +83,7 @@ _gem__ask() {
 
     case "${cmd}" in
         gem__ask)
-            opts="-m -c -t -p -i -a -h -V --provider --model --base-url --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --thinking --no-tools --tools --exclude-tools --allow-tool --yes --max-requests --max-tokens --max-cost --policy --tool-timeout --include-dir --mcp --sandbox --allow-network --sandbox-mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --schema --schema-multi --system --system-file --role --param --temperature --no-context-files --list-models --count-tokens --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --attach --output-dir --voice --modalities --graphics --memory --no-memory --memory-budget --verbose --generate --help --version memory policy map"
+            opts="-m -h -V -c -t -p -i -a --provider --model --base-url --help --version --print-config --output --session --continue --new-chat --no-history --no-stdin --command-help --thoughts --thinking --no-tools --tools --exclude-tools --allow-tool --yes --max-requests --max-tokens --max-cost --policy --tool-timeout --include-dir --mcp --sandbox --allow-network --sandbox-mcp --list-tools --max-tool-rounds --task --max-iterations --task-timeout --auto-continue --progress-reporting --max-history-tokens --retries --max-wait --connect-timeout --read-timeout --record --replay --debug --color --width --ascii --unicode --show-tools --schema --schema-multi --system --system-file --role --param --temperature --no-context-files --list-models --count-tokens --interactive --max-consecutive-turns --markdown --hyperlinks --chart-tables --attach --output-dir --voice --modalities --graphics --memory --no-memory --memory-budget --verbose --generate memory policy log map"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,6 +301,110 @@ _gem__ask() {
                     COMPREPLY=($(compgen -W "completions man bash zsh fish powershell" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gem__subcmd__ask__subcmd__log)
+            opts="-h --help list search show"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gem__subcmd__ask__subcmd__log__subcmd__list)
+            opts="-h --since --tool --model --status --cost-over --limit --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "success error incomplete" -- "${cur}"))
+                    return 0
+                    ;;
+                --cost-over)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gem__subcmd__ask__subcmd__log__subcmd__search)
+            opts="-h --since --tool --model --status --cost-over --limit --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "success error incomplete" -- "${cur}"))
+                    return 0
+                    ;;
+                --cost-over)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gem__subcmd__ask__subcmd__log__subcmd__show)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_gem_ask_global_optspecs
-    string join \n provider= m/model= base-url= print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes max-requests= max-tokens= max-cost= policy= tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate= h/help V/version
+    string join \n provider= m/model= base-url= h/help V/version print-config output= session= continue new-chat no-history no-stdin c/command-help thoughts thinking= no-tools tools= exclude-tools= allow-tool= yes max-requests= max-tokens= max-cost= policy= tool-timeout= include-dir= mcp= sandbox= allow-network sandbox-mcp list-tools max-tool-rounds= t/task= max-iterations= task-timeout= auto-continue= progress-reporting= max-history-tokens= retries= max-wait= connect-timeout= read-timeout= record= replay= debug color= width= ascii unicode show-tools schema= schema-multi= system= system-file= role= p/param= temperature= no-context-files list-models count-tokens i/interactive max-consecutive-turns= markdown= hyperlinks= chart-tables a/attach= output-dir= voice= modalities= graphics= memory no-memory memory-budget= verbose generate=
 end
 
 function __fish_gem_ask_needs_command
@@ -100,6 +100,8 @@ bash\t''
 zsh\t''
 fish\t''
 powershell\t''"
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l print-config -d 'Print the settings merged from flags, environment, config file and defaults, each with its source (keys redacted), then exit'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l continue -d 'Continue the most recently used session'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l new-chat -d 'Start a new session, ignoring GEMINI_SESSION_ID'
@@ -124,12 +126,11 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l chart-tables -d 'Draw a
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l memory -d 'Keep a long-term memory across sessions: the model gets the remember, recall, forget and relate tools (writes ask for consent), and each turn carries the memories that best match the message (within --memory-budget) [default: the config\'s memory.enabled]'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l no-memory -d 'Memory off for this run, whatever the config says'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l verbose -d 'Say on stderr which memories each turn used, and each turn\'s input tokens with the share the API served from its cache'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -s V -l version -d 'Print version'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "memory" -d 'The long-term memory: add, search, list, show, forget, relate, graph, path, export, import (JSON lines on stdout). Memories live in $XDG_DATA_HOME/gemline/memory.sqlite3'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "policy" -d 'Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line)'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "log" -d 'The audit log of past sessions: list, search TEXT (prompts, answers, tool calls and results), show ID; filters --since, --tool, --model, --status, --cost-over (JSON lines)'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -a "map" -d 'Apply the prompt to each record of the input (JSON lines, CSV, TSV or lines): one JSON object a record on stdout, its fields and `answer`. gem-ask\'s flags (--model, --system, --schema, ...) go before `map`'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "add" -d 'Remember TEXT (stdin when no TEXT is given), or replace the memory with the same key'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "search" -d 'The memories that best match QUERY: keywords (BM25) and meaning (the embedding model\'s vectors) fused by reciprocal rank; each with its score and ranks'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_seen_subcommand_from add search list show forget relate unrelate graph path export import reindex" -a "list" -d 'The most recently updated memories'
@@ -145,34 +146,57 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and not __fish_s
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from add" -s k -l key -d 'A short unique name [default: made from the text]' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from add" -s t -l tag -d 'A tag (repeatable)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from add" -l confidence -d 'How sure the fact is, 0 to 1 [default: 1]' -r
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from search" -s t -l tag -d 'Only memories with this tag (repeatable: all of them)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from search" -l since -d 'Only memories updated since: an RFC 3339 time, a date (2026-03-01) or an age (90m, 12h, 7d, 2w)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from search" -l until -d 'Only memories updated before WHEN' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from search" -s n -l limit -d 'Most memories to print' -r
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from list" -s t -l tag -d 'Only memories with this tag (repeatable: all of them)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from list" -l since -d 'Only memories updated since: an RFC 3339 time, a date (2026-03-01) or an age (90m, 12h, 7d, 2w)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from list" -l until -d 'Only memories updated before WHEN' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from list" -s n -l limit -d 'Most memories to print' -r
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from relate" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from unrelate" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from relate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from unrelate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from graph" -l depth -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from graph" -l mermaid -d 'Print a mermaid flowchart (a fenced block for Markdown) instead of JSON'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from graph" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from graph" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from export" -s o -l output -r -F
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from reindex" -s h -l help -d 'Print help'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand memory; and __fish_seen_subcommand_from reindex" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and not __fish_seen_subcommand_from check" -a "check" -d 'Explain what the rules decide about one call, without running anything: a JSON line with the verdict, the deciding rule (FILE:LINE), why, and a shell command\'s simple commands'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l policy -d 'More policy rules besides the config dir\'s policies/*.toml (repeatable)' -r -F
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -l interactive -d 'Judge as on a terminal (rules with interactive = true); headless by default'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and not __fish_seen_subcommand_from list search show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and not __fish_seen_subcommand_from list search show" -a "list" -d 'The sessions, most recently written first: a `record` event each (session, created, updated, model, turns, tool_calls, tokens, cost_usd, status, tools, topic, prompt)'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and not __fish_seen_subcommand_from list search show" -a "search" -d 'Full-text search over prompts, answers, tool calls and their results: a `record` event a text found (session, time, kind, tool, status, model, text), best match first'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and not __fish_seen_subcommand_from list search show" -a "show" -d 'One session replayed as the events of a run (init, message, tool_use, tool_result, result), for viz-render'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l since -d 'Only what was written since: a date (2026-11-20), a moment (RFC 3339) or a time back (30m, 12h, 7d, 2w)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l tool -d 'Only sessions that called this tool (search: only its calls and results)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l model -d 'Only sessions with this model (the one asked for, or a served version)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l status -d 'Only sessions whose status is this: success, error (a tool call failed or was denied) or incomplete (a turn not completely written)' -r -f -a "success\t''
+error\t''
+incomplete\t''"
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l cost-over -d 'Only sessions that cost more than this many US dollars (a session of unknown cost never)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l limit -d 'At most this many lines' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l since -d 'Only what was written since: a date (2026-11-20), a moment (RFC 3339) or a time back (30m, 12h, 7d, 2w)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l tool -d 'Only sessions that called this tool (search: only its calls and results)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l model -d 'Only sessions with this model (the one asked for, or a served version)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l status -d 'Only sessions whose status is this: success, error (a tool call failed or was denied) or incomplete (a turn not completely written)' -r -f -a "success\t''
+error\t''
+incomplete\t''"
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l cost-over -d 'Only sessions that cost more than this many US dollars (a session of unknown cost never)' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l limit -d 'At most this many lines' -r
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l format -d 'The inputs\' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else the first line: `{` is JSON lines, a tab TSV, else plain lines]' -r -f -a "auto\t'By the file\'s name, else its first line'
 jsonl\t''
 csv\t''

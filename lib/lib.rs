@@ -8,14 +8,14 @@
 //! it (so the compiler keeps the order): gemline-core (`term` < `events` <
 //! `spec` < `session` < `live` < `topic`) < gemline-parse (`parse`) <
 //! gemline-render (`render`) < gemline-provider (`provider`) <
-//! gemline-config (`config`) < gemline-memory (`memory`) < gemline-agent
+//! gemline-config (`config`) < gemline-memory (`memory`, `log`) < gemline-agent
 //! (`agent`) < gemline-viz (`app`: viz-parse, viz-render, topic-tag) <
 //! gemline-ask (`app::gem_ask`).
 
 pub use gemline_agent::agent;
 pub use gemline_config::config;
 pub use gemline_core::{events, live, session, spec, term, topic};
-pub use gemline_memory::memory;
+pub use gemline_memory::{log, memory};
 pub use gemline_parse::parse;
 pub use gemline_provider::provider;
 pub use gemline_render::render;

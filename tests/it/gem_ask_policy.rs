@@ -278,3 +278,51 @@ fn on_a_terminal_the_question_names_the_rule() {
     assert_eq!(r["policy"], "no rule", "{r}");
     assert!(!home.join("PWNED").exists());
 }
+
+/// The config file's `[policy]` holds rules in the same form: they decide
+/// as a policy file's do, named by the config file and line; a mistake in
+/// them stops the run before any request, naming the file, line and key;
+/// viz-render, which reads the same config, is not troubled by the table.
+#[test]
+fn the_configs_policy_table_decides_and_its_mistakes_stop_the_run() {
+    let scene = Scene::new("policy-config");
+    scene.config(
+        "width = 80\n\n[[policy.rule]]\ntoolName = \"run_shell_command\"\n\
+         commandPrefix = \"echo\"\ndecision = \"allow\"\npriority = 10\n",
+    );
+    let config = scene.home.join("gemline/config.toml");
+    let server = FakeGemini::start(
+        "policy-config",
+        vec![
+            calls_reply(&[call(
+                "run_shell_command",
+                json!({"command": "echo from-config"}),
+            )]),
+            text_reply("Done.", 10, 2),
+        ],
+    );
+    let (code, out, err) = run(&mut ask(
+        &scene,
+        &server,
+        &["--output", "jsonl", "--tools", "run_shell_command", "go"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    let ev = events(&out);
+    let result = of_type(&ev, "tool_result")[0].clone();
+    assert_eq!(result["consent"], "policy_allowed", "{result}");
+    assert_eq!(result["policy"], format!("{}:3", config.display()));
+    let render = std::process::Command::new(assert_cmd::cargo::cargo_bin!("viz-render"))
+        .env("XDG_CONFIG_HOME", &scene.home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(render.status.success(), "{render:?}");
+
+    scene.config("width = 80\n[policy]\n[[policy.rule]]\ntoolName = \"x\"\ndecison = \"allow\"\n");
+    let server = FakeGemini::start("policy-config-bad", vec![]);
+    let (code, _, err) = run(&mut ask(&scene, &server, &["hi"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{}:5:", config.display())), "{err}");
+    assert!(err.contains("decison"), "{err}");
+    assert!(server.bodies().is_empty());
+}

@@ -12,6 +12,6 @@ pub mod app {
 pub(crate) use gemline_agent::agent;
 pub(crate) use gemline_config::config;
 pub(crate) use gemline_core::term;
-pub(crate) use gemline_memory::memory;
+pub(crate) use gemline_memory::{log, memory};
 pub(crate) use gemline_provider::provider;
 pub(crate) use gemline_render::render;

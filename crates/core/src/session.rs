@@ -17,7 +17,10 @@
 //!   from then on;
 //! - `{"record":"turn","tokens":N,"context_tokens":N,"timestamp":"..."}`,
 //!   closing a turn: its own tokens and the history's after it, from the
-//!   API's `usageMetadata` (see [`turn_record`]);
+//!   API's `usageMetadata` (see [`turn_record`]); gem-ask adds `usage`
+//!   (`input`, `cached_input`, `output`, `thinking`), `cost_usd` when the
+//!   model's price is known and `model_version`, which the audit log
+//!   (`gem-ask log`) reads;
 //! - `{"record":"summary","covers":N,"contents":[user, model],"tokens":N,
 //!   "timestamp":"..."}`: the model's summary of the first `covers` content
 //!   records of the file, which stay in the file but are summarized: a

@@ -82,6 +82,8 @@ pub struct TurnReport {
     pub signals: Vec<Signal>,
     /// Tokens of this turn's requests.
     pub usage: Usage,
+    /// What this turn's requests cost, when the model's price is known.
+    pub cost_usd: Option<f64>,
     pub requests: u64,
     pub tool_calls: u64,
     /// The history's tokens after the turn: the last request's prompt
@@ -338,10 +340,19 @@ impl Agent {
             .map(|r| Box::new(r) as Box<dyn session::Record>)
             .collect();
         records.append(&mut report.records);
-        records.push(Box::new(session::turn_record(
-            tokens,
-            report.context_tokens,
-        )));
+        // What the audit log (`gem-ask log`) reads of the turn besides
+        // its tokens: its usage, its cost when the price is known.
+        let mut closing = session::turn_record(tokens, report.context_tokens);
+        let u = report.usage;
+        closing["usage"] = json!({"input": u.prompt, "cached_input": u.cached,
+                                  "output": u.candidates, "thinking": u.thoughts});
+        if let Some(c) = report.cost_usd {
+            closing["cost_usd"] = json!(c);
+        }
+        if let Some(v) = &self.stats.model_version {
+            closing["model_version"] = json!(v);
+        }
+        records.push(Box::new(closing));
         report.records = records;
         if self.opts.verbose {
             let u = report.usage;
@@ -474,6 +485,7 @@ impl Agent {
         if let Some(price) = self.opts.budget.price {
             let c = self.stats.cost_usd.get_or_insert(0.0);
             *c += price.cost(&turn.usage);
+            *report.cost_usd.get_or_insert(0.0) += price.cost(&turn.usage);
         }
         report.context_tokens = turn.usage.prompt.saturating_add(turn.usage.candidates);
         match turn.finish_reason.as_deref() {

@@ -106,6 +106,11 @@ pub struct Config {
     /// `[budget]`: the caps of every run.
     #[serde(default)]
     pub budget: prices::Budget,
+    /// `[policy]`: policy rules in the policy files' form
+    /// (`[[policy.rule]]`), read with their lines by
+    /// [`policy::parse_config`] from the file's text.
+    #[serde(default)]
+    pub policy: Option<toml::Table>,
 }
 
 /// One provider's table. Keys (the API key) are never read from the file:

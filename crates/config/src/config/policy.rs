@@ -12,7 +12,10 @@
 //! never allows on its own: its `allow` is asked. Reading checks
 //! everything before any request: an unknown key, a bad value, a regex
 //! that does not compile is a [`PolicyError`] naming the file, the line
-//! and the key. Matching is the agent's (`agent::toolbox::policy`).
+//! and the key. The config file's `[policy]` table holds rules in the
+//! same form (`[[policy.rule]]`, [`parse_config`]), named by the config
+//! file and their line in it. Matching is the agent's
+//! (`agent::toolbox::policy`).
 
 use std::path::{Path, PathBuf};
 
@@ -144,15 +147,44 @@ fn line_of(text: &str, offset: usize) -> usize {
 
 /// Reads the rules of one policy file's text.
 pub fn parse(file: &Path, text: &str) -> Result<Vec<RuleSpec>, PolicyError> {
+    let parsed: File = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
+    rules_of(file, text, parsed)
+}
+
+/// The config file's `[policy]` table: the same rules as a policy file's,
+/// written `[[policy.rule]]` (or `[[policy.rules]]`); the other tables of
+/// the config are the config's.
+#[derive(Deserialize)]
+struct InConfig {
+    #[serde(default)]
+    policy: Option<File>,
+}
+
+/// Reads the rules of the config file's `[policy]` (none without one);
+/// errors and origins name the config file and the line in it.
+pub fn parse_config(file: &Path, text: &str) -> Result<Vec<RuleSpec>, PolicyError> {
+    let parsed: InConfig = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
+    match parsed.policy {
+        Some(p) => rules_of(file, text, p),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn toml_error(file: &Path, text: &str, e: &toml::de::Error) -> PolicyError {
+    PolicyError {
+        file: file.to_path_buf(),
+        line: line_of(text, e.span().map_or(0, |s| s.start)),
+        message: e.message().trim().to_string(),
+    }
+}
+
+/// The rules of a parsed file, checked; `text` is the file's, for lines.
+fn rules_of(file: &Path, text: &str, parsed: File) -> Result<Vec<RuleSpec>, PolicyError> {
     let err = |offset: usize, message: String| PolicyError {
         file: file.to_path_buf(),
         line: line_of(text, offset),
         message,
     };
-    let parsed: File = toml::from_str(text).map_err(|e| {
-        let at = e.span().map_or(0, |s| s.start);
-        err(at, e.message().trim().to_string())
-    })?;
     let mut out = Vec::new();
     for spanned in parsed.rule.into_iter().chain(parsed.rules) {
         let at = spanned.span().start;
@@ -303,6 +335,31 @@ decision = "deny"
         assert_eq!(rules[0].origin, "p.toml:7 (Allow edits)");
         assert_eq!(rules[0].decision, Verdict::AskUser);
         assert_eq!(rules[1].decision, Verdict::Deny);
+    }
+
+    #[test]
+    fn the_configs_policy_table_holds_the_same_rules() {
+        let cfg = "width = 80\n\n[policy]\n[[policy.rule]]\ntoolName = \"read_file\"\n\
+                   decision = \"allow\"\n\n[memory]\nenabled = false\n";
+        let rules = parse_config(Path::new("config.toml"), cfg).unwrap();
+        assert_eq!(rules.len(), 1);
+        assert_eq!(rules[0].origin, "config.toml:4");
+        assert_eq!(rules[0].decision, Verdict::Allow);
+        assert!(
+            parse_config(Path::new("c"), "width = 80\n")
+                .unwrap()
+                .is_empty()
+        );
+        let e = parse_config(
+            Path::new("config.toml"),
+            "width = 80\n[[policy.rule]]\ntoolName = \"x\"\ndecison = \"allow\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.to_string().starts_with("config.toml:4: "), "{e}");
+        assert!(e.message.contains("decison"), "{e}");
+        let e = parse_config(Path::new("c"), "[policy]\nrulez = []\n").unwrap_err();
+        assert_eq!((e.line, e.message.contains("rulez")), (2, true), "{e}");
     }
 
     #[test]

@@ -50,6 +50,10 @@ const INFO: &str = "Print, then exit";
     after_long_help = HELP_TAIL,
     // A prompt may start with "help": no `help` subcommand.
     disable_help_subcommand = true,
+    // -h and -V under "Print, then exit" (the fields `help` and `version`)
+    // rather than under a heading of their own.
+    disable_help_flag = true,
+    disable_version_flag = true,
 )]
 pub struct Args {
     /// The prompt; several words are joined with spaces.
@@ -67,6 +71,15 @@ pub struct Args {
     /// API base URL [default: GEMINI_BASE_URL, GOOGLE_GEMINI_BASE_URL or OPENAI_BASE_URL, else the config's, else https://generativelanguage.googleapis.com or https://api.openai.com/v1].
     #[arg(help_heading = ASK, long, value_name = "URL")]
     pub base_url: Option<String>,
+
+    /// Print help (see more with '--help').
+    #[arg(help_heading = INFO, short = 'h', long, action = clap::ArgAction::Help, global = true,
+          long_help = "Print help: -h a line a flag, --help the whole text")]
+    help: Option<bool>,
+
+    /// Print version.
+    #[arg(help_heading = INFO, short = 'V', long, action = clap::ArgAction::Version)]
+    version: Option<bool>,
 
     /// Print the settings merged from flags, environment, config file and defaults, each with its source (keys redacted), then exit.
     #[arg(help_heading = INFO, long)]

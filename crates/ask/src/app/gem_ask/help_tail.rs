@@ -69,8 +69,8 @@ pub const HELP_TAIL: &str = concat!(
      the same events. A one-shot run declares the chart, chapter and signal tools and the configured MCP servers' tools; name \
      the others with --tools or the config's tools.enable. Each tool_result says how it was allowed \
      (consent: trusted, allowed, yes, always, denied, no_terminal, carries_input, policy_allowed, \
-     policy_denied; policy: the deciding rule's FILE:LINE). Policy rules (--policy FILE, and the config dir's \
-     policies/*.toml) are gemini-cli's TOML [[rule]] tables (toolName, mcpName, commandPrefix, commandRegex, \
+     policy_denied; policy: the deciding rule's FILE:LINE). Policy rules (--policy FILE, the config dir's \
+     policies/*.toml, and the config's [policy] as [[policy.rule]]) are gemini-cli's TOML [[rule]] tables (toolName, mcpName, commandPrefix, commandRegex, \
      argsPattern, decision allow / deny / ask_user, priority 0-999, interactive, modes, allowRedirection, \
      denyMessage): the highest priority wins, deny on a tie; ask_user asks even past --allow-tool and is \
      refused headless. A shell command is parsed (bash grammar) and allowed only when every command in it \
@@ -181,7 +181,10 @@ pub const HELP_TAIL: &str = concat!(
     "Sessions: every run has a session id, shown in the `init` event. Without --session, GEMINI_SESSION_ID or \
      --continue a run starts a new session; a follow-up is `gem-ask --continue \"...\"` or \
      `gem-ask --session ID \"...\"`. Each completed turn (prompt, tool calls and results, answer) is appended \
-     to the session file; a failed or interrupted turn is not stored.\n\n",
+     to the session file; a failed or interrupted turn is not stored. `gem-ask log list`, `log search TEXT` \
+     and `log show ID` find past sessions again (--since 7d, --tool, --model, --status, --cost-over; JSON \
+     lines for viz-render, secrets [REDACTED]) through an SQLite index beside the session files \
+     (log-index.sqlite3), rebuilt from them when missing, stale or damaged.\n\n",
     "Interactive mode (-i): questions at a prompt (line editing, Tab completes slash commands, Up recalls \
      earlier lines; the input history is $XDG_DATA_HOME/gemline/repl_history, not kept with --no-history or \
      for a line typed with a leading space), one conversation across turns, answers and charts drawn inline. \

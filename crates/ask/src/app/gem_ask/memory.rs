@@ -27,6 +27,9 @@ pub enum Sub {
     Memory(MemoryArgs),
     /// Policy rules: `check TOOL ARGS` explains what they decide about a call (a JSON line).
     Policy(super::policy::PolicyArgs),
+    /// The audit log of past sessions: list, search TEXT (prompts, answers, tool calls and
+    /// results), show ID; filters --since, --tool, --model, --status, --cost-over (JSON lines).
+    Log(super::log::LogArgs),
     /// Apply the prompt to each record of the input (JSON lines, CSV, TSV or lines): one JSON
     /// object a record on stdout, its fields and `answer`. gem-ask's flags (--model, --system,
     /// --schema, ...) go before `map`.

@@ -2,13 +2,14 @@
 //! [`media`]), their merge with the environment and the config file
 //! ([`settings`]), the role, templates, system prompt, context files and
 //! schema ([`prompting`]), `--print-config`, the `gem-ask memory ...`
-//! commands ([`memory`]), and `run`, which hands the resolved
+//! commands ([`memory`]), the audit log `gem-ask log ...` ([`log`]), and `run`, which hands the resolved
 //! [`crate::agent::Options`] to the agent engine.
 
 pub mod args;
 #[cfg(test)]
 mod help_examples;
 mod help_tail;
+pub mod log;
 pub mod map;
 pub mod media;
 pub mod memory;
@@ -51,6 +52,15 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
             None => {
                 args.prompt = std::iter::once("memory".to_string())
                     .chain(m.words)
+                    .chain(std::mem::take(&mut args.prompt))
+                    .collect();
+            }
+        },
+        Some(memory::Sub::Log(l)) => match l.action {
+            Some(action) => return log::run(action),
+            None => {
+                args.prompt = std::iter::once("log".to_string())
+                    .chain(l.words)
                     .chain(std::mem::take(&mut args.prompt))
                     .collect();
             }

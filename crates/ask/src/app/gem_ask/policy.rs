@@ -1,6 +1,6 @@
 //! gem-ask's policy files, read before any request: `--policy FILE`
-//! (repeatable) and the config directory's `policies/*.toml`, in gemini-cli's
-//! TOML form (`config::policy`). A file that cannot be used is exit 2
+//! (repeatable), the config directory's `policies/*.toml` and the config
+//! file's `[policy]` table, in gemini-cli's TOML form (`config::policy`). A file that cannot be used is exit 2
 //! naming the file, the line and the key; a rule naming a tool gem-ask does
 //! not have is a warning (it can never match).
 
@@ -10,13 +10,23 @@ use crate::agent::exit;
 use crate::config::policy::{self, RuleSpec};
 use crate::term::coded;
 
-/// The rules of `files` and of `config_dir/policies/*.toml`.
+/// The rules of the config file's `[policy]`, of `config_dir/policies/*.toml`
+/// and of `files`.
 pub fn load(files: &[PathBuf], config_dir: Option<&Path>) -> anyhow::Result<Vec<RuleSpec>> {
     let mut all: Vec<PathBuf> = config_dir
         .map(|d| policy::files_in(&d.join("policies")))
         .unwrap_or_default();
     all.extend(files.iter().cloned());
-    let mut rules = Vec::new();
+    let mut rules = match config_dir.map(|d| d.join("config.toml")) {
+        // The config was read already (a file that cannot be is an error
+        // before this); its text again, for the rules' lines.
+        Some(cfg) if cfg.is_file() => {
+            let text = std::fs::read_to_string(&cfg).unwrap_or_default();
+            policy::parse_config(&cfg, &text)
+                .map_err(|e| coded(exit::USAGE, format!("policy: {e}")))?
+        }
+        _ => Vec::new(),
+    };
     for f in &all {
         rules.extend(policy::read(f).map_err(|e| coded(exit::USAGE, format!("policy: {e}")))?);
     }
