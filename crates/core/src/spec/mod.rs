@@ -728,13 +728,13 @@ mod tests {
     #[test]
     fn panels_follow_the_series_facets_in_first_seen_order() {
         let mut c = chart(
-            ChartType::Bar,
+            ChartType::Table,
             &[("v", &[1.0]), ("v", &[2.0, 3.0]), ("v", &[4.0])],
         );
         for (s, f) in c.series.iter_mut().zip(["b", "a", "b"]) {
             s.facet = Some(f.into());
         }
-        // Two bar series in panel "b": refused as a bar of two series.
+        // Two table series in panel "b": refused as a table of two series.
         c.facet = Some(Facet {
             field: "region".into(),
             ..Facet::default()

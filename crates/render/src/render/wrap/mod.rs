@@ -126,6 +126,14 @@ pub fn capped_wrap(s: &str, w: usize, max_lines: usize, ascii: bool) -> Vec<Stri
     l
 }
 
+/// A dim footer note, wrapped at the width.
+pub(in crate::render) fn note(msg: &str, opts: &super::RenderOptions, lines: &mut Vec<String>) {
+    let msg = super::text::clean_line(msg, opts.ascii());
+    for l in wrap(&msg, opts.width.max(1)) {
+        lines.push(super::text::paint(&l, super::text::Style::Dim, opts.color));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,13 +153,5 @@ mod tests {
     fn wrap_keeps_within_width() {
         assert_eq!(wrap("aaa bbb ccc", 7), vec!["aaa bbb", "ccc"]);
         assert_eq!(wrap("abcdefgh", 3), vec!["abc", "def", "gh"]);
-    }
-}
-
-/// A dim footer note, wrapped at the width.
-pub(in crate::render) fn note(msg: &str, opts: &super::RenderOptions, lines: &mut Vec<String>) {
-    let msg = super::text::clean_line(msg, opts.ascii());
-    for l in wrap(&msg, opts.width.max(1)) {
-        lines.push(super::text::paint(&l, super::text::Style::Dim, opts.color));
     }
 }
