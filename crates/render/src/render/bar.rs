@@ -74,17 +74,8 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
     let years = are_years(chart.y_label.as_deref(), s.iter().map(|r| r.value));
     let (values, unit_in_header) = value_texts(s, unit.as_deref(), max_vw, years);
-    let vw = values
-        .iter()
-        .map(|v| width(v))
-        .max()
-        .unwrap_or(0)
-        .min(max_vw);
     let labels: Vec<String> = s.iter().map(|p| clean_line(&p.label, ascii)).collect();
-    let natural_lw = labels.iter().map(|l| width(l)).max().unwrap_or(0);
-    let avail = w.saturating_sub(vw + 2);
-    let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
-    let bw = avail.saturating_sub(lw);
+    let (vw, lw, bw) = split_width(&values, &labels, w, max_vw);
 
     let header_unit = unit_in_header.then_some(unit.as_deref()).flatten();
     if let Some(l) = title_line(chart, header_unit, lw, opts) {
@@ -138,17 +129,8 @@ pub fn stacked(chart: &Chart, s: &[StackRow], opts: &RenderOptions, lines: &mut 
     let unit = clean_title(chart.unit.as_deref(), ascii);
     let max_vw = (w / 3).max(8).min(w.saturating_sub(4).max(1));
     let (values, unit_in_header) = value_texts(&totals, unit.as_deref(), max_vw, false);
-    let vw = values
-        .iter()
-        .map(|v| width(v))
-        .max()
-        .unwrap_or(0)
-        .min(max_vw);
     let labels: Vec<String> = s.iter().map(|p| clean_line(&p.label, ascii)).collect();
-    let natural_lw = labels.iter().map(|l| width(l)).max().unwrap_or(0);
-    let avail = w.saturating_sub(vw + 2);
-    let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
-    let bw = avail.saturating_sub(lw);
+    let (vw, lw, bw) = split_width(&values, &labels, w, max_vw);
     let header_unit = unit_in_header.then_some(unit.as_deref()).flatten();
     if let Some(l) = title_line(chart, header_unit, lw, opts) {
         lines.push(l);
@@ -454,4 +436,26 @@ fn left_bar(cells: f64, max: usize, ascii: bool, fill: char) -> String {
         s = "█".repeat(max);
     }
     s
+}
+
+/// The widths of a row's value, label and bar in `w` columns: the value
+/// as wide as the widest (at most `max_vw`), the label as the longest up
+/// to two fifths of the rest (twelve at least where there is room), the
+/// bar what is left.
+fn split_width(
+    values: &[String],
+    labels: &[String],
+    w: usize,
+    max_vw: usize,
+) -> (usize, usize, usize) {
+    let vw = values
+        .iter()
+        .map(|v| width(v))
+        .max()
+        .unwrap_or(0)
+        .min(max_vw);
+    let natural_lw = labels.iter().map(|l| width(l)).max().unwrap_or(0);
+    let avail = w.saturating_sub(vw + 2);
+    let lw = natural_lw.min((avail * 2 / 5).max((avail / 2).min(12)));
+    (vw, lw, avail.saturating_sub(lw))
 }
