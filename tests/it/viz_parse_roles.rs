@@ -13,7 +13,14 @@ use crate::support::viz::points;
 
 /// The chart event and stderr for `stdin` with no flag; exit 0 required.
 fn auto(stdin: &str) -> (Value, String) {
+    auto_with(&[], stdin)
+}
+
+/// The chart event and stderr for `stdin` with `args` and no column
+/// named; exit 0 required.
+fn auto_with(args: &[&str], stdin: &str) -> (Value, String) {
     let o = cargo_bin_cmd!("viz-parse")
+        .args(args)
         .write_stdin(stdin.as_bytes().to_vec())
         .output()
         .unwrap();
@@ -344,6 +351,39 @@ fn a_leading_key_in_runs_is_never_the_value() {
     assert!(
         !v["xLabel"].as_str().unwrap_or("").contains("patient"),
         "{v} {err}"
+    );
+}
+
+#[test]
+fn a_calculated_column_is_the_measure_drawn() {
+    // Players' shots made of shots tried: with no -y, the rate the user
+    // computed is what is drawn (by player, or over the years), not the
+    // first column of numbers.
+    let r = lcg(120);
+    let shots = |i: usize| {
+        let tried = 10 + r[i] % 20;
+        (tried * (30 + r[i + 60] % 60) / 100, tried)
+    };
+    let by_player = (0..60).map(|i| {
+        let (made, tried) = shots(i);
+        format!("p{},{made},{tried}", i % 6)
+    });
+    let csv = table("player,Made,Trials", by_player);
+    let (v, err) = auto_with(&["--calculate", "rate=Made/Trials"], &csv);
+    assert_eq!(v["yLabel"], "mean(rate)", "{v} {err}");
+    assert_eq!(v["xLabel"], "player", "{err}");
+    assert!(err.contains("--calculate made"), "{err}");
+    let by_year = (0..40).map(|i| {
+        let (made, tried) = shots(i);
+        format!("{},{made},{tried}", 1980 + i)
+    });
+    let csv = table("season,Made,Trials", by_year);
+    let (v, err) = auto_with(&["--calculate", "rate=Made/Trials"], &csv);
+    assert_eq!(v["chartType"], "line", "{v} {err}");
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("season"), Some("rate")),
+        "{err}"
     );
 }
 

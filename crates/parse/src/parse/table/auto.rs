@@ -185,11 +185,21 @@ pub(super) fn choose(
     sample: &[(OwnedRow, Loc)],
     cols: &[Column],
     what: &str,
+    calculated: Option<usize>,
 ) -> Result<Option<Choice>, ParseError> {
     let category = roles::group(cols);
     // An x that is rising numbers is no value while something else is.
     let x0 = ordered_x(cols, None);
-    let value = first_value(cols, &[x0, category])
+    // A column the user calculated is the measure they want drawn,
+    // unless it is a time or a place (an x of its own).
+    let calculated = calculated.filter(|&c| {
+        matches!(
+            cols[c].kind,
+            Kind::Number | Kind::Weight | Kind::Ordered | Kind::Code
+        ) && Some(c) != category
+    });
+    let value = calculated
+        .or_else(|| first_value(cols, &[x0, category]))
         .or_else(|| first_value(cols, &[category]))
         .filter(|&v| !(category.is_some() && roles::stands_for_groups(&list[v], &cols[v])));
     let Some(value) = value else {

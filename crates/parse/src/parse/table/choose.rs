@@ -53,13 +53,22 @@ pub(super) fn choose_columns(
     let st = stats(sample, width);
     let mut profile = columns::profile(&list, sample);
     roles::assign(&list, sample, &mut profile);
+    let calc = calculated(&list, opts);
     let choice = if auto::applies(opts, names.real) {
-        auto::choose(&list, sample, &profile, what)?
+        auto::choose(&list, sample, &profile, what, calc)?
     } else {
         None
     };
     if let Some(choice) = choice {
-        let choice = auto::score::review(&list, &profile, choice);
+        let mut choice = auto::score::review(&list, &profile, choice);
+        if let (Some(c), Some(note)) = (calc, choice.note.as_mut())
+            && choice.values.contains(&c)
+        {
+            note.push_str(&format!(
+                "; {:?} is the column --calculate made, so it is the value",
+                list[c]
+            ));
+        }
         return Ok(chosen_columns(choice, list, &st, sample, opts, warn));
     }
 
@@ -106,6 +115,17 @@ pub(super) fn choose_columns(
         time_unit: None,
         sort: None,
     })
+}
+
+/// The column the last `--calculate` made (none after a fold, which
+/// charts its own value): a user who computed it wants it drawn, so the
+/// automatic choice takes it as the value.
+fn calculated(list: &[String], opts: &ParseOptions) -> Option<usize> {
+    if opts.transform.fold.is_some() {
+        return None;
+    }
+    let c = opts.transform.calculate.last()?;
+    list.iter().position(|n| *n == c.name)
 }
 
 /// The label, value and series columns the flags name.
