@@ -387,6 +387,82 @@ fn a_calculated_column_is_the_measure_drawn() {
     );
 }
 
+#[test]
+fn a_unit_named_by_its_number_is_never_the_value_nor_the_x() {
+    // A repeated-measures table: subjects numbered 1..30, each in one
+    // condition, a score each; students numbered within schools whose
+    // numbers look like years: neither is averaged nor drawn as x.
+    let r = lcg(200);
+    let rows = (0..30).map(|i| format!("{},{},{}", i + 1, ["low", "high"][i % 2], 40 + r[i] % 30));
+    let (v, err) = auto(&table("Subject,Condition,Score", rows));
+    assert_eq!(v["xLabel"], "Condition", "{v} {err}");
+    assert_eq!(v["yLabel"], "mean(Score)", "{err}");
+    let rows = (0..120).map(|i| {
+        format!(
+            "{},{},{},{}",
+            1200 + 37 * (i / 20),
+            5 + 3 * (i % 20),
+            ["F", "M"][(r[i] % 2) as usize],
+            20 + r[i + 80] % 50
+        )
+    });
+    let (v, err) = auto(&table("school,student,gender,written", rows));
+    for key in ["xLabel", "yLabel"] {
+        let l = v[key].as_str().unwrap_or("");
+        assert!(!l.contains("school") && !l.contains("student"), "{v} {err}");
+    }
+}
+
+#[test]
+fn an_interval_start_is_no_x_of_its_end() {
+    // Survival intervals (start, stop] a patient is followed over: a line
+    // of mean(stop) over start shows only that stops come after starts.
+    let r = lcg(200);
+    let rows = (0..80).map(|i| {
+        let start = (i as u64 % 4) * (5 + r[i] % 10);
+        let stop = start + 1 + r[i + 100] % 20;
+        format!(
+            "{},{},{start},{stop}",
+            i / 4 + 1,
+            ["placebo", "drug"][(i / 4) % 2]
+        )
+    });
+    let (v, err) = auto(&table("id,treatment,start,stop", rows));
+    assert_ne!(v["xLabel"], "start", "{v} {err}");
+    assert!(
+        !v["yLabel"].as_str().unwrap_or("").contains("start"),
+        "{v} {err}"
+    );
+    // Entry and exit ages: no scatter of one end over the other.
+    let rows = (0..60).map(|i| {
+        let entry = 700 + r[i] % 300;
+        format!(
+            "{},{entry},{},{}",
+            ["F", "M"][i % 2],
+            entry + 10 + r[i + 60] % 90,
+            r[i + 120] % 2
+        )
+    });
+    let (v, err) = auto(&table("sex,entry,exit,cens", rows));
+    assert_ne!(v["xLabel"], "entry", "{v} {err}");
+}
+
+#[test]
+fn a_constant_column_is_no_measure() {
+    // Deaths of 20 insects at each dose: the 20 is the design, the same
+    // in every row; it is never what is drawn.
+    let rows = (0..12).map(|i| {
+        let dose = 1 << (i % 6);
+        format!("{dose},{},20,{}", (i % 6) * 3 + i / 6, ["M", "F"][i / 6])
+    });
+    let (v, err) = auto(&table("dose,numdead,total,sex", rows));
+    assert!(
+        !v["yLabel"].as_str().unwrap_or("").contains("total"),
+        "{v} {err}"
+    );
+    assert_ne!(v["xLabel"], "total", "{v} {err}");
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

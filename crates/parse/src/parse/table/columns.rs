@@ -27,6 +27,7 @@ pub(super) fn numeric(k: Kind) -> bool {
             | Kind::Id
             | Kind::Coordinate
             | Kind::Weight
+            | Kind::Bound
     )
 }
 
@@ -51,6 +52,9 @@ pub(super) enum Kind {
     /// numbers, none negative, beside categories that name each row once):
     /// a frequency table's weight, summed, never averaged.
     Weight,
+    /// The start of an interval whose end is another column (`start`
+    /// and `stop`, `entry` and `exit`): neither an x nor an amount.
+    Bound,
     /// Text whose values repeat: a category.
     Category,
     /// Text mostly unique: names of things.
@@ -69,6 +73,7 @@ impl Kind {
             Kind::Coordinate => "coordinates",
             Kind::Number => "numbers",
             Kind::Weight => "counts of each row (a frequency weight)",
+            Kind::Bound => "the start of an interval",
             Kind::Category => "a category",
             Kind::Name => "names",
         }

@@ -4,7 +4,10 @@
 //! beside categories naming each row once, summed, never averaged), row
 //! numbers (consecutive integers: an identifier, not an amount), codes
 //! stored as numbers (0/1, a seed, a department number: groups, never a
-//! measure or a line's x). What one column shows alone (codes by name,
+//! measure or a line's x), the units a row is about numbered (`Subject`,
+//! `student`, `patid`: identifiers), the start of an interval whose end
+//! is another column (`start`/`stop`, `entry`/`exit`, `time1`/`time2`:
+//! no x for its end) and a constant (the same number in every row). What one column shows alone (codes by name,
 //! years only where a year can be) is measured in `columns.rs`. The
 //! scoring of charts (`auto/score.rs`) reads these roles; no rule here
 //! names a file.
@@ -36,8 +39,159 @@ pub(super) fn stands_for_groups(name: &str, c: &Column) -> bool {
     c.kind == Kind::Code && (named || c.distinct <= 2)
 }
 
-/// Roles that need the other columns: a frequency weight, row numbers.
+/// Words naming the unit a row is about (a person, a household, an
+/// institution): whole numbers so named number those units, they do not
+/// measure them.
+const ENTITY_WORDS: &[&str] = &[
+    "subject",
+    "subj",
+    "ss",
+    "participant",
+    "respondent",
+    "patient",
+    "student",
+    "pupil",
+    "person",
+    "individual",
+    "family",
+    "household",
+    "hospital",
+    "school",
+    "firm",
+    "company",
+    "worker",
+    "employee",
+    "customer",
+    "child",
+    "mother",
+    "case",
+];
+
+/// Short forms before `id` (`patid`, `hhid`, `pid`): an identifier of
+/// the unit, whatever it holds.
+const ENTITY_ID_STEMS: &[&str] = &[
+    "p", "pat", "subj", "subject", "hh", "fam", "person", "student", "school", "emp", "cust", "s",
+];
+
+/// The role of a column named as the unit its row is about: numbers of
+/// units are an identifier where there are more of them than groups to
+/// compare (or one per row), else a code; a `patid` is an identifier
+/// whatever it holds. None where the name says nothing of units, or the
+/// numbers are no whole numbers (a hospital's rate).
+fn entity_role(name: &str, c: &Column) -> Option<Kind> {
+    let w = words(name);
+    if w.iter().any(|w| {
+        w.strip_suffix("id")
+            .is_some_and(|stem| ENTITY_ID_STEMS.contains(&stem))
+    }) {
+        return Some(Kind::Id);
+    }
+    let named = w.iter().any(|w| ENTITY_WORDS.contains(&w.as_str()));
+    let numbers = matches!(
+        c.kind,
+        Kind::Number | Kind::Code | Kind::Ordered | Kind::Id | Kind::Year
+    );
+    if !named || !numbers || !c.whole || c.sparse {
+        return None;
+    }
+    if c.distinct > MAX_CODE_GROUPS || c.distinct == c.present {
+        Some(Kind::Id)
+    } else {
+        Some(Kind::Code)
+    }
+}
+
+/// Words naming the two ends of an interval.
+const ENDS: &[(&str, &str)] = &[
+    ("start", "stop"),
+    ("start", "end"),
+    ("begin", "end"),
+    ("entry", "exit"),
+    ("enter", "exit"),
+    ("lower", "upper"),
+    ("left", "right"),
+    ("from", "to"),
+    ("tstart", "tstop"),
+];
+
+/// Stems that count times when numbered (`time1`, `time2`, `t0`, `t1`).
+const TIME_STEMS: &[&str] = &["t", "time", "tm", "age", "day"];
+
+/// Whether names `a` and `b` name the start and the end of one interval:
+/// the same words but one, a pair of ends (`start_time`, `stop_time`), or
+/// a time stem numbered one after the other (`time1`, `time2`).
+fn named_ends(a: &str, b: &str) -> bool {
+    let (wa, wb) = (words(a), words(b));
+    if wa.len() != wb.len() || wa.is_empty() {
+        return false;
+    }
+    let differ: Vec<usize> = (0..wa.len()).filter(|&k| wa[k] != wb[k]).collect();
+    let [k] = differ.as_slice() else {
+        return false;
+    };
+    let (x, y) = (wa[*k].as_str(), wb[*k].as_str());
+    if ENDS.contains(&(x, y)) {
+        return true;
+    }
+    let split = |w: &str| {
+        let stem = w.trim_end_matches(|c: char| c.is_ascii_digit());
+        (stem.len(), w[stem.len()..].parse::<u32>().ok())
+    };
+    let (sx, nx) = split(x);
+    let (sy, ny) = split(y);
+    sx == sy && TIME_STEMS.contains(&&x[..sx]) && nx.zip(ny).is_some_and(|(i, j)| j == i + 1)
+}
+
+/// The starts of intervals: a column of numbers whose end is another,
+/// named as its pair and never before it in any row of the sample. An
+/// interval's start over which its end is averaged, or a scatter of one
+/// end over the other, shows only that ends come after starts.
+fn interval_starts(list: &[String], sample: &[(OwnedRow, Loc)], cols: &[Column]) -> Vec<usize> {
+    let numeric = |c: &Column| {
+        matches!(
+            c.kind,
+            Kind::Number | Kind::Ordered | Kind::Code | Kind::Weight
+        ) && !c.sparse
+    };
+    let mut starts = Vec::new();
+    for a in (0..cols.len()).filter(|&a| numeric(&cols[a])) {
+        let end = (0..cols.len()).find(|&b| {
+            b != a && numeric(&cols[b]) && named_ends(&list[a], &list[b]) && {
+                let pairs: Vec<(f64, f64)> = sample
+                    .iter()
+                    .filter_map(|(r, _)| {
+                        let n = |i| cell(r, i).and_then(|c| parse_number(&c).map(|n| n.value));
+                        n(a).zip(n(b))
+                    })
+                    .collect();
+                pairs.len() >= 3 && pairs.iter().all(|(s, e)| s <= e)
+            }
+        });
+        if end.is_some() {
+            starts.push(a);
+        }
+    }
+    starts
+}
+
+/// Roles that need the other columns: a frequency weight, row numbers,
+/// units named, intervals' starts, constants.
 pub(super) fn assign(list: &[String], sample: &[(OwnedRow, Loc)], cols: &mut [Column]) {
+    for (name, c) in list.iter().zip(cols.iter_mut()) {
+        if let Some(k) = entity_role(name, c) {
+            c.kind = k;
+        }
+    }
+    for a in interval_starts(list, sample, cols) {
+        cols[a].kind = Kind::Bound;
+    }
+    // One number in every row (a binomial's 20 trials each): a constant of
+    // the design, which varies with nothing and measures nothing.
+    for c in cols.iter_mut() {
+        if matches!(c.kind, Kind::Number | Kind::Ordered) && c.distinct == 1 && c.present >= 3 {
+            c.kind = Kind::Code;
+        }
+    }
     // Row numbers lead the row (R's row names, a data frame's index); a
     // later column that happens to count up is a value.
     if !cols.is_empty() && cols.len() > 1 && consecutive(sample, 0, &cols[0]) {
