@@ -463,6 +463,40 @@ fn a_constant_column_is_no_measure() {
     assert_ne!(v["xLabel"], "total", "{v} {err}");
 }
 
+#[test]
+fn an_age_in_a_panel_is_no_measure_over_its_years() {
+    // Women followed year after year: each a year older a year later, so
+    // mean(age) over the years is a straight line by construction; the
+    // wage is what a person would draw. The rows by person (a long
+    // table of things measured again), then by year.
+    let r = lcg(400);
+    let mut rows = Vec::new();
+    for p in 0..40u64 {
+        let born = 20 + r[p as usize] % 35;
+        for year in 70..80u64 {
+            let wage = 1.0 + (r[(p * 10 + year - 70) as usize] % 100) as f64 / 50.0;
+            rows.push((
+                p,
+                year,
+                format!("{},{},{year},{wage:.3}", p + 1, year - born),
+            ));
+        }
+    }
+    let csv = table("idcode,age,year,ln_wage", rows.iter().map(|r| r.2.clone()));
+    let (v, err) = auto(&csv);
+    assert_eq!(v["yLabel"], "mean(ln_wage)", "{v} {err}");
+    // Sorted by the year, written in full: no long table, the rows at
+    // each year averaged.
+    rows.sort_by_key(|r| (r.1, r.0));
+    let csv = table(
+        "idcode,age,year,ln_wage",
+        rows.iter()
+            .map(|r| r.2.replace(&format!(",{},", r.1), &format!(",19{},", r.1))),
+    );
+    let (v, err) = auto(&csv);
+    assert_eq!(v["yLabel"], "mean(ln_wage)", "{v} {err}");
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

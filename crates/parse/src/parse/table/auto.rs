@@ -202,7 +202,7 @@ pub(super) fn choose(
         .or_else(|| first_value(cols, &[x0, category]))
         .or_else(|| first_value(cols, &[category]))
         .filter(|&v| !(category.is_some() && roles::stands_for_groups(&list[v], &cols[v])));
-    let Some(value) = value else {
+    let Some(mut value) = value else {
         return no_amounts(list, sample, cols, category, what).map(Some);
     };
     // Only codes that repeat (`group`: 1, 1, 2, ...): groups to count,
@@ -223,7 +223,18 @@ pub(super) fn choose(
     if let Some(choice) = panel::repeated(list, sample, cols, category) {
         return Ok(Some(choice));
     }
-    let x = roles::line_x(sample, cols, ordered_x(cols, Some(value)), value, category);
+    let mut x = roles::line_x(sample, cols, ordered_x(cols, Some(value)), value, category);
+    // A clock counted from x (an age over the years of a panel) says
+    // nothing over it: the next amount instead, if any.
+    if let Some(ox) = x
+        && cols[ox].kind != Kind::Date
+        && roles::clock(sample, ox, value)
+        && let Some(other) = first_value(cols, &[x0, category, Some(value), Some(ox)])
+            .filter(|&o| cols[o].kind == Kind::Number)
+    {
+        value = other;
+        x = roles::line_x(sample, cols, ordered_x(cols, Some(value)), value, category);
+    }
     if let Some(choice) = x.and_then(|x| years_by_years(list, sample, cols, x, value)) {
         return Ok(Some(choice));
     }

@@ -307,6 +307,42 @@ pub(super) fn serial(sample: &[(OwnedRow, Loc)], value: usize) -> bool {
     cov / var >= 0.5
 }
 
+/// Whether `value` is a clock counted from `x`: its mean at each x moves
+/// in step with x, one unit a unit (an age over the years of a panel:
+/// each person a year older a year later, so its mean over the years is a
+/// straight line by construction and says nothing). Five values of x at
+/// least, a slope within a tenth of 1 and the means on a line.
+pub(super) fn clock(sample: &[(OwnedRow, Loc)], x: usize, value: usize) -> bool {
+    let mut at: std::collections::BTreeMap<i64, (f64, f64)> = std::collections::BTreeMap::new();
+    for (r, _) in sample {
+        let n = |i| cell(r, i).and_then(|c| parse_number(&c).map(|n| n.value));
+        if let (Some(a), Some(b)) = (n(x), n(value)) {
+            let e = at.entry((a * 1000.0).round() as i64).or_default();
+            *e = (e.0 + b, e.1 + 1.0);
+        }
+    }
+    if at.len() < 5 {
+        return false;
+    }
+    let pts: Vec<(f64, f64)> = at
+        .iter()
+        .map(|(k, (s, n))| (*k as f64 / 1000.0, s / n))
+        .collect();
+    let len = pts.len() as f64;
+    let (mx, my) = pts
+        .iter()
+        .fold((0.0, 0.0), |a, p| (a.0 + p.0 / len, a.1 + p.1 / len));
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let syy: f64 = pts.iter().map(|p| (p.1 - my).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    if sxx <= 0.0 || syy <= 0.0 {
+        return false;
+    }
+    let slope = sxy / sxx;
+    let r2 = sxy * sxy / (sxx * syy);
+    (0.9..=1.1).contains(&slope.abs()) && r2 >= 0.98
+}
+
 /// Distinct values a code needs at most to group rows (bars, colours).
 const MAX_CODE_GROUPS: usize = 12;
 

@@ -106,6 +106,7 @@ pub(super) fn repeated(
             && cols[i].kind == Kind::Number
             && !cols[i].sparse
             && varies(sample, &things, i)
+            && !super::roles::clock(sample, x, i)
     })?;
     // A line per thing where the whole input is in the sample (whose
     // first row may have been the header) and holds a few; else the
