@@ -497,6 +497,28 @@ fn an_age_in_a_panel_is_no_measure_over_its_years() {
     assert_eq!(v["yLabel"], "mean(ln_wage)", "{v} {err}");
 }
 
+#[test]
+fn a_code_nesting_the_groups_is_no_amount_of_them() {
+    // Bakers in the series of a contest, a row per baker and episode:
+    // each baker's series number is the same in all their rows, so its
+    // mean by baker gives the number back; it labels groups of bakers.
+    let r = lcg(300);
+    let mut rows = Vec::new();
+    for series in 1..=4 {
+        for episode in 1..=6 {
+            for b in 0..(8 - episode) {
+                let i = rows.len();
+                rows.push(format!(
+                    "{series},{episode},baker{series}{b},{}",
+                    1 + r[i] % 8
+                ));
+            }
+        }
+    }
+    let (v, err) = auto(&table("series,episode,baker,technical", rows.into_iter()));
+    assert_ne!(v["yLabel"], "mean(series)", "{v} {err}");
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

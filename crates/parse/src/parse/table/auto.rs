@@ -198,9 +198,19 @@ pub(super) fn choose(
             Kind::Number | Kind::Weight | Kind::Ordered | Kind::Code
         ) && Some(c) != category
     });
+    // Codes that nest the category (a baker's series) are no amount of it.
+    let nested: Vec<Option<usize>> = category
+        .map(|c| {
+            (0..cols.len())
+                .filter(|&v| v != c && Some(v) != calculated && roles::nests(sample, cols, c, v))
+                .map(Some)
+                .collect()
+        })
+        .unwrap_or_default();
+    let skip = |more: &[Option<usize>]| [more, nested.as_slice()].concat();
     let value = calculated
-        .or_else(|| first_value(cols, &[x0, category]))
-        .or_else(|| first_value(cols, &[category]))
+        .or_else(|| first_value(cols, &skip(&[x0, category])))
+        .or_else(|| first_value(cols, &skip(&[category])))
         .filter(|&v| !(category.is_some() && roles::stands_for_groups(&list[v], &cols[v])));
     let Some(mut value) = value else {
         return no_amounts(list, sample, cols, category, what).map(Some);

@@ -7,7 +7,9 @@
 //! measure or a line's x), the units a row is about numbered (`Subject`,
 //! `student`, `patid`: identifiers), the start of an interval whose end
 //! is another column (`start`/`stop`, `entry`/`exit`, `time1`/`time2`:
-//! no x for its end) and a constant (the same number in every row). What one column shows alone (codes by name,
+//! no x for its end), a constant (the same number in every row), codes
+//! nesting a category (a baker's series) and a clock counted from an x
+//! (an age over a panel's years). What one column shows alone (codes by name,
 //! years only where a year can be) is measured in `columns.rs`. The
 //! scoring of charts (`auto/score.rs`) reads these roles; no rule here
 //! names a file.
@@ -341,6 +343,37 @@ pub(super) fn clock(sample: &[(OwnedRow, Loc)], x: usize, value: usize) -> bool 
     let slope = sxy / sxx;
     let r2 = sxy * sxy / (sxx * syy);
     (0.9..=1.1).contains(&slope.abs()) && r2 >= 0.98
+}
+
+/// Whether whole numbers `value` label groups above `group` (a baker's
+/// series, a plot's block): a few of them, one within each group of two
+/// rows or more on average (nine groups in ten: a name may recur in
+/// another series), each label naming two groups or more. Their mean by the group gives each its label back: a
+/// code nesting the groups, no amount.
+pub(super) fn nests(
+    sample: &[(OwnedRow, Loc)],
+    cols: &[Column],
+    group: usize,
+    value: usize,
+) -> bool {
+    let (g, v) = (&cols[group], &cols[value]);
+    if !v.whole || v.distinct > MAX_CODE_GROUPS || v.distinct < 2 || g.present < 2 * g.distinct {
+        return false;
+    }
+    let mut of: std::collections::HashMap<String, std::collections::HashSet<String>> =
+        std::collections::HashMap::new();
+    for (r, _) in sample {
+        if let (Some(k), Some(x)) = (cell(r, group), cell(r, value)) {
+            of.entry(k.into_owned()).or_default().insert(x.into_owned());
+        }
+    }
+    let mixed = of.values().filter(|s| s.len() > 1).count();
+    // Each label names two groups or more (a rare amount names one).
+    let mut named: std::collections::HashMap<&String, usize> = std::collections::HashMap::new();
+    for x in of.values().flatten() {
+        *named.entry(x).or_default() += 1;
+    }
+    !of.is_empty() && mixed * 10 < of.len() && named.values().all(|&n| n >= 2)
 }
 
 /// Distinct values a code needs at most to group rows (bars, colours).
