@@ -519,6 +519,23 @@ fn a_code_nesting_the_groups_is_no_amount_of_them() {
     assert_ne!(v["yLabel"], "mean(series)", "{v} {err}");
 }
 
+#[test]
+fn a_numbered_code_column_is_never_averaged() {
+    // Leaders' spells: a country's numeric code (`cowcode2`, a second
+    // coding of countries) beside the year each spell began and its length.
+    let r = lcg(200);
+    let rows = (0..120).map(|i| {
+        let code = [700, 339, 615, 540, 160, 20][i % 6] + (i / 6) % 3;
+        format!(
+            "{code},{},{}",
+            1946 + r[i] % 60,
+            1 + r[i + 120 - i / 2] % 20
+        )
+    });
+    let (v, err) = auto(&table("cowcode2,start_year,duration", rows));
+    assert_eq!(v["yLabel"], "mean(duration)", "{v} {err}");
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

@@ -82,9 +82,13 @@ const ENTITY_ID_STEMS: &[&str] = &[
 /// numbers are no whole numbers (a hospital's rate).
 fn entity_role(name: &str, c: &Column) -> Option<Kind> {
     let w = words(name);
+    // `patid`; a code numbered (`cowcode2`: a second country code).
     if w.iter().any(|w| {
         w.strip_suffix("id")
             .is_some_and(|stem| ENTITY_ID_STEMS.contains(&stem))
+            || (w.len() > 4
+                && w.trim_end_matches(|c: char| c.is_ascii_digit())
+                    .ends_with("code"))
     }) {
         return Some(Kind::Id);
     }
