@@ -385,6 +385,24 @@ fn a_calculated_column_is_the_measure_drawn() {
         (Some("season"), Some("rate")),
         "{err}"
     );
+    // Wide columns folded, a share calculated from the fold's value: the
+    // share by the fold's key, not the raw value.
+    let wide = (0..12).map(|i| format!("t{i},{},{},20", 1 + i % 7, 2 + i % 5));
+    let csv = table("team,made2019,made2020,tried", wide);
+    let (v, err) = auto_with(
+        &[
+            "--fold",
+            "made2019,made2020",
+            "--calculate",
+            "share=value/tried",
+        ],
+        &csv,
+    );
+    assert_eq!(
+        (v["xLabel"].as_str(), v["yLabel"].as_str()),
+        (Some("key"), Some("mean(share)")),
+        "{v} {err}"
+    );
 }
 
 #[test]

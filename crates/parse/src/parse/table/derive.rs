@@ -302,7 +302,12 @@ pub(super) fn derive(
         opts.label = Some(row_name);
         opts.transform.row = true;
     }
-    if let Some(name) = last.filter(|_| opts.values.is_empty() && opts.label.is_some()) {
+    // With a fold and no -y, the last calculated from the fold's value is
+    // the value charted by the fold's key (a user who computed it wants it
+    // drawn).
+    let folded = t.fold.is_some();
+    if let Some(name) = last.filter(|_| opts.values.is_empty() && (opts.label.is_some() || folded))
+    {
         opts.values = vec![name];
     }
     if let Some(f) = &t.fold {

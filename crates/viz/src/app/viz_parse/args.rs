@@ -300,8 +300,8 @@ pub struct VizParseArgs {
     /// spaces), + - * /, parentheses, abs ceil exp floor log log10 round
     /// sqrt, min max pow; a division by zero or a missing cell gives no
     /// value (said once). Repeatable; -x/-y/-s/--filter name the new
-    /// column like any other, and with -x and no -y the last one is
-    /// charted.
+    /// column like any other, and with no -y the last one is charted
+    /// (with no -x either, by the x the automatic choice takes).
     #[arg(help_heading = TRANSFORMS, long, value_name = "NAME=EXPR")]
     pub calculate: Vec<String>,
 
