@@ -198,11 +198,17 @@ pub(super) fn choose(
             Kind::Number | Kind::Weight | Kind::Ordered | Kind::Code
         ) && Some(c) != category
     });
-    // Codes that nest the category (a baker's series) are no amount of it.
+    // Codes that nest the category (a baker's series) and numbers that
+    // number each group's rows (a baker's episodes) are no amount of it.
     let nested: Vec<Option<usize>> = category
         .map(|c| {
             (0..cols.len())
-                .filter(|&v| v != c && Some(v) != calculated && roles::nests(sample, cols, c, v))
+                .filter(|&v| {
+                    v != c
+                        && Some(v) != calculated
+                        && (roles::nests(sample, cols, c, v)
+                            || roles::numbers_rows(sample, cols, c, v))
+                })
                 .map(Some)
                 .collect()
         })

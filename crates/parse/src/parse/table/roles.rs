@@ -380,6 +380,35 @@ pub(super) fn nests(
     !of.is_empty() && mixed * 10 < of.len() && named.values().all(|&n| n >= 2)
 }
 
+/// Whether whole numbers `value` number the rows of each group of
+/// `group` (1, 2, ..., k for a baker's k episodes) in nine groups in ten,
+/// of two rows or more on average: their mean by the group is (k + 1) / 2,
+/// a count of its rows in disguise, no amount.
+pub(super) fn numbers_rows(
+    sample: &[(OwnedRow, Loc)],
+    cols: &[Column],
+    group: usize,
+    value: usize,
+) -> bool {
+    let (g, v) = (&cols[group], &cols[value]);
+    if !v.whole || g.present < 2 * g.distinct {
+        return false;
+    }
+    let mut of: std::collections::HashMap<String, Vec<f64>> = std::collections::HashMap::new();
+    for (r, _) in sample {
+        if let (Some(k), Some(x)) = (cell(r, group), cell(r, value)) {
+            let x = parse_number(&x).map_or(f64::NAN, |n| n.value);
+            of.entry(k.into_owned()).or_default().push(x);
+        }
+    }
+    let mut counted = 0;
+    for xs in of.values_mut() {
+        xs.sort_by(f64::total_cmp);
+        counted += usize::from(xs.iter().enumerate().all(|(i, x)| *x == (i + 1) as f64));
+    }
+    !of.is_empty() && counted * 10 >= of.len() * 9
+}
+
 /// Distinct values a code needs at most to group rows (bars, colours).
 const MAX_CODE_GROUPS: usize = 12;
 
