@@ -349,11 +349,27 @@ pub(super) fn clock(sample: &[(OwnedRow, Loc)], x: usize, value: usize) -> bool 
     (0.9..=1.1).contains(&slope.abs()) && r2 >= 0.98
 }
 
+/// The cells of column `value` in the rows of each value of `group`.
+fn by_group(
+    sample: &[(OwnedRow, Loc)],
+    group: usize,
+    value: usize,
+) -> std::collections::HashMap<String, Vec<String>> {
+    let mut of: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    for (r, _) in sample {
+        if let (Some(k), Some(x)) = (cell(r, group), cell(r, value)) {
+            of.entry(k.into_owned()).or_default().push(x.into_owned());
+        }
+    }
+    of
+}
+
 /// Whether whole numbers `value` label groups above `group` (a baker's
 /// series, a plot's block): a few of them, one within each group of two
 /// rows or more on average (nine groups in ten: a name may recur in
-/// another series), each label naming two groups or more. Their mean by the group gives each its label back: a
-/// code nesting the groups, no amount.
+/// another series), each label naming two groups or more. Their mean by
+/// the group gives each its label back: a code nesting the groups, no
+/// amount.
 pub(super) fn nests(
     sample: &[(OwnedRow, Loc)],
     cols: &[Column],
@@ -364,17 +380,13 @@ pub(super) fn nests(
     if !v.whole || v.distinct > MAX_CODE_GROUPS || v.distinct < 2 || g.present < 2 * g.distinct {
         return false;
     }
-    let mut of: std::collections::HashMap<String, std::collections::HashSet<String>> =
-        std::collections::HashMap::new();
-    for (r, _) in sample {
-        if let (Some(k), Some(x)) = (cell(r, group), cell(r, value)) {
-            of.entry(k.into_owned()).or_default().insert(x.into_owned());
-        }
-    }
-    let mixed = of.values().filter(|s| s.len() > 1).count();
+    let of = by_group(sample, group, value);
+    let labels: Vec<std::collections::HashSet<&String>> =
+        of.values().map(|xs| xs.iter().collect()).collect();
+    let mixed = labels.iter().filter(|s| s.len() > 1).count();
     // Each label names two groups or more (a rare amount names one).
     let mut named: std::collections::HashMap<&String, usize> = std::collections::HashMap::new();
-    for x in of.values().flatten() {
+    for x in labels.iter().flatten() {
         *named.entry(x).or_default() += 1;
     }
     !of.is_empty() && mixed * 10 < of.len() && named.values().all(|&n| n >= 2)
@@ -394,18 +406,18 @@ pub(super) fn numbers_rows(
     if !v.whole || g.present < 2 * g.distinct {
         return false;
     }
-    let mut of: std::collections::HashMap<String, Vec<f64>> = std::collections::HashMap::new();
-    for (r, _) in sample {
-        if let (Some(k), Some(x)) = (cell(r, group), cell(r, value)) {
-            let x = parse_number(&x).map_or(f64::NAN, |n| n.value);
-            of.entry(k.into_owned()).or_default().push(x);
-        }
-    }
-    let mut counted = 0;
-    for xs in of.values_mut() {
-        xs.sort_by(f64::total_cmp);
-        counted += usize::from(xs.iter().enumerate().all(|(i, x)| *x == (i + 1) as f64));
-    }
+    let of = by_group(sample, group, value);
+    let counted = of
+        .values()
+        .filter(|xs| {
+            let mut n: Vec<f64> = xs
+                .iter()
+                .map(|x| parse_number(x).map_or(f64::NAN, |n| n.value))
+                .collect();
+            n.sort_by(f64::total_cmp);
+            n.iter().enumerate().all(|(i, x)| *x == (i + 1) as f64)
+        })
+        .count();
     !of.is_empty() && counted * 10 >= of.len() * 9
 }
 
