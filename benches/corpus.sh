@@ -50,7 +50,8 @@
 # or `cowcode2` are identifiers; an interval's start, `start`/`stop`,
 # `entry`/`exit`, `time1`/`time2`, is no x nor scatter axis of its end; a
 # constant is no measure; codes nesting the category, a baker's series,
-# are no amount of it; a clock counted from x, an age over a panel's
+# and numbers of each group's rows, a baker's episodes 1..k, are no
+# amount of it; a clock counted from x, an age over a panel's
 # years, gives way to the next amount): 269 of 282 here and 257 of 269
 # held out by the rules as before (in the same build of main: 269 and
 # 257), with about a dozen fewer charts a person would call wrong by hand.
