@@ -5,7 +5,6 @@
 //! -x group as a box). Both are collected from the rows as they stream
 //! (`collect.rs`) and made into their chart here at the end.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use super::super::ParseError;
@@ -16,17 +15,7 @@ use super::collect::chart_of;
 use crate::spec::boxplot::BoxStats;
 use crate::spec::{Chart, ChartType, Point, Series};
 
-/// Categories in reading order: numbers by value, before words in
-/// alphabetical order (case aside), so hours run 0..23 and days by name.
-pub(crate) fn category_order(a: &str, b: &str) -> Ordering {
-    let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
-    match (num(a), num(b)) {
-        (Some(x), Some(y)) => x.total_cmp(&y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => a.to_lowercase().cmp(&b.to_lowercase()).then(a.cmp(b)),
-    }
-}
+pub(crate) use crate::spec::order::category_order;
 
 /// Each cell as a share of its row's or column's total, in percent.
 fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
