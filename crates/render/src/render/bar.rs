@@ -4,11 +4,14 @@
 //! are one row per label, a segment per series end to end.
 
 use super::RenderOptions;
+use super::plot::axes::{Anchor, place_labels};
+use super::plot::scaled;
 use super::text::{
-    Line, NumFormat, PALETTE, Style, are_years, clean_line, clean_title, titled, width, with_unit,
+    Line, NumFormat, PALETTE, Style, are_years, clean_line, clean_title, paint, titled, width,
+    with_unit,
 };
 use super::wrap::{pad_left, pad_right, truncate};
-use crate::spec::Chart;
+use crate::spec::{Chart, ScaleType};
 
 const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
@@ -81,11 +84,65 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     if let Some(l) = title_line(chart, header_unit, lw, opts) {
         lines.push(l);
     }
-    let scale = Scale::new(s, bw);
     let cols = Columns { lw, vw, bw };
+    if let Some(kind) = chart.y_scale.filter(|k| *k != ScaleType::Linear) {
+        return scaled_bars(s, (&labels, &values), kind, &cols, opts, lines);
+    }
+    let scale = Scale::new(s, bw);
     for ((p, label), value) in s.iter().zip(&labels).zip(&values) {
         lines.push(bar_line(p, (label, value), &scale, &cols, opts));
     }
+}
+
+/// Bars on a log or square-root value scale: each from the scale's floor
+/// to where it puts the value (the value written as it is), and under
+/// them the axis with its ticks (powers of ten on a log scale).
+fn scaled_bars(
+    s: &[Row],
+    (labels, values): (&[String], &[String]),
+    kind: ScaleType,
+    cols: &Columns,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
+    let axis = scaled::bars_axis(s.iter().map(|r| r.value), None, kind, (cols.bw / 8).max(2));
+    let span = axis.hi - axis.lo;
+    let scale = Scale {
+        diverging: false,
+        scale: if span > 0.0 {
+            cols.bw as f64 / span
+        } else {
+            0.0
+        },
+        left_w: 0,
+        right_w: cols.bw,
+    };
+    for ((p, label), value) in s.iter().zip(labels).zip(values) {
+        let placed = Row {
+            value: scaled::bar_length(&axis, kind, p.value),
+            ..p.clone()
+        };
+        lines.push(bar_line(&placed, (label, value), &scale, cols, opts));
+    }
+    if cols.bw < 2 {
+        return;
+    }
+    let ascii = !opts.unicode;
+    let indent = " ".repeat(if cols.lw > 0 { cols.lw + 1 } else { 0 });
+    let at = |t: f64| (((t - axis.lo) * scale.scale).round().max(0.0) as usize).min(cols.bw - 1);
+    let mut rule: Vec<char> = vec![if ascii { '-' } else { '─' }; cols.bw];
+    for t in &axis.ticks {
+        rule[at(t.at)] = if ascii { '+' } else { '┬' };
+    }
+    let rule: String = rule.into_iter().collect();
+    lines.push(format!("{indent}{}", paint(&rule, Style::Dim, opts.color)));
+    let ticks: Vec<(Anchor, &str)> = axis
+        .ticks
+        .iter()
+        .map(|t| (Anchor::Center(at(t.at)), t.label.as_str()))
+        .collect();
+    let text = format!("{indent}{}", place_labels(cols.bw, &ticks));
+    lines.push(text.trim_end().to_string());
 }
 
 /// One row of [`stacked`]: its label, its total (the value written),

@@ -49,6 +49,7 @@ impl ChartKind for Bar {
             value_title: titled(chart.y_label.as_deref(), chart.unit.as_deref()),
             category: nonblank(chart.x_label.as_deref()).map(str::to_string),
             unit: nonblank(chart.unit.as_deref()).map(str::to_string),
+            scale: chart.y_scale,
         }
     }
 
@@ -238,6 +239,7 @@ impl WholeChart for CategoryBars {
                 value_title: chart.y_label,
                 category: chart.x_label,
                 unit: chart.unit,
+                scale: None,
             },
             legend: if series.len() > 1 { series } else { Vec::new() },
             notes: notes

@@ -132,6 +132,7 @@ pub(super) fn picture(chart: &Chart, value_title: Option<String>) -> Body {
             value_title,
             category,
             unit,
+            scale: chart.y_scale,
         },
         Some(mode) => Body::Stacked {
             rows: stack_rows(chart, mode),

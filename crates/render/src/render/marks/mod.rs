@@ -192,12 +192,14 @@ pub(crate) enum Body {
     /// Marks on a pair of axes.
     Plot(Plot),
     /// Horizontal bars, one row each, with their values: the value
-    /// axis' title, the categories' title, the unit.
+    /// axis' title, the categories' title, the unit, and the value
+    /// scale when not linear (bars from its floor).
     Bars {
         rows: Vec<Row>,
         value_title: Option<String>,
         category: Option<String>,
         unit: Option<String>,
+        scale: Option<crate::spec::ScaleType>,
     },
     /// Bars of several series end to end, one row per label, each with
     /// its total: the value axis' title, the categories' title, the unit.
