@@ -50,6 +50,7 @@ impl ChartKind for Bar {
             category: nonblank(chart.x_label.as_deref()).map(str::to_string),
             unit: nonblank(chart.unit.as_deref()).map(str::to_string),
             scale: chart.y_scale,
+            extent: Vec::new(),
         }
     }
 
@@ -240,6 +241,7 @@ impl WholeChart for CategoryBars {
                 category: chart.x_label,
                 unit: chart.unit,
                 scale: None,
+                extent: Vec::new(),
             },
             legend: if series.len() > 1 { series } else { Vec::new() },
             notes: notes

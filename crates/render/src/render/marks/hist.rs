@@ -28,6 +28,7 @@ impl ChartKind for Hist {
             category: nonblank(chart.x_label.as_deref()).map(str::to_string),
             unit: None,
             scale: None,
+            extent: Vec::new(),
         }
     }
 

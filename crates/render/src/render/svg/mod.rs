@@ -150,10 +150,11 @@ fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
             category,
             unit,
             scale,
+            extent,
         } => {
             let titles = (value_title.as_deref(), category.as_deref());
             f.render(rows::bars_height(rows.len()), |a| {
-                rows::bars(&rows, titles, (unit.as_deref(), scale), a)
+                rows::bars(&rows, titles, (unit.as_deref(), scale, &extent), a)
             })
         }
         Body::Stacked {

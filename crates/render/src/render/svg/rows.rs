@@ -30,13 +30,14 @@ pub fn bars_height(n: usize) -> u32 {
 pub fn bars(
     rows: &[Row],
     titles: (Option<&str>, Option<&str>),
-    (unit, kind): (Option<&str>, Option<ScaleType>),
+    (unit, kind, extent): (Option<&str>, Option<ScaleType>, &[f64]),
     area: &Area,
 ) -> Result<(), DrawFailed> {
     let kind = kind.filter(|k| *k != ScaleType::Linear);
+    let values = rows.iter().map(|r| r.value).chain(extent.iter().copied());
     let scale = match kind {
-        Some(k) => scaled::bars_axis(rows.iter().map(|r| r.value), unit, k, 6),
-        None => value_scale(rows, unit),
+        Some(k) => scaled::bars_axis(values, unit, k, 6),
+        None => scale_over(values, unit),
     };
     let mut chart = bar_axes(area, rows, &scale, titles)?;
     bar_mesh(&mut chart, rows, &scale, titles)?;
@@ -112,11 +113,6 @@ pub fn stacked(
             .map_err(failed)?;
     }
     Ok(())
-}
-
-/// The value axis: the terminal's scale over the values and zero.
-fn value_scale(rows: &[Row], unit: Option<&str>) -> Scale {
-    scale_over(rows.iter().map(|r| r.value), unit)
 }
 
 /// The terminal's scale over some values and zero.
