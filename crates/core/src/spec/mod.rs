@@ -592,9 +592,11 @@ pub fn finish(
                 Sort::None => {}
                 Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
                 Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
-                Sort::Label => s
-                    .points
-                    .sort_by(|a, b| order::label_order(&a.label, &b.label)),
+                Sort::Label => {
+                    let cal = order::calendar(s.points.iter().map(|p| p.label.as_str()));
+                    s.points
+                        .sort_by(|a, b| order::label_order(&a.label, &b.label, cal));
+                }
             }
         }
     }

@@ -1,8 +1,8 @@
 //! The order categories are read in, wherever a chart orders them (a
 //! heatmap's axes, bars sorted by label): numbers by value, before
 //! words; day names (`Mon`..`Sun`, `Monday`..) and month names (`Jan`..,
-//! `January`..) in calendar order when both are of the same calendar;
-//! other words alphabetically (case aside). One rule for every chart, so
+//! `January`..) in calendar order when every word of the set names the
+//! same calendar; other words alphabetically (case aside). One rule for every chart, so
 //! a week reads Monday to Sunday in each.
 
 use std::cmp::Ordering;
@@ -52,13 +52,28 @@ pub fn calendar_place(s: &str) -> Option<(u8, u8)> {
         .map(|i| (1, i as u8))
 }
 
-/// Categories in reading order: numbers by value, then day names in a
-/// week's order, then month names in a year's, then other words
-/// alphabetically, case aside (then exactly, so the order is total and a
-/// sort never meets a contradiction).
-pub fn category_order(a: &str, b: &str) -> Ordering {
-    rank(a)
-        .partial_cmp(&rank(b))
+/// The calendar every one of some categories names (0 days, 1 months),
+/// if they all name one: a rule for the whole set, so `sun` among
+/// weather words stays a word.
+pub fn calendar<'a>(labels: impl IntoIterator<Item = &'a str>) -> Option<u8> {
+    let mut kind = None;
+    for l in labels {
+        let (k, _) = calendar_place(l)?;
+        if kind.is_some_and(|c| c != k) {
+            return None;
+        }
+        kind = Some(k);
+    }
+    kind
+}
+
+/// Categories in reading order: numbers by value, then words: in the
+/// order of `cal` (days of a week, months of a year: [`calendar`] of the
+/// whole set) when they name it, else alphabetically, case aside (then
+/// exactly, so the order is total).
+pub fn category_order(a: &str, b: &str, cal: Option<u8>) -> Ordering {
+    rank(a, cal)
+        .partial_cmp(&rank(b, cal))
         .unwrap_or(Ordering::Equal)
         .then_with(|| a.to_lowercase().cmp(&b.to_lowercase()))
         .then_with(|| a.cmp(b))
@@ -67,22 +82,22 @@ pub fn category_order(a: &str, b: &str) -> Ordering {
 /// Labels in order for bars sorted by label: as [`category_order`], but
 /// other words in plain character order (capitals first), as they always
 /// were.
-pub fn label_order(a: &str, b: &str) -> Ordering {
-    rank(a)
-        .partial_cmp(&rank(b))
+pub fn label_order(a: &str, b: &str, cal: Option<u8>) -> Ordering {
+    rank(a, cal)
+        .partial_cmp(&rank(b, cal))
         .unwrap_or(Ordering::Equal)
         .then_with(|| a.cmp(b))
 }
 
-/// A category's class (0 numbers, 1 days, 2 months, 3 other words) and
-/// its place in it.
-fn rank(s: &str) -> (u8, f64) {
+/// A category's class (0 numbers, 1 words of the calendar `cal`, 2 other
+/// words) and its place in it.
+fn rank(s: &str, cal: Option<u8>) -> (u8, f64) {
     if let Some(v) = s.trim().parse::<f64>().ok().filter(|v| v.is_finite()) {
         return (0, v);
     }
-    match calendar_place(s) {
-        Some((c, i)) => (1 + c, f64::from(i)),
-        None => (3, 0.0),
+    match (cal, calendar_place(s)) {
+        (Some(c), Some((k, i))) if c == k => (1, f64::from(i)),
+        _ => (2, 0.0),
     }
 }
 
@@ -91,8 +106,9 @@ mod tests {
     use super::*;
 
     fn sorted(v: &[&str]) -> Vec<String> {
+        let cal = calendar(v.iter().copied());
         let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-        v.sort_by(|a, b| category_order(a, b));
+        v.sort_by(|a, b| category_order(a, b, cal));
         v
     }
 
@@ -125,9 +141,12 @@ mod tests {
         // Words that only start like a day stay alphabetical.
         assert_eq!(calendar_place("Mo"), None);
         assert_eq!(calendar_place("Monsoon"), None);
+        // A set that is not all days (or all months) is words: `sun`
+        // among the weather stays a word.
         assert_eq!(
-            sorted(&["sat", "apple", "Jan", "mon", "7"]),
-            ["7", "mon", "sat", "Jan", "apple"]
+            sorted(&["sun", "fog", "drizzle", "rain"]),
+            ["drizzle", "fog", "rain", "sun"]
         );
+        assert_eq!(sorted(&["sat", "Jan", "mon"]), ["Jan", "mon", "sat"]);
     }
 }

@@ -123,7 +123,13 @@ fn scaled_bars(
     lines: &mut Vec<String>,
 ) {
     let all = s.iter().map(|r| r.value).chain(extent.iter().copied());
-    let axis = scaled::bars_axis(all, None, kind, (cols.bw / 8).max(2));
+    // Every power of ten (the ticks are thinned to the values that fit
+    // below); nice numbers on a square root.
+    let target = match kind {
+        ScaleType::Log => 64,
+        _ => (cols.bw / 6).clamp(3, 10),
+    };
+    let axis = scaled::bars_axis(all, None, kind, target);
     let span = axis.hi - axis.lo;
     let scale = Scale {
         diverging: false,

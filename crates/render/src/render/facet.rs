@@ -233,10 +233,13 @@ pub(super) fn vega_lite(chart: &Chart) -> Value {
     let panels = chart.panels();
     let mut bodies: Vec<(String, Map<String, Value>)> = panels
         .iter()
-        .filter_map(|(name, p)| match kind.vega_lite(p) {
-            Value::Object(m) => Some((name.clone(), m)),
-            _ => None,
-        })
+        // Each panel's body with its drawing (its scale types, its trend).
+        .filter_map(
+            |(name, p)| match marks::drawing_vega_lite(p, kind.vega_lite(p)) {
+                Value::Object(m) => Some((name.clone(), m)),
+                _ => None,
+            },
+        )
         .collect();
     let single = bodies
         .iter()

@@ -15,7 +15,7 @@ use super::collect::chart_of;
 use crate::spec::boxplot::BoxStats;
 use crate::spec::{Chart, ChartType, Point, Series};
 
-pub(crate) use crate::spec::order::category_order;
+use crate::spec::order::{calendar, category_order};
 
 /// Each cell as a share of its row's or column's total, in percent.
 fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
@@ -57,11 +57,14 @@ impl Builder {
         if let Some(by) = self.plan.transform.normalize {
             normalized(&mut series, by);
         }
-        series.sort_by(|a, b| category_order(&a.0, &b.0));
+        // Days or months down (or across) in calendar order when all are.
+        let down = calendar(series.iter().map(|s| s.0.as_str()));
+        let across = calendar(series.iter().flat_map(|s| s.1.iter().map(|c| c.0.as_str())));
+        series.sort_by(|a, b| category_order(&a.0, &b.0, down));
         let series: Vec<Series> = series
             .into_iter()
             .map(|(name, mut cells)| {
-                cells.sort_by(|a, b| category_order(&a.0, &b.0));
+                cells.sort_by(|a, b| category_order(&a.0, &b.0, across));
                 Series {
                     name,
                     points: cells.into_iter().map(|(l, v)| Point::new(l, v)).collect(),
@@ -129,7 +132,7 @@ mod tests {
     #[test]
     fn categories_read_in_order() {
         let mut v = vec!["b", "10", "A", "2", "a"];
-        v.sort_by(|a, b| category_order(a, b));
+        v.sort_by(|a, b| category_order(a, b, None));
         assert_eq!(v, ["2", "10", "A", "a", "b"]);
         let mut s = vec![
             (

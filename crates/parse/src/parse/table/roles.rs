@@ -226,15 +226,12 @@ pub(super) fn bar_order(sample: &[(OwnedRow, Loc)], cols: &[Column], c: usize) -
 /// Whether every value of column `c` in the sample names a day, or every
 /// one a month (`crate::spec::order`'s calendar rule).
 pub(super) fn calendar(sample: &[(OwnedRow, Loc)], c: usize) -> bool {
-    let mut kinds = sample
+    let cells: Vec<_> = sample
         .iter()
         .filter_map(|(r, _)| cell(r, c))
         .filter(|v| !v.trim().is_empty())
-        .map(|v| crate::spec::order::calendar_place(&v).map(|(k, _)| k));
-    match kinds.next() {
-        Some(Some(first)) => kinds.all(|k| k == Some(first)),
-        _ => false,
-    }
+        .collect();
+    crate::spec::order::calendar(cells.iter().map(|v| v.as_ref())).is_some()
 }
 
 /// Words of ordered scales.

@@ -224,7 +224,9 @@ fn power_text(v: f64, fmt: &NumFormat) -> String {
         if (m - 1.0).abs() < 1e-9 {
             return format!("1e{e}");
         }
-        return format!("{}e{e}", fmt.format(m));
+        // The mantissa its own digits (1.5e7, not the ticks' shared 2e7).
+        let own = NumFormat::for_values([m]);
+        return format!("{}e{e}", own.format(m));
     }
     fmt.format(v)
 }
