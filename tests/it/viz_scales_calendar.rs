@@ -188,6 +188,18 @@ fn bar_panels_share_one_value_scale_unless_the_scales_are_free() {
     // Q's 10 is as long as P's 10, not the whole panel.
     assert_eq!(a, c, "{out}");
     assert!(bar_of(&out, "b ")[0] > 5 * c[0], "{out}");
+    // SVG: Q's axis runs to 100 as P's does (P's tick, P's value, Q's tick).
+    let (_, svg, _) = render(&["--format", "svg"], &shared);
+    let texts: Vec<&str> = svg
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next())
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        texts.iter().filter(|t| **t == "100").count(),
+        3,
+        "{texts:?}"
+    );
     let free = event(
         &[
             "--chart",
