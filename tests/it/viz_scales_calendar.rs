@@ -136,6 +136,14 @@ fn log_bars_in_svg_and_in_vega_lite_that_the_real_vega_tools_compile() {
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(svg.contains("1e6") || svg.contains("1e7"), "{svg}");
     assert!(svg.contains("y on a log scale"), "{svg}");
+    // Mermaid's bars are linear: a report shows the data instead.
+    let (code, md, _) = render(&["--format", "markdown"], &e);
+    assert_eq!(code, 0);
+    assert!(
+        md.contains("Not drawn: mermaid has no bar chart on a log"),
+        "{md}"
+    );
+    assert!(md.contains("| China |"), "{md}");
     let (code, vl, err) = render(&["--format", "vega-lite"], &e);
     assert_eq!((code, err.as_str()), (0, ""));
     let spec: Value = serde_json::from_str(&vl).unwrap();

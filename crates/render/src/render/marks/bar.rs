@@ -26,8 +26,8 @@ use super::{
     Body, ChartKind, GrammarMark, Layers, Mermaid, Picture, VegaLayers, WholeChart, Xy, bars,
     groups,
 };
-use crate::spec::Chart;
 use crate::spec::grammar::{ChartSpec, Column, FieldType, Mark, MarkKind, Resolved};
+use crate::spec::{Chart, ScaleType};
 
 pub(super) struct Bar;
 
@@ -77,6 +77,10 @@ impl ChartKind for Bar {
     fn mermaid(&self, chart: &Chart) -> Mermaid {
         if chart.series.len() > 1 {
             return bars::mermaid(chart);
+        }
+        // An xychart's bars are linear: the report shows the data.
+        if chart.y_scale.is_some_and(|s| s != ScaleType::Linear) {
+            return Mermaid::Refused("bar chart on a log or square-root scale");
         }
         Mermaid::Xy {
             categories: chart
