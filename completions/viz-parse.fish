@@ -86,7 +86,7 @@ complete -c viz-parse -l columns -d 'With --follow: names of the columns, comma-
 complete -c viz-parse -l id -d 'With --follow: the live chart\'s id [default: the input\'s file name without extension; `stdin`]' -r
 complete -c viz-parse -l facet -d 'Small multiples: the chart drawn once per value of this column (at most 24), in a grid of panels laid out to the width, each titled by its value; one Vega-Lite `facet`, one Markdown section a panel' -r
 complete -c viz-parse -l facet-columns -d 'With --facet: panels a row [default: as many as fit the width]' -r
-complete -c viz-parse -l facet-scales -d 'With --facet: whether the panels share one x and one y scale (their titles said once for the grid), or each is scaled to its own data. Bars keep each panel\'s own lengths in the terminal and SVG (each bar says its value); Vega-Lite shares their scale too' -r -f -a "shared\t'One x and one y scale over every panel'
+complete -c viz-parse -l facet-scales -d 'With --facet: whether the panels share one x and one y scale (their titles said once for the grid; a log axis too), or each is scaled to its own data. Bar and histogram panels share one value scale (stacked bars keep their own), as in Vega-Lite' -r -f -a "shared\t'One x and one y scale over every panel'
 free\t'Each panel scaled to its own data'"
 complete -c viz-parse -l generate -d 'Print this program\'s completions for a shell (completions bash|zsh|fish|powershell) or its man page (man), then exit' -r -f -a "completions\t''
 man\t''

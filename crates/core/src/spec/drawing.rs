@@ -182,10 +182,12 @@ pub fn check(chart: &Chart) -> Result<(), SpecError> {
         ));
     }
     let scaled = matches!(chart.chart_type, ChartType::Line | ChartType::Point);
+    // Bars' lengths on a log or square-root scale run from its floor.
+    let y_scaled = scaled || chart.chart_type == ChartType::Bar;
     if let Some(s) = chart.y_scale.filter(|s| *s != ScaleType::Linear) {
-        if !scaled {
+        if !y_scaled {
             return bad(format!(
-                "a {} scale on y applies to line and point charts, not a {} chart",
+                "a {} scale on the values applies to line, point and bar charts, not a {} chart",
                 s.as_str(),
                 chart.chart_type.as_str()
             ));

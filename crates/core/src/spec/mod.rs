@@ -10,6 +10,7 @@ pub mod boxplot;
 mod drawing;
 pub mod grammar;
 mod options;
+pub mod order;
 pub mod reduce;
 
 pub use drawing::{Drawing, Fit, ScaleType, Stack, Trend, TrendMethod, trend_fits};
@@ -591,7 +592,11 @@ pub fn finish(
                 Sort::None => {}
                 Sort::Asc => s.points.sort_by(|a, b| a.value.total_cmp(&b.value)),
                 Sort::Desc => s.points.sort_by(|a, b| b.value.total_cmp(&a.value)),
-                Sort::Label => s.points.sort_by(|a, b| by_label(&a.label, &b.label)),
+                Sort::Label => {
+                    let cal = order::calendar(s.points.iter().map(|p| p.label.as_str()));
+                    s.points
+                        .sort_by(|a, b| order::label_order(&a.label, &b.label, cal));
+                }
             }
         }
     }
@@ -603,16 +608,6 @@ pub fn finish(
         cell: chart.meta.cell,
     };
     Ok(chart)
-}
-
-/// Labels in order: both numbers by value, else as text.
-fn by_label(a: &str, b: &str) -> std::cmp::Ordering {
-    match (a.trim().parse::<f64>(), b.trim().parse::<f64>()) {
-        (Ok(x), Ok(y)) => x.total_cmp(&y),
-        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
-        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
-        _ => a.cmp(b),
-    }
 }
 
 #[cfg(test)]

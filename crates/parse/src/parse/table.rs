@@ -200,6 +200,15 @@ pub(crate) fn common_unit<'a>(
     }
 }
 
+/// Bars over days or months, unsorted by the flags, read in calendar
+/// order (by label), whatever order their rows came in.
+fn calendar_bars(kind: ChartType, label: Option<usize>, sample: &[(OwnedRow, Loc)]) -> spec::Sort {
+    match label {
+        Some(l) if kind == ChartType::Bar && roles::calendar(sample, l) => spec::Sort::Label,
+        _ => spec::Sort::None,
+    }
+}
+
 /// Chooses the layout from a sample; see the module doc for the rules.
 fn plan(
     names: Names,
@@ -284,7 +293,9 @@ fn plan(
     let chart = transform_titles(chart, &list, label, &values, opts);
     let nopts = NormalizeOptions {
         max_points,
-        sort: opts.sort.unwrap_or_default(),
+        sort: opts
+            .sort
+            .unwrap_or_else(|| calendar_bars(chart_type, label, sample)),
         reduction: opts.reduction_for(chart_type),
     };
     Ok(Plan {

@@ -4,15 +4,24 @@
 //! are one row per label, a segment per series end to end.
 
 use super::RenderOptions;
+use super::plot::axes::{Anchor, place_labels};
+use super::plot::scaled;
 use super::text::{
-    Line, NumFormat, PALETTE, Style, are_years, clean_line, clean_title, titled, width, with_unit,
+    Line, NumFormat, PALETTE, Style, are_years, clean_line, clean_title, paint, titled, width,
+    with_unit,
 };
 use super::wrap::{pad_left, pad_right, truncate};
-use crate::spec::Chart;
+use crate::spec::{Chart, ScaleType};
 
 const EIGHTHS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
 
 pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    render_within(chart, &[], opts, lines);
+}
+
+/// [`render`] on a value scale that reaches `extent` too (the values of
+/// every panel of small multiples with shared scales).
+pub fn render_within(chart: &Chart, extent: &[f64], opts: &RenderOptions, lines: &mut Vec<String>) {
     let several = chart.series.len() > 1;
     for (i, s) in chart.series.iter().enumerate() {
         if several {
@@ -34,7 +43,7 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
                 series: None,
             })
             .collect();
-        bars(chart, &rows, opts, lines);
+        bars_within(chart, &rows, extent, opts, lines);
     }
 }
 
@@ -64,6 +73,17 @@ pub fn fill_glyph(series: Option<usize>, ascii: bool) -> char {
 /// Bars on one shared scale, one row each, titled by the chart's labels
 /// and unit.
 pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<String>) {
+    bars_within(chart, s, &[], opts, lines);
+}
+
+/// [`bars`] on a value scale that reaches `extent` too.
+pub fn bars_within(
+    chart: &Chart,
+    s: &[Row],
+    extent: &[f64],
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
     if s.is_empty() {
@@ -81,11 +101,85 @@ pub fn bars(chart: &Chart, s: &[Row], opts: &RenderOptions, lines: &mut Vec<Stri
     if let Some(l) = title_line(chart, header_unit, lw, opts) {
         lines.push(l);
     }
-    let scale = Scale::new(s, bw);
     let cols = Columns { lw, vw, bw };
+    if let Some(kind) = chart.y_scale.filter(|k| *k != ScaleType::Linear) {
+        return scaled_bars(s, (&labels, &values, extent), kind, &cols, opts, lines);
+    }
+    let scale = Scale::new(s.iter().map(|r| r.value).chain(extent.iter().copied()), bw);
     for ((p, label), value) in s.iter().zip(&labels).zip(&values) {
         lines.push(bar_line(p, (label, value), &scale, &cols, opts));
     }
+}
+
+/// Bars on a log or square-root value scale: each from the scale's floor
+/// to where it puts the value (the value written as it is), and under
+/// them the axis with its ticks (powers of ten on a log scale).
+fn scaled_bars(
+    s: &[Row],
+    (labels, values, extent): (&[String], &[String], &[f64]),
+    kind: ScaleType,
+    cols: &Columns,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
+    let all = s.iter().map(|r| r.value).chain(extent.iter().copied());
+    // Every power of ten (the ticks are thinned to the values that fit
+    // below); nice numbers on a square root.
+    let target = match kind {
+        ScaleType::Log => 64,
+        _ => (cols.bw / 6).clamp(3, 10),
+    };
+    let axis = scaled::bars_axis(all, None, kind, target);
+    let span = axis.hi - axis.lo;
+    let scale = Scale {
+        diverging: false,
+        scale: if span > 0.0 {
+            cols.bw as f64 / span
+        } else {
+            0.0
+        },
+        left_w: 0,
+        right_w: cols.bw,
+    };
+    for ((p, label), value) in s.iter().zip(labels).zip(values) {
+        let placed = Row {
+            value: scaled::bar_length(&axis, kind, p.value),
+            ..p.clone()
+        };
+        lines.push(bar_line(&placed, (label, value), &scale, cols, opts));
+    }
+    if cols.bw < 2 {
+        return;
+    }
+    let ascii = !opts.unicode;
+    let indent = " ".repeat(if cols.lw > 0 { cols.lw + 1 } else { 0 });
+    let at = |t: f64| (((t - axis.lo) * scale.scale).round().max(0.0) as usize).min(cols.bw - 1);
+    // The ticks whose values fit side by side, two spaces apart.
+    let mut ticks: Vec<(usize, &str)> = Vec::new();
+    for t in &axis.ticks {
+        let (c, tw) = (at(t.at), width(&t.label));
+        let clear = ticks
+            .last()
+            .is_none_or(|&(p, l)| c >= p + (width(l) + tw).div_ceil(2) + 2);
+        if clear && c + tw.div_ceil(2) <= cols.bw {
+            ticks.push((c, t.label.as_str()));
+        }
+    }
+    if ticks.is_empty() {
+        return;
+    }
+    let mut rule: Vec<char> = vec![if ascii { '-' } else { '─' }; cols.bw];
+    for &(c, _) in &ticks {
+        rule[c] = if ascii { '+' } else { '┬' };
+    }
+    let rule: String = rule.into_iter().collect();
+    lines.push(format!("{indent}{}", paint(&rule, Style::Dim, opts.color)));
+    let ticks: Vec<(Anchor, &str)> = ticks
+        .into_iter()
+        .map(|(c, l)| (Anchor::Center(c), l))
+        .collect();
+    let text = format!("{indent}{}", place_labels(cols.bw, &ticks));
+    lines.push(text.trim_end().to_string());
 }
 
 /// One row of [`stacked`]: its label, its total (the value written),
@@ -148,7 +242,7 @@ pub fn stacked(chart: &Chart, s: &[StackRow], opts: &RenderOptions, lines: &mut 
             })
         })
         .collect();
-    let scale = Scale::new(&ends, bw);
+    let scale = Scale::new(ends.iter().map(|r| r.value), bw);
     let cols = Columns { lw, vw, bw };
     for ((r, label), value) in s.iter().zip(&labels).zip(&values) {
         lines.push(stack_line(r, (label, value), &scale, &cols, opts));
@@ -287,9 +381,9 @@ struct Scale {
 }
 
 impl Scale {
-    fn new(s: &[Row], bw: usize) -> Scale {
-        let neg_max = s.iter().map(|p| -p.value).fold(0.0f64, f64::max);
-        let pos_max = s.iter().map(|p| p.value).fold(0.0f64, f64::max);
+    fn new(values: impl Iterator<Item = f64> + Clone, bw: usize) -> Scale {
+        let neg_max = values.clone().map(|v| -v).fold(0.0f64, f64::max);
+        let pos_max = values.fold(0.0f64, f64::max);
         let diverging = neg_max > 0.0;
         // Cells per unit of value, and the width left of the zero axis.
         let (scale, left_w) = if diverging {

@@ -4,9 +4,10 @@
 //!
 //! With shared scales (the default) the panels that draw on a pair of
 //! axes (lines, scatters) get one x and one y range, the union of all
-//! panels', and the axes' titles are said once for the grid instead of in
-//! each panel; bars keep their own lengths in the terminal and SVG (each
-//! bar says its value) and share their scale in Vega-Lite. Vega-Lite
+//! panels' (on a log or square-root axis too), and the axes' titles are
+//! said once for the grid instead of in each panel; bars and histograms
+//! get one value scale over every panel's values (stacked bars keep
+//! their own), in the terminal, SVG and Vega-Lite. Vega-Lite
 //! gets one `facet` spec (`resolve` independent when the scales are
 //! free), SVG a grid of the panels' pictures, Markdown a section a panel.
 
@@ -17,7 +18,7 @@ use super::plot::{self, AxisSpec, Plot};
 use super::text::{Style, clean_line, paint, visible_width};
 use super::wrap::{pad_left, truncate};
 use super::{RenderOptions, fit};
-use crate::spec::{Chart, Facet, FacetScales};
+use crate::spec::{Chart, ChartType, Facet, FacetScales};
 
 /// Columns between two panels.
 const GAP: usize = 2;
@@ -60,10 +61,11 @@ struct SharedPlots {
     titles: (Option<String>, Option<String>),
 }
 
-/// A number or date axis' min, max and domain, to be read or set.
-type Range<'a> = (&'a mut f64, &'a mut f64, &'a mut Option<(f64, f64)>);
+/// A number, date or scaled axis' min, max and domain (a scaled axis has
+/// none: its ends are its range), to be read or set.
+type Range<'a> = (&'a mut f64, &'a mut f64, Option<&'a mut Option<(f64, f64)>>);
 
-/// The [`Range`] of a number or date axis.
+/// The [`Range`] of a number, date or scaled axis.
 fn range(a: &mut AxisSpec) -> Option<Range<'_>> {
     match a {
         AxisSpec::Number {
@@ -71,10 +73,30 @@ fn range(a: &mut AxisSpec) -> Option<Range<'_>> {
         }
         | AxisSpec::Date {
             min, max, domain, ..
-        } => Some((min, max, domain)),
-        // A log or square-root axis keeps its own range in each panel.
-        AxisSpec::Category { .. } | AxisSpec::Scaled { .. } => None,
+        } => Some((min, max, Some(domain))),
+        // A log or square-root axis' ends are where its scale puts them.
+        AxisSpec::Scaled { min, max, .. } => Some((min, max, None)),
+        AxisSpec::Category { .. } => None,
     }
+}
+
+/// The values every bar or histogram panel's scale reaches, when the
+/// scales are shared: the smallest and largest of all panels' (stacked
+/// bars, whose ends are sums, keep their own).
+fn bars_extent(chart: &Chart, panels: &[(String, Chart)]) -> Option<Vec<f64>> {
+    let facet = chart.facet.as_ref()?;
+    let bars = matches!(chart.chart_type, ChartType::Bar | ChartType::Hist);
+    if facet.scales != FacetScales::Shared || !bars || chart.stack.is_some() {
+        return None;
+    }
+    let values = panels
+        .iter()
+        .flat_map(|(_, c)| c.series.iter().flat_map(|s| &s.points))
+        .map(|p| p.value)
+        .filter(|v| v.is_finite());
+    let lo = values.clone().fold(f64::INFINITY, f64::min);
+    let hi = values.fold(f64::NEG_INFINITY, f64::max);
+    (lo <= hi).then(|| vec![lo, hi])
 }
 
 /// Gives number and date axes the range of them all (category axes keep
@@ -83,6 +105,7 @@ fn unify<'a>(axes: impl Iterator<Item = &'a mut AxisSpec>) {
     let mut axes: Vec<_> = axes.filter_map(range).collect();
     let (mut lo, mut hi, mut domain) = (f64::INFINITY, f64::NEG_INFINITY, false);
     for (min, max, d) in &axes {
+        let d = d.as_deref().copied().flatten();
         let (a0, a1) = d.unwrap_or((**min, **max));
         lo = lo.min(a0.min(**min));
         hi = hi.max(a1.max(**max));
@@ -93,7 +116,9 @@ fn unify<'a>(axes: impl Iterator<Item = &'a mut AxisSpec>) {
     }
     for (min, max, d) in &mut axes {
         (**min, **max) = (lo, hi);
-        **d = domain.then_some((lo, hi));
+        if let Some(d) = d {
+            **d = domain.then_some((lo, hi));
+        }
     }
 }
 
@@ -113,6 +138,7 @@ pub(super) fn terminal(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<Stri
         ..opts.clone()
     };
     let mut shared = shared_plots(chart, &panels, ascii);
+    let extent = bars_extent(chart, &panels);
     if let Some(t) = shared.as_ref().and_then(|s| s.titles.1.as_deref()) {
         lines.push(paint(
             &truncate(&clean_line(t, ascii), w, ascii),
@@ -134,9 +160,10 @@ pub(super) fn terminal(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<Stri
                 Style::Bold,
                 opts.color,
             )];
-            match shared.as_mut().and_then(|s| s.plots[i].take()) {
-                Some(p) => plot::render(&p, &popts, &mut b),
-                None => kind.terminal(panel, &popts, &mut b),
+            match (shared.as_mut().and_then(|s| s.plots[i].take()), &extent) {
+                (Some(p), _) => plot::render(&p, &popts, &mut b),
+                (None, Some(e)) => marks::bars_within(panel, e, &popts, &mut b),
+                (None, None) => kind.terminal(panel, &popts, &mut b),
             }
             b.into_iter().map(|l| fit(l, pw, opts)).collect()
         })
@@ -170,6 +197,7 @@ pub(super) fn pictures(chart: &Chart) -> Vec<(String, Body)> {
     let panels = chart.panels();
     let field = chart.facet.as_ref().map_or("", |f| f.field.as_str());
     let mut shared = shared_plots(chart, &panels, false);
+    let extent = bars_extent(chart, &panels);
     let kind = marks::chart(chart.chart_type);
     panels
         .iter()
@@ -184,6 +212,10 @@ pub(super) fn pictures(chart: &Chart) -> Vec<(String, Body)> {
                 }
                 None => kind.picture(panel),
             };
+            let mut body = body;
+            if let (Body::Bars { extent: e, .. }, Some(shared)) = (&mut body, &extent) {
+                e.clone_from(shared);
+            }
             (format!("{field}: {name}"), body)
         })
         .collect()
@@ -201,10 +233,13 @@ pub(super) fn vega_lite(chart: &Chart) -> Value {
     let panels = chart.panels();
     let mut bodies: Vec<(String, Map<String, Value>)> = panels
         .iter()
-        .filter_map(|(name, p)| match kind.vega_lite(p) {
-            Value::Object(m) => Some((name.clone(), m)),
-            _ => None,
-        })
+        // Each panel's body with its drawing (its scale types, its trend).
+        .filter_map(
+            |(name, p)| match marks::drawing_vega_lite(p, kind.vega_lite(p)) {
+                Value::Object(m) => Some((name.clone(), m)),
+                _ => None,
+            },
+        )
         .collect();
     let single = bodies
         .iter()

@@ -5,7 +5,6 @@
 //! -x group as a box). Both are collected from the rows as they stream
 //! (`collect.rs`) and made into their chart here at the end.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use super::super::ParseError;
@@ -16,17 +15,7 @@ use super::collect::chart_of;
 use crate::spec::boxplot::BoxStats;
 use crate::spec::{Chart, ChartType, Point, Series};
 
-/// Categories in reading order: numbers by value, before words in
-/// alphabetical order (case aside), so hours run 0..23 and days by name.
-pub(crate) fn category_order(a: &str, b: &str) -> Ordering {
-    let num = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
-    match (num(a), num(b)) {
-        (Some(x), Some(y)) => x.total_cmp(&y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => a.to_lowercase().cmp(&b.to_lowercase()).then(a.cmp(b)),
-    }
-}
+use crate::spec::order::{calendar, category_order};
 
 /// Each cell as a share of its row's or column's total, in percent.
 fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
@@ -68,11 +57,14 @@ impl Builder {
         if let Some(by) = self.plan.transform.normalize {
             normalized(&mut series, by);
         }
-        series.sort_by(|a, b| category_order(&a.0, &b.0));
+        // Days or months down (or across) in calendar order when all are.
+        let down = calendar(series.iter().map(|s| s.0.as_str()));
+        let across = calendar(series.iter().flat_map(|s| s.1.iter().map(|c| c.0.as_str())));
+        series.sort_by(|a, b| category_order(&a.0, &b.0, down));
         let series: Vec<Series> = series
             .into_iter()
             .map(|(name, mut cells)| {
-                cells.sort_by(|a, b| category_order(&a.0, &b.0));
+                cells.sort_by(|a, b| category_order(&a.0, &b.0, across));
                 Series {
                     name,
                     points: cells.into_iter().map(|(l, v)| Point::new(l, v)).collect(),
@@ -140,7 +132,7 @@ mod tests {
     #[test]
     fn categories_read_in_order() {
         let mut v = vec!["b", "10", "A", "2", "a"];
-        v.sort_by(|a, b| category_order(a, b));
+        v.sort_by(|a, b| category_order(a, b, None));
         assert_eq!(v, ["2", "10", "A", "a", "b"]);
         let mut s = vec![
             (

@@ -473,18 +473,33 @@ pub(super) fn line_x(
     })
 }
 
-/// The order of bars by column `c`: numbers (codes, years) and ordinal
-/// categories (bands starting with a number, months, weekdays, levels) by
-/// label or as they come; any other category largest first.
+/// The order of bars by column `c`: numbers (codes, years), days and
+/// months by label (in calendar order), other ordinal categories (bands
+/// starting with a number, levels) as they come; any other category
+/// largest first.
 pub(super) fn bar_order(sample: &[(OwnedRow, Loc)], cols: &[Column], c: usize) -> Sort {
     if !matches!(cols[c].kind, Kind::Category | Kind::Name) {
         return Sort::Label;
     }
-    if ordinal(sample, c) {
+    if calendar(sample, c) {
+        // Days and months read in calendar order whatever order they came in.
+        Sort::Label
+    } else if ordinal(sample, c) {
         Sort::None
     } else {
         Sort::Desc
     }
+}
+
+/// Whether every value of column `c` in the sample names a day, or every
+/// one a month (`crate::spec::order`'s calendar rule).
+pub(super) fn calendar(sample: &[(OwnedRow, Loc)], c: usize) -> bool {
+    let cells: Vec<_> = sample
+        .iter()
+        .filter_map(|(r, _)| cell(r, c))
+        .filter(|v| !v.trim().is_empty())
+        .collect();
+    crate::spec::order::calendar(cells.iter().map(|v| v.as_ref())).is_some()
 }
 
 /// Words of ordered scales.

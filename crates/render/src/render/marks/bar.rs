@@ -26,8 +26,8 @@ use super::{
     Body, ChartKind, GrammarMark, Layers, Mermaid, Picture, VegaLayers, WholeChart, Xy, bars,
     groups,
 };
-use crate::spec::Chart;
 use crate::spec::grammar::{ChartSpec, Column, FieldType, Mark, MarkKind, Resolved};
+use crate::spec::{Chart, ScaleType};
 
 pub(super) struct Bar;
 
@@ -49,6 +49,8 @@ impl ChartKind for Bar {
             value_title: titled(chart.y_label.as_deref(), chart.unit.as_deref()),
             category: nonblank(chart.x_label.as_deref()).map(str::to_string),
             unit: nonblank(chart.unit.as_deref()).map(str::to_string),
+            scale: chart.y_scale,
+            extent: Vec::new(),
         }
     }
 
@@ -75,6 +77,10 @@ impl ChartKind for Bar {
     fn mermaid(&self, chart: &Chart) -> Mermaid {
         if chart.series.len() > 1 {
             return bars::mermaid(chart);
+        }
+        // An xychart's bars are linear: the report shows the data.
+        if chart.y_scale.is_some_and(|s| s != ScaleType::Linear) {
+            return Mermaid::Refused("bar chart on a log or square-root scale");
         }
         Mermaid::Xy {
             categories: chart
@@ -238,6 +244,8 @@ impl WholeChart for CategoryBars {
                 value_title: chart.y_label,
                 category: chart.x_label,
                 unit: chart.unit,
+                scale: None,
+                extent: Vec::new(),
             },
             legend: if series.len() > 1 { series } else { Vec::new() },
             notes: notes

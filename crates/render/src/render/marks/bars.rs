@@ -20,10 +20,21 @@ use crate::spec::{Chart, Stack};
 
 /// Draws the series' bars and their legend.
 pub(super) fn terminal(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+    terminal_within(chart, &[], opts, lines);
+}
+
+/// [`terminal`] with grouped bars on a value scale that reaches `extent`
+/// too (stacked rows keep their own).
+pub(super) fn terminal_within(
+    chart: &Chart,
+    extent: &[f64],
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
     let ascii = !opts.unicode;
     match chart.stack {
         None => {
-            bar::bars(chart, &grouped_rows(chart), opts, lines);
+            bar::bars_within(chart, &grouped_rows(chart), extent, opts, lines);
             legend_lines(chart, |i| fill_glyph(Some(i), ascii), opts, lines);
         }
         Some(mode) => {
@@ -132,6 +143,8 @@ pub(super) fn picture(chart: &Chart, value_title: Option<String>) -> Body {
             value_title,
             category,
             unit,
+            scale: chart.y_scale,
+            extent: Vec::new(),
         },
         Some(mode) => Body::Stacked {
             rows: stack_rows(chart, mode),

@@ -27,6 +27,8 @@ impl ChartKind for Hist {
             value_title: titled(chart.y_label.as_deref(), None),
             category: nonblank(chart.x_label.as_deref()).map(str::to_string),
             unit: None,
+            scale: None,
+            extent: Vec::new(),
         }
     }
 

@@ -64,6 +64,20 @@ pub(crate) fn of(kind: MarkKind) -> &'static dyn GrammarMark {
     }
 }
 
+/// Bars of a quick bar chart or histogram in the terminal on a value
+/// scale that reaches `extent` too: small multiples' shared scale.
+pub(crate) fn bars_within(
+    chart: &Chart,
+    extent: &[f64],
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
+    if chart.series.len() > 1 && chart.chart_type == ChartType::Bar {
+        return bars::terminal_within(chart, extent, opts, lines);
+    }
+    super::bar::render_within(chart, extent, opts, lines);
+}
+
 /// The quick chart of a type: the one registry of them.
 pub(crate) fn chart(kind: ChartType) -> &'static dyn ChartKind {
     match kind {
@@ -192,12 +206,16 @@ pub(crate) enum Body {
     /// Marks on a pair of axes.
     Plot(Plot),
     /// Horizontal bars, one row each, with their values: the value
-    /// axis' title, the categories' title, the unit.
+    /// axis' title, the categories' title, the unit, and the value
+    /// scale when not linear (bars from its floor), and values the scale
+    /// reaches besides the rows' (small multiples' shared scale).
     Bars {
         rows: Vec<Row>,
         value_title: Option<String>,
         category: Option<String>,
         unit: Option<String>,
+        scale: Option<crate::spec::ScaleType>,
+        extent: Vec<f64>,
     },
     /// Bars of several series end to end, one row per label, each with
     /// its total: the value axis' title, the categories' title, the unit.

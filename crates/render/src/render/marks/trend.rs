@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::super::plot::{Layer, Markers, Plot, Shape, legend, marker, scaled, series_style};
 use super::super::text::fixed;
-use crate::spec::{Chart, Fit, ScaleType, TrendMethod, XType, trend_fits};
+use crate::spec::{Chart, ChartType, Fit, ScaleType, TrendMethod, XType, trend_fits};
 
 /// The plot with the chart's trend layers and legend, on its scales.
 pub(super) fn dress(mut plot: Plot, chart: &Chart, ascii: bool) -> Plot {
@@ -165,10 +165,20 @@ pub(crate) fn vega_lite(chart: &Chart, mut body: Value) -> Value {
         let Some(s) = s.filter(|s| *s != ScaleType::Linear) else {
             continue;
         };
+        let scale = match (chart.chart_type, s) {
+            // Bars run from the log scale's floor, as in the terminal:
+            // the domain starts there, not at zero (no log of zero).
+            (ChartType::Bar, ScaleType::Log) => {
+                let values = chart.series.iter().flat_map(|s| &s.points).map(|p| p.value);
+                let floor = scaled::bars_axis(values, None, s, 6).lo;
+                json!({"type": "log", "domainMin": s.inverse(floor)})
+            }
+            _ => json!({"type": s.as_str()}),
+        };
         if let Some(enc) = body["encoding"].as_object_mut() {
             for ch in enc.values_mut() {
                 if ch["field"] == field && ch["type"] == "quantitative" {
-                    ch["scale"] = json!({"type": s.as_str()});
+                    ch["scale"] = scale.clone();
                 }
             }
         }

@@ -157,6 +157,37 @@ pub fn fit(
     }
 }
 
+/// The value axis of bars on a log or square-root scale, in the scale's
+/// own coordinates: from its floor (the power of ten at or below the
+/// smallest value on a log axis, zero on a square-root one) to the tick
+/// at or past the largest, ticks at powers of ten (nice numbers on a
+/// square root). Values the scale cannot place are left out.
+pub fn bars_axis(
+    values: impl Iterator<Item = f64>,
+    unit: Option<&str>,
+    scale: ScaleType,
+    target: usize,
+) -> Scale {
+    let placed: Vec<f64> = values.filter_map(|v| scale.forward(v)).collect();
+    let hi = placed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let lo = match scale {
+        ScaleType::Log => placed.iter().copied().fold(f64::INFINITY, f64::min),
+        _ => 0.0,
+    };
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() {
+        (lo, hi)
+    } else {
+        (0.0, 1.0)
+    };
+    fit((lo, hi), unit, scale, target, false)
+}
+
+/// A bar's length on `axis` (of [`bars_axis`]): from the floor to where
+/// the scale puts `v`; none when it cannot place it.
+pub fn bar_length(axis: &Scale, scale: ScaleType, v: f64) -> f64 {
+    scale.forward(v).map_or(0.0, |f| (f - axis.lo).max(0.0))
+}
+
 /// Ticks of a log axis from 10^lo to 10^hi: every power of ten (every
 /// n-th when there are more than `target`), with 2× and 5× between
 /// when the powers are fewer than three.
@@ -193,7 +224,9 @@ fn power_text(v: f64, fmt: &NumFormat) -> String {
         if (m - 1.0).abs() < 1e-9 {
             return format!("1e{e}");
         }
-        return format!("{}e{e}", fmt.format(m));
+        // The mantissa its own digits (1.5e7, not the ticks' shared 2e7).
+        let own = NumFormat::for_values([m]);
+        return format!("{}e{e}", own.format(m));
     }
     fmt.format(v)
 }

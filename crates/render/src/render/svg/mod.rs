@@ -149,10 +149,12 @@ fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
             value_title,
             category,
             unit,
+            scale,
+            extent,
         } => {
             let titles = (value_title.as_deref(), category.as_deref());
             f.render(rows::bars_height(rows.len()), |a| {
-                rows::bars(&rows, titles, unit.as_deref(), a)
+                rows::bars(&rows, titles, (unit.as_deref(), scale, &extent), a)
             })
         }
         Body::Stacked {

@@ -10,12 +10,13 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::super::bar::{Row, StackRow};
 use super::super::plot::axes::Scale;
-use super::super::plot::{AxisSpec, fit_axis};
+use super::super::plot::{AxisSpec, fit_axis, scaled};
 use super::super::text::{ExactFormat, NumFormat, clean_line, fixed, with_unit};
 use super::frame::{
     Area, Cartesian, DrawFailed, FONT, INK, LEFT, MEDIUM, MUTED, SMALL, Ticked, WIDTH, colour,
     failed, text_width,
 };
+use crate::spec::ScaleType;
 
 /// Height of one bar row, and of a table row.
 pub const ROW: u32 = 26;
@@ -29,17 +30,28 @@ pub fn bars_height(n: usize) -> u32 {
 pub fn bars(
     rows: &[Row],
     titles: (Option<&str>, Option<&str>),
-    unit: Option<&str>,
+    (unit, kind, extent): (Option<&str>, Option<ScaleType>, &[f64]),
     area: &Area,
 ) -> Result<(), DrawFailed> {
-    let scale = value_scale(rows, unit);
+    let kind = kind.filter(|k| *k != ScaleType::Linear);
+    let values = rows.iter().map(|r| r.value).chain(extent.iter().copied());
+    let scale = match kind {
+        Some(k) => scaled::bars_axis(values, unit, k, 6),
+        None => scale_over(values, unit),
+    };
     let mut chart = bar_axes(area, rows, &scale, titles)?;
     bar_mesh(&mut chart, rows, &scale, titles)?;
     let fmt = NumFormat::for_values(rows.iter().map(|r| r.value));
     let span = scale.lo.max(scale.hi) - scale.lo.min(scale.hi);
     for (i, r) in rows.iter().enumerate() {
         let text = with_unit(&fmt.format(r.value), unit);
-        bar(&mut chart, i, r, text, span)?;
+        // On a log or square-root scale a bar runs from the floor to
+        // where the scale puts its value.
+        let (base, end) = match kind {
+            Some(k) => (scale.lo, scale.lo + scaled::bar_length(&scale, k, r.value)),
+            None => (0.0, r.value),
+        };
+        bar(&mut chart, i, r, text, (base, end, span))?;
     }
     Ok(())
 }
@@ -101,11 +113,6 @@ pub fn stacked(
             .map_err(failed)?;
     }
     Ok(())
-}
-
-/// The value axis: the terminal's scale over the values and zero.
-fn value_scale(rows: &[Row], unit: Option<&str>) -> Scale {
-    scale_over(rows.iter().map(|r| r.value), unit)
 }
 
 /// The terminal's scale over some values and zero.
@@ -218,7 +225,7 @@ fn bar(
     i: usize,
     r: &Row,
     text: String,
-    span: f64,
+    (base, end, span): (f64, f64, f64),
 ) -> Result<(), DrawFailed> {
     let c = match r.series {
         Some(s) => colour(s),
@@ -229,7 +236,7 @@ fn bar(
     let bottom = i as f64 + 0.85;
     chart
         .draw_series(std::iter::once(Rectangle::new(
-            [(0.0, top), (r.value, bottom)],
+            [(base, top), (end, bottom)],
             c.filled(),
         )))
         .map_err(failed)?;
@@ -245,7 +252,7 @@ fn bar(
     chart
         .draw_series(std::iter::once(Text::new(
             text,
-            (r.value + dx * span, i as f64 + 0.5),
+            (end + dx * span, i as f64 + 0.5),
             style,
         )))
         .map_err(failed)?;

@@ -506,9 +506,9 @@ pub struct VizParseArgs {
     pub facet_columns: Option<u16>,
 
     /// With --facet: whether the panels share one x and one y scale
-    /// (their titles said once for the grid), or each is scaled to its own
-    /// data. Bars keep each panel's own lengths in the terminal and SVG
-    /// (each bar says its value); Vega-Lite shares their scale too.
+    /// (their titles said once for the grid; a log axis too), or each is
+    /// scaled to its own data. Bar and histogram panels share one value
+    /// scale (stacked bars keep their own), as in Vega-Lite.
     #[arg(help_heading = CHART, long, value_enum, value_name = "SCALES", requires = "facet",
           default_value_t = FacetScalesArg::Shared)]
     pub facet_scales: FacetScalesArg,
