@@ -20,6 +20,7 @@ mod gem_ask_attach;
 mod gem_ask_attach_data;
 mod gem_ask_budget;
 mod gem_ask_cache;
+mod gem_ask_chart_kinds;
 mod gem_ask_charts;
 mod gem_ask_consent;
 mod gem_ask_history;
