@@ -94,6 +94,7 @@ mod viz_render;
 mod viz_render_ci;
 mod viz_render_grammar;
 mod viz_render_graphics;
+mod viz_render_kinds_markdown;
 mod viz_render_markdown;
 mod viz_render_props;
 mod viz_render_report;
