@@ -243,40 +243,22 @@ pub(super) fn place_x(chart: &mut Chart, drawing: &Drawing) -> Result<(), ToolAr
     Ok(())
 }
 
+/// Copies one field's part of a drawing into another.
+type SetPart = fn(&mut Drawing, &Drawing);
+
 /// The drawing put on the chart; a refusal names the field that asked
 /// for what cannot be drawn.
 pub(super) fn apply_drawing(chart: &mut Chart, drawing: Drawing) -> Result<(), ToolArgsError> {
-    let alone = [
-        (
-            "stack",
-            Drawing {
-                stack: drawing.stack,
-                ..Drawing::default()
-            },
-        ),
-        (
-            "yScale",
-            Drawing {
-                y_scale: drawing.y_scale,
-                ..Drawing::default()
-            },
-        ),
-        (
-            "xScale",
-            Drawing {
-                x_scale: drawing.x_scale,
-                ..Drawing::default()
-            },
-        ),
-        (
-            "trend",
-            Drawing {
-                trend: drawing.trend,
-                ..Drawing::default()
-            },
-        ),
+    // Each field's part of the drawing, tried alone first.
+    let parts: [(&str, SetPart); 4] = [
+        ("stack", |d, w| d.stack = w.stack),
+        ("yScale", |d, w| d.y_scale = w.y_scale),
+        ("xScale", |d, w| d.x_scale = w.x_scale),
+        ("trend", |d, w| d.trend = w.trend),
     ];
-    for (field, d) in alone {
+    for (field, set) in parts {
+        let mut d = Drawing::default();
+        set(&mut d, &drawing);
         if d != Drawing::default() {
             d.apply(&mut chart.clone())
                 .map_err(|e| err(field, e.to_string()))?;
