@@ -96,20 +96,8 @@ fn a_heatmap_is_its_grid_and_a_box_plot_a_row_per_group() {
     );
 }
 
-/// Each Markdown through the real mermaid parser (tests/mermaid/check.mjs),
-/// where .ci/setup-mermaid.sh installed it.
+/// Each Markdown, one mermaid block each, through the real mermaid parser.
 fn check_with_mermaid(name: &str, docs: &[String]) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let modules = root.join("target/mermaid/node");
-    let marker = modules.join("node_modules/mermaid/package.json");
-    let jsdom = modules.join("node_modules/jsdom/package.json");
-    if support::setup_tool(".ci/setup-mermaid.sh", "the mermaid parser", || {
-        marker.exists() && jsdom.exists()
-    })
-    .is_none()
-    {
-        return;
-    }
     let dir = support::temp_dir(name);
     let files: Vec<std::path::PathBuf> = docs
         .iter()
@@ -120,5 +108,5 @@ fn check_with_mermaid(name: &str, docs: &[String]) {
             f
         })
         .collect();
-    support::node_check("tests/mermaid/check.mjs", &modules, &files, docs.len());
+    crate::viz_render_report::check_mermaid(&files, docs.len());
 }
