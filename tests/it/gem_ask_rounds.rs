@@ -100,10 +100,9 @@ fn parallel_calls_2_5_in_one_event() {
     assert_eq!(ev[6]["status"], "error");
     assert_eq!(ev[6]["error"]["type"], "invalid_arguments");
     assert!(
-        ev[6]["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("use chartType \"line\" or \"bar\" for several series")
+        ev[6]["error"]["message"].as_str().unwrap().contains(
+            "use chartType \"bar\", \"line\", \"heatmap\" or \"spark\" for several series"
+        )
     );
     assert_eq!(ev[8]["error"]["type"], "unknown_tool");
     let b = &server.bodies()[1];

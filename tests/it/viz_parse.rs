@@ -172,7 +172,8 @@ fn multi_series_table_rejected() {
     let o = run(&[], args.to_string().as_bytes());
     refused(&o);
     assert!(
-        o.stderr.contains(r#"use chartType \"line\""#) || o.stderr.contains(r#"chartType "line""#),
+        o.stderr.contains(r#"use chartType \"bar\", \"line\""#)
+            || o.stderr.contains(r#"chartType "bar", "line""#),
         "{}",
         o.stderr
     );

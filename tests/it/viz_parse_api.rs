@@ -72,7 +72,11 @@ fn multi_series_line_and_bar_accepted_table_rejected() {
     let e = refuse(json!({"chartType": "table", "series": series}));
     assert_eq!(e.field, "series");
     assert!(e.problem.contains("north, south"), "{e}");
-    assert!(e.problem.contains(r#"chartType "line" or "bar""#), "{e}");
+    assert!(
+        e.problem
+            .contains(r#"chartType "bar", "line", "heatmap" or "spark""#),
+        "{e}"
+    );
 }
 
 #[test]

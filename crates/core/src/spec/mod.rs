@@ -70,6 +70,7 @@ impl ChartType {
             "heatmap" => Some(ChartType::Heatmap),
             "box" => Some(ChartType::Box),
             "spark" => Some(ChartType::Spark),
+            "point" | "scatter" => Some(ChartType::Point),
             _ => None,
         }
     }

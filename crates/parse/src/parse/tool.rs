@@ -11,11 +11,14 @@ use super::number::parse_number;
 use super::table::looks_ordered;
 use super::{ParseError, ParseOptions, parse_text};
 
+mod kinds;
+
 /// Minimal valid calls, shown with every refusal.
 pub const TOOL_EXAMPLES: &str = r#"Accepted arguments, for example:
   {"chartType":"bar","title":"0-60 mph","unit":"s","series":[{"name":"0-60","points":[{"label":"M5 CS","value":2.9},{"label":"M8 Competition","value":3.0}]}]}
   {"chartType":"line","title":"Sales","inputText":"year,sales\n2021,120\n2022,135\n2023,150"}
-chartType is "bar", "line", "table" or "spark" (a sparkline per series); "line", "bar" (bars side by side) and "spark" take several series. Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
+  {"chartType":"heatmap","xLabel":"Weekday","seriesLabel":"Hour","series":[{"name":"9h","points":[{"label":"Mon","value":12},{"label":"Tue","value":7}]},{"name":"10h","points":[{"label":"Mon","value":4},{"label":"Tue","value":9}]}]}
+chartType is "bar", "line", "table", "spark" (a sparkline per series), "heatmap" (a series per row, a point per cell), "box" (a series per group: its raw values, or its five numbers labelled lower, q1, median, q3, upper) or "point" (a scatter: each point's "x" and "value"); all but "table" take several series. Each point is {"label": string, "value": number}. Optional: title, subtitle, xLabel, yLabel, seriesLabel, unit, sort ("none", "asc", "desc"; bar and table), maxPoints (default 30, at most 200), stack ("zero" or "normalize"; bar), yScale and xScale ("linear", "log", "sqrt"; line and point), trend ("linear" or "loess"; line and point over number x), facet (the panels' field name; each series then names its panel in "facet"). inputText may be CSV, TSV, a Markdown table, a JSON object {"label": number} or a JSON array of records."#;
 
 /// Why a `render_visualization` call was refused: the field at fault and
 /// what is wrong with it. `Display` adds [`TOOL_EXAMPLES`].
@@ -57,15 +60,13 @@ fn opt_str(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, ToolAr
     }
 }
 
+/// The `chartType` words, for refusals.
+const CHART_TYPES: &str = r#""bar", "line", "table", "spark", "heatmap", "box" or "point""#;
+
 /// The options the argument object sets, other than its data.
 fn options(obj: &Map<String, Value>) -> Result<ParseOptions, ToolArgsError> {
-    let chart = spec::enum_field(
-        obj,
-        "chartType",
-        r#""bar", "line", "table" or "spark""#,
-        ChartType::parse,
-    )
-    .map_err(|e| err(e.field, e.problem))?;
+    let chart = spec::enum_field(obj, "chartType", CHART_TYPES, ChartType::parse)
+        .map_err(|e| err(e.field, e.problem))?;
     let spec::ArgOptions {
         sort,
         max_points,
@@ -113,8 +114,14 @@ fn points(
     out: &mut Vec<(Point, String)>,
     dropped: &mut Vec<(String, String)>,
 ) -> Result<(), ToolArgsError> {
-    let mut add = |label: String, value: &Value| match value_of(value) {
-        Some((v, unit)) if v.is_finite() => out.push((Point::new(label, v), unit)),
+    let mut add = |label: String, value: &Value, x: Option<f64>| match value_of(value) {
+        Some((v, unit)) if v.is_finite() => out.push((
+            Point {
+                x,
+                ..Point::new(label, v)
+            },
+            unit,
+        )),
         _ => dropped.push((name.to_string(), label)),
     };
     match v {
@@ -145,7 +152,9 @@ fn points(
                                 "is missing; every point needs a numeric value",
                             )
                         })?;
-                        add(label, value);
+                        // A scatter's position (kept where the chart has an x scale).
+                        let x = o.get("x").and_then(Value::as_f64).filter(|x| x.is_finite());
+                        add(label, value, x);
                     }
                     Value::Array(pair) if pair.len() == 2 => {
                         let label = label_text(&pair[0]).ok_or_else(|| {
@@ -154,7 +163,7 @@ fn points(
                                 format!("must be a string label, got {}", kind(&pair[0])),
                             )
                         })?;
-                        add(label, &pair[1]);
+                        add(label, &pair[1], None);
                     }
                     other => {
                         return Err(err(
@@ -171,7 +180,7 @@ fn points(
         }
         Value::Object(map) => {
             for (k, v) in map {
-                add(k.clone(), v);
+                add(k.clone(), v, None);
             }
             Ok(())
         }
@@ -205,12 +214,16 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
         )
     })?;
     let opts = options(obj)?;
+    let extras = kinds::extras(obj)?;
     let series = obj.get("series").filter(|v| !v.is_null());
     let Some(series) = series else {
-        return from_input_text(obj, &opts);
+        let mut n = from_input_text(obj, &opts)?;
+        n.chart.series_label = extras.series_label;
+        kinds::apply_drawing(&mut n.chart, extras.drawing)?;
+        return Ok(n);
     };
     let mut dropped = Vec::new();
-    let built = read_series(series, &mut dropped)?;
+    let (built, panels) = read_series(series, &mut dropped)?;
     let chart_type = opts.chart.unwrap_or_else(|| {
         if built.len() > 1 || looks_ordered(built[0].1.iter().map(|(p, _)| p.label.as_str())) {
             ChartType::Line
@@ -219,7 +232,7 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
         }
     });
     let unit = opts.unit.clone().or_else(|| unit_of(&built));
-    let chart = Chart {
+    let mut chart = Chart {
         chart_type,
         title: opts.title.clone(),
         subtitle: opts.subtitle.clone(),
@@ -234,17 +247,42 @@ pub fn chart_from_tool_args(args: &Value) -> Result<Normalized, ToolArgsError> {
                 points: pts.into_iter().map(|(p, _)| p).collect(),
             })
             .collect(),
+        series_label: extras.series_label,
         ..Chart::default()
     };
+    // Series left without points go now (normalize would drop them), so
+    // the panels the others name stay beside them.
+    let panels: Vec<Option<String>> = chart
+        .series
+        .iter()
+        .zip(panels)
+        .filter(|(s, _)| !s.points.is_empty())
+        .map(|(_, p)| p)
+        .collect();
+    chart.series.retain(|s| !s.points.is_empty());
+    let mut max_points = opts
+        .max_points
+        .unwrap_or(spec::DEFAULT_MAX_POINTS)
+        .min(spec::HARD_MAX_POINTS);
+    if chart_type == ChartType::Box {
+        chart.series = kinds::boxes(std::mem::take(&mut chart.series));
+        max_points = kinds::BOX_POINTS;
+    }
+    kinds::place_x(&mut chart, &extras.drawing)?;
     let nopts = NormalizeOptions {
-        max_points: opts
-            .max_points
-            .unwrap_or(spec::DEFAULT_MAX_POINTS)
-            .min(spec::HARD_MAX_POINTS),
+        max_points,
         sort: opts.sort.unwrap_or_default(),
         reduction: opts.reduction_for(chart_type),
     };
-    normalize(chart, &nopts, dropped)
+    let before = chart.series.clone();
+    let mut n = normalize(chart, &nopts, dropped)?;
+    kinds::restore(&before, &mut n.chart.series);
+    kinds::apply_facet(&mut n.chart, extras.facet, &panels)?;
+    n.chart
+        .validate()
+        .map_err(|e| err("series[].facet", e.to_string()))?;
+    kinds::apply_drawing(&mut n.chart, extras.drawing)?;
+    Ok(n)
 }
 
 /// Series read from the arguments: each one's name and its points, with
@@ -281,11 +319,12 @@ fn from_input_text(
     }
 }
 
-/// `series`: one `{name, points}` object or an array of them, at least one.
+/// `series`: one `{name, points}` object or an array of them, at least
+/// one; with the panel each names (`facet`).
 fn read_series(
     series: &Value,
     dropped: &mut Vec<(String, String)>,
-) -> Result<Built, ToolArgsError> {
+) -> Result<(Built, Vec<Option<String>>), ToolArgsError> {
     let list: Vec<&Value> = match series {
         Value::Array(a) => a.iter().collect(),
         Value::Object(_) => vec![series],
@@ -306,6 +345,7 @@ fn read_series(
         ));
     }
     let mut built: Built = Vec::new();
+    let mut panels = Vec::new();
     for (i, s) in list.iter().enumerate() {
         let path = format!("series[{i}]");
         let o = s.as_object().ok_or_else(|| {
@@ -330,17 +370,43 @@ fn read_series(
         } else {
             name
         };
-        let p = o.get("points").or_else(|| o.get("data")).ok_or_else(|| {
-            err(
-                format!("{path}.points"),
-                "is missing: every series needs points",
-            )
-        })?;
+        panels.push(match o.get("facet") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(label_text(v).ok_or_else(|| {
+                err(
+                    format!("{path}.facet"),
+                    format!("must be the panel's name, a string, got {}", kind(v)),
+                )
+            })?),
+        });
         let mut pts = Vec::new();
-        points(p, &format!("{path}.points"), &name, &mut pts, dropped)?;
+        match (o.get("points").or_else(|| o.get("data")), o.get("values")) {
+            (Some(p), _) => points(p, &format!("{path}.points"), &name, &mut pts, dropped)?,
+            // Raw values (a box plot's group): labelled by their place.
+            (None, Some(Value::Array(vs))) => {
+                let as_points: Vec<Value> = vs
+                    .iter()
+                    .enumerate()
+                    .map(|(j, v)| Value::Array(vec![Value::from((j + 1).to_string()), v.clone()]))
+                    .collect();
+                points(
+                    &Value::Array(as_points),
+                    &format!("{path}.values"),
+                    &name,
+                    &mut pts,
+                    dropped,
+                )?;
+            }
+            _ => {
+                return Err(err(
+                    format!("{path}.points"),
+                    "is missing: every series needs points (or, for a box plot, values: an array of numbers)",
+                ));
+            }
+        }
         built.push((name, pts));
     }
-    Ok(built)
+    Ok((built, panels))
 }
 
 /// The chart normalized, the points dropped while reading listed first in
@@ -363,7 +429,7 @@ fn normalize(
         }) => Err(err(
             "series",
             format!(
-                "chartType {chart:?} takes exactly one series, got {count} ({names}): use chartType \"line\" or \"bar\" for several series, or send one series"
+                "chartType {chart:?} takes exactly one series, got {count} ({names}): use chartType \"bar\", \"line\", \"heatmap\" or \"spark\" for several series, or send one series"
             ),
         )),
         Err(SpecError::NoPoints { .. }) => Err(err(

@@ -58,6 +58,8 @@ pub enum NotDrawn {
     NoData,
     #[error("{0} x values, more than the {max} a mermaid chart shows", max = MAX_CATEGORIES)]
     TooMany(usize),
+    #[error("series {0:?} has a negative value at {1:?}: mermaid stacks bars only from zero up")]
+    Negative(String, String),
 }
 
 /// One xychart: categories along x, one plot per series.
@@ -71,6 +73,9 @@ pub struct XyChart {
     pub y_title: Option<String>,
     pub y_range: Option<(f64, f64)>,
     pub series: Vec<Plot>,
+    /// The plots are running totals of stacked bars, the last series'
+    /// first: coloured and listed in the legend in the series' order.
+    pub stacked: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +91,9 @@ impl XyChart {
     pub fn from_chart(chart: &Chart) -> Result<XyChart, NotDrawn> {
         let (categories, bars) = match marks::chart(chart.chart_type).mermaid(chart) {
             Mermaid::Xy { categories, bars } => (categories, bars),
+            Mermaid::Stacked { categories, shares } => {
+                return XyChart::stacked(chart, categories, shares);
+            }
             Mermaid::Table => return Err(NotDrawn::Table),
             Mermaid::Refused(kind) => return Err(NotDrawn::Mark(kind)),
         };
@@ -114,9 +122,75 @@ impl XyChart {
             title: chart.title.clone(),
             x_title: chart.x_label.clone(),
             categories,
-            y_title: Some(y_title).filter(|t| !t.is_empty()),
+            y_title: Some(y_title.trim().to_string()).filter(|t| !t.is_empty()),
             y_range: None,
             series,
+            stacked: false,
+        }
+        .checked()
+    }
+
+    /// Stacked bars: per category the running total through each series,
+    /// drawn longest first so each series shows as its own segment; the
+    /// value axis from 0 (to 100 for shares). A missing bar is zero.
+    fn stacked(chart: &Chart, categories: Vec<String>, shares: bool) -> Result<XyChart, NotDrawn> {
+        let mut totals: Vec<Vec<f64>> = Vec::new();
+        let mut running = vec![0.0; categories.len()];
+        for s in &chart.series {
+            let mut at: HashMap<&str, f64> = HashMap::new();
+            for p in &s.points {
+                if p.value < 0.0 {
+                    return Err(NotDrawn::Negative(s.name.clone(), p.label.clone()));
+                }
+                *at.entry(p.label.as_str()).or_default() += p.value;
+            }
+            for (r, c) in running.iter_mut().zip(&categories) {
+                *r += at.get(c.as_str()).copied().unwrap_or(0.0);
+            }
+            totals.push(running.clone());
+        }
+        if shares {
+            for t in &mut totals {
+                for (v, whole) in t.iter_mut().zip(&running) {
+                    *v = if *whole > 0.0 {
+                        // Percent to two decimals: what a reader can see.
+                        (10_000.0 * *v / whole).round() / 100.0
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+        let top = if shares {
+            100.0
+        } else {
+            running.iter().copied().fold(0.0, f64::max)
+        };
+        let series = chart
+            .series
+            .iter()
+            .zip(totals)
+            .rev()
+            .map(|(s, values)| Plot {
+                bar: true,
+                name: s.name.clone(),
+                values,
+            })
+            .collect();
+        let y_title = if shares {
+            "% of total".to_string()
+        } else {
+            titled(chart.y_label.as_deref(), chart.unit.as_deref(), "")
+        };
+        XyChart {
+            horizontal: true,
+            title: chart.title.clone(),
+            x_title: chart.x_label.clone(),
+            categories,
+            y_title: Some(y_title.trim().to_string()).filter(|t| !t.is_empty()),
+            y_range: Some((0.0, if top > 0.0 { top } else { 1.0 })),
+            series,
+            stacked: true,
         }
         .checked()
     }
@@ -169,6 +243,7 @@ impl XyChart {
             categories: columns.categories,
             y_range,
             series,
+            stacked: false,
         }
         .checked()
     }
@@ -188,10 +263,13 @@ impl XyChart {
     pub fn write(&self, out: &mut String) {
         out.push_str("```mermaid\n");
         let several = self.series.len() > 1;
+        let n = self.series.len();
+        // A plot's colour: its series' (stacked plots come last series first).
+        let colour_of = |i: usize| if self.stacked { n - 1 - i } else { i };
         if several {
-            let colours: Vec<String> = (0..self.series.len())
+            let colours: Vec<String> = (0..n)
                 .map(|i| {
-                    let (r, g, b) = SERIES_RGB[i % SERIES_RGB.len()];
+                    let (r, g, b) = SERIES_RGB[colour_of(i) % SERIES_RGB.len()];
                     format!("#{r:02x}{g:02x}{b:02x}")
                 })
                 .collect();
@@ -243,12 +321,18 @@ impl XyChart {
         }
         out.push_str("```\n");
         if several {
-            let items: Vec<String> = self
+            let mut items: Vec<String> = self
                 .series
                 .iter()
                 .enumerate()
-                .map(|(i, s)| format!("{} {}", SQUARES[i % SQUARES.len()], inline(&s.name)))
+                .map(|(i, s)| {
+                    let c = colour_of(i);
+                    format!("{} {}", SQUARES[c % SQUARES.len()], inline(&s.name))
+                })
                 .collect();
+            if self.stacked {
+                items.reverse();
+            }
             out.push_str(&format!("\n{}\n", items.join(" · ")));
         }
     }

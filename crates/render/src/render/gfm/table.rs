@@ -1,5 +1,7 @@
 //! GFM tables of chart data: a bar, line or table chart as its labels and
-//! one column per series; a grammar chart as its rows and fields. Numbers
+//! one column per series; a heatmap as its grid (a row per series, as the
+//! terminal draws it) and a box plot as a row per group (its five numbers,
+//! rows and outliers); a grammar chart as its rows and fields. Numbers
 //! are right-aligned and exact (`37,400,000`), as in the terminal's
 //! tables; units go in the header.
 
@@ -7,8 +9,9 @@ use serde_json::Value;
 
 use super::super::text::{self, ExactFormat};
 use super::text::inline;
-use crate::spec::Chart;
+use crate::spec::boxplot::BoxStats;
 use crate::spec::grammar::{ChartSpec, FieldType};
+use crate::spec::{Chart, ChartType};
 
 /// A column's header and whether it holds numbers (right-aligned).
 pub struct Column {
@@ -65,6 +68,18 @@ const MAX_DATA_ROWS: usize = 500;
 /// column per series (a label a series lacks is an empty cell); past
 /// [`MAX_DATA_ROWS`] rows the rest are counted.
 pub fn chart_data(chart: &Chart, out: &mut String) {
+    match chart.chart_type {
+        ChartType::Heatmap => return grid(chart, out),
+        ChartType::Box
+            if chart
+                .series
+                .iter()
+                .all(|s| BoxStats::from_series(s).is_some()) =>
+        {
+            return boxes(chart, out);
+        }
+        _ => {}
+    }
     let one = chart.series.len() == 1;
     let mut columns = vec![Column {
         header: titled(chart.x_label.as_deref(), None, "Label"),
@@ -107,6 +122,101 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
             "\n_… and {more} more rows (a scatter's points)_\n"
         ));
     }
+}
+
+/// A heatmap's grid: a row per series (`seriesLabel`), a column per
+/// label (`xLabel`) in first-seen order, a cell without a point empty.
+fn grid(chart: &Chart, out: &mut String) {
+    let mut labels: Vec<&str> = Vec::new();
+    for p in chart.series.iter().flat_map(|s| &s.points) {
+        if !labels.contains(&p.label.as_str()) {
+            labels.push(&p.label);
+        }
+    }
+    let corner = match (
+        nonblank(chart.series_label.as_deref()),
+        nonblank(chart.x_label.as_deref()),
+    ) {
+        (Some(r), Some(c)) => format!("{r} \\ {c}"),
+        (Some(r), None) => r.to_string(),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => String::new(),
+    };
+    let mut columns = vec![Column {
+        header: corner,
+        numeric: false,
+    }];
+    columns.extend(labels.iter().map(|l| Column {
+        header: titled(Some(l), chart.unit.as_deref(), ""),
+        numeric: true,
+    }));
+    let f = ExactFormat::for_values(chart.series.iter().flat_map(|s| &s.points).map(|p| p.value));
+    let rows: Vec<Vec<String>> = chart
+        .series
+        .iter()
+        .map(|s| {
+            let mut r = vec![s.name.clone()];
+            r.extend(labels.iter().map(|l| {
+                s.points
+                    .iter()
+                    .find(|p| p.label == *l)
+                    .map(|p| f.format(p.value))
+                    .unwrap_or_default()
+            }));
+            r
+        })
+        .collect();
+    write(&columns, &rows, out);
+}
+
+/// A box plot's groups: a row each with its whiskers' ends, quartiles,
+/// rows and outliers (values in the unit of the header).
+fn boxes(chart: &Chart, out: &mut String) {
+    let stats: Vec<(&str, BoxStats)> = chart
+        .series
+        .iter()
+        .filter_map(|s| Some((s.name.as_str(), BoxStats::from_series(s)?)))
+        .collect();
+    let f = ExactFormat::for_values(stats.iter().flat_map(|(_, b)| {
+        [b.lower, b.q1, b.median, b.q3, b.upper]
+            .into_iter()
+            .chain(b.outliers.iter().copied())
+    }));
+    let unit = chart.unit.as_deref();
+    let mut columns = vec![Column {
+        header: titled(chart.series_label.as_deref(), None, "Group"),
+        numeric: false,
+    }];
+    for h in ["lower", "q1", "median", "q3", "upper"] {
+        columns.push(Column {
+            header: titled(Some(h), unit, ""),
+            numeric: true,
+        });
+    }
+    columns.push(Column {
+        header: "n".to_string(),
+        numeric: true,
+    });
+    columns.push(Column {
+        header: titled(Some("outliers"), unit, ""),
+        numeric: false,
+    });
+    let rows: Vec<Vec<String>> = stats
+        .iter()
+        .map(|(name, b)| {
+            let mut r = vec![name.to_string()];
+            r.extend([b.lower, b.q1, b.median, b.q3, b.upper].map(|v| f.format(v)));
+            r.push(if b.n > 0 {
+                b.n.to_string()
+            } else {
+                String::new()
+            });
+            let outliers: Vec<String> = b.outliers.iter().map(|v| f.format(*v)).collect();
+            r.push(outliers.join(", "));
+            r
+        })
+        .collect();
+    write(&columns, &rows, out);
 }
 
 /// A grammar chart's data: one column per field, in the order the rows

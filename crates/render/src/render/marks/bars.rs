@@ -207,10 +207,19 @@ pub(super) fn vega_lite(chart: &Chart) -> Value {
     body
 }
 
-/// Mermaid overlays the bars of several series: the data instead.
+/// Mermaid overlays the bars of several series, all at one place: grouped
+/// bars cannot be drawn (the data instead), stacked ones can, as running
+/// totals drawn longest first.
 pub(super) fn mermaid(chart: &Chart) -> Mermaid {
-    Mermaid::Refused(match chart.stack {
-        None => "grouped bar",
-        Some(_) => "stacked bar",
-    })
+    match chart.stack {
+        None => Mermaid::Refused("grouped bar"),
+        Some(stack) => Mermaid::Stacked {
+            categories: chart
+                .table_rows()
+                .into_iter()
+                .map(|(l, _)| l.to_string())
+                .collect(),
+            shares: stack == crate::spec::Stack::Normalize,
+        },
+    }
 }

@@ -290,6 +290,13 @@ pub(crate) enum Mermaid {
     /// Plots over these categories: horizontal bars (`bars`; one series'
     /// values in its own order), else lines over the categories.
     Xy { categories: Vec<String>, bars: bool },
+    /// Bars stacked end to end over these categories (to 100% when
+    /// `shares`): each series' running total overlaid, the longest first,
+    /// as xychart draws the bars of several plots on top of each other.
+    Stacked {
+        categories: Vec<String>,
+        shares: bool,
+    },
     /// Shown as its data: a table needs no reason.
     Table,
     /// Shown as its data, because mermaid has no such chart (its name).

@@ -137,8 +137,11 @@ it leaves open is closed); chapters are `##` headings; bar and line charts \
 are mermaid `xychart-beta` blocks (title, axis titles with units, one plot \
 per series, several series coloured and named in a legend line under the \
 block), followed by the downsampling note and a collapsed <details> block \
-with the chart's data; table charts are GFM tables, numbers right-aligned \
-and exact; grammar charts of line and bar marks over one x axis are \
+with the chart's data; stacked bars are an xychart of running totals \
+(mermaid overlays bar plots; grouped bars are their data table); table \
+charts are GFM tables, numbers right-aligned and exact; a heatmap is its \
+grid, a box plot a row per group, sparklines a table with a sparkline \
+column; grammar charts of line and bar marks over one x axis are \
 mermaid too, others (areas, points, rules, bands, sectors, inverted axes, \
 gaps, more than 200 x values) are their data table with a note saying \
 why; `error` events, failed tools and runs are quoted Error/Warning lines. \
