@@ -25,6 +25,7 @@ mod gem_ask_consent;
 mod gem_ask_history;
 mod gem_ask_interrupt;
 mod gem_ask_log;
+mod gem_ask_log_runs;
 mod gem_ask_long_stream;
 mod gem_ask_map;
 mod gem_ask_map_batch;
