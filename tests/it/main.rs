@@ -43,6 +43,7 @@ mod gem_ask_openai;
 mod gem_ask_outbound;
 mod gem_ask_plot;
 mod gem_ask_policy;
+mod gem_ask_policy_place;
 mod gem_ask_repl;
 mod gem_ask_replay;
 mod gem_ask_retry;
