@@ -31,6 +31,14 @@ fn out_lines(scene: &Scene) -> Vec<Value> {
         .collect()
 }
 
+/// `gem-ask log show ID`'s closing `result`.
+fn shown_result(scene: &Scene, server: &FakeGemini, id: &str) -> Value {
+    let (code, out, err) = run(&mut ask(scene, server, &["log", "show", id]));
+    assert_eq!(code, 0, "{err}");
+    let ev = events(&out);
+    ev.into_iter().find(|e| e["type"] == "result").unwrap()
+}
+
 /// `gem-ask log ARGS`' records.
 fn log(scene: &Scene, server: &FakeGemini, args: &[&str]) -> Vec<Value> {
     let (code, out, err) = run(&mut ask(scene, server, &[&["log"], args].concat()));
@@ -129,6 +137,9 @@ fn map_runs_are_listed_searched_and_filtered_by_the_log() {
         "{}",
         capped[0]
     );
+    let id = capped[0]["session"].as_str().unwrap();
+    let shown = shown_result(&scene, &server, id);
+    assert_eq!(shown["error"]["type"], "max_requests", "{shown}");
     let done = log(&scene, &server, &["list", "--status", "success"]);
     assert_eq!(done.len(), 1, "{done:?}");
     assert_eq!(done[0]["tokens"], 60, "{}", done[0]);
@@ -174,6 +185,9 @@ fn a_run_stopped_by_a_cap_leaves_its_status_in_the_session() {
     let stopped = log(&scene, &server, &["list", "--status", "budget"]);
     assert_eq!(stopped.len(), 1, "{stopped:?}");
     assert_eq!(stopped[0]["prompt"], "tell me about basalt");
+    let id = stopped[0]["session"].as_str().unwrap();
+    let shown = shown_result(&scene, &server, id);
+    assert_eq!(shown["error"]["type"], "max_requests", "{shown}");
     let found = log(&scene, &server, &["search", "max-requests"]);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["kind"], "stop");
@@ -181,6 +195,18 @@ fn a_run_stopped_by_a_cap_leaves_its_status_in_the_session() {
         log(&scene, &server, &["list", "--status", "success"]).len(),
         1
     );
+
+    // An error the API answered: status error, with its prompt.
+    let bad = r#"{"error":{"code":400,"message":"bad request","status":"INVALID_ARGUMENT"}}"#;
+    let server = FakeGemini::start(
+        "stopped-status-error",
+        vec![crate::support::Reply::json(400, bad)],
+    );
+    let (code, _, err) = run(&mut ask(&scene, &server, &["tell me about pumice"]));
+    assert_ne!(code, 0, "{err}");
+    let failed = log(&scene, &server, &["list", "--status", "error"]);
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["prompt"], "tell me about pumice");
 
     // The same session continued to a completed turn is no longer stopped.
     let id = stopped[0]["session"].as_str().unwrap();

@@ -270,29 +270,38 @@ impl SessionChoice {
     /// stdout closing, or for a session that could not be read or written.
     pub fn save_stop(&self, model: &str, outcome: &Result<(), Failure>, prompt: &str) {
         let Err(f) = outcome else { return };
-        let (status, kind, message) = match f {
-            Failure::Gen(crate::provider::GenError::Output(_)) | Failure::Session(_) => return,
-            Failure::Budget(kind, why) => ("budget", *kind, why.clone()),
-            Failure::Gen(crate::provider::GenError::Interrupted) => {
-                let sig = signals::received().map_or("a signal", signals::name);
-                (
-                    "interrupted",
-                    "interrupted",
-                    format!("interrupted by {sig}"),
-                )
-            }
-            Failure::Gen(e) => ("error", e.kind(), e.to_string()),
-            other => ("error", "stopped", format!("{other:?}")),
+        let Some(record) = stop_record(f, prompt) else {
+            return;
         };
-        let record = serde_json::json!({
-            "record": "stop", "status": status,
-            "error": {"type": kind, "message": super::keys::redact_key(&message)},
-            "prompt": prompt, "timestamp": crate::events::now_rfc3339(),
-        });
         if let Err(e) = self.save(model, &[record]) {
             term::diag(format!("gem-ask: the run's stop was not kept: {e:?}"));
         }
     }
+}
+
+/// The `stop` record of a run (or a REPL turn) that `f` stopped; `None`
+/// for our own stdout closing or a session that could not be read or
+/// written, where nothing more can be kept.
+pub fn stop_record(f: &Failure, prompt: &str) -> Option<serde_json::Value> {
+    let (status, kind, message) = match f {
+        Failure::Gen(crate::provider::GenError::Output(_)) | Failure::Session(_) => return None,
+        Failure::Budget(kind, why) => ("budget", *kind, why.clone()),
+        Failure::Gen(crate::provider::GenError::Interrupted) => {
+            let sig = signals::received().map_or("a signal", signals::name);
+            (
+                "interrupted",
+                "interrupted",
+                format!("interrupted by {sig}"),
+            )
+        }
+        Failure::Gen(e) => ("error", e.kind(), e.to_string()),
+        other => ("error", "stopped", format!("{other:?}")),
+    };
+    Some(serde_json::json!({
+        "record": "stop", "status": status,
+        "error": {"type": kind, "message": super::keys::redact_key(&message)},
+        "prompt": prompt, "timestamp": crate::events::now_rfc3339(),
+    }))
 }
 
 /// The session named by --session, GEMINI_SESSION_ID or --continue, or a
