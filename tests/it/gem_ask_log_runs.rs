@@ -219,3 +219,20 @@ fn a_run_stopped_by_a_cap_leaves_its_status_in_the_session() {
     assert_eq!(code, 0, "{err}");
     assert!(log(&scene, &server, &["list", "--status", "budget"]).is_empty());
 }
+
+/// A session's content records and its last `stop` record's status: a
+/// stopped turn keeps no content, only that it stopped.
+pub(crate) fn kept(home: &std::path::Path, id: &str) -> (usize, Option<String>) {
+    let path = home.join(format!("gemline/sessions/{id}.jsonl"));
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let contents = lines.iter().filter(|l| l["record"] == "content").count();
+    let stop = lines
+        .iter()
+        .rfind(|l| l["record"] == "stop")
+        .map(|l| l["status"].as_str().unwrap().to_string());
+    (contents, stop)
+}
