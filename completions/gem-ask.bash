@@ -342,7 +342,7 @@ _gem__ask() {
                     return 0
                     ;;
                 --status)
-                    COMPREPLY=($(compgen -W "success error incomplete" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "success error budget interrupted incomplete" -- "${cur}"))
                     return 0
                     ;;
                 --cost-over)
@@ -380,7 +380,7 @@ _gem__ask() {
                     return 0
                     ;;
                 --status)
-                    COMPREPLY=($(compgen -W "success error incomplete" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "success error budget interrupted incomplete" -- "${cur}"))
                     return 0
                     ;;
                 --cost-over)

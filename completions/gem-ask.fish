@@ -181,8 +181,10 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and not __fish_seen
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l since -d 'Only what was written since: a date (2026-11-20), a moment (RFC 3339) or a time back (30m, 12h, 7d, 2w)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l tool -d 'Only sessions that called this tool (search: only its calls and results)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l model -d 'Only sessions with this model (the one asked for, or a served version)' -r
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l status -d 'Only sessions whose status is this: success, error (a tool call failed or was denied) or incomplete (a turn not completely written)' -r -f -a "success\t''
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l status -d 'Only sessions and map runs whose status is this: success, error (a tool call failed or was denied, a map record failed, or the last run stopped on an error), budget (the last run stopped by --max-requests, --max-tokens or --max-cost), interrupted (by a signal) or incomplete (a turn not completely written)' -r -f -a "success\t''
 error\t''
+budget\t''
+interrupted\t''
 incomplete\t''"
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l cost-over -d 'Only sessions that cost more than this many US dollars (a session of unknown cost never)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from list" -l limit -d 'At most this many lines' -r
@@ -190,8 +192,10 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_sub
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l since -d 'Only what was written since: a date (2026-11-20), a moment (RFC 3339) or a time back (30m, 12h, 7d, 2w)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l tool -d 'Only sessions that called this tool (search: only its calls and results)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l model -d 'Only sessions with this model (the one asked for, or a served version)' -r
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l status -d 'Only sessions whose status is this: success, error (a tool call failed or was denied) or incomplete (a turn not completely written)' -r -f -a "success\t''
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l status -d 'Only sessions and map runs whose status is this: success, error (a tool call failed or was denied, a map record failed, or the last run stopped on an error), budget (the last run stopped by --max-requests, --max-tokens or --max-cost), interrupted (by a signal) or incomplete (a turn not completely written)' -r -f -a "success\t''
 error\t''
+budget\t''
+interrupted\t''
 incomplete\t''"
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l cost-over -d 'Only sessions that cost more than this many US dollars (a session of unknown cost never)' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l limit -d 'At most this many lines' -r

@@ -16,6 +16,16 @@ fn progress() -> crate::support::Reply {
     )])
 }
 
+/// The run's `result` (in `out`) is an error of the cap `kind`, its
+/// message naming `flag`.
+pub(crate) fn assert_capped(out: &str, kind: &str, flag: &str) {
+    let result = of_type(&events(out), "result")[0].clone();
+    assert_eq!(result["status"], "error", "{result}");
+    assert_eq!(result["error"]["type"], kind, "{result}");
+    let message = result["error"]["message"].as_str().unwrap();
+    assert!(message.contains(flag), "{result}");
+}
+
 #[test]
 fn a_run_stops_before_the_request_that_would_pass_a_cap() {
     for (name, flags, sent, kind) in [
@@ -37,17 +47,7 @@ fn a_run_stops_before_the_request_that_would_pass_a_cap() {
         let (code, out, err) = run(&mut ask(&scene, &server, &args));
         assert_eq!(code, 11, "{name}: {err}");
         assert_eq!(server.bodies().len(), sent, "{name}");
-        let ev = events(&out);
-        let result = &of_type(&ev, "result")[0];
-        assert_eq!(result["status"], "error", "{result}");
-        assert_eq!(result["error"]["type"], kind, "{result}");
-        assert!(
-            result["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains(flags[0]),
-            "{result}"
-        );
+        assert_capped(&out, kind, flags[0]);
     }
     // The config's [budget] caps every run; a flag wins over it.
     let scene = Scene::new("budget-config");
@@ -82,9 +82,11 @@ fn a_run_stops_before_the_request_that_would_pass_a_cap() {
 }
 
 /// `[prices."m-test"]`: a dollar per million input tokens, half that
-/// cached, two per million out and four thinking.
-const PRICES: &str =
-    "[prices.\"m-test\"]\ninput = 1.0\ncached_input = 0.5\noutput = 2.0\nthinking = 4.0\n";
+/// cached, two per million out and four thinking. The recorded tool-call
+/// replies were answered by gemini-3.1-pro-preview (their `modelVersion`),
+/// and a request is priced by the model that answered: it gets the same.
+const PRICES: &str = "[prices.\"m-test\"]\ninput = 1.0\ncached_input = 0.5\noutput = 2.0\nthinking = 4.0\n\
+     [prices.\"gemini-3.1-pro-preview\"]\ninput = 1.0\ncached_input = 0.5\noutput = 2.0\nthinking = 4.0\n";
 
 #[test]
 fn max_cost_stops_before_the_request_whose_input_would_pass_it() {
@@ -160,7 +162,7 @@ fn the_cost_is_in_the_result_and_said_unknown_without_a_price() {
 
     // A price that is not one, or a key that is not a price: exit 2.
     for (toml, says) in [
-        (PRICES.replace("1.0", "-1.0"), "[prices.m-test]"),
+        (PRICES.replacen("1.0", "-1.0", 1), "[prices.m-test]"),
         (PRICES.replace("thinking", "thoughts"), "thoughts"),
     ] {
         scene.config(&toml);
@@ -170,4 +172,43 @@ fn the_cost_is_in_the_result_and_said_unknown_without_a_price() {
         assert!(err.contains(says), "{err}");
         assert!(server.bodies().is_empty());
     }
+}
+
+/// A reply whose `modelVersion` names the model that answered.
+fn answered_by(version: &str, prompt: u64, candidates: u64) -> crate::support::Reply {
+    crate::support::Reply::sse(&format!(
+        "data: {}\r\n\r\n",
+        json!({"candidates":[{"content":{"role":"model","parts":[{"text":"Done."}]},"finishReason":"STOP","index":0}],
+               "usageMetadata":{"promptTokenCount":prompt,"candidatesTokenCount":candidates,
+                                "totalTokenCount":prompt + candidates},
+               "modelVersion": version})
+    ))
+}
+
+#[test]
+fn a_request_is_priced_by_the_model_that_answered_when_its_price_is_known() {
+    let scene = Scene::new("budget-version");
+    // m-test: $1 in, $2 out; m-answered: $10 in, $20 out.
+    scene.config(&format!(
+        "{PRICES}[prices.\"m-answered\"]\ninput = 10.0\ncached_input = 5.0\noutput = 20.0\n"
+    ));
+    for (version, want) in [
+        // Known: its own price, not the requested model's.
+        ("m-answered", (1000.0 * 10.0 + 100.0 * 20.0) / 1e6),
+        // Unknown: the requested model's price, not a guess.
+        ("m-unpriced-9", (1000.0 * 1.0 + 100.0 * 2.0) / 1e6),
+    ] {
+        let server = FakeGemini::start("budget-version", vec![answered_by(version, 1000, 100)]);
+        let (code, out, err) = run(&mut ask(&scene, &server, &["--model", "m-test", "go"]));
+        assert_eq!(code, 0, "{err}");
+        let stats = of_type(&events(&out), "result")[0]["stats"].clone();
+        let cost = stats["cost_usd"].as_f64().unwrap();
+        assert!((cost - want).abs() < 1e-12, "{version}: {stats}");
+    }
+    // Neither known: the cost is unknown.
+    let server = FakeGemini::start("budget-version-none", vec![answered_by("m-x", 1000, 100)]);
+    let (code, out, err) = run(&mut ask(&scene, &server, &["--model", "m-other", "go"]));
+    assert_eq!(code, 0, "{err}");
+    let stats = of_type(&events(&out), "result")[0]["stats"].clone();
+    assert!(stats.get("cost_usd").is_none(), "{stats}");
 }

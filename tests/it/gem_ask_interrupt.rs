@@ -64,7 +64,9 @@ fn sigterm_ends_the_stream_with_a_result() {
     );
     // The interrupted turn is not stored.
     let id = session_id(&out.stdout);
-    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
+    // (No content is kept; a stop record says the run stopped, for gem-ask log.)
+    let kept = crate::gem_ask_log_runs::kept(&home, &id);
+    assert_eq!(kept, (0, Some("interrupted".to_string())));
 }
 
 #[test]

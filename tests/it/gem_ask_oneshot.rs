@@ -29,9 +29,10 @@ fn plain_streamed_text() {
             json!({"type":"init","session_id":"ID","model":"gemini-3.5-flash"}),
             json!({"type":"message","role":"user","content":"What is the capital of France?"}),
             json!({"type":"message","role":"assistant","content":"Paris","delta":true}),
-            // The recording's own model answered (its modelVersion).
+            // The recording's own model answered (its modelVersion), and
+            // its price is the cost: 11 in at $0.30, 34 out at $2.50 a million.
             json!({"type":"result","status":"success","model_version":"gemini-2.5-flash","stats":{"input_tokens":11,"output_tokens":1,
-                   "thought_tokens":33,"cached_input_tokens":0,"total_tokens":45,"cost_usd":0.0003225,"tool_calls":0,"requests":1,
+                   "thought_tokens":33,"cached_input_tokens":0,"total_tokens":45,"cost_usd":0.00008829999999999999,"tool_calls":0,"requests":1,
                    "tools":{"render_visualization":{"calls":0,"failed":0,"fallbacks":0},"plot":{"calls":0,"failed":0,"fallbacks":0}}}}),
         ]
     );

@@ -143,7 +143,9 @@ fn bad_request_is_not_retried() {
     );
     // A failed turn leaves no session behind.
     let id = session_id(&out.stdout);
-    assert!(!home.join(format!("gemline/sessions/{id}.jsonl")).exists());
+    // (No content is kept; a stop record says the run stopped, for gem-ask log.)
+    let kept = crate::gem_ask_log_runs::kept(&home, &id);
+    assert_eq!(kept, (0, Some("error".to_string())));
 }
 
 #[test]

@@ -169,8 +169,10 @@ fn the_iteration_limit_stops_the_task_with_exit_6() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("gem-ask: error: the task was not complete")
     );
-    // Both rounds are kept for a --continue.
-    assert_eq!(session_lines(&scene, &ev).len(), 7);
+    // Both rounds are kept for a --continue, and then why the run stopped.
+    let lines = session_lines(&scene, &ev);
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[7]["record"], "stop", "{}", lines[7]);
 }
 
 #[test]

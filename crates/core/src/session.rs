@@ -25,7 +25,15 @@
 //!   "timestamp":"..."}`: the model's summary of the first `covers` content
 //!   records of the file, which stay in the file but are summarized: a
 //!   reader builds the request from the latest summary's contents and the
-//!   content records after the ones it covers.
+//!   content records after the ones it covers;
+//! - `{"record":"stop","status":"budget|interrupted|error","error":{"type",
+//!   "message"},"prompt":"...","timestamp":"..."}`: a run that stopped
+//!   before its turn completed (a cap, a signal, an error), whose turn is
+//!   not kept, says so for the audit log; a history reader skips it;
+//! - a `gem-ask map` run leaves a file of its own, `map-ID.jsonl`: its
+//!   `meta` line and one `{"record":"map",...}` line
+//!   with the run's template, inputs, counts, tokens, cost and status
+//!   (`agent::map::runlog`), read by the audit log only.
 //!
 //! A turn (prompt, model answers, tool responses) is written once it is
 //! complete, under an exclusive `flock` on a file opened with `O_APPEND`

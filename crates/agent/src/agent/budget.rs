@@ -10,11 +10,16 @@
 //! least) would pass the cap. Cost is the same with prices
 //! (`super::price`): what the answered requests cost, plus the last
 //! prompt's tokens at the input price.
+//!
+//! A request is priced by the model that answered it (`modelVersion`, in
+//! [`Stats::model_version`]) when the table or the config knows that
+//! model, else by the model asked for, else not at all: a server may answer
+//! with another version than the one named, and its price is the one billed.
 
 use super::outcome::{Failure, Stats};
 
 /// The caps of a run; `None`: no cap.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Budget {
     pub max_requests: Option<u64>,
     pub max_tokens: Option<u64>,
@@ -23,9 +28,20 @@ pub struct Budget {
     /// The model's price (`super::price`), whatever the caps: the run's
     /// cost in `result.stats` and `--verbose`.
     pub price: Option<super::price::Price>,
+    /// The config's `[prices.MODEL]`, to price the model that answered
+    /// when it is not the one asked for.
+    pub overrides: std::sync::Arc<std::collections::BTreeMap<String, crate::config::prices::Rates>>,
 }
 
 impl Budget {
+    /// The price of a request that `version` answered: that model's when
+    /// it has one, else the requested model's; `None`: unknown.
+    pub fn price_for(&self, version: Option<&str>) -> Option<super::price::Price> {
+        version
+            .and_then(|v| super::price::lookup(v, &self.overrides))
+            .or(self.price)
+    }
+
     /// Whether the next request may be made, given what the run has
     /// spent (and its last request's prompt tokens).
     pub fn check(&self, stats: &Stats) -> Result<(), Failure> {
@@ -60,7 +76,8 @@ impl Budget {
     /// `--max-cost`: the cost so far plus the next request's input, at
     /// least the last one's prompt.
     fn check_cost(&self, stats: &Stats) -> Result<(), Failure> {
-        let (Some(max), Some(price)) = (self.max_cost, self.price) else {
+        let price = self.price_for(stats.model_version.as_deref());
+        let (Some(max), Some(price)) = (self.max_cost, price) else {
             return Ok(());
         };
         let spent = stats.cost_usd.unwrap_or(0.0);

@@ -91,7 +91,7 @@ impl Prepared {
                 temperature: args.ask.temperature,
                 schema: args.schema.clone(),
                 schema_retry: false,
-                budget: args.budget,
+                budget: args.budget.clone(),
             },
             ledger,
             pending: Vec::new(),
@@ -175,6 +175,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
         };
         session.save(&args.ask.model, &report.records)
     });
+    session.save_stop(&args.ask.model, &outcome, &prompt);
     outcome::finish(
         Closing {
             sink: agent.sink.as_mut(),

@@ -262,6 +262,48 @@ impl SessionChoice {
     }
 }
 
+impl SessionChoice {
+    /// Leaves a stopped run's end in the session (a `stop` record:
+    /// `session`'s header), so the audit log finds it by its status: a
+    /// failed turn's content is not kept, but that the run stopped, why,
+    /// and its prompt are. Nothing for a run that ended well, for our own
+    /// stdout closing, or for a session that could not be read or written.
+    pub fn save_stop(&self, model: &str, outcome: &Result<(), Failure>, prompt: &str) {
+        let Err(f) = outcome else { return };
+        let Some(record) = stop_record(f, prompt) else {
+            return;
+        };
+        if let Err(e) = self.save(model, &[record]) {
+            term::diag(format!("gem-ask: the run's stop was not kept: {e:?}"));
+        }
+    }
+}
+
+/// The `stop` record of a run (or a REPL turn) that `f` stopped; `None`
+/// for our own stdout closing or a session that could not be read or
+/// written, where nothing more can be kept.
+pub fn stop_record(f: &Failure, prompt: &str) -> Option<serde_json::Value> {
+    let (status, kind, message) = match f {
+        Failure::Gen(crate::provider::GenError::Output(_)) | Failure::Session(_) => return None,
+        Failure::Budget(kind, why) => ("budget", *kind, why.clone()),
+        Failure::Gen(crate::provider::GenError::Interrupted) => {
+            let sig = signals::received().map_or("a signal", signals::name);
+            (
+                "interrupted",
+                "interrupted",
+                format!("interrupted by {sig}"),
+            )
+        }
+        Failure::Gen(e) => ("error", e.kind(), e.to_string()),
+        other => ("error", "stopped", format!("{other:?}")),
+    };
+    Some(serde_json::json!({
+        "record": "stop", "status": status,
+        "error": {"type": kind, "message": super::keys::redact_key(&message)},
+        "prompt": prompt, "timestamp": crate::events::now_rfc3339(),
+    }))
+}
+
 /// The session named by --session, GEMINI_SESSION_ID or --continue, or a
 /// new one; its history is loaded, its unreadable lines reported.
 pub fn resolve_session(args: &Conversation) -> anyhow::Result<SessionChoice> {

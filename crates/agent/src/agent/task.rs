@@ -260,6 +260,7 @@ pub fn run(args: &Options, started: Instant) -> anyhow::Result<u8> {
     };
     let outcome =
         client.and_then(|client| work(&mut task, &mut agent, &client, &session, args, &context));
+    session.save_stop(&args.ask.model, &outcome, &task.text);
     outcome::finish(
         Closing {
             sink: agent.sink.as_mut(),

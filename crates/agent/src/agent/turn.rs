@@ -482,7 +482,7 @@ impl Agent {
         }
         report.usage.add(turn.usage);
         self.stats.last_prompt = turn.usage.prompt;
-        if let Some(price) = self.opts.budget.price {
+        if let Some(price) = self.opts.budget.price_for(turn.model_version.as_deref()) {
             let c = self.stats.cost_usd.get_or_insert(0.0);
             *c += price.cost(&turn.usage);
             *report.cost_usd.get_or_insert(0.0) += price.cost(&turn.usage);

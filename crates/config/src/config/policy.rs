@@ -6,7 +6,15 @@
 //! `run_shell_command`, `decision` (`allow`, `deny`, `ask_user`),
 //! `priority` (0 to 999), `denyMessage`, `modes`, `interactive` (true: only
 //! on a terminal; false: only headless), `allowRedirection`, `name` (said
-//! with the rule's origin); gemini-cli's `subagent` and `toolAnnotations`
+//! with the rule's origin). gemline goes beyond gemini-cli's form with two
+//! keys of its own (gemini-cli would refuse them as unknown): `host` (a
+//! glob or a list: `*.github.com`, `docs.rs`) matches a call whose every
+//! URL's host, as a URL parser reads it (userinfo left out, Unicode as
+//! its IDNA ASCII form, lowercase), is one of them; `pathGlob` (a glob
+//! or a list beneath the workspace: `*` within a name, `**` across
+//! directories, `src/**/*.rs`) matches a file tool's `path` once symlinks
+//! are resolved, never a path with `..` or one that leaves the workspace.
+//! gemini-cli's `subagent` and `toolAnnotations`
 //! are read and left, and so are its `[[safety_checker]]`, `[commands]`
 //! and `[modes.*]` tables; a rule with a `safety_checker` (a check gemline does not run)
 //! never allows on its own: its `allow` is asked. Reading checks
@@ -59,6 +67,10 @@ pub struct RuleSpec {
     pub modes: Vec<String>,
     pub interactive: Option<bool>,
     pub allow_redirection: bool,
+    /// `host`: the URLs' hosts (globs, lowercase ASCII); empty: any.
+    pub hosts: Vec<String>,
+    /// `pathGlob`: the path beneath the workspace (globs); empty: any.
+    pub path_globs: Vec<String>,
 }
 
 /// A policy file that cannot be used; the message names the file, the
@@ -128,6 +140,10 @@ struct Raw {
     interactive: Option<bool>,
     #[serde(default)]
     allow_redirection: bool,
+    /// gemline's own: the URLs' hosts a rule is about.
+    host: Option<Spanned<OneOrMany>>,
+    /// gemline's own: the paths beneath the workspace a rule is about.
+    path_glob: Option<Spanned<OneOrMany>>,
     /// gemini-cli's label of a rule; said with its origin.
     name: Option<String>,
     /// A gemini-cli checker that decides with the rule; gemline runs none,
@@ -228,6 +244,10 @@ fn rules_of(file: &Path, text: &str, parsed: File) -> Result<Vec<RuleSpec>, Poli
                 "commandPrefix and commandRegex cannot be in the same rule".into(),
             ));
         }
+        let hosts =
+            checked(r.host, host_pattern).map_err(|(at, m)| err(at, format!("host: {m}")))?;
+        let path_globs = checked(r.path_glob, path_pattern)
+            .map_err(|(at, m)| err(at, format!("pathGlob: {m}")))?;
         let shell = r.command_prefix.is_some() || r.command_regex.is_some();
         let mut tools = r.tool_name.map(OneOrMany::into_vec).unwrap_or_default();
         if tools.is_empty() && shell {
@@ -252,9 +272,55 @@ fn rules_of(file: &Path, text: &str, parsed: File) -> Result<Vec<RuleSpec>, Poli
             modes: r.modes,
             interactive: r.interactive,
             allow_redirection: r.allow_redirection,
+            hosts,
+            path_globs,
         });
     }
     Ok(out)
+}
+
+/// A key's patterns, each checked by `check` (which may rewrite it);
+/// the first bad one's offset and why.
+fn checked(
+    key: Option<Spanned<OneOrMany>>,
+    check: fn(&str) -> Result<String, String>,
+) -> Result<Vec<String>, (usize, String)> {
+    let Some(k) = key else { return Ok(Vec::new()) };
+    let at = k.span().start;
+    let list = k.into_inner().into_vec();
+    if list.is_empty() {
+        return Err((
+            at,
+            "an empty list matches nothing; leave the key out".into(),
+        ));
+    }
+    list.iter().map(|p| check(p).map_err(|m| (at, m))).collect()
+}
+
+/// A host glob: letters, digits, `-`, `.`, `*` (and `:`, `[`, `]` of an
+/// IP address), lowercased.
+fn host_pattern(p: &str) -> Result<String, String> {
+    let ok = !p.is_empty()
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '*' | ':' | '[' | ']'));
+    if ok {
+        Ok(p.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "{p:?} is not a host pattern (ASCII letters, digits, '-', '.', '*'; write a Unicode name in its xn-- form)"
+        ))
+    }
+}
+
+/// A path glob beneath the workspace: relative, without `..`.
+fn path_pattern(p: &str) -> Result<String, String> {
+    let p = p.strip_prefix("./").unwrap_or(p);
+    if p.is_empty() || p.starts_with('/') || p.split('/').any(|s| s == "..") {
+        return Err(format!(
+            "{p:?} is not a path beneath the workspace (relative, without '..')"
+        ));
+    }
+    Ok(p.to_string())
 }
 
 /// Reads a policy file.

@@ -9,8 +9,9 @@
 //! indexed and again before it is shown, so no secret gem-ask knows is
 //! kept in the index or printed.
 //!
-//! `gem-ask map` writes no session file (its records go to its output and
-//! its `--cache`), so the log has no map runs to show.
+//! A `gem-ask map` run leaves a run file beside the sessions
+//! (`map-ID.jsonl`, [`read::maprun`]): the log lists, searches and filters it as
+//! a session whose prompt is the map's template.
 
 pub mod index;
 pub mod query;
@@ -38,14 +39,14 @@ pub struct Filters {
     pub tool: Option<String>,
     /// A model the session used (its meta line's or a turn's served version).
     pub model: Option<String>,
-    /// `success`, `error` or `incomplete` (see [`Summary::status`]).
+    /// One of [`STATUSES`] (see [`Summary::status`]).
     pub status: Option<String>,
     /// Sessions that cost more than this many US dollars.
     pub cost_over: Option<f64>,
 }
 
 /// The statuses a session can have.
-pub const STATUSES: &[&str] = &["success", "error", "incomplete"];
+pub const STATUSES: &[&str] = &["success", "error", "budget", "interrupted", "incomplete"];
 
 /// The resolved options of a log query.
 pub struct LogOptions {

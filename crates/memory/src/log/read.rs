@@ -4,6 +4,8 @@
 //! guard before it is kept. The file is only read; a line that cannot be
 //! used makes the session `incomplete` and the rest is read.
 
+pub mod maprun;
+
 use serde_json::Value;
 
 use super::Guard;
@@ -27,9 +29,10 @@ pub struct Summary {
     /// The sum of the turns' `cost_usd`; `None` when no turn has one
     /// (the price unknown, or a file from before costs were kept).
     pub cost_usd: Option<f64>,
-    /// `success`, `error` (a tool call answered with an error) or
-    /// `incomplete` (a turn without its closing record, or a line that
-    /// cannot be read).
+    /// `success`, `error` (a tool call answered with an error, or the
+    /// last run stopped by an error), `budget` (the last run stopped by a
+    /// cap), `interrupted` (by a signal) or `incomplete` (a turn without
+    /// its closing record, or a line that cannot be read).
     pub status: String,
     /// The first prompt, cut to [`PROMPT_CHARS`].
     pub prompt: String,
@@ -65,6 +68,7 @@ pub fn read(id: &str, bytes: &[u8], guard: &Guard) -> (Summary, Vec<Item>) {
         open_turn: false,
         bad: false,
         tool_error: false,
+        stopped: None,
     };
     for line in bytes.split(|&b| b == b'\n') {
         if line.trim_ascii().is_empty() {
@@ -84,6 +88,8 @@ struct Reader {
     open_turn: bool,
     bad: bool,
     tool_error: bool,
+    /// The last run's `stop` record's status, until a turn completes.
+    stopped: Option<String>,
 }
 
 fn text_of(v: &Value, key: &str) -> Option<String> {
@@ -115,8 +121,11 @@ impl Reader {
                 }
             }
             Some("topic") => self.s.topic = text_of(v, "title").filter(|t| !t.is_empty()),
+            Some("stop") => self.stop(v, &time),
+            Some("map") => maprun::take(&mut self.s, &mut self.items, v, &time),
             Some("turn") => {
                 self.open_turn = false;
+                self.stopped = None;
                 self.s.turns += 1;
                 self.s.tokens += v.get("tokens").and_then(Value::as_u64).unwrap_or(0);
                 if let Some(c) = v.get("cost_usd").and_then(Value::as_f64) {
@@ -127,6 +136,23 @@ impl Reader {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A run that stopped before its turn completed: its status, and its
+    /// prompt (the turn's content was not kept).
+    fn stop(&mut self, v: &Value, time: &str) {
+        // A turn's content without its closing record was that run's.
+        self.open_turn = false;
+        self.stopped = Some(text_of(v, "status").unwrap_or_else(|| "error".into()));
+        if let Some(p) = text_of(v, "prompt").filter(|p| !p.trim().is_empty()) {
+            if self.s.prompt.is_empty() {
+                self.s.prompt = p.clone();
+            }
+            self.item("prompt", None, None, time, p);
+        }
+        if let Some(m) = v.pointer("/error/message").and_then(Value::as_str) {
+            self.item("stop", None, None, time, m.to_string());
         }
     }
 
@@ -214,7 +240,9 @@ impl Reader {
     }
 
     fn finish(mut self, guard: &Guard) -> (Summary, Vec<Item>) {
-        if self.bad || self.open_turn {
+        if let Some(stopped) = self.stopped.take() {
+            self.s.status = stopped;
+        } else if self.bad || self.open_turn {
             self.s.status = "incomplete".into();
         } else if self.tool_error {
             self.s.status = "error".into();

@@ -18,6 +18,8 @@ pub fn events(bytes: &[u8], summary: &Summary, guard: &Guard) -> Vec<Value> {
     })];
     let mut pending: Vec<(String, String)> = Vec::new();
     let mut n = 0usize;
+    // The error of the last `stop` or `map` record, until a turn completes.
+    let mut stopped: Option<Value> = None;
     for line in bytes.split(|&b| b == b'\n') {
         let Ok(v) = serde_json::from_slice::<Value>(line) else {
             continue;
@@ -35,6 +37,17 @@ pub fn events(bytes: &[u8], summary: &Summary, guard: &Guard) -> Vec<Value> {
             Some("topic") => {
                 out.push(json!({"type": "topic", "title": v["title"], "timestamp": time}))
             }
+            // A stopped run's prompt, or a map run's template.
+            Some(kind @ ("stop" | "map")) => {
+                let key = if kind == "map" { "template" } else { "prompt" };
+                if let Some(p) = v.get(key).and_then(Value::as_str) {
+                    out.push(
+                        json!({"type": "message", "role": "user", "content": p, "timestamp": time}),
+                    );
+                }
+                stopped = v.get("error").cloned();
+            }
+            Some("turn") => stopped = None,
             _ => {}
         }
     }
@@ -49,7 +62,9 @@ pub fn events(bytes: &[u8], summary: &Summary, guard: &Guard) -> Vec<Value> {
     if let Some(c) = summary.cost_usd {
         result["stats"]["cost_usd"] = json!(c);
     }
-    if failed {
+    if let Some(e) = stopped.filter(|_| failed) {
+        result["error"] = e;
+    } else if failed {
         result["error"] = json!({"type": summary.status, "message": match summary.status.as_str() {
             "incomplete" => "a turn of the session was not completely written, or a line cannot be read",
             _ => "a tool call of the session ended in an error",

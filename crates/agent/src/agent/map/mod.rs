@@ -17,6 +17,8 @@ pub mod records;
 pub mod result;
 pub mod resume;
 pub mod run;
+pub mod runlog;
+pub mod spend;
 pub mod template;
 
 use std::path::PathBuf;
@@ -63,6 +65,8 @@ pub struct MapOptions {
     pub dry_run: bool,
     /// The model's price (the Batch API's with `--batch`), for the cost.
     pub price: Option<crate::agent::price::Price>,
+    /// The caps on the requests sent (`spend`); the price in it is `price`.
+    pub budget: crate::agent::budget::Budget,
 }
 
 /// What a run did, for the `result` line and the exit code.
@@ -82,6 +86,9 @@ pub struct Summary {
     /// API's with `--batch`); `None` when the price is unknown.
     pub cost: Option<f64>,
     pub elapsed: std::time::Duration,
+    /// The cap that stopped the run (`spend`): its records not sent are
+    /// failed lines of its type.
+    pub capped: Option<spend::Capped>,
 }
 
 /// The request body of one record's prompt.

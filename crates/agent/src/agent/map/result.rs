@@ -3,7 +3,8 @@
 //! known) and `stats.map`, the records answered, failed, skipped (already
 //! in `--output`), answered from the cache, and the bad input lines, with
 //! the batch job's name when there was one. `status` is `error` when a
-//! record failed or the run was stopped.
+//! record failed or the run was stopped (by a signal, or by a cap: then
+//! `error.type` is the cap's, as a one-shot run's).
 
 use serde_json::{Map, Value, json};
 
@@ -37,16 +38,23 @@ pub fn event(sum: &Summary, batch: Option<&str>, stopped: Option<&str>) -> Value
     }
     let mut e = Map::new();
     e.insert("type".into(), "result".into());
-    let error = match stopped {
-        Some(sig) => Some(("interrupted", format!("stopped by {sig}"))),
-        None if sum.failed > 0 => Some((
+    let error = match (stopped, &sum.capped) {
+        (Some(sig), _) => Some(("interrupted", format!("stopped by {sig}"))),
+        (None, Some((cap, why))) => Some((
+            *cap,
+            format!(
+                "{why}; {} of {} records failed or not sent (their lines carry error; a rerun with --output sends them)",
+                sum.failed, sum.records
+            ),
+        )),
+        (None, None) if sum.failed > 0 => Some((
             "records_failed",
             format!(
                 "{} of {} records failed (their lines carry error)",
                 sum.failed, sum.records
             ),
         )),
-        None => None,
+        (None, None) => None,
     };
     match error {
         Some((kind, message)) => {

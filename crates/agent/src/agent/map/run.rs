@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use super::cache::Cache;
 use super::progress::Progress;
 use super::records::{self, Item};
+use super::spend::Spend;
 use super::{MapOptions, Summary, Template, key_of, request_body};
 use crate::agent::price::Price;
 use crate::provider::{Client, GenError, Usage, client::Observer, turn::Delta};
@@ -165,13 +166,20 @@ pub fn run(
     let gate = Arc::new(Gate::new(jobs, o.rate));
     let cache = open_cache(o)?;
     let cache = cache.as_ref();
+    // The caps bound the requests sent now; a batch job's were all made.
+    let caps = match &source {
+        Some(Source::Online(_)) => o.budget.clone(),
+        _ => Default::default(),
+    };
+    let spend = Spend::new(caps);
+    let spend = &spend;
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
         s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
         if let Some(source) = &source {
             for _ in 0..jobs {
                 let (rx, tx, gate) = (job_rx.clone(), done_tx.clone(), gate.clone());
-                s.spawn(move || work(source, o, &rx, &tx, &gate, cache));
+                s.spawn(move || work(source, o, &rx, &tx, &gate, cache, spend));
             }
         }
         // Only the workers hold the jobs' end: if they stop, the reader does.
@@ -184,6 +192,7 @@ pub fn run(
     })
     .map(|mut sum| {
         sum.elapsed = start.elapsed();
+        sum.capped = spend.capped();
         sum
     })
 }
@@ -261,6 +270,7 @@ fn work(
     lines: &SyncSender<Done>,
     gate: &Gate,
     cache: Option<&Cache>,
+    spend: &Spend,
 ) {
     loop {
         let job = match jobs.lock().expect("no worker panics holding it").recv() {
@@ -271,7 +281,11 @@ fn work(
         let cached = kept.is_some();
         let result = match kept {
             Some(text) => Ok((text, Usage::default())),
-            None => source.answer(&job.key, job.body, gate),
+            None => spend.reserve().and_then(|()| {
+                let r = source.answer(&job.key, job.body, gate);
+                spend.settle(r.as_ref().ok().map(|a| a.1));
+                r
+            }),
         };
         let (line, usage, ok) = match result {
             Ok((text, usage)) => {

@@ -315,6 +315,9 @@ impl Repl {
     fn ask(&mut self, message: Message) -> anyhow::Result<Turn> {
         self.result_due = true;
         let context = self.context.take();
+        let prompt = match &message {
+            Message::Chat { text, .. } | Message::Task(text) => text.clone(),
+        };
         let client = match self.client.take() {
             Some(c) => Ok(c),
             None => setup::make_client(
@@ -343,6 +346,11 @@ impl Repl {
             }
             Err(f) => {
                 self.task_failed(&f);
+                // Kept so the log finds the stopped turn; a failure to keep
+                // it does not end the session.
+                if let Some(r) = setup::stop_record(&f, &prompt) {
+                    let _ = self.current.save_turn(&self.args.ask.model, &[r]);
+                }
                 let v = outcome::verdict(f)?;
                 (Turn::Failed, v.error)
             }

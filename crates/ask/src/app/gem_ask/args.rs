@@ -474,7 +474,7 @@ impl Args {
                 max_requests: self.max_requests,
                 max_tokens: self.max_tokens,
                 max_cost: self.max_cost,
-                price: None,
+                ..Default::default()
             },
         }
     }

@@ -72,7 +72,8 @@ pub const HELP_TAIL: &str = concat!(
      policy_denied; policy: the deciding rule's FILE:LINE). Policy rules (--policy FILE, the config dir's \
      policies/*.toml, and the config's [policy] as [[policy.rule]]) are gemini-cli's TOML [[rule]] tables (toolName, mcpName, commandPrefix, commandRegex, \
      argsPattern, decision allow / deny / ask_user, priority 0-999, interactive, modes, allowRedirection, \
-     denyMessage): the highest priority wins, deny on a tie; ask_user asks even past --allow-tool and is \
+     denyMessage; and gemline's own host = \"*.github.com\", every URL's host, and pathGlob = \"src/**\", a file tool's \
+     path beneath the workspace): the highest priority wins, deny on a tie; ask_user asks even past --allow-tool and is \
      refused headless. A shell command is parsed (bash grammar) and allowed only when every command in it \
      is; substitutions, eval, bash -c, env/sudo/xargs, subshells and redirections outside the workspace \
      are asked about. A policy file with a mistake is exit 2 naming the file, line and key. Tools' processes (commands, MCP servers) \

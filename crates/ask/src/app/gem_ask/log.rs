@@ -62,8 +62,10 @@ pub struct Which {
     /// Only sessions with this model (the one asked for, or a served version).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
-    /// Only sessions whose status is this: success, error (a tool call failed or was denied) or
-    /// incomplete (a turn not completely written).
+    /// Only sessions and map runs whose status is this: success, error (a tool call failed or was
+    /// denied, a map record failed, or the last run stopped on an error), budget (the last run stopped
+    /// by --max-requests, --max-tokens or --max-cost), interrupted (by a signal) or incomplete (a turn
+    /// not completely written).
     #[arg(long, value_name = "STATUS", value_parser = clap::builder::PossibleValuesParser::new(log::STATUSES))]
     pub status: Option<String>,
     /// Only sessions that cost more than this many US dollars (a session of unknown cost never).

@@ -133,6 +133,7 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let sig = crate::agent::signals::received();
     let stopped = sig.map(crate::agent::signals::name);
     let result = map::result::event(&sum, job.as_deref(), stopped);
+    keep_for_the_log(&options, &sum, &result, ask);
     // Events asked for, or stdout holds no records (--output) and goes to
     // a program: a person at a terminal has the summary above.
     let events = match ask.output.mode {
@@ -151,7 +152,9 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
             exit::TERMINATED
         });
     }
-    Ok(if sum.failed > 0 {
+    Ok(if sum.capped.is_some() {
+        exit::BUDGET
+    } else if sum.failed > 0 {
         map::SOME_FAILED
     } else {
         exit::OK
@@ -183,9 +186,16 @@ fn options_of(
         dry_run: m.dry_run,
         cache: m.cache.then(cache_path).transpose()?,
         price: ask.budget.price,
+        budget: ask.budget.clone(),
     };
     let batch = batch_options(m.batch, m.detach, m.attach, &options)?;
     if batch.is_some() {
+        let b = &options.budget;
+        if b.max_requests.is_some() || b.max_tokens.is_some() || b.max_cost.is_some() {
+            diag(
+                "gem-ask map: a batch job's requests are made at once: --max-requests, --max-tokens and --max-cost do not stop it",
+            );
+        }
         options.price = options.price.map(|p| p.batch());
     }
     Ok((options, batch))
@@ -301,6 +311,28 @@ fn summary_line(sum: &map::Summary) -> String {
         sum.usage.candidates + sum.usage.thoughts,
         sum.elapsed.as_secs_f64()
     )
+}
+
+/// The run's file for `gem-ask log` in the sessions directory (not with
+/// `--no-history`); a failure to write it is said, the run unaffected.
+fn keep_for_the_log(
+    options: &MapOptions,
+    sum: &map::Summary,
+    result: &serde_json::Value,
+    ask: &crate::agent::Options,
+) {
+    if ask.conversation.no_history {
+        return;
+    }
+    let Ok(dir) = &crate::agent::environ::get().sessions_dir else {
+        return;
+    };
+    if let Err(e) = map::runlog::write(dir, options, sum, result) {
+        diag(format!(
+            "gem-ask map: the run was not kept for gem-ask log in {}: {e}",
+            dir.display()
+        ));
+    }
 }
 
 fn libc_sigint() -> i32 {

@@ -118,6 +118,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
     b.max_tokens = b.max_tokens.or(caps.max_tokens);
     b.max_cost = b.max_cost.or(caps.max_cost);
     options.budget.price = price_of(&model, &config, options.budget.max_cost.is_some())?;
+    options.budget.overrides = std::sync::Arc::new(config.prices.clone());
     options.tools.config_dir = settings
         .config_path
         .as_ref()

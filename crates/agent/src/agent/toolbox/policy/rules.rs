@@ -25,6 +25,9 @@ struct Rule {
     tools: Vec<Regex>,
     args: Option<Regex>,
     command: Option<Regex>,
+    /// `host` and `pathGlob` ([`place`]).
+    hosts: Vec<Regex>,
+    paths: Vec<Regex>,
 }
 
 /// The rules of a run.
@@ -66,6 +69,12 @@ impl Rules {
                     .command_regex
                     .as_deref()
                     .and_then(|p| Regex::new(p).ok()),
+                hosts: spec.hosts.iter().map(|h| glob(h)).collect(),
+                paths: spec
+                    .path_globs
+                    .iter()
+                    .map(|p| place::path_glob(p))
+                    .collect(),
                 spec,
             })
             .collect();
@@ -114,10 +123,19 @@ impl Rules {
             return Some(judge_command(&about, args, command, workspace));
         }
         let json = args.to_string();
+        let hosts = place::hosts(args);
+        let path = place::beneath(args, workspace);
         let matching = about
             .iter()
             .filter(|r| r.command.is_none() && r.spec.command_prefix.is_empty())
-            .filter(|r| r.args.as_ref().is_none_or(|re| re.is_match(&json)));
+            .filter(|r| r.args.as_ref().is_none_or(|re| re.is_match(&json)))
+            .filter(|r| r.hosts.is_empty() || every_host(&r.hosts, hosts.as_deref()))
+            .filter(|r| {
+                r.paths.is_empty()
+                    || path
+                        .as_ref()
+                        .is_some_and(|p| r.paths.iter().any(|g| g.is_match(p)))
+            });
         best(matching).map(|r| ruling(r, format!("{tool} matches it")))
     }
 
@@ -141,6 +159,11 @@ impl Rules {
                 .any(|m| m == "default" || (self.yolo && m == "yolo"));
         named && mode && r.spec.interactive.is_none_or(|i| i == interactive)
     }
+}
+
+/// Whether there are hosts and each is one of `globs`.
+fn every_host(globs: &[Regex], hosts: Option<&[String]>) -> bool {
+    hosts.is_some_and(|hs| hs.iter().all(|h| globs.iter().any(|g| g.is_match(h))))
 }
 
 /// The rule that wins among those matching: highest priority, then deny,
@@ -167,6 +190,10 @@ fn ruling(r: &Rule, why: String) -> Ruling {
 /// prefix by whole words (`cargo\ test` is one word, not `cargo test`),
 /// a regex over the arguments' JSON with this command alone.
 fn matches_command(r: &Rule, args: &Value, part: &shell::Simple) -> bool {
+    // A host or a path is not what a shell command is judged by.
+    if !r.hosts.is_empty() || !r.paths.is_empty() {
+        return false;
+    }
     let line = part.line();
     let mut one = args.clone();
     one["command"] = line.as_str().into();
@@ -259,6 +286,8 @@ fn clip(line: &str) -> String {
         None => line.to_string(),
     }
 }
+
+mod place;
 
 #[cfg(test)]
 mod tests;
