@@ -349,3 +349,57 @@ fn lines_with(n: u32, at: u32, late: &[u8], line: impl Fn(u32) -> String) -> Vec
     }
     b
 }
+
+/// Small multiples read ahead (`--facet`): each plain row goes to its
+/// panel's fast lane from the reading threads, in input order. A file of
+/// several runs whose rows turn unusual (a group first met late, an empty
+/// group, a group with spaces around it, a missing value, a ragged row)
+/// gives what the csv crate read from line 1 gives, warnings and their
+/// line numbers included, as lines, points and an aggregate.
+#[test]
+fn facets_read_ahead_give_what_the_full_path_gives() {
+    let groups = ["north", "south", "east", "west", "centre", "islands"];
+    let mut body = String::new();
+    for i in 0..240_000u32 {
+        let group = match i % 50_000 {
+            _ if i > 150_000 && i % 7 == 0 => "late",
+            3 => "",
+            5 => " north ",
+            _ => groups[i as usize % 6],
+        };
+        let y = match i % 60_000 {
+            9 => "n/a".to_string(),
+            _ => format!("{}.{}", (i * 7919) % 1000, i % 10),
+        };
+        body.push_str(&format!("{i},{y},{group}\n"));
+        if i == 100_000 {
+            body.push_str("100000,1,north,extra\n");
+        }
+    }
+    let both = |args: &[&str]| {
+        [&b"x,y,grp\n"[..], &b"\"x\",y,grp\n"[..]]
+            .map(|header| viz_parse(args, [header, body.as_bytes()].concat()))
+    };
+    for args in [
+        &["--chart", "line", "-x", "x", "-y", "y", "--facet", "grp"][..],
+        &["--chart", "point", "-x", "x", "-y", "y", "--facet", "grp"][..],
+        &[
+            "--chart",
+            "bar",
+            "-x",
+            "x",
+            "-y",
+            "y",
+            "--facet",
+            "grp",
+            "--max-points",
+            "20",
+        ][..],
+    ] {
+        let [fast, full] = both(args);
+        assert_eq!(fast.2, Some(0), "{args:?}: {}", fast.1);
+        assert!(fast.0.contains("\"late\""), "{args:?}");
+        assert!(fast.1.contains("line 100003"), "{args:?}: {}", fast.1);
+        assert_eq!(fast, full, "{args:?}");
+    }
+}

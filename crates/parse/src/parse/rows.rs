@@ -238,6 +238,11 @@ pub(crate) struct PlainShape {
     /// their count, so the calling thread never sees most rows of a long
     /// top-N.
     pub(crate) floor: Option<Arc<AtomicU64>>,
+    /// The facet column of small multiples and its values with a panel
+    /// already: a row whose cell there is one of them, plain, comes as a
+    /// [`Record::Keyed`]; any other takes the full path (which makes its
+    /// panel, or names the row that has one too many).
+    pub(crate) key: Option<(usize, Arc<[String]>)>,
 }
 
 /// A record, in input order.
@@ -247,6 +252,9 @@ pub(crate) enum Record<'a> {
     /// Plain records in a row, read without a label (the shape has
     /// none): each one's values in turn.
     Plains(&'a [f64]),
+    /// A plain record of a shape with a key ([`PlainShape::key`]): its
+    /// values, its label cell and its key cell.
+    Keyed(&'a [f64], Option<&'a str>, &'a str),
     /// Any other record, for the full path.
     Other(&'a dyn Cells, Loc),
     /// This many records in a row whose value is at or below the floor.

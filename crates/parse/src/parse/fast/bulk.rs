@@ -112,12 +112,12 @@ impl PlainShape {
     /// (Always inlined: JSON lines' reader did not get it inlined, and
     /// spent 8% of its time calling it and a vector's append.)
     #[inline(always)]
-    fn take(
+    fn take<'t>(
         &self,
         values: &mut Vec<f64>,
         labels: &mut Vec<(u32, u32)>,
         number: impl Fn(usize, Decimal) -> Option<f64>,
-        label: impl FnOnce(usize) -> Option<(usize, usize)>,
+        label: impl Fn(usize) -> Option<(usize, usize, &'t str)>,
     ) -> Taken {
         let mut got = [0.0; MAX_VALUES];
         let Some(got) = got.get_mut(..self.values.len()) else {
@@ -134,15 +134,28 @@ impl PlainShape {
         {
             return Taken::Dropped;
         }
+        // (A range past 4 GiB: a line that long is the full path's.)
+        let range = |(a, b, _): (usize, usize, &str)| {
+            Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?))
+        };
+        let mut cells = [(0, 0); 2];
+        let mut n = 0;
         if let Some(col) = self.label {
-            // (A range past 4 GiB: a line that long is the full path's.)
-            let range = label(col)
-                .and_then(|(a, b)| Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?)));
-            let Some(range) = range else {
+            let Some(r) = label(col).and_then(range) else {
                 return Taken::Full;
             };
-            labels.push(range);
+            cells[0] = r;
+            n = 1;
         }
+        if let Some((col, known)) = &self.key {
+            let cell = label(*col).filter(|(_, _, k)| known.iter().any(|x| x == k));
+            let Some(r) = cell.and_then(range) else {
+                return Taken::Full;
+            };
+            cells[n] = r;
+            n += 1;
+        }
+        labels.extend_from_slice(&cells[..n]);
         // One value (most charts): a push, not a call to copy a slice.
         match got {
             [v] => values.push(*v),
@@ -319,7 +332,7 @@ impl Run {
         warn: &mut Warner,
     ) -> Result<usize, ParseError> {
         let width = shape.values.len();
-        if shape.label.is_none() {
+        if shape.label.is_none() && shape.key.is_none() {
             // All at once: one call for the run, not one a row.
             if !rows.is_empty() {
                 push(
@@ -329,13 +342,19 @@ impl Run {
             }
             return Ok(rows.end);
         }
+        let text = |i: usize| {
+            let (a, b) = self.labels[i];
+            &self.text()[a as usize..b as usize]
+        };
+        let cells = usize::from(shape.label.is_some()) + usize::from(shape.key.is_some());
         for i in rows.clone() {
-            let label = shape.label.map(|_| {
-                let (a, b) = self.labels[i];
-                &self.text()[a as usize..b as usize]
-            });
+            let label = shape.label.map(|_| text(i * cells));
             let values = &self.values[i * width..(i + 1) * width];
-            push(Record::Plain(values, label), warn)?;
+            let record = match shape.key {
+                Some(_) => Record::Keyed(values, label, text(i * cells + cells - 1)),
+                None => Record::Plain(values, label),
+            };
+            push(record, warn)?;
         }
         Ok(rows.end)
     }

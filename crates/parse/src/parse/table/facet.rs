@@ -7,9 +7,10 @@
 
 use std::collections::HashMap;
 
-use super::super::rows::{Cells, Loc, OwnedRow, Rows, Warner, cell};
+use super::super::rows::{Cells, Loc, OwnedRow, PlainShape, Record, Rows, Warner, cell};
 use super::super::{FacetOptions, ParseError, ParseOptions};
 use super::builder::{Builder, EMPTY_LABEL};
+use super::feed::full_row;
 use super::{Plan, RowSink, column_ref, resolve, transforms};
 use crate::spec::{Facet, Normalized, SpecError};
 
@@ -101,6 +102,27 @@ impl Faceted {
     }
 }
 
+impl Faceted {
+    /// What the fast lane reads ahead for every panel made so far: their
+    /// one shape (all share the plan and the transforms), keyed by the
+    /// facet column. None when a panel has no fast lane, or a top-N's
+    /// floor (one a panel) would be shared.
+    fn shape(&mut self, max_width: Option<usize>) -> Option<PlainShape> {
+        let mut shape = None;
+        for (_, b) in &mut self.panels {
+            let s = b.plain_shape(max_width)?;
+            if s.floor.is_some() {
+                return None;
+            }
+            shape = Some(s);
+        }
+        let mut shape = shape?;
+        let known: Vec<String> = self.panels.iter().map(|(k, _)| k.clone()).collect();
+        shape.key = Some((self.col, known.into()));
+        Some(shape)
+    }
+}
+
 impl RowSink for Faceted {
     fn push(&mut self, row: &dyn Cells, loc: Loc, warn: &mut Warner) -> Result<(), ParseError> {
         let i = self.panel(row, loc)?;
@@ -117,13 +139,40 @@ impl RowSink for Faceted {
         }
     }
 
+    /// Plain rows of the panels made from the sample, read ahead on
+    /// every core and each handed to its panel's fast lane; any other row
+    /// (one of a panel not made yet among them) down the full path.
     fn read_ahead(
         &mut self,
-        _rows: &mut dyn Rows,
-        _ends: (Option<usize>, u8),
-        _warn: &mut Warner,
+        rows: &mut dyn Rows,
+        ends: (Option<usize>, u8),
+        warn: &mut Warner,
     ) -> Result<(), ParseError> {
-        Ok(())
+        let Some(shape) = self.shape(ends.0) else {
+            return Ok(());
+        };
+        let collected = self.panels[0].1.collect.is_some();
+        let (header_width, delimiter) = ends;
+        rows.read_plain(
+            &shape,
+            &mut |record, warn| match record {
+                Record::Keyed(values, label, key) => {
+                    let b = &mut self.panels[self.by_name[key]].1;
+                    if collected {
+                        b.push_values_collected(values, label);
+                    } else {
+                        b.push_kept_values(values, label);
+                    }
+                    Ok(())
+                }
+                Record::Other(row, loc) => full_row(self, row, loc, header_width, delimiter, warn),
+                // (A shape with a key and no floor brings neither.)
+                Record::Plain(..) | Record::Plains(..) | Record::Dropped(..) => {
+                    unreachable!("a keyed shape reads keyed records")
+                }
+            },
+            warn,
+        )
     }
 
     /// Each panel's chart; a panel without a number is left out (said),

@@ -131,6 +131,11 @@ fn read_ahead(
                 push(b, values, label);
                 Ok(())
             }
+            // (A builder's shape has no key: only small multiples' has.)
+            Record::Keyed(values, label, _) => {
+                push(b, values, label);
+                Ok(())
+            }
             Record::Plains(values) => {
                 b.push_values_run(values);
                 Ok(())
@@ -148,7 +153,7 @@ fn read_ahead(
 /// A row the fast lane did not take: named and skipped when ragged or
 /// holding a NUL, named
 /// when short, and pushed down the full path.
-fn full_row(
+pub(super) fn full_row(
     b: &mut impl RowSink,
     row: &dyn Cells,
     loc: Loc,

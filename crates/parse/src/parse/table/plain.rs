@@ -46,6 +46,7 @@ impl Builder {
             label: self.plan.label.filter(|_| !self.is_hist()),
             max_width,
             floor: self.floor.clone(),
+            key: None,
         })
     }
 

@@ -38,8 +38,8 @@ impl ReadRun for Delimited {
         // One value column, no label, no floor (a histogram, a line of
         // row numbers): what `PlainShape::take` does for it, without its
         // loop over columns and its checks of what is not there.
-        let one = match (&*shape.values, shape.label, &shape.floor) {
-            (&[(col, dec)], None, None) => Some((col, dec)),
+        let one = match (&*shape.values, shape.label, &shape.floor, &shape.key) {
+            (&[(col, dec)], None, None, None) => Some((col, dec)),
             _ => None,
         };
         run.read_rows(|run, text| {
@@ -112,8 +112,9 @@ impl Line<'_> {
             labels,
             |col, dec| plain_number_bytes(self.field_bytes(col)?, dec),
             |col| {
-                plain_text(self.field(col)?)?;
-                Some(self.fields[col])
+                let text = plain_text(self.field(col)?)?;
+                let (a, b) = self.fields[col];
+                Some((a, b, text))
             },
         )
     }

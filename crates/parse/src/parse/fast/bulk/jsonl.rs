@@ -96,8 +96,8 @@ fn take(o: &PlainObject, t: &str, at: usize, shape: &PlainShape, run: &mut Run) 
         |col, dec| o.number_in(t, col, dec),
         |col| {
             let (a, b) = o.span(col)?;
-            plain_text(&t[a..b])?;
-            Some((at + a, at + b))
+            let text = plain_text(&t[a..b])?;
+            Some((at + a, at + b, text))
         },
     )
 }
