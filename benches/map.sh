@@ -8,14 +8,19 @@
 #
 #   speed    N records (10000), -j JOBS (16), the fake answering in DELAY s
 #            (0.2): wall time against the ideal N x DELAY / JOBS (target
-#            1.15x), gem-ask's own CPU (target under 5% of one core).
+#            1.15x), gem-ask's own CPU (target under 5% of one core); then
+#            the same requests from a bare Python client (map_client.py),
+#            what the fake and the machine allow under the same load.
 #   peers    PEER_N records (1000) in one run: gem-ask map -j JOBS,
 #            `xargs -P JOBS -n 1 gem-ask` and `parallel -j JOBS -k llm`
 #            (llm from PyPI in a venv under target/peers, pointed at the
 #            fake as an OpenAI-compatible model, its defaults kept: each
 #            prompt logged to its SQLite database); the ratios between them.
 #   million  SIZES records (10000 100000 1000000), the fake answering at
-#            once, -j 32: peak memory at each size (flat) and order kept.
+#            once, -j 32: peak memory at each size (flat) and order kept;
+#            with DRY_N, then DRY_N records through --dry-run (the reader,
+#            template, keys and ordered writer, no request), for a size the
+#            fake cannot answer in time on a loaded machine.
 #   storm    STORM_N records (4000), clean, then with half the requests
 #            refused (429) for STORM_S s (30): every record answered, and
 #            the requests the fake counted (target at most 2x clean).
@@ -32,6 +37,7 @@ JOBS=${JOBS:-16}
 DELAY=${DELAY:-0.2}
 PEER_N=${PEER_N:-1000}
 SIZES=${SIZES:-10000 100000 1000000}
+DRY_N=${DRY_N:-}
 STORM_N=${STORM_N:-4000}
 STORM_S=${STORM_S:-30}
 BATCH_N=${BATCH_N:-100000}
@@ -89,7 +95,10 @@ inp, out = open(sys.argv[1]), open(sys.argv[2])
 n = 0
 for n, (want, got) in enumerate(zip(inp, out), 1):
     want, got = want.rstrip("\n"), json.loads(got)
-    if got.get("line") != want or got.get("answer") != want[::-1]:
+    answer = got.get("answer")
+    if "request" in got:  # --dry-run: the record's own request
+        answer = got["request"]["contents"][0]["parts"][0]["text"][::-1]
+    if got.get("line") != want or answer != want[::-1]:
         sys.exit(f"line {n}: {got} is not the answer of {want!r}")
 rest = len(inp.readlines()) + len(out.readlines())
 if rest:
@@ -113,6 +122,11 @@ speed() {
   share=$(python3 -c "print(f'{100 * $cpu / $wall:.2f}')")
   echo "ideal $ideal s; gem-ask map $wall s = ${ratio}x ideal (target 1.15x: $(verdict "$ratio <= 1.15"))"
   echo "gem-ask's CPU $cpu s = ${share}% of one core (target under 5%: $(verdict "$share < 5")); peak RSS $((rss / 1024)) MB; requests $(stat requests)"
+  # The same requests from a bare client right after, under the same load:
+  # what the fake and the machine allow.
+  local bare
+  bare=$(python3 "$ROOT/benches/map_client.py" "$url" "$N" "$JOBS")
+  echo "bare client (benches/map_client.py, $JOBS threads) $bare s = $(python3 -c "print(f'{$bare / $ideal:.3f}')")x ideal; gem-ask map = $(python3 -c "print(f'{$wall / $bare:.3f}')")x the bare client"
 }
 
 # llm, in its own venv under target/peers, pointed at the fake.
@@ -189,6 +203,12 @@ million() {
     first=${first:-$rss}
     echo "$n records: $wall s, cpu $cpu s, peak RSS $((rss / 1024)) MB ($(python3 -c "print(f'{$rss / $first:.2f}')")x the first size's); $(check "$WORK/big.txt" "$WORK/big.out")"
   done
+  if [ -n "$DRY_N" ]; then
+    records "$DRY_N" "$WORK/big.txt"
+    timed dry "$gem_ask" map --dry-run -j 32 '{line}' "$WORK/big.txt" >"$WORK/big.out" 2>"$WORK/big.err"
+    read -r wall cpu rss < <(figure dry)
+    echo "$DRY_N records, --dry-run (each record's request rendered, keyed and written in order; none sent): $wall s, cpu $cpu s, peak RSS $((rss / 1024)) MB ($(python3 -c "print(f'{$rss / $first:.2f}')")x the first size's); $(check "$WORK/big.txt" "$WORK/big.out")"
+  fi
   rm -f "$WORK/big.txt" "$WORK/big.out"
 }
 
