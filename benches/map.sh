@@ -25,7 +25,8 @@
 #            refused (429) for STORM_S s (30): every record answered, and
 #            the requests the fake counted (target at most 2x clean).
 #   batch    BATCH_N records (100000) through the fake Batch API, inline
-#            then in an uploaded file: time and memory.
+#            then in an uploaded file, then as gem-ask chooses: time and
+#            memory.
 #
 # Environment: GEM_ASK, a gem-ask binary (default: target/release/gem-ask,
 # built with `cargo build --release -p gemline-ask --bin gem-ask` if absent);
@@ -234,10 +235,12 @@ batch() {
   fake 0
   records "$BATCH_N" "$WORK/batch.txt"
   local how wall cpu rss
-  for how in inline file; do
+  for how in inline file default; do
     # The API takes 20 MB inline; the fake takes it all, to compare the two.
+    # default: gem-ask's own choice (a file from 1 MB of requests on).
     local max=$((1 << 40))
     [ "$how" = file ] && max=0
+    [ "$how" = default ] && max=
     GEMLINE_BATCH_INLINE_MAX=$max GEMLINE_RETRY_BASE_MS=50 \
       timed "batch-$how" "$gem_ask" map --batch '{line}' "$WORK/batch.txt" >"$WORK/batch.out" 2>"$WORK/batch.err"
     read -r wall cpu rss < <(figure "batch-$how")
