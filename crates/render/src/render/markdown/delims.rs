@@ -218,7 +218,9 @@ fn find(raw: &str) -> Vec<Span> {
             (None, b'[') => open = Some((i, true)),
             (Some((from, display)), c) if c == if display { b']' } else { b')' } => {
                 let tex = raw[from + 2..i].trim();
-                if tex.is_empty() {
+                // Math has a letter or a digit; `\[\\\]` is three escaped
+                // characters (CommonMark's example 12), not math.
+                if !tex.chars().any(char::is_alphanumeric) {
                     open = None;
                 } else {
                     spans.push(Span {
@@ -279,6 +281,12 @@ mod tests {
         );
         assert_eq!(events("`\\(x\\)`"), [r#"C"\\(x\\)"@0..7"#]);
         assert_eq!(events("```\n\\(x\\)\n```\n"), [r#"T"\\(x\\)\n"@4..10"#]);
+    }
+
+    #[test]
+    fn escaped_punctuation_is_no_math() {
+        let e = events("\\[\\\\\\] and \\(\\)");
+        assert!(e.iter().all(|e| !e.contains("Math")), "{e:?}");
     }
 
     #[test]
