@@ -8,7 +8,9 @@
 #    testdata/markdown/answer.md repeated, fed as 40-character deltas at
 #    100 columns, as a pipe gets it (each block once, complete); targets
 #    (issue 23) at most 50 ms with colour off, 70 ms with colour on, one
-#    core; and the time each delta takes.
+#    core; and the time each delta takes. Then the same for a code-heavy
+#    answer (testdata/markdown/code_answer.md). Issue 37's target: colour
+#    at 1.25x or less the time of no colour (the ratio is printed).
 # 2. Whole process, wall time and peak memory as ratios in one run
 #    (benches/compare.py): `viz-render` drawing that answer from message
 #    events beside the peers drawing the same Markdown file: streamdown
@@ -35,6 +37,8 @@ cargo build --release --quiet --bin viz-render
 BENCH=$("$ROOT/benches/bench-exe.sh" markdown)
 echo "\$ cargo bench --bench markdown (pinned to one core: ${PIN[*]:-no taskset})" >&2
 "${PIN[@]}" "$BENCH"
+echo "\$ the same, a code-heavy answer (testdata/markdown/code_answer.md)" >&2
+"${PIN[@]}" "$BENCH" --answer code_answer.md
 
 "$BENCH" --emit > "$WORK/answer1m.md"
 python3 - "$WORK/answer1m.md" > "$WORK/answer1m.jsonl" <<'PY'

@@ -54,3 +54,35 @@ fn markdown_output_passes_math_through() {
         assert!(out.contains(kept), "{kept:?} not in\n{out}");
     }
 }
+
+#[test]
+fn backslash_delimiters_are_math_outside_code() {
+    let text = "The roots are \\(x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}\\) for \\( a \\neq 0 \\).\n\n\
+                \\[\n\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}\n\\]\n\n\
+                > In a quote, \\(\\alpha \\to \\beta\\).\n\n\
+                - an item: \\[ \\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix} \\]\n\n\
+                Escaped: \\\\(not math\\\\), in code `\\(x\\)`:\n\n\
+                ```tex\n\\(y^2\\)\n```\n";
+    let out = draw(text, 80, true);
+    assert!(
+        out.contains("The roots are x = (-b ± √(b² - 4ac))/(2a) for a ≠ 0."),
+        "{out}"
+    );
+    assert!(has_line(&out, "│ In a quote, α → β."), "{out}");
+    assert!(out.contains("n(n + 1)"), "{out}");
+    assert!(
+        has_line(&out, "Escaped: \\(not math\\), in code `\\(x\\)`:"),
+        "{out}"
+    );
+    assert!(has_line(&out, "  \\(y^2\\)"), "{out}");
+    assert!(!out.contains("\\frac") && !out.contains("\\alpha"), "{out}");
+    insta::assert_snapshot!("math_backslash_delimiters_80_unicode", out.clone());
+    // The same bytes however the answer is cut.
+    for size in [1, 2, 5, 7, 11] {
+        let cut = viz_render(
+            &["--unicode", "--color", "never", "--width", "80"],
+            deltas(text, size),
+        );
+        assert_eq!(cut, out, "cut every {size} characters");
+    }
+}

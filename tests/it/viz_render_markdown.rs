@@ -45,7 +45,7 @@ fn draw(file: &str, width: usize, mode: &str, color: &str) -> String {
 
 #[test]
 fn a_long_answer_at_three_widths() {
-    for file in ["answer.md", "wide_table.md"] {
+    for file in ["answer.md", "wide_table.md", "code_answer.md"] {
         for width in [40, 80, 120] {
             for (mode, m) in [("--unicode", "unicode"), ("--ascii", "ascii")] {
                 for color in ["never", "always"] {

@@ -27,7 +27,8 @@ use super::notes::{self, Brackets, Found, Notes, normalize};
 use crate::render::RenderOptions;
 
 /// The extensions drawn: GFM tables, strikethrough, task lists, alerts,
-/// footnotes, math (`$…$`, `$$…$$`; `$5 and $10` stays money).
+/// footnotes, math (`$…$`, `$$…$$`; `$5 and $10` stays money; `\(…\)` and
+/// `\[…\]` are read in [`super::delims`]).
 pub const OPTIONS: Options = Options::ENABLE_TABLES
     .union(Options::ENABLE_FOOTNOTES)
     .union(Options::ENABLE_MATH)
@@ -171,7 +172,7 @@ pub fn draw(src: &str, doc: &mut Doc, look: Look<'_>, mode: Mode) -> Drawn {
     );
     walk.waits = Some(&shown_raw);
     let mut stopped = false;
-    for (ev, range) in parser.by_ref() {
+    for (ev, range) in super::delims::MathDelims::new(src, parser.by_ref()) {
         if !walk.event(ev, range) {
             stopped = true;
             break;

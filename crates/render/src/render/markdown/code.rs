@@ -4,11 +4,13 @@
 //! room cut onto continuation lines so the width promise holds. A code
 //! block keeps its lines: nothing is joined or reflowed.
 
+use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use syntect::easy::HighlightLines;
-use syntect::highlighting::{Theme, ThemeSet};
-use syntect::parsing::SyntaxSet;
+use syntect::highlighting::{
+    HighlightState, Highlighter, RangedHighlightIterator, Theme, ThemeSet,
+};
+use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
 
 use crate::render::text::{char_width, width};
 
@@ -39,9 +41,17 @@ fn theme() -> &'static Theme {
     })
 }
 
-/// An open code block: its highlighter state runs from line to line.
+/// The theme's selectors, read once (making them for each block cost as
+/// much as highlighting a short one).
+fn highlighter() -> &'static Highlighter<'static> {
+    static HL: OnceLock<Highlighter<'static>> = OnceLock::new();
+    HL.get_or_init(|| Highlighter::new(theme()))
+}
+
+/// An open code block: its parser's and highlighter's states run from
+/// line to line.
 pub struct Code {
-    hl: Option<HighlightLines<'static>>,
+    hl: Option<(ParseState, HighlightState)>,
 }
 
 impl Code {
@@ -50,8 +60,10 @@ impl Code {
         let token = lang.split_whitespace().next().unwrap_or("");
         let hl = if color && !token.is_empty() {
             let ss = syntaxes();
-            ss.find_syntax_by_token(token)
-                .map(|s| HighlightLines::new(s, theme()))
+            ss.find_syntax_by_token(token).map(|s| {
+                let h = HighlightState::new(highlighter(), ScopeStack::new());
+                (ParseState::new(s), h)
+            })
         } else {
             None
         };
@@ -93,21 +105,21 @@ impl Code {
             line.truncate(line.trim_end_matches(' ').len());
             return vec![line];
         }
-        let pieces: Vec<(Option<Rgb>, String)> = match &mut self.hl {
-            Some(h) => {
-                let with_nl = format!("{expanded}\n");
-                match h.highlight_line(&with_nl, syntaxes()) {
-                    Ok(ranges) => ranges
-                        .into_iter()
-                        .map(|(st, t)| {
+        let with_nl;
+        let pieces: Vec<(Option<Rgb>, &str)> = match &mut self.hl {
+            Some((parse, hl)) => {
+                with_nl = format!("{expanded}\n");
+                match parse.parse_line(&with_nl, syntaxes()) {
+                    Ok(ops) => RangedHighlightIterator::new(hl, &ops, &with_nl, highlighter())
+                        .map(|(st, t, _)| {
                             let c = st.foreground;
-                            (Some((c.r, c.g, c.b)), t.trim_end_matches('\n').to_string())
+                            (Some((c.r, c.g, c.b)), t.trim_end_matches('\n'))
                         })
                         .collect(),
-                    Err(_) => vec![(None, expanded.clone())],
+                    Err(_) => vec![(None, expanded.as_str())],
                 }
             }
-            None => vec![(None, expanded)],
+            None => vec![(None, expanded.as_str())],
         };
         let room = total.saturating_sub(prefix_w).max(1);
         let mut lines = Vec::new();
@@ -137,7 +149,7 @@ impl Code {
 fn paint_rgb(s: &str, rgb: Option<Rgb>, out: &mut String) {
     match rgb {
         Some((r, g, b)) if !s.trim().is_empty() => {
-            out.push_str(&format!("\x1b[38;2;{r};{g};{b}m{s}\x1b[0m"));
+            let _ = write!(out, "\x1b[38;2;{r};{g};{b}m{s}\x1b[0m");
         }
         _ => out.push_str(s),
     }

@@ -428,34 +428,32 @@ pub(super) fn link_target(tag: &Tag<'_>) -> Option<(String, bool)> {
     }
 }
 
-/// SGR parameters of a look; empty when nothing is set.
-fn sgr(m: Marks) -> String {
-    let mut p: Vec<&str> = Vec::new();
-    if m.bold {
-        p.push("1");
+/// Writes the SGR sequence of a look (nothing when nothing is set);
+/// whether it wrote one. Written in place: this runs for every styled
+/// piece of an answer.
+fn push_sgr(m: Marks, out: &mut String) -> bool {
+    let codes = [
+        (m.bold, "1"),
+        (m.dim, "2"),
+        (m.italic, "3"),
+        (m.underline, "4"),
+        (m.kbd, "7"),
+        (m.strike, "9"),
+        (m.code, "36"),
+        (m.link, "34"),
+    ];
+    let mut any = false;
+    for (on, code) in codes {
+        if on {
+            out.push_str(if any { ";" } else { "\x1b[" });
+            out.push_str(code);
+            any = true;
+        }
     }
-    if m.dim {
-        p.push("2");
+    if any {
+        out.push('m');
     }
-    if m.italic {
-        p.push("3");
-    }
-    if m.underline {
-        p.push("4");
-    }
-    if m.kbd {
-        p.push("7");
-    }
-    if m.strike {
-        p.push("9");
-    }
-    if m.code {
-        p.push("36");
-    }
-    if m.link {
-        p.push("34");
-    }
-    p.join(";")
+    any
 }
 
 /// Writes a piece of clean text with its look.
@@ -469,15 +467,11 @@ pub fn styled(text: &str, m: Marks, url: Option<&str>, color: bool, out: &mut St
         out.push_str(u);
         out.push_str("\x1b\\");
     }
-    let code = sgr(m);
-    if code.is_empty() {
-        out.push_str(text);
-    } else {
-        out.push_str("\x1b[");
-        out.push_str(&code);
-        out.push('m');
+    if push_sgr(m, out) {
         out.push_str(text);
         out.push_str("\x1b[0m");
+    } else {
+        out.push_str(text);
     }
     if url.is_some() {
         out.push_str("\x1b]8;;\x1b\\");

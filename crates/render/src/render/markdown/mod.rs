@@ -28,6 +28,7 @@
 
 mod blocks;
 mod code;
+mod delims;
 mod html;
 mod inline;
 mod layout;

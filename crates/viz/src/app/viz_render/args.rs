@@ -377,9 +377,9 @@ pub struct MarkdownArgs {
     /// _emphasis_, `code`) and headings underlined. Code is highlighted up
     /// to 16 KiB of it per answer (some 400 lines); code past that is drawn
     /// in the plain code style, so an answer that is mostly code still
-    /// draws at once. TeX math ($…$, $$…$$) is drawn as Unicode (Greek
-    /// letters, operators, scripts, stacked fractions, matrices; in ASCII
-    /// mode as ASCII); a reference link is resolved wherever its
+    /// draws at once. TeX math ($…$, $$…$$, \(…\), \[…\]) is drawn as
+    /// Unicode (Greek letters, operators, scripts, stacked fractions,
+    /// matrices; in ASCII mode as ASCII); a reference link is resolved wherever its
     /// definition stands (the block that uses one waits for it, up to 16
     /// KiB of text); footnotes are superscript numbers, their notes drawn
     /// after the answer.
