@@ -199,3 +199,47 @@ fn a_reference_is_drawn_at_once_and_redrawn_when_its_definition_comes() {
         "See docs (https://d.example) now.\n\nMore text.\n"
     );
 }
+
+/// A row whose look is two lines (money beside a comma, at 5 columns) on a
+/// 4-row screen: the region counts the lines it drew, so its redraw erases
+/// them all and the screen ends as the pipe draws it, however the answer
+/// is cut (found by the property above).
+#[test]
+fn a_row_drawn_as_two_lines_is_erased_whole() {
+    let text = "$5 and $10\n,$5 and $10";
+    for unicode in [false, true] {
+        for color in [false, true] {
+            for cut in 0..text.len() {
+                let opts = RenderOptions {
+                    width: 5,
+                    unicode,
+                    color,
+                    markdown: true,
+                    ..RenderOptions::default()
+                };
+                let deltas = if cut == 0 {
+                    vec![text.to_string()]
+                } else {
+                    vec![text[..cut].to_string(), text[cut..].to_string()]
+                };
+                let piped = strip_ansi(&draw_answer(&deltas, &opts, None));
+                let in_place = RenderOptions {
+                    in_place: true,
+                    ..opts.clone()
+                };
+                let drawn = draw_answer(&deltas, &in_place, Some((5, 4)));
+                let mut term = Term::new(5, 4);
+                term.feed(&drawn).unwrap();
+                let plain: String = piped
+                    .lines()
+                    .map(|l| format!("{}\n", l.trim_end()))
+                    .collect();
+                assert_eq!(
+                    term.text(),
+                    plain,
+                    "unicode {unicode}, colour {color}, cut at {cut}"
+                );
+            }
+        }
+    }
+}

@@ -364,9 +364,22 @@ impl Renderer {
         let cols = if cols == 0 { self.opts.width } else { cols };
         // Rows wider than a narrower terminal take more than one of its
         // rows: the region keeps to the screen (a row for the cursor).
+        // A row's look may hold more than one line: the region is its
+        // lines, each counted as drawn, so none scrolls off the top unerased.
         let room = height.saturating_sub(1).max(1);
+        let looked: Vec<String> = open
+            .iter()
+            .flat_map(|r| {
+                let look = self.markdown_look(kind, r);
+                let mut lines: Vec<String> = look.lines().map(str::to_string).collect();
+                if lines.is_empty() {
+                    lines.push(String::new());
+                }
+                lines
+            })
+            .collect();
         let mut used = 0;
-        let keep = open
+        let keep = looked
             .iter()
             .rev()
             .take_while(|r| {
@@ -374,10 +387,7 @@ impl Renderer {
                 used <= room
             })
             .count();
-        let rows: Vec<String> = open[open.len() - keep..]
-            .iter()
-            .map(|r| self.markdown_look(kind, r))
-            .collect();
+        let rows = looked[looked.len() - keep..].to_vec();
         let bytes = self.region.update(&text, &rows, cols);
         self.emit(out, &bytes)
     }
