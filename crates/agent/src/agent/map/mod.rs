@@ -12,6 +12,7 @@
 
 pub mod batch;
 pub mod cache;
+pub mod collected;
 pub mod progress;
 pub mod records;
 pub mod result;
