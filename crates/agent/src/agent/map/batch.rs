@@ -63,6 +63,7 @@ pub fn run(
         Some(f) => {
             with_file = MapOptions {
                 files: vec![f.path().to_path_buf()],
+                stdin_copy: Some(f.path().to_path_buf()),
                 ..o.clone()
             };
             &with_file

@@ -38,18 +38,27 @@ pub enum Item {
     },
 }
 
-/// The records of each input in turn (`-` or none is stdin).
-pub fn read_all(files: &[PathBuf], format: Format) -> impl Iterator<Item = Item> + Send + use<> {
+/// The records of each input in turn (`-` or none is stdin);
+/// `stdin_copy`, a file holding stdin's bytes, is named `stdin` too.
+pub fn read_all(
+    files: &[PathBuf],
+    format: Format,
+    stdin_copy: Option<&Path>,
+) -> impl Iterator<Item = Item> + Send + use<> {
     let files: Vec<PathBuf> = if files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         files.to_vec()
     };
-    files.into_iter().flat_map(move |f| one_input(&f, format))
+    let copy = stdin_copy.map(Path::to_path_buf);
+    files.into_iter().flat_map(move |f| {
+        let stdin = f == Path::new("-") || copy.as_deref() == Some(f.as_path());
+        one_input(&f, format, stdin)
+    })
 }
 
-fn one_input(path: &Path, format: Format) -> Box<dyn Iterator<Item = Item> + Send> {
-    let name = if path == Path::new("-") {
+fn one_input(path: &Path, format: Format, stdin: bool) -> Box<dyn Iterator<Item = Item> + Send> {
+    let name = if stdin {
         "stdin".to_string()
     } else {
         path.display().to_string()
