@@ -219,3 +219,23 @@ fn count_tokens_on_an_openai_compatible_server_is_refused() {
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn an_attachment_is_refused_not_silently_dropped() {
+    let server = ByRecord::start();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("notes.txt"), "context").unwrap();
+    let out = run(
+        map_cmd(&server, home.path())
+            .current_dir(home.path())
+            .args(["-a", "notes.txt", "map", "{line}"]),
+        "one\n",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("-a notes.txt: attachments are not sent"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(server.requests(), 0);
+}

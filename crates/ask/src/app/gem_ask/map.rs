@@ -86,6 +86,17 @@ pub struct MapArgs {
 /// schema, connection) of gem-ask's flags.
 pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let template = Template::parse(&m.prompt).map_err(|e| coded(exit::USAGE, e.to_string()))?;
+    if let Some(a) = ask.media.attach.first() {
+        // Refused rather than dropped: the records would be asked about
+        // a file the model never sees.
+        return Err(coded(
+            exit::USAGE,
+            format!(
+                "gem-ask map: -a {a}: attachments are not sent with map's records yet; put the \
+                 text in the records or the template, or run gem-ask -a per file"
+            ),
+        ));
+    }
     let (options, batch) = options_of(m, ask)?;
     if let Some(n) = map::thinking_note(&options) {
         diag(format!("gem-ask map: {n}"));
