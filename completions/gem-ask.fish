@@ -120,7 +120,7 @@ complete -c gem-ask -n "__fish_gem_ask_needs_command" -l unicode -d 'Draw with U
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l show-tools -d 'Text output only: one line per tool call and tool result'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l no-context-files -d 'Read no GEMLINE.md context files (they are read from the config directory, and from the working directory and its parents up to the repository root or home)'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l list-models -d 'Print the models the provider offers (Gemini\'s models list, an OpenAI-compatible /models), with their context sizes where given, then exit. Into a pipe: one JSON object a line'
-complete -c gem-ask -n "__fish_gem_ask_needs_command" -l count-tokens -d 'Print how many tokens the request would take (countTokens: the session\'s history, stdin, the prompt, the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object'
+complete -c gem-ask -n "__fish_gem_ask_needs_command" -l count-tokens -d 'Print how many tokens the request would take (countTokens: the session\'s history, stdin, the prompt, the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object. Before `map`: each record\'s request counted (a line of its fields and `tokens`), the total and its input cost on stderr'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -s i -l interactive -d 'Ask at a prompt, one conversation across turns'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l chart-tables -d 'Draw a Markdown table of numbers as a bar chart too'
 complete -c gem-ask -n "__fish_gem_ask_needs_command" -l memory -d 'Keep a long-term memory across sessions: the model gets the remember, recall, forget and relate tools (writes ask for consent), and each turn carries the memories that best match the message (within --memory-budget) [default: the config\'s memory.enabled]'
@@ -201,7 +201,7 @@ complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_sub
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -l limit -d 'At most this many lines' -r
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gem-ask -n "__fish_gem_ask_using_subcommand log; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l format -d 'The inputs\' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else the first line: `{` is JSON lines, a tab TSV, else plain lines]' -r -f -a "auto\t'By the file\'s name, else its first line'
+complete -c gem-ask -n "__fish_gem_ask_using_subcommand map" -l format -d 'The inputs\' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else sniffed as viz-parse sniffs: JSON lines, a table with a header row split at `,` `;` `|` or tab, else plain lines]' -r -f -a "auto\t'By the file\'s name, else its first line'
 jsonl\t''
 csv\t''
 tsv\t''

@@ -1,7 +1,11 @@
 //! `gem-ask map` against a fake server that answers by the record: the
 //! answer is the prompt's text reversed, so concurrency cannot hide a
 //! mix-up; a prompt holding `fail` always gets a 500, one holding `busy`
-//! a 429 on its first attempt, one holding `slow` waits before answering.
+//! a 429 on its first attempt, one holding `storm` on its first four (a
+//! server refusing for a while), one holding `slow` waits before
+//! answering; with a schema, one holding `prose` is answered in prose; a
+//! prompt over 1 MiB gets its length. A countTokens request gets the
+//! prompt's length (and is not counted among the requests).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -15,14 +19,14 @@ use crate::support::KEY;
 
 /// A threaded fake: each connection on its own thread, answered by the
 /// prompt it carries.
-struct ByRecord {
+pub(crate) struct ByRecord {
     url: String,
     requests: Arc<AtomicUsize>,
     seen_busy: Arc<Mutex<std::collections::HashSet<String>>>,
 }
 
 impl ByRecord {
-    fn start() -> ByRecord {
+    pub(crate) fn start() -> ByRecord {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicUsize::new(0));
@@ -41,7 +45,7 @@ impl ByRecord {
         }
     }
 
-    fn requests(&self) -> usize {
+    pub(crate) fn requests(&self) -> usize {
         self.requests.load(Ordering::SeqCst)
     }
 }
@@ -50,12 +54,17 @@ fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections:
     let mut r = BufReader::new(&stream);
     let mut len = 0usize;
     let mut line = String::new();
+    let mut request_line = None;
     loop {
         line.clear();
         if r.read_line(&mut line).unwrap_or(0) == 0 {
             return;
         }
         let l = line.trim_end();
+        if request_line.is_none() {
+            request_line = Some(l.to_string());
+            continue;
+        }
         if l.is_empty() {
             break;
         }
@@ -67,8 +76,11 @@ fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections:
     }
     let mut body = vec![0; len];
     r.read_exact(&mut body).unwrap();
-    count.fetch_add(1, Ordering::SeqCst);
     let req: Value = serde_json::from_slice(&body).unwrap();
+    if request_line.is_some_and(|l| l.contains(":countTokens")) {
+        return count_tokens(&stream, &req, &body);
+    }
+    count.fetch_add(1, Ordering::SeqCst);
     let prompt = req["contents"][0]["parts"][0]["text"]
         .as_str()
         .unwrap_or("")
@@ -82,7 +94,10 @@ fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections:
             r#"{"error":{"code":500,"message":"boom","status":"INTERNAL"}}"#.to_string(),
             "application/json",
         )
-    } else if prompt.contains("busy") && busy.lock().unwrap().insert(prompt.clone()) {
+    } else if (prompt.contains("busy") && busy.lock().unwrap().insert(prompt.clone()))
+        || (prompt.contains("storm")
+            && (0..4).any(|n| busy.lock().unwrap().insert(format!("{prompt}#{n}"))))
+    {
         (
             "429 Too Many Requests",
             r#"{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}"#
@@ -90,8 +105,12 @@ fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections:
             "application/json",
         )
     } else {
-        let text: String = if req["generationConfig"]["responseJsonSchema"].is_object() {
+        let schema = req["generationConfig"]["responseJsonSchema"].is_object();
+        let text: String = if schema && !prompt.contains("prose") {
             json!({"label": prompt.len().to_string()}).to_string()
+        } else if prompt.len() > 1 << 20 {
+            // A model does not echo a huge record back.
+            format!("long: {} bytes", prompt.len())
         } else {
             prompt.chars().rev().collect()
         };
@@ -112,7 +131,27 @@ fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections:
     );
 }
 
-fn map_cmd(server: &ByRecord, home: &Path) -> std::process::Command {
+/// A countTokens request: its body kept for tests/validate_requests.sh,
+/// the count the prompt's length in bytes.
+fn count_tokens(stream: &TcpStream, req: &Value, body: &[u8]) {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = crate::support::capture_dir();
+    let n = N.fetch_add(1, Ordering::SeqCst) + 1;
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join(format!("map-count-{n}.countTokens.json")), body);
+    let prompt = req["generateContentRequest"]["contents"][0]["parts"][0]["text"]
+        .as_str()
+        .unwrap_or("");
+    let payload = json!({"totalTokens": prompt.len()}).to_string();
+    let mut w = stream;
+    let _ = write!(
+        w,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{payload}",
+        payload.len()
+    );
+}
+
+pub(crate) fn map_cmd(server: &ByRecord, home: &Path) -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("gem-ask"));
     for k in crate::support::GEMINI_ENV {
         cmd.env_remove(k);

@@ -357,7 +357,7 @@ fn a_request_the_job_could_not_answer_is_that_records_error_line() {
     assert_eq!(got.len(), 3);
     assert_eq!(got[0]["answer"], "eno");
     assert_eq!(got[1]["error"]["type"], "api");
-    assert_eq!(got[1]["error"]["message"], "boom (code 500)");
+    assert_eq!(got[1]["error"]["message"], "stdin:2: boom (code 500)");
     assert!(got[1].get("_key").is_none(), "a rerun tries it again");
     assert_eq!(got[2]["answer"], "eerht");
 }

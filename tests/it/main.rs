@@ -30,6 +30,7 @@ mod gem_ask_log_runs;
 mod gem_ask_long_stream;
 mod gem_ask_map;
 mod gem_ask_map_batch;
+mod gem_ask_map_input;
 mod gem_ask_markdown_tty;
 mod gem_ask_mcp;
 mod gem_ask_mcp_bounds;

@@ -20,6 +20,7 @@ mod formats;
 mod grammar;
 pub mod number;
 mod plain;
+pub mod records;
 mod rows;
 mod stream;
 mod table;

@@ -10,15 +10,16 @@
 //! each of its records a failed line (a rerun sends them again). With
 //! `--detach` the job's name is the result; `--attach NAME` collects it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Seek, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::collected::{Builder, Collected};
 use super::records::Item;
-use super::run::{Answered, Answers, MapError, Source, checked_records, open_cache};
+use super::run::{Answered, MapError, Source, checked_records, open_cache};
 use super::{MapOptions, Summary, Template, key_of, request_body};
 use crate::provider::batch::{self, Job, Output, Request, State};
 use crate::provider::{Client, GenError};
@@ -45,21 +46,6 @@ pub enum BatchRun {
     Done(Summary, Option<String>),
 }
 
-/// A job's answers by key; a key it has no answer for gets `missing`.
-pub struct Collected {
-    answers: HashMap<String, Answered>,
-    missing: (&'static str, String),
-}
-
-impl Answers for Collected {
-    fn get(&self, key: &str) -> Answered {
-        self.answers
-            .get(key)
-            .cloned()
-            .unwrap_or_else(|| Err(self.missing.clone()))
-    }
-}
-
 /// Runs `--batch` (create, or `--attach`; wait; collect; write).
 pub fn run(
     o: &MapOptions,
@@ -77,6 +63,7 @@ pub fn run(
         Some(f) => {
             with_file = MapOptions {
                 files: vec![f.path().to_path_buf()],
+                stdin_copy: Some(f.path().to_path_buf()),
                 ..o.clone()
             };
             &with_file
@@ -98,10 +85,7 @@ pub fn run(
             let job = wait(client, n, b.poll)?;
             collect(client, &job)?
         }
-        None => Collected {
-            answers: HashMap::new(),
-            missing: ("batch", "no batch job was made for it".into()),
-        },
+        None => Collected::none(("batch", "no batch job was made for it".into()))?,
     };
     let sum = super::run::run(o, template, Some(Source::Batch(&collected)), done, out)?;
     Ok(BatchRun::Done(sum, name))
@@ -291,14 +275,16 @@ fn collect(client: &Client, job: &Job) -> Result<Collected, MapError> {
         );
         (kind, m)
     };
-    let mut answers = HashMap::new();
-    let mut take = |item: &Value| {
-        if let Some(a) = batch::answer_of(item) {
-            answers.insert(a.key, turn_of(client, a.result));
+    // The answers go to disk as they are read, not into memory.
+    let mut answers = Builder::new()?;
+    let mut take = |item: &Value| -> std::io::Result<()> {
+        match batch::answer_of(item) {
+            Some(a) => answers.add(&a.key, &turn_of(client, a.result)),
+            None => Ok(()),
         }
     };
     match (&job.state, &job.output) {
-        (State::Succeeded, Some(Output::Inline(items))) => items.iter().for_each(&mut take),
+        (State::Succeeded, Some(Output::Inline(items))) => items.iter().try_for_each(&mut take)?,
         (State::Succeeded, Some(Output::File(f))) => {
             let mut tmp = tempfile::tempfile()?;
             batch::download(client.transport(), f, &mut tmp, &client.retry)
@@ -306,13 +292,13 @@ fn collect(client: &Client, job: &Job) -> Result<Collected, MapError> {
             tmp.rewind()?;
             for line in BufReader::new(tmp).lines() {
                 if let Ok(v) = serde_json::from_str::<Value>(&line?) {
-                    take(&v);
+                    take(&v)?;
                 }
             }
         }
         _ => {}
     }
-    Ok(Collected { answers, missing })
+    Ok(answers.finish(missing)?)
 }
 
 /// A batch answer as an online call's: the response folded as one chunk

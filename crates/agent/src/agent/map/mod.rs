@@ -12,6 +12,7 @@
 
 pub mod batch;
 pub mod cache;
+pub mod collected;
 pub mod progress;
 pub mod records;
 pub mod result;
@@ -43,6 +44,9 @@ pub const SOME_FAILED: u8 = 10;
 pub struct MapOptions {
     pub template: String,
     pub files: Vec<PathBuf>,
+    /// A file holding stdin's records (read twice by `--batch`), named
+    /// `stdin` in messages.
+    pub stdin_copy: Option<PathBuf>,
     pub format: Format,
     pub jobs: usize,
     /// `--rate N`: requests started per minute at most.
@@ -81,6 +85,8 @@ pub struct Summary {
     pub resumed: u64,
     /// Records answered from `--cache`, not sent.
     pub cached: u64,
+    /// Records the template could not be filled from (a field missing).
+    pub unfilled: u64,
     pub usage: crate::provider::Usage,
     /// What the answered requests cost at the model's price (the Batch
     /// API's with `--batch`); `None` when the price is unknown.

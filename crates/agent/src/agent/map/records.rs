@@ -1,14 +1,16 @@
 //! Records in: JSON lines (one object a line), CSV or TSV (the header row
 //! names the fields) or plain lines (one field, `line`), from files or
 //! stdin. The format is the file name's (`.jsonl`, `.ndjson`, `.csv`,
-//! `.tsv`) or sniffed from the first line (`{` is JSON lines, a tab is TSV,
-//! else plain lines), unless `--format` says. A bad line (not a JSON
+//! `.tsv`) or sniffed by viz-parse's sniffer ([`sniff_records`]: a byte
+//! order mark dropped, the delimiter `,` `;` `|` or tab told by how evenly
+//! it splits the lines), unless `--format` says. A bad line (not a JSON
 //! object, invalid UTF-8, a CSV row that does not parse) is named on stderr
 //! by file and line, skipped and counted; the records around it go on.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+use crate::parse::records::{RecordFormat, skip_bom, sniff_records, table_delimiter};
 use serde_json::{Map, Value};
 
 /// How the input's records are written.
@@ -36,18 +38,27 @@ pub enum Item {
     },
 }
 
-/// The records of each input in turn (`-` or none is stdin).
-pub fn read_all(files: &[PathBuf], format: Format) -> impl Iterator<Item = Item> + Send + use<> {
+/// The records of each input in turn (`-` or none is stdin);
+/// `stdin_copy`, a file holding stdin's bytes, is named `stdin` too.
+pub fn read_all(
+    files: &[PathBuf],
+    format: Format,
+    stdin_copy: Option<&Path>,
+) -> impl Iterator<Item = Item> + Send + use<> {
     let files: Vec<PathBuf> = if files.is_empty() {
         vec![PathBuf::from("-")]
     } else {
         files.to_vec()
     };
-    files.into_iter().flat_map(move |f| one_input(&f, format))
+    let copy = stdin_copy.map(Path::to_path_buf);
+    files.into_iter().flat_map(move |f| {
+        let stdin = f == Path::new("-") || copy.as_deref() == Some(f.as_path());
+        one_input(&f, format, stdin)
+    })
 }
 
-fn one_input(path: &Path, format: Format) -> Box<dyn Iterator<Item = Item> + Send> {
-    let name = if path == Path::new("-") {
+fn one_input(path: &Path, format: Format, stdin: bool) -> Box<dyn Iterator<Item = Item> + Send> {
+    let name = if stdin {
         "stdin".to_string()
     } else {
         path.display().to_string()
@@ -57,29 +68,53 @@ fn one_input(path: &Path, format: Format) -> Box<dyn Iterator<Item = Item> + Sen
     } else {
         match std::fs::File::open(path) {
             Ok(f) => Box::new(f),
-            Err(e) => {
-                let message = format!("cannot open: {e}");
-                return Box::new(std::iter::once(Item::Bad {
-                    place: name,
-                    message,
-                }));
-            }
+            Err(e) => return bad(name, format!("cannot open: {e}")),
         }
     };
     let mut input = BufReader::with_capacity(64 << 10, source);
-    let format = match format {
-        Format::Auto => by_name(path).unwrap_or_else(|| sniff(&mut input)),
-        f => f,
+    let given = match format {
+        Format::Auto => by_name(path),
+        f => Some(f),
     };
+    // Sniffed as viz-parse sniffs (a `.csv` may be split at `;`), unless
+    // the format is given and is not a table.
+    let (prefix, sniffed) = match given {
+        Some(Format::Jsonl | Format::Lines | Format::Tsv) => (
+            Vec::new(),
+            skip_bom(&mut input).map(|_| RecordFormat::Lines),
+        ),
+        _ => match sniff_records(&mut input) {
+            Ok(s) => (s.prefix, Ok(s.format)),
+            Err(e) => (Vec::new(), Err(e)),
+        },
+    };
+    let sniffed = match sniffed {
+        Ok(f) => f,
+        Err(e) => return bad(name, format!("read failed: {e}")),
+    };
+    let format = match given {
+        Some(Format::Jsonl) => RecordFormat::Jsonl,
+        Some(Format::Lines) => RecordFormat::Lines,
+        Some(Format::Tsv) => RecordFormat::Delimited(b'\t'),
+        Some(_) => RecordFormat::Delimited(table_delimiter(&sniffed, b',')),
+        None => sniffed,
+    };
+    let input: Box<dyn BufRead + Send> = Box::new(std::io::Cursor::new(prefix).chain(input));
     match format {
-        Format::Csv | Format::Tsv => Box::new(delimited(input, name, format == Format::Tsv)),
+        RecordFormat::Delimited(d) => Box::new(delimited(input, name, d)),
+        RecordFormat::NotRecords(what) => bad(name, what),
         f => Box::new(Lines {
             input,
             name,
             line: 0,
-            json: f == Format::Jsonl,
+            json: f == RecordFormat::Jsonl,
         }),
     }
+}
+
+/// An input that yields no record but the reason.
+fn bad(place: String, message: String) -> Box<dyn Iterator<Item = Item> + Send> {
+    Box::new(std::iter::once(Item::Bad { place, message }))
 }
 
 fn by_name(path: &Path) -> Option<Format> {
@@ -91,23 +126,10 @@ fn by_name(path: &Path) -> Option<Format> {
     }
 }
 
-fn sniff(input: &mut BufReader<Box<dyn Read + Send>>) -> Format {
-    let head = input.fill_buf().unwrap_or(&[]);
-    let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
-    let trimmed = first.trim_ascii_start();
-    if trimmed.starts_with(b"{") {
-        Format::Jsonl
-    } else if first.contains(&b'\t') {
-        Format::Tsv
-    } else {
-        Format::Lines
-    }
-}
-
 /// JSON lines or plain lines, read a line at a time (a line's bytes only
 /// are held, whatever the file's size).
 struct Lines {
-    input: BufReader<Box<dyn Read + Send>>,
+    input: Box<dyn BufRead + Send>,
     name: String,
     line: u64,
     json: bool,
@@ -162,14 +184,14 @@ impl Iterator for Lines {
     }
 }
 
-/// CSV or TSV with a header row; each value a string.
+/// CSV, TSV or `;`/`|`-split lines with a header row; each value a string.
 fn delimited(
-    input: BufReader<Box<dyn Read + Send>>,
+    input: Box<dyn BufRead + Send>,
     name: String,
-    tab: bool,
+    delimiter: u8,
 ) -> impl Iterator<Item = Item> + Send {
     let mut rdr = csv::ReaderBuilder::new()
-        .delimiter(if tab { b'\t' } else { b',' })
+        .delimiter(delimiter)
         .flexible(false)
         .from_reader(input);
     let headers = rdr.headers().cloned();

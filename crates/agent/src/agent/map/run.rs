@@ -32,6 +32,8 @@ struct Job {
     fields: Map<String, Value>,
     body: Value,
     key: String,
+    /// Where the record came from (`file:line`), for its error's message.
+    place: String,
 }
 
 /// A record's answer (its text and usage), or its error's type and message.
@@ -43,6 +45,9 @@ pub enum Source<'a> {
     Online(Client),
     /// The answers of a Batch API job, by key.
     Batch(&'a dyn Answers),
+    /// `--count-tokens`: each request counted by Gemini's `countTokens`
+    /// (its tokens as the usage's prompt), none answered.
+    Count(Client),
 }
 
 /// Answers kept by key (a batch job's).
@@ -64,6 +69,19 @@ impl Source<'_> {
                     .map_err(|e| (error_type(&e), e.to_string()))
             }
             Source::Batch(answers) => answers.get(key),
+            Source::Count(client) => {
+                gate.enter();
+                let blobs = crate::provider::blob::Blobs::default();
+                let r = crate::provider::models::count_tokens(client, body, &blobs);
+                gate.leave(r.is_ok());
+                let usage = |n: u64| Usage {
+                    prompt: n,
+                    total: n,
+                    ..Usage::default()
+                };
+                r.map(|c| (String::new(), usage(c.total)))
+                    .map_err(|e| (error_type(&e), e.to_string()))
+            }
         }
     }
 }
@@ -76,6 +94,8 @@ struct Line {
     ok: bool,
     /// Answered from `--cache`.
     cached: bool,
+    /// The template could not be filled from the record.
+    unfilled: bool,
 }
 
 /// What reaches the writer.
@@ -111,7 +131,7 @@ pub enum MapError {
 pub(super) fn checked_records(
     o: &MapOptions,
 ) -> Result<std::iter::Peekable<impl Iterator<Item = Item> + Send + use<>>, MapError> {
-    let mut items = records::read_all(&o.files, o.format).peekable();
+    let mut items = records::read_all(&o.files, o.format, o.stdin_copy.as_deref()).peekable();
     if let Some(schema) = &o.schema {
         let first = items.peek().and_then(|i| match i {
             Item::Record { place, fields } => Some((place, fields)),
@@ -230,7 +250,9 @@ fn read(
         let sent = match template.render(&fields) {
             Err(e) => {
                 let line = failed(fields, None, "template", &format!("{place}: {e}"));
-                lines.send(Done::Line(Line::new(i, line, false))).is_ok()
+                let mut line = Line::new(i, line, false);
+                line.unfilled = true;
+                lines.send(Done::Line(line)).is_ok()
             }
             Ok(prompt) => {
                 let body = request_body(o, &prompt);
@@ -250,6 +272,7 @@ fn read(
                         fields,
                         body,
                         key,
+                        place,
                     };
                     jobs.send(job).is_ok()
                 }
@@ -272,6 +295,9 @@ fn work(
     cache: Option<&Cache>,
     spend: &Spend,
 ) {
+    // A count is no answer: neither kept nor taken from the cache.
+    let counting = matches!(source, Source::Count(_));
+    let cache = cache.filter(|_| !counting);
     loop {
         let job = match jobs.lock().expect("no worker panics holding it").recv() {
             Ok(j) => j,
@@ -292,13 +318,22 @@ fn work(
                 if let Some(c) = cache.filter(|_| !cached) {
                     c.put(&job.key, &text);
                 }
-                match answered(job.fields, text, o.schema.is_some(), &job.key) {
-                    Ok(l) => (l, usage, true),
-                    Err(l) => (l, usage, false),
+                if counting {
+                    (counted(job.fields, usage.prompt, &job.key), usage, true)
+                } else {
+                    match answered(job.fields, text, o.schema.is_some(), &job.key, &job.place) {
+                        Ok(l) => (l, usage, true),
+                        Err(l) => (l, usage, false),
+                    }
                 }
             }
             Err((kind, message)) => (
-                failed(job.fields, Some(&job.key), kind, &message),
+                failed(
+                    job.fields,
+                    Some(&job.key),
+                    kind,
+                    &format!("{}: {message}", job.place),
+                ),
                 Usage::default(),
                 false,
             ),
@@ -309,6 +344,7 @@ fn work(
             usage,
             ok,
             cached,
+            unfilled: false,
         };
         if lines.send(Done::Line(line)).is_err() {
             return;
@@ -325,6 +361,7 @@ impl Line {
             usage: Usage::default(),
             ok,
             cached: false,
+            unfilled: false,
         }
     }
 }
@@ -335,13 +372,16 @@ fn answered(
     text: String,
     schema: bool,
     key: &str,
+    place: &str,
 ) -> Result<Value, Value> {
     if schema {
         match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(m)) => fields.extend(m),
             _ => {
-                let msg = "the answer is not a JSON object matching the schema";
-                return Err(failed(fields, Some(key), "schema", msg));
+                let msg = format!(
+                    "{place}: the answer is not a JSON object matching the schema (a rerun asks again)"
+                );
+                return Err(failed(fields, Some(key), "schema", &msg));
             }
         }
     } else {
@@ -349,6 +389,14 @@ fn answered(
     }
     fields.insert("_key".into(), key.into());
     Ok(fields.into())
+}
+
+/// A record's line under `--count-tokens`: its fields and `tokens`, the
+/// count of its request.
+fn counted(mut fields: Map<String, Value>, tokens: u64, key: &str) -> Value {
+    fields.insert("tokens".into(), tokens.into());
+    fields.insert("_key".into(), key.into());
+    fields.into()
 }
 
 /// A failed record's line: its fields and `error` {type, message}. Without
@@ -434,6 +482,9 @@ fn count(sum: &mut Summary, price: Option<&Price>, l: &Line) {
     }
     if l.cached {
         sum.cached += 1
+    }
+    if l.unfilled {
+        sum.unfilled += 1
     }
 }
 

@@ -328,6 +328,8 @@ pub struct Args {
 
     /// Print how many tokens the request would take (countTokens: the session's history, stdin, the prompt,
     /// the system prompt and tools), then exit without asking. Gemini only. Into a pipe: a JSON object.
+    /// Before `map`: each record's request counted (a line of its fields and `tokens`), the total
+    /// and its input cost on stderr.
     #[arg(help_heading = INFO, long, conflicts_with_all = ["task", "interactive", "list_tools"])]
     pub count_tokens: bool,
 

@@ -28,8 +28,9 @@ pub struct MapArgs {
     /// `line`); none or `-` is stdin.
     pub files: Vec<PathBuf>,
 
-    /// The inputs' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else the first
-    /// line: `{` is JSON lines, a tab TSV, else plain lines].
+    /// The inputs' format [default: by the file name (.jsonl, .ndjson, .csv, .tsv), else sniffed
+    /// as viz-parse sniffs: JSON lines, a table with a header row split at `,` `;` `|` or tab,
+    /// else plain lines].
     #[arg(long, value_enum, default_value_t = Format::Auto)]
     pub format: Format,
 
@@ -85,9 +86,23 @@ pub struct MapArgs {
 /// schema, connection) of gem-ask's flags.
 pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let template = Template::parse(&m.prompt).map_err(|e| coded(exit::USAGE, e.to_string()))?;
+    if let Some(a) = ask.media.attach.first() {
+        // Refused rather than dropped: the records would be asked about
+        // a file the model never sees.
+        return Err(coded(
+            exit::USAGE,
+            format!(
+                "gem-ask map: -a {a}: attachments are not sent with map's records yet; put the \
+                 text in the records or the template, or run gem-ask -a per file"
+            ),
+        ));
+    }
     let (options, batch) = options_of(m, ask)?;
     if let Some(n) = map::thinking_note(&options) {
         diag(format!("gem-ask map: {n}"));
+    }
+    if ask.count_tokens && !options.dry_run {
+        return count_tokens(&options, &template);
     }
     let client = if options.dry_run {
         None
@@ -130,6 +145,9 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
         return Ok(exit::OK);
     }
     diag(summary_line(&sum));
+    if let Some(note) = input_note(&sum, &options) {
+        diag(note);
+    }
     let sig = crate::agent::signals::received();
     let stopped = sig.map(crate::agent::signals::name);
     let result = map::result::event(&sum, job.as_deref(), stopped);
@@ -161,6 +179,48 @@ pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     })
 }
 
+/// `gem-ask --count-tokens map`: each record's request counted by
+/// Gemini's countTokens (a line of its fields and `tokens` on stdout), the
+/// total and its input cost on stderr; nothing is answered. An
+/// OpenAI-compatible server cannot count: refused (exit 2), as gem-ask's
+/// own `--count-tokens` is, rather than a guess passed off as a count.
+fn count_tokens(o: &MapOptions, template: &Template) -> anyhow::Result<u8> {
+    if !o.provider.wire().supports().count_tokens {
+        return Err(coded(
+            exit::USAGE,
+            format!(
+                "gem-ask map: --count-tokens needs --provider gemini: --provider {} has no \
+                 countTokens (--dry-run shows each request without sending it)",
+                o.provider.name()
+            ),
+        ));
+    }
+    let source = Some(Source::Count(client_of(o)?));
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let sum = match map::run::run(o, template, source, Default::default(), &mut out) {
+        Ok(s) => s,
+        Err(e) => return stopped_by(e),
+    };
+    let cost = match sum.cost {
+        Some(c) => format!("${c:.4} for the input (the answers' tokens are not known before)"),
+        None => format!("no price known for {}", o.model),
+    };
+    diag(format!(
+        "gem-ask map: --count-tokens: {} requests counted, {} tokens in; {cost}; {} failed, \
+         {} bad input lines; nothing was sent to be answered",
+        sum.answered, sum.usage.prompt, sum.failed, sum.bad_lines
+    ));
+    if let Some(note) = input_note(&sum, o) {
+        diag(note);
+    }
+    Ok(if sum.failed > 0 {
+        map::SOME_FAILED
+    } else {
+        exit::OK
+    })
+}
+
 /// The engine's options from the flags and the resolved question; with
 /// `--batch`, the price is the Batch API's.
 fn options_of(
@@ -171,6 +231,7 @@ fn options_of(
     let mut options = MapOptions {
         template: m.prompt,
         files: m.files,
+        stdin_copy: None,
         format: m.format,
         jobs: usize::from(m.jobs),
         rate: m.rate,
@@ -294,6 +355,27 @@ fn detached(made: Option<(String, u64)>) -> u8 {
         None => diag("gem-ask map: every record is already answered; no batch job created"),
     }
     exit::OK
+}
+
+/// What a run that could not send anything says about its input: none
+/// came, or no record had what the template names.
+fn input_note(sum: &map::Summary, o: &MapOptions) -> Option<String> {
+    let inputs = if o.files.is_empty() {
+        "stdin".to_string()
+    } else {
+        let names: Vec<String> = o.files.iter().map(|f| f.display().to_string()).collect();
+        names.join(", ")
+    };
+    if sum.records == 0 && sum.bad_lines == 0 {
+        return Some(format!(
+            "gem-ask map: no records in {inputs} (empty input): nothing to send"
+        ));
+    }
+    (sum.records > 0 && sum.unfilled == sum.records).then(|| {
+        "gem-ask map: no record has the field(s) the template names (each line's error names \
+         the one it lacks): check the template's {names} against the input's header or keys"
+            .to_string()
+    })
 }
 
 /// The run's counts on stderr, always.
