@@ -46,10 +46,8 @@ pub fn calendar_place(s: &str) -> Option<(u8, u8)> {
     if let Some(i) = find(&DAYS) {
         return Some((0, i as u8));
     }
-    // "Sept" is September's abbreviation too.
-    find(&MONTHS)
-        .or_else(|| (t == "sept").then_some(8))
-        .map(|i| (1, i as u8))
+    // A prefix of the whole name: `Sept` is September's too.
+    find(&MONTHS).map(|i| (1, i as u8))
 }
 
 /// The calendar every one of some categories names (0 days, 1 months),

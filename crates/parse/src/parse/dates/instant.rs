@@ -23,10 +23,6 @@ pub(crate) enum Grain {
     Time,
 }
 
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
 /// A label as seconds since 1970-01-01T00:00:00Z and how finely it is
 /// written; `None` when it is no moment (or needs a day/month `order`
 /// that is not given).
@@ -163,31 +159,13 @@ fn iso_ordered(t: &str) -> Option<(f64, Grain)> {
     Some((secs(Date::new(year, month, day).ok()?, time)?, grain))
 }
 
-/// The month a word names (`Jan`, `january`, `Sept.`): 1 to 12.
+/// The month a word names (`Jan`, `january`, `Sept.`): 1 to 12, as the
+/// calendar order of categories reads it.
 fn month_of(w: &str) -> Option<i8> {
-    let w = w.trim_end_matches('.').to_ascii_lowercase();
-    if w.len() < 3 || !w.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return None;
+    match crate::spec::order::calendar_place(w)? {
+        (1, i) => Some(i as i8 + 1),
+        _ => None,
     }
-    const FULL: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
-    let i = MONTHS
-        .iter()
-        .zip(FULL)
-        .position(|(short, full)| w == *short || full.starts_with(w.as_str()))?;
-    Some(i as i8 + 1)
 }
 
 /// `Jan 1 2000`, `January 1, 2000`, `1 Jan 2000`, `01-Jan-2000`,
