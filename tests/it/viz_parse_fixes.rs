@@ -347,3 +347,109 @@ fn a_bad_value_names_its_column_by_header_or_by_place() {
         assert!(o.stderr.contains(&want), "{}", o.stderr);
     }
 }
+
+/// R's time series (`time,value`, the shape of AirPassengers, austres and
+/// every `ts` Rdatasets ships) write the time as decimal years: a month
+/// is a twelfth, a quarter a quarter. Read as numbers, their axis said
+/// `1,975`; the line is on a time axis, its ticks years, as a date
+/// column's are, in the terminal and in Vega-Lite.
+#[test]
+fn decimal_years_are_a_time_axis_not_numbers_with_separators() {
+    let mut csv = String::from("rownames,time,value\n");
+    for i in 0..48 {
+        let t = 1971.0 + f64::from(i) / 4.0;
+        csv.push_str(&format!("{},{t},{}\n", i + 1, 13000 + 60 * i));
+    }
+    let (event, _) = chart(&[], &csv);
+    assert_eq!(event["chartType"], "line");
+    assert_eq!(event["xType"], "date", "{event}");
+    let pts = event["series"][0]["points"].as_array().unwrap();
+    assert_eq!(pts[1]["label"], "1971.25");
+    // 1971-04-01T00:00:00Z: the second quarter's first day.
+    assert_eq!(pts[1]["x"], 39_312_000.0);
+    let line = serde_json::to_string(&event).unwrap();
+    let drawn = cargo_bin_cmd!("viz-render")
+        .args(["--width", "80", "--color", "never"])
+        .write_stdin(line.clone())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(drawn.stdout).unwrap();
+    assert!(text.contains("1976") && text.contains("1980"), "{text}");
+    assert!(!text.contains("1,9"), "{text}");
+    let vega = cargo_bin_cmd!("viz-render")
+        .args(["--format", "vega-lite"])
+        .write_stdin(line)
+        .output()
+        .unwrap();
+    let spec: Value = serde_json::from_slice(&vega.stdout).unwrap();
+    assert_eq!(spec["encoding"]["x"]["type"], "temporal", "{spec}");
+    // A price that happens to be a decimal in the years stays a number.
+    let (price, _) = chart(
+        &[],
+        "step,price\n1,1999.5\n2,2001.25\n3,2003.75\n4,2002.5\n",
+    );
+    assert_ne!(price["xType"], "date", "{price}");
+}
+
+/// A name that comes in several rows (a country surveyed at two
+/// centres) is one bar, its rows averaged and said: two bars under one
+/// label read as two countries. Names each in one row stay a bar each.
+#[test]
+fn a_name_in_several_rows_is_one_bar_of_their_mean() {
+    let mut csv = String::from("b,bp,country\n");
+    let countries = [
+        "Peru", "Chile", "Spain", "Spain", "Italy", "Italy", "Italy", "Japan", "Kenya", "Ghana",
+        "Nepal", "Oman", "Qatar", "Fiji", "Laos", "Mali", "Chad", "Togo", "Iran", "Iraq", "Cuba",
+        "Haiti",
+    ];
+    // Values in no order, so nothing reads as an x.
+    let b = |i: usize| format!("0.{}", 30 + (i * 37) % 22);
+    for (i, c) in countries.iter().enumerate() {
+        csv.push_str(&format!("{},{},{c}\n", b(i), 70 + (i * 13) % 22));
+    }
+    let (event, stderr) = chart(&[], &csv);
+    assert_eq!(event["chartType"], "bar", "{event}");
+    let labels: Vec<&str> = event["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels.iter().filter(|l| **l == "Italy").count(),
+        1,
+        "{labels:?}"
+    );
+    assert_eq!(labels.len(), 19, "{labels:?}");
+    let italy = event["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["label"] == "Italy")
+        .unwrap();
+    let mean = (4..7).map(|i| b(i).parse::<f64>().unwrap()).sum::<f64>() / 3.0;
+    assert!(
+        (italy["value"].as_f64().unwrap() - mean).abs() < 1e-9,
+        "{italy}"
+    );
+    assert!(
+        stderr.contains("mean(b) by country") && stderr.contains("more than one row"),
+        "{stderr}"
+    );
+}
+
+/// `number` alone counts things (polyps per patient); after another word
+/// (`Sample Number`) it numbers them. Counted things are an amount.
+#[test]
+fn a_column_named_number_alone_is_a_count_not_an_identifier() {
+    let (event, stderr) = chart(
+        &[],
+        "number,treat,age\n63,placebo,20\n2,drug,16\n28,placebo,18\n17,drug,22\n61,placebo,13\n\
+         1,drug,23\n7,placebo,34\n15,drug,50\n44,placebo,19\n25,drug,17\n3,placebo,23\n28,drug,22\n\
+         10,placebo,30\n40,drug,27\n33,placebo,23\n46,drug,22\n50,placebo,34\n3,drug,23\n1,placebo,22\n\
+         4,drug,42\n",
+    );
+    assert!(!stderr.contains("\"number\" is an identifier"), "{stderr}");
+    let drawn = serde_json::to_string(&event).unwrap();
+    assert!(drawn.contains("number"), "number is drawn: {drawn}");
+}

@@ -500,7 +500,10 @@ fn process_file(
         |out: &mut dyn Write, e: &Event| EventWriter::new(out).write(e).map_err(ParseError::Write);
     match read_input(input, file, opts, &mut warn)? {
         Source::Events(mut r) => stream::pass(&mut *r, opts, out, &mut warn),
-        Source::Chart(n) => write(out, &n.chart.to_event()),
+        Source::Chart(mut n) => {
+            dates::place_on_time(&mut n.chart);
+            write(out, &n.chart.to_event())
+        }
         Source::Event(events) => {
             for e in events {
                 match stream::convert(&e) {

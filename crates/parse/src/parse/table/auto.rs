@@ -323,22 +323,60 @@ pub(super) fn choose(
         }));
     }
     if let Some(label) = name {
-        return Ok(Some(Choice {
-            label: Some(label),
-            values: vec![value],
-            // A person's own few rows keep the order they were written
-            // in; a dataset's named rows come largest first.
-            sort: (sample.len() >= SMALL).then(|| roles::bar_order(sample, cols, label)),
-            note: (!skipped.is_empty()).then(|| {
-                format!(
-                    "charting {}{skipped}; -y chooses another value",
-                    q(list, value)
-                )
-            }),
-            ..Choice::default()
-        }));
+        return Ok(Some(named_bars(list, sample, cols, label, value, &skipped)));
     }
     Ok(Some(numbers_alone(list, cols, value, skipped)))
+}
+
+/// A bar per name. A name that comes in several rows (a country measured
+/// twice) would be two bars of one label: its rows are averaged (summed
+/// where the value counts), said, so each name is one bar.
+fn named_bars(
+    list: &[String],
+    sample: &[(OwnedRow, Loc)],
+    cols: &[Column],
+    label: usize,
+    value: usize,
+    skipped: &str,
+) -> Choice {
+    // A person's own few rows keep the order they were written in; a
+    // dataset's named rows come largest first.
+    let sort = (sample.len() >= SMALL).then(|| roles::bar_order(sample, cols, label));
+    if cols[label].distinct < cols[label].present {
+        let op = aggregate_for(list, cols, value);
+        let done = if op == AggregateOp::Sum {
+            "summed"
+        } else {
+            "averaged"
+        };
+        return Choice {
+            label: Some(label),
+            values: vec![value],
+            aggregate: Some(op),
+            chart: Some(ChartType::Bar),
+            sort,
+            note: Some(format!(
+                "charting {}({}) by {}: some names come in more than one row, so their rows are \
+                 {done}{skipped}; --aggregate sum|mean|max|... computes another, -y chooses another value",
+                op.name(),
+                list[value],
+                list[label],
+            )),
+            ..Choice::default()
+        };
+    }
+    Choice {
+        label: Some(label),
+        values: vec![value],
+        sort,
+        note: (!skipped.is_empty()).then(|| {
+            format!(
+                "charting {}{skipped}; -y chooses another value",
+                q(list, value)
+            )
+        }),
+        ..Choice::default()
+    }
 }
 
 /// No column of amounts: the rows counted by a category, else the places

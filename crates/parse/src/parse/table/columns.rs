@@ -109,25 +109,36 @@ pub(super) fn words(name: &str) -> Vec<String> {
 }
 
 /// Named as an identifier: `id`, `*_id`, `Candidate_ID`, `zip_code`,
-/// `fips`, `Sample Number`, `tailnum`, `parent`; for numbers also a graph's `source`
+/// `fips`, `Sample Number`, `tailnum`, `parent`, row names; for numbers also a graph's `source`
 /// and `target`.
 fn named_id(name: &str, numeric: bool) -> bool {
     let n = name.trim().to_ascii_lowercase();
     let w = words(name);
     let last = w.last().map_or("", String::as_str);
     let first = w.first().map_or("", String::as_str);
+    // `number` or `no` alone counts things (polyps, children); after a
+    // word (`Sample Number`, `case no`) it numbers them.
+    let numbered = matches!(last, "number" | "no") && w.len() > 1;
     matches!(
         last,
-        "id" | "ids" | "zip" | "zipcode" | "fips" | "code" | "uuid" | "number" | "no"
-    ) || matches!(first, "id")
-        || matches!(
-            n.as_str(),
-            "parent" | "index" | "rownames" | "row.names" | "unnamed: 0" | ""
-        )
+        "id" | "ids" | "zip" | "zipcode" | "fips" | "code" | "uuid"
+    ) || numbered
+        || matches!(first, "id")
+        || row_names(&n)
+        || n == "parent"
         || (numeric && matches!(n.as_str(), "source" | "target"))
         || (n.ends_with("id") && n.len() > 2 && name.trim().ends_with("ID"))
         || (n.ends_with("code") && n.len() > 4)
         || (n.ends_with("num") && n.len() > 3 && !n.ends_with("_num"))
+}
+
+/// The names a data frame's row names are written under: R's
+/// `rownames`, pandas' `index` or `Unnamed: 0`, or no name at all.
+fn row_names(lower: &str) -> bool {
+    matches!(
+        lower,
+        "index" | "rownames" | "row.names" | "unnamed: 0" | ""
+    )
 }
 
 /// A part of a date or a clock time written as a number: `month`,
@@ -407,10 +418,11 @@ mod tests {
         ] {
             assert!(named_id(id, true), "{id}");
         }
-        for not in ["width", "acid", "paid", "number of cases"] {
+        for not in ["width", "acid", "paid", "number of cases", "number", "no"] {
             assert!(!named_id(not, true), "{not}");
         }
         assert!(named_id("source", true) && !named_id("source", false));
+        assert!(named_id("rownames", true) && named_id("rownames", false));
     }
 
     #[test]
