@@ -408,3 +408,82 @@ fn colour_and_width_come_from_the_config_unless_flags_or_environment_say() {
         o.stderr
     );
 }
+
+/// A scatter event of `series` series, `n` points each, all in the same
+/// cloud (a cell holds points of several series).
+fn cloud(series: usize, n: usize) -> String {
+    let series: Vec<serde_json::Value> = (0..series)
+        .map(|s| {
+            let points: Vec<serde_json::Value> = (0..n)
+                .map(|i| {
+                    // Spread over the plane, each series shifted a little.
+                    let x = ((i * 37 + s * 11) % 101) as f64;
+                    let y = ((i * 53 + s * 7) % 97) as f64;
+                    serde_json::json!({"label": x.to_string(), "x": x, "value": y})
+                })
+                .collect();
+            serde_json::json!({"name": format!("g{s}"), "points": points})
+        })
+        .collect();
+    serde_json::json!({"type": "visualization", "chartType": "point", "xType": "number", "series": series})
+        .to_string()
+}
+
+/// Without colour, a dense scatter's series are told apart by their
+/// markers, as the legend says, never by braille dots that look alike;
+/// a cell shows the series with the most points in it. Unicode and ASCII.
+#[test]
+fn without_colour_a_dense_scatter_shows_each_series_marker() {
+    let chart = cloud(2, 1500);
+    for (args, marks) in [
+        (vec!["--width", "60", "--color", "never"], ['●', '◆']),
+        (
+            vec!["--width", "60", "--color", "never", "--ascii"],
+            ['*', '+'],
+        ),
+    ] {
+        let out = ok(&args, &chart);
+        let plot: String = out
+            .lines()
+            .filter(|l| l.contains('┤') || l.contains('|'))
+            .collect();
+        for m in marks {
+            assert!(plot.matches(m).count() > 20, "{m} drawn: {out}");
+        }
+        assert!(
+            !plot.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+            "{out}"
+        );
+    }
+    // With colour, dots keep the density.
+    let coloured = ok(&["--width", "60", "--color", "always"], &chart);
+    assert!(
+        coloured
+            .chars()
+            .any(|c| ('\u{2801}'..='\u{28ff}').contains(&c))
+    );
+}
+
+/// Up to twelve series each have a marker of their own in the legend,
+/// Unicode and ASCII: a legend without colour names each series once.
+#[test]
+fn twelve_series_have_twelve_markers() {
+    let chart = cloud(12, 3);
+    for ascii in [false, true] {
+        let mut args = vec!["--width", "120", "--color", "never"];
+        if ascii {
+            args.push("--ascii");
+        }
+        let out = ok(&args, &chart);
+        // Legend entries: a marker, a space, the series' name.
+        let marks: std::collections::HashSet<char> = out
+            .lines()
+            .flat_map(|l| l.split("  "))
+            .filter_map(|entry| {
+                let (mark, name) = entry.trim().split_once(' ')?;
+                (name.starts_with('g') && mark.chars().count() == 1).then(|| mark.chars().next())?
+            })
+            .collect();
+        assert_eq!(marks.len(), 12, "{out}");
+    }
+}

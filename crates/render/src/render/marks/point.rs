@@ -31,18 +31,21 @@ pub(super) struct Point;
 
 impl ChartKind for Point {
     fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
-        match scatter(chart, !opts.unicode) {
+        // Without colour, dots of several series look alike: each is
+        // drawn with its series' marker, as the legend says.
+        let marked = !opts.color && chart.series.len() > 1;
+        match scatter(chart, !opts.unicode, marked) {
             Some(p) => plot::render(&p, opts, lines),
             None => lines.push(paint("(no data)", Style::Dim, opts.color)),
         }
     }
 
     fn picture(&self, chart: &Chart) -> Body {
-        scatter(chart, false).map_or(Body::NoData, Body::Plot)
+        scatter(chart, false, false).map_or(Body::NoData, Body::Plot)
     }
 
     fn plot(&self, chart: &Chart, ascii: bool) -> Option<Plot> {
-        scatter(chart, ascii)
+        scatter(chart, ascii, false)
     }
 
     fn vega_lite(&self, chart: &Chart) -> Value {
@@ -105,7 +108,9 @@ impl ChartKind for Point {
 }
 
 /// The scatter as a layered plot; `None` without a point placed.
-fn scatter(chart: &Chart, ascii: bool) -> Option<Plot> {
+/// `marked`: every point a marker, however many (dots tell series apart
+/// only by colour).
+fn scatter(chart: &Chart, ascii: bool, marked: bool) -> Option<Plot> {
     let placed = || {
         chart
             .series
@@ -122,8 +127,8 @@ fn scatter(chart: &Chart, ascii: bool) -> Option<Plot> {
     let (y0, y1) = extent(&|p| p.value)?;
     // A marker each while they stay few, a few hundred a series: markers
     // tell series apart without colour.
-    let marked = MARKED * chart.series.len().clamp(1, 3);
-    let many = placed().count() > marked || placed().any(|p| p.count.is_some());
+    let most = MARKED * chart.series.len().clamp(1, 3);
+    let many = !marked && (placed().count() > most || placed().any(|p| p.count.is_some()));
     let layers = chart
         .series
         .iter()

@@ -4,6 +4,8 @@
 //! Markers and rule labels are held back and drawn last, over everything:
 //! they are what ties a line to the legend and a rule to its meaning.
 
+use std::collections::HashMap;
+
 use super::axes::Scale;
 use super::canvas::Canvas;
 use super::{Layer, Markers, Shape, fill_glyph, marker, series_style};
@@ -21,6 +23,11 @@ pub struct Painter<'a> {
     dx: usize,
     dy: usize,
     on_top: Vec<OnTop>,
+    /// Points of each series in each cell so far: a cell shows the
+    /// marker of the series with the most points there (the later on a
+    /// tie), so a dense scatter drawn with markers shows where each
+    /// series is, not only the last one drawn.
+    votes: HashMap<(usize, usize), Vec<u32>>,
 }
 
 impl<'a> Painter<'a> {
@@ -34,6 +41,7 @@ impl<'a> Painter<'a> {
             dx,
             dy,
             on_top: Vec::new(),
+            votes: HashMap::new(),
         }
     }
 
@@ -62,7 +70,10 @@ impl<'a> Painter<'a> {
                 let (style, mark) = (series_style(s), marker(s, self.ascii));
                 for &(px, py) in points {
                     let (gx, gy) = self.at(px, py);
-                    self.canvas.glyph(gx / self.dx, gy / self.dy, mark, style);
+                    let cell = (gx / self.dx, gy / self.dy);
+                    if self.vote(cell, s) {
+                        self.canvas.glyph(cell.0, cell.1, mark, style);
+                    }
                 }
             }
             Shape::Dots {
@@ -81,6 +92,18 @@ impl<'a> Painter<'a> {
             Shape::Band { x, y, label } => self.band(*x, *y, label.as_deref()),
             Shape::Rule { x, y, label } => self.rule(*x, *y, label.as_deref()),
         }
+    }
+
+    /// Counts a point of `series` in `cell`; whether that series now has
+    /// as many points there as any other.
+    fn vote(&mut self, cell: (usize, usize), series: usize) -> bool {
+        let v = self.votes.entry(cell).or_default();
+        if v.len() <= series {
+            v.resize(series + 1, 0);
+        }
+        v[series] += 1;
+        let most = v.iter().copied().max().unwrap_or(0);
+        v[series] == most
     }
 
     /// Runs of points joined by straight lines (a `None` ends a run), and

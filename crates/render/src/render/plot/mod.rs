@@ -19,8 +19,8 @@ use axes::{Anchor, Scale, ScaleKind};
 use canvas::Canvas;
 
 /// Series markers: Unicode, and ASCII (where they also draw the lines).
-pub const MARKERS: [char; 5] = ['●', '◆', '▲', '■', '▼'];
-pub const ASCII_MARKERS: [char; 8] = ['*', '+', 'o', 'x', '#', '%', '@', '&'];
+pub const MARKERS: [char; 12] = ['●', '◆', '▲', '■', '▼', '★', '✚', '✕', '○', '◇', '△', '□'];
+pub const ASCII_MARKERS: [char; 12] = ['*', '+', 'o', 'x', '#', '%', '@', '&', '=', '$', '~', '^'];
 
 /// One axis before it is fitted to the space.
 #[derive(Debug, Clone, PartialEq)]
