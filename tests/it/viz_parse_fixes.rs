@@ -453,3 +453,35 @@ fn a_column_named_number_alone_is_a_count_not_an_identifier() {
     let drawn = serde_json::to_string(&event).unwrap();
     assert!(drawn.contains("number"), "number is drawn: {drawn}");
 }
+
+/// `cut -d, -f1 flights.csv | viz-parse --aggregate count`, what YouPlot's
+/// `count` is for: one column of labels counted, even a short one where
+/// few repeat (with no flag such text is still taken for prose).
+#[test]
+fn one_column_of_labels_is_counted_on_request() {
+    let (event, _) = chart(
+        &["--aggregate", "count"],
+        "carrier\nAA\nB6\nAA\nUA\nB6\nB6\nDL\n",
+    );
+    let got: Vec<(String, f64)> = event["series"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["label"].as_str().unwrap().to_string(),
+                p["value"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [("AA", 2.0), ("B6", 3.0), ("UA", 1.0), ("DL", 1.0)];
+    assert_eq!(got, want.map(|(l, v)| (l.to_string(), v)), "{event}");
+    assert_eq!(event["xLabel"], "carrier");
+    let prose = run(
+        &["--aggregate", "count"],
+        b"It was late.\nWe left, then.\nNobody came back.\n",
+    );
+    assert_eq!(prose.code, 65, "{}", prose.stderr);
+    let bare = run(&[], b"carrier\nAA\nB6\nAA\nUA\nB6\nB6\nDL\n");
+    assert_eq!(bare.code, 65, "no flag, few repeats: {}", bare.stderr);
+}

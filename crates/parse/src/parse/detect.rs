@@ -319,21 +319,35 @@ pub(crate) fn classify(text: &str, eof: bool, delimiter: Option<u8>) -> Kind {
 /// line at most three words, no sentence end, no comma; half the lines
 /// or more a repeat of an earlier one.
 fn one_column_of_categories(lines: &[&str]) -> bool {
-    let cell = |l: &&str| {
-        let c = l.trim().trim_matches('"');
-        !c.is_empty()
-            && c.chars().count() <= 30
-            && c.split_whitespace().count() <= 3
-            && !c.contains(',')
-            && !c.ends_with(['.', '!', '?', ':'])
-    };
-    if lines.len() < 6 || !lines.iter().all(cell) {
+    if lines.len() < 6 || !short_cells(lines) {
         return false;
     }
     let mut distinct: Vec<&str> = lines[1..].iter().map(|l| l.trim()).collect();
     distinct.sort_unstable();
     distinct.dedup();
     distinct.len() * 2 < lines.len()
+}
+
+/// Every line a short label: at most three words, no sentence end, no
+/// comma.
+fn short_cells(lines: &[&str]) -> bool {
+    lines.iter().all(|l| {
+        let c = l.trim().trim_matches('"');
+        !c.is_empty()
+            && c.chars().count() <= 30
+            && c.split_whitespace().count() <= 3
+            && !c.contains(',')
+            && !c.ends_with(['.', '!', '?', ':'])
+    })
+}
+
+/// Whether a prefix read as prose is one column of short labels, a
+/// header and two lines or more: what `--aggregate count` asks to count
+/// however few repeat (`cut -f1 | viz-parse --aggregate count`).
+pub(crate) fn one_column(prefix: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(prefix);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.len() >= 3 && short_cells(&lines)
 }
 
 /// Every line a number (or missing), but the first may be a header: a

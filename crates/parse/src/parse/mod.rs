@@ -151,6 +151,13 @@ fn read_input<'a>(
     if let Some(note) = note {
         warn.note(note);
     }
+    // Labels a line each, too few repeating to be told from prose, are
+    // a column to count when the user asks for counts.
+    let counting = opts.transform.aggregate == Some(transform::AggregateOp::Count);
+    let kind = match kind {
+        Kind::Prose(_) if counting && detect::one_column(&prefix) => Kind::Delimited(b','),
+        k => k,
+    };
     let (full, file): (Box<dyn BufRead + 'a>, _) = match win1252::first_line(&prefix) {
         Some(line)
             if matches!(
