@@ -463,19 +463,8 @@ fn one_column_of_labels_is_counted_on_request() {
         &["--aggregate", "count"],
         "carrier\nAA\nB6\nAA\nUA\nB6\nB6\nDL\n",
     );
-    let got: Vec<(String, f64)> = event["series"][0]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["label"].as_str().unwrap().to_string(),
-                p["value"].as_f64().unwrap(),
-            )
-        })
-        .collect();
     let want = [("AA", 2.0), ("B6", 3.0), ("UA", 1.0), ("DL", 1.0)];
-    assert_eq!(got, want.map(|(l, v)| (l.to_string(), v)), "{event}");
+    assert_eq!(points(&event), pts(&want), "{event}");
     assert_eq!(event["xLabel"], "carrier");
     let prose = run(
         &["--aggregate", "count"],
