@@ -474,3 +474,29 @@ fn one_column_of_labels_is_counted_on_request() {
     let bare = run(&[], b"carrier\nAA\nB6\nAA\nUA\nB6\nB6\nDL\n");
     assert_eq!(bare.code, 65, "no flag, few repeats: {}", bare.stderr);
 }
+
+/// A pharmacokinetic panel (R's Theoph): each subject's weight and dose
+/// once per subject, the concentration read at times of each subject's
+/// own (0.25 h for one, 0.27 h for the next). The chart is concentration
+/// over time, a line per subject; never the weight over the rows.
+#[test]
+fn times_of_each_subjects_own_are_the_x_of_a_line_per_subject() {
+    let mut csv = String::from("Subject,Wt,Dose,Time,conc\n");
+    for s in 1..=6u32 {
+        let wt = 60.0 + 4.0 * f64::from(s);
+        let jitter = 0.01 * f64::from(s);
+        for (k, t) in [0.0, 0.25, 0.5, 1.0, 2.0, 3.5, 5.0, 7.0, 9.0, 12.0, 24.0]
+            .iter()
+            .enumerate()
+        {
+            let time = if k == 0 { 0.0 } else { t + jitter };
+            let conc = 10.0 * time * (-time / 4.0f64).exp() + f64::from(s) * 0.1;
+            csv.push_str(&format!("{s},{wt},{:.2},{time:.2},{conc:.2}\n", 320.0 / wt));
+        }
+    }
+    let (event, stderr) = chart(&[], &csv);
+    assert_eq!(event["chartType"], "line", "{stderr}");
+    assert_eq!(event["xLabel"], "Time", "{stderr}");
+    assert_eq!(event["series"].as_array().unwrap().len(), 6, "{stderr}");
+    assert!(stderr.contains("a line per Subject"), "{stderr}");
+}

@@ -89,11 +89,16 @@ pub(super) fn repeated(
     // after each dose): a number named as a grouping (`plot`, `district`)
     // numbers units within a thing instead, and a small code is steps only
     // where named as time.
+    // Named as time, a number of each thing's own times is its clock.
     let stepped = |i: usize| {
         let c = &cols[i];
+        let clocked = named_time(&list[i]);
         let kind = match c.kind {
             Kind::Year | Kind::Date => true,
-            Kind::Number | Kind::Ordered => c.distinct * 2 <= c.present,
+            // Shared steps, or a clock of each thing's own (the hours
+            // after each dose, read a little apart from one to the next):
+            // `steps` below asks that it rise within every thing.
+            Kind::Number | Kind::Ordered => c.distinct * 2 <= c.present || clocked,
             Kind::Code => c.distinct * 2 <= c.present && named_time(&list[i]),
             _ => false,
         };
