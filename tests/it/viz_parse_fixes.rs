@@ -500,3 +500,35 @@ fn times_of_each_subjects_own_are_the_x_of_a_line_per_subject() {
     assert_eq!(event["series"].as_array().unwrap().len(), 6, "{stderr}");
     assert!(stderr.contains("a line per Subject"), "{stderr}");
 }
+
+/// tsibble's periods as fpp3 writes them: `1987 Jan` (a year-month,
+/// which the number reader took for 1987 with a unit `Jan`, so the
+/// column was codes and the series a histogram) and `1991 W06` (an ISO
+/// week): both a time axis, the series a line over it.
+#[test]
+fn tsibble_year_months_and_weeks_are_dates() {
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let mut ym = String::from("Month,Sales\n");
+    let mut wk = String::from("Week,Barrels\n");
+    for i in 0..36usize {
+        let y = 1987 + i / 12;
+        ym.push_str(&format!(
+            "{y} {},{}.25\n",
+            months[i % 12],
+            3000 + (i * 37) % 500
+        ));
+        wk.push_str(&format!(
+            "1991 W{:02},{}\n",
+            i + 1,
+            6.0 + ((i * 13) % 7) as f64 / 10.0
+        ));
+    }
+    for (csv, x) in [(ym, "Month"), (wk, "Week")] {
+        let (event, stderr) = chart(&[], &csv);
+        assert_eq!(event["chartType"], "line", "{x}: {stderr}");
+        assert_eq!(event["xLabel"], x);
+        assert_eq!(event["xType"], "date", "{x}: {event}");
+    }
+}

@@ -1,5 +1,6 @@
 //! Labels read as moments on a time axis, as people write them: years
-//! (`2024`, `FY2024`), quarters (`Q1 2024`, `2024-Q1`), ISO-ordered dates
+//! (`2024`, `FY2024`), quarters (`Q1 2024`, `2024-Q1`), ISO weeks (`2024 W06`,
+//! `2024-W06`: tsibble's `yearweek`), ISO-ordered dates
 //! and times (`2024-01-05`, `2024-01`, `2001/01/01 00:47`,
 //! `2024-01-05T10:00:00Z`), dates with the day and month as numbers read
 //! in the column's [`DateOrder`] (`05/01/2024`), and dates with a month
@@ -39,6 +40,7 @@ pub(crate) fn instant(s: &str, order: Option<DateOrder>) -> Option<(f64, Grain)>
         ));
     }
     quarter(t)
+        .or_else(|| week(t))
         .or_else(|| numeric(t, order))
         .or_else(|| iso_ordered(t))
         .or_else(|| named_month(t))
@@ -80,6 +82,18 @@ fn quarter(t: &str) -> Option<(f64, Grain)> {
     };
     let d = Date::new(y, (q - 1) * 3 + 1, 1).ok()?;
     Some((secs(d, Time::midnight())?, Grain::Quarter))
+}
+
+/// An ISO week, as tsibble's `yearweek` writes it (`1991 W06`) or ISO
+/// 8601 does (`1991-W06`): its Monday.
+fn week(t: &str) -> Option<(f64, Grain)> {
+    let upper = t.to_ascii_uppercase();
+    let (y, w) = upper.split_once([' ', '-'])?;
+    let w: i8 = w.trim().strip_prefix('W')?.parse().ok()?;
+    let d = jiff::civil::ISOWeekDate::new(year_of(y.trim())?, w, jiff::civil::Weekday::Monday)
+        .ok()?
+        .date();
+    Some((secs(d, Time::midnight())?, Grain::Day))
 }
 
 /// A time of day after a date: `10:00`, `T10:00:30`, `00:47:00.5`.
@@ -254,12 +268,17 @@ mod tests {
             "1 Jan 2000",
             "01-Jan-2000",
             "Jan 2000",
+            "2000 Jan",
             "2000-01-01T00:00:00Z",
             "2000-01-01 00:00",
         ] {
             assert_eq!(at(s), Some(jan1), "{s}");
         }
         assert_eq!(at("2001/01/01 00:47"), Some(978_310_020.0));
+        // An ISO week is its Monday: 2000's first, 3 January.
+        let jan3 = jan1 + 2.0 * 86_400.0;
+        assert_eq!(at("2000 W01"), Some(jan3));
+        assert_eq!(at("2000-W01"), Some(jan3));
         assert_eq!(at("Jan 1 2000 10:30"), Some(jan1 + 37_800.0));
         assert_eq!(at("2000-01-01T01:00:00+01:00"), Some(jan1));
         assert_eq!(
@@ -284,6 +303,7 @@ mod tests {
             "Mon",
             "05/01/2024",
             "2024-13-01",
+            "2024 W54",
             "1e9",
             "12",
             "3.5",

@@ -310,6 +310,17 @@ fn kind_of(name: &str, cells: &[String], distinct: usize) -> Kind {
         .iter()
         .filter_map(|c| parse_number(c).map(|n| n.value))
         .collect();
+    // Dates with a month's name (`1987 Jan`, tsibble's year-month) read
+    // as a number with a unit would be codes: the name says a date.
+    let worded = cells
+        .iter()
+        .filter(|c| {
+            c.chars().any(char::is_alphabetic) && !looks_like_year(c) && instant(c, None).is_some()
+        })
+        .count();
+    if worded * 10 >= present * 9 {
+        return Kind::Date;
+    }
     // A stray word among numbers is a bad row, not a text column.
     let numeric = numbers.len() * 2 >= present;
     if numeric {
