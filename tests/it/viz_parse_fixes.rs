@@ -532,3 +532,20 @@ fn tsibble_year_months_and_weeks_are_dates() {
         assert_eq!(event["xType"], "date", "{x}: {event}");
     }
 }
+
+/// Occasions numbered in Roman numerals (I to IX) are an ordered scale:
+/// their means keep that order, not largest first.
+#[test]
+fn roman_numeral_groups_keep_their_order() {
+    let occasions = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"];
+    let mut csv = String::from("Occasion,Treatment,Stingers\n");
+    for (k, t) in ["Stung", "Fresh"].iter().enumerate() {
+        for (i, o) in occasions.iter().enumerate() {
+            csv.push_str(&format!("{o},{t},{}\n", (i * 17 + k * 5) % 40));
+        }
+    }
+    let (event, stderr) = chart(&[], &csv);
+    assert_eq!(event["chartType"], "bar", "{stderr}");
+    let labels: Vec<String> = points(&event).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(labels, occasions, "{stderr}");
+}

@@ -516,8 +516,50 @@ const SCALES: &[&[&str]] = &[
     &["q1", "q2", "q3", "q4"],
 ];
 
+/// The number a lower-case Roman numeral writes (`iv`: 4), written the
+/// one way it is written (`iiii` and `vx` are none), up to 3999.
+fn roman(v: &str) -> Option<u32> {
+    const DIGITS: [(u32, &str); 13] = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut n = 0;
+    let mut rest = v;
+    for (value, digit) in DIGITS {
+        while let Some(r) = rest.strip_prefix(digit) {
+            n += value;
+            rest = r;
+        }
+    }
+    if !rest.is_empty() || n == 0 || n > 3999 {
+        return None;
+    }
+    // Written back the one way: `iiii` reads 4 but is written `iv`.
+    let mut back = String::new();
+    let mut left = n;
+    for (value, digit) in DIGITS {
+        while left >= value {
+            back.push_str(digit);
+            left -= value;
+        }
+    }
+    (back == v).then_some(n)
+}
+
 /// Whether a category's values are an ordered scale: each starts with a
-/// number (age bands `18-24`, `<5`, `1st`), or all are words of one scale.
+/// number (age bands `18-24`, `<5`, `1st`), all are Roman numerals (an
+/// experiment's occasions `I` to `IX`), or all are words of one scale.
 fn ordinal(sample: &[(OwnedRow, Loc)], c: usize) -> bool {
     let values: Vec<String> = sample
         .iter()
@@ -532,6 +574,7 @@ fn ordinal(sample: &[(OwnedRow, Loc)], c: usize) -> bool {
             .starts_with(|ch: char| ch.is_ascii_digit())
     });
     numbered
+        || values.iter().all(|v| roman(v).is_some())
         || SCALES.iter().any(|scale| {
             values.iter().all(|v| {
                 let w = words(v);
@@ -540,4 +583,21 @@ fn ordinal(sample: &[(OwnedRow, Loc)], c: usize) -> bool {
                         .any(|x| scale.iter().any(|s| x.starts_with(s) && x.len() <= 9))
             })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::roman;
+
+    #[test]
+    fn roman_numerals_read_one_way() {
+        assert_eq!(roman("i"), Some(1));
+        assert_eq!(roman("iv"), Some(4));
+        assert_eq!(roman("ix"), Some(9));
+        assert_eq!(roman("xiv"), Some(14));
+        assert_eq!(roman("mcmxcix"), Some(1999));
+        for not in ["", "iiii", "vx", "dim", "civil", "ic", "vv"] {
+            assert_eq!(roman(not), None, "{not}");
+        }
+    }
 }
