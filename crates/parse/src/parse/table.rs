@@ -24,6 +24,7 @@ mod derive;
 mod doubts;
 mod facet;
 mod feed;
+mod heat;
 mod matrix;
 mod plain;
 mod roles;
