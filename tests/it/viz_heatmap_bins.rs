@@ -158,6 +158,18 @@ fn a_binned_axis_beside_categories_takes_an_aggregate_and_bins() {
     assert!(chart["bins"].is_null(), "{chart}");
     few.extend(["--bins", "2"]);
     assert!(json(&event(&few, ""))["bins"]["x"].is_object());
+    // Whole numbers stay categories up to 31 of them (the hours of a
+    // day); past that they are binned.
+    let args = words("--chart heatmap -x h -s d");
+    let rows = |n: u32| -> String {
+        let body: String = (0..2 * n)
+            .map(|i| format!("{},{}\n", i % n, i % 7))
+            .collect();
+        format!("h,d\n{body}")
+    };
+    assert!(json(&event(&args, &rows(24)))["bins"].is_null());
+    let chart = json(&event(&args, &rows(40)));
+    assert_eq!(axis(&chart, "x"), (0.0, 5.0, 8));
 }
 
 #[test]

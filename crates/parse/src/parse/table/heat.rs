@@ -1,7 +1,8 @@
 //! `--chart heatmap` with a numeric axis binned (issue 36): which of -x
 //! (across) and -s (down) are binned, decided from the sample (a column
-//! of numbers with more distinct values than its bins, or any column of
-//! numbers when `--bins` is given); each row's place counted on the grid
+//! of numbers with more distinct values than its bins, unless they are
+//! whole numbers and at most 31 of them, such as hours or days of a
+//! month; or any column of numbers when `--bins` is given); each row's place counted on the grid
 //! (`transform/heatbins.rs`); the finished grid made into the chart, its
 //! bins in numeric order and said in the chart's `bins`; and the
 //! Vega-Lite transforms that bin and aggregate the same rows alike.
@@ -21,6 +22,10 @@ use super::collect::{chart_of, names_of, overflow, read_value};
 use crate::spec::order::{calendar, category_order};
 use crate::spec::{BinAxis, Chart, ChartType, HeatBins, Point, Series, XType};
 
+/// Whole numbers an axis keeps as categories, at most, without `--bins`:
+/// the hours of a day, the days of a month.
+const WHOLE_CATEGORIES: usize = 31;
+
 /// The bins at most of each binned axis: (across, down).
 pub(super) type AxisBins = (Option<usize>, Option<usize>);
 
@@ -31,17 +36,20 @@ pub(super) fn binned_axes(plan: &super::Plan, sample: &[(OwnedRow, Loc)]) -> Opt
     let binned = |col: Option<usize>, default: usize| {
         let col = col?;
         let maxbins = given.unwrap_or(default);
+        let enough = maxbins.max(WHOLE_CATEGORIES);
         let mut distinct: Vec<f64> = Vec::new();
         for c in super::column_cells(sample, col) {
             if is_missing(c) {
                 continue;
             }
             let v = parse_number_as(c, plan.decimals[col])?.value;
-            if distinct.len() <= maxbins && !distinct.contains(&v) {
+            if distinct.len() <= enough && !distinct.contains(&v) {
                 distinct.push(v);
             }
         }
-        let many = distinct.len() > maxbins || (given.is_some() && !distinct.is_empty());
+        let whole = distinct.iter().all(|v| v.fract() == 0.0);
+        let few = if whole { enough } else { maxbins };
+        let many = distinct.len() > few || (given.is_some() && !distinct.is_empty());
         many.then_some(maxbins)
     };
     let x = binned(plan.label, transform::DEFAULT_HEAT_X_BINS)

@@ -291,7 +291,8 @@ pub struct VizParseArgs {
     /// With --chart heatmap: at most N bins on each axis of numbers (-x,
     /// -s), which are then binned whatever their count of values; without
     /// it, an axis of numbers with more than 10 values across or 20 down
-    /// is binned into at most that many.
+    /// is binned into at most that many (whole numbers stay categories up
+    /// to 31 values: hours, days of a month).
     #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
     pub bins: Option<u16>,
 
