@@ -421,3 +421,60 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_long_heatmap_of_categories_read_ahead_counts_every_row() {
+    // 60,000 rows of hour by day (the fast lane reads them ahead, keyed
+    // by the day), with a day first met past the sample, rows whose
+    // value is no number and a row without an hour: each cell's count
+    // and sum as the rows give them.
+    let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    let mut csv = String::from("hour,day,value\n");
+    let mut counts = std::collections::BTreeMap::new();
+    let mut sums = std::collections::BTreeMap::new();
+    for i in 0u32..60_000 {
+        let hour = (i * 7 + i / 13) % 24;
+        let day = if i > 40_000 && i % 5 == 0 {
+            "Holiday"
+        } else {
+            days[(i % 7) as usize]
+        };
+        let value = if i % 997 == 0 {
+            "n/a".to_string()
+        } else {
+            format!("{}", i % 10)
+        };
+        csv.push_str(&format!("{hour},{day},{value}\n"));
+        *counts.entry((day, hour.to_string())).or_insert(0.0) += 1.0;
+        if let Ok(v) = value.parse::<f64>() {
+            *sums.entry((day, hour.to_string())).or_insert(0.0) += v;
+        }
+    }
+    csv.push_str(",Mon,1\n");
+    *counts.entry(("Mon", "(empty)".into())).or_insert(0.0) += 1.0;
+    *sums.entry(("Mon", "(empty)".into())).or_insert(0.0) += 1.0;
+    let dir = root().join("target/heatmap-bins");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hours.csv");
+    std::fs::write(&file, &csv).unwrap();
+    let path = file.to_string_lossy().into_owned();
+    for (extra, want) in [
+        (&[][..], &counts),
+        (&["-y", "value", "--aggregate", "sum"][..], &sums),
+    ] {
+        let mut args = words("--chart heatmap -x hour -s day");
+        args.extend(extra);
+        args.push(&path);
+        let chart = json(&event(&args, ""));
+        assert!(chart["bins"].is_null(), "hours stay categories");
+        let mut got = std::collections::BTreeMap::new();
+        for s in chart["series"].as_array().unwrap() {
+            let day = s["name"].as_str().unwrap();
+            for p in s["points"].as_array().unwrap() {
+                let hour = p["label"].as_str().unwrap().to_string();
+                got.insert((day, hour), p["value"].as_f64().unwrap());
+            }
+        }
+        assert_eq!(&got, want, "{extra:?}");
+    }
+}

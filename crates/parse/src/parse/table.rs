@@ -25,6 +25,7 @@ mod doubts;
 mod facet;
 mod feed;
 mod heat;
+mod heatplan;
 mod matrix;
 mod plain;
 mod roles;

@@ -289,7 +289,7 @@ impl Builder {
                 let plan = &self.plan;
                 scatter_row(sc, plan, row, label, loc, series.as_deref(), warn)
             }
-            What::Heat(grid) => super::heat::heat_row(grid, &self.plan, row, label, loc, warn),
+            What::Heat(_) => self.heat_row(row, (label, series.as_deref()), loc, warn),
         }
     }
 }

@@ -1,149 +1,23 @@
-//! `--chart heatmap` with a numeric axis binned (issue 36): which of -x
-//! (across) and -s (down) are binned, decided from the sample (a column
-//! of numbers with more distinct values than its bins, unless they are
-//! whole numbers and at most 31 of them, such as hours or days of a
-//! month; or any column of numbers when `--bins` is given); each row's place counted on the grid
+//! `--chart heatmap` with a numeric axis binned (issue 36), the axes
+//! planned in `heatplan.rs`: each row's place counted on the grid
 //! (`transform/heatbins.rs`); the finished grid made into the chart, its
 //! bins in numeric order and said in the chart's `bins`; and the
-//! Vega-Lite transforms that bin and aggregate the same rows alike.
+//! Vega-Lite transforms that bin and aggregate the same rows alike. A
+//! heatmap of categories goes down the fast lane here too: its rows read
+//! ahead with the -s cell as their key.
 
 use std::borrow::Cow;
 
-use serde_json::{Value, json};
-
 use super::super::ParseError;
 use super::super::number::{is_missing, parse_number_as};
-use super::super::rows::{Cells, Loc, OwnedRow, Warner, cell};
-use super::super::transform::{
-    self, AggregateOp, AxisOut, HeatCells, HeatGrid, Place, RowFilter, merges,
-};
+use super::super::rows::{Cells, Loc, MAX_VALUES, PlainShape, Warner};
+use super::super::transform::{AggregateOp, AxisOut, Cell, HeatCells, Place};
 use super::builder::{Builder, EMPTY_LABEL, value_problem};
 use super::collect::{chart_of, names_of, overflow, read_value};
+use super::heatplan::op_of;
+use super::transforms::{Collect, What};
 use crate::spec::order::{calendar, category_order};
-use crate::spec::{BinAxis, Chart, ChartType, HeatBins, Point, Series, XType};
-
-/// Whole numbers an axis keeps as categories, at most, without `--bins`:
-/// the hours of a day, the days of a month.
-const WHOLE_CATEGORIES: usize = 31;
-
-/// The bins at most of each binned axis: (across, down).
-pub(super) type AxisBins = (Option<usize>, Option<usize>);
-
-/// Which axes are binned, and into at most how many bins; `None` when
-/// both are categories.
-pub(super) fn binned_axes(plan: &super::Plan, sample: &[(OwnedRow, Loc)]) -> Option<AxisBins> {
-    let given = plan.transform.bins;
-    let binned = |col: Option<usize>, default: usize| {
-        let col = col?;
-        let maxbins = given.unwrap_or(default);
-        let enough = maxbins.max(WHOLE_CATEGORIES);
-        let mut distinct: Vec<f64> = Vec::new();
-        for c in super::column_cells(sample, col) {
-            if is_missing(c) {
-                continue;
-            }
-            let v = parse_number_as(c, plan.decimals[col])?.value;
-            if distinct.len() <= enough && !distinct.contains(&v) {
-                distinct.push(v);
-            }
-        }
-        let whole = distinct.iter().all(|v| v.fract() == 0.0);
-        let few = if whole { enough } else { maxbins };
-        let many = distinct.len() > few || (given.is_some() && !distinct.is_empty());
-        many.then_some(maxbins)
-    };
-    let x = binned(plan.label, transform::DEFAULT_HEAT_X_BINS)
-        .filter(|_| plan.x_type != Some(XType::Date));
-    let down = binned(plan.series, transform::DEFAULT_HEAT_DOWN_BINS);
-    (x.is_some() || down.is_some()).then_some((x, down))
-}
-
-/// The grid for these axes, its cells the `--aggregate` (a count without
-/// -y, else the mean); an operation that does not merge is refused.
-pub(super) fn grid(plan: &super::Plan, (x, down): AxisBins) -> Result<HeatGrid, ParseError> {
-    let op = op_of(plan);
-    if !merges(op) {
-        let axes: Vec<String> = [(x, plan.label), (down, plan.series)]
-            .iter()
-            .filter(|(b, _)| b.is_some())
-            .filter_map(|(_, c)| c.map(|c| super::column_ref(&plan.names[c])))
-            .collect();
-        return Err(ParseError::Usage(format!(
-            "--aggregate {}: a heatmap of binned numbers ({}) gives a cell's count, sum, \
-             mean, min or max, which its bins merge; a {} does not merge: choose one of \
-             those, or categories on both axes",
-            op.name(),
-            axes.join(" and "),
-            op.name()
-        )));
-    }
-    let max = plan
-        .transform
-        .max_groups
-        .unwrap_or(transform::DEFAULT_MAX_GROUPS);
-    Ok(HeatGrid::new(op, x, down, max))
-}
-
-fn op_of(plan: &super::Plan) -> AggregateOp {
-    let fallback = if plan.values.is_empty() {
-        AggregateOp::Count
-    } else {
-        AggregateOp::Mean
-    };
-    plan.transform.aggregate.unwrap_or(fallback)
-}
-
-/// The transforms that make the same cells in Vega-Lite: rows without a
-/// number on a binned axis left out, each binned axis `bin`ned with its
-/// `maxbins` (`label`, `label_end` across; `series`, `series_end` down),
-/// the cells aggregated.
-pub(super) fn vega(plan: &super::Plan, filters: &[RowFilter], bins: AxisBins) -> Vec<Value> {
-    let names = &plan.names;
-    let get = |c: usize| format!("datum[{}]", Value::from(names[c].as_str()));
-    let mut out: Vec<Value> = filters
-        .iter()
-        .map(|r| json!({"filter": r.vega()}))
-        .collect();
-    let axes = [
-        (plan.label, bins.0, "label", "label_end"),
-        (plan.series, bins.1, "series", "series_end"),
-    ];
-    for (col, b, _, _) in axes {
-        if let (Some(c), Some(_)) = (col, b) {
-            let v = get(c);
-            out.push(json!({"filter": format!("isValid({v}) && isFinite(toNumber({v}))")}));
-        }
-    }
-    let mut groupby: Vec<Value> = Vec::new();
-    for (col, b, at, end) in axes {
-        let Some(c) = col else { continue };
-        match b {
-            Some(maxbins) => {
-                out.push(json!({"bin": {"maxbins": maxbins}, "field": names[c], "as": [at, end]}));
-                groupby.extend([Value::from(at), Value::from(end)]);
-            }
-            None => {
-                out.push(json!({"calculate": get(c), "as": at}));
-                groupby.push(at.into());
-            }
-        }
-    }
-    let op = op_of(plan);
-    let value = plan.values.first().map(|&v| names[v].as_str());
-    out.push(match (op, value) {
-        (AggregateOp::Count, _) | (_, None) => {
-            json!({"aggregate": [{"op": "count", "as": "value"}], "groupby": groupby})
-        }
-        (op, Some(v)) => json!({
-            "aggregate": [{"op": op.name(), "field": v, "as": "value"}],
-            "groupby": groupby
-        }),
-    });
-    if let Some(n) = plan.transform.normalize {
-        out.extend(n.vega());
-    }
-    out
-}
+use crate::spec::{BinAxis, Chart, ChartType, HeatBins, Point, Series};
 
 /// A row's place on an axis: a number when binned (`None`: the row is
 /// skipped, said), else its category.
@@ -173,45 +47,52 @@ fn place<'r>(
     }
 }
 
-/// A whole row onto the grid: its places read (a row with no number on
-/// a binned axis said and skipped), its value with them.
-pub(super) fn heat_row(
-    grid: &mut HeatGrid,
-    plan: &super::Plan,
-    row: &dyn Cells,
-    label: &str,
-    loc: Loc,
-    warn: &mut Warner,
-) -> Result<(), ParseError> {
-    let series: Cow<str> = plan
-        .series
-        .and_then(|s| cell(row, s))
-        .unwrap_or(Cow::Borrowed(EMPTY_LABEL));
-    let (bx, bdown) = grid.binned();
-    let places = place(plan, plan.label, label, bx)
-        .and_then(|x| Ok((x, place(plan, plan.series, &series, bdown)?)));
-    let (x, down) = match places {
-        Ok(p) => p,
-        Err(why) => return warn.skip(format!("{loc}, {why}; row skipped")),
-    };
-    let value = match plan.values.first() {
-        Some(&col) if op_of(plan).numbers() => match read_value(row, plan, col) {
-            (_, Some(v)) => Some(v),
-            (t, None) => {
-                if !plan.said_once(col, t.as_deref()) {
-                    let what = value_problem(t.as_deref(), plan.decimals[col]);
-                    warn.skip(format!(
-                        "{loc}, {}: {what}; row skipped",
-                        super::column_ref(&plan.names[col])
-                    ))?;
+impl Builder {
+    /// A whole row onto the grid, with its -x and -s cells: its places
+    /// read (a row with no number on a binned axis said and skipped), its
+    /// value with them.
+    pub(super) fn heat_row(
+        &mut self,
+        row: &dyn Cells,
+        (label, series): (&str, Option<&str>),
+        loc: Loc,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        let plan = &self.plan;
+        let Some(Collect {
+            what: What::Heat(grid),
+            ..
+        }) = &mut self.collect
+        else {
+            return Ok(());
+        };
+        let series = series.unwrap_or(EMPTY_LABEL);
+        let (bx, bdown) = grid.binned();
+        let places = place(plan, plan.label, label, bx)
+            .and_then(|x| Ok((x, place(plan, plan.series, series, bdown)?)));
+        let (x, down) = match places {
+            Ok(p) => p,
+            Err(why) => return warn.skip(format!("{loc}, {why}; row skipped")),
+        };
+        let value = match plan.values.first() {
+            Some(&col) if op_of(plan).numbers() => match read_value(row, plan, col) {
+                (_, Some(v)) => Some(v),
+                (t, None) => {
+                    if !plan.said_once(col, t.as_deref()) {
+                        let what = value_problem(t.as_deref(), plan.decimals[col]);
+                        warn.skip(format!(
+                            "{loc}, {}: {what}; row skipped",
+                            super::column_ref(&plan.names[col])
+                        ))?;
+                    }
+                    None
                 }
-                None
-            }
-        },
-        _ => None,
-    };
-    grid.push(x, down, value)
-        .map_err(|o| overflow(o, loc, &names_of(&plan.names, plan.label)))
+            },
+            _ => None,
+        };
+        grid.push(x, down, value)
+            .map_err(|o| overflow(o, loc, &names_of(&plan.names, plan.label)))
+    }
 }
 
 /// A label with its bin's edges (none for a category).
@@ -300,5 +181,75 @@ impl Builder {
         });
         super::matrix::normalized_title(&mut chart, self.plan.transform.normalize);
         Ok(chart)
+    }
+}
+
+impl Builder {
+    /// The fast lane's shape for a heatmap of categories: the -x cell as
+    /// the label, the -s cell as the key, the rows of the -s categories
+    /// met so far read ahead on every core (any other row takes the full
+    /// path, which makes its row). None where the rows need more than
+    /// that (a filter, a time unit, a distinct count).
+    pub(super) fn keyed_heat_shape(&self, max_width: Option<usize>) -> Option<PlainShape> {
+        let c = self.collect.as_ref()?;
+        let heatmap = self.plan.chart.chart_type == ChartType::Heatmap;
+        if !heatmap || c.whole_rows() || self.plan.values.len() > MAX_VALUES {
+            return None;
+        }
+        let What::Groups {
+            groups,
+            op,
+            unit: None,
+        } = &c.what
+        else {
+            return None;
+        };
+        if *op == AggregateOp::Distinct {
+            return None;
+        }
+        Some(PlainShape {
+            values: (self.plan.values.iter())
+                .map(|&col| (col, self.plan.decimals[col]))
+                .collect(),
+            label: Some(self.plan.label?),
+            max_width,
+            floor: None,
+            key: Some((self.plan.series?, groups.series_names().into())),
+        })
+    }
+
+    /// A record the fast lane read ahead for a heatmap of categories: its
+    /// values, its -x cell and its -s cell (the row's series), into the
+    /// groups as the full path puts them (`collect.rs`).
+    pub(super) fn push_keyed_heat(&mut self, values: &[f64], label: Option<&str>, key: &str) {
+        let (label_col, series_col) = (self.plan.label, self.plan.series);
+        if let Some(Some(s)) = self.collect.as_mut().map(|c| c.source.as_mut()) {
+            let cols = &self.plan.values;
+            let value = |i: usize| Some(values[cols.iter().position(|&v| v == i)?]);
+            s.push_read(value, |i| match i {
+                _ if Some(i) == label_col => label.map(Cow::Borrowed),
+                _ if Some(i) == series_col => Some(Cow::Borrowed(key)),
+                _ => Some(Cow::Owned(value(i)?.to_string())),
+            });
+        }
+        self.rows += 1;
+        let label = label.unwrap_or(EMPTY_LABEL);
+        let names = &self.plan.names;
+        let Some(c) = &mut self.collect else { return };
+        let What::Groups { groups, op, .. } = &mut c.what else {
+            return;
+        };
+        let cell = |v: f64| match op {
+            AggregateOp::Count => Cell::Missing,
+            _ => Cell::Number(v),
+        };
+        let result = match values {
+            [] => groups.push(key, label, None, Cell::Missing),
+            _ => (values.iter()).try_for_each(|&v| groups.push(key, label, None, cell(v))),
+        };
+        if let Err(o) = result {
+            let e = overflow(o, Loc::Record(0), &names_of(names, label_col));
+            c.failed.get_or_insert(e);
+        }
     }
 }

@@ -128,7 +128,7 @@ pub(super) fn collect_for(
     check_columns(plan)?;
     let filters = row_filters(plan, opts, sample)?;
     let heat_bins = match kind {
-        ChartType::Heatmap => super::heat::binned_axes(plan, sample),
+        ChartType::Heatmap => super::heatplan::binned_axes(plan, sample),
         _ => None,
     };
     let what = match kind {
@@ -136,7 +136,7 @@ pub(super) fn collect_for(
             t.max_groups.unwrap_or(transform::DEFAULT_BOX_GROUPS),
         )),
         ChartType::Heatmap => match heat_bins {
-            Some(bins) => What::Heat(super::heat::grid(plan, bins)?),
+            Some(bins) => What::Heat(super::heatplan::grid(plan, bins)?),
             // A heatmap without a value counts its cells' rows.
             None if plan.values.is_empty() => groups_of(t, AggregateOp::Count),
             None => groups_of(t, AggregateOp::Mean),
@@ -157,7 +157,7 @@ pub(super) fn collect_for(
         _ => (None, None, None),
     };
     let vega = match &what {
-        What::Heat(_) => super::heat::vega(plan, &filters, heat_bins.unwrap_or_default()),
+        What::Heat(_) => super::heatplan::vega(plan, &filters, heat_bins.unwrap_or_default()),
         // A scatter's points are its rows (the filters aside).
         What::Scatter(_) => filters
             .iter()
