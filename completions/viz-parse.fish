@@ -3,7 +3,7 @@ line\t''
 table\t''
 point\t'A scatter of -y over a number or date -x (binned when large)'
 hist\t'A histogram of -y: rows counted in --bins bins'
-heatmap\t'A heatmap: -x across, -s down, each cell its rows counted (or --aggregate of -y); a colour scale, or shades without colour'
+heatmap\t'A heatmap: -x across, -s down, each cell its rows counted (or --aggregate of -y); a colour scale, or shades without colour. An axis of many numbers is binned (see --bins)'
 box\t'A box plot of -y per -x group: quartiles, whiskers at 1.5 times the interquartile range, outliers'
 spark\t'A sparkline per series (each -y, or each -s group), one row each with its last value, min and max'"
 complete -c viz-parse -l format -d 'Input format, instead of detecting it' -r -f -a "csv\t'Comma-separated (or `;`/`|`, sniffed; see --delimiter)'
@@ -33,7 +33,7 @@ day\t'The day of the week, all weeks together: Sun..Sat'
 hours\t'The hour of the day, all days together: 00..23'
 minutes\t'The minute of the hour, all hours together: 00..59'"
 complete -c viz-parse -l filter -d 'Keep only rows where EXPR holds: COLUMN=VALUE, !=, <, <=, >, >= (numbers compare as numbers, dates as dates, else text) or COLUMN~REGEX; repeat to AND several' -r
-complete -c viz-parse -l bins -d 'With --chart hist: at most N bins, their edges on a step of 1, 2 or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200]' -r
+complete -c viz-parse -l bins -d 'With --chart hist: at most N bins, their edges on a step of 1, 2 or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200]. With --chart heatmap: at most N bins on each axis of numbers (-x, -s), which are then binned whatever their count of values; without it, an axis of numbers with more than 10 values across or 20 down is binned into at most that many (whole numbers stay categories up to 31 values: hours, days of a month)' -r
 complete -c viz-parse -l max-groups -d 'Groups --aggregate and --time-unit keep at most, before the input is refused [default: 10000]' -r
 complete -c viz-parse -l calculate -d 'A new column NAME computed from each row, as Vega-Lite\'s calculate: numbers, column names ("double quotes" around one with spaces), + - * /, parentheses, abs ceil exp floor log log10 round sqrt, min max pow; a division by zero or a missing cell gives no value (said once). Repeatable; -x/-y/-s/--filter name the new column like any other, and with no -y the last one is charted (with no -x either, by the x the automatic choice takes)' -r
 complete -c viz-parse -l fold -d 'Wide columns made into rows, as Vega-Lite\'s fold: each row becomes one row per listed column (names, 1-based numbers or patterns such as \'sales_*\', comma-separated) holding the other columns, `key` (the column\'s name) and `value` (its cell): -s key draws one series per folded column' -r

@@ -81,6 +81,7 @@ mod viz_bars_scales_trend;
 mod viz_calculate_fold;
 mod viz_defects;
 mod viz_facet_spark;
+mod viz_heatmap_bins;
 mod viz_heatmap_box;
 mod viz_line_defaults;
 mod viz_parse;

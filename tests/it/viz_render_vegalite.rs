@@ -370,21 +370,24 @@ fn transforms_exported_to_vega_lite_compute_the_same_numbers_in_vega() {
     }
     let Some(modules) = vega_tools() else { return };
     for (args, event, spec) in exported {
-        let out = std::process::Command::new("node")
-            .arg(root().join("tests/vega/values.mjs"))
-            .arg("--modules")
-            .arg(&modules)
-            .arg(&spec)
-            .output()
-            .expect("node runs");
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = vega_values(&modules, &spec);
         assert_same_points(args, &event, &rows);
     }
+}
+
+/// The rows the first mark of the spec in `spec` (a file) draws, as Vega
+/// computes them (tests/vega/values.mjs).
+pub(crate) fn vega_values(modules: &Path, spec: &Path) -> Vec<Value> {
+    let out = std::process::Command::new("node")
+        .arg(root().join("tests/vega/values.mjs"))
+        .arg("--modules")
+        .arg(modules)
+        .arg(spec)
+        .output()
+        .expect("node runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{}: {err}", spec.display());
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// Vega's rows and viz-parse's points: the same points (a histogram's

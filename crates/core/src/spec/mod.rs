@@ -9,11 +9,13 @@
 pub mod boxplot;
 mod drawing;
 pub mod grammar;
+pub mod heatbins;
 mod options;
 pub mod order;
 pub mod reduce;
 
 pub use drawing::{Drawing, Fit, ScaleType, Stack, Trend, TrendMethod, trend_fits};
+pub use heatbins::{BinAxis, HeatBins};
 pub use options::{ArgOptions, OptionError, describe_value, enum_field, options_from_args};
 
 use serde::{Deserialize, Serialize};
@@ -303,6 +305,10 @@ pub struct Chart {
     /// value of a field; the series say their panel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facet: Option<Facet>,
+    /// Our extension (docs/events.md): a heatmap's numeric axes binned,
+    /// each a run of equal bins; absent: both axes are categories.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bins: Option<HeatBins>,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a

@@ -24,6 +24,8 @@ mod derive;
 mod doubts;
 mod facet;
 mod feed;
+mod heat;
+mod heatplan;
 mod matrix;
 mod plain;
 mod roles;

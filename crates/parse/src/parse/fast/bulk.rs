@@ -320,7 +320,14 @@ impl Run {
     }
 
     fn plain_rows(&self, shape: &PlainShape) -> usize {
-        self.values.len() / shape.values.len().max(1)
+        match shape.values.len() {
+            // Rows without a value (a heatmap's count): their cells tell.
+            0 => {
+                let cells = usize::from(shape.label.is_some()) + usize::from(shape.key.is_some());
+                self.labels.len() / cells.max(1)
+            }
+            width => self.values.len() / width,
+        }
     }
 
     /// Plain rows `rows` into `push`; returns where they end.

@@ -173,8 +173,8 @@ impl Builder {
                 }
                 r.map_err(|o| overflow(o, Loc::Record(0), &names_of(names, self.plan.label)))
             }
-            // Counted above.
-            What::Hist { .. } => Ok(()),
+            // Counted above; a heatmap has a series, so no plain rows.
+            What::Hist { .. } | What::Heat(_) => Ok(()),
             What::Box(boxes) => {
                 let Some((&v, &col)) = values.first().zip(value_cols.first()) else {
                     return;
@@ -289,6 +289,7 @@ impl Builder {
                 let plan = &self.plan;
                 scatter_row(sc, plan, row, label, loc, series.as_deref(), warn)
             }
+            What::Heat(_) => self.heat_row(row, (label, series.as_deref()), loc, warn),
         }
     }
 }
@@ -485,6 +486,10 @@ impl Builder {
             What::Rows => Ok(Collected::Reduce(vega, source)),
             What::Groups { groups, .. } if self.plan.chart.chart_type == ChartType::Heatmap => {
                 let chart = self.heatmap_chart(groups)?;
+                Ok(Collected::Chart(Box::new(chart), vega, source))
+            }
+            What::Heat(grid) => {
+                let chart = self.heat_chart(grid.finish())?;
                 Ok(Collected::Chart(Box::new(chart), vega, source))
             }
             What::Box(boxes) => {

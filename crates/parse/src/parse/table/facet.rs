@@ -51,6 +51,14 @@ impl Faceted {
                 column_ref(&plan.names[col])
             )));
         }
+        // Each panel would bin its numbers on edges of its own.
+        let heatmap = plan.chart.chart_type == crate::spec::ChartType::Heatmap;
+        if heatmap && super::heatplan::binned_axes(&plan, sample).is_some() {
+            return Err(ParseError::Usage(
+                "--facet with a heatmap of binned numbers is not drawn: each panel would bin                  on edges of its own; facet a heatmap of categories, or leave out --facet"
+                    .into(),
+            ));
+        }
         let facet = Facet {
             field: plan.names[col].clone(),
             columns: f.columns,
@@ -111,7 +119,8 @@ impl Faceted {
         let mut shape = None;
         for (_, b) in &mut self.panels {
             let s = b.plain_shape(max_width)?;
-            if s.floor.is_some() {
+            // (A heatmap panel's key is its rows: the facet's would be two.)
+            if s.floor.is_some() || s.key.is_some() {
                 return None;
             }
             shape = Some(s);

@@ -131,9 +131,9 @@ fn read_ahead(
                 push(b, values, label);
                 Ok(())
             }
-            // (A builder's shape has no key: only small multiples' has.)
-            Record::Keyed(values, label, _) => {
-                push(b, values, label);
+            // A builder's shape has a key for a heatmap's rows alone.
+            Record::Keyed(values, label, key) => {
+                b.push_keyed_heat(values, label, key);
                 Ok(())
             }
             Record::Plains(values) => {

@@ -1,5 +1,5 @@
 //! The charts made of groups rather than of points along an axis:
-//! `--chart heatmap` (the -x categories across, the -s categories down,
+//! `--chart heatmap` of categories (the -x categories across, the -s categories down,
 //! each cell its rows' count or `--aggregate` of -y, `--normalize`d to a
 //! share of its row or column) and `--chart box` (the -y values of each
 //! -x group as a box). Both are collected from the rows as they stream
@@ -18,7 +18,7 @@ use crate::spec::{Chart, ChartType, Point, Series};
 use crate::spec::order::{calendar, category_order};
 
 /// Each cell as a share of its row's or column's total, in percent.
-fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
+pub(super) fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
     let mut totals: HashMap<String, f64> = HashMap::new();
     for (name, cells) in series.iter() {
         for (label, v) in cells {
@@ -43,6 +43,18 @@ fn normalized(series: &mut [(String, Vec<(String, f64)>)], by: Normalize) {
             };
         }
     }
+}
+
+/// A normalized heatmap's value title: `count, % of row`.
+pub(super) fn normalized_title(chart: &mut Chart, by: Option<Normalize>) {
+    let Some(by) = by else { return };
+    let of = chart.y_label.take().unwrap_or_else(|| "value".into());
+    let whole = match by {
+        Normalize::Row => "row",
+        Normalize::Column => "column",
+    };
+    chart.y_label = Some(format!("{of}, % of {whole}"));
+    chart.unit = None;
 }
 
 impl Builder {
@@ -74,15 +86,7 @@ impl Builder {
             .collect();
         let mut chart = chart_of(self.plan.chart.clone(), ChartType::Heatmap, series);
         chart.series_label = self.plan.series.map(|s| self.plan.names[s].clone());
-        if let Some(by) = self.plan.transform.normalize {
-            let of = chart.y_label.take().unwrap_or_else(|| "value".into());
-            let whole = match by {
-                Normalize::Row => "row",
-                Normalize::Column => "column",
-            };
-            chart.y_label = Some(format!("{of}, % of {whole}"));
-            chart.unit = None;
-        }
+        normalized_title(&mut chart, self.plan.transform.normalize);
         Ok(chart)
     }
 

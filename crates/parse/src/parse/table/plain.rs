@@ -21,7 +21,10 @@ impl Builder {
     /// Rows wider than `max_width` are the full path's.
     pub(in super::super) fn plain_shape(&mut self, max_width: Option<usize>) -> Option<PlainShape> {
         let n = self.plan.values.len();
-        if self.plan.series.is_some() || self.watching() || n == 0 || n > MAX_VALUES {
+        if self.plan.series.is_some() {
+            return self.keyed_heat_shape(max_width);
+        }
+        if self.watching() || n == 0 || n > MAX_VALUES {
             return None;
         }
         // Readers ahead hand on values and labels only: a filter reads

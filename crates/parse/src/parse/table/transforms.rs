@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::super::ParseError;
 use super::super::rows::{Cells, Loc, cell};
 use super::super::transform::{
-    self, AggregateOp, BoxGroups, Fields, Groups, Histogram, RowFilter, Scatter, Source, TimeUnit,
+    self, AggregateOp, BoxGroups, Fields, Groups, HeatGrid, Histogram, RowFilter, Scatter, Source,
+    TimeUnit,
 };
 use crate::spec::{Chart, ChartType, XType};
 
@@ -30,6 +31,9 @@ pub(super) enum What {
     Scatter(Scatter),
     /// The first value column's values kept per group, for their boxes.
     Box(BoxGroups),
+    /// A heatmap with a numeric axis binned (or two): each row counted
+    /// in its cell.
+    Heat(HeatGrid),
 }
 
 /// The transforms on a chart's rows, as they run.
@@ -123,13 +127,20 @@ pub(super) fn collect_for(
     }
     check_columns(plan)?;
     let filters = row_filters(plan, opts, sample)?;
+    let heat_bins = match kind {
+        ChartType::Heatmap => super::heatplan::binned_axes(plan, sample),
+        _ => None,
+    };
     let what = match kind {
         ChartType::Box => What::Box(BoxGroups::new(
             t.max_groups.unwrap_or(transform::DEFAULT_BOX_GROUPS),
         )),
-        // A heatmap without a value counts its cells' rows.
-        ChartType::Heatmap if plan.values.is_empty() => groups_of(t, AggregateOp::Count),
-        ChartType::Heatmap => groups_of(t, AggregateOp::Mean),
+        ChartType::Heatmap => match heat_bins {
+            Some(bins) => What::Heat(super::heatplan::grid(plan, bins)?),
+            // A heatmap without a value counts its cells' rows.
+            None if plan.values.is_empty() => groups_of(t, AggregateOp::Count),
+            None => groups_of(t, AggregateOp::Mean),
+        },
         ChartType::Hist => What::Hist {
             hist: Histogram::default(),
             bins: t.bins.unwrap_or(transform::DEFAULT_BINS),
@@ -146,6 +157,7 @@ pub(super) fn collect_for(
         _ => (None, None, None),
     };
     let vega = match &what {
+        What::Heat(_) => super::heatplan::vega(plan, &filters, heat_bins.unwrap_or_default()),
         // A scatter's points are its rows (the filters aside).
         What::Scatter(_) => filters
             .iter()
@@ -240,8 +252,10 @@ fn source_columns(
     // A histogram reads its value alone: no label column.
     if let Some(l) = plan.label.filter(|_| !matches!(what, What::Hist { .. })) {
         let unit = matches!(what, What::Groups { unit: Some(_), .. });
+        let binned = matches!(what, What::Heat(g) if g.binned().0);
         let kind = match plan.x_type {
             _ if unit => CellKind::Date,
+            _ if binned => CellKind::Number,
             Some(XType::Date) => CellKind::Date,
             Some(XType::Number) => CellKind::Number,
             None => CellKind::Text,
@@ -257,7 +271,16 @@ fn source_columns(
         add(v, value_kind);
     }
     if let Some(s) = plan.series {
-        add(s, CellKind::Text);
+        // A heatmap's binned rows are numbers, as Vega bins them.
+        let binned = matches!(what, What::Heat(g) if g.binned().1);
+        add(
+            s,
+            if binned {
+                CellKind::Number
+            } else {
+                CellKind::Text
+            },
+        );
     }
     for f in filters {
         add(f.col, f.kind());

@@ -230,6 +230,11 @@ impl Groups {
         Ok(())
     }
 
+    /// The series met so far, in order.
+    pub(crate) fn series_names(&self) -> Vec<String> {
+        self.series.iter().map(|(name, ..)| name.clone()).collect()
+    }
+
     /// Each series with its groups' (label, value), in order: by key when
     /// the groups have one, else as they came. A group with no value (a
     /// mean of no numbers) is left out.

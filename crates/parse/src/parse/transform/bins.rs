@@ -75,7 +75,7 @@ struct Atoms {
 /// has no rounding instruction): the same value for every `x`, NaN and
 /// the saturated ends included.
 #[inline]
-fn floor_i64(x: f64) -> i64 {
+pub(super) fn floor_i64(x: f64) -> i64 {
     let t = x as i64;
     if (t as f64) > x {
         t.saturating_sub(1)

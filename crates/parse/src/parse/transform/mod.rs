@@ -2,7 +2,8 @@
 //! says the same thing: `--filter` ([`filter`]), `--aggregate`
 //! ([`aggregate`]) over the label and the series, `--time-unit`
 //! ([`timeunit`]) on a date label, and the bins of `--chart hist`
-//! ([`bins`]); and the binning of a large scatter onto a grid
+//! ([`bins`]), the two axes of a heatmap of numbers binned
+//! ([`heatbins`]); and the binning of a large scatter onto a grid
 //! ([`scatter`]). Before all of them, columns a chart's rows gain or
 //! trade: `--calculate` ([`calculate`]), `--fold` ([`fold`]) and the row
 //! number of `-x @row` (run on the rows by `table/derive.rs`).
@@ -21,6 +22,7 @@ mod boxplot;
 mod calculate;
 mod filter;
 mod fold;
+mod heatbins;
 mod scatter;
 mod source;
 mod timeunit;
@@ -36,12 +38,18 @@ pub use calculate::{Calculate, CalculateError, Expr};
 pub(crate) use filter::{CellKind, RowFilter};
 pub use filter::{Filter, FilterError, FilterOp};
 pub use fold::{Fold, FoldError, glob, is_pattern};
+pub(crate) use heatbins::{AxisOut, HeatCells, HeatGrid, Place, merges};
 pub(crate) use scatter::{MAX_SERIES as SCATTER_SERIES, Scatter};
 pub(crate) use source::{Column as SourceColumn, Source};
 pub use timeunit::TimeUnit;
 
 /// Input rows a chart carries for its Vega-Lite export, at most.
 pub const SOURCE_ROWS: usize = 5_000;
+/// `--bins` of a heatmap's numeric axis across, when not given (ten
+/// columns fit 80 columns of terminal with their numbers).
+pub const DEFAULT_HEAT_X_BINS: usize = 10;
+/// `--bins` of a heatmap's numeric axis down, when not given.
+pub const DEFAULT_HEAT_DOWN_BINS: usize = 20;
 /// `--bins` when not given.
 pub const DEFAULT_BINS: usize = 20;
 /// `--bins` at most (a bar a bin).

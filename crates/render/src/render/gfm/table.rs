@@ -124,15 +124,11 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
     }
 }
 
-/// A heatmap's grid: a row per series (`seriesLabel`), a column per
-/// label (`xLabel`) in first-seen order, a cell without a point empty.
+/// A heatmap's grid as the terminal draws it: a row per series
+/// (`seriesLabel`; every bin of a binned axis), a column per label
+/// (`xLabel`), a cell without a point empty.
 fn grid(chart: &Chart, out: &mut String) {
-    let mut labels: Vec<&str> = Vec::new();
-    for p in chart.series.iter().flat_map(|s| &s.points) {
-        if !labels.contains(&p.label.as_str()) {
-            labels.push(&p.label);
-        }
-    }
+    let g = super::super::marks::HeatGrid::of(chart);
     let corner = match (
         nonblank(chart.series_label.as_deref()),
         nonblank(chart.x_label.as_deref()),
@@ -146,23 +142,22 @@ fn grid(chart: &Chart, out: &mut String) {
         header: corner,
         numeric: false,
     }];
-    columns.extend(labels.iter().map(|l| Column {
+    columns.extend(g.columns.iter().map(|l| Column {
         header: titled(Some(l), chart.unit.as_deref(), ""),
         numeric: true,
     }));
     let f = ExactFormat::for_values(chart.series.iter().flat_map(|s| &s.points).map(|p| p.value));
-    let rows: Vec<Vec<String>> = chart
-        .series
+    let rows: Vec<Vec<String>> = g
+        .rows
         .iter()
-        .map(|s| {
-            let mut r = vec![s.name.clone()];
-            r.extend(labels.iter().map(|l| {
-                s.points
+        .zip(&g.cells)
+        .map(|(name, cells)| {
+            let mut r = vec![name.clone()];
+            r.extend(
+                cells
                     .iter()
-                    .find(|p| p.label == *l)
-                    .map(|p| f.format(p.value))
-                    .unwrap_or_default()
-            }));
+                    .map(|v| v.map(|v| f.format(v)).unwrap_or_default()),
+            );
             r
         })
         .collect();

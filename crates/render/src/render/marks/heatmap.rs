@@ -8,7 +8,10 @@
 //! shaded with characters (` ░▒▓█`, in ASCII ` .:-=+*#%@`), the number
 //! written over the shade when it fits. SVG draws the same grid in the
 //! same colours; Vega-Lite a `rect` over two nominal axes with a
-//! sequential colour scale; mermaid has no heatmap, so a report shows
+//! sequential colour scale. A chart whose `bins` say an axis is binned
+//! numbers (viz-parse's heatmap of numbers) draws every bin of it in
+//! order, the empty ones too, and Vega-Lite bins that axis (`bin`,
+//! quantitative, `x2`/`y2` the bins' ends); mermaid has no heatmap, so a report shows
 //! the table of rows by columns. No grammar mark.
 
 use std::collections::HashMap;
@@ -21,7 +24,7 @@ use super::super::text::{NumFormat, Style, clean_line, paint, titled, width};
 use super::super::wrap::truncate;
 use super::vega::{nonblank, value_title};
 use super::{Body, ChartKind, ColourScale, Mermaid, Rgb};
-use crate::spec::Chart;
+use crate::spec::{BinAxis, Chart};
 
 pub(super) struct Heatmap;
 
@@ -79,13 +82,20 @@ pub(crate) struct Grid {
 }
 
 impl Grid {
-    fn of(chart: &Chart) -> Grid {
-        let mut columns: Vec<String> = Vec::new();
+    pub(crate) fn of(chart: &Chart) -> Grid {
+        let (x_bins, row_bins) = bin_axes(chart);
+        let mut columns: Vec<String> = x_bins.map_or_else(Vec::new, |b| bin_labels(&b));
+        let binned = x_bins.is_some();
         for s in &chart.series {
             let mut after: Option<usize> = None;
             for p in &s.points {
                 let at = match columns.iter().position(|c| *c == p.label) {
                     Some(i) => i,
+                    // A label that is no bin goes after the bins.
+                    None if binned => {
+                        columns.push(p.label.clone());
+                        columns.len() - 1
+                    }
                     None => {
                         let i = after.map_or(columns.len(), |a| a + 1);
                         columns.insert(i, p.label.clone());
@@ -100,19 +110,24 @@ impl Grid {
             .enumerate()
             .map(|(i, c)| (c.as_str(), i))
             .collect();
-        let cells = chart
-            .series
-            .iter()
-            .map(|s| {
-                let mut row = vec![None; columns.len()];
-                for p in &s.points {
-                    row[index[p.label.as_str()]] = Some(p.value);
+        // Binned rows: every bin, each series in the row of its name.
+        let mut rows: Vec<String> = row_bins.map_or_else(Vec::new, |b| bin_labels(&b));
+        let mut cells: Vec<Vec<Option<f64>>> = vec![vec![None; columns.len()]; rows.len()];
+        for s in &chart.series {
+            let r = match rows.iter().position(|r| *r == s.name) {
+                Some(r) if row_bins.is_some() => r,
+                _ => {
+                    rows.push(s.name.clone());
+                    cells.push(vec![None; columns.len()]);
+                    rows.len() - 1
                 }
-                row
-            })
-            .collect();
+            };
+            for p in &s.points {
+                cells[r][index[p.label.as_str()]] = Some(p.value);
+            }
+        }
         Grid {
-            rows: chart.series.iter().map(|s| s.name.clone()).collect(),
+            rows,
             columns,
             cells,
         }
@@ -130,6 +145,20 @@ impl Grid {
     fn format(&self) -> NumFormat {
         NumFormat::for_values(self.cells.iter().flatten().flatten().copied())
     }
+}
+
+/// The chart's binned axes (across, down) a renderer can draw.
+fn bin_axes(chart: &Chart) -> (Option<BinAxis>, Option<BinAxis>) {
+    let b = chart.bins.as_ref();
+    let usable = |a: Option<BinAxis>| a.filter(BinAxis::usable);
+    (
+        usable(b.and_then(|b| b.x)),
+        usable(b.and_then(|b| b.series)),
+    )
+}
+
+fn bin_labels(b: &BinAxis) -> Vec<String> {
+    (0..b.count).map(|k| b.label(k)).collect()
 }
 
 /// Where `v` falls on the scale, 0 to 1 (the top when it has no extent).
@@ -181,25 +210,67 @@ impl ChartKind for Heatmap {
     /// are few.
     fn vega_lite(&self, chart: &Chart) -> Value {
         let grid = Grid::of(chart);
+        let (x_bins, row_bins) = bin_axes(chart);
+        let row_edges = |name: &str| {
+            let b = row_bins?;
+            let k = (0..b.count).find(|&k| b.label(k) == name)?;
+            Some(b.edges(k))
+        };
         let values: Vec<Value> = chart
             .series
             .iter()
             .flat_map(|s| {
-                s.points
-                    .iter()
-                    .map(move |p| json!({"label": p.label, "series": s.name, "value": p.value}))
+                let down = row_edges(&s.name);
+                s.points.iter().map(move |p| {
+                    let mut v = json!({"label": p.label, "series": s.name, "value": p.value});
+                    if let (Some(_), Some(a), Some(b)) = (x_bins, p.x, p.x2) {
+                        v["label"] = json!(a);
+                        v["label_end"] = json!(b);
+                    }
+                    if let Some((a, b)) = down {
+                        v["series"] = json!(a);
+                        v["series_end"] = json!(b);
+                    }
+                    v
+                })
             })
             .collect();
         let colour_title = value_title(chart);
-        let rect = json!({
+        let mut rect = json!({
             "mark": {"type": "rect", "tooltip": true},
             "encoding": {
                 "color": {"field": "value", "type": "quantitative", "title": colour_title,
                           "scale": {"scheme": "viridis"}}
             }
         });
+        let (x_title, y_title) = (
+            nonblank(chart.x_label.as_deref()),
+            nonblank(chart.series_label.as_deref()),
+        );
+        let x = match x_bins {
+            Some(b) => {
+                rect["encoding"]["x2"] = json!({"field": "label_end"});
+                json!({"field": "label", "type": "quantitative",
+                       "bin": {"binned": true, "step": b.step}, "title": x_title})
+            }
+            None => json!({"field": "label", "type": "nominal", "sort": grid.columns,
+                           "title": x_title}),
+        };
+        // Binned rows read downwards from the smallest, as in the terminal.
+        let y = match row_bins {
+            Some(b) => {
+                rect["encoding"]["y2"] = json!({"field": "series_end"});
+                json!({"field": "series", "type": "quantitative",
+                       "bin": {"binned": true, "step": b.step},
+                       "scale": {"reverse": true}, "title": y_title})
+            }
+            None => json!({"field": "series", "type": "nominal", "sort": grid.rows,
+                           "title": y_title}),
+        };
         let mut layers = vec![rect];
-        if grid.columns.len() * grid.rows.len() <= 400 {
+        // The numbers on the cells, where the cells are categories.
+        let categories = x_bins.is_none() && row_bins.is_none();
+        if categories && grid.columns.len() * grid.rows.len() <= 400 {
             layers.push(json!({
                 "mark": {"type": "text", "fontSize": 10},
                 "encoding": {
@@ -212,12 +283,7 @@ impl ChartKind for Heatmap {
             "width": (grid.columns.len() * 40).clamp(200, 800),
             "height": (grid.rows.len() * 24).clamp(100, 800),
             "data": {"values": values},
-            "encoding": {
-                "x": {"field": "label", "type": "nominal", "sort": grid.columns,
-                      "title": nonblank(chart.x_label.as_deref())},
-                "y": {"field": "series", "type": "nominal", "sort": grid.rows,
-                      "title": nonblank(chart.series_label.as_deref())}
-            },
+            "encoding": {"x": x, "y": y},
             "layer": layers
         })
     }
@@ -283,11 +349,19 @@ fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         );
         lines.push(format!("{indent}{}", paint(&t, Style::Dim, color)));
     }
+    let x_bins = bin_axes(chart).0;
     let heads: Vec<(Anchor, String)> = grid.columns[..l.shown]
         .iter()
         .enumerate()
         .map(|(i, c)| {
             let c = clean_line(c, ascii);
+            // A bin too narrow for its range is named by where it starts,
+            // at its left edge, as an axis' ticks are.
+            if let Some(b) = x_bins.filter(|_| width(&c) >= l.cell_w)
+                && i < b.count
+            {
+                return (Anchor::Start(i * l.cell_w), b.start_label(i));
+            }
             let c = if l.cell_w >= 4 {
                 truncate(&c, l.cell_w - 1, ascii)
             } else {
@@ -304,8 +378,14 @@ fn draw(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         paint(&corner, Style::Dim, color),
         place_labels(l.shown * l.cell_w, &refs)
     ));
-    for (name, row) in grid.rows.iter().zip(&grid.cells).take(MAX_ROWS) {
-        let name = truncate(&clean_line(name, ascii), l.label_w, ascii);
+    let row_bins = bin_axes(chart).1;
+    for (k, (name, row)) in grid.rows.iter().zip(&grid.cells).take(MAX_ROWS).enumerate() {
+        let mut name = clean_line(name, ascii);
+        // A bin's range too wide for the labels: where it starts.
+        if let Some(b) = row_bins.filter(|b| width(&name) > l.label_w && k < b.count) {
+            name = b.start_label(k);
+        }
+        let name = truncate(&name, l.label_w, ascii);
         let mut line = format!("{name}{} ", " ".repeat(l.label_w - width(&name)));
         for v in &row[..l.shown] {
             line.push_str(&cell(*v, range, &fmt, l.cell_w, opts));

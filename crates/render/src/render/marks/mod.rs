@@ -47,6 +47,7 @@ use crate::spec::grammar::{ChartSpec, Mark, MarkKind};
 use crate::spec::{Chart, ChartType};
 
 pub(crate) use boxplot::value_scale as box_scale;
+pub(crate) use heatmap::Grid as HeatGrid;
 pub(crate) use layers::{Layers, build as layered_plot, groups};
 pub(crate) use trend::{notes as drawing_notes, vega_lite as drawing_vega_lite};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};

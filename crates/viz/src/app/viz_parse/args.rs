@@ -19,7 +19,8 @@ pub enum ChartArg {
     /// A histogram of -y: rows counted in --bins bins.
     Hist,
     /// A heatmap: -x across, -s down, each cell its rows counted (or
-    /// --aggregate of -y); a colour scale, or shades without colour.
+    /// --aggregate of -y); a colour scale, or shades without colour. An
+    /// axis of many numbers is binned (see --bins).
     Heatmap,
     /// A box plot of -y per -x group: quartiles, whiskers at 1.5 times
     /// the interquartile range, outliers.
@@ -287,6 +288,11 @@ pub struct VizParseArgs {
 
     /// With --chart hist: at most N bins, their edges on a step of 1, 2
     /// or 5 times a power of ten, as Vega-Lite bins [default: 20; at most 200].
+    /// With --chart heatmap: at most N bins on each axis of numbers (-x,
+    /// -s), which are then binned whatever their count of values; without
+    /// it, an axis of numbers with more than 10 values across or 20 down
+    /// is binned into at most that many (whole numbers stay categories up
+    /// to 31 values: hours, days of a month).
     #[arg(help_heading = TRANSFORMS, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
     pub bins: Option<u16>,
 

@@ -185,9 +185,10 @@ fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsErr
         .map(|f| Filter::parse(f))
         .collect::<Result<Vec<_>, _>>()?;
     let hist = args.chart == Some(ChartArg::Hist);
-    if args.bins.is_some() && !hist {
+    let heatmap = args.chart == Some(ChartArg::Heatmap);
+    if args.bins.is_some() && !hist && !heatmap {
         return Err(OptionsError::Combination(
-            "--bins goes with --chart hist".into(),
+            "--bins goes with --chart hist or --chart heatmap".into(),
         ));
     }
     if hist && (args.aggregate.is_some() || args.time_unit.is_some()) {
@@ -219,7 +220,6 @@ fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsErr
             "--calculate and --fold go with a chart of a table, not --grammar or --follow".into(),
         ));
     }
-    let heatmap = args.chart == Some(ChartArg::Heatmap);
     if args.normalize.is_some() && !heatmap {
         return Err(OptionsError::Combination(
             "--normalize goes with --chart heatmap".into(),
@@ -242,7 +242,11 @@ fn transform_options(args: &VizParseArgs) -> Result<TransformOptions, OptionsErr
         aggregate: args.aggregate.or(counts.then_some(AggregateOp::Count)),
         normalize: args.normalize,
         time_unit: args.time_unit,
-        bins: hist.then(|| args.bins.map_or(DEFAULT_BINS, usize::from)),
+        bins: match hist {
+            true => Some(args.bins.map_or(DEFAULT_BINS, usize::from)),
+            // A heatmap's numeric axes: each its own default without it.
+            false => args.bins.map(usize::from),
+        },
         max_groups: args.max_groups.map(|n| n as usize),
     })
 }
