@@ -63,9 +63,12 @@ impl Source<'_> {
         match self {
             Source::Online(client) => {
                 gate.enter();
-                let mut obs = Quiet { gate };
+                let mut obs = Quiet { gate, away: false };
                 let r = client.generate_with(att.wire(body), &att.blobs, &mut obs);
-                gate.leave(r.is_ok());
+                // Stopped while waiting to retry: its place was given back.
+                if !obs.away {
+                    gate.leave(r.is_ok());
+                }
                 r.map(|t| (t.text().unwrap_or_default(), t.usage))
                     .map_err(|e| (error_type(&e), e.to_string()))
             }
@@ -531,7 +534,8 @@ fn put(out: &mut dyn Write, line: Option<&Value>) -> std::io::Result<()> {
 }
 
 /// How many requests may be in flight: `jobs` at most, halved on each
-/// retry the server asked for (429/503), one more on each success.
+/// retry the server asked for (429/503), grown by one a window of
+/// successes. A request waiting between its attempts is not in flight.
 struct Gate {
     state: Mutex<(usize, f64)>,
     open: Condvar,
@@ -586,11 +590,22 @@ impl Gate {
         let mut s = self.state.lock().expect("no panics holding it");
         s.1 = (s.1 / 2.0).max(1.0);
     }
+
+    /// A request waiting out a retry's delay gives its place back: held,
+    /// the halved window was filled by sleepers, so after a 429 storm
+    /// nothing new started until their (growing) delays ran out.
+    fn pause(&self) {
+        let mut s = self.state.lock().expect("no panics holding it");
+        s.0 -= 1;
+        self.open.notify_all();
+    }
 }
 
 /// A call's observer: nothing shown; a retry slows the run down.
 struct Quiet<'a> {
     gate: &'a Gate,
+    /// Waiting out a retry's delay, its place given back.
+    away: bool,
 }
 
 impl Observer for Quiet<'_> {
@@ -602,10 +617,53 @@ impl Observer for Quiet<'_> {
         if reason.contains("429") || reason.contains("503") {
             self.gate.slow_down();
         }
+        self.gate.pause();
+        self.away = true;
         Ok(())
+    }
+
+    /// The retry's delay is over: its next attempt waits for a place.
+    fn resume(&mut self) {
+        self.gate.enter();
+        self.away = false;
     }
 
     fn interrupted(&self) -> bool {
         crate::agent::signals::received().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_flight(g: &Gate) -> usize {
+        g.state.lock().unwrap().0
+    }
+
+    #[test]
+    fn a_request_waiting_to_retry_gives_its_place_back_until_it_tries_again() {
+        let gate = Gate::new(2, None);
+        gate.enter();
+        gate.enter();
+        let mut obs = Quiet {
+            gate: &gate,
+            away: false,
+        };
+        obs.retry(1, Duration::ZERO, "HTTP 429 Too Many Requests")
+            .unwrap();
+        assert_eq!(in_flight(&gate), 1, "the waiting request is not in flight");
+        assert!(obs.away);
+        // The window was halved to one: the other request holds it.
+        assert_eq!(gate.state.lock().unwrap().1, 1.0);
+        gate.leave(true);
+        // A new request takes a place; the retry then takes one back.
+        gate.enter();
+        gate.leave(true);
+        obs.resume();
+        assert!(!obs.away);
+        assert_eq!(in_flight(&gate), 1);
+        gate.leave(true);
+        assert_eq!(in_flight(&gate), 0);
     }
 }
