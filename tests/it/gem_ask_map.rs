@@ -23,6 +23,17 @@ pub(crate) struct ByRecord {
     url: String,
     requests: Arc<AtomicUsize>,
     seen_busy: Arc<Mutex<std::collections::HashSet<String>>>,
+    /// Each request's prompt and the parts before it (its attachments).
+    parts: Parts,
+}
+
+type Parts = Arc<Mutex<Vec<(String, Vec<Value>)>>>;
+
+/// A request's prompt: its last part's text (attachments come before it).
+pub(crate) fn prompt_of(contents: &Value) -> (String, Vec<Value>) {
+    let mut parts = contents[0]["parts"].as_array().cloned().unwrap_or_default();
+    let last = parts.pop().unwrap_or_default();
+    (last["text"].as_str().unwrap_or("").to_string(), parts)
 }
 
 impl ByRecord {
@@ -31,18 +42,25 @@ impl ByRecord {
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(AtomicUsize::new(0));
         let seen_busy = Arc::new(Mutex::new(std::collections::HashSet::new()));
-        let (r, b) = (requests.clone(), seen_busy.clone());
+        let parts = Parts::default();
+        let (r, b, p) = (requests.clone(), seen_busy.clone(), parts.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (r, b) = (r.clone(), b.clone());
-                std::thread::spawn(move || answer(stream, &r, &b));
+                let (r, b, p) = (r.clone(), b.clone(), p.clone());
+                std::thread::spawn(move || answer(stream, &r, &b, &p));
             }
         });
         ByRecord {
             url,
             requests,
             seen_busy,
+            parts,
         }
+    }
+
+    /// Each generateContent request's prompt and attachment parts.
+    pub(crate) fn parts(&self) -> Vec<(String, Vec<Value>)> {
+        self.parts.lock().unwrap().clone()
     }
 
     pub(crate) fn requests(&self) -> usize {
@@ -50,7 +68,12 @@ impl ByRecord {
     }
 }
 
-fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections::HashSet<String>>) {
+fn answer(
+    stream: TcpStream,
+    count: &AtomicUsize,
+    busy: &Mutex<std::collections::HashSet<String>>,
+    seen: &Parts,
+) {
     let mut r = BufReader::new(&stream);
     let mut len = 0usize;
     let mut line = String::new();
@@ -81,10 +104,8 @@ fn answer(stream: TcpStream, count: &AtomicUsize, busy: &Mutex<std::collections:
         return count_tokens(&stream, &req, &body);
     }
     count.fetch_add(1, Ordering::SeqCst);
-    let prompt = req["contents"][0]["parts"][0]["text"]
-        .as_str()
-        .unwrap_or("")
-        .to_string();
+    let (prompt, parts) = prompt_of(&req["contents"]);
+    seen.lock().unwrap().push((prompt.clone(), parts));
     if prompt.contains("slow") {
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
@@ -139,9 +160,7 @@ fn count_tokens(stream: &TcpStream, req: &Value, body: &[u8]) {
     let n = N.fetch_add(1, Ordering::SeqCst) + 1;
     let _ = std::fs::create_dir_all(&dir);
     let _ = std::fs::write(dir.join(format!("map-count-{n}.countTokens.json")), body);
-    let prompt = req["generateContentRequest"]["contents"][0]["parts"][0]["text"]
-        .as_str()
-        .unwrap_or("");
+    let (prompt, _) = prompt_of(&req["generateContentRequest"]["contents"]);
     let payload = json!({"totalTokens": prompt.len()}).to_string();
     let mut w = stream;
     let _ = write!(

@@ -33,6 +33,8 @@ struct State {
     creates: Vec<Value>,
     /// streamGenerateContent calls (the online run's).
     online: usize,
+    /// Their bodies.
+    online_bodies: Vec<Value>,
     polls: usize,
 }
 
@@ -76,6 +78,10 @@ impl BatchFake {
         self.state.lock().unwrap().online
     }
 
+    pub fn online_bodies(&self) -> Vec<Value> {
+        self.state.lock().unwrap().online_bodies.clone()
+    }
+
     pub fn polls(&self) -> usize {
         self.state.lock().unwrap().polls
     }
@@ -87,9 +93,10 @@ impl BatchFake {
 
 /// The answer of one request: the prompt reversed, or an error for `fail`.
 fn response_of(req: &Value) -> Result<Value, Value> {
-    let prompt = req["contents"][0]["parts"][0]["text"]
-        .as_str()
-        .unwrap_or("");
+    // Attachments come before the prompt: its text is the last part.
+    let parts = req["contents"][0]["parts"].as_array();
+    let last = parts.and_then(|p| p.last());
+    let prompt = last.and_then(|p| p["text"].as_str()).unwrap_or("");
     if prompt.contains("fail") {
         return Err(json!({"code": 500, "message": "boom"}));
     }
@@ -107,6 +114,7 @@ fn answer(stream: &TcpStream, req: &Captured, st: &Mutex<State>, url: &str) {
     let mut st = st.lock().unwrap();
     let (status, body, headers) = if path.contains(":streamGenerateContent") {
         st.online += 1;
+        st.online_bodies.push(req.json());
         let r = response_of(&req.json()).unwrap_or_else(|e| json!({"error": e}));
         let body = format!("data: {r}\r\n\r\n");
         return write(stream, 200, "text/event-stream", &body, &[]);

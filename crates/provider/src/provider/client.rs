@@ -32,6 +32,8 @@ pub trait Observer {
     fn retry(&mut self, attempt: u32, delay: Duration, reason: &str) -> std::io::Result<()>;
     /// Polled while waiting; true ends the call with [`GenError::Interrupted`].
     fn interrupted(&self) -> bool;
+    /// Called after a wait between attempts, before the next attempt.
+    fn resume(&mut self) {}
     /// Something the user should know that does not stop the call.
     fn warning(&mut self, _text: &str) -> std::io::Result<()> {
         Ok(())
@@ -163,6 +165,7 @@ impl Client {
             };
             obs.retry(attempt, delay, &reason)?;
             sleep_interruptibly(delay, obs)?;
+            obs.resume();
             waited += delay;
         }
     }

@@ -122,6 +122,8 @@ fn submit(
     done: &HashSet<String>,
 ) -> Result<Option<(String, u64)>, MapError> {
     let cache = open_cache(o)?;
+    // Uploaded or read once; each request carries them as sent online.
+    let att = super::run::prepared(o, client)?;
     let mut seen = HashSet::new();
     let mut file = tempfile::tempfile()?;
     let mut lines = std::io::BufWriter::new(&mut file);
@@ -140,11 +142,14 @@ fn submit(
         if done.contains(&key) || kept || !seen.insert(key.clone()) {
             continue;
         }
-        let body = client.provider().body(body, &o.model);
+        let body = client.provider().body(att.wire(body), &o.model);
         let line = batch::file_line(&Request { key, body }).to_string();
+        // An inline attachment's base64 written into the line.
+        let line = att.blobs.splice(line.into_bytes())?;
         bytes += line.len() as u64 + 1;
         count += 1;
-        writeln!(lines, "{line}")?;
+        lines.write_all(&line)?;
+        lines.write_all(b"\n")?;
     }
     lines.flush()?;
     drop(lines);

@@ -10,6 +10,7 @@
 //! `--batch` the requests go through Gemini's Batch API ([`batch`]); the
 //! run's counts, tokens and cost make its `result` event ([`result`]).
 
+pub mod attached;
 pub mod batch;
 pub mod cache;
 pub mod collected;
@@ -58,6 +59,9 @@ pub struct MapOptions {
     pub temperature: Option<f64>,
     /// `--thinking`, put into each record's request for the model.
     pub thinking: Option<crate::provider::Thinking>,
+    /// `-a`: the files (or URLs) sent with every record's request, checked
+    /// by the front ([`attached`]).
+    pub attachments: Vec<crate::agent::attach::Attachment>,
     /// The JSON Schema each answer must match (`--schema`).
     pub schema: Option<Value>,
     pub connection: Connection,
@@ -97,9 +101,19 @@ pub struct Summary {
     pub capped: Option<spend::Capped>,
 }
 
-/// The request body of one record's prompt.
+/// The request body of one record's prompt, keyed: the attachments'
+/// markers before the text ([`attached::keyed_parts`]), swapped for what
+/// is sent by [`attached::Attached::wire`].
 pub fn request_body(o: &MapOptions, prompt: &str) -> Value {
-    let contents = [crate::provider::request::user_text(&[prompt])];
+    let mut user = crate::provider::request::user_text(&[prompt]);
+    if !o.attachments.is_empty() {
+        let mut parts = attached::keyed_parts(&o.attachments);
+        if let Some(text) = user["parts"].as_array_mut() {
+            parts.append(text);
+        }
+        user["parts"] = Value::Array(parts);
+    }
+    let contents = [user];
     let mut body = crate::provider::request::build(&crate::provider::request::RequestSpec {
         contents: &contents,
         system: o.system.as_deref(),

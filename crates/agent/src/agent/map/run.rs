@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::attached::Attached;
 use super::cache::Cache;
 use super::progress::Progress;
 use super::records::{self, Item};
@@ -58,21 +59,23 @@ pub trait Answers: Sync {
 impl Source<'_> {
     /// The answer of `job`: its text and usage, or its error's type and
     /// message.
-    fn answer(&self, key: &str, body: Value, gate: &Gate) -> Answered {
+    fn answer(&self, key: &str, body: Value, gate: &Gate, att: &Attached) -> Answered {
         match self {
             Source::Online(client) => {
                 gate.enter();
-                let mut obs = Quiet { gate };
-                let r = client.generate(body, &mut obs);
-                gate.leave(r.is_ok());
+                let mut obs = Quiet { gate, away: false };
+                let r = client.generate_with(att.wire(body), &att.blobs, &mut obs);
+                // Stopped while waiting to retry: its place was given back.
+                if !obs.away {
+                    gate.leave(r.is_ok());
+                }
                 r.map(|t| (t.text().unwrap_or_default(), t.usage))
                     .map_err(|e| (error_type(&e), e.to_string()))
             }
             Source::Batch(answers) => answers.get(key),
             Source::Count(client) => {
                 gate.enter();
-                let blobs = crate::provider::blob::Blobs::default();
-                let r = crate::provider::models::count_tokens(client, body, &blobs);
+                let r = crate::provider::models::count_tokens(client, att.wire(body), &att.blobs);
                 gate.leave(r.is_ok());
                 let usage = |n: u64| Usage {
                     prompt: n,
@@ -119,6 +122,9 @@ pub enum MapError {
     /// A Batch API call failed (exit 4).
     #[error("{0}")]
     Batch(GenError),
+    /// An attachment could not be made ready (read, uploaded) (exit 4).
+    #[error("{0}")]
+    Attachment(GenError),
     /// A signal came while the batch job ran: it goes on without us.
     #[error(
         "stopped waiting for batch {0}; it goes on: collect it with gem-ask map --attach {0} and the same options"
@@ -183,7 +189,7 @@ pub fn run(
     let (job_tx, job_rx) = sync_channel::<Job>(jobs);
     let (done_tx, done_rx) = sync_channel::<Done>(window);
     let job_rx = Arc::new(Mutex::new(job_rx));
-    let gate = Arc::new(Gate::new(jobs, o.rate));
+    let gate = &Gate::new(jobs, o.rate);
     let cache = open_cache(o)?;
     let cache = cache.as_ref();
     // The caps bound the requests sent now; a batch job's were all made.
@@ -193,13 +199,25 @@ pub fn run(
     };
     let spend = Spend::new(caps);
     let spend = &spend;
+    let att = match &source {
+        Some(Source::Online(c) | Source::Count(c)) => prepared(o, c)?,
+        _ => Attached::default(),
+    };
+    let att = &att;
     std::thread::scope(|s| {
         let reader_done = done_tx.clone();
         s.spawn(move || read(o, items, template, &done, tokens_rx, job_tx, reader_done));
         if let Some(source) = &source {
             for _ in 0..jobs {
-                let (rx, tx, gate) = (job_rx.clone(), done_tx.clone(), gate.clone());
-                s.spawn(move || work(source, o, &rx, &tx, &gate, cache, spend));
+                let (rx, tx) = (job_rx.clone(), done_tx.clone());
+                let ctx = Ctx {
+                    o,
+                    gate,
+                    cache,
+                    spend,
+                    att,
+                };
+                s.spawn(move || work(source, &ctx, &rx, &tx));
             }
         }
         // Only the workers hold the jobs' end: if they stop, the reader does.
@@ -284,17 +302,36 @@ fn read(
     }
 }
 
+/// The run's attachments made ready once (uploaded, read), before any
+/// record's request; what could not be sent as asked is said.
+pub(super) fn prepared(o: &MapOptions, client: &Client) -> Result<Attached, MapError> {
+    let (att, warnings) =
+        Attached::prepare(&o.attachments, client, o.provider).map_err(MapError::Attachment)?;
+    for w in warnings {
+        crate::term::diag(format!("gem-ask map: warning: {w}"));
+    }
+    Ok(att)
+}
+
+/// What every worker shares.
+struct Ctx<'a> {
+    o: &'a MapOptions,
+    gate: &'a Gate,
+    cache: Option<&'a Cache>,
+    spend: &'a Spend,
+    att: &'a Attached,
+}
+
 /// A worker: one answer a job (from the cache, else the source), its
 /// line to the writer.
-fn work(
-    source: &Source<'_>,
-    o: &MapOptions,
-    jobs: &Mutex<Receiver<Job>>,
-    lines: &SyncSender<Done>,
-    gate: &Gate,
-    cache: Option<&Cache>,
-    spend: &Spend,
-) {
+fn work(source: &Source<'_>, ctx: &Ctx<'_>, jobs: &Mutex<Receiver<Job>>, lines: &SyncSender<Done>) {
+    let Ctx {
+        o,
+        gate,
+        cache,
+        spend,
+        att,
+    } = *ctx;
     // A count is no answer: neither kept nor taken from the cache.
     let counting = matches!(source, Source::Count(_));
     let cache = cache.filter(|_| !counting);
@@ -308,7 +345,7 @@ fn work(
         let result = match kept {
             Some(text) => Ok((text, Usage::default())),
             None => spend.reserve().and_then(|()| {
-                let r = source.answer(&job.key, job.body, gate);
+                let r = source.answer(&job.key, job.body, gate, att);
                 spend.settle(r.as_ref().ok().map(|a| a.1));
                 r
             }),
@@ -497,7 +534,8 @@ fn put(out: &mut dyn Write, line: Option<&Value>) -> std::io::Result<()> {
 }
 
 /// How many requests may be in flight: `jobs` at most, halved on each
-/// retry the server asked for (429/503), one more on each success.
+/// retry the server asked for (429/503), grown by one a window of
+/// successes. A request waiting between its attempts is not in flight.
 struct Gate {
     state: Mutex<(usize, f64)>,
     open: Condvar,
@@ -552,11 +590,22 @@ impl Gate {
         let mut s = self.state.lock().expect("no panics holding it");
         s.1 = (s.1 / 2.0).max(1.0);
     }
+
+    /// A request waiting out a retry's delay gives its place back: held,
+    /// the halved window was filled by sleepers, so after a 429 storm
+    /// nothing new started until their (growing) delays ran out.
+    fn pause(&self) {
+        let mut s = self.state.lock().expect("no panics holding it");
+        s.0 -= 1;
+        self.open.notify_all();
+    }
 }
 
 /// A call's observer: nothing shown; a retry slows the run down.
 struct Quiet<'a> {
     gate: &'a Gate,
+    /// Waiting out a retry's delay, its place given back.
+    away: bool,
 }
 
 impl Observer for Quiet<'_> {
@@ -568,10 +617,53 @@ impl Observer for Quiet<'_> {
         if reason.contains("429") || reason.contains("503") {
             self.gate.slow_down();
         }
+        self.gate.pause();
+        self.away = true;
         Ok(())
+    }
+
+    /// The retry's delay is over: its next attempt waits for a place.
+    fn resume(&mut self) {
+        self.gate.enter();
+        self.away = false;
     }
 
     fn interrupted(&self) -> bool {
         crate::agent::signals::received().is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_flight(g: &Gate) -> usize {
+        g.state.lock().unwrap().0
+    }
+
+    #[test]
+    fn a_request_waiting_to_retry_gives_its_place_back_until_it_tries_again() {
+        let gate = Gate::new(2, None);
+        gate.enter();
+        gate.enter();
+        let mut obs = Quiet {
+            gate: &gate,
+            away: false,
+        };
+        obs.retry(1, Duration::ZERO, "HTTP 429 Too Many Requests")
+            .unwrap();
+        assert_eq!(in_flight(&gate), 1, "the waiting request is not in flight");
+        assert!(obs.away);
+        // The window was halved to one: the other request holds it.
+        assert_eq!(gate.state.lock().unwrap().1, 1.0);
+        gate.leave(true);
+        // A new request takes a place; the retry then takes one back.
+        gate.enter();
+        gate.leave(true);
+        obs.resume();
+        assert!(!obs.away);
+        assert_eq!(in_flight(&gate), 1);
+        gate.leave(true);
+        assert_eq!(in_flight(&gate), 0);
     }
 }

@@ -1,7 +1,7 @@
 //! `gem-ask map [OPTIONS] PROMPT [FILE]...`: its flags ([`MapArgs`]) and
 //! their resolution into the engine's [`MapOptions`]. The question's own
 //! flags (`--model`, `--provider`, `--system`, `--role`, `--schema`,
-//! `--temperature`, the connection flags) are gem-ask's, written before
+//! `--temperature`, `-a`, the connection flags) are gem-ask's, written before
 //! `map`, and apply to every record.
 
 use std::io::{self, IsTerminal, Write};
@@ -86,17 +86,6 @@ pub struct MapArgs {
 /// schema, connection) of gem-ask's flags.
 pub fn run(m: MapArgs, ask: &crate::agent::Options) -> anyhow::Result<u8> {
     let template = Template::parse(&m.prompt).map_err(|e| coded(exit::USAGE, e.to_string()))?;
-    if let Some(a) = ask.media.attach.first() {
-        // Refused rather than dropped: the records would be asked about
-        // a file the model never sees.
-        return Err(coded(
-            exit::USAGE,
-            format!(
-                "gem-ask map: -a {a}: attachments are not sent with map's records yet; put the \
-                 text in the records or the template, or run gem-ask -a per file"
-            ),
-        ));
-    }
     let (options, batch) = options_of(m, ask)?;
     if let Some(n) = map::thinking_note(&options) {
         diag(format!("gem-ask map: {n}"));
@@ -228,6 +217,7 @@ fn options_of(
     ask: &crate::agent::Options,
 ) -> anyhow::Result<(MapOptions, Option<BatchOptions>)> {
     let schema = ask.schema.as_ref().map(|s| s.sent.clone());
+    let attachments = attachments_of(ask, &m.files)?;
     let mut options = MapOptions {
         template: m.prompt,
         files: m.files,
@@ -241,6 +231,7 @@ fn options_of(
         system: Some(ask.ask.system.clone()).filter(|s| !s.trim().is_empty()),
         temperature: ask.ask.temperature,
         thinking: ask.ask.thinking,
+        attachments,
         schema,
         connection: ask.connection.clone(),
         output: m.output,
@@ -258,8 +249,44 @@ fn options_of(
             );
         }
         options.price = options.price.map(|p| p.batch());
+        // A file each request would carry past the inline size of a job's
+        // requests goes once through the Files API, not once a record.
+        let most = batch.as_ref().map_or(BATCH_INLINE_MAX, |b| b.inline_max);
+        for a in options
+            .attachments
+            .iter_mut()
+            .filter(|a| a.file().is_some())
+        {
+            a.upload |= crate::provider::blob::encoded_len(a.size) > most;
+        }
     }
     Ok((options, batch))
+}
+
+/// `-a`, checked as a one-shot checks it (exit 66 a file that cannot be
+/// read, 65 one that cannot be sent); `-a -` only when the records are
+/// not on stdin.
+fn attachments_of(
+    ask: &crate::agent::Options,
+    files: &[PathBuf],
+) -> anyhow::Result<Vec<crate::agent::attach::Attachment>> {
+    let words = &ask.media.attach;
+    let records_on_stdin = files.is_empty() || files.iter().any(|f| f.as_os_str() == "-");
+    let stdin = if words.iter().any(|w| w == "-") {
+        if records_on_stdin {
+            return Err(coded(
+                exit::USAGE,
+                "gem-ask map: -a -: stdin holds the records; attach a file, or give the records as FILE",
+            ));
+        }
+        let a = map::attached::stdin(ask.ask.provider)
+            .map_err(|e| coded(e.exit_code(), format!("gem-ask map: {e}")))?;
+        Some(a)
+    } else {
+        None
+    };
+    crate::agent::attach::send::open(words, ask.ask.provider, stdin)
+        .map_err(|e| coded(e.exit_code(), format!("gem-ask map: {e}")))
 }
 
 /// The exit of a run that could not go on: a closed stdout is a quiet 0.
@@ -268,7 +295,7 @@ fn stopped_by(e: map::run::MapError) -> anyhow::Result<u8> {
     let code = match &e {
         MapError::Io(io) if io.kind() == io::ErrorKind::BrokenPipe => return Ok(exit::OK),
         MapError::Clash { .. } => exit::USAGE,
-        MapError::Batch(_) => exit::API,
+        MapError::Batch(_) | MapError::Attachment(_) => exit::API,
         MapError::Waiting(_) => exit::INTERRUPTED,
         _ => exit::FAILURE,
     };
