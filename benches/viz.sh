@@ -152,6 +152,8 @@ cat > "$CASES" <<EOF
   {"name": "line, 1M rows CSV / lowcharts", "ours": "$(ours_line xy1m.csv)",
    "peer": "lowcharts -c no plot -H 15 -w 80 $WORK/y1m.txt",
    "peer_name": "lowcharts plot (the y values)", "target_ratio": 1, "target_mib": 8},
+  {"name": "line --calculate, 1M rows", "ours": "$BIN/viz-parse --chart line -x x -y r --calculate r=y*2+x/1000 $WORK/xy1m.csv | $BIN/viz-render --width 80 --color never",
+   "peer": "$(ours_line xy1m.csv)", "peer_name": "ours on the same rows without it", "target_ratio": 2},
   {"name": "line, 1M rows JSON lines", "ours": "$(ours_line xy1m.jsonl)", "peer": "$(ours_line xy1m.csv)",
    "peer_name": "ours on the same rows as CSV", "target_ratio": 1.4, "target_mib": 8},
   {"name": "JSON array, 200k flights", "ours": "$(ours_auto flights200k.json)",

@@ -403,3 +403,69 @@ fn facets_read_ahead_give_what_the_full_path_gives() {
         assert_eq!(fast, full, "{args:?}");
     }
 }
+
+/// Derived columns read ahead (`--calculate`): the reading threads read
+/// the input numbers the calculations need and compute them, and a
+/// scatter's x is read there too. A file of several runs with rows a
+/// calculation has no value for (a division by zero, a missing or
+/// unplain operand), a ragged row and an x that is no number gives what
+/// the csv crate read from line 1 gives, the calculation's note and the
+/// warnings with their line numbers included: a line, a chain of
+/// calculations, a scatter, a bar of means and small multiples.
+#[test]
+fn calculations_read_ahead_give_what_the_full_path_gives() {
+    let groups = ["north", "south", "east"];
+    let mut body = String::new();
+    for i in 0..240_000u32 {
+        let a = match i % 70_000 {
+            11 => "n/a".to_string(),
+            12 => " 7.5".to_string(),
+            _ => format!("{}.{}", (i * 7919) % 1000, i % 10),
+        };
+        let t = match i {
+            130_001 => "abc".to_string(),
+            _ => i.to_string(),
+        };
+        // b is 0 on one row in 13: a / b has no value there.
+        body.push_str(&format!("{t},{a},{},{}\n", i % 13, groups[i as usize % 3]));
+        if i == 100_000 {
+            body.push_str("100000,1,2,north,extra\n");
+        }
+    }
+    // Files, which are read ahead however the bytes arrive.
+    let dir = temp_dir("calculations_read_ahead");
+    let files = [&b"t,a,b,grp\n"[..], &b"\"t\",a,b,grp\n"[..]].map(|header| {
+        let path = dir.join(format!("calc{}.csv", header.len()));
+        std::fs::write(&path, [header, body.as_bytes()].concat()).unwrap();
+        path.to_string_lossy().into_owned()
+    });
+    // (Each file's name said as one.)
+    let both = |args: &[&str]| {
+        files.clone().map(|f| {
+            let (out, err, code) = viz_parse(&[args, &[f.as_str()]].concat(), Vec::new());
+            (out.replace(&f, "FILE"), err.replace(&f, "FILE"), code)
+        })
+    };
+    for args in [
+        "--chart line -x t --calculate r=a/b -y r",
+        "--chart line -x t --calculate r=a/b --calculate s=r*2-a+b -y s",
+        "--chart line -x t --calculate r=a/b -y r --facet grp",
+        "--chart point -x t -y r --calculate r=a*b",
+        "--chart point -x t -y a",
+        "--chart bar -x grp -y r --calculate r=a-b",
+    ] {
+        let args: Vec<&str> = args.split(' ').collect();
+        let [fast, full] = both(&args);
+        assert_eq!(fast.2, Some(0), "{args:?}: {}", fast.1);
+        assert!(fast.1.contains("line 100003"), "{args:?}: {}", fast.1);
+        // A scatter's x that is no number is said, on either path.
+        if args[1] == "point" {
+            assert!(
+                fast.1.contains("\"abc\" is not a number"),
+                "{args:?}: {}",
+                fast.1
+            );
+        }
+        assert_eq!(fast, full, "{args:?}");
+    }
+}

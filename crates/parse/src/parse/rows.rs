@@ -243,6 +243,36 @@ pub(crate) struct PlainShape {
     /// [`Record::Keyed`]; any other takes the full path (which makes its
     /// panel, or names the row that has one too many).
     pub(crate) key: Option<(usize, Arc<[String]>)>,
+    /// Columns computed from the numbers read (`--calculate`): then
+    /// `values` are what a row is read for, and the record carries what
+    /// this makes of them; a row where it makes nothing (a division by
+    /// zero) is the full path's.
+    pub(crate) derive: Option<DeriveValues>,
+}
+
+/// The numbers a record carries made from those read from its row
+/// ([`PlainShape::derive`]): `width` of them, written by `compute` (false
+/// when one has no value).
+#[derive(Clone)]
+pub(crate) struct DeriveValues {
+    pub(crate) width: usize,
+    pub(crate) compute: Compute,
+}
+
+/// [`DeriveValues::compute`]: the numbers read, the numbers made.
+pub(crate) type Compute = Arc<dyn Fn(&[f64], &mut [f64]) -> bool + Send + Sync>;
+
+impl fmt::Debug for DeriveValues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DeriveValues({})", self.width)
+    }
+}
+
+impl PlainShape {
+    /// The numbers each plain record carries.
+    pub(crate) fn width(&self) -> usize {
+        self.derive.as_ref().map_or(self.values.len(), |d| d.width)
+    }
 }
 
 /// A record, in input order.
@@ -253,8 +283,9 @@ pub(crate) enum Record<'a> {
     /// none): each one's values in turn.
     Plains(&'a [f64]),
     /// A plain record of a shape with a key ([`PlainShape::key`]): its
-    /// values, its label cell and its key cell.
-    Keyed(&'a [f64], Option<&'a str>, &'a str),
+    /// values, its label cell and its key cell's place among the key's
+    /// values.
+    Keyed(&'a [f64], Option<&'a str>, usize),
     /// Any other record, for the full path.
     Other(&'a dyn Cells, Loc),
     /// This many records in a row whose value is at or below the floor.

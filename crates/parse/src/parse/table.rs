@@ -570,6 +570,10 @@ fn chart_from_sample(
     }
     let ends = (header_width, delimiter);
     let mut n = if let Some(f) = &opts.facet {
+        // Small multiples carry no input rows.
+        if let Some(k) = kept {
+            k.borrow_mut().close();
+        }
         let b = facet::Faceted::new(plan, f, opts, &sample)?;
         feed(b, rows, sample, wide, ends, warn)?
     } else {

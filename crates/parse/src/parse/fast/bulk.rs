@@ -129,7 +129,20 @@ impl PlainShape {
                 None => return Taken::Full,
             }
         }
-        if let (Some(floor), [v]) = (&self.floor, &*got)
+        let mut made = [0.0; MAX_VALUES];
+        let got: &[f64] = match &self.derive {
+            None => got,
+            Some(d) => {
+                let Some(made) = made.get_mut(..d.width) else {
+                    return Taken::Full;
+                };
+                if !(d.compute)(got, made) {
+                    return Taken::Full;
+                }
+                made
+            }
+        };
+        if let (Some(floor), [v]) = (&self.floor, got)
             && v.abs() <= f64::from_bits(floor.load(Ordering::Relaxed))
         {
             return Taken::Dropped;
@@ -147,12 +160,13 @@ impl PlainShape {
             cells[0] = r;
             n = 1;
         }
+        // The key's slot holds its place among the known values.
         if let Some((col, known)) = &self.key {
-            let cell = label(*col).filter(|(_, _, k)| known.iter().any(|x| x == k));
-            let Some(r) = cell.and_then(range) else {
+            let place = label(*col).and_then(|(_, _, k)| known.iter().position(|x| x == k));
+            let Some(place) = place.and_then(|p| u32::try_from(p).ok()) else {
                 return Taken::Full;
             };
-            cells[n] = r;
+            cells[n] = (place, place);
             n += 1;
         }
         labels.extend_from_slice(&cells[..n]);
@@ -320,7 +334,7 @@ impl Run {
     }
 
     fn plain_rows(&self, shape: &PlainShape) -> usize {
-        match shape.values.len() {
+        match shape.width() {
             // Rows without a value (a heatmap's count): their cells tell.
             0 => {
                 let cells = usize::from(shape.label.is_some()) + usize::from(shape.key.is_some());
@@ -338,7 +352,7 @@ impl Run {
         push: &mut Push<'_>,
         warn: &mut Warner,
     ) -> Result<usize, ParseError> {
-        let width = shape.values.len();
+        let width = shape.width();
         if shape.label.is_none() && shape.key.is_none() {
             // All at once: one call for the run, not one a row.
             if !rows.is_empty() {
@@ -358,7 +372,9 @@ impl Run {
             let label = shape.label.map(|_| text(i * cells));
             let values = &self.values[i * width..(i + 1) * width];
             let record = match shape.key {
-                Some(_) => Record::Keyed(values, label, text(i * cells + cells - 1)),
+                Some(_) => {
+                    Record::Keyed(values, label, self.labels[i * cells + cells - 1].0 as usize)
+                }
                 None => Record::Plain(values, label),
             };
             push(record, warn)?;

@@ -54,6 +54,9 @@ pub(super) struct Builder {
     pub(super) floor: Option<Arc<AtomicU64>>,
     /// The transforms on the rows, when the chart has any.
     pub(super) collect: Option<Collect>,
+    /// Readers ahead read a scatter's x (its label cell) as a number too,
+    /// after the values: see `plain_shape`.
+    pub(super) x_ahead: bool,
 }
 
 impl Builder {
@@ -93,6 +96,7 @@ impl Builder {
             other_reading: (track && doubt).then(|| NewestFirst::new(order.map(DateOrder::other))),
             floor: None,
             collect,
+            x_ahead: false,
             plan,
         }
     }

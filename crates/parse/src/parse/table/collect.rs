@@ -82,6 +82,23 @@ impl Builder {
         let Some(label) = self.plain_label(row) else {
             return false;
         };
+        // A scatter's x that does not read is said by the full path.
+        let x = match (&self.collect, label) {
+            (
+                Some(Collect {
+                    what: What::Scatter(_),
+                    ..
+                }),
+                Some(l),
+            ) => {
+                let (dates, dec) = (self.plan.dates.order, self.label_decimal());
+                let Some(x) = x_of(l, self.plan.x_type, dates, dec) else {
+                    return false;
+                };
+                Some(x)
+            }
+            _ => None,
+        };
         let Some(c) = &mut self.collect else {
             return false;
         };
@@ -96,7 +113,7 @@ impl Builder {
             self.push_kept_values(&values[..n], label);
             return true;
         }
-        self.collect_values(&values[..n], label);
+        self.collect_values(&values[..n], label, x);
         true
     }
 
@@ -116,8 +133,12 @@ impl Builder {
         }
         if matches!(self.collect.as_ref().map(|c| &c.what), Some(What::Rows)) {
             self.push_kept_values(values, label);
+        } else if self.x_ahead
+            && let Some((&x, values)) = values.split_last()
+        {
+            self.collect_values(values, label, Some(x));
         } else {
-            self.collect_values(values, label);
+            self.collect_values(values, label, None);
         }
     }
 
@@ -129,8 +150,9 @@ impl Builder {
         }
     }
 
-    /// Plain values and their label into the collection.
-    fn collect_values(&mut self, values: &[f64], label: Option<&str>) {
+    /// Plain values and their label into the collection; a scatter's x
+    /// read already, when it was.
+    fn collect_values(&mut self, values: &[f64], label: Option<&str>, x: Option<f64>) {
         self.rows += 1;
         // A histogram counts the first value alone: no label, so no row
         // number written out for one (a third of its time, one a line,
@@ -185,7 +207,7 @@ impl Builder {
                     .map_err(|o| overflow(o, Loc::Record(0), &names_of(names, self.plan.label)))
             }
             What::Scatter(sc) => {
-                if let Some(x) = x_of(label, x_type, dates, dec) {
+                if let Some(x) = x.or_else(|| x_of(label, x_type, dates, dec)) {
                     for (k, &col) in value_cols.iter().enumerate() {
                         if let Some(s) = sc.series(&names[col]) {
                             sc.push(s, x, values[k], || label.to_string());

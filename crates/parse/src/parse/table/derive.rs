@@ -19,7 +19,9 @@ use std::rc::Rc;
 use serde_json::{Value, json};
 
 use super::super::number::{Decimal, MarkHint, decide_decimal, parse_number_as};
-use super::super::rows::{Cells, Loc, Names, OwnedRow, Rows, Warner, cell};
+use super::super::rows::{
+    Cells, Loc, Names, OwnedRow, PlainShape, Push, Record, Rows, Warner, cell,
+};
 use super::super::transform::{
     AggregateOp, Calculate, CellKind, Fold, Source, SourceColumn, glob, is_pattern,
 };
@@ -27,6 +29,8 @@ use super::super::{ParseError, ParseOptions};
 use super::sample::{nul_row, ragged, short_row};
 use super::{column_cells, column_ref, resolve};
 use crate::spec::ChartType;
+
+mod lane;
 
 /// What `-x` names to chart rows in their order.
 pub(crate) const ROW: &str = "@row";
@@ -53,6 +57,8 @@ pub(super) struct Kept {
     pub(super) vega: Vec<Value>,
     /// The derived columns computed here (numbers written with a point).
     pub(super) computed: Vec<usize>,
+    /// No input row is kept (small multiples carry none).
+    closed: bool,
 }
 
 impl Kept {
@@ -83,7 +89,21 @@ impl Kept {
         self.source = Some(source);
     }
 
+    /// No input row is kept from here on.
+    pub(super) fn close(&mut self) {
+        self.closed = true;
+        self.pending = Vec::new();
+    }
+
+    /// Whether no more input rows are kept (too many, or closed).
+    fn done(&self) -> bool {
+        self.closed || self.source.as_ref().is_some_and(Source::is_over)
+    }
+
     fn record(&mut self, row: &OwnedRow) {
+        if self.closed {
+            return;
+        }
         match &mut self.source {
             Some(s) if !s.is_over() => s.push(|i| cell(row, i)),
             Some(_) => {}
@@ -275,6 +295,7 @@ pub(super) fn derive(
         pending: Vec::new(),
         vega: l.vega,
         computed,
+        closed: false,
     }));
     // With an x named, the last column calculated is what is charted
     // (after a fold, the last calculated from it, else the fold's value).
@@ -546,6 +567,44 @@ impl Rows for DerivedRows<'_> {
 
     fn current(&self) -> &dyn Cells {
         &self.cur
+    }
+
+    /// The input read ahead for the input numbers the chart's columns
+    /// need, the calculations computed from them on the way
+    /// ([`lane::inner_shape`]), once the export keeps no more input rows
+    /// (those before are derived here one by one, as are rows the fast
+    /// lane leaves).
+    fn read_plain(
+        &mut self,
+        shape: &PlainShape,
+        push: &mut Push<'_>,
+        warn: &mut Warner,
+    ) -> Result<(), ParseError> {
+        let Some(inner) = lane::inner_shape(&self.d, shape) else {
+            return Ok(());
+        };
+        while !self.d.kept.borrow().done() {
+            let Some(loc) = self.next_row(warn)? else {
+                return Ok(());
+            };
+            push(Record::Other(&self.cur, loc), warn)?;
+        }
+        let (d, queue, cur, spare) = (&mut self.d, &mut self.queue, &mut self.cur, &mut self.spare);
+        self.inner.read_plain(
+            &inner,
+            &mut |record, warn| match record {
+                Record::Other(row, loc) => {
+                    d.take(row, loc, warn, queue, spare)?;
+                    while let Some((r, l)) = queue.pop_front() {
+                        *spare = std::mem::replace(cur, r);
+                        push(Record::Other(&*cur, l), warn)?;
+                    }
+                    Ok(())
+                }
+                r => push(r, warn),
+            },
+            warn,
+        )
     }
 
     fn what(&self) -> String {

@@ -165,8 +165,9 @@ impl RowSink for Faceted {
         rows.read_plain(
             &shape,
             &mut |record, warn| match record {
+                // (The shape's known values are the panels, in order.)
                 Record::Keyed(values, label, key) => {
-                    let b = &mut self.panels[self.by_name[key]].1;
+                    let b = &mut self.panels[key].1;
                     if collected {
                         b.push_values_collected(values, label);
                     } else {

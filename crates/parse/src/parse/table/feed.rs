@@ -132,8 +132,11 @@ fn read_ahead(
                 Ok(())
             }
             // A builder's shape has a key for a heatmap's rows alone.
+            // Its key comes as its place among the shape's known values.
             Record::Keyed(values, label, key) => {
-                b.push_keyed_heat(values, label, key);
+                let known = shape.key.as_ref().map(|(_, known)| known);
+                let name = known.and_then(|k| k.get(key)).map_or("", String::as_str);
+                b.push_keyed_heat(values, label, name);
                 Ok(())
             }
             Record::Plains(values) => {

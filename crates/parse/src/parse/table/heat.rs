@@ -215,6 +215,7 @@ impl Builder {
             max_width,
             floor: None,
             key: Some((self.plan.series?, groups.series_names().into())),
+            derive: None,
         })
     }
 

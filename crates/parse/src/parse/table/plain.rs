@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::spec::Reduction;
+use crate::spec::{Reduction, XType};
 
 use super::super::plain::plain_text;
 use super::super::rows::{Cells, MAX_VALUES, PlainShape};
@@ -38,18 +38,36 @@ impl Builder {
             let floor = reducer.floor().unwrap_or(-1.0);
             self.floor = Some(Arc::new(AtomicU64::new(floor.to_bits())));
         }
+        let mut values: Vec<_> = self
+            .plan
+            .values
+            .iter()
+            .map(|&col| (col, self.plan.decimals[col]))
+            .collect();
+        // A scatter's x by number: read by the readers ahead too, rather
+        // than on this thread from its label (as `x_of` reads it).
+        self.x_ahead = false;
+        if let (
+            Some(Collect {
+                what: What::Scatter(_),
+                ..
+            }),
+            Some(x),
+        ) = (&self.collect, self.plan.label)
+            && self.plan.x_type != Some(XType::Date)
+            && n < MAX_VALUES
+        {
+            values.push((x, self.plan.decimals[x]));
+            self.x_ahead = true;
+        }
         Some(PlainShape {
-            values: self
-                .plan
-                .values
-                .iter()
-                .map(|&col| (col, self.plan.decimals[col]))
-                .collect(),
+            values,
             // A histogram counts values alone: its readers need no label.
             label: self.plan.label.filter(|_| !self.is_hist()),
             max_width,
             floor: self.floor.clone(),
             key: None,
+            derive: None,
         })
     }
 

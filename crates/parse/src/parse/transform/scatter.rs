@@ -329,13 +329,25 @@ impl Grid {
         for series in &mut self.cells {
             let old = series.len();
             if merge == (1, 1) {
-                // Growing: each cell moves up (`to(i)` >= i, rising with
-                // i), so from the last down none is overwritten unread.
+                // Growing: each row moves up whole, past where every row
+                // before it was, so from the last row down none is
+                // overwritten unread (a memmove a row, not a look at each
+                // cell: a scatter over a rising x grows its grid some
+                // thirty times). A cell moved onto an empty one is that
+                // cell added to it: a sum starts at +0 and never becomes -0.
+                let old_ny = old / old_nx;
                 series.resize(nx * ny, Cell::default());
-                for i in (0..old).rev() {
-                    let c = std::mem::take(&mut series[i]);
-                    if c.n > 0 {
-                        series[to(i)].add(c);
+                for r in (0..old_ny).rev() {
+                    let from = r * old_nx;
+                    series.copy_within(from..from + old_nx, to(from));
+                }
+                // What no row moved onto is empty.
+                for (r, row) in series.chunks_exact_mut(nx).enumerate() {
+                    if (below..below + old_ny).contains(&r) {
+                        row[..left].fill(Cell::default());
+                        row[left + old_nx..].fill(Cell::default());
+                    } else {
+                        row.fill(Cell::default());
                     }
                 }
             } else {
@@ -427,7 +439,8 @@ mod tests {
                     Cell {
                         n,
                         sx: (i as f64 + 0.1) * n as f64,
-                        sy: -(i as f64) / 3.0 * n as f64,
+                        // (Not -0: a cell's sum, from +0 up, never is.)
+                        sy: -(i as f64 + 1.0) / 3.0 * n as f64,
                     }
                 })
                 .collect()

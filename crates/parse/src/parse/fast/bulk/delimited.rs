@@ -38,8 +38,9 @@ impl ReadRun for Delimited {
         // One value column, no label, no floor (a histogram, a line of
         // row numbers): what `PlainShape::take` does for it, without its
         // loop over columns and its checks of what is not there.
-        let one = match (&*shape.values, shape.label, &shape.floor, &shape.key) {
-            (&[(col, dec)], None, None, None) => Some((col, dec)),
+        let plain = (&shape.floor, &shape.key, &shape.derive);
+        let one = match (&*shape.values, shape.label, plain) {
+            (&[(col, dec)], None, (None, None, None)) => Some((col, dec)),
             _ => None,
         };
         run.read_rows(|run, text| {
