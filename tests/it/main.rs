@@ -44,6 +44,7 @@ mod gem_ask_oneshot;
 mod gem_ask_openai;
 mod gem_ask_outbound;
 mod gem_ask_plot;
+mod gem_ask_plot_marks;
 mod gem_ask_policy;
 mod gem_ask_policy_place;
 mod gem_ask_repl;
