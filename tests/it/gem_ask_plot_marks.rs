@@ -173,7 +173,10 @@ fn rect_and_boxplot_marks_in_svg_markdown_and_vega_lite_the_real_vega_tools_comp
             .find(|l| l.starts_with(&format!("| {species} |")) && l.contains('.'))
             .unwrap_or_else(|| panic!("{species}: {md}"));
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        assert!(cells[4].replace(',', "").starts_with(median), "{species}: {row}");
+        assert!(
+            cells[4].replace(',', "").starts_with(median),
+            "{species}: {row}"
+        );
     }
 
     let (code, vl, err) = render(&["--format", "vega-lite"], &e);
