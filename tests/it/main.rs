@@ -108,5 +108,6 @@ mod viz_render_svg;
 mod viz_render_terminal;
 mod viz_render_vegalite;
 mod viz_scales_calendar;
+mod viz_table_spark;
 mod viz_transform_props;
 mod viz_transforms;

@@ -22,16 +22,16 @@ use crate::viz_render_props::check_line;
 const WIDTHS: [usize; 5] = [20, 40, 80, 132, 200];
 const GAPMINDER: &str = "testdata/real/gapminder.csv";
 
-fn parse(args: &[&str], stdin: &str) -> (i32, String, String) {
+pub(crate) fn parse(args: &[&str], stdin: &str) -> (i32, String, String) {
     support::filter(cargo_bin_cmd!("viz-parse"), args, stdin)
 }
 
-fn render(args: &[&str], stdin: &str) -> (i32, String, String) {
+pub(crate) fn render(args: &[&str], stdin: &str) -> (i32, String, String) {
     support::filter(cargo_bin_cmd!("viz-render"), args, stdin)
 }
 
 /// viz-parse's event for these flags, which must succeed (notes aside).
-fn event(args: &[&str], stdin: &str) -> String {
+pub(crate) fn event(args: &[&str], stdin: &str) -> String {
     let (code, out, err) = parse(args, stdin);
     assert_eq!(code, 0, "{args:?}: {err}");
     assert!(!err.contains("error"), "{args:?}: {err}");
@@ -40,7 +40,7 @@ fn event(args: &[&str], stdin: &str) -> String {
 
 /// The chart drawn at each width, Unicode and ASCII, colour off (and on
 /// at 80 columns); each line within the width, ASCII output ASCII.
-fn snapshots(event: &str, name: &str) {
+pub(crate) fn snapshots(event: &str, name: &str) {
     for w in WIDTHS {
         for (mode, tag) in [("--unicode", "unicode"), ("--ascii", "ascii")] {
             let args = [mode, "--color", "never", "--width", &w.to_string()];

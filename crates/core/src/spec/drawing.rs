@@ -116,6 +116,18 @@ pub struct Drawing {
     pub y_scale: Option<ScaleType>,
     pub x_scale: Option<ScaleType>,
     pub trend: Option<TrendMethod>,
+    /// A table's sparkline column (`--chart table --spark`).
+    pub spark: Option<SparkRows>,
+}
+
+/// Where a table's series per row come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SparkRows {
+    /// A wide table: each row a label and a value per column (period).
+    Rows,
+    /// A long table read with `-s`: each series a row, its points'
+    /// labels the columns.
+    Series,
 }
 
 impl Drawing {
@@ -130,12 +142,47 @@ impl Drawing {
             fits: Vec::new(),
         });
         check(chart)?;
+        if let Some(rows) = self.spark {
+            if rows == SparkRows::Series {
+                transpose(chart);
+            }
+            chart.spark = true;
+        }
         if let Some(method) = self.trend {
             let fits = fit(chart_points(chart), method);
             chart.trend = Some(Trend { method, fits });
         }
         Ok(())
     }
+}
+
+/// A long table's series as its rows: the table's columns become its
+/// points' labels (a series per label, a point per former series, named
+/// by it), in the order first met, so each former series is a row.
+fn transpose(chart: &mut Chart) {
+    let mut columns: Vec<super::Series> = Vec::new();
+    for s in &chart.series {
+        for p in &s.points {
+            let at = match columns.iter().position(|r| r.name == p.label) {
+                Some(i) => i,
+                None => {
+                    columns.push(super::Series {
+                        name: p.label.clone(),
+                        points: Vec::new(),
+                        facet: None,
+                    });
+                    columns.len() - 1
+                }
+            };
+            columns[at]
+                .points
+                .push(super::Point::new(s.name.clone(), p.value));
+        }
+    }
+    let (x, series) = (chart.x_label.take(), chart.series_label.take());
+    chart.x_label = series;
+    chart.series_label = x;
+    chart.series = columns;
 }
 
 /// A trend's fits: as the chart carries them, else fitted now (a

@@ -13,7 +13,7 @@ mod options;
 pub mod order;
 pub mod reduce;
 
-pub use drawing::{Drawing, Fit, ScaleType, Stack, Trend, TrendMethod, trend_fits};
+pub use drawing::{Drawing, Fit, ScaleType, SparkRows, Stack, Trend, TrendMethod, trend_fits};
 pub use options::{ArgOptions, OptionError, describe_value, enum_field, options_from_args};
 
 use serde::{Deserialize, Serialize};
@@ -303,6 +303,11 @@ pub struct Chart {
     /// value of a field; the series say their panel.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub facet: Option<Facet>,
+    /// Our extension (docs/events.md): a table whose rows are series
+    /// (a label, then a value per column: periods) gets a column of
+    /// sparklines, each row's values across the columns in order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spark: bool,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -420,6 +425,12 @@ impl Chart {
         Chart::deserialize(m).map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
     }
 
+    /// Whether it may hold several series: its kind does, or it is a
+    /// table with a sparkline column (a series per column).
+    pub fn takes_several_series(&self) -> bool {
+        self.chart_type.several_series() || (self.spark && self.chart_type == ChartType::Table)
+    }
+
     /// Checks the invariants renderers rely on: finite values, and one
     /// series for bar and table.
     pub fn validate(&self) -> Result<(), SpecError> {
@@ -429,7 +440,7 @@ impl Chart {
                     return panel.validate();
                 }
             }
-        } else if !self.chart_type.several_series() && self.series.len() > 1 {
+        } else if !self.takes_several_series() && self.series.len() > 1 {
             return Err(SpecError::TooManySeries {
                 chart: self.chart_type.as_str(),
                 count: self.series.len(),
@@ -550,7 +561,7 @@ pub fn finish(
     opts: &NormalizeOptions,
 ) -> Result<Chart, SpecError> {
     let non_empty: Vec<_> = reducers.into_iter().filter(|(_, r)| r.seen() > 0).collect();
-    if !chart.chart_type.several_series() && non_empty.len() > 1 {
+    if !chart.takes_several_series() && non_empty.len() > 1 {
         return Err(SpecError::TooManySeries {
             chart: chart.chart_type.as_str(),
             count: non_empty.len(),

@@ -11,6 +11,7 @@
 mod chart;
 
 pub use chart::render;
+pub(crate) use chart::spark_column;
 
 use comfy_table::{
     Attribute, Cell, CellAlignment, ColumnConstraint, ContentArrangement, ContentLineStyle,
