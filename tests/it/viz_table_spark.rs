@@ -64,6 +64,28 @@ fn a_long_table_with_series_is_a_row_per_series() {
         out.lines().nth(1).unwrap().starts_with("│ source "),
         "{out}"
     );
+    // SVG and Vega-Lite draw the rows as the sparkline chart does: a line
+    // per source, not the values flattened into one column.
+    let (code, svg, err) = render(&["--format", "svg"], &e);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        svg.contains("Renewables") && !svg.contains(">2001-01-01<"),
+        "{svg}"
+    );
+    let (code, vl, err) = render(&["--format", "vega-lite"], &e);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let v: serde_json::Value = serde_json::from_str(&vl).unwrap();
+    assert!(v.get("hconcat").is_none(), "not the two-column table: {v}");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/vega/issue36-p36-spark");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = vec![dir.join("table_spark.vl.jsonl")];
+    std::fs::write(&files[0], vl).unwrap();
+    let Some(modules) = crate::viz_render_vegalite::vega_tools() else {
+        return;
+    };
+    crate::support::node_check("tests/vega/check.mjs", &modules, &files, 1);
 }
 
 #[test]

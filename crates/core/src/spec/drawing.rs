@@ -144,7 +144,7 @@ impl Drawing {
         check(chart)?;
         if let Some(rows) = self.spark {
             if rows == SparkRows::Series {
-                transpose(chart);
+                *chart = chart.turned();
             }
             chart.spark = true;
         }
@@ -154,35 +154,6 @@ impl Drawing {
         }
         Ok(())
     }
-}
-
-/// A long table's series as its rows: the table's columns become its
-/// points' labels (a series per label, a point per former series, named
-/// by it), in the order first met, so each former series is a row.
-fn transpose(chart: &mut Chart) {
-    let mut columns: Vec<super::Series> = Vec::new();
-    for s in &chart.series {
-        for p in &s.points {
-            let at = match columns.iter().position(|r| r.name == p.label) {
-                Some(i) => i,
-                None => {
-                    columns.push(super::Series {
-                        name: p.label.clone(),
-                        points: Vec::new(),
-                        facet: None,
-                    });
-                    columns.len() - 1
-                }
-            };
-            columns[at]
-                .points
-                .push(super::Point::new(s.name.clone(), p.value));
-        }
-    }
-    let (x, series) = (chart.x_label.take(), chart.series_label.take());
-    chart.x_label = series;
-    chart.series_label = x;
-    chart.series = columns;
 }
 
 /// A trend's fits: as the chart carries them, else fitted now (a

@@ -425,6 +425,35 @@ impl Chart {
         Chart::deserialize(m).map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
     }
 
+    /// The chart turned: a series per label, a point per series (named
+    /// by it), in the order first met; the label and series titles
+    /// swapped. A long table read with `-s` turned has a row per series.
+    pub fn turned(&self) -> Chart {
+        let mut columns: Vec<Series> = Vec::new();
+        for s in &self.series {
+            for p in &s.points {
+                let at = match columns.iter().position(|c| c.name == p.label) {
+                    Some(i) => i,
+                    None => {
+                        columns.push(Series {
+                            name: p.label.clone(),
+                            points: Vec::new(),
+                            facet: None,
+                        });
+                        columns.len() - 1
+                    }
+                };
+                columns[at].points.push(Point::new(s.name.clone(), p.value));
+            }
+        }
+        Chart {
+            x_label: self.series_label.clone(),
+            series_label: self.x_label.clone(),
+            series: columns,
+            ..self.clone()
+        }
+    }
+
     /// Whether it may hold several series: its kind does, or it is a
     /// table with a sparkline column (a series per column).
     pub fn takes_several_series(&self) -> bool {

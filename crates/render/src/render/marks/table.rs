@@ -1,6 +1,12 @@
 //! The table: a quick chart drawn as its data, labels and values in two
 //! columns (comfy-table in the terminal, two columns of text in SVG and
 //! Vega-Lite, a GFM table in Markdown). It is no grammar mark.
+//!
+//! A table with sparklines (`spark`: a series per column, a row per
+//! label) is drawn in the terminal and Markdown with its sparkline column
+//! (`table/chart.rs`, `gfm/table.rs`); SVG and Vega-Lite draw its rows as
+//! the sparkline chart does (`spark.rs`: a line per row with its last
+//! value, min and max), the table turned so each row is a series.
 
 use serde_json::{Value, json};
 
@@ -8,7 +14,7 @@ use super::super::RenderOptions;
 use super::super::table;
 use super::vega::{nonblank, points, titled, value_title};
 use super::{Body, ChartKind, Mermaid};
-use crate::spec::Chart;
+use crate::spec::{Chart, ChartType};
 
 pub(super) struct Table;
 
@@ -18,6 +24,9 @@ impl ChartKind for Table {
     }
 
     fn picture(&self, chart: &Chart) -> Body {
+        if let Some(rows) = sparklines(chart) {
+            return super::chart(ChartType::Spark).picture(&rows);
+        }
         let rows: Vec<(String, f64)> = chart
             .series
             .iter()
@@ -36,6 +45,9 @@ impl ChartKind for Table {
     /// Two columns of text: labels left-aligned, values right-aligned,
     /// the header above each.
     fn vega_lite(&self, chart: &Chart) -> Value {
+        if let Some(rows) = sparklines(chart) {
+            return super::chart(ChartType::Spark).vega_lite(&rows);
+        }
         let values: Vec<Value> = points(chart)
             .enumerate()
             .map(|(row, (_, label, value))| json!({"row": row, "label": label, "value": value}))
@@ -66,4 +78,24 @@ impl ChartKind for Table {
     fn mermaid(&self, _chart: &Chart) -> Mermaid {
         Mermaid::Table
     }
+
+    /// A table has no legend; with sparklines, its rows' lines have the
+    /// sparkline chart's.
+    fn legend(&self, chart: &Chart) -> Vec<String> {
+        sparklines(chart).map_or_else(Vec::new, |rows| {
+            super::chart(ChartType::Spark).legend(&rows)
+        })
+    }
+}
+
+/// A table with sparklines as the sparkline chart of its rows.
+fn sparklines(chart: &Chart) -> Option<Chart> {
+    if !chart.takes_several_series() || chart.series.len() < 2 {
+        return None;
+    }
+    Some(Chart {
+        chart_type: ChartType::Spark,
+        spark: false,
+        ..chart.turned()
+    })
 }
