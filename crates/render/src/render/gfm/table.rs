@@ -117,7 +117,7 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
         })
         .collect();
     // A table's sparklines, kept as text.
-    if let Some((head, sparks)) = crate::render::table::spark_column(chart, &all, false) {
+    if let Some((head, sparks)) = crate::render::marks::spark_column(chart, &all, false) {
         columns.push(Column {
             header: head,
             numeric: false,

@@ -50,7 +50,7 @@ use crate::spec::{Chart, ChartType};
 pub(crate) use boxplot::value_scale as box_scale;
 pub(crate) use layers::{Layers, build as layered_plot, groups};
 pub(crate) use panels::charts as own_charts;
-pub(crate) use spark::sparkline;
+pub(crate) use table::spark_column;
 pub(crate) use trend::{notes as drawing_notes, vega_lite as drawing_vega_lite};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
 

@@ -12,8 +12,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::super::RenderOptions;
-use super::super::chart::header;
-use super::super::text::NumFormat;
+use super::super::text::{NumFormat, Style, clean_line, paint};
+use super::super::wrap::truncate;
 use super::{Body, Picture, WholeChart, iso_utc};
 use crate::spec::Chart;
 use crate::spec::grammar::{ChartSpec, Column};
@@ -46,13 +46,13 @@ impl WholeChart for Panels {
             if i > 0 {
                 lines.push(String::new());
             }
-            header(None, c.title.as_deref(), opts, lines);
+            if let Some(t) = &c.title {
+                let ascii = !opts.unicode;
+                let t = truncate(&clean_line(t.trim(), ascii), opts.width.max(1), ascii);
+                lines.push(paint(&t, Style::Dim, opts.color));
+            }
             if c.series.is_empty() {
-                lines.push(super::super::text::paint(
-                    "(no data)",
-                    super::super::text::Style::Dim,
-                    opts.color,
-                ));
+                lines.push(paint("(no data)", Style::Dim, opts.color));
                 continue;
             }
             super::chart(c.chart_type).terminal(c, opts, lines);

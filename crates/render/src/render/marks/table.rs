@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 
 use super::super::RenderOptions;
 use super::super::table;
+use super::super::text::clean_line;
+use super::spark::sparkline;
 use super::vega::{nonblank, points, titled, value_title};
 use super::{Body, ChartKind, Mermaid};
 use crate::spec::{Chart, ChartType};
@@ -20,7 +22,8 @@ pub(super) struct Table;
 
 impl ChartKind for Table {
     fn terminal(&self, chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
-        table::render(chart, opts, lines);
+        let spark = spark_column(chart, &chart.table_rows(), !opts.unicode);
+        table::render(chart, spark, opts, lines);
     }
 
     fn picture(&self, chart: &Chart) -> Body {
@@ -98,4 +101,33 @@ fn sparklines(chart: &Chart) -> Option<Chart> {
         spark: false,
         ..chart.turned()
     })
+}
+
+/// Cells a sparkline gets at most.
+const SPARK_MAX: usize = 24;
+
+/// The sparkline column of a table whose rows are series (`spark`, two
+/// or more value columns): its header (the first and last columns'
+/// names) and each row's line of its values across the columns.
+pub(crate) fn spark_column(
+    chart: &Chart,
+    rows: &[(impl AsRef<str>, Vec<Option<f64>>)],
+    ascii: bool,
+) -> Option<(String, Vec<String>)> {
+    if !chart.spark || chart.series.len() < 2 {
+        return None;
+    }
+    let name = |s: &crate::spec::Series| clean_line(s.name.trim(), ascii);
+    let (first, last) = (chart.series.first()?, chart.series.last()?);
+    let dash = if ascii { "-" } else { "–" };
+    let head = format!("{}{dash}{}", name(first), name(last));
+    let cells = SPARK_MAX.min(chart.series.len());
+    let sparks = rows
+        .iter()
+        .map(|(_, vals)| {
+            let vals: Vec<f64> = vals.iter().flatten().copied().collect();
+            sparkline(&vals, cells, ascii)
+        })
+        .collect();
+    Some((head, sparks))
 }

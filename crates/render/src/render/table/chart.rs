@@ -8,7 +8,6 @@ use comfy_table::CellAlignment;
 
 use super::{Layout, draw, overhead, share};
 use crate::render::RenderOptions;
-use crate::render::marks::sparkline;
 use crate::render::text::{
     ExactFormat, NumFormat, Style, additive, are_years, clean_line, clean_title, paint, titled,
     width,
@@ -19,14 +18,19 @@ use crate::spec::Chart;
 /// The label column gives way down to this many columns before numbers do.
 const LABEL_MIN: usize = 6;
 
-pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+/// Draws a chart's data as a table; `spark`, a column of sparklines (its
+/// header, a line a row), goes beside the values when every value column
+/// still fits whole beside it: it is the first thing a narrow width
+/// leaves out.
+pub fn render(
+    chart: &Chart,
+    spark: Option<(String, Vec<String>)>,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
     let rows = label_rows(chart, ascii);
-    // The sparklines go beside the values when every value column still
-    // fits whole beside them: they are the first thing a narrow width
-    // leaves out.
-    let spark = spark_column(chart, &rows, ascii);
     let mut spark_dropped = spark.is_some();
     let mut fitted = None;
     if let Some((head, sparks)) = &spark {
@@ -51,7 +55,10 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         (f.heads, f.cells, f.hidden)
     });
     let ncols = heads.len();
-    let spark_at = chart.spark.then_some(ncols - 1).filter(|_| !spark_dropped);
+    let spark_at = spark
+        .is_some()
+        .then_some(ncols - 1)
+        .filter(|_| !spark_dropped);
     let mut table = vec![heads];
     table.extend(cells);
     let align: Vec<CellAlignment> = (0..ncols)
@@ -80,35 +87,6 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
         let note = "(sparklines not shown at this width)";
         lines.push(paint(&truncate(note, w, ascii), Style::Dim, opts.color));
     }
-}
-
-/// Cells a sparkline gets at most.
-const SPARK_MAX: usize = 24;
-
-/// The sparkline column of a table whose rows are series (`spark`, two
-/// or more value columns): its header (the first and last columns'
-/// names) and each row's line of its values across the columns.
-pub(crate) fn spark_column(
-    chart: &Chart,
-    rows: &[(impl AsRef<str>, Vec<Option<f64>>)],
-    ascii: bool,
-) -> Option<(String, Vec<String>)> {
-    if !chart.spark || chart.series.len() < 2 {
-        return None;
-    }
-    let name = |s: &crate::spec::Series| clean_line(s.name.trim(), ascii);
-    let (first, last) = (chart.series.first()?, chart.series.last()?);
-    let dash = if ascii { "-" } else { "–" };
-    let head = format!("{}{dash}{}", name(first), name(last));
-    let cells = SPARK_MAX.min(chart.series.len());
-    let sparks = rows
-        .iter()
-        .map(|(_, vals)| {
-            let vals: Vec<f64> = vals.iter().flatten().copied().collect();
-            sparkline(&vals, cells, ascii)
-        })
-        .collect();
-    Some((head, sparks))
 }
 
 /// A table's columns fitted to `w`: the headers and cells cut to their

@@ -11,7 +11,6 @@
 mod chart;
 
 pub use chart::render;
-pub(crate) use chart::spark_column;
 
 use comfy_table::{
     Attribute, Cell, CellAlignment, ColumnConstraint, ContentArrangement, ContentLineStyle,

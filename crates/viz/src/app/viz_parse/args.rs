@@ -514,10 +514,9 @@ pub struct VizParseArgs {
     pub facet_scales: FacetScalesArg,
 
     // Issue 36: a table's sparkline column (p36).
-    /// With --chart table: a column of sparklines beside the values, one
-    /// per row, its values across the columns in order.
+    /// With --chart table: a sparkline per row beside its values.
     ///
-    /// For a table with a series per row: wide (a label column, then a
+    /// Each row's values across the columns in order. For a table with a series per row: wide (a label column, then a
     /// number column per period: -y each), or long with -s (each -s
     /// value a row, the -x values its columns). The column is headed by
     /// the first and last columns' names, and is the first left out when
