@@ -23,7 +23,7 @@ _viz__parse() {
 
     case "${cmd}" in
         viz__parse)
-            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --normalize --title --subtitle --x-label --y-label --unit --sort --stack --scale --x-scale --trend --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --facet --facet-columns --facet-scales --generate --help --version"
+            opts="-x -y -s -d -j -h -V --chart --format --label --value --series --aggregate --time-unit --filter --bins --max-groups --calculate --fold --fold-as --normalize --title --subtitle --x-label --y-label --unit --sort --stack --scale --x-scale --trend --max-points --keep --downsample --delimiter --decimal --dates --header --no-header --strict --threads --grammar --mark --rule --band --follow --extract --interval --window --rate --x --columns --id --facet --facet-columns --facet-scales --spark --generate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

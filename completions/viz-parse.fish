@@ -100,5 +100,6 @@ complete -c viz-parse -l strict -d 'Treat skipped rows and malformed event lines
 complete -c viz-parse -l grammar -d 'Write a layered `ui` chart (the plot grammar) instead of a `visualization`: -x is the x column, each -y a mark of its own (several -y share the axes), -s one series per value of a column. Columns are typed date (ISO 8601), number or string; a unit in a header, `pace (s/km)`, is the field\'s unit. At most 5,000 rows'
 complete -c viz-parse -l follow -d 'Read an endless input line by line and write a live chart: a `visualization` event with the input\'s `id` and `"live": true` at most every --interval, when something changed, and a last one at the end of input or at Ctrl-C. Lines may be plain numbers (several per line, named by a header line of words), CSV/TSV rows (header from the first line, or --columns), `key=value` tokens, `label: value` lines or JSON objects; -y NAME keeps only some series'
 complete -c viz-parse -l rate -d 'With --follow: plot the per-second change of a growing counter (between the times its lines were read; a counter that goes down was reset), in UNIT/s'
+complete -c viz-parse -l spark -d 'With --chart table: a sparkline per row beside its values'
 complete -c viz-parse -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c viz-parse -s V -l version -d 'Print version'

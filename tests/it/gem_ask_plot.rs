@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 /// One answer calling `name` with `args`: the recorded stream's first
 /// event (its call replaced, signature kept) and its closing event.
-fn call_reply(name: &str, args: Value) -> Reply {
+pub(crate) fn call_reply(name: &str, args: Value) -> Reply {
     let events = support::split_events(&fixture(
         "11-parallel-functionCall-stream-gemini-3.1-pro-preview.response.sse",
     ));
@@ -29,7 +29,7 @@ fn call_reply(name: &str, args: Value) -> Reply {
     ))
 }
 
-fn text_reply(t: &str) -> Reply {
+pub(crate) fn text_reply(t: &str) -> Reply {
     Reply::sse(&format!(
         "data: {}\r\n\r\n",
         json!({"candidates":[{"content":{"role":"model","parts":[{"text":t}]},"finishReason":"STOP","index":0}],
@@ -43,7 +43,7 @@ fn run_spec() -> Value {
            "marks":[{"type":"line","x":"km","y":"pace"},{"type":"line","x":"km","y":"hr"},{"type":"rule","xValue":5,"label":"5K"}]})
 }
 
-fn gem_ask(server: &FakeGemini, name: &str) -> assert_cmd::Command {
+pub(crate) fn gem_ask(server: &FakeGemini, name: &str) -> assert_cmd::Command {
     let mut cmd = support::gem_ask_cmd(server, &temp_dir(name));
     cmd.args(["-m", "gemini-3.1-pro-preview"]);
     cmd

@@ -40,7 +40,7 @@ pub(crate) fn event(args: &[&str], stdin: &str) -> String {
 
 /// The chart drawn at each width, Unicode and ASCII, colour off (and on
 /// at 80 columns); each line within the width, ASCII output ASCII.
-fn snapshots(event: &str, name: &str) {
+pub(crate) fn snapshots(event: &str, name: &str) {
     for w in WIDTHS {
         for (mode, tag) in [("--unicode", "unicode"), ("--ascii", "ascii")] {
             let args = [mode, "--color", "never", "--width", &w.to_string()];

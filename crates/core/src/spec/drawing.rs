@@ -116,6 +116,18 @@ pub struct Drawing {
     pub y_scale: Option<ScaleType>,
     pub x_scale: Option<ScaleType>,
     pub trend: Option<TrendMethod>,
+    /// A table's sparkline column (`--chart table --spark`).
+    pub spark: Option<SparkRows>,
+}
+
+/// Where a table's series per row come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SparkRows {
+    /// A wide table: each row a label and a value per column (period).
+    Rows,
+    /// A long table read with `-s`: each series a row, its points'
+    /// labels the columns.
+    Series,
 }
 
 impl Drawing {
@@ -130,6 +142,12 @@ impl Drawing {
             fits: Vec::new(),
         });
         check(chart)?;
+        if let Some(rows) = self.spark {
+            if rows == SparkRows::Series {
+                *chart = chart.turned();
+            }
+            chart.spark = true;
+        }
         if let Some(method) = self.trend {
             let fits = fit(chart_points(chart), method);
             chart.trend = Some(Trend { method, fits });

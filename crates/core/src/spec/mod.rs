@@ -14,7 +14,7 @@ mod options;
 pub mod order;
 pub mod reduce;
 
-pub use drawing::{Drawing, Fit, ScaleType, Stack, Trend, TrendMethod, trend_fits};
+pub use drawing::{Drawing, Fit, ScaleType, SparkRows, Stack, Trend, TrendMethod, trend_fits};
 pub use heatbins::{BinAxis, HeatBins};
 pub use options::{ArgOptions, OptionError, describe_value, enum_field, options_from_args};
 
@@ -309,6 +309,11 @@ pub struct Chart {
     /// each a run of equal bins; absent: both axes are categories.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bins: Option<HeatBins>,
+    /// Our extension (docs/events.md): a table whose rows are series
+    /// (a label, then a value per column: periods) gets a column of
+    /// sparklines, each row's values across the columns in order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spark: bool,
 }
 
 /// Why a spec was refused. The message is written for whoever sent it: a
@@ -426,6 +431,41 @@ impl Chart {
         Chart::deserialize(m).map_err(|e| SpecError::Invalid(format!("not a chart: {e}")))
     }
 
+    /// The chart turned: a series per label, a point per series (named
+    /// by it), in the order first met; the label and series titles
+    /// swapped. A long table read with `-s` turned has a row per series.
+    pub fn turned(&self) -> Chart {
+        let mut columns: Vec<Series> = Vec::new();
+        for s in &self.series {
+            for p in &s.points {
+                let at = match columns.iter().position(|c| c.name == p.label) {
+                    Some(i) => i,
+                    None => {
+                        columns.push(Series {
+                            name: p.label.clone(),
+                            points: Vec::new(),
+                            facet: None,
+                        });
+                        columns.len() - 1
+                    }
+                };
+                columns[at].points.push(Point::new(s.name.clone(), p.value));
+            }
+        }
+        Chart {
+            x_label: self.series_label.clone(),
+            series_label: self.x_label.clone(),
+            series: columns,
+            ..self.clone()
+        }
+    }
+
+    /// Whether it may hold several series: its kind does, or it is a
+    /// table with a sparkline column (a series per column).
+    pub fn takes_several_series(&self) -> bool {
+        self.chart_type.several_series() || (self.spark && self.chart_type == ChartType::Table)
+    }
+
     /// Checks the invariants renderers rely on: finite values, and one
     /// series for bar and table.
     pub fn validate(&self) -> Result<(), SpecError> {
@@ -435,7 +475,7 @@ impl Chart {
                     return panel.validate();
                 }
             }
-        } else if !self.chart_type.several_series() && self.series.len() > 1 {
+        } else if !self.takes_several_series() && self.series.len() > 1 {
             return Err(SpecError::TooManySeries {
                 chart: self.chart_type.as_str(),
                 count: self.series.len(),
@@ -556,7 +596,7 @@ pub fn finish(
     opts: &NormalizeOptions,
 ) -> Result<Chart, SpecError> {
     let non_empty: Vec<_> = reducers.into_iter().filter(|(_, r)| r.seen() > 0).collect();
-    if !chart.chart_type.several_series() && non_empty.len() > 1 {
+    if !chart.takes_several_series() && non_empty.len() > 1 {
         return Err(SpecError::TooManySeries {
             chart: chart.chart_type.as_str(),
             count: non_empty.len(),

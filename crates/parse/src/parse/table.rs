@@ -290,6 +290,12 @@ fn plan(
             .clone()
             .or_else(|| (names.real && values.len() == 1).then(|| list[values[0]].clone())),
         unit,
+        spark: chart_type == ChartType::Table && opts.drawing.spark.is_some(),
+        // A long table's rows with --spark are its series: their column
+        // names the label column.
+        series_label: series
+            .filter(|_| opts.drawing.spark.is_some())
+            .map(|s| list[s].clone()),
         ..Chart::default()
     };
     let chart = transform_titles(chart, &list, label, &values, opts);
@@ -419,6 +425,7 @@ fn choose_chart_type(
         chart_type,
         ChartType::Line | ChartType::Bar | ChartType::Spark
     ) && values.len() > 1
+        && !(chart_type == ChartType::Table && opts.drawing.spark.is_some())
     {
         return Err(ParseError::Data(format!(
             "a {} chart takes one series, got {} ({}): use --chart line or bar for several series, or give one -y/--value",

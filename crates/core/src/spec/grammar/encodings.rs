@@ -34,21 +34,27 @@ pub(super) fn check(spec: &ChartSpec, out: &mut Violations) {
         x: None,
         y: None,
     };
-    // A share of a whole has no axes: such marks are alone on a chart.
-    let share = |m: &&Mark| m.kind.takes() == Takes::Share;
-    let shares = spec.marks.iter().filter(share).count();
-    if shares > 0 && shares < spec.marks.len() {
-        let i = spec.marks.iter().position(|m| !share(&m)).unwrap_or(0);
-        let name = spec
-            .marks
-            .iter()
-            .find(share)
-            .map_or("", |m| m.kind.as_str());
+    // A share of a whole has no axes, a heatmap or a box plot has axes of
+    // its own: such marks are not on a chart with marks on shared axes.
+    let class = |m: &Mark| match m.kind.takes() {
+        Takes::Share => 1,
+        t if t.own_chart() => 2,
+        _ => 0,
+    };
+    if let Some(other) = spec.marks.iter().find(|m| class(m) != 0)
+        && let Some(i) = spec.marks.iter().position(|m| class(m) != class(other))
+    {
+        let name = other.kind.as_str();
+        let alone = if class(other) == 1 {
+            format!("{name} marks alone, or no {name} mark")
+        } else {
+            "rect and boxplot marks (each a chart of its own), or marks on shared axes".into()
+        };
         c.out.push(
             Rule::ScaleConflict,
             format!("spec.marks[{i}]"),
             format!("a {name} mark shares the chart with marks on axes"),
-            &format!("{name} marks alone, or no {name} mark"),
+            &alone,
         );
         return;
     }
@@ -113,7 +119,42 @@ impl Checker<'_> {
                 self.required(m.angle.as_deref(), path, "angle", NUMBER);
                 self.required(m.category.as_deref(), path, "category", ANY);
             }
+            // Axes of their own: they set no shared scale.
+            Takes::Grid => {
+                self.required(m.x.as_deref(), path, "x", ANY);
+                self.required(m.y.as_deref(), path, "y", ANY);
+                self.field(m.color.as_deref(), path, "color", NUMBER);
+            }
+            Takes::Distribution => self.distribution(m, path),
         }
+    }
+
+    /// A box plot: the values a number field on x or y, the groups (if
+    /// any) a field on the other.
+    fn distribution(&mut self, m: &Mark, path: &str) {
+        let number = |f: &Option<String>| {
+            f.as_deref()
+                .and_then(|f| self.spec.field_type(f))
+                .is_some_and(|t| t == FieldType::Number)
+        };
+        let values_on_x = number(&m.x) && !number(&m.y);
+        let (values, groups) = if values_on_x { ("x", "y") } else { ("y", "x") };
+        let (vf, gf) = if values_on_x {
+            (&m.x, &m.y)
+        } else {
+            (&m.y, &m.x)
+        };
+        if number(&m.x) && number(&m.y) {
+            self.out.push(
+                Rule::EncodingType,
+                path.to_string(),
+                "both x and y are number fields".into(),
+                "the values a number field on one of x, y; the groups on the other, or none",
+            );
+            return;
+        }
+        self.required(vf.as_deref(), path, values, NUMBER);
+        self.field(gf.as_deref(), path, groups, ANY);
     }
 
     fn xy_mark(&mut self, m: &Mark, path: &str, categories_on_y: bool, band: bool) {

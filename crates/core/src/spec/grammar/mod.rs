@@ -132,6 +132,8 @@ pub enum MarkKind {
     Rectangle,
     Rule,
     Sector,
+    Rect,
+    Boxplot,
 }
 
 /// What a kind of mark takes, as the validator checks it (see [`Mark`]).
@@ -148,10 +150,27 @@ pub enum Takes {
     /// `angle` (a number field) and `category`: a share of a whole, alone
     /// on its chart (no axes).
     Share,
+    /// `x` and `y` fields (categories, or numbers and dates as their
+    /// distinct values in order) and an optional `color` (a number
+    /// field, summed per cell, or `aggregate`d; absent: the rows
+    /// counted): a heatmap, a chart of its own.
+    Grid,
+    /// One number field on `x` or `y` (the values) and, on the other, an
+    /// optional field of groups: a box per group, a chart of its own.
+    Distribution,
+}
+
+impl Takes {
+    /// Drawn as a chart of its own, not on axes shared with other marks
+    /// (a heatmap, a box plot): several such marks are drawn one under
+    /// another.
+    pub fn own_chart(self) -> bool {
+        matches!(self, Takes::Grid | Takes::Distribution)
+    }
 }
 
 /// Every mark kind: its name and what its encodings are checked as.
-pub const MARKS: [(MarkKind, &str, Takes); 7] = [
+pub const MARKS: [(MarkKind, &str, Takes); 9] = [
     (
         MarkKind::Line,
         "line",
@@ -187,6 +206,8 @@ pub const MARKS: [(MarkKind, &str, Takes); 7] = [
     (MarkKind::Rectangle, "rectangle", Takes::Bounds),
     (MarkKind::Rule, "rule", Takes::Reference),
     (MarkKind::Sector, "sector", Takes::Share),
+    (MarkKind::Rect, "rect", Takes::Grid),
+    (MarkKind::Boxplot, "boxplot", Takes::Distribution),
 ];
 
 impl MarkKind {
@@ -231,6 +252,8 @@ impl MarkKind {
 /// | rectangle | optional pairs `xStart`/`xEnd`, `yStart`/`yEnd`; a missing pair spans the plot |
 /// | rule | one of `xValue`, `yValue`, `x`, `y`; optional `label` |
 /// | sector | `angle` (a number field), `category` |
+/// | rect | `x`, `y` (any fields: a cell per pair of values), optional `color` (a number field) and `aggregate` |
+/// | boxplot | a number field on `x` or `y`, optional groups on the other; whiskers at 1.5 IQR |
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Mark {
@@ -260,6 +283,67 @@ pub struct Mark {
     pub angle: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
+    /// A rect's value: a number field; absent, each cell counts its rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+    /// How a rect's cell makes one value of its rows' `color`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregate: Option<Aggregate>,
+}
+
+/// How a cell of several rows gets its value, Vega-Lite's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Aggregate {
+    /// The rows (the field is not read).
+    Count,
+    #[default]
+    Sum,
+    Mean,
+    Median,
+    Min,
+    Max,
+}
+
+impl Aggregate {
+    pub const ALL: [Aggregate; 6] = [
+        Aggregate::Count,
+        Aggregate::Sum,
+        Aggregate::Mean,
+        Aggregate::Median,
+        Aggregate::Min,
+        Aggregate::Max,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aggregate::Count => "count",
+            Aggregate::Sum => "sum",
+            Aggregate::Mean => "mean",
+            Aggregate::Median => "median",
+            Aggregate::Min => "min",
+            Aggregate::Max => "max",
+        }
+    }
+
+    /// One value of a cell's values (none: no value).
+    pub fn of(self, values: &mut [f64]) -> Option<f64> {
+        if values.is_empty() {
+            return None;
+        }
+        let n = values.len() as f64;
+        Some(match self {
+            Aggregate::Count => n,
+            Aggregate::Sum => values.iter().sum(),
+            Aggregate::Mean => values.iter().sum::<f64>() / n,
+            Aggregate::Median => {
+                values.sort_unstable_by(f64::total_cmp);
+                crate::spec::boxplot::quantile(values, 0.5)
+            }
+            Aggregate::Min => values.iter().copied().fold(f64::INFINITY, f64::min),
+            Aggregate::Max => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        })
+    }
 }
 
 impl Mark {
@@ -279,6 +363,8 @@ impl Mark {
             label: None,
             angle: None,
             category: None,
+            color: None,
+            aggregate: None,
         }
     }
 }

@@ -262,7 +262,7 @@ fn declare_used_fields(spec: &mut ChartSpec) {
     let mut names: Vec<String> = Vec::new();
     for m in &spec.marks {
         names.extend(
-            [&m.x, &m.y, &m.angle, &m.category, &m.series]
+            [&m.x, &m.y, &m.angle, &m.category, &m.series, &m.color]
                 .into_iter()
                 .flatten()
                 .cloned(),

@@ -71,6 +71,7 @@ pub(super) fn extras(obj: &Map<String, Value>) -> Result<Extras, ToolArgsError> 
             y_scale: word(obj, "yScale", scales, scale)?,
             x_scale: word(obj, "xScale", scales, scale)?,
             trend: trend_method,
+            spark: None,
         },
         facet: facet(obj)?,
     })

@@ -501,6 +501,21 @@ pub fn chart_markdown(chart: &Chart) -> String {
 pub fn spec_markdown(title: Option<&str>, spec: &crate::spec::grammar::ChartSpec) -> String {
     let mut s = String::new();
     let title = title.filter(|t| !t.trim().is_empty());
+    // Marks that are charts of their own: each chart as the quick chart
+    // it equals (a heatmap's rows by columns, a box plot's numbers).
+    let own = super::marks::own_charts(spec);
+    if !own.is_empty() {
+        if let Some(t) = title {
+            s.push_str(&format!("**{}**\n\n", inline(t)));
+        }
+        for (i, c) in own.iter().enumerate() {
+            if i > 0 {
+                s.push('\n');
+            }
+            s.push_str(&chart_markdown(c));
+        }
+        return s;
+    }
     match XyChart::from_spec(title, spec) {
         Ok(xy) => {
             xy.write(&mut s);

@@ -100,11 +100,11 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
             numeric: true,
         });
     }
-    let all = chart.table_rows();
+    let mut all = chart.table_rows();
     let more = all.len().saturating_sub(MAX_DATA_ROWS);
-    let rows: Vec<Vec<String>> = all
-        .into_iter()
-        .take(MAX_DATA_ROWS)
+    all.truncate(MAX_DATA_ROWS);
+    let mut rows: Vec<Vec<String>> = all
+        .iter()
         .map(|(l, values)| {
             let mut r = vec![l.to_string()];
             r.extend(
@@ -116,6 +116,16 @@ pub fn chart_data(chart: &Chart, out: &mut String) {
             r
         })
         .collect();
+    // A table's sparklines, kept as text.
+    if let Some((head, sparks)) = crate::render::marks::spark_column(chart, &all, false) {
+        columns.push(Column {
+            header: head,
+            numeric: false,
+        });
+        for (r, s) in rows.iter_mut().zip(sparks) {
+            r.push(s);
+        }
+    }
     write(&columns, &rows, out);
     if more > 0 {
         out.push_str(&format!(

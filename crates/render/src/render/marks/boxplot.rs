@@ -7,19 +7,28 @@
 //! rows), Vega-Lite's own `boxplot` (`extent: 1.5`) computes the same box
 //! from them; else the box is drawn from its numbers, in the layers that
 //! `boxplot` expands to (a rule, a bar, a tick, points). Mermaid has no
-//! box plot: a report shows the table of numbers. No grammar mark.
+//! box plot: a report shows the table of numbers.
+//!
+//! The grammar's `boxplot` mark is the same chart ([`BoxMark`]): the
+//! values a number field on `x` or `y`, a box per value of the field on
+//! the other (or one box), drawn by this file's code as a chart of its
+//! own (`panels.rs`); in Vega-Lite its own `boxplot` (`extent: 1.5`)
+//! over the spec's rows, upright when the values are on `y`.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::super::RenderOptions;
 use super::super::plot::axes::{Anchor, Scale, place_labels};
 use super::super::plot::series_style;
 use super::super::text::{Line, Style, clean_line, paint, titled, width};
 use super::super::wrap::truncate;
+use super::panels::{Categories, Panels};
+use super::vega::field_ref;
 use super::vega::{nonblank, value_title};
-use super::{Body, ChartKind, Mermaid};
-use crate::spec::Chart;
+use super::{Body, ChartKind, GrammarMark, Layers, Mermaid, VegaLayers, WholeChart};
 use crate::spec::boxplot::BoxStats;
+use crate::spec::grammar::{ChartSpec, Column, FieldType, Mark};
+use crate::spec::{Chart, ChartType};
 
 pub(super) struct BoxPlot;
 
@@ -127,6 +136,94 @@ impl ChartKind for BoxPlot {
 
     fn mermaid(&self, _chart: &Chart) -> Mermaid {
         Mermaid::Refused("box plot")
+    }
+}
+
+/// The grammar's `boxplot` mark: a box plot of its own.
+pub(super) struct BoxMark;
+
+/// A boxplot mark's values field and its groups' field (if any): the
+/// values are on x when x alone is a number field.
+fn values_and_groups<'m>(spec: &ChartSpec, m: &'m Mark) -> Option<(&'m str, Option<&'m str>)> {
+    let number = |f: &Option<String>| {
+        f.as_deref()
+            .is_some_and(|f| spec.field_type(f) == Some(FieldType::Number))
+    };
+    if number(&m.x) && !number(&m.y) {
+        Some((m.x.as_deref()?, m.y.as_deref()))
+    } else {
+        Some((m.y.as_deref()?, m.x.as_deref()))
+    }
+}
+
+impl GrammarMark for BoxMark {
+    fn on_axes(&self) -> bool {
+        false
+    }
+
+    fn whole_chart(&self, _spec: &ChartSpec) -> Option<&'static dyn WholeChart> {
+        Some(&Panels)
+    }
+
+    /// Never on shared axes: the chart is its own.
+    fn layers(&self, _b: &mut Layers, _m: &Mark) {}
+
+    /// A box per group, in the groups' order (text as met, numbers up).
+    fn chart_of(&self, spec: &ChartSpec, m: &Mark) -> Option<Chart> {
+        let (values, groups) = values_and_groups(spec, m)?;
+        let Some(Column::Number(v)) = spec.column(values) else {
+            return None;
+        };
+        let label = spec.field_label(values).to_string();
+        let (names, of_row) = match groups.and_then(|g| spec.column(g)) {
+            Some(col) => {
+                let c = Categories::read(&col);
+                (c.names, c.of_row)
+            }
+            None => (vec![label.clone()], vec![Some(0); v.len()]),
+        };
+        let mut each: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+        for (g, v) in of_row.iter().zip(&v) {
+            if let (Some(g), Some(v)) = (g, v) {
+                each[*g].push(*v);
+            }
+        }
+        let series = names
+            .into_iter()
+            .zip(each)
+            .filter_map(|(name, mut vs)| Some(BoxStats::of(&mut vs)?.series(name)))
+            .collect();
+        Some(Chart {
+            chart_type: ChartType::Box,
+            y_label: Some(label),
+            unit: spec.field(values).and_then(|f| f.unit.clone()),
+            series_label: groups.map(|g| spec.field_label(g).to_string()),
+            series,
+            ..Chart::default()
+        })
+    }
+
+    /// Vega-Lite's own box plot over the rows, whiskers at 1.5 IQR: the
+    /// same box the terminal draws.
+    fn vega_lite(&self, p: &mut VegaLayers, m: &Mark, out: &mut Vec<Value>) {
+        let spec = p.spec;
+        let Some((values, groups)) = values_and_groups(spec, m) else {
+            return;
+        };
+        let on_x = m.x.as_deref() == Some(values);
+        let (vch, gch) = if on_x { ("x", "y") } else { ("y", "x") };
+        let unit = spec.field(values).and_then(|f| f.unit.as_deref());
+        let mut enc = Map::new();
+        enc.insert(
+            vch.into(),
+            json!({"field": field_ref(values), "type": "quantitative",
+                   "title": titled(Some(spec.field_label(values)), unit),
+                   "scale": {"zero": false}}),
+        );
+        if let Some(g) = groups {
+            enc.insert(gch.into(), super::heatmap::discrete(spec, g));
+        }
+        out.push(json!({"mark": {"type": "boxplot", "extent": 1.5}, "encoding": enc}));
     }
 }
 

@@ -12,19 +12,29 @@
 //! numbers (viz-parse's heatmap of numbers) draws every bin of it in
 //! order, the empty ones too, and Vega-Lite bins that axis (`bin`,
 //! quantitative, `x2`/`y2` the bins' ends); mermaid has no heatmap, so a report shows
-//! the table of rows by columns. No grammar mark.
+//! the table of rows by columns.
+//!
+//! The grammar's `rect` mark is the same chart ([`Rect`]): its `x` values
+//! across, its `y` values down, each cell its rows' `color` summed (or
+//! `aggregate`d; without `color`, its rows counted), drawn by this
+//! file's code as a chart of its own (`panels.rs`); in Vega-Lite a
+//! `rect` over the spec's rows with the colour's `aggregate`.
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::super::RenderOptions;
 use super::super::plot::axes::{Anchor, place_labels};
 use super::super::text::{NumFormat, Style, clean_line, paint, titled, width};
 use super::super::wrap::truncate;
+use super::WholeChart;
+use super::panels::{Categories, Panels};
+use super::vega::field_ref;
 use super::vega::{nonblank, value_title};
-use super::{Body, ChartKind, ColourScale, Mermaid, Rgb};
-use crate::spec::{BinAxis, Chart};
+use super::{Body, ChartKind, ColourScale, GrammarMark, Layers, Mermaid, Rgb, VegaLayers};
+use crate::spec::grammar::{Aggregate, ChartSpec, Column, FieldType, Mark};
+use crate::spec::{BinAxis, Chart, ChartType, Point, Series};
 
 pub(super) struct Heatmap;
 
@@ -291,6 +301,145 @@ impl ChartKind for Heatmap {
     fn mermaid(&self, _chart: &Chart) -> Mermaid {
         Mermaid::Refused("heatmap")
     }
+}
+
+/// The grammar's `rect` mark: a heatmap of its own.
+pub(super) struct Rect;
+
+/// How a rect's cells get their value: its aggregate, `count` without a
+/// `color` field, else `sum` unless it says.
+fn aggregate(m: &Mark) -> Aggregate {
+    match (&m.color, m.aggregate) {
+        (None, _) => Aggregate::Count,
+        (Some(_), a) => a.unwrap_or_default(),
+    }
+}
+
+/// What a rect's colour means: `count`, or the aggregate of its field.
+fn colour_title(spec: &ChartSpec, m: &Mark) -> String {
+    match (&m.color, aggregate(m)) {
+        (Some(f), a) if a != Aggregate::Count => {
+            format!("{} of {}", a.as_str(), spec.field_label(f))
+        }
+        _ => "count".into(),
+    }
+}
+
+impl GrammarMark for Rect {
+    fn on_axes(&self) -> bool {
+        false
+    }
+
+    fn whole_chart(&self, _spec: &ChartSpec) -> Option<&'static dyn WholeChart> {
+        Some(&Panels)
+    }
+
+    /// Never on shared axes: the chart is its own.
+    fn layers(&self, _b: &mut Layers, _m: &Mark) {}
+
+    /// The heatmap: the `y` values are its rows, the `x` values its
+    /// columns.
+    fn chart_of(&self, spec: &ChartSpec, m: &Mark) -> Option<Chart> {
+        let (x, y) = (m.x.as_deref()?, m.y.as_deref()?);
+        let (across, down) = (
+            Categories::read(&spec.column(x)?),
+            Categories::read(&spec.column(y)?),
+        );
+        let how = aggregate(m);
+        let values = match m.color.as_deref().and_then(|f| spec.column(f)) {
+            Some(Column::Number(v)) if how != Aggregate::Count => Some(v),
+            _ => None,
+        };
+        let mut cells: HashMap<(usize, usize), Vec<f64>> = HashMap::new();
+        for (i, (c, r)) in across.of_row.iter().zip(&down.of_row).enumerate() {
+            let (Some(c), Some(r)) = (c, r) else { continue };
+            let v = match &values {
+                Some(v) => match v.get(i).copied().flatten() {
+                    Some(v) => v,
+                    None => continue,
+                },
+                None => 1.0,
+            };
+            cells.entry((*r, *c)).or_default().push(v);
+        }
+        let series = down
+            .names
+            .iter()
+            .enumerate()
+            .map(|(r, name)| Series {
+                name: name.clone(),
+                points: across
+                    .names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(c, label)| {
+                        let v = how.of(cells.get_mut(&(r, c))?)?;
+                        Some(Point::new(label.clone(), v))
+                    })
+                    .collect(),
+                facet: None,
+            })
+            .filter(|s| !s.points.is_empty())
+            .collect();
+        let unit = m.color.as_deref().and_then(|f| spec.field(f)?.unit.clone());
+        Some(Chart {
+            chart_type: ChartType::Heatmap,
+            x_label: Some(spec.field_label(x).to_string()),
+            series_label: Some(spec.field_label(y).to_string()),
+            y_label: Some(colour_title(spec, m)),
+            unit: unit.filter(|_| how != Aggregate::Count),
+            series,
+            ..Chart::default()
+        })
+    }
+
+    /// A `rect` per pair of values (categories, or numbers and dates in
+    /// order), its colour the rows' aggregate on a sequential scale.
+    fn vega_lite(&self, p: &mut VegaLayers, m: &Mark, out: &mut Vec<Value>) {
+        let spec = p.spec;
+        let mut enc = Map::new();
+        for (ch, f) in [("x", &m.x), ("y", &m.y)] {
+            if let Some(f) = f {
+                enc.insert(ch.into(), discrete(spec, f));
+            }
+        }
+        let how = aggregate(m);
+        let unit = m
+            .color
+            .as_deref()
+            .and_then(|f| spec.field(f)?.unit.as_deref());
+        let title = titled(
+            Some(&colour_title(spec, m)),
+            unit.filter(|_| how != Aggregate::Count),
+        );
+        let mut colour = json!({"aggregate": how.as_str(), "type": "quantitative",
+            "title": title, "scale": {"scheme": "viridis"}});
+        if let (Some(f), false) = (&m.color, how == Aggregate::Count) {
+            colour["field"] = field_ref(f).into();
+        }
+        enc.insert("color".into(), colour);
+        out.push(p.layer(json!({"type": "rect"}), enc));
+    }
+}
+
+/// A position channel of a field's values as categories: text in the
+/// order met, numbers ascending, dates by day (a time unit).
+pub(super) fn discrete(spec: &ChartSpec, f: &str) -> Value {
+    let ty = spec.field_type(f);
+    let unit = spec.field(f).and_then(|d| d.unit.as_deref());
+    let mut c = json!({"field": field_ref(f), "title": titled(Some(spec.field_label(f)), unit)});
+    match ty {
+        Some(FieldType::String) => {
+            c["type"] = "nominal".into();
+            c["sort"] = Value::Null;
+        }
+        Some(FieldType::Date) => {
+            c["type"] = "ordinal".into();
+            c["timeUnit"] = "utcyearmonthdate".into();
+        }
+        _ => c["type"] = "ordinal".into(),
+    }
+    c
 }
 
 /// The terminal's sizes: the row labels' width, each cell's, the columns

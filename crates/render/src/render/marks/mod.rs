@@ -28,6 +28,7 @@ mod heatmap;
 mod hist;
 mod layers;
 mod line;
+mod panels;
 mod point;
 mod rectangle;
 mod rule;
@@ -49,6 +50,8 @@ use crate::spec::{Chart, ChartType};
 pub(crate) use boxplot::value_scale as box_scale;
 pub(crate) use heatmap::Grid as HeatGrid;
 pub(crate) use layers::{Layers, build as layered_plot, groups};
+pub(crate) use panels::charts as own_charts;
+pub(crate) use table::spark_column;
 pub(crate) use trend::{notes as drawing_notes, vega_lite as drawing_vega_lite};
 pub(crate) use vega::{VegaLayers, iso_utc, nonblank, titled};
 
@@ -62,6 +65,8 @@ pub(crate) fn of(kind: MarkKind) -> &'static dyn GrammarMark {
         MarkKind::Rectangle => &rectangle::Rectangle,
         MarkKind::Rule => &rule::Rule,
         MarkKind::Sector => &sector::Sector,
+        MarkKind::Rect => &heatmap::Rect,
+        MarkKind::Boxplot => &boxplot::BoxMark,
     }
 }
 
@@ -119,6 +124,13 @@ pub(crate) trait GrammarMark: Sync {
     /// A layout of the whole chart this mark asks for when it is on it,
     /// instead of every mark on shared axes.
     fn whole_chart(&self, _spec: &ChartSpec) -> Option<&'static dyn WholeChart> {
+        None
+    }
+
+    /// A chart of its own (`Takes::own_chart`: a heatmap, a box plot):
+    /// the quick chart it equals, drawn by that chart's kind in the
+    /// terminal, SVG and Markdown (`panels.rs`).
+    fn chart_of(&self, _spec: &ChartSpec, _m: &Mark) -> Option<Chart> {
         None
     }
 
@@ -255,6 +267,9 @@ pub(crate) enum Body {
         category: Option<String>,
         unit: Option<String>,
     },
+    /// Charts of their own side by side, each with its title (a grammar
+    /// chart's `rect` and `boxplot` marks).
+    Panels(Vec<(Option<String>, Body)>),
     /// Nothing to draw.
     NoData,
 }

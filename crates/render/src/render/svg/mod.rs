@@ -67,7 +67,13 @@ fn facet_svg(chart: &Chart, facet: &crate::spec::Facet, f: Frame) -> Result<Stri
             draw_body(pf, body)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let cols = facet.columns.unwrap_or(3).clamp(1, docs.len().max(1));
+    grid(docs, facet.columns.unwrap_or(3), f)
+}
+
+/// Pictures drawn whole, laid in a grid of up to `cols` columns under
+/// the frame's title and notes, as nested `<svg>` elements.
+fn grid(docs: Vec<String>, cols: usize, f: Frame) -> Result<String, DrawFailed> {
+    let cols = cols.clamp(1, docs.len().max(1));
     let sizes: Vec<(u32, u32)> = docs.iter().map(|d| svg_size(d)).collect();
     let cw = sizes.iter().map(|s| s.0).max().unwrap_or(frame::WIDTH);
     let ch = sizes.iter().map(|s| s.1).max().unwrap_or(0);
@@ -193,6 +199,19 @@ fn draw_body(mut f: Frame, body: Body) -> Result<String, DrawFailed> {
             let titles = (value_title.as_deref(), category.as_deref());
             grid::boxes(&groups, titles, unit.as_deref(), a)
         }),
+        Body::Panels(panels) => {
+            let docs = panels
+                .into_iter()
+                .map(|(title, body)| {
+                    let pf = Frame {
+                        title,
+                        ..Frame::default()
+                    };
+                    draw_body(pf, body)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            grid(docs, 2, f)
+        }
         Body::NoData => f.render(40, frame::no_data),
     }
 }

@@ -18,45 +18,53 @@ use crate::spec::Chart;
 /// The label column gives way down to this many columns before numbers do.
 const LABEL_MIN: usize = 6;
 
-pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
+/// Draws a chart's data as a table; `spark`, a column of sparklines (its
+/// header, a line a row), goes beside the values when every value column
+/// still fits whole beside it: it is the first thing a narrow width
+/// leaves out.
+pub fn render(
+    chart: &Chart,
+    spark: Option<(String, Vec<String>)>,
+    opts: &RenderOptions,
+    lines: &mut Vec<String>,
+) {
     let ascii = !opts.unicode;
     let w = opts.width.max(1);
-    let mut heads = headers(chart, ascii);
     let rows = label_rows(chart, ascii);
-    let mut cells = format_cells(chart, &rows, false);
-
-    // Columns that cannot get even three characters are left out and said so.
-    let mut ncols = heads.len();
-    while ncols > 2 && overhead(ncols) + 3 * ncols > w {
-        ncols -= 1;
-    }
-    let hidden = heads.len() - ncols;
-    heads.truncate(ncols);
-    for r in &mut cells {
-        r.truncate(ncols);
-    }
-
-    let (mut natural, mut numbers) = natural_widths(&cells, &heads);
-    let budget = w.saturating_sub(overhead(ncols));
-    if numbers[1..].iter().sum::<usize>() + natural[0].min(LABEL_MIN) > budget {
-        // A cut number would mislead; the compact form (37.4M) is still true.
-        cells = format_cells(chart, &rows, true);
-        for r in &mut cells {
-            r.truncate(ncols);
+    let mut spark_dropped = spark.is_some();
+    let mut fitted = None;
+    if let Some((head, sparks)) = &spark {
+        let sw = sparks.iter().map(|s| width(s)).max().unwrap_or(1).max(5);
+        let f = fit_columns(chart, &rows, w.saturating_sub(sw + 3), ascii);
+        let whole_numbers = f.widths[1..]
+            .iter()
+            .zip(&f.numbers[1..])
+            .all(|(a, b)| a >= b);
+        if f.hidden == 0 && !f.compact && whole_numbers {
+            let (mut heads, mut cells) = (f.heads, f.cells);
+            heads.push(truncate(head, sw, ascii));
+            for (r, sp) in cells.iter_mut().zip(sparks) {
+                r.push(sp.clone());
+            }
+            fitted = Some((heads, cells, 0));
+            spark_dropped = false;
         }
-        (natural, numbers) = natural_widths(&cells, &heads);
     }
-    let widths = plan(&natural, &numbers, budget);
-    cut_to(&mut heads, &widths, ascii);
-    for r in &mut cells {
-        cut_to(r, &widths, ascii);
-    }
-
+    let (heads, cells, hidden) = fitted.unwrap_or_else(|| {
+        let f = fit_columns(chart, &rows, w, ascii);
+        (f.heads, f.cells, f.hidden)
+    });
+    let ncols = heads.len();
+    let spark_at = spark
+        .is_some()
+        .then_some(ncols - 1)
+        .filter(|_| !spark_dropped);
     let mut table = vec![heads];
     table.extend(cells);
     let align: Vec<CellAlignment> = (0..ncols)
         .map(|c| match c {
             0 => CellAlignment::Left,
+            c if Some(c) == spark_at => CellAlignment::Left,
             _ => CellAlignment::Right,
         })
         .collect();
@@ -74,6 +82,66 @@ pub fn render(chart: &Chart, opts: &RenderOptions, lines: &mut Vec<String>) {
             if hidden == 1 { "" } else { "s" }
         );
         lines.push(paint(&truncate(&note, w, ascii), Style::Dim, opts.color));
+    }
+    if spark_dropped {
+        let note = "(sparklines not shown at this width)";
+        lines.push(paint(&truncate(note, w, ascii), Style::Dim, opts.color));
+    }
+}
+
+/// A table's columns fitted to `w`: the headers and cells cut to their
+/// widths, the columns left out, whether numbers took their compact form,
+/// the widths and the numbers' own widths.
+struct Fitted {
+    heads: Vec<String>,
+    cells: Vec<Vec<String>>,
+    hidden: usize,
+    compact: bool,
+    widths: Vec<usize>,
+    numbers: Vec<usize>,
+}
+
+fn fit_columns(
+    chart: &Chart,
+    rows: &[(String, Vec<Option<f64>>)],
+    w: usize,
+    ascii: bool,
+) -> Fitted {
+    let mut heads = headers(chart, ascii);
+    let mut cells = format_cells(chart, rows, false);
+    // Columns that cannot get even three characters are left out and said so.
+    let mut ncols = heads.len();
+    while ncols > 2 && overhead(ncols) + 3 * ncols > w {
+        ncols -= 1;
+    }
+    let hidden = heads.len() - ncols;
+    heads.truncate(ncols);
+    for r in &mut cells {
+        r.truncate(ncols);
+    }
+    let (mut natural, mut numbers) = natural_widths(&cells, &heads);
+    let budget = w.saturating_sub(overhead(ncols));
+    let compact = numbers[1..].iter().sum::<usize>() + natural[0].min(LABEL_MIN) > budget;
+    if compact {
+        // A cut number would mislead; the compact form (37.4M) is still true.
+        cells = format_cells(chart, rows, true);
+        for r in &mut cells {
+            r.truncate(ncols);
+        }
+        (natural, numbers) = natural_widths(&cells, &heads);
+    }
+    let widths = plan(&natural, &numbers, budget);
+    cut_to(&mut heads, &widths, ascii);
+    for r in &mut cells {
+        cut_to(r, &widths, ascii);
+    }
+    Fitted {
+        heads,
+        cells,
+        hidden,
+        compact,
+        widths,
+        numbers,
     }
 }
 

@@ -10,7 +10,7 @@
 //! nearest-point hover, `xRangeSelection` an x brush, `scrollableX` pan
 //! and zoom of x.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::preamble;
 use crate::render::marks::{self, VegaLayers, iso_utc};
@@ -21,6 +21,11 @@ use crate::spec::grammar::{ChartSpec, FieldType, parse_date};
 pub fn grammar_spec(title: Option<&str>, fallback: Option<&str>, spec: &ChartSpec) -> Value {
     let mut top = preamble(title, None, fallback);
     let mut plan = VegaLayers::new(spec);
+    if spec.marks.iter().any(|m| m.kind.takes().own_chart()) {
+        top.insert("data".into(), json!({"values": rows(spec)}));
+        own_charts(&mut plan, &mut top);
+        return Value::Object(top);
+    }
     let off_axes = spec.marks.iter().all(|m| !marks::of(m.kind).on_axes());
     if off_axes {
         top.insert("width".into(), 300.into());
@@ -41,6 +46,40 @@ pub fn grammar_spec(title: Option<&str>, fallback: Option<&str>, spec: &ChartSpe
     }
     top.insert("layer".into(), Value::Array(layers));
     Value::Object(top)
+}
+
+/// Marks that are charts of their own (a heatmap, a box plot; the
+/// validator keeps other marks off their chart): one view, or a view
+/// each one under another (`vconcat`), titled by the mark's label, over
+/// the rows the top level carries. `interaction` rides along in
+/// `usermeta` only: its selections are along a shared x.
+fn own_charts(plan: &mut VegaLayers, top: &mut Map<String, Value>) {
+    let spec = plan.spec;
+    let mut views: Vec<Value> = spec
+        .marks
+        .iter()
+        .map(|m| {
+            let mut layers = Vec::new();
+            marks::of(m.kind).vega_lite(plan, m, &mut layers);
+            let mut view = json!({"layer": layers});
+            if let Some(l) = marks::nonblank(m.label.as_deref()) {
+                view["title"] = l.into();
+            }
+            view
+        })
+        .collect();
+    if let Some(i) = &spec.interaction {
+        top.insert("usermeta".into(), json!({"interaction": i}));
+    }
+    if views.len() == 1
+        && let Value::Object(view) = views.remove(0)
+    {
+        for (k, v) in view {
+            top.entry(k).or_insert(v);
+        }
+        return;
+    }
+    top.insert("vconcat".into(), Value::Array(views));
 }
 
 /// The rows with date cells as RFC 3339 UTC (a cell that is not a date is

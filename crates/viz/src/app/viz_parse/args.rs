@@ -518,6 +518,17 @@ pub struct VizParseArgs {
     #[arg(help_heading = CHART, long, value_enum, value_name = "SCALES", requires = "facet",
           default_value_t = FacetScalesArg::Shared)]
     pub facet_scales: FacetScalesArg,
+
+    // Issue 36: a table's sparkline column (p36).
+    /// With --chart table: a sparkline per row beside its values.
+    ///
+    /// Each row's values across the columns in order. For a table with a series per row: wide (a label column, then a
+    /// number column per period: -y each), or long with -s (each -s
+    /// value a row, the -x values its columns). The column is headed by
+    /// the first and last columns' names, and is the first left out when
+    /// the width is short. Markdown keeps the sparklines as text.
+    #[arg(help_heading = CHART, long, conflicts_with_all = ["grammar", "follow", "facet"])]
+    pub spark: bool,
 }
 
 impl VizParseArgs {

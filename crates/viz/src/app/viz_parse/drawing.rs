@@ -5,7 +5,7 @@
 use super::OptionsError;
 use super::args::{ChartArg, ScaleArg, StackArg, TrendArg, VizParseArgs};
 use crate::parse::ParseOptions;
-use crate::spec::{self, ChartType, ScaleType, Stack, TrendMethod};
+use crate::spec::{self, ChartType, ScaleType, SparkRows, Stack, TrendMethod};
 
 /// `--stack` without `--chart` asks for bars.
 pub(super) fn default_chart(opts: &mut ParseOptions) {
@@ -32,6 +32,12 @@ pub(super) fn drawing(args: &VizParseArgs) -> Result<spec::Drawing, OptionsError
             TrendArg::Linear => TrendMethod::Linear,
             TrendArg::Loess => TrendMethod::Loess,
         }),
+        // A long table's series are its rows; a wide one's rows are.
+        spark: args.spark.then_some(if args.series.is_some() {
+            SparkRows::Series
+        } else {
+            SparkRows::Rows
+        }),
     };
     if d == spec::Drawing::default() {
         return Ok(d);
@@ -43,6 +49,9 @@ pub(super) fn drawing(args: &VizParseArgs) -> Result<spec::Drawing, OptionsError
         );
     }
     let chart = args.chart;
+    if d.spark.is_some() && chart != Some(ChartArg::Table) {
+        return no("--spark adds a column of sparklines to --chart table");
+    }
     if d.stack.is_some() && chart.is_some_and(|c| c != ChartArg::Bar) {
         return no("--stack goes with --chart bar (several series: -s COLUMN or several -y)");
     }

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::agent::toolbox::{Done, Failed, Level, Ran, Source, Tool};
 use crate::events::Event;
-use crate::spec::grammar::{self, ChartSpec, Limits, MarkKind};
+use crate::spec::grammar::{self, Aggregate, ChartSpec, Limits, MarkKind};
 
 pub const PLOT: &str = "plot";
 
@@ -51,6 +51,7 @@ fn declaration() -> Value {
         "domain": {"type": "array", "items": {"type": ["number", "string"]}, "minItems": 2, "maxItems": 2}
     }});
     let marks: Vec<&str> = MarkKind::ALL.iter().map(|k| k.as_str()).collect();
+    let aggregates: Vec<&str> = Aggregate::ALL.iter().map(|a| a.as_str()).collect();
     json!({
         "name": PLOT,
         "description": format!(
@@ -61,7 +62,13 @@ fn declaration() -> Value {
              (ISO 8601), label, unit) and lists marks drawn in order: line/point/bar {{x, y, series}}, \
              area {{x, y}} or a band {{x, yStart, yEnd}}, rectangle {{xStart, xEnd, yStart, yEnd}} \
              (a missing pair spans the plot), rule {{xValue or yValue, label}}, sector {{angle, \
-             category}} (alone). x, y, angle and category name fields; series names a string field \
+             category}} (alone), and, each a chart of its own (not with marks on axes; several \
+             are drawn one under another, titled by their label): rect {{x, y, color, aggregate}} \
+             (a heatmap: a cell per x and y value, colored by the rows' color field summed, or \
+             aggregated by count, sum, mean, median, min or max; without color the rows counted), \
+             boxplot {{x, y}} (a number field on one for the values, a field of groups on the \
+             other or none; whiskers at 1.5 IQR, outliers past them). x, y, angle, category and \
+             color name fields; series names a string field \
              (one series per value) or is the series' name. At most 5,000 rows. A spec that breaks a \
              rule is not drawn: the answer lists each problem, fix them and call again. Example \
              (pace and heart rate over a 10 km run, with a 5K rule): {EXAMPLE}"
@@ -95,7 +102,9 @@ fn declaration() -> Value {
                             "xStart": operand, "xEnd": operand, "yStart": operand, "yEnd": operand,
                             "xValue": operand, "yValue": operand,
                             "series": {"type": "string"}, "label": {"type": "string"},
-                            "angle": {"type": "string"}, "category": {"type": "string"}
+                            "angle": {"type": "string"}, "category": {"type": "string"},
+                            "color": {"type": "string"},
+                            "aggregate": {"type": "string", "enum": aggregates}
                         }, "required": ["type"]}},
                         "axes": {"type": "object", "properties": {"x": axis, "y": axis}},
                         "interaction": {"type": "object",
@@ -111,7 +120,7 @@ fn declaration() -> Value {
 
 /// The system prompt's line for the tool.
 const GUIDANCE: &str = "For layered charts (two measures over one axis, bands, reference lines, \
-    points, areas, shares) call plot with a VisualChartV1 spec and a fallbackText; when it answers \
+    points, areas, shares, heatmaps, box plots) call plot with a VisualChartV1 spec and a fallbackText; when it answers \
     with problems, fix exactly those and call it again. After it draws, answer in one or two \
     sentences; do not repeat the data as text.\n";
 
