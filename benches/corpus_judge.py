@@ -61,6 +61,13 @@ def judge(df, ev, code_rc):
     for role, col in (("x", xf), ("y", yf)):
         if col in df.columns and identifier(df, col) and not (role == "x" and kind == "line" and has_order(df, yf)):
             return "G", f"identifier {col!r} as {role}"
+    # The mean of a 0/1 column is a share (a rate), not a code averaged;
+    # its histogram is two bars that a person would not draw.
+    flag = yf in df.columns and set(df[yf].dropna().unique()) <= {0, 1} and df[yf].nunique() == 2
+    if flag and kind == "bar" and y.startswith("mean("):
+        return "S", f"share of {yf!r} by {x}"
+    if xf in df.columns and kind == "hist" and df[xf].nunique() == 2:
+        return "P", f"histogram of a two-valued {xf!r}"
     if yf in df.columns and y != "count" and code(df, yf):
         return "G", f"code {yf!r} as the value"
     if xf in df.columns and kind in ("line", "point") and code(df, xf):

@@ -556,6 +556,23 @@ fn a_numbered_code_column_is_never_averaged() {
     assert_eq!(v["yLabel"], "mean(duration)", "{v} {err}");
 }
 
+#[test]
+fn a_yes_no_column_alone_is_a_share_by_a_coded_column_not_a_histogram() {
+    // Schools: an id, a 0/1 flag (`coed`), a 2-5 rating and another flag;
+    // a histogram of the flag is two bars, its mean by the rating a rate.
+    let r = lcg(300);
+    let rows = (0..300).map(|i| {
+        let rating = 2 + r[i] % 4;
+        let flag = u64::from(r[(i * 7) % 300] % 10 < 2 + rating);
+        format!("{},{flag},{rating},{}", i + 1, r[(i * 3) % 300] % 2)
+    });
+    let (v, err) = auto(&table("SCH_ID,coed,smorale,catholic", rows));
+    assert_eq!(v["chartType"], "bar", "{v} {err}");
+    assert_eq!(v["yLabel"], "mean(coed)", "{v} {err}");
+    assert_eq!(v["xLabel"], "smorale", "{v} {err}");
+    assert_eq!(labels(&v), ["2", "3", "4", "5"], "{err}");
+}
+
 /// A cell of a generated column: a kind of column and a row.
 fn cell(kind: u8, i: usize, r: u64) -> String {
     match kind {

@@ -455,7 +455,7 @@ fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String
                 ..Choice::default()
             }
         }
-        None => Choice {
+        None => indicator_rate(list, cols, value, &skipped).unwrap_or_else(|| Choice {
             values: vec![value],
             chart: Some(ChartType::Hist),
             note: Some(format!(
@@ -463,8 +463,41 @@ fn numbers_alone(list: &[String], cols: &[Column], value: usize, skipped: String
                 q(list, value)
             )),
             ..Choice::default()
-        },
+        }),
     }
+}
+
+/// A yes/no column (0 and one other whole number) alone: its histogram
+/// is two bars; its mean is the share of yes (of 0/1), compared across
+/// the levels of the first coded column of a few levels (wheezing by
+/// age), as a person charts a rate. None for any other column.
+fn indicator_rate(list: &[String], cols: &[Column], value: usize, skipped: &str) -> Option<Choice> {
+    let v = &cols[value];
+    if !(v.distinct == 2 && v.zeros > 0 && v.whole) {
+        return None;
+    }
+    let by = (0..cols.len()).find(|&i| {
+        i != value
+            && cols[i].kind == Kind::Code
+            && !cols[i].sparse
+            && (3..=MAX_AUTO_SERIES).contains(&cols[i].distinct)
+    });
+    let by = by?;
+    Some(Choice {
+        label: Some(by),
+        values: vec![value],
+        aggregate: Some(AggregateOp::Mean),
+        chart: Some(ChartType::Bar),
+        sort: Some(crate::spec::Sort::Label),
+        note: Some(format!(
+            "{} holds two values (yes/no): charting its mean (of 0/1, the share of 1s) by {}, \
+             in their order{skipped}; -x chooses another column, --chart hist -y {} counts it",
+            q(list, value),
+            q(list, by),
+            super::doubts::flag_word(list, value)
+        )),
+        ..Choice::default()
+    })
 }
 
 /// Coordinates and nothing to count: the places, as a scatter of
