@@ -4,13 +4,13 @@
 //! room cut onto continuation lines so the width promise holds. A code
 //! block keeps its lines: nothing is joined or reflowed.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::OnceLock;
+use std::sync::{Once, OnceLock};
 
-use syntect::highlighting::{
-    HighlightState, Highlighter, RangedHighlightIterator, Theme, ThemeSet,
-};
-use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
+use syntect::highlighting::{Highlighter, Style, Theme, ThemeSet};
+use syntect::parsing::{BasicScopeStackOp, ParseState, Scope, ScopeStack, ScopeStackOp, SyntaxSet};
 
 use crate::render::text::{char_width, width};
 
@@ -48,10 +48,118 @@ fn highlighter() -> &'static Highlighter<'static> {
     HL.get_or_init(|| Highlighter::new(theme()))
 }
 
+/// Starts loading the grammars and the theme on a thread of their own,
+/// once per process, so that the load (some tens of milliseconds) overlaps
+/// reading and drawing the answer's text before its first code block. A
+/// block that comes sooner waits for the load to end, as it would have
+/// loaded them itself.
+pub fn warm() {
+    static STARTED: Once = Once::new();
+    STARTED.call_once(|| {
+        let spawned = std::thread::Builder::new()
+            .name("syntect-load".into())
+            .spawn(|| {
+                let _ = syntaxes();
+                let _ = highlighter();
+            });
+        // No thread to be had: the first block loads them, as before.
+        drop(spawned);
+    });
+}
+
+/// The foreground the theme gives a scope path, by path: the theme's
+/// selectors are matched once per path and thread (matching them at every
+/// push was most of the highlighter's time), with what syntect's
+/// `HighlightState` computes for it ([`Highlighter::style_for_stack`]).
+/// The paths a grammar makes are few; the map is emptied if it ever grows
+/// past [`PATHS`].
+fn path_color(path: &[Scope]) -> Rgb {
+    thread_local! {
+        static COLORS: RefCell<HashMap<Vec<Scope>, Rgb>> = RefCell::new(HashMap::new());
+    }
+    COLORS.with(|c| {
+        let mut map = c.borrow_mut();
+        if let Some(rgb) = map.get(path) {
+            return *rgb;
+        }
+        if map.len() >= PATHS {
+            map.clear();
+        }
+        let rgb = rgb_of(highlighter().style_for_stack(path));
+        map.insert(path.to_vec(), rgb);
+        rgb
+    })
+}
+
+/// Scope paths kept by [`path_color`].
+const PATHS: usize = 1 << 14;
+
+fn rgb_of(style: Style) -> Rgb {
+    let c = style.foreground;
+    (c.r, c.g, c.b)
+}
+
+/// The highlighter's state from line to line: the scope path and the
+/// colour of each of its prefixes, as syntect's `HighlightState` keeps
+/// them (the first, the theme's default).
+struct Paint {
+    path: ScopeStack,
+    colors: Vec<Rgb>,
+}
+
+impl Paint {
+    fn new() -> Paint {
+        Paint {
+            path: ScopeStack::new(),
+            colors: vec![rgb_of(highlighter().get_default())],
+        }
+    }
+
+    /// The pieces of a parsed line (with its newline) and their colours,
+    /// as syntect's `RangedHighlightIterator` cuts them: a piece ends at
+    /// each change of the scope path; an empty piece is none; a change
+    /// that does not apply ends the line there.
+    fn pieces<'t>(&mut self, ops: &[(usize, ScopeStackOp)], text: &'t str) -> Vec<(Rgb, &'t str)> {
+        let mut pieces = Vec::with_capacity(ops.len() + 1);
+        let mut pos = 0;
+        for (end, op) in ops {
+            let rgb = self.top();
+            let piece = &text[pos..*end];
+            let colors = &mut self.colors;
+            let applied = self.path.apply_with_hook(op, |basic, path| match basic {
+                BasicScopeStackOp::Push(_) => colors.push(path_color(path)),
+                BasicScopeStackOp::Pop => {
+                    colors.pop();
+                }
+            });
+            if applied.is_err() {
+                return pieces;
+            }
+            pos = *end;
+            if !piece.is_empty() {
+                pieces.push((rgb, piece));
+            }
+        }
+        if pos < text.len() {
+            pieces.push((self.top(), &text[pos..]));
+        }
+        pieces
+    }
+
+    /// The colour of the path as it stands (syntect's default style when
+    /// more was popped than pushed).
+    fn top(&self) -> Rgb {
+        self.colors
+            .last()
+            .copied()
+            .unwrap_or_else(|| rgb_of(Style::default()))
+    }
+}
+
 /// An open code block: its parser's and highlighter's states run from
 /// line to line.
 pub struct Code {
-    hl: Option<(ParseState, HighlightState)>,
+    hl: Option<(ParseState, Paint)>,
 }
 
 impl Code {
@@ -60,10 +168,8 @@ impl Code {
         let token = lang.split_whitespace().next().unwrap_or("");
         let hl = if color && !token.is_empty() {
             let ss = syntaxes();
-            ss.find_syntax_by_token(token).map(|s| {
-                let h = HighlightState::new(highlighter(), ScopeStack::new());
-                (ParseState::new(s), h)
-            })
+            ss.find_syntax_by_token(token)
+                .map(|s| (ParseState::new(s), Paint::new()))
         } else {
             None
         };
@@ -110,11 +216,10 @@ impl Code {
             Some((parse, hl)) => {
                 with_nl = format!("{expanded}\n");
                 match parse.parse_line(&with_nl, syntaxes()) {
-                    Ok(ops) => RangedHighlightIterator::new(hl, &ops, &with_nl, highlighter())
-                        .map(|(st, t, _)| {
-                            let c = st.foreground;
-                            (Some((c.r, c.g, c.b)), t.trim_end_matches('\n'))
-                        })
+                    Ok(ops) => hl
+                        .pieces(&ops, &with_nl)
+                        .into_iter()
+                        .map(|(rgb, t)| (Some(rgb), t.trim_end_matches('\n')))
                         .collect(),
                     Err(_) => vec![(None, expanded.as_str())],
                 }

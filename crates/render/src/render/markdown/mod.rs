@@ -89,6 +89,11 @@ const HELD_STEP: usize = 512;
 
 impl Markdown {
     pub fn new(opts: RenderOptions) -> Markdown {
+        if opts.color {
+            // Code may come: its grammars load while the text before it
+            // is drawn.
+            code::warm();
+        }
         Markdown {
             marks: !opts.color,
             list: None,
