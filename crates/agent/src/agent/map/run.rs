@@ -62,8 +62,12 @@ impl Source<'_> {
     fn answer(&self, key: &str, body: Value, gate: &Gate, att: &Attached) -> Answered {
         match self {
             Source::Online(client) => {
-                gate.enter();
-                let mut obs = Quiet { gate, away: false };
+                let since = gate.enter();
+                let mut obs = Quiet {
+                    gate,
+                    away: false,
+                    since,
+                };
                 let r = client.generate_with(att.wire(body), &att.blobs, &mut obs);
                 // Stopped while waiting to retry: its place was given back.
                 if !obs.away {
@@ -74,7 +78,7 @@ impl Source<'_> {
             }
             Source::Batch(answers) => answers.get(key),
             Source::Count(client) => {
-                gate.enter();
+                let _ = gate.enter();
                 let r = crate::provider::models::count_tokens(client, att.wire(body), &att.blobs);
                 gate.leave(r.is_ok());
                 let usage = |n: u64| Usage {
@@ -533,11 +537,16 @@ fn put(out: &mut dyn Write, line: Option<&Value>) -> std::io::Result<()> {
     out.flush()
 }
 
-/// How many requests may be in flight: `jobs` at most, halved on each
-/// retry the server asked for (429/503), grown by one a window of
-/// successes. A request waiting between its attempts is not in flight.
+/// How many requests may be in flight: `jobs` at most, halved on a retry
+/// the server asked for (429/503), grown by one a window of successes. A
+/// request waiting between its attempts is not in flight. One halving a
+/// window: the requests already in flight when the window was halved
+/// were sent into the old one, so their refusals say nothing new (as TCP
+/// halves once a round trip); without this a storm halved it to one at
+/// once and the run crawled long after the storm.
 struct Gate {
-    state: Mutex<(usize, f64)>,
+    /// In flight, the window, and how many times it was halved.
+    state: Mutex<(usize, f64, u64)>,
     open: Condvar,
     max: usize,
     /// With `--rate N`: the gap between two starts (60/N s), and when the
@@ -551,19 +560,22 @@ impl Gate {
             .filter(|n| *n > 0)
             .map(|n| (Duration::from_secs(60) / n, Mutex::new(Instant::now())));
         Gate {
-            state: Mutex::new((0, max as f64)),
+            state: Mutex::new((0, max as f64, 0)),
             open: Condvar::new(),
             max,
             pace,
         }
     }
 
-    fn enter(&self) {
+    /// Takes a place, waiting for one; returns the window's halvings so
+    /// far, which a refusal of this request then names.
+    fn enter(&self) -> u64 {
         let mut s = self.state.lock().expect("no panics holding it");
         while s.0 as f64 >= s.1.floor().max(1.0) {
             s = self.open.wait(s).expect("no panics holding it");
         }
         s.0 += 1;
+        let since = s.2;
         drop(s);
         if let Some((gap, next)) = &self.pace {
             let wait = {
@@ -575,6 +587,7 @@ impl Gate {
             };
             std::thread::sleep(wait);
         }
+        since
     }
 
     fn leave(&self, ok: bool) {
@@ -586,9 +599,14 @@ impl Gate {
         self.open.notify_all();
     }
 
-    fn slow_down(&self) {
+    /// Halves the window for a request refused that entered after its
+    /// last halving (`since`, what [`Gate::enter`] returned).
+    fn slow_down(&self, since: u64) {
         let mut s = self.state.lock().expect("no panics holding it");
-        s.1 = (s.1 / 2.0).max(1.0);
+        if s.2 == since {
+            s.1 = (s.1 / 2.0).max(1.0);
+            s.2 += 1;
+        }
     }
 
     /// A request waiting out a retry's delay gives its place back: held,
@@ -606,6 +624,9 @@ struct Quiet<'a> {
     gate: &'a Gate,
     /// Waiting out a retry's delay, its place given back.
     away: bool,
+    /// The window's halvings when this request (or its last attempt)
+    /// entered.
+    since: u64,
 }
 
 impl Observer for Quiet<'_> {
@@ -615,7 +636,7 @@ impl Observer for Quiet<'_> {
 
     fn retry(&mut self, _attempt: u32, _delay: Duration, reason: &str) -> std::io::Result<()> {
         if reason.contains("429") || reason.contains("503") {
-            self.gate.slow_down();
+            self.gate.slow_down(self.since);
         }
         self.gate.pause();
         self.away = true;
@@ -624,7 +645,7 @@ impl Observer for Quiet<'_> {
 
     /// The retry's delay is over: its next attempt waits for a place.
     fn resume(&mut self) {
-        self.gate.enter();
+        self.since = self.gate.enter();
         self.away = false;
     }
 
@@ -645,10 +666,11 @@ mod tests {
     fn a_request_waiting_to_retry_gives_its_place_back_until_it_tries_again() {
         let gate = Gate::new(2, None);
         gate.enter();
-        gate.enter();
+        let since = gate.enter();
         let mut obs = Quiet {
             gate: &gate,
             away: false,
+            since,
         };
         obs.retry(1, Duration::ZERO, "HTTP 429 Too Many Requests")
             .unwrap();
@@ -665,5 +687,42 @@ mod tests {
         assert_eq!(in_flight(&gate), 1);
         gate.leave(true);
         assert_eq!(in_flight(&gate), 0);
+    }
+
+    #[test]
+    fn a_window_is_halved_once_for_the_refusals_of_what_was_already_in_flight() {
+        let gate = Gate::new(8, None);
+        let sent: Vec<u64> = (0..8).map(|_| gate.enter()).collect();
+        // All eight refused in one burst: one halving, not three.
+        for (i, &since) in sent.iter().enumerate() {
+            let mut obs = Quiet {
+                gate: &gate,
+                away: false,
+                since,
+            };
+            obs.retry(1, Duration::ZERO, "HTTP 429 Too Many Requests")
+                .unwrap();
+            assert_eq!(gate.state.lock().unwrap().1, 4.0, "after refusal {i}");
+        }
+        // A request sent into the halved window and refused halves it again.
+        let since = gate.enter();
+        let mut obs = Quiet {
+            gate: &gate,
+            away: false,
+            since,
+        };
+        obs.retry(1, Duration::ZERO, "HTTP 503 Service Unavailable")
+            .unwrap();
+        assert_eq!(gate.state.lock().unwrap().1, 2.0);
+        // A refusal the server did not ask to slow for (a 500) halves nothing.
+        let since = gate.enter();
+        let mut obs = Quiet {
+            gate: &gate,
+            away: false,
+            since,
+        };
+        obs.retry(1, Duration::ZERO, "HTTP 500 Internal Server Error")
+            .unwrap();
+        assert_eq!(gate.state.lock().unwrap().1, 2.0);
     }
 }
