@@ -689,40 +689,34 @@ mod tests {
         assert_eq!(in_flight(&gate), 0);
     }
 
+    /// Request `since` refused for `reason`: the window after it.
+    fn refused(gate: &Gate, since: u64, reason: &str) -> f64 {
+        let mut obs = Quiet {
+            gate,
+            away: false,
+            since,
+        };
+        obs.retry(1, Duration::ZERO, reason).unwrap();
+        gate.state.lock().unwrap().1
+    }
+
     #[test]
     fn a_window_is_halved_once_for_the_refusals_of_what_was_already_in_flight() {
         let gate = Gate::new(8, None);
         let sent: Vec<u64> = (0..8).map(|_| gate.enter()).collect();
         // All eight refused in one burst: one halving, not three.
         for (i, &since) in sent.iter().enumerate() {
-            let mut obs = Quiet {
-                gate: &gate,
-                away: false,
-                since,
-            };
-            obs.retry(1, Duration::ZERO, "HTTP 429 Too Many Requests")
-                .unwrap();
-            assert_eq!(gate.state.lock().unwrap().1, 4.0, "after refusal {i}");
+            assert_eq!(
+                refused(&gate, since, "HTTP 429 Too Many Requests"),
+                4.0,
+                "refusal {i}"
+            );
         }
         // A request sent into the halved window and refused halves it again.
         let since = gate.enter();
-        let mut obs = Quiet {
-            gate: &gate,
-            away: false,
-            since,
-        };
-        obs.retry(1, Duration::ZERO, "HTTP 503 Service Unavailable")
-            .unwrap();
-        assert_eq!(gate.state.lock().unwrap().1, 2.0);
-        // A refusal the server did not ask to slow for (a 500) halves nothing.
+        assert_eq!(refused(&gate, since, "HTTP 503 Service Unavailable"), 2.0);
+        // A failure the server did not ask to slow for (a 500) halves nothing.
         let since = gate.enter();
-        let mut obs = Quiet {
-            gate: &gate,
-            away: false,
-            since,
-        };
-        obs.retry(1, Duration::ZERO, "HTTP 500 Internal Server Error")
-            .unwrap();
-        assert_eq!(gate.state.lock().unwrap().1, 2.0);
+        assert_eq!(refused(&gate, since, "HTTP 500 Internal Server Error"), 2.0);
     }
 }
