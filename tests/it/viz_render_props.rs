@@ -645,3 +645,39 @@ fn svg_takes_the_largest_finite_value() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("<svg"));
 }
+
+/// A stream the render fuzz target found (its first two bytes the
+/// options: width 3, Unicode, no colour, tools shown): every line within
+/// the width, as for any stream without code lines.
+#[test]
+fn the_fuzzers_narrow_stream_keeps_to_its_width() {
+    use gemline::events::EventReader;
+    let data = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/fuzz/render-narrow-stream.bin"),
+    )
+    .unwrap();
+    let opts = RenderOptions {
+        width: usize::from(data[0]) + 1,
+        unicode: data[1] & 1 == 0,
+        color: data[1] & 2 != 0,
+        show_tools: data[1] & 4 != 0,
+        ..RenderOptions::default()
+    };
+    let mut r = Renderer::new(opts.clone());
+    let mut out = Vec::new();
+    let mut reader = EventReader::new(&data[2..]);
+    while let Ok(Some(e)) = reader.next_event() {
+        let Ok(e) = e else { continue };
+        r.event(&e, &mut out).unwrap();
+    }
+    r.finish(&mut out).unwrap();
+    for line in String::from_utf8(out).unwrap().lines() {
+        let w = unicode_width::UnicodeWidthStr::width(line);
+        assert!(
+            w <= opts.width,
+            "{w} columns at width {}: {line:?}",
+            opts.width
+        );
+    }
+}

@@ -169,6 +169,11 @@ pub fn lines(e: &Event, width: usize, unicode: bool, color: bool) -> Vec<String>
     let fit = |t: &str| truncate(&clean_line(t, ascii), width.max(1), ascii);
     let label = |t: &str| {
         let label = "memory: ";
+        // Too narrow for the label and a character after it: the line cut
+        // whole, unpainted.
+        if width <= label.len() {
+            return fit(&format!("{label}{t}"));
+        }
         let rest = truncate(
             &clean_line(t, ascii),
             width.saturating_sub(label.len()).max(1),
