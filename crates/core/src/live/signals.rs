@@ -57,6 +57,28 @@ pub fn watch(resize: bool, mut on: impl FnMut(Signal) + Send + 'static) -> io::R
         .map(|_| ())
 }
 
+/// Starts a helper thread that takes none of the watcher's signals, for
+/// a thread that may be started before [`watch`] (a grammar loader warmed
+/// at start): a signal sent to the process goes to any thread that does
+/// not block it, and SIGWINCH's default is to be ignored, so such a
+/// thread would swallow a resize the watcher never sees. The signals are
+/// blocked while it is started (a thread starts with its parent's mask),
+/// then the caller's mask is as it was.
+pub fn spawn_kept_out(
+    name: &str,
+    f: impl FnOnce() + Send + 'static,
+) -> io::Result<std::thread::JoinHandle<()>> {
+    let set = signal_set(true);
+    // SAFETY: sigset_t is plain data; pthread_sigmask fills `old`.
+    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: pthread_sigmask with a set built by sigemptyset/sigaddset.
+    unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old) };
+    let spawned = std::thread::Builder::new().name(name.into()).spawn(f);
+    // SAFETY: restoring the mask read above.
+    unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut()) };
+    spawned
+}
+
 /// SIGINT or SIGTERM sent but not yet acted on: still pending, or taken by
 /// the watcher, which may not have told the loop yet. Ctrl-C signals every
 /// process of the pipeline at once, so when an input ends because the

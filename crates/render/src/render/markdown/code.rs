@@ -56,12 +56,12 @@ fn highlighter() -> &'static Highlighter<'static> {
 pub fn warm() {
     static STARTED: Once = Once::new();
     STARTED.call_once(|| {
-        let spawned = std::thread::Builder::new()
-            .name("syntect-load".into())
-            .spawn(|| {
-                let _ = syntaxes();
-                let _ = highlighter();
-            });
+        // Started before the live loop's signal watcher may be: the
+        // watcher's signals (a resize) are not this thread's to take.
+        let spawned = crate::live::signals::spawn_kept_out("syntect-load", || {
+            let _ = syntaxes();
+            let _ = highlighter();
+        });
         // No thread to be had: the first block loads them, as before.
         drop(spawned);
     });
