@@ -14,6 +14,7 @@ pub mod attached;
 pub mod batch;
 pub mod cache;
 pub mod collected;
+mod gate;
 pub mod progress;
 pub mod records;
 pub mod result;
